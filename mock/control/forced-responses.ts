@@ -1,0 +1,91 @@
+/**
+ * Forced responses for QA: "the next N responses of listPets are 503". A rule is spent one
+ * response at a time; forced responses do not count against the key's rate limit.
+ */
+import type { OperationId } from '../contract/types.ts';
+import type { ErrorCode } from '../core/errors.ts';
+
+/** Statuses a response can be forced to, with the error code each uses. */
+export const forceableStatuses = {
+  400: 'invalid_body',
+  401: 'unauthorized',
+  404: 'not_found',
+  429: 'rate_limited',
+  500: 'internal_error',
+  502: 'bad_gateway',
+  503: 'service_unavailable',
+  504: 'gateway_timeout',
+} as const satisfies Record<number, ErrorCode>;
+
+/** A status a response can be forced to. */
+export type ForceableStatus = keyof typeof forceableStatuses;
+
+/** What to force on an operation, and how many times. */
+export interface ForcedRule {
+  readonly status: ForceableStatus;
+  /** Responses left to force. */
+  remaining: number;
+  /** `Retry-After` in seconds for forced 429 and 503 responses. */
+  readonly retryAfterSeconds: number;
+}
+
+/** The queue of forced responses per operation. */
+export interface ForcedResponses {
+  /** Forces the next `count` responses of an operation to `status`; replaces any earlier rule. */
+  force(
+    operationId: OperationId,
+    status: number,
+    count: number,
+    retryAfterSeconds?: number,
+  ): ForcedRule;
+  /** Spends one forced response of an operation, if any is queued. */
+  take(operationId: OperationId): ForcedRule | undefined;
+  /** The rules still pending, by operation. */
+  list(): Partial<Record<OperationId, ForcedRule>>;
+  /** Drops every rule. */
+  clear(): void;
+}
+
+/** Whether a status can be forced, narrowing it. */
+export function isForceableStatus(status: number): status is ForceableStatus {
+  return Object.hasOwn(forceableStatuses, status);
+}
+
+/** The error code a forced status answers with. */
+export function forcedCode(status: ForceableStatus): ErrorCode {
+  return forceableStatuses[status];
+}
+
+/** Creates an empty set of forced-response rules. */
+export function createForcedResponses(): ForcedResponses {
+  const rules = new Map<OperationId, ForcedRule>();
+  return {
+    force(operationId, status, count, retryAfterSeconds = 1) {
+      if (!isForceableStatus(status)) {
+        throw new RangeError(
+          `status must be one of: ${Object.keys(forceableStatuses).join(', ')}; got ${status}`,
+        );
+      }
+      if (!Number.isSafeInteger(count) || count < 1 || count > 1_000_000) {
+        throw new RangeError(`count must be an integer from 1 to 1000000, got ${count}`);
+      }
+      if (!Number.isSafeInteger(retryAfterSeconds) || retryAfterSeconds < 0) {
+        throw new RangeError(
+          `retryAfterSeconds must be a non-negative integer, got ${retryAfterSeconds}`,
+        );
+      }
+      const rule: ForcedRule = { status, remaining: count, retryAfterSeconds };
+      rules.set(operationId, rule);
+      return rule;
+    },
+    take(operationId) {
+      const rule = rules.get(operationId);
+      if (rule === undefined) return undefined;
+      rule.remaining -= 1;
+      if (rule.remaining <= 0) rules.delete(operationId);
+      return rule;
+    },
+    list: () => Object.fromEntries(rules),
+    clear: () => rules.clear(),
+  };
+}

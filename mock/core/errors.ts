@@ -1,0 +1,56 @@
+/**
+ * Every error the fake can answer with, in one table. The interface fixes the body shape
+ * (`{code, message, status}`) but not the codes: these are ours, and the README lists them.
+ */
+import type { ErrorBody } from '../contract/types.ts';
+import { jsonResponse } from './json-response.ts';
+
+/** Code → status and default message of every error the fake sends. */
+export const errorTemplates = {
+  invalid_query: { status: 400, message: 'A query parameter is malformed or out of range.' },
+  invalid_content_type: {
+    status: 400,
+    message: 'The request body must be application/json (UTF-8).',
+  },
+  missing_body: { status: 400, message: 'The request body is required.' },
+  invalid_json: { status: 400, message: 'The request body is not valid JSON.' },
+  invalid_body: { status: 400, message: 'The request body is not a valid NewPet.' },
+  unauthorized: { status: 401, message: 'Missing or invalid API key.' },
+  not_found: { status: 404, message: 'The requested resource could not be found.' },
+  endpoint_removed: { status: 404, message: 'This endpoint has been removed.' },
+  route_not_found: { status: 404, message: 'No such endpoint.' },
+  method_not_allowed: { status: 405, message: 'Method not allowed on this endpoint.' },
+  payload_too_large: { status: 413, message: 'The request body is too large.' },
+  rate_limited: { status: 429, message: 'Rate limit exceeded.' },
+  temporarily_banned: {
+    status: 429,
+    message: 'API key temporarily banned for ignoring Retry-After.',
+  },
+  internal_error: { status: 500, message: 'The fake failed to handle the request.' },
+  bad_gateway: { status: 502, message: 'Bad gateway (forced).' },
+  service_unavailable: { status: 503, message: 'Service unavailable (forced).' },
+  gateway_timeout: { status: 504, message: 'Gateway timeout (forced).' },
+} as const satisfies Record<string, { status: number; message: string }>;
+
+/** A machine-readable error code the fake uses. */
+export type ErrorCode = keyof typeof errorTemplates;
+
+/** Builds an `Error` body for a code, with an optional more specific message. */
+export function errorBody(code: ErrorCode, message?: string): ErrorBody {
+  const template = errorTemplates[code];
+  return { code, message: message ?? template.message, status: template.status };
+}
+
+/** Builds the JSON error response for a code; extra headers are set on it as given. */
+export function errorResponse(code: ErrorCode, message?: string, headers?: HeadersInit): Response {
+  const body = errorBody(code, message);
+  return jsonResponse(body.status, body, headers);
+}
+
+/** The code the fake uses for a status when a response is forced or generic. */
+export function codeForStatus(status: number): ErrorCode | undefined {
+  for (const [code, template] of Object.entries(errorTemplates)) {
+    if (template.status === status) return code as ErrorCode;
+  }
+  return undefined;
+}

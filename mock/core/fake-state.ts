@@ -1,0 +1,32 @@
+/**
+ * Everything one fake instance holds. Routes, policies and the control surface all receive it;
+ * nothing in the fake keeps module-level state, so two fakes never share anything.
+ */
+import type { ForcedResponses } from '../control/forced-responses.ts';
+import type { KeyEntry, Limits } from '../policies/plans.ts';
+import type { KeyUsage } from '../policies/rate-limit.ts';
+import type { PetStore } from '../store/pet-store.ts';
+import type { ControllableClock } from './clock.ts';
+import type { ResolvedConfig } from './config.ts';
+
+/** One fake's state. */
+export interface FakeState {
+  readonly config: ResolvedConfig;
+  readonly clock: ControllableClock;
+  readonly store: PetStore;
+  /** Known keys; mutable through the control surface. */
+  readonly keys: KeyEntry[];
+  /** Plans by name. */
+  readonly plans: Record<string, Limits>;
+  /** Rate-limit usage by key id. */
+  readonly usage: Map<string, KeyUsage>;
+  readonly forced: ForcedResponses;
+}
+
+/** The limits that apply to a key: its own override, else its plan's. */
+export function limitsFor(state: FakeState, key: KeyEntry): Limits {
+  const limits = key.limits ?? state.plans[key.plan];
+  if (limits === undefined)
+    throw new Error(`petstore-fake: key "${key.id}" has unknown plan "${key.plan}"`);
+  return limits;
+}

@@ -1,0 +1,67 @@
+/**
+ * `createFake`: one in-memory Pet Store with its handlers and control surface. Environment-free:
+ * the doors (browser.ts, node.ts, server/) decide how requests reach the handlers.
+ */
+import type { RequestHandler } from 'msw';
+import defaultKeysFile from '../fixtures/keys.json' with { type: 'json' };
+import defaultPets from '../fixtures/pets.json' with { type: 'json' };
+import type { Pet } from './contract/types.ts';
+import { createControl, type FakeControl } from './control/control.ts';
+import { createForcedResponses } from './control/forced-responses.ts';
+import { type ControllableClock, createClock } from './core/clock.ts';
+import { type FakeOptions, type ResolvedConfig, resolveConfig } from './core/config.ts';
+import type { FakeState } from './core/fake-state.ts';
+import { createHandlers } from './handlers.ts';
+import { type KeyEntry, type KeysFile, type Limits, parseKeysFile } from './policies/plans.ts';
+import { createPetStore } from './store/pet-store.ts';
+
+/** Options of a fake: behaviour (see FakeOptions) plus its data and clock. */
+export interface CreateFakeOptions extends FakeOptions {
+  /** Pets to start with (and to reset to). Default: fixtures/pets.json. */
+  readonly seed?: readonly Pet[] | 'empty';
+  /** Plans and keys. Default: fixtures/keys.json. */
+  readonly keys?: KeysFile;
+  /** The clock; default real time, controllable. */
+  readonly clock?: ControllableClock;
+}
+
+/** One running fake. */
+export interface Fake {
+  /** The msw handlers: hand them to `setupServer`, `setupWorker` or the HTTP server. */
+  readonly handlers: RequestHandler[];
+  /** The QA control surface, in-process. */
+  readonly control: FakeControl;
+  readonly config: ResolvedConfig;
+  /** Public id, plan and secret of every key at start, for printing demo keys. */
+  readonly initialKeys: readonly KeyEntry[];
+}
+
+/** The default seed pets (fixtures/pets.json). */
+export const defaultSeed: readonly Pet[] = defaultPets as Pet[];
+
+/**
+ * Creates a fake Pet Store.
+ * @example const fake = await createFake({ seed: 'empty', retryAfterFormat: 'http-date' });
+ */
+export async function createFake(options: CreateFakeOptions = {}): Promise<Fake> {
+  const config = resolveConfig(options);
+  const keysFile = parseKeysFile(
+    options.keys ?? defaultKeysFile,
+    options.keys ? 'keys option' : 'fixtures/keys.json',
+  );
+  const plans: Record<string, Limits> = { ...keysFile.plans };
+  if (config.enterpriseLimits !== undefined) plans.enterprise = config.enterpriseLimits;
+  const seed = options.seed === 'empty' ? [] : (options.seed ?? defaultSeed);
+  const initialKeys = keysFile.keys.map((key) => ({ ...key }));
+  const state: FakeState = {
+    config,
+    clock: options.clock ?? createClock(),
+    store: await createPetStore(seed),
+    keys: initialKeys.map((key) => ({ ...key })),
+    plans,
+    usage: new Map(),
+    forced: createForcedResponses(),
+  };
+  const control = createControl(state, seed, initialKeys);
+  return { handlers: createHandlers(state, control), control, config, initialKeys };
+}

@@ -1,0 +1,23 @@
+/**
+ * The Node door for tests: the fake's handlers under msw's `setupServer`, so `fetch` calls to the
+ * fake's origins are answered in-process.
+ * @example
+ * const { server, fake } = await createFakeServer();
+ * server.listen({ onUnhandledFrame: 'error' });
+ */
+import { type SetupServer, setupServer } from 'msw/node';
+import { type CreateFakeOptions, createFake, type Fake } from './fake.ts';
+
+/** A fake and the msw server that intercepts requests to it. */
+export interface FakeServer {
+  readonly server: SetupServer;
+  readonly fake: Fake;
+}
+
+/** Creates a fake and an msw `setupServer` over its handlers (call `server.listen()` yourself). */
+export async function createFakeServer(options: CreateFakeOptions = {}): Promise<FakeServer> {
+  const fake = await createFake(options);
+  return { server: setupServer(...fake.handlers), fake };
+}
+
+export { type CreateFakeOptions, createFake, type Fake } from './fake.ts';

@@ -1,0 +1,41 @@
+/**
+ * Bearer authentication. Keys are compared in constant time, and every known key is compared on
+ * every request, so response time says nothing about how close a guess was.
+ */
+import type { KeyEntry } from './plans.ts';
+
+/** Why a request was not authenticated; `undefined` key means it was. */
+export type AuthResult =
+  | { readonly ok: true; readonly key: KeyEntry }
+  | { readonly ok: false; readonly reason: 'missing' | 'malformed' | 'unknown' };
+
+const encoder = new TextEncoder();
+
+/** Compares two strings in time that depends only on their lengths, not their contents. */
+export function constantTimeEqual(a: string, b: string): boolean {
+  const left = encoder.encode(a);
+  const right = encoder.encode(b);
+  const length = Math.max(left.length, right.length);
+  let difference = left.length ^ right.length;
+  for (let i = 0; i < length; i++) difference |= (left[i] ?? 0) ^ (right[i] ?? 0);
+  return difference === 0;
+}
+
+/** Extracts the token of an `Authorization: Bearer <token>` header (scheme case-insensitive, RFC 9110). */
+export function parseBearer(header: string | null): string | 'missing' | 'malformed' {
+  if (header === null || header.trim() === '') return 'missing';
+  const match = /^Bearer +([A-Za-z0-9\-._~+/]+=*) *$/i.exec(header);
+  return match?.[1] ?? 'malformed';
+}
+
+/** Authenticates an Authorization header value against the known keys. */
+export function authenticate(header: string | null, keys: readonly KeyEntry[]): AuthResult {
+  const token = parseBearer(header);
+  if (token === 'missing' || token === 'malformed') return { ok: false, reason: token };
+  let found: KeyEntry | undefined;
+  for (const entry of keys) {
+    // No early exit: every key costs the same whether or not an earlier one matched.
+    if (constantTimeEqual(token, entry.key) && found === undefined) found = entry;
+  }
+  return found ? { ok: true, key: found } : { ok: false, reason: 'unknown' };
+}

@@ -1,0 +1,39 @@
+/**
+ * `POST /pets` (createPet): validates the body against NewPet from the contract, then the fake's
+ * own rules for points the interface leaves open (name length), and stores the pet.
+ */
+import { checkNewPet, describeIssues } from '../contract/schemas.ts';
+import type { NewPet } from '../contract/types.ts';
+import { errorResponse } from '../core/errors.ts';
+import { jsonResponse } from '../core/json-response.ts';
+import type { Operation } from '../pipeline.ts';
+import { readJsonBody } from './request-body.ts';
+
+/** Checks a parsed body; returns the NewPet or a message saying every problem found. */
+export function validateNewPet(
+  body: unknown,
+  maxNameLength: number,
+): { pet: NewPet } | { error: string } {
+  if (body === null || typeof body !== 'object' || Array.isArray(body)) {
+    return { error: 'The request body must be a JSON object shaped as NewPet.' };
+  }
+  const issues = checkNewPet(body);
+  if (issues.length > 0) return { error: describeIssues(issues) };
+  const pet = body as NewPet;
+  // The interface sets no length limits; the fake refuses blank and very long names (README).
+  if (pet.name.trim() === '') return { error: 'name must not be blank' };
+  if ([...pet.name].length > maxNameLength)
+    return { error: `name must be at most ${maxNameLength} characters` };
+  return { pet };
+}
+
+/** Answers createPet. */
+export const createPet: Operation = async ({ request, state }) => {
+  const body = await readJsonBody(request, state.config.maxBodyBytes);
+  if (!body.ok) return body.response;
+  const result = validateNewPet(body.value, state.config.maxNameLength);
+  if ('error' in result) return errorResponse('invalid_body', result.error);
+  const { name, categoryId, status = state.config.defaultStatus } = result.pet;
+  const pet = await state.store.create({ name, categoryId, status });
+  return jsonResponse(201, pet);
+};

@@ -1,0 +1,45 @@
+/**
+ * `GET /pets/{petId}` (getPet), deprecated: 200 or 404, with the deprecation headers on every
+ * response, and gone (404 `endpoint_removed`) once the fake's clock passes the sunset.
+ */
+import { errorResponse } from '../core/errors.ts';
+import type { FakeState } from '../core/fake-state.ts';
+import { jsonResponse } from '../core/json-response.ts';
+import type { Operation } from '../pipeline.ts';
+import { deprecationHeaders, isSunset } from '../policies/deprecation.ts';
+
+const INT64_MAX = 2n ** 63n - 1n;
+
+/**
+ * Parses a path id as int64, or `undefined` when it is not one. Ids past 2^53 are valid int64
+ * values that no stored pet can have, so they come back as `undefined` too: a rounded Number
+ * would match a different pet.
+ */
+export function parsePetId(raw: string): number | undefined {
+  if (!/^-?\d{1,20}$/.test(raw)) return undefined;
+  const big = BigInt(raw);
+  if (big < -INT64_MAX - 1n || big > INT64_MAX) return undefined;
+  const id = Number(big);
+  return Number.isSafeInteger(id) ? id : undefined;
+}
+
+/** The deprecation headers of getPet, pointing at its replacement on the same origin. */
+export function getPetHeaders(url: URL, state: FakeState): Record<string, string> {
+  return deprecationHeaders(state.config.deprecation, `${url.origin}${state.config.basePath}/pets`);
+}
+
+/** Answers getPet. */
+export const getPet: Operation = ({ params, state }) => {
+  if (isSunset(state.config.deprecation, state.clock.now())) {
+    return errorResponse(
+      'endpoint_removed',
+      'GET /pets/{petId} was removed on its sunset date; use GET /pets?status=...',
+    );
+  }
+  const raw = params.petId;
+  const id = typeof raw === 'string' ? parsePetId(raw) : undefined;
+  const pet = id === undefined ? undefined : state.store.get(id);
+  if (pet === undefined)
+    return errorResponse('not_found', `No pet with id ${String(raw).slice(0, 40)}.`);
+  return jsonResponse(200, pet);
+};

@@ -1,0 +1,48 @@
+/**
+ * `GET /pets` (listPets): at most `limit` pets (default 20, 1 to 100), filtered by `status`.
+ * The interface gives no error for bad query values; the fake answers 400 `invalid_query` rather
+ * than guess, so a client bug shows up at once (README: "Choices the fake makes").
+ */
+import { petStatuses } from '../contract/schemas.ts';
+import type { PetStatus } from '../contract/types.ts';
+import { errorResponse } from '../core/errors.ts';
+import { jsonResponse } from '../core/json-response.ts';
+import type { Operation } from '../pipeline.ts';
+
+/** Page size bounds from the interface. */
+export const listLimits = { min: 1, max: 100, default: 20 } as const;
+
+/** The parsed query of listPets, or a message saying what is wrong with it. */
+export type ListQuery = { limit: number; status: PetStatus | undefined } | { error: string };
+
+/** Parses listPets' query: `limit` as a plain decimal integer in range, `status` as a PetStatus. */
+export function parseListQuery(query: URLSearchParams): ListQuery {
+  const limits = query.getAll('limit');
+  const statuses = query.getAll('status');
+  if (limits.length > 1) return { error: 'limit must be given at most once' };
+  if (statuses.length > 1) return { error: 'status must be given at most once' };
+  let limit: number = listLimits.default;
+  const rawLimit = limits[0];
+  if (rawLimit !== undefined) {
+    if (!/^\d{1,4}$/.test(rawLimit))
+      return { error: `limit must be an integer from ${listLimits.min} to ${listLimits.max}` };
+    limit = Number(rawLimit);
+    if (limit < listLimits.min || limit > listLimits.max) {
+      return {
+        error: `limit must be an integer from ${listLimits.min} to ${listLimits.max}, got ${limit}`,
+      };
+    }
+  }
+  const rawStatus = statuses[0];
+  if (rawStatus !== undefined && !(petStatuses as readonly string[]).includes(rawStatus)) {
+    return { error: `status must be one of: ${petStatuses.join(', ')}` };
+  }
+  return { limit, status: rawStatus as PetStatus | undefined };
+}
+
+/** Answers listPets. */
+export const listPets: Operation = ({ url, state }) => {
+  const query = parseListQuery(url.searchParams);
+  if ('error' in query) return errorResponse('invalid_query', query.error);
+  return jsonResponse(200, state.store.list(query.limit, query.status));
+};

@@ -1,0 +1,130 @@
+/**
+ * The fake's pets: an @msw/data collection (validated against the contract's Pet schema) plus the
+ * indexes @msw/data does not keep. Its queries scan every record, so lookups by id and listings
+ * by status go through a Map and per-status lists instead, which keeps both flat at 100k pets.
+ */
+import { Collection } from '@msw/data';
+import { checkPet, describeIssues, petStandardSchema } from '../contract/schemas.ts';
+import type { NewPet, Pet, PetStatus } from '../contract/types.ts';
+
+/** A point-in-time copy of the store, as `snapshot()` returns and `restore()` accepts. */
+export interface StoreSnapshot {
+  readonly pets: readonly Pet[];
+  readonly nextId: number;
+}
+
+/** The pet store the routes and the control surface share. */
+export interface PetStore {
+  /** Adds a pet with the next id and returns it as stored. */
+  create(pet: NewPet & { status: PetStatus }): Promise<Pet>;
+  /** The pet with this id, if any. */
+  get(id: number): Pet | undefined;
+  /** Up to `limit` pets in id order, only those with `status` when given. */
+  list(limit: number, status?: PetStatus): Pet[];
+  /** How many pets are stored. */
+  count(): number;
+  /** Copies every pet and the id counter. */
+  snapshot(): StoreSnapshot;
+  /** Replaces every pet and the id counter with a snapshot's. */
+  restore(snapshot: StoreSnapshot): Promise<void>;
+}
+
+function byId(a: Pet, b: Pet): number {
+  return Number(a.id) - Number(b.id);
+}
+
+/** Inserts keeping id order; creates almost always append, so this is O(1) in practice. */
+function insertSorted(list: Pet[], pet: Pet): void {
+  let index = list.length;
+  while (index > 0 && byId(list[index - 1] as Pet, pet) > 0) index -= 1;
+  list.splice(index, 0, pet);
+}
+
+/** Creates a store holding `seed` (ids kept as given); new pets get ids after the largest. */
+export async function createPetStore(seed: readonly Pet[] = []): Promise<PetStore> {
+  const collection = new Collection({ schema: petStandardSchema });
+  const index = new Map<number, Pet>();
+  const all: Pet[] = [];
+  const byStatus = new Map<PetStatus | undefined, Pet[]>();
+  let nextId = 1;
+
+  const add = async (pet: Pet): Promise<Pet> => {
+    // Claim the id synchronously so concurrent creates can never share one.
+    const id = Number(pet.id);
+    if (!Number.isSafeInteger(id) || index.has(id))
+      throw new Error(`pet-store: duplicate or unsafe id ${String(pet.id)}`);
+    index.set(id, pet);
+    nextId = Math.max(nextId, id + 1);
+    let stored: Pet;
+    try {
+      stored = (await collection.create(pet)) as Pet;
+    } catch (error) {
+      index.delete(id);
+      throw error;
+    }
+    index.set(id, stored);
+    insertSorted(all, stored);
+    const list = byStatus.get(stored.status) ?? [];
+    insertSorted(list, stored);
+    byStatus.set(stored.status, list);
+    return stored;
+  };
+
+  const load = async (pets: readonly Pet[], next: number): Promise<void> => {
+    assertSnapshot({ pets, nextId: next }); // before clearing: a bad snapshot must not cost the current pets
+    collection.clear();
+    index.clear();
+    all.length = 0;
+    byStatus.clear();
+    nextId = 1;
+    for (const pet of [...pets].sort(byId)) await add(copyPet(pet));
+    nextId = Math.max(nextId, next);
+  };
+
+  await load(seed, 1);
+
+  return {
+    create(pet) {
+      const id = nextId;
+      nextId += 1;
+      return add({ id, name: pet.name, categoryId: pet.categoryId, status: pet.status });
+    },
+    get: (id) => index.get(id),
+    list(limit, status) {
+      const source = status === undefined ? all : (byStatus.get(status) ?? []);
+      return source.slice(0, limit);
+    },
+    count: () => index.size,
+    snapshot: () => ({ pets: all.map(copyPet), nextId }),
+    restore: (snapshot) => load(snapshot.pets, snapshot.nextId),
+  };
+}
+
+/** A plain copy of a pet with only the contract's fields, in the contract's order. */
+export function copyPet(pet: Pet): Pet {
+  const copy: Pet = { id: pet.id, name: pet.name, categoryId: pet.categoryId };
+  if (pet.status !== undefined) copy.status = pet.status;
+  return copy;
+}
+
+/** Throws a RangeError naming the first problem unless `snapshot` can be restored whole. */
+export function assertSnapshot(snapshot: unknown): asserts snapshot is StoreSnapshot {
+  const value = snapshot as Partial<StoreSnapshot> | null;
+  if (value === null || typeof value !== 'object' || !Array.isArray(value.pets)) {
+    throw new RangeError('snapshot must be an object with a "pets" array');
+  }
+  if (!Number.isSafeInteger(value.nextId) || (value.nextId as number) < 1) {
+    throw new RangeError('snapshot.nextId must be a positive integer');
+  }
+  const seen = new Set<number>();
+  for (const [index, pet] of value.pets.entries()) {
+    const issues = checkPet(pet);
+    if (issues.length > 0)
+      throw new RangeError(`snapshot.pets[${index}]: ${describeIssues(issues)}`);
+    const id = Number((pet as Pet).id);
+    if (!Number.isSafeInteger(id) || id < 1)
+      throw new RangeError(`snapshot.pets[${index}].id must be a positive safe integer`);
+    if (seen.has(id)) throw new RangeError(`snapshot.pets[${index}].id ${id} is used twice`);
+    seen.add(id);
+  }
+}
