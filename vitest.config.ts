@@ -1,0 +1,10 @@
+import { defineConfig } from 'vitest/config';
+
+// One config for every suite; `npm run test:unit|test:contract|test:browser` filter by path.
+export default defineConfig({
+  test: {
+    include: ['mock/**/*.test.ts', 'contract-tests/**/*.test.ts', 'scripts/**/*.test.ts'],
+    testTimeout: 30_000,
+    hookTimeout: 60_000,
+  },
+});
