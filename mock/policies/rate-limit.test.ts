@@ -18,7 +18,11 @@ describe('rate limit windows', () => {
   test('reports X-RateLimit-Reset in unix seconds at the end of the reported window', () => {
     const usage = emptyUsage();
     const { headers } = admitRequest(usage, limits, t0);
-    expect(headers).toEqual({ limit: 3, remaining: 2, reset: Date.UTC(2026, 0, 1, 12, 1, 0) / 1000 });
+    expect(headers).toEqual({
+      limit: 3,
+      remaining: 2,
+      reset: Date.UTC(2026, 0, 1, 12, 1, 0) / 1000,
+    });
   });
 
   test('switches to the day window when it has fewer requests left', () => {
@@ -28,7 +32,11 @@ describe('rate limit windows', () => {
     }
     // 4 of 5 spent today, 0 of 3 this minute: the day window binds.
     const next = admitRequest(usage, limits, t0 + 2 * 60_000);
-    expect(next.headers).toMatchObject({ limit: 5, remaining: 0, reset: Date.UTC(2026, 0, 2) / 1000 });
+    expect(next.headers).toMatchObject({
+      limit: 5,
+      remaining: 0,
+      reset: Date.UTC(2026, 0, 2) / 1000,
+    });
     const refused = admitRequest(usage, limits, t0 + 3 * 60_000);
     expect(refused.admitted === false && refused.retryAtMs).toBe(Date.UTC(2026, 0, 2));
   });
