@@ -1,0 +1,178 @@
+/**
+ * The browser door in a real browser: headless Chromium loads the demo page, whose msw worker
+ * answers `fetch` calls to http://127.0.0.1:4010/v1 from the in-page fake. The browser is put
+ * offline once the page is up, so no answer can come from a network server.
+ * Needs Chromium: `apt-get install -y chromium`, or set CHROMIUM_PATH.
+ */
+import { existsSync } from 'node:fs';
+import { type Browser, type BrowserContext, chromium, type Page } from 'playwright-core';
+import { afterAll, beforeAll, beforeEach, expect, it } from 'vitest';
+import { bundleDemo, type DemoBundle, demoFiles } from '../../scripts/build-browser.ts';
+import { type StaticServer, serveStatic } from './static-server.ts';
+
+const chromiumPath = process.env.CHROMIUM_PATH ?? '/usr/bin/chromium';
+const api = 'http://127.0.0.1:4010/v1';
+const auth = { Authorization: 'Bearer free-demo-key' };
+
+/** What the page's script sees of a response. */
+interface Exchange {
+  readonly status: number;
+  readonly headers: Record<string, string>;
+  readonly body: unknown;
+}
+
+let bundle: DemoBundle;
+let site: StaticServer;
+let browser: Browser;
+let context: BrowserContext;
+let page: Page;
+const pageErrors: string[] = [];
+/** Every response to an API call the page saw, and whether a service worker produced it. */
+const apiResponses: { url: string; fromServiceWorker: boolean }[] = [];
+/** API requests the service worker sent on to the network (a passthrough): must stay empty. */
+const workerNetworkRequests: string[] = [];
+
+beforeAll(async () => {
+  if (!existsSync(chromiumPath))
+    throw new Error(
+      `browser-door test: no Chromium at ${chromiumPath}; run \`apt-get install -y chromium\` or set CHROMIUM_PATH`,
+    );
+  bundle = await bundleDemo();
+  site = await serveStatic(demoFiles(bundle));
+  browser = await chromium.launch({
+    executablePath: chromiumPath,
+    args: [
+      '--headless',
+      '--no-sandbox',
+      '--disable-gpu',
+      '--disable-quic',
+      '--no-first-run',
+      '--disable-background-networking',
+      '--disable-component-update',
+      '--disable-sync',
+    ],
+  });
+  context = await browser.newContext();
+  context.on('request', (request) => {
+    if (request.serviceWorker() !== null && request.url().startsWith(api))
+      workerNetworkRequests.push(request.url());
+  });
+  page = await context.newPage();
+  page.on('pageerror', (error) => pageErrors.push(String(error)));
+  page.on('response', (response) => {
+    if (response.url().startsWith(api))
+      apiResponses.push({ url: response.url(), fromServiceWorker: response.fromServiceWorker() });
+  });
+  await page.goto(`${site.origin}/`);
+  await page.waitForSelector('#status[data-ready="true"]', { timeout: 15_000 });
+  // From here on the browser has no network: only the worker can answer.
+  await context.setOffline(true);
+});
+
+afterAll(async () => {
+  await browser?.close();
+  await site?.close();
+});
+
+beforeEach(async () => {
+  await page.evaluate(() => window.fake?.control.reset());
+});
+
+/** Calls the API with `fetch` inside the page and returns what the page's script can read. */
+function call(
+  path: string,
+  init: { method?: string; headers?: Record<string, string>; body?: string } = {},
+) {
+  return page.evaluate(
+    async ({ url, init }): Promise<Exchange> => {
+      const response = await fetch(url, init);
+      return {
+        status: response.status,
+        headers: Object.fromEntries(response.headers),
+        body: await response.json(),
+      };
+    },
+    { url: `${api}${path}`, init },
+  );
+}
+
+it('bundles the browser door without any node:* module or server code', () => {
+  expect(bundle.inputs.filter((input) => input.startsWith('node:'))).toEqual([]);
+  expect(bundle.inputs.filter((input) => input.includes('mock/server/'))).toEqual([]);
+  expect(bundle.inputs).toContain('mock/browser.ts');
+});
+
+it('lists pets with X-RateLimit-* headers the page can read', async () => {
+  const { status, headers, body } = await call('/pets', { headers: auth });
+  expect(status).toBe(200);
+  expect(Array.isArray(body) && body.length > 0 && body.length <= 20).toBe(true);
+  expect(headers['x-ratelimit-limit']).toBe('60');
+  expect(headers['x-ratelimit-remaining']).toBe('59');
+  expect(Number(headers['x-ratelimit-reset'])).toBeGreaterThan(Date.now() / 1000);
+});
+
+it('counts the call in the in-page fake, which only the worker reaches', async () => {
+  await call('/pets', { headers: auth });
+  const usage = await page.evaluate(
+    () => window.fake?.control.keys().find((key) => key.id === 'demo-free')?.usage,
+  );
+  expect(usage).toMatchObject({ minute: 1, day: 1 });
+});
+
+it('creates a pet (201) and gets it back by id (200)', async () => {
+  const created = await call('/pets', {
+    method: 'POST',
+    headers: { ...auth, 'Content-Type': 'application/json' },
+    body: JSON.stringify({ name: 'Offline Rex', categoryId: 3, status: 'pending' }),
+  });
+  expect(created.status).toBe(201);
+  expect(created.body).toMatchObject({ name: 'Offline Rex', categoryId: 3, status: 'pending' });
+  const id = (created.body as { id: number }).id;
+  const fetched = await call(`/pets/${id}`, { headers: auth });
+  expect(fetched.status).toBe(200);
+  expect(fetched.body).toEqual(created.body);
+});
+
+it('answers 401 with an Error body when no key is sent', async () => {
+  const { status, headers, body } = await call('/pets');
+  expect(status).toBe(401);
+  expect(headers['content-type']).toMatch(/^application\/json/);
+  expect(body).toEqual({ code: 'unauthorized', message: expect.any(String), status: 401 });
+});
+
+it("answers 429 with Retry-After once the key's per-minute limit is used up", async () => {
+  await page.evaluate(() =>
+    window.fake?.control.updateKey('demo-free', { limits: { perMinute: 2, perDay: 100 } }),
+  );
+  expect((await call('/pets', { headers: auth })).status).toBe(200);
+  expect((await call('/pets', { headers: auth })).status).toBe(200);
+  const limited = await call('/pets', { headers: auth });
+  expect(limited.status).toBe(429);
+  expect(limited.body).toEqual({ code: 'rate_limited', message: expect.any(String), status: 429 });
+  expect(Number(limited.headers['retry-after'])).toBeGreaterThan(0);
+  expect(limited.headers['x-ratelimit-remaining']).toBe('0');
+});
+
+it('answers a 429 forced through the in-page control surface, then recovers', async () => {
+  await page.evaluate(() => window.fake?.control.force('listPets', 429, 1));
+  expect((await call('/pets', { headers: auth })).status).toBe(429);
+  expect((await call('/pets', { headers: auth })).status).toBe(200);
+});
+
+it("shows the worker's answers on the demo page", async () => {
+  await page.click('button[data-action="list"]');
+  await page.waitForSelector('#log section[data-status="200"]');
+  await page.click('button[data-action="no-key"]');
+  await page.waitForSelector('#log section[data-status="401"]');
+  expect(await page.textContent('#log')).toContain('X-RateLimit-Remaining: 59');
+});
+
+it('served every API call from the service worker, never from a network server', () => {
+  expect(apiResponses.length).toBeGreaterThanOrEqual(10);
+  expect(apiResponses.filter((response) => !response.fromServiceWorker)).toEqual([]);
+  expect(workerNetworkRequests).toEqual([]);
+  // The static server only ever served the page's files.
+  const files = ['GET /', 'GET /demo.js', 'GET /mockServiceWorker.js'];
+  expect(site.requests.filter((request) => !files.includes(request))).toEqual([]);
+  expect(pageErrors).toEqual([]);
+});

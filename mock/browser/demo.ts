@@ -1,0 +1,88 @@
+/**
+ * The demo page's script: starts the fake's worker, then calls the Pet Store with plain `fetch`
+ * and prints each exchange. Bundled by scripts/build-browser.ts; the browser test drives it.
+ */
+import { type Fake, startFakeWorker } from '../browser.ts';
+
+declare global {
+  interface Window {
+    /** The in-page fake, for the console and for tests: `fake.control.describe()`. */
+    fake?: Fake;
+  }
+}
+
+const baseUrl = 'http://127.0.0.1:4010/v1';
+const auth = { Authorization: 'Bearer free-demo-key' };
+const shownHeaders = [
+  'X-RateLimit-Limit',
+  'X-RateLimit-Remaining',
+  'X-RateLimit-Reset',
+  'Retry-After',
+  'Deprecation',
+  'Sunset',
+];
+
+let lastPetId: number | undefined;
+
+function element(id: string): HTMLElement {
+  const found = document.getElementById(id);
+  if (found === null) throw new Error(`petstore-fake demo: index.html lacks #${id}`);
+  return found;
+}
+
+/** Calls the API and appends the exchange to the log, newest first. */
+async function call(method: string, path: string, init: RequestInit = {}): Promise<unknown> {
+  const response = await fetch(`${baseUrl}${path}`, { method, ...init });
+  const body: unknown = await response.json();
+  const headers = shownHeaders
+    .map((name) => [name, response.headers.get(name)] as const)
+    .filter(([, value]) => value !== null)
+    .map(([name, value]) => `${name}: ${value}`);
+  const entry = document.createElement('section');
+  entry.dataset.status = String(response.status);
+  const title = document.createElement('h3');
+  title.textContent = `${method} ${path} → ${response.status}`;
+  const text = document.createElement('pre');
+  text.textContent = [...headers, '', JSON.stringify(body, null, 2)].join('\n');
+  entry.append(title, text);
+  element('log').prepend(entry);
+  return body;
+}
+
+const actions: Record<string, (fake: Fake) => Promise<unknown>> = {
+  list: () => call('GET', '/pets?limit=5', { headers: auth }),
+  async create() {
+    const body = await call('POST', '/pets', {
+      headers: { ...auth, 'Content-Type': 'application/json' },
+      body: JSON.stringify({ name: 'Rex', categoryId: 1 }),
+    });
+    if (typeof body === 'object' && body !== null && 'id' in body && typeof body.id === 'number')
+      lastPetId = body.id;
+  },
+  get: () => call('GET', `/pets/${lastPetId ?? 1}`, { headers: auth }),
+  'no-key': () => call('GET', '/pets'),
+  'rate-limit': (fake) => {
+    fake.control.force('listPets', 429, 1, 30);
+    return call('GET', '/pets', { headers: auth });
+  },
+  async reset(fake) {
+    await fake.control.reset();
+    lastPetId = undefined;
+    element('log').replaceChildren();
+  },
+};
+
+const { fake } = await startFakeWorker({ serviceWorkerUrl: './mockServiceWorker.js' });
+window.fake = fake;
+element('actions').addEventListener('click', (event) => {
+  const action = (event.target as HTMLElement).dataset.action;
+  const run = action === undefined ? undefined : actions[action];
+  if (run === undefined) return;
+  run(fake).catch((error: unknown) => {
+    // Surface failures on the page, not only in the console.
+    element('status').textContent = `Failed: ${String(error)}`;
+  });
+});
+element('status').textContent = 'Worker started: the buttons call the fake through fetch.';
+element('status').dataset.ready = 'true';
+element('actions').hidden = false;

@@ -1,0 +1,85 @@
+/**
+ * Builds the browser demo (mock/browser/): bundles demo.ts with esbuild for `platform: 'browser'`,
+ * which fails on any `node:*` import, and writes or serves index.html, demo.js and
+ * mockServiceWorker.js.
+ *   node scripts/build-browser.ts                  writes mock/browser/dist/
+ *   node scripts/build-browser.ts --serve [--port 5180]   also serves it on 127.0.0.1
+ */
+import { mkdirSync, readFileSync, writeFileSync } from 'node:fs';
+import { join } from 'node:path';
+import { fileURLToPath } from 'node:url';
+import { parseArgs } from 'node:util';
+import { build } from 'esbuild';
+import { type StaticFile, serveStatic } from '../mock/browser/static-server.ts';
+
+const browserDir = fileURLToPath(new URL('../mock/browser/', import.meta.url));
+
+/** The demo bundle and the source files it was built from (for checks on what it pulls in). */
+export interface DemoBundle {
+  readonly js: string;
+  readonly inputs: readonly string[];
+}
+
+/** Bundles mock/browser/demo.ts for the browser, in memory. */
+export async function bundleDemo(): Promise<DemoBundle> {
+  const result = await build({
+    entryPoints: [join(browserDir, 'demo.ts')],
+    bundle: true,
+    platform: 'browser',
+    format: 'esm',
+    target: 'es2022',
+    sourcemap: 'inline',
+    write: false,
+    metafile: true,
+    logLevel: 'silent',
+  });
+  const js = result.outputFiles[0]?.text;
+  if (js === undefined) throw new Error('build-browser: esbuild produced no output');
+  return { js, inputs: Object.keys(result.metafile.inputs) };
+}
+
+/** Every file of the demo site, by URL path: the page, its bundle and msw's worker script. */
+export function demoFiles(bundle: DemoBundle): Record<string, StaticFile> {
+  const html: StaticFile = {
+    body: readFileSync(join(browserDir, 'index.html'), 'utf8'),
+    contentType: 'text/html; charset=utf-8',
+  };
+  return {
+    '/': html,
+    '/index.html': html,
+    '/demo.js': { body: bundle.js, contentType: 'text/javascript; charset=utf-8' },
+    '/mockServiceWorker.js': {
+      body: readFileSync(join(browserDir, 'public', 'mockServiceWorker.js'), 'utf8'),
+      contentType: 'text/javascript; charset=utf-8',
+    },
+  };
+}
+
+async function main(): Promise<void> {
+  let values: { serve?: boolean; port?: string };
+  try {
+    ({ values } = parseArgs({
+      options: { serve: { type: 'boolean' }, port: { type: 'string' } },
+    }));
+  } catch (error) {
+    throw new Error(
+      `build-browser: ${(error as Error).message}; valid options: --serve, --port <n>`,
+    );
+  }
+  const port = Number(values.port ?? 5180);
+  if (!Number.isInteger(port) || port < 0 || port > 65535)
+    throw new Error(`build-browser: --port must be an integer 0-65535, got "${values.port}"`);
+  const files = demoFiles(await bundleDemo());
+  const outDir = join(browserDir, 'dist');
+  mkdirSync(outDir, { recursive: true });
+  for (const [path, file] of Object.entries(files)) {
+    if (path !== '/') writeFileSync(join(outDir, path), file.body);
+  }
+  console.log(`build-browser: wrote ${outDir}`);
+  if (values.serve) {
+    const site = await serveStatic(files, port);
+    console.log(`build-browser: demo at ${site.origin}/ (Ctrl-C to stop)`);
+  }
+}
+
+if (import.meta.main) await main();
