@@ -6,5 +6,6 @@ export default defineConfig({
     include: ['mock/**/*.test.ts', 'contract-tests/**/*.test.ts', 'scripts/**/*.test.ts'],
     testTimeout: 30_000,
     hookTimeout: 60_000,
+    reporters: ['default', './scripts/summary-reporter.ts'],
   },
 });

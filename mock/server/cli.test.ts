@@ -1,0 +1,93 @@
+/**
+ * `npm start` as a user runs it: a child process on real ports, its banner, its request log
+ * (keys redacted), its errors for bad flags, and a graceful SIGTERM.
+ */
+import { type ChildProcess, spawn, spawnSync } from 'node:child_process';
+import { once } from 'node:events';
+import { createServer } from 'node:net';
+import { afterEach, expect, test } from 'vitest';
+
+const cli = new URL('./cli.ts', import.meta.url).pathname;
+const children: ChildProcess[] = [];
+afterEach(() => {
+  for (const child of children.splice(0)) child.kill('SIGKILL');
+});
+
+async function freePort(): Promise<number> {
+  const server = createServer().listen(0, '127.0.0.1');
+  await once(server, 'listening');
+  const { port } = server.address() as { port: number };
+  server.close();
+  return port;
+}
+
+async function startCli(args: string[]): Promise<{ child: ChildProcess; output: () => string }> {
+  const child = spawn(process.execPath, [cli, ...args], { stdio: ['ignore', 'pipe', 'pipe'] });
+  children.push(child);
+  let text = '';
+  child.stdout?.on('data', (chunk) => (text += chunk));
+  child.stderr?.on('data', (chunk) => (text += chunk));
+  for (let waited = 0; !text.includes('demo keys'); waited += 50) {
+    if (waited > 15_000 || child.exitCode !== null) throw new Error(`cli did not start:\n${text}`);
+    await new Promise((resolve) => setTimeout(resolve, 50));
+  }
+  return { child, output: () => text };
+}
+
+test('npm start prints the base URLs and demo keys, serves both origins and logs each request without the key', async () => {
+  const [port, stagingPort] = [await freePort(), await freePort()];
+  const { output } = await startCli([
+    '--port',
+    String(port),
+    '--staging-port',
+    String(stagingPort),
+  ]);
+  expect(output()).toContain(`production  http://127.0.0.1:${port}/v1`);
+  expect(output()).toContain(`staging     http://127.0.0.1:${stagingPort}/v1`);
+  expect(output()).toMatch(/free-demo-key\s+free\s+60\/min, 1000\/day/);
+  const banner = output();
+
+  const ok = await fetch(`http://127.0.0.1:${port}/v1/pets?limit=2`, {
+    headers: { Authorization: 'Bearer free-demo-key' },
+  });
+  expect(ok.status).toBe(200);
+  const staged = await fetch(`http://127.0.0.1:${stagingPort}/v1/pets/1`, {
+    headers: { Authorization: 'Bearer pro-demo-key' },
+  });
+  expect(staged.status).toBe(200);
+  const denied = await fetch(`http://127.0.0.1:${port}/v1/pets`, {
+    headers: { Authorization: 'Bearer wrong-secret-value' },
+  });
+  expect(denied.status).toBe(401);
+  await new Promise((resolve) => setTimeout(resolve, 100));
+
+  const log = output().slice(banner.length);
+  expect(log).toMatch(/GET \/v1\/pets\?limit=2 200 [\d.]+ms key=demo-free/);
+  expect(log).toMatch(/GET \/v1\/pets\/1 200 [\d.]+ms key=demo-pro/);
+  expect(log).toMatch(/GET \/v1\/pets 401 [\d.]+ms key=unknown/);
+  expect(log).not.toMatch(/free-demo-key|pro-demo-key|wrong-secret-value/);
+});
+
+test('SIGTERM lets the fake finish and exit 0', async () => {
+  const { child } = await startCli(['--port', String(await freePort()), '--no-staging', '--quiet']);
+  child.kill('SIGTERM');
+  const [code] = await once(child, 'exit');
+  expect(code).toBe(0);
+});
+
+test('bad flags exit 2 with a message that names the flag and the usage', () => {
+  for (const args of [
+    ['--port', 'abc'],
+    ['--retry-after', 'minutes'],
+    ['--bogus'],
+    ['--keys', '/nonexistent.json'],
+  ]) {
+    const result = spawnSync(process.execPath, [cli, ...args], {
+      encoding: 'utf8',
+      timeout: 15_000,
+    });
+    expect(result.status, args.join(' ')).toBe(2);
+    expect(result.stderr).toMatch(/^petstore-fake: /);
+    expect(result.stderr).toContain('Usage: npm start');
+  }
+});
