@@ -82,4 +82,12 @@ async function main(): Promise<void> {
   }
 }
 
-if (import.meta.main) await main();
+if (import.meta.main) {
+  try {
+    await main();
+  } catch (error) {
+    // Our own misuse errors already say how to fix them; a stack adds nothing.
+    console.error(error instanceof Error ? error.message : error);
+    process.exitCode = 1;
+  }
+}

@@ -141,9 +141,11 @@ it('answers 401 with an Error body when no key is sent', async () => {
 });
 
 it("answers 429 with Retry-After once the key's per-minute limit is used up", async () => {
-  await page.evaluate(() =>
-    window.fake?.control.updateKey('demo-free', { limits: { perMinute: 2, perDay: 100 } }),
-  );
+  await page.evaluate(() => {
+    // A frozen clock keeps the three calls in one minute window.
+    window.fake?.control.freezeTime(true);
+    window.fake?.control.updateKey('demo-free', { limits: { perMinute: 2, perDay: 100 } });
+  });
   expect((await call('/pets', { headers: auth })).status).toBe(200);
   expect((await call('/pets', { headers: auth })).status).toBe(200);
   const limited = await call('/pets', { headers: auth });
