@@ -12,6 +12,7 @@ import { type ControllableClock, createClock } from './core/clock.ts';
 import { type FakeOptions, type ResolvedConfig, resolveConfig } from './core/config.ts';
 import type { FakeState } from './core/fake-state.ts';
 import { createHandlers } from './handlers.ts';
+import { anonymousRateLimitHeaders } from './pipeline.ts';
 import { type KeyEntry, type KeysFile, type Limits, parseKeysFile } from './policies/plans.ts';
 import { createPetStore } from './store/pet-store.ts';
 
@@ -34,6 +35,8 @@ export interface Fake {
   readonly config: ResolvedConfig;
   /** Public id, plan and secret of every key at start, for printing demo keys. */
   readonly initialKeys: readonly KeyEntry[];
+  /** The X-RateLimit-* headers for answers a door writes itself, outside the handlers. */
+  anonymousRateLimitHeaders(): Record<string, string>;
 }
 
 /** The default seed pets (fixtures/pets.json). */
@@ -63,5 +66,11 @@ export async function createFake(options: CreateFakeOptions = {}): Promise<Fake>
     forced: createForcedResponses(),
   };
   const control = createControl(state, seed, initialKeys);
-  return { handlers: createHandlers(state, control), control, config, initialKeys };
+  return {
+    handlers: createHandlers(state, control),
+    control,
+    config,
+    initialKeys,
+    anonymousRateLimitHeaders: () => anonymousRateLimitHeaders(state),
+  };
 }

@@ -37,6 +37,7 @@ export function createHandlers(state: FakeState, control: FakeControl): RequestH
           }),
       ),
       http.all(`${base}/*`, withPolicies(state, {}, unknownRoute)),
+      http.all(base, withPolicies(state, {}, unknownRoute)),
       ...createControlHandlers(control, origin, prefix),
     );
   }

@@ -148,16 +148,30 @@ function anonymousLimits(state: FakeState) {
   return state.plans.free ?? { perMinute: 60, perDay: 1000 };
 }
 
+/** The three X-RateLimit-* headers as a record. */
+function rateLimitHeaderRecord(rateLimit: RateLimitHeaders): Record<string, string> {
+  return {
+    'X-RateLimit-Limit': String(rateLimit.limit),
+    'X-RateLimit-Remaining': String(rateLimit.remaining),
+    'X-RateLimit-Reset': String(rateLimit.reset),
+  };
+}
+
+/** The X-RateLimit-* headers an unauthenticated caller sees, for answers written outside the handlers. */
+export function anonymousRateLimitHeaders(state: FakeState): Record<string, string> {
+  return rateLimitHeaderRecord(
+    peekRateLimit(anonymousUsage, anonymousLimits(state), state.clock.now()),
+  );
+}
+
 /** Applies the X-RateLimit-*, route and CORS headers to a response. */
 function finish(
   response: Response,
   rateLimit: RateLimitHeaders,
   extra: Record<string, string>,
 ): Response {
-  response.headers.set('X-RateLimit-Limit', String(rateLimit.limit));
-  response.headers.set('X-RateLimit-Remaining', String(rateLimit.remaining));
-  response.headers.set('X-RateLimit-Reset', String(rateLimit.reset));
-  for (const [name, value] of Object.entries(extra)) response.headers.set(name, value);
+  const headers = { ...rateLimitHeaderRecord(rateLimit), ...extra };
+  for (const [name, value] of Object.entries(headers)) response.headers.set(name, value);
   return response;
 }
 

@@ -56,18 +56,23 @@ const routes: Record<string, ControlRoute> = {
   'GET clock': async (control) => clockView(control),
   'POST clock': async (control, request) => {
     const body = await bodyOf(request);
+    // Check everything before changing anything, so a bad field leaves the clock as it was.
+    const set = body.set === undefined ? undefined : toEpochMs(body.set);
+    if (
+      body.advance !== undefined &&
+      (typeof body.advance !== 'number' || !Number.isFinite(body.advance))
+    ) {
+      throw new ControlError(400, 'advance must be a number of seconds');
+    }
+    if (body.freeze !== undefined && typeof body.freeze !== 'boolean') {
+      throw new ControlError(400, 'freeze must be true or false');
+    }
+    // Freeze first, so `{"set": ..., "freeze": true}` stops at exactly the time set.
+    if (body.freeze === true) control.freezeTime(true);
     if (body.real === true) control.setTime(Date.now());
-    if (body.set !== undefined) control.setTime(toEpochMs(body.set));
-    if (body.advance !== undefined) {
-      if (typeof body.advance !== 'number' || !Number.isFinite(body.advance))
-        throw new ControlError(400, 'advance must be a number of seconds');
-      control.advanceTime(body.advance);
-    }
-    if (body.freeze !== undefined) {
-      if (typeof body.freeze !== 'boolean')
-        throw new ControlError(400, 'freeze must be true or false');
-      control.freezeTime(body.freeze);
-    }
+    if (set !== undefined) control.setTime(set);
+    if (typeof body.advance === 'number') control.advanceTime(body.advance);
+    if (body.freeze === false) control.freezeTime(false);
     return clockView(control);
   },
   'GET keys': async (control) => control.keys(),

@@ -7,6 +7,7 @@ import { jsonResponse } from './json-response.ts';
 
 /** Code → status and default message of every error the fake sends. */
 export const errorTemplates = {
+  bad_request: { status: 400, message: 'The HTTP request could not be parsed.' },
   invalid_query: { status: 400, message: 'A query parameter is malformed or out of range.' },
   invalid_content_type: {
     status: 400,
@@ -20,7 +21,10 @@ export const errorTemplates = {
   endpoint_removed: { status: 404, message: 'This endpoint has been removed.' },
   route_not_found: { status: 404, message: 'No such endpoint.' },
   method_not_allowed: { status: 405, message: 'Method not allowed on this endpoint.' },
+  request_timeout: { status: 408, message: 'The request was not received in time.' },
   payload_too_large: { status: 413, message: 'The request body is too large.' },
+  uri_too_long: { status: 414, message: 'The request URL is too long.' },
+  request_header_too_large: { status: 431, message: 'The request headers are too large.' },
   rate_limited: { status: 429, message: 'Rate limit exceeded.' },
   temporarily_banned: {
     status: 429,

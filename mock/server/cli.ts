@@ -118,6 +118,15 @@ async function main(argv: readonly string[]): Promise<void> {
   if (stagingOrigin !== false)
     doors.push(await listenHttp(fake.handlers, { host, port: stagingPort, origin: stagingOrigin }));
 
+  // Before the banner: a supervisor that sees the banner may signal at once.
+  const shutdown = async (signal: string) => {
+    console.log(`petstore-fake: ${signal}, finishing in-flight requests`);
+    await Promise.all(doors.map((door) => door.close()));
+    process.exit(0);
+  };
+  process.once('SIGTERM', () => void shutdown('SIGTERM'));
+  process.once('SIGINT', () => void shutdown('SIGINT'));
+
   console.log(`Pet Store fake ready
   production  ${origin}/v1
   staging     ${stagingOrigin === false ? '(off)' : `${stagingOrigin}/v1`}
@@ -129,14 +138,6 @@ async function main(argv: readonly string[]): Promise<void> {
       `    ${secret.padEnd(24)} ${key.plan.padEnd(10)} ${key.limits.perMinute}/min, ${key.limits.perDay}/day`,
     );
   }
-
-  const shutdown = async (signal: string) => {
-    console.log(`petstore-fake: ${signal}, finishing in-flight requests`);
-    await Promise.all(doors.map((door) => door.close()));
-    process.exit(0);
-  };
-  process.once('SIGTERM', () => void shutdown('SIGTERM'));
-  process.once('SIGINT', () => void shutdown('SIGINT'));
 }
 
 main(process.argv.slice(2)).catch((error: unknown) => {
