@@ -4,7 +4,10 @@
  */
 import { type ChildProcess, spawn, spawnSync } from 'node:child_process';
 import { once } from 'node:events';
+import { mkdtempSync, writeFileSync } from 'node:fs';
 import { createServer } from 'node:net';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
 import { afterEach, expect, test } from 'vitest';
 
 const cli = new URL('./cli.ts', import.meta.url).pathname;
@@ -66,6 +69,43 @@ test('npm start prints the base URLs and demo keys, serves both origins and logs
   expect(log).toMatch(/GET \/v1\/pets\/1 200 [\d.]+ms key=demo-pro/);
   expect(log).toMatch(/GET \/v1\/pets 401 [\d.]+ms key=unknown/);
   expect(log).not.toMatch(/free-demo-key|pro-demo-key|wrong-secret-value/);
+});
+
+test('--seed starts from another file or empty, and --keys from another keys file', async () => {
+  const dir = mkdtempSync(join(tmpdir(), 'petstore-cli-'));
+  const seed = join(dir, 'pets.json');
+  writeFileSync(seed, JSON.stringify([{ id: 7, name: 'Only', categoryId: 1, status: 'sold' }]));
+  const keys = join(dir, 'keys.json');
+  writeFileSync(
+    keys,
+    JSON.stringify({
+      plans: { tiny: { perMinute: 1, perDay: 1 } },
+      keys: [{ id: 'qa', key: 'qa-key-123', plan: 'tiny' }],
+    }),
+  );
+  const port = await freePort();
+  const { output } = await startCli([
+    '--port',
+    String(port),
+    '--no-staging',
+    '--quiet',
+    '--seed',
+    seed,
+    '--keys',
+    keys,
+  ]);
+  expect(output()).toMatch(/qa-key-123\s+tiny\s+1\/min, 1\/day/);
+  const auth = { Authorization: 'Bearer qa-key-123' };
+  const listed = await fetch(`http://127.0.0.1:${port}/v1/pets`, { headers: auth });
+  expect(await listed.json()).toEqual([{ id: 7, name: 'Only', categoryId: 1, status: 'sold' }]);
+  expect((await fetch(`http://127.0.0.1:${port}/v1/pets`, { headers: auth })).status).toBe(429);
+
+  const emptyPort = await freePort();
+  await startCli(['--port', String(emptyPort), '--no-staging', '--quiet', '--seed', 'empty']);
+  const none = await fetch(`http://127.0.0.1:${emptyPort}/v1/pets`, {
+    headers: { Authorization: 'Bearer free-demo-key' },
+  });
+  expect(await none.json()).toEqual([]);
 });
 
 test('SIGTERM lets the fake finish and exit 0', async () => {
