@@ -1,0 +1,43 @@
+/** Values for `GET /pets`'s query: limits in and out of range, status values known and not. */
+import fc from 'fast-check';
+import { pageSize, petStatuses } from '../contract/interface-facts.ts';
+
+/** A `limit` the interface allows (1 to 100), edges weighted in. */
+export const limitInRange = (): fc.Arbitrary<number> =>
+  fc.oneof(
+    fc.constantFrom(pageSize.min, pageSize.default, pageSize.default + 1, pageSize.max),
+    fc.integer({ min: pageSize.min, max: pageSize.max }),
+  );
+
+/** A `limit` outside 1 to 100, or not an integer at all, sent as raw text. */
+export const limitOutOfRange = (): fc.Arbitrary<string> =>
+  fc.oneof(
+    fc.constantFrom(
+      '0',
+      '-1',
+      '101',
+      '1000',
+      '99999999999999999999',
+      '1.5',
+      'abc',
+      '',
+      ' 5',
+      '0x10',
+    ),
+    fc.integer({ min: pageSize.max + 1, max: 1_000_000_000 }).map(String),
+    fc.integer({ min: -1_000_000_000, max: pageSize.min - 1 }).map(String),
+    fc.stringMatching(/^[A-Za-z]{1,8}$/),
+  );
+
+/** One PetStatus value. */
+export const knownStatus = () => fc.constantFrom(...petStatuses);
+
+/** A `status` that is not a PetStatus (case variants, padding, other words). */
+export const unknownStatus = (): fc.Arbitrary<string> =>
+  fc
+    .oneof(
+      fc.constantFrom('Available', 'SOLD', 'Pending', 'available ', 'deleted', 'adopted', ''),
+      fc.stringMatching(/^[A-Za-z_-]{1,16}$/),
+      fc.string({ maxLength: 12 }),
+    )
+    .filter((value) => !(petStatuses as readonly string[]).includes(value));

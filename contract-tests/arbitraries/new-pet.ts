@@ -1,0 +1,198 @@
+/**
+ * Request bodies for `POST /pets`: valid NewPets, and bodies that miss required fields, carry
+ * wrong types or unknown statuses, extra fields, edge-case names and int64 edges. Every name
+ * starts with the run prefix, so pets a run creates on a shared server can be recognised.
+ */
+import fc from 'fast-check';
+import { int64, type PetStatus, petStatuses } from '../contract/interface-facts.ts';
+import { toJsonText } from '../http/exact-json.ts';
+
+/** What a valid body asks the server to store. */
+export interface SentPet {
+  readonly name: string;
+  readonly categoryId: bigint;
+  readonly status?: PetStatus;
+}
+
+/** A body to send: its text, whether it is a valid NewPet, and the pet it asks for if valid. */
+export interface BodyCase {
+  readonly label: string;
+  /** Raw text; `undefined` sends no body. */
+  readonly body: string | undefined;
+  readonly valid: boolean;
+  readonly sent?: SentPet;
+}
+
+function toBody(pet: SentPet): Record<string, unknown> {
+  const body: Record<string, unknown> = { name: pet.name, categoryId: pet.categoryId };
+  if (pet.status !== undefined) body.status = pet.status;
+  return body;
+}
+
+/** A valid body case for `pet`. */
+export function validCase(label: string, pet: SentPet): BodyCase {
+  return { label, body: toJsonText(toBody(pet)), valid: true, sent: pet };
+}
+
+/** A plainly valid NewPet: prefixed letters and digits, a small categoryId, status or none. */
+export const plainPet = (prefix: string): fc.Arbitrary<SentPet> =>
+  fc
+    .record({
+      name: fc.stringMatching(/^[A-Za-z0-9][A-Za-z0-9 ]{0,19}$/).map((text) => `${prefix}${text}`),
+      categoryId: fc.bigInt(1n, 1000n),
+      status: fc.option(fc.constantFrom(...petStatuses), { nil: undefined }),
+    })
+    .map(({ name, categoryId, status }) =>
+      status === undefined ? { name, categoryId } : { name, categoryId, status },
+    );
+
+/** Valid NewPet bodies. */
+export const validBody = (prefix: string): fc.Arbitrary<BodyCase> =>
+  plainPet(prefix).map((pet) => validCase('valid NewPet', pet));
+
+/** Bodies without `name`, without `categoryId`, or without both (interface: 400). */
+export const missingRequiredBody = (prefix: string): fc.Arbitrary<BodyCase> =>
+  fc.tuple(plainPet(prefix), fc.constantFrom('name', 'categoryId', 'both')).map(([pet, drop]) => {
+    const body = toBody(pet);
+    if (drop !== 'categoryId') delete body.name;
+    if (drop !== 'name') delete body.categoryId;
+    return {
+      label: `without ${drop === 'both' ? 'name and categoryId' : drop}`,
+      body: toJsonText(body),
+      valid: false,
+    };
+  });
+
+const wrongName = fc.constantFrom<unknown>(42, true, null, [], {}, ['a']);
+const wrongCategoryId = fc.constantFrom<unknown>(
+  '5',
+  1.5,
+  true,
+  null,
+  [],
+  {},
+  '',
+  int64.max + 1n,
+  int64.min - 1n,
+  10n ** 30n,
+);
+const wrongStatus = fc.oneof(
+  fc.constantFrom<unknown>('Available', 'SOLD', 'adopted', '', 1, null, true, ['sold']),
+  fc
+    .stringMatching(/^[a-z]{1,12}$/)
+    .filter((value) => !(petStatuses as readonly string[]).includes(value)),
+);
+
+/** Bodies with one field of the wrong type or value (interface: 400 for invalid values). */
+export const invalidValueBody = (prefix: string): fc.Arbitrary<BodyCase> =>
+  fc
+    .tuple(
+      plainPet(prefix),
+      fc.oneof(
+        wrongName.map((value) => ['name', value] as const),
+        wrongCategoryId.map((value) => ['categoryId', value] as const),
+        wrongStatus.map((value) => ['status', value] as const),
+      ),
+    )
+    .map(([pet, [field, value]]) => {
+      const body = { ...toBody(pet), [field]: value };
+      return { label: `${field} = ${toJsonText(value)}`, body: toJsonText(body), valid: false };
+    });
+
+/** Bodies that are missing, empty, not JSON or not an object (interface: a JSON NewPet is required). */
+export const notANewPetBody = (): fc.Arbitrary<BodyCase> =>
+  fc.constantFrom<BodyCase>(
+    { label: 'no body', body: undefined, valid: false },
+    { label: 'empty object', body: '{}', valid: false },
+    { label: 'JSON null', body: 'null', valid: false },
+    { label: 'JSON array', body: '[]', valid: false },
+    { label: 'JSON string', body: '"a pet"', valid: false },
+    { label: 'JSON number', body: '42', valid: false },
+  );
+
+/** Bodies that are not JSON at all (truncated, trailing garbage, empty). */
+export const malformedJsonBody = (prefix: string): fc.Arbitrary<BodyCase> =>
+  validBody(prefix).chain((base) =>
+    fc.constantFrom<BodyCase>(
+      { label: 'empty text', body: '', valid: false },
+      { label: 'truncated JSON', body: (base.body ?? '').slice(0, -1), valid: false },
+      { label: 'trailing garbage', body: `${base.body ?? ''}x`, valid: false },
+      { label: 'single quotes', body: (base.body ?? '').replaceAll('"', "'"), valid: false },
+    ),
+  );
+
+/** Valid bodies plus fields NewPet does not define (the interface does not say what happens). */
+export const extraFieldsBody = (prefix: string): fc.Arbitrary<BodyCase> =>
+  fc
+    .tuple(
+      plainPet(prefix),
+      fc.dictionary(
+        fc
+          .stringMatching(/^[a-zA-Z_]{1,12}$/)
+          .filter((key) => !['name', 'categoryId', 'status'].includes(key)),
+        fc.jsonValue({ maxDepth: 2 }),
+        { minKeys: 1, maxKeys: 3 },
+      ),
+    )
+    .map(([pet, extra]) => ({
+      label: `extra fields ${Object.keys(extra).join(', ')}`,
+      body: toJsonText({ ...extra, ...toBody(pet) }),
+      valid: true,
+      sent: pet,
+    }));
+
+/**
+ * Names at the edges (the interface sets no constraints on `name`): very long, non-ASCII,
+ * control characters. Empty and blank names carry no prefix, so only loopback runs send them.
+ */
+export const edgeNameBody = (prefix: string, allowUnprefixed: boolean): fc.Arbitrary<BodyCase> => {
+  const names: fc.Arbitrary<string>[] = [
+    fc.constantFrom(300, 1000, 5000).map((length) => `${prefix}${'x'.repeat(length)}`),
+    fc.string({ unit: 'grapheme', minLength: 1, maxLength: 30 }).map((text) => `${prefix}${text}`),
+    fc
+      .constantFrom(
+        '猫のタマ',
+        'Ωμέγα',
+        'مرحبا',
+        'e\u0301le\u0300ve',
+        '🐕‍🦺🐈‍⬛',
+        'tab\there',
+        'line\nbreak',
+        'nul\u0000byte',
+      )
+      .map((text) => `${prefix}${text}`),
+  ];
+  if (allowUnprefixed) names.push(fc.constantFrom('', ' ', '   \t'));
+  return fc
+    .tuple(
+      fc.oneof(...names),
+      fc.bigInt(1n, 1000n),
+      fc.option(fc.constantFrom(...petStatuses), { nil: undefined }),
+    )
+    .map(([name, categoryId, status]) =>
+      validCase(
+        `name of ${[...name].length} characters`,
+        status === undefined ? { name, categoryId } : { name, categoryId, status },
+      ),
+    );
+};
+
+/** categoryIds at the int64 edges and around 2^53, where JS numbers stop being exact. */
+export const int64CategoryBody = (prefix: string): fc.Arbitrary<BodyCase> =>
+  fc
+    .tuple(
+      plainPet(prefix),
+      fc.oneof(
+        fc.constantFrom(
+          int64.min,
+          int64.max,
+          2n ** 53n,
+          2n ** 53n + 1n,
+          -(2n ** 53n) - 1n,
+          0n,
+          -1n,
+        ),
+        fc.bigInt(int64.min, int64.max),
+      ),
+    )
+    .map(([pet, categoryId]) => validCase(`categoryId ${categoryId}`, { ...pet, categoryId }));

@@ -1,0 +1,85 @@
+/** Checks of authentication: a missing, unknown or malformed key gets 401 on every operation. */
+import fc from 'fast-check';
+import { malformedAuthHeader, unknownKeyHeader } from '../arbitraries/auth-header.ts';
+import { toJsonText } from '../http/exact-json.ts';
+import type { RequestSpec } from '../http/exchange.ts';
+import { forAll } from '../runner/property.ts';
+import { activeCheck } from './check.ts';
+import type { CheckContext } from './check-context.ts';
+import { expectStatus } from './expect.ts';
+import { type Auth, createPetRequest, getPetRequest, listPetsRequest } from './requests.ts';
+
+type OperationName = 'listPets' | 'getPet' | 'createPet';
+
+/** The operations a request without a valid key is aimed at (createPet only when writing). */
+function operationNames(context: CheckContext): OperationName[] {
+  return context.writes ? ['listPets', 'getPet', 'createPet'] : ['listPets', 'getPet'];
+}
+
+function request(context: CheckContext, operation: OperationName, auth: Auth): RequestSpec {
+  if (operation === 'listPets') return listPetsRequest({}, auth);
+  if (operation === 'getPet') return getPetRequest(1, auth);
+  const body = toJsonText({ name: `${context.runPrefix}unauthorised`, categoryId: 1 });
+  return createPetRequest(body, true, auth);
+}
+
+/** 401 without Authorization, on each operation. */
+export const authMissingKey = activeCheck({
+  id: 'auth.missingKey',
+  title: 'answers 401 when no Authorization header is sent, on every operation',
+  source: 'Authentication, "Failure"; 401 rows of every endpoint',
+  cost: { fixed: 3, perRun: 0 },
+  async run(context) {
+    for (const operation of operationNames(context)) {
+      const spec = request(context, operation, 'none');
+      expectStatus(await context.send(spec), [401], `${spec.method} ${spec.path} without a key`);
+    }
+  },
+});
+
+/** 401 for a well-formed bearer token that is not a key. */
+export const authUnknownKey = activeCheck({
+  id: 'auth.unknownKey',
+  title: 'answers 401 for a bearer token that is not a valid key',
+  source: 'Authentication, "Missing or invalid API key gives 401"',
+  needs: ['semantics'],
+  cost: { fixed: 0, perRun: 1 },
+  async run(context) {
+    await forAll(
+      context,
+      fc.tuple(fc.constantFrom(...operationNames(context)), unknownKeyHeader()),
+      async ([operation, header]) => {
+        const spec = request(context, operation, { header });
+        expectStatus(
+          await context.send(spec),
+          [401],
+          `${spec.method} ${spec.path} with an unknown key`,
+        );
+      },
+    );
+  },
+});
+
+/** 401 for an Authorization header that is not `Bearer <API_KEY>`. */
+export const authMalformedHeader = activeCheck({
+  id: 'auth.malformedHeader',
+  title:
+    'answers 401 when Authorization is not "Bearer <API_KEY>" (other scheme, no scheme, extra parts)',
+  source: 'Authentication, scheme HTTP bearer, header "Authorization: Bearer <API_KEY>"',
+  needs: ['semantics'],
+  cost: { fixed: 0, perRun: 1 },
+  async run(context) {
+    await forAll(
+      context,
+      fc.tuple(fc.constantFrom(...operationNames(context)), malformedAuthHeader()),
+      async ([operation, header]) => {
+        const spec = request(context, operation, { header });
+        expectStatus(
+          await context.send(spec),
+          [401],
+          `${spec.method} ${spec.path} with Authorization "${header}"`,
+        );
+      },
+    );
+  },
+});

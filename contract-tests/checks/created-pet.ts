@@ -1,0 +1,41 @@
+/** Reading a 201 from createPet and reading the pet back: shared by the createPet checks and the model. */
+import type { SentPet } from '../arbitraries/new-pet.ts';
+import { checkPet } from '../contract/schemas.ts';
+import type { Exchange } from '../http/exchange.ts';
+import { fail } from './check.ts';
+import type { CheckContext } from './check-context.ts';
+import { expectShape, expectStatus } from './expect.ts';
+import { getPetRequest } from './requests.ts';
+import { samePet, show } from './same-pet.ts';
+
+/** A pet as the server returned it, integers exact. */
+export interface ExactPet {
+  readonly id: bigint;
+  readonly name: string;
+  readonly categoryId: bigint;
+  readonly status?: string;
+}
+
+/** Requires 201 with a Pet that carries what was sent; returns it exactly. */
+export function expectCreated(exchange: Exchange, sent: SentPet, what: string): ExactPet {
+  const response = expectStatus(exchange, [201], what);
+  expectShape(exchange, checkPet, what);
+  const pet = response.exact as ExactPet;
+  if (pet.name !== sent.name)
+    fail(`${what}: name ${show(sent.name)} came back as ${show(pet.name)}`, exchange);
+  if (pet.categoryId !== sent.categoryId)
+    fail(`${what}: categoryId ${sent.categoryId} came back as ${show(pet.categoryId)}`, exchange);
+  if (sent.status !== undefined && pet.status !== sent.status)
+    fail(`${what}: status ${sent.status} came back as ${show(pet.status)}`, exchange);
+  return pet;
+}
+
+/** Requires `GET /pets/{id}` to return the created pet unchanged. */
+export async function expectReadBack(context: CheckContext, created: ExactPet): Promise<void> {
+  const exchange = await context.send(getPetRequest(created.id));
+  const response = expectStatus(exchange, [200], `GET /pets/${created.id} right after creating it`);
+  expectShape(exchange, checkPet, `GET /pets/${created.id}`);
+  const difference = samePet(created, response.exact);
+  if (difference !== undefined)
+    fail(`GET /pets/${created.id} does not return the created pet: ${difference}`, exchange);
+}

@@ -1,0 +1,137 @@
+/** Checks of `GET /pets` (listPets): response rows, rules 1 and 2, the page size limits. */
+
+import fc from 'fast-check';
+import {
+  knownStatus,
+  limitInRange,
+  limitOutOfRange,
+  unknownStatus,
+} from '../arbitraries/list-query.ts';
+import { pageSize } from '../contract/interface-facts.ts';
+import { checkPets } from '../contract/schemas.ts';
+import { forAll } from '../runner/property.ts';
+import { activeCheck, fail } from './check.ts';
+import { expectNoFault, expectShape, expectStatus } from './expect.ts';
+import { listPetsRequest } from './requests.ts';
+
+/** Rows of Pet objects in a listing, as parsed JSON. */
+type Rows = readonly { readonly status?: unknown }[];
+
+/** GET /pets answers 200 with a JSON array of Pet. */
+export const listPetsResponseShape = activeCheck({
+  id: 'listPets.responseShape',
+  title: 'answers 200 with a JSON array of Pet',
+  source: 'GET /pets, responses: 200 Pets',
+  // The default listing is the run's preflight; the full listing is shared with getPet checks.
+  cost: { fixed: 1, perRun: 0 },
+  async run(context) {
+    for (const exchange of [await context.defaultListing(), await context.listing()]) {
+      expectStatus(exchange, [200], 'GET /pets with a valid key');
+      expectShape(exchange, checkPets, 'GET /pets');
+    }
+  },
+});
+
+/** Rule 1: at most 20 pets when limit is omitted. */
+export const listPetsDefaultLimit = activeCheck({
+  id: 'listPets.defaultLimit',
+  title: `returns at most ${pageSize.default} pets when limit is omitted`,
+  source: 'GET /pets, rule 1; Limits, page size default 20',
+  cost: { fixed: 0, perRun: 0 },
+  async run(context) {
+    const exchange = await context.defaultListing();
+    expectStatus(exchange, [200], 'GET /pets');
+    const rows = expectShape(exchange, checkPets, 'GET /pets') as Rows;
+    if (rows.length > pageSize.default)
+      fail(
+        `GET /pets without limit returned ${rows.length} pets, more than ${pageSize.default}`,
+        exchange,
+      );
+  },
+});
+
+/** `limit` from 1 to 100 caps the page. */
+export const listPetsLimitRespected = activeCheck({
+  id: 'listPets.limitRespected',
+  title: 'returns at most `limit` pets for every limit from 1 to 100',
+  source: 'GET /pets, query limit (minimum 1, maximum 100)',
+  cost: { fixed: 0, perRun: 1 },
+  async run(context) {
+    await forAll(context, limitInRange(), async (limit) => {
+      const exchange = await context.send(listPetsRequest({ limit }));
+      expectStatus(exchange, [200], `GET /pets?limit=${limit}`);
+      const rows = expectShape(exchange, checkPets, `GET /pets?limit=${limit}`) as Rows;
+      if (rows.length > limit) fail(`limit=${limit} returned ${rows.length} pets`, exchange);
+    });
+  },
+});
+
+/** Rule 2: only pets with the given status. */
+export const listPetsStatusFilter = activeCheck({
+  id: 'listPets.statusFilter',
+  title: 'returns only pets with the given status',
+  source: 'GET /pets, rule 2; query status',
+  needs: ['semantics'],
+  cost: { fixed: 0, perRun: 1 },
+  async run(context) {
+    const query = fc.record({
+      status: knownStatus(),
+      limit: fc.option(limitInRange(), { nil: undefined }),
+    });
+    await forAll(context, query, async ({ status, limit }) => {
+      const exchange = await context.send(
+        listPetsRequest(limit === undefined ? { status } : { status, limit }),
+      );
+      expectStatus(exchange, [200], `GET /pets?status=${status}`);
+      const rows = expectShape(exchange, checkPets, 'GET /pets') as Rows;
+      const other = rows.find((row) => row.status !== status);
+      if (other !== undefined)
+        fail(
+          `status=${status} returned a pet with status ${JSON.stringify(other.status)}`,
+          exchange,
+        );
+      if (rows.length > (limit ?? pageSize.default))
+        fail(
+          `status=${status} returned ${rows.length} pets, more than ${limit ?? pageSize.default}`,
+          exchange,
+        );
+    });
+  },
+});
+
+/** Out-of-range limits: no 5xx, and never a page above 100. */
+export const listPetsLimitOutOfRange = activeCheck({
+  id: 'listPets.limitOutOfRange',
+  title: 'a limit outside 1..100 gets no server error and never more than 100 pets',
+  source: 'Limits, page size maximum 100 (the answer to a bad limit is not shown)',
+  needs: ['semantics'],
+  cost: { fixed: 0, perRun: 1 },
+  async run(context) {
+    await forAll(context, limitOutOfRange(), async (limit) => {
+      const exchange = await context.send(listPetsRequest({ limit }));
+      const response = expectNoFault(exchange, `GET /pets?limit=${limit}`);
+      if (response.status >= 200 && response.status < 300) {
+        const rows = expectShape(exchange, checkPets, `GET /pets?limit=${limit}`) as Rows;
+        if (rows.length > pageSize.max)
+          fail(`limit=${limit} returned ${rows.length} pets, more than ${pageSize.max}`, exchange);
+      }
+    });
+  },
+});
+
+/** Unknown status values: no 5xx; any error is an Error body (see errors.bodyShape). */
+export const listPetsUnknownStatus = activeCheck({
+  id: 'listPets.unknownStatus',
+  title: 'a status that is not a PetStatus gets no server error',
+  source: 'GET /pets, query status (the answer to a bad status is not shown)',
+  needs: ['semantics'],
+  cost: { fixed: 0, perRun: 1 },
+  async run(context) {
+    await forAll(context, unknownStatus(), async (status) => {
+      const exchange = await context.send(listPetsRequest({ status }));
+      const response = expectNoFault(exchange, `GET /pets?status=${status}`);
+      if (response.status >= 200 && response.status < 300)
+        expectShape(exchange, checkPets, 'GET /pets');
+    });
+  },
+});

@@ -1,0 +1,38 @@
+/** The model-based run: random sequences of create, refused create, get and list (fc.commands). */
+import fc from 'fast-check';
+import { forAll } from '../runner/property.ts';
+import { activeCheck } from './check.ts';
+import { type PetCommand, petCommands, type RealSystem } from './model-commands.ts';
+import { emptyModel } from './pet-model.ts';
+
+/** Commands per sequence. */
+export const maxCommands = 6;
+
+/** Created pets round-trip, list under their status, get unique ids; refused creations leave nothing. */
+export const modelCreateListGet = activeCheck({
+  id: 'model.createListGet',
+  title:
+    'in any sequence of creates, refused creates, gets and lists: created pets read back unchanged, list only under their status, ids are unique, a refused create leaves no pet',
+  source: 'POST /pets, GET /pets (rules 1-2), GET /pets/{petId}; Pet.id unique',
+  needs: ['writes', 'semantics'],
+  cost: { fixed: 0, perRun: maxCommands },
+  async run(context) {
+    let counter = 0;
+    const real: RealSystem = {
+      context,
+      nextName: (kind) => {
+        counter += 1;
+        return `${context.runPrefix}${kind === 'refused' ? 'refused' : 'm'}${counter}-`;
+      },
+    };
+    const sequences = fc.commands<object & ReturnType<typeof emptyModel>, RealSystem, false>(
+      petCommands(),
+      {
+        maxCommands,
+      },
+    );
+    await forAll(context, sequences, async (commands: Iterable<PetCommand>) => {
+      await fc.asyncModelRun(() => ({ model: emptyModel(), real }), commands);
+    });
+  },
+});

@@ -1,0 +1,161 @@
+/** Parses the command line and the environment into run options, or throws ContractUsageError. */
+import { parseArgs } from 'node:util';
+import { checkIds } from '../checks/registry.ts';
+import { randomSeed } from '../runner/seeds.ts';
+import { normaliseBaseUrl } from '../targets/url-target.ts';
+import { ContractUsageError } from './usage-error.ts';
+
+/** Which server to check. */
+export type TargetChoice =
+  | { readonly kind: 'url'; readonly baseUrl: string; readonly apiKey: string }
+  | { readonly kind: 'fake' }
+  | { readonly kind: 'prism-mock' };
+
+/** Everything the CLI was asked to do. */
+export interface CliOptions {
+  readonly help: boolean;
+  readonly target: TargetChoice;
+  readonly viaPrism: boolean;
+  /** `true` / `false` when forced, `undefined` for the default (writes on loopback only). */
+  readonly writes: boolean | undefined;
+  readonly rateLimits: boolean;
+  readonly budget: number;
+  readonly timeoutMs: number;
+  readonly maxWaitMs: number;
+  readonly seed: number;
+  readonly runs: number | undefined;
+  readonly only: readonly string[] | undefined;
+  readonly junit: string | undefined;
+  readonly strict: boolean;
+  /** The flags that select the target and mode, for replay lines. */
+  readonly replayFlags: readonly string[];
+}
+
+const keyFlags = /^--?(api-?key|key|token|bearer|auth(orization)?)(=|$)/i;
+
+function integer(
+  value: string | undefined,
+  flag: string,
+  fallback: number,
+  min: number,
+  max: number,
+): number {
+  if (value === undefined) return fallback;
+  if (!/^-?\d+$/.test(value) || Number(value) < min || Number(value) > max)
+    throw new ContractUsageError(
+      `${flag} must be an integer from ${min} to ${max}, got "${value}"`,
+    );
+  return Number(value);
+}
+
+function parseOnly(value: string | undefined): string[] | undefined {
+  if (value === undefined) return undefined;
+  const items = value
+    .split(',')
+    .map((item) => item.trim())
+    .filter((item) => item !== '');
+  for (const item of items) {
+    const known = item.endsWith('.')
+      ? checkIds.some((id) => id.startsWith(item))
+      : checkIds.includes(item);
+    if (!known)
+      throw new ContractUsageError(
+        `--only: unknown check "${item}"; known: ${checkIds.join(', ')}`,
+      );
+  }
+  return items;
+}
+
+/** Parses argv (without node and script) and the environment. */
+export function parseCliOptions(argv: readonly string[], env: NodeJS.ProcessEnv): CliOptions {
+  const keyFlag = argv.find((arg) => keyFlags.test(arg));
+  if (keyFlag !== undefined)
+    throw new ContractUsageError(
+      `the API key is never a flag (it would end up in shell history and CI logs): drop ${keyFlag.split('=')[0]} and set PETSTORE_API_KEY instead`,
+    );
+  let values: ReturnType<typeof parse>['values'];
+  try {
+    values = parse(argv).values;
+  } catch (error) {
+    throw new ContractUsageError((error as Error).message);
+  }
+  const help = values.help === true;
+  const chosen = [
+    values['base-url'] !== undefined,
+    values.fake === true,
+    values['prism-mock'] === true,
+  ].filter(Boolean).length;
+  if (!help && chosen !== 1)
+    throw new ContractUsageError(
+      'choose exactly one target: --base-url <url>, --fake or --prism-mock',
+    );
+  if (values['allow-writes'] && values['read-only'])
+    throw new ContractUsageError('--allow-writes and --read-only contradict each other; pick one');
+  if (values['prism-mock'] && values['via-prism'])
+    throw new ContractUsageError('--via-prism needs a real target; --prism-mock already is Prism');
+
+  let target: TargetChoice = { kind: 'fake' };
+  const replayFlags: string[] = [];
+  if (values['base-url'] !== undefined) {
+    const baseUrl = normaliseBaseUrl(values['base-url']);
+    const apiKey = env.PETSTORE_API_KEY ?? '';
+    if (!help && apiKey.trim() === '')
+      throw new ContractUsageError(
+        'set PETSTORE_API_KEY to the API key to send (it is read from the environment only)',
+      );
+    target = { kind: 'url', baseUrl, apiKey: apiKey.trim() };
+    replayFlags.push(`--base-url ${baseUrl}`);
+  } else if (values['prism-mock']) {
+    target = { kind: 'prism-mock' };
+    replayFlags.push('--prism-mock');
+  } else replayFlags.push('--fake');
+  for (const flag of ['via-prism', 'allow-writes', 'read-only', 'rate-limits', 'strict'] as const) {
+    if (values[flag]) replayFlags.push(`--${flag}`);
+  }
+  const budget = integer(values.budget, '--budget', 60, 1, 1_000_000);
+  if (values.budget !== undefined) replayFlags.push(`--budget ${budget}`);
+  const runs = values.runs === undefined ? undefined : integer(values.runs, '--runs', 1, 1, 10_000);
+  if (runs !== undefined) replayFlags.push(`--runs ${runs}`);
+  return {
+    help,
+    target,
+    viaPrism: values['via-prism'] === true,
+    writes: values['allow-writes'] ? true : values['read-only'] ? false : undefined,
+    rateLimits: values['rate-limits'] === true,
+    budget,
+    timeoutMs: integer(values.timeout, '--timeout', 10_000, 1, 600_000),
+    maxWaitMs: integer(values['max-wait'], '--max-wait', 90, 0, 86_400) * 1000,
+    seed: integer(values.seed, '--seed', randomSeed(), -(2 ** 31), 2 ** 31 - 1),
+    runs,
+    only: parseOnly(values.only),
+    junit: values.junit,
+    strict: values.strict === true,
+    replayFlags,
+  };
+}
+
+function parse(argv: readonly string[]) {
+  return parseArgs({
+    args: [...argv],
+    strict: true,
+    allowPositionals: false,
+    options: {
+      'base-url': { type: 'string' },
+      fake: { type: 'boolean' },
+      'prism-mock': { type: 'boolean' },
+      'via-prism': { type: 'boolean' },
+      'allow-writes': { type: 'boolean' },
+      'read-only': { type: 'boolean' },
+      'rate-limits': { type: 'boolean' },
+      budget: { type: 'string' },
+      timeout: { type: 'string' },
+      'max-wait': { type: 'string' },
+      seed: { type: 'string' },
+      runs: { type: 'string' },
+      only: { type: 'string' },
+      junit: { type: 'string' },
+      strict: { type: 'boolean' },
+      help: { type: 'boolean' },
+    },
+  });
+}

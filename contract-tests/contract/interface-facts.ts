@@ -1,0 +1,29 @@
+/**
+ * The numbers and names petstore-interface.md states, in one place, so every check quotes the
+ * interface rather than a constant of its own. Shapes come from the OpenAPI document (schemas.ts).
+ */
+
+/** Page size of `GET /pets`: minimum 1, maximum 100, default 20 (interface, "Limits"). */
+export const pageSize = { min: 1, max: 100, default: 20 } as const;
+
+/** The PetStatus values (interface, "PetStatus"). */
+export const petStatuses = ['available', 'pending', 'sold'] as const;
+
+/** One PetStatus value. */
+export type PetStatus = (typeof petStatuses)[number];
+
+/** Removal date of the deprecated `GET /pets/{petId}`: 5 December 2030 (UTC calendar day). */
+export const getPetSunsetDay = { year: 2030, month: 12, day: 5 } as const;
+
+/** The version prefix the base address ends with (interface, "Versioning"). */
+export const versionPrefix = '/v1';
+
+/** The three rate-limit headers promised on every response (interface, "Rate limit headers"). */
+export const rateLimitHeaders = [
+  'X-RateLimit-Limit',
+  'X-RateLimit-Remaining',
+  'X-RateLimit-Reset',
+] as const;
+
+/** Smallest and largest int64 values (NewPet.categoryId, Pet.id, petId are int64). */
+export const int64 = { min: -(2n ** 63n), max: 2n ** 63n - 1n } as const;

@@ -1,0 +1,126 @@
+/**
+ * The harness's HTTP client: every request goes through the budget, the pacer and the observers;
+ * a 429 is honoured (Retry-After as seconds or HTTP-date, else exponential backoff, always with
+ * jitter) and retried a few times. The key is put on the wire here and nowhere else.
+ */
+import type { RequestBudget } from './budget.ts';
+import type { HarnessClock } from './clock.ts';
+import { type Exchange, keyPlaceholder, type RequestSpec } from './exchange.ts';
+import { type Pacer, RateLimitedError } from './pacer.ts';
+import { parseRetryAfter } from './retry-after.ts';
+import { send } from './send.ts';
+
+/** Where a request goes on the wire, and the URL a user can reproduce it at. */
+export interface Route {
+  readonly sendUrl: string;
+  readonly reproUrl: string;
+}
+
+/** Options of a client. */
+export interface ClientOptions {
+  /** Maps a request to its URLs (the target decides: direct, through Prism, path mapping). */
+  readonly route: (spec: RequestSpec) => Route;
+  readonly apiKey: string;
+  readonly timeoutMs: number;
+  readonly budget: RequestBudget;
+  readonly pacer: Pacer;
+  readonly clock: HarnessClock;
+  /** Called with every exchange, retries included, in order. */
+  readonly onExchange: (exchange: Exchange) => void;
+  /** Retries of a request answered 429 before giving up. Default 3. */
+  readonly maxRetries?: number;
+}
+
+/** Per-request options. */
+export interface SendOptions {
+  /** Retry after a 429 (default true); the rate-limit checks turn it off to see the 429. */
+  readonly retry429?: boolean;
+  /** Wait for X-RateLimit-Reset when Remaining is 0 (default true). */
+  readonly pace?: boolean;
+}
+
+/** Counts of one run. */
+export interface ClientStats {
+  readonly requests: number;
+  readonly answered429: number;
+  readonly faults: number;
+}
+
+/** Sends requests for the checks. */
+export interface ContractClient {
+  send(spec: RequestSpec, options?: SendOptions): Promise<Exchange>;
+  readonly stats: ClientStats;
+  readonly budget: RequestBudget;
+  readonly clock: HarnessClock;
+}
+
+function wireHeaders(spec: RequestSpec, apiKey: string): Record<string, string> {
+  const headers: Record<string, string> = { Accept: 'application/json' };
+  if (spec.auth === 'key') headers.Authorization = `Bearer ${apiKey}`;
+  else if (spec.auth !== 'none')
+    headers.Authorization = spec.auth.header.replaceAll(keyPlaceholder, apiKey);
+  if (spec.body !== undefined) headers['Content-Type'] = spec.contentType ?? 'application/json';
+  return headers;
+}
+
+/** Creates a client. */
+export function createClient(options: ClientOptions): ContractClient {
+  const { budget, pacer, clock } = options;
+  const maxRetries = options.maxRetries ?? 3;
+  let requests = 0;
+  let answered429 = 0;
+  let faults = 0;
+
+  const once = async (spec: RequestSpec, pace: boolean): Promise<Exchange> => {
+    await pacer.beforeSend(pace);
+    budget.take();
+    requests += 1;
+    const route = options.route(spec);
+    const started = performance.now();
+    const outcome = await send({
+      url: route.sendUrl,
+      method: spec.method,
+      headers: wireHeaders(spec, options.apiKey),
+      timeoutMs: options.timeoutMs,
+      ...(spec.body === undefined ? {} : { body: spec.body }),
+    });
+    const exchange: Exchange = {
+      spec,
+      url: route.reproUrl,
+      durationMs: performance.now() - started,
+      authenticated: spec.auth === 'key',
+      seq: requests,
+      ...outcome,
+    };
+    if (exchange.fault !== undefined) faults += 1;
+    if (exchange.response?.status === 429) answered429 += 1;
+    pacer.observe(exchange);
+    options.onExchange(exchange);
+    return exchange;
+  };
+
+  return {
+    async send(spec, sendOptions = {}) {
+      const pace = sendOptions.pace ?? true;
+      let exchange = await once(spec, pace);
+      for (let attempt = 1; sendOptions.retry429 !== false; attempt++) {
+        const response = exchange.response;
+        if (response === undefined || response.status !== 429) break;
+        if (attempt > maxRetries) {
+          throw new RateLimitedError(`still answered 429 after ${maxRetries} honoured retries`);
+        }
+        // Exponential backoff: never sooner than Retry-After, and at least 1 s, 2 s, 4 s...
+        const retry = parseRetryAfter(response.headers.get('Retry-After'), clock.now());
+        const backoff = 1000 * 2 ** (attempt - 1);
+        pacer.blockUntil(clock.now() + Math.max(retry?.waitMs ?? 0, backoff));
+        exchange = await once(spec, true);
+      }
+      return exchange;
+    },
+    get stats() {
+      return { requests, answered429, faults };
+    },
+    budget,
+    clock,
+  };
+}

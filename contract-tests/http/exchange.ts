@@ -1,0 +1,72 @@
+/**
+ * One request the harness sent and what came back. The API key never appears here: requests
+ * carry `keyPlaceholder` where the key goes, and the client substitutes it only on the wire.
+ */
+
+/** Stands for the API key in recorded requests, curl lines and counterexamples. */
+export const keyPlaceholder = '$PETSTORE_API_KEY';
+
+/** What to send. `path` is relative to the base URL (e.g. `/pets?limit=5`). */
+export interface RequestSpec {
+  readonly method: string;
+  readonly path: string;
+  /**
+   * The Authorization header: `'key'` sends `Bearer <key>`, `'none'` sends none, any other string
+   * is sent as given, with `keyPlaceholder` replaced by the key.
+   */
+  readonly auth: 'key' | 'none' | { readonly header: string };
+  /** Raw body text; a `Content-Type: application/json` header goes with it unless `contentType`. */
+  readonly body?: string;
+  readonly contentType?: string;
+  /**
+   * Whether the request itself obeys the OpenAPI document (security included). Prism answers
+   * requests that do not by itself, so `--via-prism` sends those straight to the target.
+   */
+  readonly conforming: boolean;
+  /** The operation it exercises, for reports and the observers. */
+  readonly operationId: 'listPets' | 'createPet' | 'getPet';
+}
+
+/** A transport failure: the server gave no HTTP answer. */
+export interface Fault {
+  readonly kind: 'timeout' | 'connection' | 'reset' | 'other';
+  readonly message: string;
+}
+
+/** An HTTP answer as read by the harness. */
+export interface ReceivedResponse {
+  readonly status: number;
+  readonly headers: Headers;
+  readonly text: string;
+  /** The body parsed as JSON (numbers as JS numbers), or `undefined` when it is not JSON. */
+  readonly json: unknown;
+  /** The body parsed with integers as `bigint` (exact digits), or `undefined`. */
+  readonly exact: unknown;
+  /** Prism's validation findings (`sl-violations`), when the answer came through Prism. */
+  readonly prismViolations: readonly string[];
+  /** True when Prism itself answered, rejecting the exchange (`--errors`). */
+  readonly fromPrism: boolean;
+}
+
+/** One request and its outcome. */
+export interface Exchange {
+  readonly spec: RequestSpec;
+  /** The URL a user can reproduce the request at (the target's, never Prism's proxy). */
+  readonly url: string;
+  readonly response?: ReceivedResponse | undefined;
+  readonly fault?: Fault | undefined;
+  readonly durationMs: number;
+  /** Sent with the real key, so its rate-limit headers describe our quota. */
+  readonly authenticated: boolean;
+  /** Sequence number within the run, from 1. */
+  readonly seq: number;
+}
+
+/** A short description of an exchange, e.g. `GET /pets?limit=5 -> 200`. */
+export function describeExchange(exchange: Exchange): string {
+  const outcome =
+    exchange.response !== undefined
+      ? String(exchange.response.status)
+      : `no answer (${exchange.fault?.kind ?? 'unknown'})`;
+  return `${exchange.spec.method} ${exchange.spec.path} -> ${outcome}`;
+}

@@ -1,0 +1,97 @@
+/**
+ * Spends the key's quota deliberately: waits for X-RateLimit-Reset when X-RateLimit-Remaining
+ * reaches 0, and never sends before a Retry-After it was given has elapsed (interface, "Limits",
+ * rules 2 and 3), so a run can never earn a ban.
+ */
+import type { HarnessClock } from './clock.ts';
+import type { Exchange } from './exchange.ts';
+import { parseRetryAfter } from './retry-after.ts';
+
+/** Thrown when the quota would make the harness wait longer than `--max-wait` allows. */
+export class RateLimitedError extends Error {
+  constructor(message: string) {
+    super(message);
+    this.name = 'RateLimitedError';
+  }
+}
+
+/** What the pacer knows about the key's quota. */
+export interface Pacer {
+  /**
+   * Waits, if needed, before a request: always until a Retry-After has elapsed, and until
+   * X-RateLimit-Reset when Remaining is 0 unless `untilReset` is false.
+   */
+  beforeSend(untilReset: boolean): Promise<void>;
+  /** Learns from an answer to a request sent with the key. */
+  observe(exchange: Exchange): void;
+  /** Blocks sends until `until` (epoch ms, target clock), e.g. after a 429. */
+  blockUntil(until: number): void;
+  /** Milliseconds spent waiting so far. */
+  readonly waitedMs: number;
+}
+
+/** Options of a pacer. */
+export interface PacerOptions {
+  readonly clock: HarnessClock;
+  /** Longest single wait before giving up, in ms. */
+  readonly maxWaitMs: number;
+  /** Random source for jitter, in [0, 1). */
+  readonly random: () => number;
+}
+
+function integerHeader(headers: Headers, name: string): number | undefined {
+  const value = headers.get(name);
+  return value !== null && /^\d+$/.test(value.trim()) ? Number(value.trim()) : undefined;
+}
+
+/** Creates a pacer. */
+export function createPacer({ clock, maxWaitMs, random }: PacerOptions): Pacer {
+  let remaining: number | undefined;
+  let resetAt: number | undefined;
+  let blockedUntil = 0;
+  let waitedMs = 0;
+
+  const wait = async (until: number, why: string) => {
+    const ms = until - clock.now();
+    if (ms <= 0) return;
+    if (ms > maxWaitMs) {
+      throw new RateLimitedError(
+        `${why}: the server asks for ${Math.ceil(ms / 1000)} s, more than --max-wait ${Math.round(maxWaitMs / 1000)} s`,
+      );
+    }
+    // Jitter spreads retries of clients that were refused together (up to 10%, at most 1 s).
+    const jitter = Math.min(1000, ms * 0.1) * random();
+    waitedMs += ms + jitter;
+    await clock.sleep(ms + jitter);
+  };
+
+  return {
+    async beforeSend(untilReset) {
+      await wait(blockedUntil, 'waiting for Retry-After');
+      if (untilReset && remaining === 0 && resetAt !== undefined) {
+        // One extra second: X-RateLimit-Reset has one-second resolution.
+        await wait(resetAt + 1000, 'X-RateLimit-Remaining is 0 until X-RateLimit-Reset');
+        remaining = undefined;
+      }
+    },
+    observe(exchange) {
+      const response = exchange.response;
+      if (response === undefined || !exchange.authenticated) return;
+      const left = integerHeader(response.headers, 'X-RateLimit-Remaining');
+      const reset = integerHeader(response.headers, 'X-RateLimit-Reset');
+      if (left !== undefined) remaining = left;
+      if (reset !== undefined) resetAt = reset * 1000;
+      if (response.status === 429) {
+        remaining = 0;
+        const retry = parseRetryAfter(response.headers.get('Retry-After'), clock.now());
+        if (retry !== undefined) blockedUntil = Math.max(blockedUntil, clock.now() + retry.waitMs);
+      }
+    },
+    blockUntil(until) {
+      blockedUntil = Math.max(blockedUntil, until);
+    },
+    get waitedMs() {
+      return waitedMs;
+    },
+  };
+}

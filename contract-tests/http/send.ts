@@ -1,0 +1,91 @@
+/**
+ * Sends one request with `fetch` and an AbortSignal timeout, and reads the whole answer. Every
+ * failure of the server (timeout, refused or reset connection, a body that is not JSON) comes
+ * back as data, never as a thrown error: faults are findings.
+ */
+
+import { parseExact } from './exact-json.ts';
+import type { Fault, ReceivedResponse } from './exchange.ts';
+
+/** The outcome of one HTTP round trip. */
+export type SendOutcome =
+  | { readonly response: ReceivedResponse; readonly fault?: undefined }
+  | { readonly fault: Fault; readonly response?: undefined };
+
+/** What goes on the wire. */
+export interface WireRequest {
+  readonly url: string;
+  readonly method: string;
+  readonly headers: Record<string, string>;
+  readonly body?: string;
+  readonly timeoutMs: number;
+}
+
+function classify(error: unknown, timeoutMs: number): Fault {
+  const name = (error as { name?: string }).name;
+  if (name === 'TimeoutError' || name === 'AbortError')
+    return { kind: 'timeout', message: `no answer within ${timeoutMs} ms (--timeout)` };
+  const cause = (error as { cause?: { code?: string; message?: string } }).cause;
+  const code = cause?.code ?? '';
+  const detail = `${code} ${cause?.message ?? (error as Error).message ?? String(error)}`.trim();
+  if (/ECONNRESET|UND_ERR_SOCKET|EPIPE|other side closed/i.test(detail))
+    return { kind: 'reset', message: `connection reset: ${detail}` };
+  if (/ECONNREFUSED|ENOTFOUND|EAI_AGAIN|EHOSTUNREACH|ENETUNREACH|UND_ERR_CONNECT/i.test(detail))
+    return { kind: 'connection', message: `cannot connect: ${detail}` };
+  return { kind: 'other', message: `request failed: ${detail}` };
+}
+
+function parseViolations(headers: Headers): string[] {
+  const raw = headers.get('sl-violations');
+  if (raw === null) return [];
+  try {
+    const list = JSON.parse(raw) as { location?: string[]; message?: string; severity?: string }[];
+    return list
+      .filter((item) => item.severity === 'Error')
+      .map((item) => `${(item.location ?? []).join('.')}: ${item.message ?? '?'}`);
+  } catch {
+    return [raw.slice(0, 300)];
+  }
+}
+
+/** Sends a request and reads the answer within the timeout. */
+export async function send(request: WireRequest): Promise<SendOutcome> {
+  let response: Response;
+  let text: string;
+  try {
+    const init: RequestInit = {
+      method: request.method,
+      headers: request.headers,
+      redirect: 'manual',
+      signal: AbortSignal.timeout(request.timeoutMs),
+    };
+    if (request.body !== undefined) init.body = request.body;
+    response = await fetch(request.url, init);
+    text = await response.text();
+  } catch (error) {
+    return { fault: classify(error, request.timeoutMs) };
+  }
+  let json: unknown;
+  let exact: unknown;
+  if (text !== '') {
+    try {
+      json = JSON.parse(text);
+      exact = parseExact(text);
+    } catch {
+      json = undefined;
+    }
+  }
+  const violations = parseViolations(response.headers);
+  const problemType = /stoplight\.io\/prism\/errors#VIOLATIONS/.test(text);
+  return {
+    response: {
+      status: response.status,
+      headers: response.headers,
+      text,
+      json,
+      exact,
+      prismViolations: problemType && violations.length === 0 ? ['see body'] : violations,
+      fromPrism: problemType,
+    },
+  };
+}

@@ -1,0 +1,71 @@
+/** JUnit XML (`--junit <file>`): one testcase per check, grouped by area, for CI dashboards. */
+import { toCurl } from '../http/curl.ts';
+import type { SuiteResult } from '../runner/results.ts';
+
+/** Whether XML 1.0 can carry a character at all (most control characters it cannot, even escaped). */
+function xmlSafe(char: string): boolean {
+  const code = char.charCodeAt(0);
+  return code >= 0x20 || code === 0x09 || code === 0x0a || code === 0x0d;
+}
+
+function escapeXml(text: string): string {
+  const safe = [...text]
+    .map((char) =>
+      xmlSafe(char) ? char : `\\u${char.charCodeAt(0).toString(16).padStart(4, '0')}`,
+    )
+    .join('');
+  return safe
+    .replace(/&/g, '&amp;')
+    .replace(/</g, '&lt;')
+    .replace(/>/g, '&gt;')
+    .replace(/"/g, '&quot;');
+}
+
+/**
+ * Renders a run as JUnit XML; `strict` reports warnings as failures.
+ * @example writeFileSync('contract.xml', toJunit(result, { seed: result.seed }))
+ */
+export function toJunit(suite: SuiteResult, strict = false): string {
+  const count = (predicate: (status: string) => boolean) =>
+    suite.results.filter((r) => predicate(r.status)).length;
+  const failures = count((status) => status === 'fail' || (strict && status === 'warn'));
+  const skipped = count((status) => status === 'skip');
+  const cases = suite.results.map((result) => {
+    const area = result.id.split('.')[0] ?? result.id;
+    const open = `    <testcase classname="petstore-contract.${escapeXml(area)}" name="${escapeXml(result.id)}" time="${(result.durationMs / 1000).toFixed(3)}">`;
+    const body: string[] = [];
+    if (result.status === 'skip')
+      body.push(`      <skipped message="${escapeXml(result.reason ?? 'skipped')}"/>`);
+    if (result.status === 'fail' || (strict && result.status === 'warn')) {
+      const failure = result.failure;
+      const details = [
+        result.title,
+        `rule: ${result.source}`,
+        failure?.message ?? '',
+        failure?.counterexample === undefined ? '' : `counterexample: ${failure.counterexample}`,
+        failure?.exchange === undefined ? '' : `reproduce: ${toCurl(failure.exchange)}`,
+        `replay: --seed ${suite.seed} --only ${result.id}`,
+      ].filter((line) => line !== '');
+      body.push(
+        `      <failure message="${escapeXml(failure?.message ?? 'failed')}" type="${escapeXml(result.id)}">${escapeXml(details.join('\n'))}</failure>`,
+      );
+    }
+    if (result.status === 'warn' && !strict)
+      body.push(
+        `      <system-out>${escapeXml(`advisory: ${result.failure?.message ?? ''}`)}</system-out>`,
+      );
+    return body.length === 0
+      ? `${open}</testcase>`
+      : `${open}\n${body.join('\n')}\n    </testcase>`;
+  });
+  return [
+    '<?xml version="1.0" encoding="UTF-8"?>',
+    `<testsuites name="petstore-contract" tests="${suite.results.length}" failures="${failures}" skipped="${skipped}" time="${(suite.durationMs / 1000).toFixed(3)}">`,
+    `  <testsuite name="${escapeXml(suite.baseUrl)}" tests="${suite.results.length}" failures="${failures}" skipped="${skipped}" time="${(suite.durationMs / 1000).toFixed(3)}">`,
+    `    <properties><property name="seed" value="${suite.seed}"/><property name="requests" value="${suite.requests}"/><property name="answered429" value="${suite.answered429}"/></properties>`,
+    ...cases,
+    '  </testsuite>',
+    '</testsuites>',
+    '',
+  ].join('\n');
+}

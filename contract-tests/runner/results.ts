@@ -1,0 +1,48 @@
+/** What a run reports: one result per check, and the run's totals. */
+import type { FailureDetails } from '../checks/check.ts';
+
+/** Verdict of one check. `warn` is an advisory check that failed (a failure with --strict). */
+export type CheckStatus = 'pass' | 'fail' | 'skip' | 'warn';
+
+/** The result of one check. */
+export interface CheckResult {
+  readonly id: string;
+  readonly title: string;
+  readonly source: string;
+  readonly status: CheckStatus;
+  /** Why it was skipped, or a note on a pass. */
+  readonly reason?: string;
+  readonly failure?: FailureDetails;
+  /** Requests this check sent (0 for observers). */
+  readonly requests: number;
+  readonly durationMs: number;
+}
+
+/** The result of a run. */
+export interface SuiteResult {
+  readonly target: string;
+  readonly baseUrl: string;
+  readonly seed: number;
+  readonly runs: number;
+  readonly runPrefix: string;
+  readonly writes: boolean;
+  readonly results: readonly CheckResult[];
+  readonly requests: number;
+  readonly answered429: number;
+  readonly waitedMs: number;
+  readonly durationMs: number;
+}
+
+/** Whether a run found the server conforming (`--strict` counts warnings as failures). */
+export function conforms(result: SuiteResult, strict = false): boolean {
+  return result.results.every(
+    (check) => check.status !== 'fail' && (!strict || check.status !== 'warn'),
+  );
+}
+
+/** Ids of the checks that failed (and warned, with `strict`). */
+export function failedIds(result: SuiteResult, strict = false): string[] {
+  return result.results
+    .filter((check) => check.status === 'fail' || (strict && check.status === 'warn'))
+    .map((check) => check.id);
+}

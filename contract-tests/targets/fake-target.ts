@@ -1,0 +1,90 @@
+/**
+ * The project's fake as a target, in-process (msw `setupServer` answers `fetch`) or over a real
+ * HTTP port (the fake's HTTP door). `wrap` replaces the handler list, which is how the mutants
+ * put a single fault in front of the real fake.
+ */
+import type { RequestHandler } from 'msw';
+import { setupServer } from 'msw/node';
+import { type CreateFakeOptions, createFake, type Fake } from '../../mock/fake.ts';
+import { listenHttp } from '../../mock/server/http-server.ts';
+import type { HarnessClock } from '../http/clock.ts';
+import { directRoute, fullCapabilities, type Target } from './target.ts';
+
+/** Options of a fake target. */
+export interface FakeTargetOptions {
+  /** Options of the fake itself (seed, keys, Retry-After format...). */
+  readonly fake?: CreateFakeOptions;
+  /** The key to send. Default `enterprise-demo-key`, whose quota a test never exhausts. */
+  readonly apiKey?: string;
+  /** Builds the handler list from the fake; default its own handlers. */
+  readonly wrap?: (fake: Fake) => RequestHandler[];
+  /** Let the harness wait on the fake's clock instead of real time. Default true. */
+  readonly virtualTime?: boolean;
+}
+
+/** A target over a fake, with the fake exposed for assertions. */
+export interface FakeTarget extends Target {
+  readonly fake: Fake;
+}
+
+function virtualClock(fake: Fake): HarnessClock {
+  return {
+    now: () => fake.control.now(),
+    sleep: async (ms) => fake.control.advanceTime(Math.max(0, ms) / 1000),
+  };
+}
+
+function originOf(fake: Fake): string {
+  const origin = fake.config.origins[0];
+  if (origin === undefined) throw new Error('petstore-contract: the fake has no origin');
+  return origin;
+}
+
+async function prepare(options: FakeTargetOptions) {
+  const fake = await createFake({ ...options.fake, stagingOrigin: false });
+  const handlers = options.wrap?.(fake) ?? fake.handlers;
+  const clock = options.virtualTime === false ? undefined : virtualClock(fake);
+  return { fake, handlers, clock, apiKey: options.apiKey ?? 'enterprise-demo-key' };
+}
+
+/** The fake in this process: `fetch` to its origin is answered by msw. */
+export async function inProcessFakeTarget(options: FakeTargetOptions = {}): Promise<FakeTarget> {
+  const { fake, handlers, clock, apiKey } = await prepare(options);
+  const server = setupServer(...handlers);
+  server.listen({ onUnhandledFrame: 'error' });
+  const baseUrl = `${originOf(fake)}${fake.config.basePath}`;
+  return {
+    name: 'fake (in-process)',
+    baseUrl,
+    apiKey,
+    loopback: true,
+    capabilities: fullCapabilities,
+    viaPrism: false,
+    route: directRoute(baseUrl),
+    ...(clock === undefined ? {} : { clock }),
+    fake,
+    close: async () => server.close(),
+  };
+}
+
+/** The fake behind its HTTP door on a free loopback port. */
+export async function httpFakeTarget(options: FakeTargetOptions = {}): Promise<FakeTarget> {
+  const { fake, handlers, clock, apiKey } = await prepare(options);
+  const door = await listenHttp(handlers, { port: 0, origin: originOf(fake) });
+  const address = door.server.address();
+  if (address === null || typeof address === 'string')
+    throw new Error('petstore-contract: the fake did not get a TCP port');
+  const baseUrl = `http://127.0.0.1:${address.port}${fake.config.basePath}`;
+  return {
+    name: `fake over HTTP (${baseUrl})`,
+    baseUrl,
+    apiKey,
+    loopback: true,
+    capabilities: fullCapabilities,
+    viaPrism: false,
+    route: directRoute(baseUrl),
+    ...(clock === undefined ? {} : { clock }),
+    fake,
+    close: () => door.close(),
+  };
+}

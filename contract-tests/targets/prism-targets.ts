@@ -1,0 +1,53 @@
+/**
+ * Prism as a second opinion. `viaPrism` puts `prism proxy --errors` in front of a target: the
+ * requests that obey the document go through Prism, which validates both sides of the exchange;
+ * requests that break the document on purpose (no key, bad body...) go straight to the target,
+ * since Prism would answer those itself. `prismMockTarget` checks `prism mock` of the document:
+ * shapes only, no state, keys or rate limits.
+ */
+import { versionPrefix } from '../contract/interface-facts.ts';
+import { startPrism } from './prism-process.ts';
+import { joinUrl, type Target } from './target.ts';
+
+/** Wraps a target so that conforming requests pass through `prism proxy --errors`. */
+export async function viaPrism(target: Target): Promise<Target> {
+  const prism = await startPrism('proxy', [target.baseUrl, '--errors']);
+  return {
+    ...target,
+    name: `${target.name} via prism proxy`,
+    viaPrism: true,
+    route(spec) {
+      const direct = target.route(spec);
+      if (!spec.conforming) return direct;
+      return { sendUrl: joinUrl(prism.origin, spec.path), reproUrl: direct.reproUrl };
+    },
+    close: async () => {
+      await prism.stop();
+      await target.close();
+    },
+  };
+}
+
+/** Starts `prism mock` of the document and targets it; any bearer key is accepted there. */
+export async function prismMockTarget(): Promise<Target> {
+  const prism = await startPrism('mock', []);
+  return {
+    name: `prism mock (${prism.origin})`,
+    baseUrl: `${prism.origin}${versionPrefix}`,
+    apiKey: 'prism-mock-accepts-any-key',
+    loopback: true,
+    capabilities: {
+      semantics: false,
+      rateLimits: false,
+      missingReason:
+        'prism mock answers from the document alone: it keeps no pets, accepts any key and enforces no limits',
+    },
+    viaPrism: false,
+    route(spec) {
+      // Prism ignores the path of servers[].url: it serves /pets, not /v1/pets.
+      const url = joinUrl(prism.origin, spec.path);
+      return { sendUrl: url, reproUrl: url };
+    },
+    close: () => prism.stop(),
+  };
+}

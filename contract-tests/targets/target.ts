@@ -1,0 +1,58 @@
+/**
+ * What the suite runs against. A target says where requests go, which key to send and what it
+ * can be asked: the suite is written once and every door (in-process fake, fake over HTTP, any
+ * base URL, Prism) is a target.
+ */
+import type { Route } from '../http/client.ts';
+import type { HarnessClock } from '../http/clock.ts';
+import type { RequestSpec } from '../http/exchange.ts';
+
+/** What a target implements beyond the document's shapes. */
+export interface Capabilities {
+  /**
+   * It behaves as the interface says, not only in shape: it keeps pets, filters, tells keys
+   * apart, answers unknown ids with 404 and bad requests with its own Error bodies.
+   */
+  readonly semantics: boolean;
+  /** It enforces rate limits and its X-RateLimit-* headers count requests. */
+  readonly rateLimits: boolean;
+  /** Why a capability is missing, for skip reasons. */
+  readonly missingReason?: string;
+}
+
+/** A server the suite can run against. */
+export interface Target {
+  /** Human-readable name, e.g. `fake (in-process)` or the base URL. */
+  readonly name: string;
+  /** The base URL as the interface means it, ending in `/v1`. */
+  readonly baseUrl: string;
+  /** The API key; never printed. */
+  readonly apiKey: string;
+  /** Whether the server is on this machine, where creating pets is harmless. */
+  readonly loopback: boolean;
+  readonly capabilities: Capabilities;
+  /** Whether exchanges pass through `prism proxy`. */
+  readonly viaPrism: boolean;
+  /** Maps a request to the URL it is sent to and the URL to reproduce it at. */
+  route(spec: RequestSpec): Route;
+  /** A virtual clock, when the target has one (fakes in tests): waits then cost nothing. */
+  readonly clock?: HarnessClock;
+  /** Releases what the target started (servers, Prism). */
+  close(): Promise<void>;
+}
+
+/** A capability set for a server that implements the whole interface. */
+export const fullCapabilities: Capabilities = { semantics: true, rateLimits: true };
+
+/** Joins a base URL and a request path (`/pets?limit=5`). */
+export function joinUrl(baseUrl: string, path: string): string {
+  return `${baseUrl.replace(/\/+$/, '')}${path}`;
+}
+
+/** A route that sends every request straight to `baseUrl`. */
+export function directRoute(baseUrl: string): (spec: RequestSpec) => Route {
+  return (spec) => {
+    const url = joinUrl(baseUrl, spec.path);
+    return { sendUrl: url, reproUrl: url };
+  };
+}
