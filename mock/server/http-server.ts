@@ -2,11 +2,15 @@
  * The HTTP door: a node:http server that turns each request into a Fetch `Request` on the
  * origin it serves and answers with msw's `getResponse` over the fake's handlers, so a real
  * port runs exactly the code the browser and `setupServer` run.
+ *
+ * Every request crosses this door, so it does no work the answer does not need (measured in
+ * bench/optimisations.md): it builds the Request in one pass, lets msw skip its per-request clone,
+ * tries only the handlers of its own origin, and writes the body with a Content-Length.
  */
 import { once } from 'node:events';
 import { createServer, type IncomingMessage, type Server, type ServerResponse } from 'node:http';
 import type { AddressInfo } from 'node:net';
-import { getResponse, type RequestHandler } from 'msw';
+import { getResponse, RequestHandler } from 'msw';
 import { stringifyJson } from '../contract/lossless-json.ts';
 import { type ErrorCode, errorBody } from '../core/errors.ts';
 import { answerClientError, doorLimits } from './client-errors.ts';
@@ -39,24 +43,74 @@ export interface HttpDoor {
 const BODYLESS = new Set(['GET', 'HEAD']);
 const DEFAULT_MAX_BODY_BYTES = 1024 * 1024;
 
+/**
+ * msw clones every Request before it runs the handlers, only so that its logging can read the
+ * body again; `getResponse` never reads that clone. Registering a request as its own clone in
+ * msw's clone cache skips the copy (about 25 us a request, bench/optimisations.md). If a later
+ * msw drops the cache, this does nothing and msw clones as before.
+ */
+const requestClones: unknown = (RequestHandler as unknown as { cache?: unknown }).cache;
+function skipClone(request: Request): void {
+  if (requestClones instanceof WeakMap) requestClones.set(request, request);
+}
+
+function headerPairs(raw: readonly string[]): [string, string][] {
+  const pairs: [string, string][] = [];
+  for (let i = 0; i < raw.length; i += 2) pairs.push([raw[i] as string, raw[i + 1] as string]);
+  return pairs;
+}
+
+/** The headers without those the Fetch API refuses (e.g. bytes past Latin-1): dropped, not fatal. */
+function acceptedHeaders(raw: readonly string[]): Headers {
+  const headers = new Headers();
+  for (const [name, value] of headerPairs(raw)) {
+    try {
+      headers.append(name, value);
+    } catch {
+      // This header is dropped, not the request.
+    }
+  }
+  return headers;
+}
+
 function toFetchRequest(
   incoming: IncomingMessage,
   origin: string,
   body: Buffer<ArrayBuffer> | undefined,
 ): Request {
-  const headers = new Headers();
-  for (let i = 0; i < incoming.rawHeaders.length; i += 2) {
-    const name = incoming.rawHeaders[i] as string;
-    const value = incoming.rawHeaders[i + 1] as string;
-    try {
-      headers.append(name, value);
-    } catch {
-      // A header value the Fetch API refuses (e.g. bytes past Latin-1) is dropped, not fatal.
-    }
-  }
-  const init: RequestInit = { method: incoming.method ?? 'GET', headers };
+  const target = incoming.url ?? '/';
+  // Origin-form targets ("/v1/pets") are joined as text: `new URL('//x', origin)` changes host.
+  const url = target.startsWith('/') ? origin + target : new URL(target, origin);
+  const init: RequestInit = { method: incoming.method ?? 'GET' };
   if (body !== undefined) init.body = body;
-  return new Request(new URL(incoming.url ?? '/', origin), init);
+  try {
+    // One pass: the Request copies the pairs into its own Headers.
+    return new Request(url, { ...init, headers: headerPairs(incoming.rawHeaders) });
+  } catch {
+    // Usually a header value the Fetch API refuses; if the URL is at fault this throws again.
+    return new Request(url, { ...init, headers: acceptedHeaders(incoming.rawHeaders) });
+  }
+}
+
+/**
+ * The handlers that can answer on `origin`. One socket serves one origin, so handlers bound to
+ * another absolute origin are dropped once instead of being tried on every request; relative
+ * paths, wildcard or parameterised origins, RegExps and predicates are all kept.
+ */
+export function handlersForOrigin(
+  handlers: readonly RequestHandler[],
+  origin: string,
+): RequestHandler[] {
+  const own = origin.toLowerCase();
+  return handlers.filter((handler) => {
+    const path = (handler.info as { path?: unknown }).path;
+    if (typeof path !== 'string') return true;
+    const bound = /^https?:\/\/[^/]*/i.exec(path)?.[0];
+    if (bound === undefined) return true;
+    const authority = bound.slice(bound.indexOf('//') + 2).replace(/:\d+$/, '');
+    if (/[*:{}]/.test(authority)) return true;
+    return bound.toLowerCase() === own;
+  });
 }
 
 /**
@@ -131,6 +185,7 @@ async function answer(
     );
     return;
   }
+  skipClone(request);
   const response = await getResponse(handlers, request);
   if (response === undefined) {
     writeError(
@@ -147,26 +202,30 @@ async function answer(
   });
   const setCookies = response.headers.getSetCookie();
   if (setCookies.length > 0) headers['set-cookie'] = setCookies;
-  const payload = response.body === null ? undefined : Buffer.from(await response.arrayBuffer());
+  const payload = response.body === null ? undefined : await response.bytes();
   if (payload !== undefined) headers['content-length'] = String(payload.byteLength);
   res.writeHead(response.status, headers);
   res.end(incoming.method === 'HEAD' ? undefined : payload);
 }
 
-/** Starts an HTTP door for `handlers` on one socket. */
+/**
+ * Starts an HTTP door for `handlers` on one socket. It picks the handlers that can match its
+ * origin when it starts listening, so add handlers before calling it.
+ */
 export async function listenHttp(
   handlers: RequestHandler[],
   options: ListenOptions = {},
 ): Promise<HttpDoor> {
   const host = options.host ?? '127.0.0.1';
   let origin = options.origin ?? '';
+  let served: RequestHandler[] = [];
   const server = createServer({ ...doorLimits }, (incoming, res) => {
     const doorOptions = {
       origin,
       maxBodyBytes: options.maxBodyBytes ?? DEFAULT_MAX_BODY_BYTES,
       errorHeaders: options.errorHeaders ?? (() => ({})),
     };
-    answer(handlers, doorOptions, incoming, res).catch((error: unknown) => {
+    answer(served, doorOptions, incoming, res).catch((error: unknown) => {
       // A client that went away mid-body is not a fault of the fake.
       if (incoming.errored !== null || res.destroyed) return;
       console.error('petstore-fake: request failed', error);
@@ -188,6 +247,7 @@ export async function listenHttp(
     const hostname = address.family === 'IPv6' ? `[${address.address}]` : address.address;
     origin = `http://${hostname}:${address.port}`;
   }
+  served = handlersForOrigin(handlers, origin);
   return {
     server,
     origin,
