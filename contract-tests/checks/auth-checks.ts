@@ -2,7 +2,7 @@
 import fc from 'fast-check';
 import { malformedAuthHeader, unknownKeyHeader } from '../arbitraries/auth-header.ts';
 import { toJsonText } from '../http/exact-json.ts';
-import type { RequestSpec } from '../http/exchange.ts';
+import { keyPlaceholder, type RequestSpec } from '../http/exchange.ts';
 import { forAll } from '../runner/property.ts';
 import { activeCheck } from './check.ts';
 import type { CheckContext } from './check-context.ts';
@@ -67,7 +67,7 @@ export const authMalformedHeader = activeCheck({
     'answers 401 when Authorization is not "Bearer <API_KEY>" (other scheme, no scheme, extra parts)',
   source: 'Authentication, scheme HTTP bearer, header "Authorization: Bearer <API_KEY>"',
   needs: ['semantics'],
-  cost: { fixed: 0, perRun: 1 },
+  cost: { fixed: 3, perRun: 1 },
   async run(context) {
     await forAll(
       context,
@@ -79,6 +79,14 @@ export const authMalformedHeader = activeCheck({
           [401],
           `${spec.method} ${spec.path} with Authorization "${header}"`,
         );
+      },
+      {
+        // The key without a scheme, under another scheme, and a scheme without a key.
+        examples: [
+          ['listPets', keyPlaceholder],
+          ['listPets', `Basic ${keyPlaceholder}`],
+          ['getPet', 'Bearer'],
+        ] satisfies [OperationName, string][],
       },
     );
   },

@@ -10,42 +10,65 @@ import {
   missingRequiredBody,
   notANewPetBody,
   validBody,
+  validCase,
 } from '../arbitraries/new-pet.ts';
+import { pageSize, petStatuses } from '../contract/interface-facts.ts';
 import { checkPet } from '../contract/schemas.ts';
+import { toJsonText } from '../http/exact-json.ts';
 import type { Exchange } from '../http/exchange.ts';
 import { forAll } from '../runner/property.ts';
-import { activeCheck } from './check.ts';
+import { activeCheck, fail, skip } from './check.ts';
 import type { CheckContext } from './check-context.ts';
 import { expectCreated, expectReadBack } from './created-pet.ts';
 import { expectNoFault, expectShape, expectStatus } from './expect.ts';
-import { createPetRequest } from './requests.ts';
+import { createPetRequest, listPetsRequest } from './requests.ts';
 
 function post(context: CheckContext, body: BodyCase): Promise<Exchange> {
   return context.send(createPetRequest(body.body, body.valid));
 }
 
-/** Sends bodies the interface says get 400. */
-async function expectAll400(context: CheckContext, bodies: fc.Arbitrary<BodyCase>): Promise<void> {
-  await forAll(context, bodies, async (body) => {
-    expectStatus(await post(context, body), [400], `POST /pets ${body.label}`);
-  });
+/** Sends bodies the interface says get 400, `examples` first. */
+async function expectAll400(
+  context: CheckContext,
+  bodies: fc.Arbitrary<BodyCase>,
+  examples: readonly BodyCase[] = [],
+): Promise<void> {
+  await forAll(
+    context,
+    bodies,
+    async (body) => {
+      expectStatus(await post(context, body), [400], `POST /pets ${body.label}`);
+    },
+    { examples },
+  );
+}
+
+/** A body built from a plain object (bigint values written exactly). */
+function example(label: string, body: Record<string, unknown>): BodyCase {
+  return { label, body: toJsonText(body), valid: false };
 }
 
 /** Sends bodies the interface leaves open: 201 with the exact pet (read back), or 400. */
 async function expectStoredOr400(
   context: CheckContext,
   bodies: fc.Arbitrary<BodyCase>,
+  examples: readonly BodyCase[] = [],
 ): Promise<void> {
-  await forAll(context, bodies, async (body) => {
-    const exchange = await post(context, body);
-    const response = expectNoFault(exchange, `POST /pets ${body.label}`);
-    if (response.status === 400 || body.sent === undefined) {
-      expectStatus(exchange, [201, 400], `POST /pets ${body.label}`);
-      return;
-    }
-    const created = expectCreated(exchange, body.sent, `POST /pets ${body.label}`);
-    await expectReadBack(context, created);
-  });
+  await forAll(
+    context,
+    bodies,
+    async (body) => {
+      const exchange = await post(context, body);
+      const response = expectNoFault(exchange, `POST /pets ${body.label}`);
+      if (response.status === 400 || body.sent === undefined) {
+        expectStatus(exchange, [201, 400], `POST /pets ${body.label}`);
+        return;
+      }
+      const created = expectCreated(exchange, body.sent, `POST /pets ${body.label}`);
+      await expectReadBack(context, created);
+    },
+    { examples },
+  );
 }
 
 /** 201 with a Pet carrying an id. */
@@ -91,8 +114,13 @@ export const createPetRequiredFields = activeCheck({
   title: 'answers 400 when name or categoryId is absent',
   source: 'POST /pets, rule 1; responses: 400 Error',
   needs: ['writes'],
-  cost: { fixed: 0, perRun: 1 },
-  run: (context) => expectAll400(context, missingRequiredBody(context.runPrefix)),
+  cost: { fixed: 3, perRun: 1 },
+  run: (context) =>
+    expectAll400(context, missingRequiredBody(context.runPrefix), [
+      example('without name', { categoryId: 1n }),
+      example('without categoryId', { name: `${context.runPrefix}no-category` }),
+      example('empty object', {}),
+    ]),
 });
 
 /** 400 for wrong types, unknown statuses, integers outside int64. */
@@ -102,8 +130,16 @@ export const createPetInvalidValues = activeCheck({
     'answers 400 for a field of the wrong type, an unknown status or a categoryId outside int64',
   source: 'POST /pets, responses: 400 "containing invalid values"; NewPet field types',
   needs: ['writes', 'semantics'],
-  cost: { fixed: 0, perRun: 1 },
-  run: (context) => expectAll400(context, invalidValueBody(context.runPrefix)),
+  cost: { fixed: 4, perRun: 1 },
+  run: (context) => {
+    const name = `${context.runPrefix}invalid`;
+    return expectAll400(context, invalidValueBody(context.runPrefix), [
+      example('categoryId = "5"', { name, categoryId: '5' }),
+      example('status = "adopted"', { name, categoryId: 1n, status: 'adopted' }),
+      example('name = 42', { name: 42, categoryId: 1n }),
+      example('categoryId = 2^63', { name, categoryId: 2n ** 63n }),
+    ]);
+  },
 });
 
 /** 400 when the body is missing or not a JSON object. */
@@ -151,9 +187,14 @@ export const createPetNameEdges = activeCheck({
   title: 'very long, non-ASCII or control-character names get 201 (stored exactly) or 400',
   source: 'NewPet.name (length limits and constraints are not shown)',
   needs: ['writes', 'semantics'],
-  cost: { fixed: 0, perRun: 2 },
+  cost: { fixed: 2, perRun: 2 },
   run: (context) =>
-    expectStoredOr400(context, edgeNameBody(context.runPrefix, context.target.loopback)),
+    expectStoredOr400(context, edgeNameBody(context.runPrefix, context.target.loopback), [
+      validCase('name of 300 characters', {
+        name: `${context.runPrefix}${'x'.repeat(300)}`,
+        categoryId: 1n,
+      }),
+    ]),
 });
 
 /** categoryId at the int64 edges: stored with every digit, or refused. */
@@ -162,6 +203,45 @@ export const createPetInt64CategoryId = activeCheck({
   title: 'categoryId at the int64 edges gets 201 with every digit kept, or 400',
   source: 'NewPet.categoryId: integer, int64 (whether it must name a category is not shown)',
   needs: ['writes', 'semantics'],
-  cost: { fixed: 0, perRun: 2 },
-  run: (context) => expectStoredOr400(context, int64CategoryBody(context.runPrefix)),
+  cost: { fixed: 2, perRun: 2 },
+  run: (context) =>
+    expectStoredOr400(context, int64CategoryBody(context.runPrefix), [
+      validCase('categoryId 2^53 + 1', {
+        name: `${context.runPrefix}int64`,
+        categoryId: 2n ** 53n + 1n,
+      }),
+    ]),
+});
+
+/** A refused create stores nothing: its name shows up under no status. */
+export const createPetRefusedLeavesNoPet = activeCheck({
+  id: 'createPet.refusedLeavesNoPet',
+  title:
+    'a create refused with 400 leaves no pet behind (looked for in GET /pets?status=...&limit=100)',
+  source: 'POST /pets, 400 row ("Body missing required fields"): only a 201 adds an animal',
+  needs: ['writes', 'semantics'],
+  cost: { fixed: 5, perRun: 0 },
+  async run(context) {
+    const name = `${context.runPrefix}refused-probe`;
+    const refused = await context.send(createPetRequest(toJsonText({ name }), false));
+    if (refused.response?.status !== 400)
+      skip('the body without categoryId was not refused (see createPet.requiredFields)');
+    for (const status of [undefined, ...petStatuses]) {
+      const exchange = await context.send(
+        listPetsRequest(
+          status === undefined ? { limit: pageSize.max } : { status, limit: pageSize.max },
+        ),
+      );
+      const response = expectStatus(exchange, [200], 'GET /pets');
+      const rows = Array.isArray(response.json)
+        ? (response.json as { id?: unknown; name?: unknown }[])
+        : [];
+      const leaked = rows.find((row) => row.name === name);
+      if (leaked !== undefined)
+        fail(
+          `pet ${String(leaked.id)} is named ${name}, although creating it was refused with 400`,
+          exchange,
+        );
+    }
+  },
 });

@@ -9,6 +9,7 @@ import {
   createPetMalformedJson,
   createPetNameEdges,
   createPetNotANewPet,
+  createPetRefusedLeavesNoPet,
   createPetRequiredFields,
   createPetRoundTrip,
 } from './create-pet-checks.ts';
@@ -67,6 +68,7 @@ export const allChecks: readonly Check[] = [
   createPetExtraFields,
   createPetNameEdges,
   createPetInt64CategoryId,
+  createPetRefusedLeavesNoPet,
   createPetUniqueIds,
   modelCreateListGet,
   authMissingKey,

@@ -27,6 +27,8 @@ export interface ClientOptions {
   readonly clock: HarnessClock;
   /** Called with every exchange, retries included, in order. */
   readonly onExchange: (exchange: Exchange) => void;
+  /** The fetch to send with (see Target.fetch). */
+  readonly fetch?: typeof fetch;
   /** Retries of a request answered 429 before giving up. Default 3. */
   readonly maxRetries?: number;
 }
@@ -82,6 +84,7 @@ export function createClient(options: ClientOptions): ContractClient {
       method: spec.method,
       headers: wireHeaders(spec, options.apiKey),
       timeoutMs: options.timeoutMs,
+      ...(options.fetch === undefined ? {} : { fetch: options.fetch }),
       ...(spec.body === undefined ? {} : { body: spec.body }),
     });
     const exchange: Exchange = {

@@ -19,6 +19,8 @@ export interface WireRequest {
   readonly headers: Record<string, string>;
   readonly body?: string;
   readonly timeoutMs: number;
+  /** Default the global fetch. */
+  readonly fetch?: typeof fetch;
 }
 
 function classify(error: unknown, timeoutMs: number): Fault {
@@ -60,7 +62,7 @@ export async function send(request: WireRequest): Promise<SendOutcome> {
       signal: AbortSignal.timeout(request.timeoutMs),
     };
     if (request.body !== undefined) init.body = request.body;
-    response = await fetch(request.url, init);
+    response = await (request.fetch ?? fetch)(request.url, init);
     text = await response.text();
   } catch (error) {
     return { fault: classify(error, request.timeoutMs) };

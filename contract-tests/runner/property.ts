@@ -27,15 +27,21 @@ export function isStopSignal(error: unknown): error is Error {
   );
 }
 
+/** Options of `forAll`. */
+export interface ForAllOptions<T> {
+  /** Values always tried first, whatever the seed (they count in the check's fixed cost). */
+  readonly examples?: readonly T[];
+}
+
 /**
- * Checks `predicate` on `context.runs` values of `arbitrary` (or `runs`); throws CheckFailure.
+ * Checks `predicate` on `examples`, then on `context.runs` values of `arbitrary`; throws CheckFailure.
  * @example await forAll(context, fc.integer({ min: 1, max: 100 }), async (limit) => { ... });
  */
 export async function forAll<T>(
   context: CheckContext,
   arbitrary: fc.Arbitrary<T>,
   predicate: (value: T) => Promise<void>,
-  runs = context.runs,
+  options: ForAllOptions<T> = {},
 ): Promise<void> {
   let stop: Error | undefined;
   let firstFault: CheckFailure | undefined;
@@ -54,7 +60,12 @@ export async function forAll<T>(
       throw error;
     }
   });
-  const details = await fc.check(property, { seed: context.seed, numRuns: Math.max(1, runs) });
+  const details = await fc.check(property, {
+    seed: context.seed,
+    // fast-check counts examples within numRuns; they come on top of the random runs here.
+    numRuns: Math.max(1, context.runs) + (options.examples?.length ?? 0),
+    examples: (options.examples ?? []).map((value) => [value] as [T]),
+  });
   if (details.failed && details.counterexample !== null) {
     const error = details.errorInstance;
     const base = error instanceof CheckFailure ? error.details : { message: String(error) };

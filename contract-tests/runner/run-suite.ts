@@ -85,6 +85,7 @@ export async function runSuite(options: SuiteOptions): Promise<SuiteResult> {
   const violations = new Map<string, { message: string; exchange: Exchange }>();
   const client = createClient({
     route: (spec) => target.route(spec),
+    ...(target.fetch === undefined ? {} : { fetch: target.fetch }),
     apiKey: target.apiKey,
     timeoutMs: options.timeoutMs ?? 10_000,
     budget,

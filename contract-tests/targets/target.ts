@@ -35,6 +35,8 @@ export interface Target {
   readonly viaPrism: boolean;
   /** Maps a request to the URL it is sent to and the URL to reproduce it at. */
   route(spec: RequestSpec): Route;
+  /** The fetch to send with; default the global one. A target may answer in-process instead. */
+  readonly fetch?: typeof fetch;
   /** A virtual clock, when the target has one (fakes in tests): waits then cost nothing. */
   readonly clock?: HarnessClock;
   /** Releases what the target started (servers, Prism). */

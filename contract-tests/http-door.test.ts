@@ -1,0 +1,24 @@
+import { expect } from 'vitest';
+import { smallWindowFake, smallWindowKey } from './mutants/catalogue.ts';
+import { runContractSuite } from './suite.case.ts';
+import { httpFakeTarget } from './targets/fake-target.ts';
+
+// Over a real port, with a key of 8 requests a minute and --rate-limits: the pacer must wait for
+// every window reset (on the fake's virtual clock) and the only 429 is the one provoked on purpose.
+runContractSuite({
+  door: 'fake over HTTP, 8 requests/minute, --rate-limits',
+  newTarget: () =>
+    httpFakeTarget({
+      fake: { ...smallWindowFake, retryAfterFormat: 'http-date' },
+      apiKey: smallWindowKey,
+    }),
+  options: { seed: 7, budget: 900, runs: 5, rateLimits: true },
+  afterRun(result) {
+    expect(result.answered429).toBe(1);
+    expect(result.waitedMs).toBeGreaterThan(60_000);
+    const statusOf = (id: string) => result.results.find((check) => check.id === id)?.status;
+    expect(statusOf('rateLimit.exceededGives429')).toBe('pass');
+    expect(statusOf('rateLimit.servedAfterRetryAfter')).toBe('pass');
+    expect(statusOf('rateLimit.retryAfterOn429')).toBe('pass');
+  },
+});

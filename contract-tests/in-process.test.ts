@@ -1,0 +1,24 @@
+import { expect } from 'vitest';
+import { runContractSuite } from './suite.case.ts';
+import { inProcessFakeTarget } from './targets/fake-target.ts';
+
+runContractSuite({
+  door: 'fake in-process (setupServer)',
+  newTarget: () => inProcessFakeTarget(),
+  options: { seed: 20_241_122, budget: 5000, runs: 10 },
+  afterRun(result) {
+    // Every check but the rate-limit exhaustion (no --rate-limits) and Prism runs against the fake.
+    const skipped = result.results
+      .filter((check) => check.status === 'skip')
+      .map((check) => check.id);
+    expect(skipped.sort()).toEqual(
+      [
+        'prism.exchangesValid',
+        'rateLimit.exceededGives429',
+        'rateLimit.retryAfterOn429',
+        'rateLimit.servedAfterRetryAfter',
+      ].sort(),
+    );
+    expect(result.answered429).toBe(0);
+  },
+});

@@ -1,0 +1,54 @@
+/**
+ * Proof of strength: every single-fault variant of the fake must make the harness fail, naming
+ * the check for the rule it breaks; the unmodified fake (the same wrapper, no fault) must pass.
+ */
+import { expect, test } from 'vitest';
+import { mutants, smallWindowFake, smallWindowKey } from './mutants/catalogue.ts';
+import { intercept } from './mutants/intercept.ts';
+import type { Mutant } from './mutants/mutant.ts';
+import { failedIds } from './runner/results.ts';
+import { runSuite } from './runner/run-suite.ts';
+import { directFakeTarget } from './targets/fake-target.ts';
+
+const seed = 7;
+
+async function run(mutant: Pick<Mutant, 'wrap' | 'rateLimits' | 'fake'>, strict = false) {
+  const target = await directFakeTarget({
+    wrap: mutant.wrap,
+    ...(mutant.fake === undefined ? {} : { fake: mutant.fake }),
+    ...(mutant.rateLimits ? { apiKey: smallWindowKey } : {}),
+  });
+  try {
+    const result = await runSuite({
+      target,
+      seed,
+      budget: 5000,
+      runs: 5,
+      rateLimits: mutant.rateLimits ?? false,
+      timeoutMs: 2000,
+    });
+    return failedIds(result, strict);
+  } finally {
+    await target.close();
+  }
+}
+
+test('there are at least 25 mutants, with distinct names', () => {
+  expect(mutants.length).toBeGreaterThanOrEqual(25);
+  expect(new Set(mutants.map((mutant) => mutant.name)).size).toBe(mutants.length);
+});
+
+test('the harness passes on the real fake behind the same (fault-free) wrapper', async () => {
+  const passThrough = (fake: Parameters<Mutant['wrap']>[0]) =>
+    intercept(fake, (call) => call.forward());
+  expect(await run({ wrap: passThrough })).toEqual([]);
+  expect(await run({ wrap: passThrough, rateLimits: true, fake: smallWindowFake }, true)).toEqual(
+    [],
+  );
+});
+
+for (const mutant of mutants) {
+  test(`catches ${mutant.name} (${mutant.fault}) with ${mutant.expect}${mutant.advisory ? ' [--strict]' : ''}`, async () => {
+    expect(await run(mutant, mutant.advisory)).toContain(mutant.expect);
+  });
+}

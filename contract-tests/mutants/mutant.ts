@@ -1,0 +1,26 @@
+/** A single-fault variant of the fake: what it breaks, and the check that must catch it. */
+import type { RequestHandler } from 'msw';
+import type { CreateFakeOptions, Fake } from '../../mock/fake.ts';
+
+/** One mutant. */
+export interface Mutant {
+  /** Short kebab-case name, e.g. `default-limit-25`. */
+  readonly name: string;
+  /** The one rule it breaks, in words. */
+  readonly fault: string;
+  /** The check id that must fail on it. */
+  readonly expect: string;
+  /** Needs a `--rate-limits` run (with a small window) to show. */
+  readonly rateLimits?: boolean;
+  /** Only shows as a warning: the check is advisory (fails with --strict). */
+  readonly advisory?: boolean;
+  /** Fake options the fault needs (e.g. a key with a small window). */
+  readonly fake?: CreateFakeOptions;
+  /** Builds the handler list: the fault in front of the real fake. */
+  wrap(fake: Fake): RequestHandler[];
+}
+
+/** Defines a mutant (identity, for type inference). */
+export function mutant(definition: Mutant): Mutant {
+  return definition;
+}

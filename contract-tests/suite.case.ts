@@ -1,0 +1,50 @@
+/**
+ * The contract suite as vitest tests, written once and run against every door of the fake
+ * (hono's `runTest({ newRouter })`): one test per check, named by its rule, over one run.
+ */
+import { afterAll, beforeAll, expect, test } from 'vitest';
+import { allChecks } from './checks/registry.ts';
+import { formatResult } from './report/console-report.ts';
+import type { SuiteResult } from './runner/results.ts';
+import { runSuite, type SuiteOptions } from './runner/run-suite.ts';
+import type { Target } from './targets/target.ts';
+
+/** How to run the suite for one door. */
+export interface SuiteCase {
+  /** Names the door in test titles, e.g. `in-process`. */
+  readonly door: string;
+  readonly newTarget: () => Promise<Target>;
+  /** Run options besides the target (seed, runs, rate limits...). */
+  readonly options: Omit<SuiteOptions, 'target'>;
+  /** Extra assertions on the whole run. */
+  readonly afterRun?: (result: SuiteResult) => void;
+}
+
+/** Registers one vitest test per check, over a single run of the suite against the door. */
+export function runContractSuite({ door, newTarget, options, afterRun }: SuiteCase): void {
+  let target: Target;
+  let result: SuiteResult;
+  beforeAll(async () => {
+    target = await newTarget();
+    result = await runSuite({ target, ...options });
+  });
+  afterAll(async () => {
+    await target?.close();
+  });
+
+  test(`${door}: the run (seed ${options.seed}) ends without a failure`, () => {
+    const failures = result.results.filter(
+      (check) => check.status === 'fail' || check.status === 'warn',
+    );
+    expect(failures.map((check) => formatResult(check))).toEqual([]);
+    afterRun?.(result);
+  });
+
+  for (const check of allChecks) {
+    test(`${door}: ${check.id}: ${check.title}`, () => {
+      const outcome = result.results.find((entry) => entry.id === check.id);
+      expect(outcome, `${check.id} was not reported`).toBeDefined();
+      expect(outcome?.status === 'fail' ? formatResult(outcome) : 'not failed').toBe('not failed');
+    });
+  }
+}
