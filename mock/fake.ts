@@ -14,6 +14,7 @@ import type { FakeState } from './core/fake-state.ts';
 import { createHandlers } from './handlers.ts';
 import { anonymousRateLimitHeaders } from './pipeline.ts';
 import { type KeyEntry, type KeysFile, type Limits, parseKeysFile } from './policies/plans.ts';
+import type { StorePersistence } from './store/persistence.ts';
 import { createPetStore } from './store/pet-store.ts';
 
 /** Options of a fake: behaviour (see FakeOptions) plus its data and clock. */
@@ -24,6 +25,8 @@ export interface CreateFakeOptions extends FakeOptions {
   readonly keys?: KeysFile;
   /** The clock; default real time, controllable. */
   readonly clock?: ControllableClock;
+  /** Where to keep the pets across restarts (saved state wins over `seed`). Default: memory only. */
+  readonly persistence?: StorePersistence;
 }
 
 /** One running fake. */
@@ -59,7 +62,7 @@ export async function createFake(options: CreateFakeOptions = {}): Promise<Fake>
   const state: FakeState = {
     config,
     clock: options.clock ?? createClock(),
-    store: await createPetStore(seed),
+    store: await createPetStore(seed, options.persistence),
     keys: initialKeys.map((key) => ({ ...key })),
     plans,
     usage: new Map(),

@@ -17,7 +17,6 @@ import { unknownRoute } from './routes/unknown-route.ts';
 /** Builds the handlers for every origin of a fake. */
 export function createHandlers(state: FakeState, control: FakeControl): RequestHandler[] {
   const handlers: RequestHandler[] = [];
-  const prefix = state.config.controlPrefix;
   for (const origin of state.config.origins) {
     const base = `${origin}${state.config.basePath}`;
     handlers.push(
@@ -38,7 +37,7 @@ export function createHandlers(state: FakeState, control: FakeControl): RequestH
       ),
       http.all(`${base}/*`, withPolicies(state, {}, unknownRoute)),
       http.all(base, withPolicies(state, {}, unknownRoute)),
-      ...createControlHandlers(control, origin, prefix),
+      ...createControlHandlers(control, origin, state.config),
     );
   }
   return handlers;

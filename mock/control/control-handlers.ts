@@ -6,7 +6,9 @@
 import { http } from 'msw';
 import { parseJson } from '../contract/lossless-json.ts';
 import type { OperationId } from '../contract/types.ts';
+import type { ResolvedConfig } from '../core/config.ts';
 import { jsonResponse } from '../core/json-response.ts';
+import { constantTimeEqual } from '../policies/auth.ts';
 import type { FakeControl, ResetSeed } from './control.ts';
 
 const operationIds: readonly OperationId[] = ['listPets', 'createPet', 'getPet'];
@@ -130,6 +132,20 @@ function controlError(status: number, message: string): Response {
   });
 }
 
+/** Why a control request may not proceed, or `undefined` when it may. */
+export function checkControlAccess(
+  access: ResolvedConfig['controlAccess'],
+  request: Request,
+): string | undefined {
+  if (access === 'open') return undefined;
+  if (access === 'disabled')
+    return 'the control surface is disabled (the fake listens beyond loopback without a control token)';
+  const sent = request.headers.get('x-control-token');
+  return sent !== null && constantTimeEqual(sent, access.token)
+    ? undefined
+    : 'send the control token as X-Control-Token';
+}
+
 /** Answers one control request, given the path after the prefix. */
 export async function answerControl(
   control: FakeControl,
@@ -158,9 +174,17 @@ export async function answerControl(
 }
 
 /** msw handlers of the control surface on one origin. */
-export function createControlHandlers(control: FakeControl, origin: string, prefix: string) {
+export function createControlHandlers(
+  control: FakeControl,
+  origin: string,
+  config: ResolvedConfig,
+) {
+  const prefix = config.controlPrefix;
   return [
     http.all(`${origin}${prefix}/*`, async ({ request }) => {
+      const denied = checkControlAccess(config.controlAccess, request);
+      if (denied !== undefined)
+        return jsonResponse(403, { code: 'control_forbidden', message: denied, status: 403 });
       const path = new URL(request.url).pathname.slice(prefix.length);
       return answerControl(control, request, path);
     }),

@@ -43,6 +43,13 @@ export interface FakeOptions {
   readonly deprecation?: Partial<DeprecationSchedule>;
   /** Path prefix of the QA control surface. Default `/__control`. */
   readonly controlPrefix?: string;
+  /**
+   * Who may use the control surface: `'open'` (default; the HTTP door binds loopback), a token
+   * that requests must send as `X-Control-Token`, or `'disabled'`.
+   */
+  readonly controlAccess?: 'open' | 'disabled' | { readonly token: string };
+  /** Most pets the store holds; creates beyond it get 507. Default 1,000,000. */
+  readonly maxPets?: number;
   /** Called once per answered request, for logging. */
   readonly onExchange?: (record: ExchangeRecord) => void;
 }
@@ -59,6 +66,8 @@ export interface ResolvedConfig {
   readonly enterpriseLimits: Limits | undefined;
   readonly deprecation: DeprecationSchedule;
   readonly controlPrefix: string;
+  readonly controlAccess: 'open' | 'disabled' | { readonly token: string };
+  readonly maxPets: number;
   readonly onExchange: ((record: ExchangeRecord) => void) | undefined;
 }
 
@@ -71,6 +80,7 @@ export const defaults = {
   maxBodyBytes: 1024 * 1024,
   retryAfterFormat: 'seconds',
   controlPrefix: '/__control',
+  maxPets: 1_000_000,
 } as const;
 
 function normaliseOrigin(value: string, option: string): string {
@@ -93,6 +103,16 @@ function positiveInteger(value: number, option: string): number {
     throw new Error(`petstore-fake: ${option} must be a positive integer, got ${value}`);
   }
   return value;
+}
+
+function resolveControlAccess(
+  access: FakeOptions['controlAccess'],
+): ResolvedConfig['controlAccess'] {
+  if (access === undefined || access === 'open' || access === 'disabled') return access ?? 'open';
+  if (typeof access.token !== 'string' || access.token.length < 16) {
+    throw new Error('petstore-fake: controlAccess.token must be at least 16 characters');
+  }
+  return access;
 }
 
 /** Fills in defaults and rejects bad options with a message that says how to fix them. */
@@ -135,6 +155,8 @@ export function resolveConfig(options: FakeOptions = {}): ResolvedConfig {
     enterpriseLimits: options.enterpriseLimits,
     deprecation: { ...getPetDeprecation, ...options.deprecation },
     controlPrefix,
+    controlAccess: resolveControlAccess(options.controlAccess),
+    maxPets: positiveInteger(options.maxPets ?? defaults.maxPets, 'maxPets'),
     onExchange: options.onExchange,
   };
 }

@@ -30,6 +30,10 @@ export const errorTemplates = {
     status: 429,
     message: 'API key temporarily banned for ignoring Retry-After.',
   },
+  store_full: {
+    status: 507,
+    message: 'The fake holds as many pets as it is allowed to (maxPets).',
+  },
   internal_error: { status: 500, message: 'The fake failed to handle the request.' },
   bad_gateway: { status: 502, message: 'Bad gateway (forced).' },
   service_unavailable: { status: 503, message: 'Service unavailable (forced).' },

@@ -33,6 +33,12 @@ export const createPet: Operation = async ({ request, state }) => {
   if (!body.ok) return body.response;
   const result = validateNewPet(body.value, state.config.maxNameLength);
   if ('error' in result) return errorResponse('invalid_body', result.error);
+  if (state.store.count() >= state.config.maxPets) {
+    return errorResponse(
+      'store_full',
+      `The fake holds its maximum of ${state.config.maxPets} pets; reset it or raise maxPets.`,
+    );
+  }
   const { name, categoryId, status = state.config.defaultStatus } = result.pet;
   const pet = await state.store.create({ name, categoryId, status });
   return jsonResponse(201, pet);

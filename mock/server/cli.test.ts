@@ -30,7 +30,7 @@ async function startCli(args: string[]): Promise<{ child: ChildProcess; output: 
   let text = '';
   child.stdout?.on('data', (chunk) => (text += chunk));
   child.stderr?.on('data', (chunk) => (text += chunk));
-  for (let waited = 0; !text.includes('demo keys'); waited += 50) {
+  for (let waited = 0; !text.includes('demo keys (send as'); waited += 50) {
     if (waited > 15_000 || child.exitCode !== null) throw new Error(`cli did not start:\n${text}`);
     await new Promise((resolve) => setTimeout(resolve, 50));
   }

@@ -10,6 +10,12 @@ import type { ExchangeRecord } from '../core/config.ts';
 import { createFake } from '../fake.ts';
 import { parseKeysFile } from '../policies/plans.ts';
 import { listenHttp } from './http-server.ts';
+import { createStateFile } from './state-file.ts';
+
+/** Whether a bind address only accepts connections from this machine. */
+export function isLoopback(host: string): boolean {
+  return host === 'localhost' || host === '::1' || /^127\.\d{1,3}\.\d{1,3}\.\d{1,3}$/.test(host);
+}
 
 const usage = `Usage: npm start -- [options]
 
@@ -22,7 +28,13 @@ const usage = `Usage: npm start -- [options]
   --ban-threshold <n>      requests during Retry-After that ban a key (default 5)
   --ban-seconds <n>        length of a ban (default 300)
   --enterprise <m>/<d>     Enterprise limits per minute/day (default 10000/10000000)
+  --state-file <path>      keep pets across restarts in this file (default: memory only)
+  --max-pets <n>           most pets the store holds (default 1000000)
   --quiet                  no request log
+
+Environment:
+  PETSTORE_CONTROL_TOKEN   require this token (X-Control-Token header) on /__control/;
+                           without it, binding beyond loopback disables /__control/
   --help                   this text`;
 
 class UsageError extends Error {}
@@ -61,6 +73,8 @@ async function main(argv: readonly string[]): Promise<void> {
       'ban-threshold': { type: 'string' },
       'ban-seconds': { type: 'string' },
       enterprise: { type: 'string' },
+      'state-file': { type: 'string' },
+      'max-pets': { type: 'string' },
       quiet: { type: 'boolean', default: false },
       help: { type: 'boolean', default: false },
     },
@@ -96,6 +110,18 @@ async function main(argv: readonly string[]): Promise<void> {
       ? undefined
       : parseKeysFile(readJsonFile(values.keys, '--keys'), values.keys);
 
+  const loopback = isLoopback(host);
+  const controlToken = process.env.PETSTORE_CONTROL_TOKEN;
+  const controlAccess = controlToken
+    ? { token: controlToken }
+    : loopback
+      ? ('open' as const)
+      : ('disabled' as const);
+  if (!loopback) {
+    console.warn(
+      `petstore-fake: warning: listening on ${host}, reachable beyond this machine; the demo keys are public.${controlToken ? '' : ' The control surface is disabled: set PETSTORE_CONTROL_TOKEN to enable it.'}`,
+    );
+  }
   const hostForUrl = host.includes(':') ? `[${host}]` : host;
   const origin = `http://${hostForUrl}:${port}`;
   const stagingOrigin = values['no-staging'] ? false : `http://${hostForUrl}:${stagingPort}`;
@@ -103,6 +129,11 @@ async function main(argv: readonly string[]): Promise<void> {
     origin,
     stagingOrigin,
     retryAfterFormat: retryAfter,
+    controlAccess,
+    maxPets: integer(values['max-pets'], '--max-pets', 1_000_000),
+    ...(values['state-file'] === undefined
+      ? {}
+      : { persistence: createStateFile(values['state-file']) }),
     ban: {
       threshold: integer(values['ban-threshold'], '--ban-threshold', 5),
       durationSeconds: integer(values['ban-seconds'], '--ban-seconds', 300),
@@ -114,9 +145,17 @@ async function main(argv: readonly string[]): Promise<void> {
       ? {}
       : { onExchange: (record: ExchangeRecord) => console.log(formatExchange(record)) }),
   });
-  const doors = [await listenHttp(fake.handlers, { host, port, origin })];
-  if (stagingOrigin !== false)
-    doors.push(await listenHttp(fake.handlers, { host, port: stagingPort, origin: stagingOrigin }));
+  const common = {
+    host,
+    errorHeaders: () => fake.anonymousRateLimitHeaders(),
+    maxBodyBytes: fake.config.maxBodyBytes,
+  };
+  const doors = [await listenHttp(fake.handlers, { ...common, port, origin })];
+  if (stagingOrigin !== false) {
+    doors.push(
+      await listenHttp(fake.handlers, { ...common, port: stagingPort, origin: stagingOrigin }),
+    );
+  }
 
   // Before the banner: a supervisor that sees the banner may signal at once.
   const shutdown = async (signal: string) => {

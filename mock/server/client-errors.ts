@@ -19,6 +19,8 @@ export const doorLimits = {
   requestTimeout: 30_000,
   /** Idle time before a kept-alive connection is closed. */
   keepAliveTimeout: 5_000,
+  /** How often Node checks the two time-outs above (its default, 30 s, would let them run late). */
+  connectionsCheckingInterval: 1_000,
 } as const;
 
 /** Maps a Node HTTP parser error code to the Error the client gets. */
@@ -53,5 +55,7 @@ export function answerClientError(
     'Connection: close',
     ...Object.entries(headers).map(([name, value]) => `${name}: ${value}`),
   ];
+  // Destroy once flushed: a client that never reads would otherwise hold a half-closed socket.
+  socket.once('finish', () => socket.destroy());
   socket.end(`${lines.join('\r\n')}\r\n\r\n${text}`);
 }

@@ -318,7 +318,8 @@ test('10,000 hostile requests: never a 5xx, always an Error body, the store inta
     fc.asyncProperty(fc.array(hostile, { minLength: 50, maxLength: 50 }), async (batch) => {
       const answers = await Promise.all(batch.map((input) => send(input)));
       sent += batch.length;
-      batch.forEach((input, index) => checkAnswer(input, answers[index] as Answer, created));
+      for (const [index, input] of batch.entries())
+        checkAnswer(input, answers[index] as Answer, created);
     }),
     { seed, numRuns: 200, endOnFailure: true },
   );

@@ -29,6 +29,8 @@ export interface ListenOptions {
   readonly errorHeaders?: () => Record<string, string>;
   /** Largest request body read, in bytes; larger ones get 413 without being read whole. Default 1 MiB. */
   readonly maxBodyBytes?: number;
+  /** Header size and time-outs of the socket; defaults in client-errors.ts (`doorLimits`). */
+  readonly limits?: Partial<Record<keyof typeof doorLimits, number>>;
 }
 
 /** A listening HTTP door. */
@@ -219,7 +221,7 @@ export async function listenHttp(
   const host = options.host ?? '127.0.0.1';
   let origin = options.origin ?? '';
   let served: RequestHandler[] = [];
-  const server = createServer({ ...doorLimits }, (incoming, res) => {
+  const server = createServer({ ...doorLimits, ...options.limits }, (incoming, res) => {
     const doorOptions = {
       origin,
       maxBodyBytes: options.maxBodyBytes ?? DEFAULT_MAX_BODY_BYTES,

@@ -6,6 +6,7 @@
 import { Collection } from '@msw/data';
 import { checkPet, describeIssues, petStandardSchema } from '../contract/schemas.ts';
 import type { NewPet, Pet, PetStatus } from '../contract/types.ts';
+import type { StorePersistence } from './persistence.ts';
 
 /** A point-in-time copy of the store, as `snapshot()` returns and `restore()` accepts. */
 export interface StoreSnapshot {
@@ -40,8 +41,15 @@ function insertSorted(list: Pet[], pet: Pet): void {
   list.splice(index, 0, pet);
 }
 
-/** Creates a store holding `seed` (ids kept as given); new pets get ids after the largest. */
-export async function createPetStore(seed: readonly Pet[] = []): Promise<PetStore> {
+/**
+ * Creates a store holding `seed` (ids kept as given); new pets get ids after the largest. With
+ * `persistence`, the saved state wins over the seed, and every change is saved before it is
+ * acknowledged.
+ */
+export async function createPetStore(
+  seed: readonly Pet[] = [],
+  persistence?: StorePersistence,
+): Promise<PetStore> {
   const collection = new Collection({ schema: petStandardSchema });
   const index = new Map<number, Pet>();
   const all: Pet[] = [];
@@ -81,13 +89,23 @@ export async function createPetStore(seed: readonly Pet[] = []): Promise<PetStor
     nextId = Math.max(nextId, next);
   };
 
-  await load(seed, 1);
+  const saved = persistence?.load();
+  if (saved !== undefined) await load(saved.pets, saved.nextId);
+  else {
+    await load(seed, 1);
+    persistence?.replaceAll({ pets: seed, nextId });
+  }
 
   return {
     create(pet) {
       const id = nextId;
       nextId += 1;
-      return add({ id, name: pet.name, categoryId: pet.categoryId, status: pet.status });
+      return add({ id, name: pet.name, categoryId: pet.categoryId, status: pet.status }).then(
+        (stored) => {
+          persistence?.appendCreated(stored);
+          return stored;
+        },
+      );
     },
     get: (id) => index.get(id),
     list(limit, status) {
@@ -96,7 +114,10 @@ export async function createPetStore(seed: readonly Pet[] = []): Promise<PetStor
     },
     count: () => index.size,
     snapshot: () => ({ pets: all.map(copyPet), nextId }),
-    restore: (snapshot) => load(snapshot.pets, snapshot.nextId),
+    async restore(snapshot) {
+      await load(snapshot.pets, snapshot.nextId);
+      persistence?.replaceAll({ pets: all.map(copyPet), nextId });
+    },
   };
 }
 
