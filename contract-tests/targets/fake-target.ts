@@ -71,7 +71,12 @@ export async function inProcessFakeTarget(options: FakeTargetOptions = {}): Prom
 /** The fake behind its HTTP door on a free loopback port. */
 export async function httpFakeTarget(options: FakeTargetOptions = {}): Promise<FakeTarget> {
   const { fake, handlers, clock, apiKey } = await prepare(options);
-  const door = await listenHttp(handlers, { port: 0, origin: originOf(fake) });
+  const door = await listenHttp(handlers, {
+    port: 0,
+    origin: originOf(fake),
+    // Answers the door writes itself (unparseable requests) carry the headers too.
+    errorHeaders: () => fake.anonymousRateLimitHeaders(),
+  });
   const address = door.server.address();
   if (address === null || typeof address === 'string')
     throw new Error('petstore-contract: the fake did not get a TCP port');

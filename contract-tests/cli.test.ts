@@ -1,0 +1,186 @@
+/**
+ * The CLI as a user runs it: `node contract-tests/cli.ts` in a child process against the fake on
+ * a real port. Exit codes, the report, the request count of a Free key's run, the JUnit file,
+ * and that the key never appears in anything the harness writes.
+ */
+import { spawn } from 'node:child_process';
+import { mkdtempSync, readFileSync } from 'node:fs';
+import { type AddressInfo, createServer } from 'node:net';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { afterEach, expect, test } from 'vitest';
+import { mutants } from './mutants/catalogue.ts';
+import { type FakeTarget, httpFakeTarget } from './targets/fake-target.ts';
+
+const freeKey = 'free-demo-key';
+// Runs longer than a Free key's minute use a key whose window they cannot spend (no real waits).
+const roomyKey = 'enterprise-demo-key';
+const cliPath = new URL('./cli.ts', import.meta.url).pathname;
+
+interface CliRun {
+  readonly code: number | null;
+  readonly stdout: string;
+  readonly stderr: string;
+}
+
+function runCli(args: readonly string[], env: Record<string, string> = {}): Promise<CliRun> {
+  return new Promise((resolve, reject) => {
+    const { PETSTORE_API_KEY: _, ...inherited } = process.env;
+    const child = spawn(process.execPath, [cliPath, ...args], { env: { ...inherited, ...env } });
+    let stdout = '';
+    let stderr = '';
+    child.stdout.on('data', (chunk: Buffer) => {
+      stdout += chunk.toString();
+    });
+    child.stderr.on('data', (chunk: Buffer) => {
+      stderr += chunk.toString();
+    });
+    child.once('error', reject);
+    child.once('close', (code) => resolve({ code, stdout, stderr }));
+  });
+}
+
+const open: FakeTarget[] = [];
+afterEach(async () => {
+  await Promise.all(open.splice(0).map((target) => target.close()));
+});
+
+async function door(
+  options: Parameters<typeof httpFakeTarget>[0] = {},
+): Promise<{ target: FakeTarget; statuses: number[] }> {
+  const statuses: number[] = [];
+  const target = await httpFakeTarget({
+    ...options,
+    virtualTime: false,
+    fake: { ...options.fake, onExchange: (record) => statuses.push(record.status) },
+  });
+  open.push(target);
+  return { target, statuses };
+}
+
+test('a default run with a Free key conforms in at most 60 requests, none answered 429, and never shows the key', async () => {
+  const { target, statuses } = await door();
+  const junit = join(mkdtempSync(join(tmpdir(), 'contract-')), 'report.xml');
+  const run = await runCli(['--base-url', target.baseUrl, '--seed', '42', '--junit', junit], {
+    PETSTORE_API_KEY: freeKey,
+  });
+  expect(run.stderr).toBe('');
+  expect(run.code).toBe(0);
+  expect(run.stdout).toMatch(
+    /^petstore-contract: checking http:\/\/127\.0\.0\.1:\d+\/v1 \(writes on; budget 60 requests; seed 42\)/,
+  );
+  expect(run.stdout).toMatch(/pass {2}listPets\.defaultLimit/);
+  expect(run.stdout).toMatch(
+    /skip {2}rateLimit\.exceededGives429 .*\n +skipped: pass --rate-limits/,
+  );
+  const sent = Number(/(\d+) requests sent, 0 answered 429/.exec(run.stdout)?.[1]);
+  expect(sent).toBeGreaterThan(30);
+  expect(sent).toBeLessThanOrEqual(60);
+  expect(statuses).toHaveLength(sent);
+  expect(statuses).not.toContain(429);
+  expect(run.stdout).toContain('the server conforms to the interface');
+  const xml = readFileSync(junit, 'utf8');
+  expect(xml).toMatch(/<testsuites name="petstore-contract" tests="\d+" failures="0"/);
+  for (const text of [run.stdout, run.stderr, xml]) expect(text).not.toContain(freeKey);
+});
+
+test('a broken rule exits 1 with the counterexample, a curl line using $PETSTORE_API_KEY and the replay seed', async () => {
+  const fault = mutants.find((mutant) => mutant.name === 'limit-ignored');
+  const { target } = await door({ ...(fault === undefined ? {} : { wrap: fault.wrap }) });
+  const junit = join(mkdtempSync(join(tmpdir(), 'contract-')), 'report.xml');
+  const run = await runCli(
+    ['--base-url', target.baseUrl, '--seed', '5', '--budget', '200', '--junit', junit],
+    {
+      PETSTORE_API_KEY: roomyKey,
+    },
+  );
+  expect(run.code).toBe(1);
+  expect(run.stdout).toMatch(/FAIL {2}listPets\.limitRespected/);
+  expect(run.stdout).toMatch(/counterexample \(shrunk\): \d+/);
+  expect(run.stdout).toContain(`reproduce: curl -sS -i '${target.baseUrl}/pets?limit=`);
+  expect(run.stdout).toContain('-H "Authorization: Bearer $PETSTORE_API_KEY"');
+  expect(run.stdout).toContain(
+    `replay: npm run contract -- --base-url ${target.baseUrl} --budget 200 --seed 5 --only listPets.limitRespected`,
+  );
+  expect(run.stdout).toContain('the server breaks the interface');
+  const xml = readFileSync(junit, 'utf8');
+  expect(xml).toMatch(/<failure message="[^"]*" type="listPets.limitRespected">/);
+  for (const text of [run.stdout, run.stderr, xml]) expect(text).not.toContain(roomyKey);
+});
+
+test('the same seed replays the same counterexample', async () => {
+  const fault = mutants.find((mutant) => mutant.name === 'limit-ignored');
+  const { target } = await door({ ...(fault === undefined ? {} : { wrap: fault.wrap }) });
+  const args = [
+    '--base-url',
+    target.baseUrl,
+    '--seed',
+    '5',
+    '--only',
+    'listPets.limitRespected',
+    '--budget',
+    '100',
+  ];
+  const counterexample = (run: CliRun) => /counterexample \(shrunk\): (.*)/.exec(run.stdout)?.[1];
+  const first = await runCli(args, { PETSTORE_API_KEY: roomyKey });
+  const second = await runCli(args, { PETSTORE_API_KEY: roomyKey });
+  expect(first.code).toBe(1);
+  expect(counterexample(first)).toBeDefined();
+  expect(counterexample(second)).toBe(counterexample(first));
+});
+
+/** A loopback port nothing listens on. */
+async function closedPort(): Promise<number> {
+  const server = createServer();
+  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
+  const { port } = server.address() as AddressInfo;
+  await new Promise((resolve) => server.close(resolve));
+  return port;
+}
+
+test('usage and connection problems exit 2 with a message naming the tool', async () => {
+  const closed = `http://127.0.0.1:${await closedPort()}/v1`;
+  const noKey = await runCli(['--base-url', 'http://127.0.0.1:9/v1']);
+  expect(noKey.code).toBe(2);
+  expect(noKey.stderr).toMatch(/^petstore-contract: set PETSTORE_API_KEY/);
+
+  const keyFlag = await runCli([
+    '--base-url',
+    'http://127.0.0.1:9/v1',
+    '--api-key',
+    'secret-value',
+  ]);
+  expect(keyFlag.code).toBe(2);
+  expect(keyFlag.stderr).toMatch(/^petstore-contract: the API key is never a flag/);
+  expect(keyFlag.stderr).not.toContain('secret-value');
+
+  const noPrefix = await runCli(['--base-url', 'http://127.0.0.1:9/'], {
+    PETSTORE_API_KEY: freeKey,
+  });
+  expect(noPrefix.code).toBe(2);
+  expect(noPrefix.stderr).toMatch(
+    /^petstore-contract: --base-url must end with the version prefix \/v1/,
+  );
+
+  const badBudget = await runCli(['--fake', '--budget', 'lots']);
+  expect(badBudget.code).toBe(2);
+  expect(badBudget.stderr).toMatch(
+    /^petstore-contract: --budget must be an integer from 1 to 1000000, got "lots"/,
+  );
+
+  const unreachable = await runCli(['--base-url', closed], { PETSTORE_API_KEY: freeKey });
+  expect(unreachable.code).toBe(2);
+  expect(unreachable.stderr).toMatch(
+    /^petstore-contract: cannot reach http:\/\/127\.0\.0\.1:\d+\/v1\/pets: cannot connect/,
+  );
+
+  const { target } = await door();
+  const wrongKey = await runCli(['--base-url', target.baseUrl], {
+    PETSTORE_API_KEY: 'not-a-valid-key',
+  });
+  expect(wrongKey.code).toBe(2);
+  expect(wrongKey.stderr).toMatch(
+    /^petstore-contract: the server answered 401 .* check that the variable holds a valid key/,
+  );
+  expect(`${wrongKey.stdout}${wrongKey.stderr}`).not.toContain('not-a-valid-key');
+});

@@ -1,0 +1,80 @@
+import { expect, test } from 'vitest';
+import type { HarnessClock } from './clock.ts';
+import type { Exchange } from './exchange.ts';
+import { createPacer, RateLimitedError } from './pacer.ts';
+
+function virtualClock(start = 1_000_000_000_000): HarnessClock & { slept: number[] } {
+  let now = start;
+  const slept: number[] = [];
+  return {
+    now: () => now,
+    async sleep(ms) {
+      slept.push(ms);
+      now += ms;
+    },
+    slept,
+  };
+}
+
+function answer(status: number, headers: Record<string, string>, authenticated = true): Exchange {
+  return {
+    spec: { method: 'GET', path: '/pets', auth: 'key', conforming: true, operationId: 'listPets' },
+    url: 'http://h/v1/pets',
+    durationMs: 1,
+    authenticated,
+    seq: 1,
+    response: {
+      status,
+      headers: new Headers(headers),
+      text: '[]',
+      json: [],
+      exact: [],
+      prismViolations: [],
+      fromPrism: false,
+    },
+  };
+}
+
+test('does not wait while X-RateLimit-Remaining is above 0', async () => {
+  const clock = virtualClock();
+  const pacer = createPacer({ clock, maxWaitMs: 90_000, random: () => 0.5 });
+  pacer.observe(answer(200, { 'X-RateLimit-Remaining': '1', 'X-RateLimit-Reset': '1000000060' }));
+  await pacer.beforeSend(true);
+  expect(clock.slept).toEqual([]);
+});
+
+test('waits for X-RateLimit-Reset (plus a second and jitter) once Remaining is 0', async () => {
+  const clock = virtualClock();
+  const pacer = createPacer({ clock, maxWaitMs: 90_000, random: () => 0 });
+  pacer.observe(answer(200, { 'X-RateLimit-Remaining': '0', 'X-RateLimit-Reset': '1000000060' }));
+  await pacer.beforeSend(true);
+  expect(clock.slept).toEqual([61_000]);
+});
+
+test('ignores the quota shown to requests sent without the key', async () => {
+  const clock = virtualClock();
+  const pacer = createPacer({ clock, maxWaitMs: 90_000, random: () => 0 });
+  pacer.observe(
+    answer(401, { 'X-RateLimit-Remaining': '0', 'X-RateLimit-Reset': '1000000060' }, false),
+  );
+  await pacer.beforeSend(true);
+  expect(clock.slept).toEqual([]);
+});
+
+test('never sends before a Retry-After, in seconds or as an HTTP-date, even when not pacing', async () => {
+  const clock = virtualClock();
+  const pacer = createPacer({ clock, maxWaitMs: 90_000, random: () => 0 });
+  pacer.observe(answer(429, { 'Retry-After': '7' }));
+  await pacer.beforeSend(false);
+  expect(clock.slept).toEqual([7000]);
+  pacer.observe(answer(429, { 'Retry-After': new Date(clock.now() + 12_000).toUTCString() }));
+  await pacer.beforeSend(false);
+  expect(clock.slept[1]).toBe(12_000);
+});
+
+test('gives up rather than wait longer than --max-wait', async () => {
+  const clock = virtualClock();
+  const pacer = createPacer({ clock, maxWaitMs: 5_000, random: () => 0 });
+  pacer.observe(answer(429, { 'Retry-After': '3600' }));
+  await expect(pacer.beforeSend(true)).rejects.toBeInstanceOf(RateLimitedError);
+});
