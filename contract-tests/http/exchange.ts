@@ -42,9 +42,15 @@ export interface ReceivedResponse {
   readonly json: unknown;
   /** The body parsed with integers as `bigint` (exact digits), or `undefined`. */
   readonly exact: unknown;
-  /** Prism's validation findings (`sl-violations`), when the answer came through Prism. */
+  /**
+   * Prism's validation findings (`sl-violations`), when the answer came through Prism, less the
+   * ones that are Prism's own int64 limitation.
+   */
   readonly prismViolations: readonly string[];
-  /** True when Prism itself answered, rejecting the exchange (`--errors`). */
+  /**
+   * True when Prism itself answered (`--errors`), rejecting the exchange; with no violations
+   * left, it rejected it only for its int64 limitation and could not judge it.
+   */
   readonly fromPrism: boolean;
 }
 

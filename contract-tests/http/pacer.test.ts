@@ -39,7 +39,7 @@ test('does not wait while X-RateLimit-Remaining is above 0', async () => {
   const clock = virtualClock();
   const pacer = createPacer({ clock, maxWaitMs: 90_000, random: () => 0.5 });
   pacer.observe(answer(200, { 'X-RateLimit-Remaining': '1', 'X-RateLimit-Reset': '1000000060' }));
-  await pacer.beforeSend(true);
+  await pacer.beforeSend(true, true);
   expect(clock.slept).toEqual([]);
 });
 
@@ -47,7 +47,16 @@ test('waits for X-RateLimit-Reset (plus a second and jitter) once Remaining is 0
   const clock = virtualClock();
   const pacer = createPacer({ clock, maxWaitMs: 90_000, random: () => 0 });
   pacer.observe(answer(200, { 'X-RateLimit-Remaining': '0', 'X-RateLimit-Reset': '1000000060' }));
-  await pacer.beforeSend(true);
+  await pacer.beforeSend(true, true);
+  expect(clock.slept).toEqual([61_000]);
+});
+
+test('counts a request against the known Remaining before its answer arrives', async () => {
+  const clock = virtualClock();
+  const pacer = createPacer({ clock, maxWaitMs: 90_000, random: () => 0 });
+  pacer.observe(answer(200, { 'X-RateLimit-Remaining': '1', 'X-RateLimit-Reset': '1000000060' }));
+  await pacer.beforeSend(true, true); // spends the last request; its answer carries no headers
+  await pacer.beforeSend(true, true);
   expect(clock.slept).toEqual([61_000]);
 });
 
@@ -57,7 +66,7 @@ test('ignores the quota shown to requests sent without the key', async () => {
   pacer.observe(
     answer(401, { 'X-RateLimit-Remaining': '0', 'X-RateLimit-Reset': '1000000060' }, false),
   );
-  await pacer.beforeSend(true);
+  await pacer.beforeSend(true, true);
   expect(clock.slept).toEqual([]);
 });
 
@@ -65,10 +74,10 @@ test('never sends before a Retry-After, in seconds or as an HTTP-date, even when
   const clock = virtualClock();
   const pacer = createPacer({ clock, maxWaitMs: 90_000, random: () => 0 });
   pacer.observe(answer(429, { 'Retry-After': '7' }));
-  await pacer.beforeSend(false);
+  await pacer.beforeSend(false, true);
   expect(clock.slept).toEqual([7000]);
   pacer.observe(answer(429, { 'Retry-After': new Date(clock.now() + 12_000).toUTCString() }));
-  await pacer.beforeSend(false);
+  await pacer.beforeSend(false, true);
   expect(clock.slept[1]).toBe(12_000);
 });
 
@@ -76,5 +85,5 @@ test('gives up rather than wait longer than --max-wait', async () => {
   const clock = virtualClock();
   const pacer = createPacer({ clock, maxWaitMs: 5_000, random: () => 0 });
   pacer.observe(answer(429, { 'Retry-After': '3600' }));
-  await expect(pacer.beforeSend(true)).rejects.toBeInstanceOf(RateLimitedError);
+  await expect(pacer.beforeSend(true, true)).rejects.toBeInstanceOf(RateLimitedError);
 });

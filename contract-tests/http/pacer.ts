@@ -19,9 +19,11 @@ export class RateLimitedError extends Error {
 export interface Pacer {
   /**
    * Waits, if needed, before a request: always until a Retry-After has elapsed, and until
-   * X-RateLimit-Reset when Remaining is 0 unless `untilReset` is false.
+   * X-RateLimit-Reset when Remaining is 0 unless `untilReset` is false. A request sent with the
+   * key (`spends`) counts against the known Remaining at once, so an answer without the headers
+   * cannot make the pacer overspend.
    */
-  beforeSend(untilReset: boolean): Promise<void>;
+  beforeSend(untilReset: boolean, spends: boolean): Promise<void>;
   /** Learns from an answer to a request sent with the key. */
   observe(exchange: Exchange): void;
   /** Blocks sends until `until` (epoch ms, target clock), e.g. after a 429. */
@@ -66,13 +68,14 @@ export function createPacer({ clock, maxWaitMs, random }: PacerOptions): Pacer {
   };
 
   return {
-    async beforeSend(untilReset) {
+    async beforeSend(untilReset, spends) {
       await wait(blockedUntil, 'waiting for Retry-After');
       if (untilReset && remaining === 0 && resetAt !== undefined) {
         // One extra second: X-RateLimit-Reset has one-second resolution.
         await wait(resetAt + 1000, 'X-RateLimit-Remaining is 0 until X-RateLimit-Reset');
         remaining = undefined;
       }
+      if (spends && remaining !== undefined) remaining = Math.max(0, remaining - 1);
     },
     observe(exchange) {
       const response = exchange.response;

@@ -37,13 +37,19 @@ function classify(error: unknown, timeoutMs: number): Fault {
   return { kind: 'other', message: `request failed: ${detail}` };
 }
 
+/**
+ * Prism reads JSON numbers as JS numbers and holds int64 values to the safe-integer range, so it
+ * flags valid ids and categoryIds past 2^53. Those findings are Prism's, not the server's.
+ */
+const prismInt64Limitation = /must be [<>]= -?9007199254740991$/;
+
 function parseViolations(headers: Headers): string[] {
   const raw = headers.get('sl-violations');
   if (raw === null) return [];
   try {
     const list = JSON.parse(raw) as { location?: string[]; message?: string; severity?: string }[];
     return list
-      .filter((item) => item.severity === 'Error')
+      .filter((item) => item.severity === 'Error' && !prismInt64Limitation.test(item.message ?? ''))
       .map((item) => `${(item.location ?? []).join('.')}: ${item.message ?? '?'}`);
   } catch {
     return [raw.slice(0, 300)];
@@ -77,8 +83,7 @@ export async function send(request: WireRequest): Promise<SendOutcome> {
       json = undefined;
     }
   }
-  const violations = parseViolations(response.headers);
-  const problemType = /stoplight\.io\/prism\/errors#VIOLATIONS/.test(text);
+  const fromPrism = /stoplight\.io\/prism\/errors#VIOLATIONS/.test(text);
   return {
     response: {
       status: response.status,
@@ -86,8 +91,8 @@ export async function send(request: WireRequest): Promise<SendOutcome> {
       text,
       json,
       exact,
-      prismViolations: problemType && violations.length === 0 ? ['see body'] : violations,
-      fromPrism: problemType,
+      prismViolations: parseViolations(response.headers),
+      fromPrism,
     },
   };
 }

@@ -31,14 +31,18 @@ export interface Plan {
 }
 
 function missingNeed(need: Need, target: Target, flags: PlanFlags): string | undefined {
-  const why = target.capabilities.missingReason ?? 'the target does not support it';
+  const reasons = target.capabilities.missingReasons;
   switch (need) {
     case 'writes':
       return flags.writes ? undefined : flags.writesOffReason;
     case 'semantics':
-      return target.capabilities.semantics ? undefined : why;
+      return target.capabilities.semantics
+        ? undefined
+        : (reasons?.semantics ?? 'the target keeps no state');
     case 'rateLimits':
-      return target.capabilities.rateLimits ? undefined : why;
+      return target.capabilities.rateLimits
+        ? undefined
+        : (reasons?.rateLimits ?? 'the target enforces no rate limits');
     case 'rateLimitRun':
       return flags.rateLimitRun
         ? undefined

@@ -30,6 +30,8 @@ export interface SuiteResult {
   readonly requests: number;
   readonly answered429: number;
   readonly waitedMs: number;
+  /** Whether waits ran on the target's virtual clock (a fake in tests) rather than real time. */
+  readonly virtualTime: boolean;
   readonly durationMs: number;
 }
 

@@ -214,6 +214,7 @@ export async function runSuite(options: SuiteOptions): Promise<SuiteResult> {
     requests: client.stats.requests,
     answered429: client.stats.answered429,
     waitedMs: pacer.waitedMs,
+    virtualTime: target.clock !== undefined,
     durationMs: performance.now() - started,
   };
 

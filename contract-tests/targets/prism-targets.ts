@@ -6,8 +6,21 @@
  * shapes only, no state, keys or rate limits.
  */
 import { versionPrefix } from '../contract/interface-facts.ts';
+import type { RequestSpec } from '../http/exchange.ts';
 import { startPrism } from './prism-process.ts';
 import { joinUrl, type Target } from './target.ts';
+
+/**
+ * Whether Prism can judge a request: it reads JSON and path ids as JS numbers and refuses
+ * integers past 2^53 (valid int64 values) with its own 422, so those go straight to the target.
+ */
+export function prismCanJudge(spec: RequestSpec): boolean {
+  const digitRuns = `${spec.path} ${spec.body ?? ''}`.match(/-?\d{16,}/g) ?? [];
+  return digitRuns.every((digits) => {
+    const value = BigInt(digits);
+    return value < 2n ** 53n && value > -(2n ** 53n);
+  });
+}
 
 /** Wraps a target so that conforming requests pass through `prism proxy --errors`. */
 export async function viaPrism(target: Target): Promise<Target> {
@@ -18,8 +31,12 @@ export async function viaPrism(target: Target): Promise<Target> {
     viaPrism: true,
     route(spec) {
       const direct = target.route(spec);
-      if (!spec.conforming) return direct;
-      return { sendUrl: joinUrl(prism.origin, spec.path), reproUrl: direct.reproUrl };
+      if (!spec.conforming || !prismCanJudge(spec)) return direct;
+      return {
+        sendUrl: joinUrl(prism.origin, spec.path),
+        reproUrl: direct.reproUrl,
+        fallbackUrl: direct.sendUrl,
+      };
     },
     close: async () => {
       await prism.stop();
@@ -39,8 +56,12 @@ export async function prismMockTarget(): Promise<Target> {
     capabilities: {
       semantics: false,
       rateLimits: false,
-      missingReason:
-        'prism mock answers from the document alone: it keeps no pets, accepts any key and enforces no limits',
+      missingReasons: {
+        semantics:
+          'prism mock answers from the document alone: no stored pets, any bearer key accepted, its own errors for requests outside the document',
+        rateLimits:
+          'prism mock enforces no rate limits (its X-RateLimit-* values are placeholders)',
+      },
     },
     viaPrism: false,
     route(spec) {

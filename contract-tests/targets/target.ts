@@ -17,7 +17,7 @@ export interface Capabilities {
   /** It enforces rate limits and its X-RateLimit-* headers count requests. */
   readonly rateLimits: boolean;
   /** Why a capability is missing, for skip reasons. */
-  readonly missingReason?: string;
+  readonly missingReasons?: { readonly semantics?: string; readonly rateLimits?: string };
 }
 
 /** A server the suite can run against. */

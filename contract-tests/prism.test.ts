@@ -1,0 +1,63 @@
+/**
+ * Prism as a second opinion: the stateless checks run clean against `prism mock` of the document
+ * (no false alarms), a run through `prism proxy --errors` over the fake is clean too, and Prism's
+ * own validator flags a fake whose answers break the document.
+ */
+import { expect, test } from 'vitest';
+import { mutants } from './mutants/catalogue.ts';
+import { failedIds } from './runner/results.ts';
+import { runSuite } from './runner/run-suite.ts';
+import { httpFakeTarget } from './targets/fake-target.ts';
+import { prismMockTarget, viaPrism } from './targets/prism-targets.ts';
+
+test('the checks prism mock can support pass against it; the rest are skipped with the reason', async () => {
+  const target = await prismMockTarget();
+  try {
+    const result = await runSuite({ target, seed: 11, budget: 60 });
+    expect(failedIds(result, true)).toEqual([]);
+    const statusOf = (id: string) => result.results.find((check) => check.id === id);
+    for (const id of [
+      'listPets.responseShape',
+      'listPets.limitRespected',
+      'createPet.created',
+      'auth.missingKey',
+    ])
+      expect(statusOf(id)?.status).toBe('pass');
+    expect(statusOf('listPets.statusFilter')?.reason).toMatch(
+      /^prism mock answers from the document alone/,
+    );
+    expect(statusOf('rateLimit.remainingDecreases')?.reason).toMatch(
+      /^prism mock enforces no rate limits/,
+    );
+  } finally {
+    await target.close();
+  }
+});
+
+test('through prism proxy --errors, the fake passes every check and every exchange Prism judged', async () => {
+  const target = await viaPrism(await httpFakeTarget());
+  try {
+    const result = await runSuite({ target, seed: 12, budget: 2000, runs: 4 });
+    expect(failedIds(result, true)).toEqual([]);
+    expect(result.results.find((check) => check.id === 'prism.exchangesValid')?.status).toBe(
+      'pass',
+    );
+  } finally {
+    await target.close();
+  }
+});
+
+test("Prism's validator flags answers that break the document", async () => {
+  const fault = mutants.find((mutant) => mutant.name === 'listed-pet-without-category');
+  const target = await viaPrism(
+    await httpFakeTarget(fault === undefined ? {} : { wrap: fault.wrap }),
+  );
+  try {
+    const result = await runSuite({ target, seed: 13, budget: 300, runs: 2, only: ['listPets.'] });
+    const prism = result.results.find((check) => check.id === 'prism.exchangesValid');
+    expect(prism?.status).toBe('fail');
+    expect(prism?.failure?.message).toMatch(/must have required property 'categoryId'/);
+  } finally {
+    await target.close();
+  }
+});
