@@ -1,0 +1,96 @@
+/**
+ * The contract harness's cost: its default run (`npm run contract -- --base-url <url>`, no other
+ * flag) against a fake started as `npm start` starts it, through a counting proxy. Once with the
+ * Enterprise demo key (limits do not bind: how long a run takes) and once with the Free demo key
+ * against a fresh fake (limits bind: does the run stay within one Free minute, with no 429).
+ * If contract-tests/cli.ts is missing or cannot run, the section says "not available" and why.
+ */
+import { spawn } from 'node:child_process';
+import { once } from 'node:events';
+import { existsSync } from 'node:fs';
+import { fileURLToPath } from 'node:url';
+import { type ProxyCounts, startCountingProxy } from './counting-proxy.ts';
+import { freePort, startServer } from './processes.ts';
+import { fakeDefaultSpec, projectRoot } from './servers.ts';
+
+const contractCli = fileURLToPath(new URL('../contract-tests/cli.ts', import.meta.url));
+
+/** Longest a harness run may take before the bench stops it. */
+const runTimeoutMs = 180_000;
+
+/** One harness run. */
+export interface HarnessRun {
+  readonly key: 'enterprise' | 'free';
+  readonly wallMs: number;
+  readonly exitCode: number | null;
+  readonly timedOut: boolean;
+  readonly counts: ProxyCounts;
+  readonly rateLimited: number;
+  /** The harness's last lines of output (its summary). */
+  readonly summary: string;
+}
+
+/** What the section found. */
+export type HarnessResult =
+  | { readonly available: true; readonly runs: readonly HarnessRun[] }
+  | { readonly available: false; readonly reason: string };
+
+async function runOnce(key: HarnessRun['key']): Promise<HarnessRun> {
+  const port = await freePort(true);
+  const fake = await startServer(fakeDefaultSpec(port));
+  const proxy = await startCountingProxy(`http://127.0.0.1:${port}`);
+  try {
+    const started = performance.now();
+    const child = spawn(process.execPath, [contractCli, '--base-url', `${proxy.origin}/v1`], {
+      cwd: projectRoot,
+      env: { ...process.env, PETSTORE_API_KEY: `${key}-demo-key` },
+      stdio: ['ignore', 'pipe', 'pipe'],
+    });
+    const output: string[] = [];
+    child.stdout.on('data', (chunk: Buffer) => output.push(chunk.toString('utf8')));
+    child.stderr.on('data', (chunk: Buffer) => output.push(chunk.toString('utf8')));
+    let timedOut = false;
+    const timer = setTimeout(() => {
+      timedOut = true;
+      child.kill('SIGKILL');
+    }, runTimeoutMs);
+    const [exitCode] = (await once(child, 'exit')) as [number | null];
+    clearTimeout(timer);
+    const wallMs = performance.now() - started;
+    const counts = proxy.counts();
+    const lines = output.join('').trimEnd().split('\n');
+    return {
+      key,
+      wallMs,
+      exitCode,
+      timedOut,
+      counts,
+      rateLimited: counts.statuses['429'] ?? 0,
+      summary: lines.slice(-3).join('\n'),
+    };
+  } finally {
+    await proxy.close();
+    await fake.stop();
+  }
+}
+
+/** Runs the harness section. */
+export async function measureHarness(log: (line: string) => void): Promise<HarnessResult> {
+  if (!existsSync(contractCli))
+    return { available: false, reason: 'contract-tests/cli.ts does not exist yet' };
+  const runs: HarnessRun[] = [];
+  for (const key of ['enterprise', 'free'] as const) {
+    const run = await runOnce(key);
+    log(
+      `harness: default run, ${key} key: ${(run.wallMs / 1000).toFixed(1)} s, ${run.counts.requests} requests, ${run.rateLimited} × 429, exit ${run.exitCode}${run.timedOut ? ' (timed out)' : ''}`,
+    );
+    if (run.exitCode === 2 || (run.exitCode === null && !run.timedOut)) {
+      return {
+        available: false,
+        reason: `the harness could not run (exit ${run.exitCode}): ${run.summary.replaceAll('\n', ' / ').slice(0, 400)}`,
+      };
+    }
+    runs.push(run);
+  }
+  return { available: true, runs };
+}

@@ -1,0 +1,97 @@
+/**
+ * In-process: what a test pays per request when it uses the fake through msw's `setupServer`
+ * (mock/node.ts), against the cheapest real round trip, a loopback `fetch` to the bare ceiling
+ * server returning the same bytes. Sequential requests, one at a time; interleaved rounds.
+ */
+import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { createFakeServer } from '../mock/node.ts';
+import type { BenchOptions } from './options.ts';
+import { BenchError, freePort, startServer } from './processes.ts';
+import { benchHeaders } from './requests.ts';
+import { baseUrl, ceilingSpec } from './servers.ts';
+import { median } from './stats.ts';
+
+/** Microseconds per sequential request. */
+export interface InProcessResult {
+  readonly setupServerUs: number;
+  readonly loopbackUs: number;
+  /** The process's CPU time per request through setupServer, µs. */
+  readonly setupServerCpuUs: number;
+  readonly requests: number;
+  readonly rounds: number;
+}
+
+async function timeRequests(
+  url: string,
+  count: number,
+): Promise<{ wallUs: number; cpuUs: number }> {
+  const cpu = process.cpuUsage();
+  const started = performance.now();
+  for (let i = 0; i < count; i++) {
+    const response = await fetch(url, { headers: benchHeaders });
+    await response.arrayBuffer();
+    if (response.status !== 200)
+      throw new BenchError(`in-process: ${url} answered ${response.status}, expected 200`);
+  }
+  const wallUs = ((performance.now() - started) * 1000) / count;
+  const used = process.cpuUsage(cpu);
+  return { wallUs, cpuUs: (used.user + used.system) / count };
+}
+
+/** Runs the in-process section. */
+export async function measureInProcess(
+  options: BenchOptions,
+  log: (line: string) => void,
+): Promise<InProcessResult> {
+  const { server, fake } = await createFakeServer({
+    enterpriseLimits: { perMinute: 1e9, perDay: 1e12 },
+  });
+  const fakeUrl = `${fake.config.origins[0]}/v1/pets?limit=20`;
+  server.listen({ onUnhandledFrame: 'error' });
+  const body = await (await fetch(fakeUrl, { headers: benchHeaders })).text();
+  server.close();
+
+  const dir = mkdtempSync(join(tmpdir(), 'petstore-bench-'));
+  const bodies = join(dir, 'bodies.json');
+  writeFileSync(bodies, JSON.stringify({ 'GET /v1/pets?limit=20': { status: 200, body } }));
+  const port = await freePort();
+  const ceiling = await startServer(ceilingSpec(port, bodies, '/pets?limit=20'));
+  const loopbackUrl = `${baseUrl('ceiling', port)}/pets?limit=20`;
+  const count = options.inProcessRequests;
+  const setup: number[] = [];
+  const setupCpu: number[] = [];
+  const loopback: number[] = [];
+  try {
+    const rounds = Math.max(3, options.rounds);
+    for (let round = 0; round <= rounds; round++) {
+      // Round 0 warms both paths up and is not counted.
+      server.listen({ onUnhandledFrame: 'error' });
+      let viaMsw: Awaited<ReturnType<typeof timeRequests>>;
+      try {
+        viaMsw = await timeRequests(fakeUrl, round === 0 ? 500 : count);
+      } finally {
+        server.close();
+      }
+      const viaLoopback = await timeRequests(loopbackUrl, round === 0 ? 500 : count);
+      if (round === 0) continue;
+      setup.push(viaMsw.wallUs);
+      setupCpu.push(viaMsw.cpuUs);
+      loopback.push(viaLoopback.wallUs);
+      log(
+        `in-process round ${round}/${rounds}  setupServer ${viaMsw.wallUs.toFixed(0)} µs/req   loopback to ceiling ${viaLoopback.wallUs.toFixed(0)} µs/req`,
+      );
+    }
+    return {
+      setupServerUs: median(setup),
+      loopbackUs: median(loopback),
+      setupServerCpuUs: median(setupCpu),
+      requests: count,
+      rounds,
+    };
+  } finally {
+    await ceiling.stop();
+    rmSync(dir, { recursive: true, force: true });
+  }
+}

@@ -1,0 +1,111 @@
+/**
+ * One load run: autocannon against one URL for a fixed time (or a fixed number of requests),
+ * with every latency kept at full precision (autocannon's own histogram rounds to whole
+ * milliseconds, too coarse for sub-millisecond p50s), and the server's CPU time per request.
+ */
+import autocannon from 'autocannon';
+import { cpuMicros } from './processes.ts';
+import { percentileOfSorted, Samples } from './stats.ts';
+
+/** What to send, how hard and for how long. */
+export interface LoadSpec {
+  readonly url: string;
+  readonly method?: 'GET' | 'POST';
+  readonly headers?: Record<string, string>;
+  readonly body?: string;
+  /** Concurrent connections. */
+  readonly connections: number;
+  /** Seconds to run; ignored when `amount` is given. */
+  readonly durationSeconds?: number;
+  /** Exact number of requests to send. */
+  readonly amount?: number;
+  /** Rewrites each request's path (e.g. to spread ids over the store). */
+  readonly path?: (sequence: number) => string;
+  /** The server's pid, to report its CPU time per request. */
+  readonly serverPid?: number;
+}
+
+/** The outcome of one run. */
+export interface LoadResult {
+  readonly requests: number;
+  readonly seconds: number;
+  readonly requestsPerSecond: number;
+  readonly p50Ms: number;
+  readonly p99Ms: number;
+  /** Responses that were not 2xx. */
+  readonly non2xx: number;
+  /** Count per status code. */
+  readonly statuses: Readonly<Record<string, number>>;
+  /** Connection errors and time-outs. */
+  readonly errors: number;
+  /** Server CPU time (user + system) per request, in microseconds, when its pid was given. */
+  readonly serverCpuUsPerRequest: number | undefined;
+}
+
+/** Runs one load and resolves with its figures. */
+export function runLoad(spec: LoadSpec): Promise<LoadResult> {
+  const latencies = new Samples();
+  const statuses: Record<string, number> = {};
+  const cpuBefore = spec.serverPid === undefined ? undefined : cpuMicros(spec.serverPid);
+  const started = performance.now();
+  let sequence = 0;
+  const rewrite = spec.path;
+  const options: autocannon.Options = {
+    url: spec.url,
+    method: spec.method ?? 'GET',
+    headers: spec.headers ?? {},
+    connections: spec.connections,
+    pipelining: 1,
+    timeout: 10,
+    ...(spec.body === undefined ? {} : { body: spec.body }),
+    ...(spec.amount === undefined
+      ? { duration: spec.durationSeconds ?? 3 }
+      : { amount: spec.amount, duration: 3_600 }),
+    ...(rewrite === undefined
+      ? {}
+      : {
+          requests: [
+            {
+              setupRequest: (request) => {
+                request.path = rewrite(sequence++);
+                return request;
+              },
+            },
+          ],
+        }),
+  };
+  return new Promise((resolve, reject) => {
+    const instance = autocannon(options, (error, result) => {
+      if (error) {
+        reject(error);
+        return;
+      }
+      const seconds = (performance.now() - started) / 1000;
+      const cpuAfter = spec.serverPid === undefined ? undefined : cpuMicros(spec.serverPid);
+      const requests = latencies.length;
+      const sorted = latencies.sorted();
+      const non2xx = Object.entries(statuses)
+        .filter(([code]) => !code.startsWith('2'))
+        .reduce((sum, [, count]) => sum + count, 0);
+      resolve({
+        requests,
+        seconds,
+        requestsPerSecond: requests / (spec.amount === undefined ? result.duration : seconds),
+        p50Ms: percentileOfSorted(sorted, 50),
+        p99Ms: percentileOfSorted(sorted, 99),
+        non2xx,
+        statuses,
+        errors: result.errors,
+        serverCpuUsPerRequest:
+          cpuBefore === undefined || cpuAfter === undefined || requests === 0
+            ? undefined
+            : (cpuAfter - cpuBefore) / requests,
+      });
+    });
+    instance.on('response', (_client: unknown, statusCode: number, _bytes: number, ms: number) => {
+      latencies.push(ms);
+      const code = String(statusCode);
+      statuses[code] = (statuses[code] ?? 0) + 1;
+    });
+  });
+}

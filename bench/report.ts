@@ -1,0 +1,232 @@
+/**
+ * bench/results.md: one run's numbers as dated markdown tables, the machine they came from, the
+ * targets' verdicts, and the optimisation log (bench/optimisations.md) they were measured after.
+ */
+import type { ColdStartResult } from './cold-start.ts';
+import type { HarnessResult } from './harness.ts';
+import type { InProcessResult } from './in-process.ts';
+import { formatLoad, type Machine } from './machine.ts';
+import type { BenchOptions } from './options.ts';
+import type { ScaleResult } from './scale.ts';
+import { scaleProbes } from './scale.ts';
+import { type TargetId, targetLabels } from './servers.ts';
+import { ratio } from './stats.ts';
+import { prismBest, type RunResults, type TargetCheck } from './targets.ts';
+import type { ThroughputResult } from './throughput.ts';
+
+/** Everything the report shows. */
+export interface ReportInput extends RunResults {
+  readonly startedAt: Date;
+  readonly wallSeconds: number;
+  readonly machine: Machine;
+  readonly loadAfter: readonly number[];
+  readonly options: BenchOptions;
+  readonly inProcess?: InProcessResult | undefined;
+  readonly checks: readonly TargetCheck[];
+  /** Sections that failed, with their error. */
+  readonly failures: Readonly<Record<string, string>>;
+  /** The optimisation log, markdown. */
+  readonly optimisations: string;
+}
+
+const n = (value: number | undefined, digits = 0) =>
+  value === undefined || !Number.isFinite(value)
+    ? 'n/a'
+    : value.toLocaleString('en-US', {
+        minimumFractionDigits: digits,
+        maximumFractionDigits: digits,
+      });
+const times = (value: number) => (Number.isFinite(value) ? `${value.toFixed(2)}x` : 'n/a');
+const percent = (value: number) =>
+  Number.isFinite(value) ? `${(value * 100).toFixed(1)}%` : 'n/a';
+const mib = (bytes: number | undefined) =>
+  bytes === undefined ? 'n/a' : `${(bytes / 2 ** 20).toFixed(0)} MiB`;
+
+function machineSection(input: ReportInput): string[] {
+  const { machine } = input;
+  return [
+    '## Machine',
+    '',
+    '| | |',
+    '|---|---|',
+    `| CPU | ${machine.cpuModel}, ${machine.cores} cores available |`,
+    `| Memory | ${machine.memoryGiB.toFixed(1)} GiB |`,
+    `| Node | ${machine.node} |`,
+    `| OS | ${machine.os} |`,
+    `| Load average (1, 5, 15 min) before the run | ${formatLoad(machine.loadBefore)} |`,
+    `| Load average after the run | ${formatLoad(input.loadAfter)} |`,
+    `| Run | ${input.options.quick ? 'quick (not comparable)' : 'full'}: ${input.options.rounds} interleaved rounds of ${input.options.durationSeconds} s per server and request, ${input.options.connections} connections; ${input.wallSeconds.toFixed(0)} s in all |`,
+    '',
+    'The load generator (autocannon, in the bench process) and the server under test share the',
+    "machine's cores; a load average above 0 before the run means other work was running too.",
+    '',
+  ];
+}
+
+function targetsSection(checks: readonly TargetCheck[]): string[] {
+  return [
+    '## Targets',
+    '',
+    '| Target | Measured | Verdict |',
+    '|---|---|---|',
+    ...checks.map((check) => `| ${check.target} | ${check.measured} | **${check.verdict}** |`),
+    '',
+  ];
+}
+
+function throughputSection(result: ThroughputResult): string[] {
+  const lines = [
+    '## Side by side over HTTP',
+    '',
+    '![Requests per second by server and request](throughput.svg)',
+    '',
+    `Medians of ${result.requests.length} requests × ${result.targets.length} servers, interleaved rounds of ${result.durationSeconds} s at ${result.connections} connections. Ratios compare each server with Prism's best configuration for that request (the one with more req/s) and with the ceiling: for req/s higher is better, for latency lower is better. CPU is the server process's user + system time per request.`,
+    '',
+    '| Request | Server | req/s (range) | vs Prism best | vs ceiling | p50 ms | vs Prism best | vs ceiling | p99 ms | vs Prism best | vs ceiling | CPU µs/req |',
+    '|---|---|---|---|---|---|---|---|---|---|---|---|',
+  ];
+  for (const request of result.requests) {
+    const cells = result.cells[request.id] ?? {};
+    const bestRps = prismBest(result, request.id);
+    const bestId: TargetId =
+      (cells['prism-silent']?.requestsPerSecond ?? 0) >=
+      (cells['prism-default']?.requestsPerSecond ?? 0)
+        ? 'prism-silent'
+        : 'prism-default';
+    const best = cells[bestId];
+    const ceiling = cells.ceiling;
+    for (const target of result.targets) {
+      const cell = cells[target];
+      if (cell === undefined) continue;
+      const flag =
+        cell.unexpected + cell.errors > 0
+          ? ` ⚠ ${cell.unexpected} unexpected statuses, ${cell.errors} errors`
+          : '';
+      lines.push(
+        `| ${request.label} | ${targetLabels[target]}${flag} | ${n(cell.requestsPerSecond)} (${n(cell.rpsSpread.min)}–${n(cell.rpsSpread.max)}) | ${times(ratio(cell.requestsPerSecond, bestRps))} | ${percent(ratio(cell.requestsPerSecond, ceiling?.requestsPerSecond))} | ${n(cell.p50Ms, 2)} | ${times(ratio(cell.p50Ms, best?.p50Ms))} | ${times(ratio(cell.p50Ms, ceiling?.p50Ms))} | ${n(cell.p99Ms, 2)} | ${times(ratio(cell.p99Ms, best?.p99Ms))} | ${times(ratio(cell.p99Ms, ceiling?.p99Ms))} | ${n(cell.cpuUsPerRequest)} |`,
+      );
+    }
+  }
+  lines.push(
+    '',
+    "Response bodies (bytes; the ceiling sends exactly the fake's bytes, Prism its static example):",
+    '',
+    '| Request | fake and ceiling | Prism |',
+    '|---|---|---|',
+    ...result.requests.map(
+      (request) =>
+        `| ${request.label} | ${n(result.bodyBytes[request.id])} | ${n(result.prismBodyBytes[request.id])} |`,
+    ),
+    '',
+  );
+  return lines;
+}
+
+function coldStartSection(result: ColdStartResult): string[] {
+  return [
+    '## Cold start',
+    '',
+    'Spawn to first 200 on `GET /pets?limit=20`, polled every 5 ms; runs alternate between the two.',
+    '',
+    '| Server | median ms | runs (ms) |',
+    '|---|---|---|',
+    `| fake: \`node mock/server/cli.ts --port <n>\` | ${n(result.fakeMedianMs)} | ${result.fakeMs.map((ms) => n(ms)).join(', ')} |`,
+    `| Prism: \`prism mock openapi/petstore.yaml\` | ${n(result.prismMedianMs)} | ${result.prismMs.map((ms) => n(ms)).join(', ')} |`,
+    '',
+    `The fake starts in ${percent(ratio(result.fakeMedianMs, result.prismMedianMs))} of Prism's time.`,
+    '',
+  ];
+}
+
+function inProcessSection(result: InProcessResult): string[] {
+  return [
+    '## In process',
+    '',
+    `Sequential \`fetch\` calls, one at a time, ${result.requests} per round, median of ${result.rounds} rounds, \`GET /v1/pets?limit=20\`.`,
+    '',
+    '| Path | µs per request |',
+    '|---|---|',
+    `| msw \`setupServer\` over the fake's handlers (\`createFakeServer\`, mock/node.ts) | ${n(result.setupServerUs)} (CPU ${n(result.setupServerCpuUs)}) |`,
+    `| loopback \`fetch\` to the bare ceiling server (another process) | ${n(result.loopbackUs)} |`,
+    '',
+    `Through \`setupServer\` a request costs ${times(ratio(result.setupServerUs, result.loopbackUs))} a real loopback round trip: msw 3 intercepts Node's \`fetch\` at the socket level, so each request is written as HTTP/1.1 to an emulated socket, parsed, answered and parsed back.`,
+    '',
+  ];
+}
+
+function scaleSection(result: ScaleResult): string[] {
+  const sizes = result.sizes;
+  const first = sizes[0] as number;
+  const last = sizes.at(-1) as number;
+  const lines = [
+    '## Scale',
+    '',
+    `One fake per store size (\`--seed\` with that many pets), one connection (service time, not queueing), ${result.rounds} interleaved rounds; p50 with p99 in brackets, ms.`,
+    '',
+    `| Request | ${sizes.map((size) => `${n(size)} pets`).join(' | ')} | p50 ${n(last)} ÷ ${n(first)} |`,
+    `|---|${sizes.map(() => '---').join('|')}|---|`,
+  ];
+  for (const probe of scaleProbes) {
+    const points = result.points[probe.id] ?? {};
+    lines.push(
+      `| ${probe.label} | ${sizes.map((size) => `${n(points[size]?.p50Ms, 3)} (${n(points[size]?.p99Ms, 2)})`).join(' | ')} | ${times(ratio(points[last]?.p50Ms, points[first]?.p50Ms))} |`,
+    );
+  }
+  lines.push(
+    `| Start with the seed, spawn to first 200 (ms) | ${sizes.map((size) => n(result.startMs[size])).join(' | ')} | |`,
+    `| Resident memory after the rounds | ${sizes.map((size) => mib(result.seededRssBytes[size])).join(' | ')} | |`,
+    '',
+    `Creates over HTTP: ${n(result.creates)} \`POST /v1/pets\` at ${result.createConnections} connections into a fake started with ${n(first)} pets: **${n(result.createsPerSecond)} creates/s** (p99 ${n(result.createP99Ms, 2)} ms); resident memory ${mib(result.rssBeforeCreatesBytes)} before, **${mib(result.rssAfterCreatesBytes)} after**.`,
+    '',
+  );
+  return lines;
+}
+
+function harnessSection(result: HarnessResult): string[] {
+  if (!result.available) return ['## Contract harness', '', `Not available: ${result.reason}.`, ''];
+  return [
+    '## Contract harness',
+    '',
+    '`npm run contract -- --base-url <url>` with no other flag, against a fake started as `npm start` starts it, counted by a pass-through proxy.',
+    '',
+    '| Key | wall s | requests | statuses | 429s | exit | harness summary |',
+    '|---|---|---|---|---|---|---|',
+    ...result.runs.map(
+      (run) =>
+        `| ${run.key === 'free' ? 'Free (60/min)' : 'Enterprise (limits do not bind)'} | ${n(run.wallMs / 1000, 1)}${run.timedOut ? ' (timed out)' : ''} | ${run.counts.requests} | ${Object.entries(
+          run.counts.statuses,
+        )
+          .map(([code, count]) => `${code}×${count}`)
+          .join(
+            ', ',
+          )} | ${run.rateLimited} | ${run.exitCode ?? 'killed'} | ${run.summary.replaceAll('\n', ' / ').replaceAll('|', '\\|')} |`,
+    ),
+    '',
+  ];
+}
+
+/** The whole results file. */
+export function renderReport(input: ReportInput): string {
+  const date = input.startedAt.toISOString().replace('T', ' ').slice(0, 16);
+  const lines = [
+    '# Benchmark results',
+    '',
+    `Measured ${date} UTC by \`npm run bench\`${input.options.quick ? ' --quick' : ''}; how to run it and what each number means: [README](README.md).`,
+    '',
+    ...machineSection(input),
+    ...targetsSection(input.checks),
+  ];
+  if (input.throughput) lines.push(...throughputSection(input.throughput));
+  if (input.coldStart) lines.push(...coldStartSection(input.coldStart));
+  if (input.inProcess) lines.push(...inProcessSection(input.inProcess));
+  if (input.scale) lines.push(...scaleSection(input.scale));
+  if (input.harness) lines.push(...harnessSection(input.harness));
+  const failures = Object.entries(input.failures);
+  if (failures.length > 0) {
+    lines.push('## Sections that failed', '');
+    for (const [section, message] of failures) lines.push(`- **${section}**: ${message}`);
+    lines.push('');
+  }
+  lines.push(input.optimisations.trim(), '');
+  return lines.join('\n');
+}

@@ -1,0 +1,91 @@
+/**
+ * How each server under test is started: the fake exactly as `npm start` runs it, Prism as
+ * `prism mock openapi/petstore.yaml`, and the bare ceiling server.
+ */
+import { createRequire } from 'node:module';
+import { fileURLToPath } from 'node:url';
+import type { ServerSpec } from './processes.ts';
+import { benchHeaders, unboundLimitsFlags } from './requests.ts';
+
+/** The project root (the bench runs every server from there). */
+export const projectRoot = fileURLToPath(new URL('..', import.meta.url));
+
+const fakeCli = fileURLToPath(new URL('../mock/server/cli.ts', import.meta.url));
+const ceilingScript = fileURLToPath(new URL('./ceiling-server.ts', import.meta.url));
+const prismCli = createRequire(import.meta.url).resolve('@stoplight/prism-cli');
+const openapi = fileURLToPath(new URL('../openapi/petstore.yaml', import.meta.url));
+
+/** A server the throughput section compares. */
+export type TargetId = 'fake' | 'prism-silent' | 'prism-default' | 'ceiling';
+
+/** How targets are named in tables and the chart. */
+export const targetLabels: Record<TargetId, string> = {
+  fake: 'fake (npm start)',
+  'prism-silent': 'Prism -v silent',
+  'prism-default': 'Prism (default logging)',
+  ceiling: 'bare node:http ceiling',
+};
+
+/** The base URL of a target on `port`: Prism serves the paths without the /v1 prefix. */
+export function baseUrl(target: TargetId, port: number): string {
+  return target.startsWith('prism') ? `http://127.0.0.1:${port}` : `http://127.0.0.1:${port}/v1`;
+}
+
+/**
+ * The fake as `npm start` runs it, on `port` only, without its request log, with the bench key's
+ * limits out of reach. `extra` adds flags (e.g. `--seed <file>`).
+ */
+export function fakeSpec(port: number, extra: readonly string[] = []): ServerSpec {
+  return {
+    name: 'fake',
+    script: fakeCli,
+    args: ['--port', String(port), '--no-staging', '--quiet', ...unboundLimitsFlags, ...extra],
+    readyUrl: `${baseUrl('fake', port)}/pets?limit=1`,
+    readyHeaders: { Authorization: benchHeaders.Authorization },
+    cwd: projectRoot,
+    readyTimeoutMs: 120_000,
+  };
+}
+
+/** The fake exactly as the README starts it (`npm start -- --port <port>`: staging on port + 1, request log on). */
+export function fakeDefaultSpec(port: number): ServerSpec {
+  return {
+    name: 'fake (npm start)',
+    script: fakeCli,
+    args: ['--port', String(port)],
+    readyUrl: `${baseUrl('fake', port)}/pets?limit=20`,
+    readyHeaders: { Authorization: benchHeaders.Authorization },
+    cwd: projectRoot,
+  };
+}
+
+/** `prism mock openapi/petstore.yaml`, with its default logging or `-v silent`. */
+export function prismSpec(port: number, silent: boolean): ServerSpec {
+  return {
+    name: silent ? 'prism -v silent' : 'prism',
+    script: prismCli,
+    args: [
+      'mock',
+      openapi,
+      '-h',
+      '127.0.0.1',
+      '-p',
+      String(port),
+      ...(silent ? ['-v', 'silent'] : []),
+    ],
+    readyUrl: `${baseUrl('prism-default', port)}/pets?limit=20`,
+    readyHeaders: { Authorization: benchHeaders.Authorization },
+    cwd: projectRoot,
+  };
+}
+
+/** The bare ceiling server answering from `bodiesFile` (see ceiling-server.ts). */
+export function ceilingSpec(port: number, bodiesFile: string, readyPath: string): ServerSpec {
+  return {
+    name: 'ceiling',
+    script: ceilingScript,
+    args: ['--port', String(port), '--bodies', bodiesFile],
+    readyUrl: `${baseUrl('ceiling', port)}${readyPath}`,
+    cwd: projectRoot,
+  };
+}

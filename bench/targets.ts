@@ -1,0 +1,134 @@
+/**
+ * The issue's targets, checked against one run's results. Each check says MET, MISSED, or N/A
+ * (its section did not run or could not run), with the measured value next to the threshold.
+ */
+import type { ColdStartResult } from './cold-start.ts';
+import type { HarnessResult } from './harness.ts';
+import type { ScaleResult } from './scale.ts';
+import { ratio } from './stats.ts';
+import type { ThroughputResult } from './throughput.ts';
+
+/** Everything one run produced; sections that did not run are undefined. */
+export interface RunResults {
+  readonly throughput?: ThroughputResult | undefined;
+  readonly coldStart?: ColdStartResult | undefined;
+  readonly scale?: ScaleResult | undefined;
+  readonly harness?: HarnessResult | undefined;
+}
+
+/** One target and how this run did against it. */
+export interface TargetCheck {
+  readonly target: string;
+  readonly measured: string;
+  readonly verdict: 'MET' | 'MISSED' | 'N/A';
+}
+
+function verdict(ok: boolean | undefined): TargetCheck['verdict'] {
+  return ok === undefined ? 'N/A' : ok ? 'MET' : 'MISSED';
+}
+
+const fmt = (n: number, digits = 2) => (Number.isFinite(n) ? n.toFixed(digits) : 'n/a');
+
+/** The best req/s Prism reached on a request, across its configurations. */
+export function prismBest(throughput: ThroughputResult, requestId: string): number {
+  const cells = throughput.cells[requestId];
+  return Math.max(
+    cells?.['prism-silent']?.requestsPerSecond ?? Number.NaN,
+    cells?.['prism-default']?.requestsPerSecond ?? Number.NaN,
+  );
+}
+
+function throughputChecks(throughput: ThroughputResult | undefined): TargetCheck[] {
+  const list = throughput?.cells.list;
+  const fake = list?.fake;
+  const best = throughput === undefined ? Number.NaN : prismBest(throughput, 'list');
+  const vsPrism = ratio(fake?.requestsPerSecond, best);
+  const vsCeiling = ratio(fake?.requestsPerSecond, list?.ceiling?.requestsPerSecond);
+  const at10 = throughput?.connections === 10;
+  return [
+    {
+      target: "fake `GET /v1/pets?limit=20` throughput >= 3x Prism's best configuration",
+      measured: `${fmt(fake?.requestsPerSecond ?? Number.NaN, 0)} vs ${fmt(best, 0)} req/s = ${fmt(vsPrism)}x`,
+      verdict: verdict(Number.isFinite(vsPrism) ? vsPrism >= 3 : undefined),
+    },
+    {
+      target: 'fake `GET /v1/pets?limit=20` throughput >= 30% of the bare ceiling',
+      measured: `${fmt(fake?.requestsPerSecond ?? Number.NaN, 0)} vs ${fmt(list?.ceiling?.requestsPerSecond ?? Number.NaN, 0)} req/s = ${fmt(vsCeiling * 100, 1)}%`,
+      verdict: verdict(Number.isFinite(vsCeiling) ? vsCeiling >= 0.3 : undefined),
+    },
+    {
+      target: 'fake `GET /v1/pets?limit=20` p99 <= 5 ms at 10 connections',
+      measured: at10
+        ? `${fmt(fake?.p99Ms ?? Number.NaN)} ms`
+        : `run used ${throughput?.connections ?? '?'} connections`,
+      verdict: verdict(at10 && fake !== undefined ? fake.p99Ms <= 5 : undefined),
+    },
+  ];
+}
+
+function coldStartCheck(coldStart: ColdStartResult | undefined): TargetCheck {
+  const share = ratio(coldStart?.fakeMedianMs, coldStart?.prismMedianMs);
+  return {
+    target: "cold start (spawn to first 200) <= 1/3 of Prism's",
+    measured: `${fmt(coldStart?.fakeMedianMs ?? Number.NaN, 0)} vs ${fmt(coldStart?.prismMedianMs ?? Number.NaN, 0)} ms = ${fmt(share)} of Prism's`,
+    verdict: verdict(Number.isFinite(share) ? share <= 1 / 3 : undefined),
+  };
+}
+
+function scaleChecks(scale: ScaleResult | undefined): TargetCheck[] {
+  const smallest = scale?.sizes[0];
+  const largest = scale?.sizes.at(-1);
+  return (['list', 'get'] as const).map((probe) => {
+    const small = smallest === undefined ? undefined : scale?.points[probe]?.[smallest]?.p50Ms;
+    const large = largest === undefined ? undefined : scale?.points[probe]?.[largest]?.p50Ms;
+    const growth = ratio(large, small);
+    const label = probe === 'list' ? 'list' : 'get';
+    return {
+      target: `${label} p50 at 100k pets within 1.5x of p50 at 150`,
+      measured:
+        largest === undefined
+          ? 'n/a'
+          : `${fmt(large ?? Number.NaN, 3)} ms at ${largest} vs ${fmt(small ?? Number.NaN, 3)} ms at ${smallest} = ${fmt(growth)}x${largest === 100_000 ? '' : ' (quick run: largest size is not 100k)'}`,
+      verdict: verdict(Number.isFinite(growth) && largest === 100_000 ? growth <= 1.5 : undefined),
+    };
+  });
+}
+
+function harnessChecks(harness: HarnessResult | undefined): TargetCheck[] {
+  const run = (key: 'enterprise' | 'free') =>
+    harness?.available ? harness.runs.find((r) => r.key === key) : undefined;
+  const fast = run('enterprise');
+  const free = run('free');
+  const why =
+    harness !== undefined && !harness.available ? `not available: ${harness.reason}` : 'n/a';
+  return [
+    {
+      target: 'default contract run against the fake <= 20 s wall',
+      measured:
+        fast === undefined
+          ? why
+          : `${fmt(fast.wallMs / 1000, 1)} s, ${fast.counts.requests} requests`,
+      verdict: verdict(fast === undefined ? undefined : fast.wallMs <= 20_000 && !fast.timedOut),
+    },
+    {
+      target: 'default run against a URL with a Free key: <= 60 requests and zero 429s',
+      measured:
+        free === undefined
+          ? why
+          : `${free.counts.requests} requests, ${free.rateLimited} answered 429`,
+      verdict: verdict(
+        free === undefined ? undefined : free.counts.requests <= 60 && free.rateLimited === 0,
+      ),
+    },
+  ];
+}
+
+/** Checks every target against a run's results. */
+export function checkTargets(results: RunResults): TargetCheck[] {
+  return [
+    ...throughputChecks(results.throughput),
+    coldStartCheck(results.coldStart),
+    ...scaleChecks(results.scale),
+    ...harnessChecks(results.harness),
+  ];
+}
