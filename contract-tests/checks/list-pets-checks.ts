@@ -7,7 +7,7 @@ import {
   limitOutOfRange,
   unknownStatus,
 } from '../arbitraries/list-query.ts';
-import { pageSize } from '../contract/interface-facts.ts';
+import { pageSize, petStatuses } from '../contract/interface-facts.ts';
 import { checkPets } from '../contract/schemas.ts';
 import { forAll } from '../runner/property.ts';
 import { activeCheck, fail } from './check.ts';
@@ -55,14 +55,19 @@ export const listPetsLimitRespected = activeCheck({
   id: 'listPets.limitRespected',
   title: 'returns at most `limit` pets for every limit from 1 to 100',
   source: 'GET /pets, query limit (minimum 1, maximum 100)',
-  cost: { fixed: 0, perRun: 1 },
+  cost: { fixed: 1, perRun: 1 },
   async run(context) {
-    await forAll(context, limitInRange(), async (limit) => {
-      const exchange = await context.send(listPetsRequest({ limit }));
-      expectStatus(exchange, [200], `GET /pets?limit=${limit}`);
-      const rows = expectShape(exchange, checkPets, `GET /pets?limit=${limit}`) as Rows;
-      if (rows.length > limit) fail(`limit=${limit} returned ${rows.length} pets`, exchange);
-    });
+    await forAll(
+      context,
+      limitInRange(),
+      async (limit) => {
+        const exchange = await context.send(listPetsRequest({ limit }));
+        expectStatus(exchange, [200], `GET /pets?limit=${limit}`);
+        const rows = expectShape(exchange, checkPets, `GET /pets?limit=${limit}`) as Rows;
+        if (rows.length > limit) fail(`limit=${limit} returned ${rows.length} pets`, exchange);
+      },
+      { examples: [1] },
+    );
   },
 });
 
@@ -72,30 +77,35 @@ export const listPetsStatusFilter = activeCheck({
   title: 'returns only pets with the given status',
   source: 'GET /pets, rule 2; query status',
   needs: ['semantics'],
-  cost: { fixed: 0, perRun: 1 },
+  cost: { fixed: 3, perRun: 1 },
   async run(context) {
     const query = fc.record({
       status: knownStatus(),
       limit: fc.option(limitInRange(), { nil: undefined }),
     });
-    await forAll(context, query, async ({ status, limit }) => {
-      const exchange = await context.send(
-        listPetsRequest(limit === undefined ? { status } : { status, limit }),
-      );
-      expectStatus(exchange, [200], `GET /pets?status=${status}`);
-      const rows = expectShape(exchange, checkPets, 'GET /pets') as Rows;
-      const other = rows.find((row) => row.status !== status);
-      if (other !== undefined)
-        fail(
-          `status=${status} returned a pet with status ${JSON.stringify(other.status)}`,
-          exchange,
+    await forAll(
+      context,
+      query,
+      async ({ status, limit }) => {
+        const exchange = await context.send(
+          listPetsRequest(limit === undefined ? { status } : { status, limit }),
         );
-      if (rows.length > (limit ?? pageSize.default))
-        fail(
-          `status=${status} returned ${rows.length} pets, more than ${limit ?? pageSize.default}`,
-          exchange,
-        );
-    });
+        expectStatus(exchange, [200], `GET /pets?status=${status}`);
+        const rows = expectShape(exchange, checkPets, 'GET /pets') as Rows;
+        const other = rows.find((row) => row.status !== status);
+        if (other !== undefined)
+          fail(
+            `status=${status} returned a pet with status ${JSON.stringify(other.status)}`,
+            exchange,
+          );
+        if (rows.length > (limit ?? pageSize.default))
+          fail(
+            `status=${status} returned ${rows.length} pets, more than ${limit ?? pageSize.default}`,
+            exchange,
+          );
+      },
+      { examples: petStatuses.map((status) => ({ status, limit: undefined })) },
+    );
   },
 });
 
@@ -105,17 +115,25 @@ export const listPetsLimitOutOfRange = activeCheck({
   title: 'a limit outside 1..100 gets no server error and never more than 100 pets',
   source: 'Limits, page size maximum 100 (the answer to a bad limit is not shown)',
   needs: ['semantics'],
-  cost: { fixed: 0, perRun: 1 },
+  cost: { fixed: 1, perRun: 1 },
   async run(context) {
-    await forAll(context, limitOutOfRange(), async (limit) => {
-      const exchange = await context.send(listPetsRequest({ limit }));
-      const response = expectNoFault(exchange, `GET /pets?limit=${limit}`);
-      if (response.status >= 200 && response.status < 300) {
-        const rows = expectShape(exchange, checkPets, `GET /pets?limit=${limit}`) as Rows;
-        if (rows.length > pageSize.max)
-          fail(`limit=${limit} returned ${rows.length} pets, more than ${pageSize.max}`, exchange);
-      }
-    });
+    await forAll(
+      context,
+      limitOutOfRange(),
+      async (limit) => {
+        const exchange = await context.send(listPetsRequest({ limit }));
+        const response = expectNoFault(exchange, `GET /pets?limit=${limit}`);
+        if (response.status >= 200 && response.status < 300) {
+          const rows = expectShape(exchange, checkPets, `GET /pets?limit=${limit}`) as Rows;
+          if (rows.length > pageSize.max)
+            fail(
+              `limit=${limit} returned ${rows.length} pets, more than ${pageSize.max}`,
+              exchange,
+            );
+        }
+      },
+      { examples: ['1000'] },
+    );
   },
 });
 

@@ -76,6 +76,7 @@ export async function main(
       maxWaitMs: options.maxWaitMs,
       ...(options.runs === undefined ? {} : { runs: options.runs }),
       ...(options.only === undefined ? {} : { only: options.only }),
+      ...(options.skip === undefined ? {} : { skip: options.skip }),
       onResult: (check) => out(formatResult(check, replay)),
     });
     if (result.writes)

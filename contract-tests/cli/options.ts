@@ -25,6 +25,7 @@ export interface CliOptions {
   readonly seed: number;
   readonly runs: number | undefined;
   readonly only: readonly string[] | undefined;
+  readonly skip: readonly string[] | undefined;
   readonly junit: string | undefined;
   readonly strict: boolean;
   /** The flags that select the target and mode, for replay lines. */
@@ -48,7 +49,7 @@ function integer(
   return Number(value);
 }
 
-function parseOnly(value: string | undefined): string[] | undefined {
+function parseIds(value: string | undefined, flag: string): string[] | undefined {
   if (value === undefined) return undefined;
   const items = value
     .split(',')
@@ -60,7 +61,7 @@ function parseOnly(value: string | undefined): string[] | undefined {
       : checkIds.includes(item);
     if (!known)
       throw new ContractUsageError(
-        `--only: unknown check "${item}"; known: ${checkIds.join(', ')}`,
+        `${flag}: unknown check "${item}"; known: ${checkIds.join(', ')}`,
       );
   }
   return items;
@@ -112,6 +113,7 @@ export function parseCliOptions(argv: readonly string[], env: NodeJS.ProcessEnv)
   for (const flag of ['via-prism', 'allow-writes', 'read-only', 'rate-limits', 'strict'] as const) {
     if (values[flag]) replayFlags.push(`--${flag}`);
   }
+  if (values.skip !== undefined) replayFlags.push(`--skip ${values.skip}`);
   const budget = integer(values.budget, '--budget', 60, 1, 1_000_000);
   if (values.budget !== undefined) replayFlags.push(`--budget ${budget}`);
   const runs = values.runs === undefined ? undefined : integer(values.runs, '--runs', 1, 1, 10_000);
@@ -127,7 +129,8 @@ export function parseCliOptions(argv: readonly string[], env: NodeJS.ProcessEnv)
     maxWaitMs: integer(values['max-wait'], '--max-wait', 90, 0, 86_400) * 1000,
     seed: integer(values.seed, '--seed', randomSeed(), -(2 ** 31), 2 ** 31 - 1),
     runs,
-    only: parseOnly(values.only),
+    only: parseIds(values.only, '--only'),
+    skip: parseIds(values.skip, '--skip'),
     junit: values.junit,
     strict: values.strict === true,
     replayFlags,
@@ -153,6 +156,7 @@ function parse(argv: readonly string[]) {
       seed: { type: 'string' },
       runs: { type: 'string' },
       only: { type: 'string' },
+      skip: { type: 'string' },
       junit: { type: 'string' },
       strict: { type: 'boolean' },
       help: { type: 'boolean' },

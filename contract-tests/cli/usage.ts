@@ -19,7 +19,9 @@ Options:
   --max-wait <s>       longest wait for Retry-After or X-RateLimit-Reset (default 90)
   --seed <n>           replay a run (printed at the start and with every failure)
   --runs <n>           property runs per property check (default: as many as the budget allows)
-  --only <ids>         comma-separated check ids or prefixes ending in "." (e.g. listPets.)
+  --only <ids>         run only these checks: comma-separated ids or prefixes ending in "."
+                       (e.g. listPets.); the every-response checks always run
+  --skip <ids>         never run these checks (same syntax), e.g. a deviation you accept
   --junit <file>       also write a JUnit XML report
   --strict             advisory checks fail the run too
   --help               this text

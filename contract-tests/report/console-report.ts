@@ -41,8 +41,11 @@ export function formatResult(result: CheckResult, replay?: ReplayInfo): string {
     for (const note of failure.notes ?? []) lines.push(`        note: ${note}`);
     if (failure.exchange !== undefined)
       lines.push(`        reproduce: ${toCurl(failure.exchange)}`);
+    // An observer judges the exchanges of other checks, so it replays with the whole run.
     if (replay !== undefined)
-      lines.push(`        replay: ${replay.command} --seed ${replay.seed} --only ${result.id}`);
+      lines.push(
+        `        replay: ${replay.command} --seed ${replay.seed}${result.kind === 'active' ? ` --only ${result.id}` : ''}`,
+      );
     if (failure.propertySeed !== undefined)
       lines.push(`        fast-check: seed ${failure.propertySeed}, path "${failure.path ?? ''}"`);
   }
@@ -56,7 +59,7 @@ export function formatSummary(suite: SuiteResult): string {
   const waited =
     suite.waitedMs > 0 ? `, ${(suite.waitedMs / 1000).toFixed(1)} s waiting for rate limits` : '';
   return [
-    `${toolName}: ${count('pass')} passed, ${count('fail')} failed, ${count('warn')} warned, ${count('skip')} skipped (${suite.runs} runs per property, seed ${suite.seed})`,
+    `${toolName}: ${count('pass')} passed, ${count('fail')} failed, ${count('warn')} warned, ${count('skip')} skipped (${suite.runs} run${suite.runs === 1 ? '' : 's'} per property, seed ${suite.seed})`,
     `${toolName}: ${suite.requests} requests sent, ${suite.answered429} answered 429, in ${(suite.durationMs / 1000).toFixed(1)} s${waited}`,
   ].join('\n');
 }

@@ -44,7 +44,7 @@ export function toJunit(suite: SuiteResult, strict = false): string {
         failure?.message ?? '',
         failure?.counterexample === undefined ? '' : `counterexample: ${failure.counterexample}`,
         failure?.exchange === undefined ? '' : `reproduce: ${toCurl(failure.exchange)}`,
-        `replay: --seed ${suite.seed} --only ${result.id}`,
+        `replay: --seed ${suite.seed}${result.kind === 'active' ? ` --only ${result.id}` : ''}`,
       ].filter((line) => line !== '');
       body.push(
         `      <failure message="${escapeXml(failure?.message ?? 'failed')}" type="${escapeXml(result.id)}">${escapeXml(details.join('\n'))}</failure>`,

@@ -14,6 +14,8 @@ export interface PlanFlags {
   readonly writesOffReason: string;
   /** Only these active checks (ids or `area.` prefixes); observers always run. */
   readonly only?: readonly string[];
+  /** Checks never to run (ids or prefixes), reported as skipped. */
+  readonly skip?: readonly string[];
 }
 
 /** A check the run will perform, or skip with a reason. */
@@ -52,11 +54,12 @@ function missingNeed(need: Need, target: Target, flags: PlanFlags): string | und
   }
 }
 
+function matches(check: Check, ids: readonly string[]): boolean {
+  return ids.some((item) => check.id === item || (item.endsWith('.') && check.id.startsWith(item)));
+}
+
 function selected(check: ActiveCheck, only: readonly string[] | undefined): boolean {
-  if (only === undefined || only.length === 0) return true;
-  return only.some(
-    (item) => check.id === item || (item.endsWith('.') && check.id.startsWith(item)),
-  );
+  return only === undefined || only.length === 0 || matches(check, only);
 }
 
 /** Whether a check is an observer. */
@@ -78,6 +81,10 @@ export function planRun(
   const active: ActiveCheck[] = [];
   for (const check of checks) {
     if (check.kind === 'active' && !selected(check, flags.only)) continue;
+    if (flags.skip !== undefined && matches(check, flags.skip)) {
+      planned.push({ check, skipReason: 'skipped on request (--skip)' });
+      continue;
+    }
     const reason = (check.needs ?? [])
       .map((need) => missingNeed(need, target, flags))
       .find((text) => text !== undefined);

@@ -7,6 +7,8 @@ export type CheckStatus = 'pass' | 'fail' | 'skip' | 'warn';
 /** The result of one check. */
 export interface CheckResult {
   readonly id: string;
+  /** Active checks send requests; observers judge every exchange of the run. */
+  readonly kind: 'active' | 'observer';
   readonly title: string;
   readonly source: string;
   readonly status: CheckStatus;

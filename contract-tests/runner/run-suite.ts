@@ -40,6 +40,8 @@ export interface SuiteOptions {
   /** Spend the key's window once on purpose (`--rate-limits`). */
   readonly rateLimits?: boolean;
   readonly only?: readonly string[];
+  /** Checks never to run (`--skip`), reported as skipped. */
+  readonly skip?: readonly string[];
   readonly timeoutMs?: number;
   /** Longest wait for Retry-After or X-RateLimit-Reset, in ms. */
   readonly maxWaitMs?: number;
@@ -121,6 +123,7 @@ export async function runSuite(options: SuiteOptions): Promise<SuiteResult> {
       ? 'writes are off (--read-only)'
       : `read-only run on a non-loopback server: pass --allow-writes to create pets (named ${runPrefix}...; the interface has no delete)`,
     ...(options.only === undefined ? {} : { only: options.only }),
+    ...(options.skip === undefined ? {} : { skip: options.skip }),
   };
 
   // Observers watch from the first request on, the preflight included.
@@ -144,7 +147,7 @@ export async function runSuite(options: SuiteOptions): Promise<SuiteResult> {
   const windowSize = Number(preflight.response?.headers.get('X-RateLimit-Limit') ?? Number.NaN);
   const reserve = options.rateLimits && Number.isInteger(windowSize) ? windowSize + 2 : 0;
   const plan = planRun(checks, target, flags, {
-    budget: Math.max(0, budget.left + 1 - reserve),
+    budget: Math.max(0, budget.left - reserve),
     maxRuns: options.maxRuns ?? 100,
     ...(options.runs === undefined ? {} : { runs: options.runs }),
   });
@@ -160,7 +163,7 @@ export async function runSuite(options: SuiteOptions): Promise<SuiteResult> {
   for (const entry of plan.checks) {
     const { check } = entry;
     if (check.kind === 'observer') continue;
-    const info = { id: check.id, title: check.title, source: check.source };
+    const info = { id: check.id, kind: check.kind, title: check.title, source: check.source };
     if (entry.skipReason !== undefined) {
       report({ ...info, status: 'skip', reason: entry.skipReason, requests: 0, durationMs: 0 });
       continue;
@@ -177,6 +180,7 @@ export async function runSuite(options: SuiteOptions): Promise<SuiteResult> {
     if (check.kind !== 'observer') continue;
     const info = {
       id: check.id,
+      kind: check.kind,
       title: check.title,
       source: check.source,
       requests: 0,
@@ -240,7 +244,7 @@ export async function runSuite(options: SuiteOptions): Promise<SuiteResult> {
       listing,
       defaultListing,
     };
-    const base = { id: check.id, title: check.title, source: check.source };
+    const base = { id: check.id, kind: check.kind, title: check.title, source: check.source };
     const finish = (rest: Pick<CheckResult, 'status'> & Partial<CheckResult>): CheckResult => ({
       ...base,
       requests: sent,
