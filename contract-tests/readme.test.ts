@@ -1,0 +1,20 @@
+/** The README's tables stay in step with the code: every check id and every mutant is listed. */
+import { readFileSync } from 'node:fs';
+import { expect, test } from 'vitest';
+import { checkIds } from './checks/registry.ts';
+import { mutants } from './mutants/catalogue.ts';
+
+// The formatter pads table cells, so runs of spaces are compared as one.
+const readme = readFileSync(new URL('./README.md', import.meta.url), 'utf8').replace(/ {2,}/g, ' ');
+
+test('the README maps an interface rule to every check id', () => {
+  expect(checkIds.filter((id) => !readme.includes(`| \`${id}\` |`))).toEqual([]);
+});
+
+test('the README lists every mutant with the check that catches it, and the score', () => {
+  const missing = mutants.filter(
+    (mutant) => !readme.includes(`| \`${mutant.name}\` | ${mutant.fault} | \`${mutant.expect}\``),
+  );
+  expect(missing.map((mutant) => mutant.name)).toEqual([]);
+  expect(readme).toContain(`### Mutant score: ${mutants.length} / ${mutants.length}`);
+});
