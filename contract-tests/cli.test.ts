@@ -174,6 +174,15 @@ test('usage and connection problems exit 2 with a message naming the tool', asyn
     /^petstore-contract: cannot reach http:\/\/127\.0\.0\.1:\d+\/v1\/pets: cannot connect/,
   );
 
+  const { target: spent, statuses } = await door();
+  spent.fake.control.updateKey('demo-free', { limits: { perMinute: 60, perDay: 1 } });
+  const quota = await runCli(['--base-url', spent.baseUrl], { PETSTORE_API_KEY: freeKey });
+  expect(quota.code).toBe(2);
+  expect(quota.stderr).toMatch(
+    /^petstore-contract: the key's rate limit stopped \d+ check\(s\) .*raise --max-wait/,
+  );
+  expect(statuses).not.toContain(429);
+
   const { target } = await door();
   const wrongKey = await runCli(['--base-url', target.baseUrl], {
     PETSTORE_API_KEY: 'not-a-valid-key',

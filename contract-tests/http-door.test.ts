@@ -1,5 +1,5 @@
 import { expect } from 'vitest';
-import { smallWindowFake, smallWindowKey } from './mutants/catalogue.ts';
+import { smallWindowFake, smallWindowKey } from './mutants/small-window.ts';
 import { runContractSuite } from './suite.case.ts';
 import { httpFakeTarget } from './targets/fake-target.ts';
 

@@ -3,9 +3,10 @@
  * the check for the rule it breaks; the unmodified fake (the same wrapper, no fault) must pass.
  */
 import { expect, test } from 'vitest';
-import { mutants, smallWindowFake, smallWindowKey } from './mutants/catalogue.ts';
+import { mutants } from './mutants/catalogue.ts';
 import { intercept } from './mutants/intercept.ts';
 import type { Mutant } from './mutants/mutant.ts';
+import { smallWindowFake, smallWindowKey } from './mutants/small-window.ts';
 import { failedIds } from './runner/results.ts';
 import { runSuite } from './runner/run-suite.ts';
 import { directFakeTarget } from './targets/fake-target.ts';

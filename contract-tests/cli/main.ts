@@ -85,6 +85,14 @@ export async function main(
     if (options.junit !== undefined)
       writeFileSync(options.junit, redact(toJunit(result, options.strict), key));
     const ok = conforms(result, options.strict);
+    const limited = result.results.filter((check) => check.stoppedByRateLimit === true);
+    if (ok && limited.length > 0) {
+      // No verdict: the key's quota, not the server's behaviour, stopped these checks.
+      io.err(
+        `${toolName}: the key's rate limit stopped ${limited.length} check(s) (${limited.map((check) => check.id).join(', ')}): rerun when its quota resets, or raise --max-wait`,
+      );
+      return 2;
+    }
     out(
       `${toolName}: ${ok ? 'the server conforms to the interface' : 'the server breaks the interface (see FAIL lines above)'}`,
     );

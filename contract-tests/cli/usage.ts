@@ -26,4 +26,5 @@ Options:
   --strict             advisory checks fail the run too
   --help               this text
 
-Exit codes: 0 the server conforms, 1 a rule is broken, 2 usage or connection error.`;
+Exit codes: 0 the server conforms, 1 a rule is broken, 2 usage or connection error
+(or the key's rate limit left checks unfinished).`;

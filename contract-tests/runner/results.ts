@@ -14,6 +14,8 @@ export interface CheckResult {
   readonly status: CheckStatus;
   /** Why it was skipped, or a note on a pass. */
   readonly reason?: string;
+  /** Skipped because the key's rate limit would not let it finish (not a verdict on the server). */
+  readonly stoppedByRateLimit?: boolean;
   readonly failure?: FailureDetails;
   /** Requests this check sent (0 for observers). */
   readonly requests: number;

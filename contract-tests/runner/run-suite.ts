@@ -19,7 +19,7 @@ import { createBudget } from '../http/budget.ts';
 import { createClient } from '../http/client.ts';
 import { realClock } from '../http/clock.ts';
 import type { Exchange } from '../http/exchange.ts';
-import { createPacer } from '../http/pacer.ts';
+import { createPacer, RateLimitedError } from '../http/pacer.ts';
 import type { Target } from '../targets/target.ts';
 import { isObserver, planRun } from './plan.ts';
 import { AllowanceSpentError, isStopSignal } from './property.ts';
@@ -259,7 +259,11 @@ export async function runSuite(options: SuiteOptions): Promise<SuiteResult> {
         return finish({ status: check.advisory ? 'warn' : 'fail', failure: error.details });
       if (error instanceof SkipCheck) return finish({ status: 'skip', reason: error.message });
       if (isStopSignal(error))
-        return finish({ status: 'skip', reason: `stopped: ${error.message}` });
+        return finish({
+          status: 'skip',
+          reason: `stopped: ${error.message}`,
+          ...(error instanceof RateLimitedError ? { stoppedByRateLimit: true } : {}),
+        });
       const message = error instanceof Error ? `${error.name}: ${error.message}` : String(error);
       return finish({
         status: 'fail',

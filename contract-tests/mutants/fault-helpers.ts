@@ -1,0 +1,63 @@
+/** Small building blocks for mutants: forward-then-rewrite, rewrite-then-forward, and request edits. */
+import type { Fake } from '../../mock/fake.ts';
+import { parseExact, toJsonText } from '../http/exact-json.ts';
+import { type Intercepted, intercept, rebuild } from './intercept.ts';
+
+/** Rewrites an answer of the real fake. */
+export type AnswerFault = (response: Response, call: Intercepted) => Response | Promise<Response>;
+
+/** Forwards every request, then lets `fault` rewrite the answer. */
+export const after = (fault: AnswerFault) => (fake: Fake) =>
+  intercept(fake, async (call) => fault(await call.forward(), call));
+
+/** Forwards `operation` requests after `change` rewrites them (or answers itself); others unchanged. */
+export const before =
+  (
+    operation: Intercepted['operation'],
+    change: (call: Intercepted) => Request | Response | Promise<Request | Response>,
+  ) =>
+  (fake: Fake) =>
+    intercept(fake, async (call) => {
+      if (call.operation !== operation) return call.forward();
+      const next = await change(call);
+      return next instanceof Response ? next : call.forward(next);
+    });
+
+/** The request with its query edited. */
+export const withQuery = (call: Intercepted, edit: (query: URLSearchParams) => void): Request => {
+  const url = new URL(call.url);
+  edit(url.searchParams);
+  return rebuild(call.request, { url, body: null });
+};
+
+/** Parses JSON keeping int64 digits, or `undefined` when it is not JSON. */
+export function safeParse(text: string): unknown {
+  try {
+    return parseExact(text);
+  } catch {
+    return undefined;
+  }
+}
+
+/** The request with its JSON object body edited (other bodies pass unchanged). */
+export const withBody = (
+  call: Intercepted,
+  edit: (body: Record<string, unknown>) => void,
+): Request => {
+  // Exact parsing: the fault must not also round int64 values on the way through.
+  const body = safeParse(call.body);
+  if (body === undefined) return rebuild(call.request, { body: call.body });
+  if (body !== null && typeof body === 'object' && !Array.isArray(body))
+    edit(body as Record<string, unknown>);
+  return rebuild(call.request, { body: toJsonText(body) });
+};
+
+/** The request with another Authorization header. */
+export const withAuth = (call: Intercepted, value: string): Request => {
+  const headers = new Headers(call.request.headers);
+  headers.set('Authorization', value);
+  return rebuild(call.request, { headers, body: call.request.method === 'GET' ? null : call.body });
+};
+
+/** Whether an answer is an error (4xx or 5xx). */
+export const isError = (response: Response) => response.status >= 400;
