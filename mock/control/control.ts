@@ -2,12 +2,12 @@
  * The QA control surface, in-process: reset, clock, keys and plans, snapshots, forced responses.
  * control-handlers.ts serves the same functions over HTTP under the control prefix.
  */
-import type { OperationId, Pet } from '../contract/types.ts';
+import type { Pet } from '../contract/types.ts';
 import type { FakeState } from '../core/fake-state.ts';
 import { assertLimits, type KeyEntry, type Limits } from '../policies/plans.ts';
 import { emptyUsage, peekRateLimit } from '../policies/rate-limit.ts';
 import type { StoreSnapshot } from '../store/pet-store.ts';
-import type { ForcedRule } from './forced-responses.ts';
+import type { ForcedResponses } from './forced-responses.ts';
 
 /** What the control surface says about a key: never the key itself. */
 export interface KeyInfo {
@@ -45,12 +45,7 @@ export interface FakeControl {
   /** Replaces the store with a snapshot. */
   restore(snapshot: StoreSnapshot): Promise<void>;
   /** Forces the next `count` responses of an operation to an error status. */
-  force(
-    operationId: OperationId,
-    status: number,
-    count: number,
-    retryAfterSeconds?: number,
-  ): ForcedRule;
+  force: ForcedResponses['force'];
   /** Drops every forced rule. */
   clearForced(): void;
   /** A summary: time, pet count, keys, forced rules. */

@@ -2,40 +2,16 @@
  * `npm start` as a user runs it: a child process on real ports, its banner, its request log
  * (keys redacted), its errors for bad flags, and a graceful SIGTERM.
  */
-import { type ChildProcess, spawn, spawnSync } from 'node:child_process';
+import { spawnSync } from 'node:child_process';
 import { once } from 'node:events';
 import { mkdtempSync, writeFileSync } from 'node:fs';
-import { createServer } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterEach, expect, test } from 'vitest';
+import { cliPath as cli, freePort, startFakeProcess, stopFakeProcesses } from './fake-process.ts';
 
-const cli = new URL('./cli.ts', import.meta.url).pathname;
-const children: ChildProcess[] = [];
-afterEach(() => {
-  for (const child of children.splice(0)) child.kill('SIGKILL');
-});
-
-async function freePort(): Promise<number> {
-  const server = createServer().listen(0, '127.0.0.1');
-  await once(server, 'listening');
-  const { port } = server.address() as { port: number };
-  server.close();
-  return port;
-}
-
-async function startCli(args: string[]): Promise<{ child: ChildProcess; output: () => string }> {
-  const child = spawn(process.execPath, [cli, ...args], { stdio: ['ignore', 'pipe', 'pipe'] });
-  children.push(child);
-  let text = '';
-  child.stdout?.on('data', (chunk) => (text += chunk));
-  child.stderr?.on('data', (chunk) => (text += chunk));
-  for (let waited = 0; !text.includes('demo keys (send as'); waited += 50) {
-    if (waited > 15_000 || child.exitCode !== null) throw new Error(`cli did not start:\n${text}`);
-    await new Promise((resolve) => setTimeout(resolve, 50));
-  }
-  return { child, output: () => text };
-}
+afterEach(stopFakeProcesses);
+const startCli = startFakeProcess;
 
 test('npm start prints the base URLs and demo keys, serves both origins and logs each request without the key', async () => {
   const [port, stagingPort] = [await freePort(), await freePort()];

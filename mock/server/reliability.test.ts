@@ -2,51 +2,22 @@
  * The fake under faults: kill -9 with a state file, clients that vanish or trickle, SIGTERM with
  * a request in flight, concurrent creates, a full store, and a locked control surface.
  */
-import { type ChildProcess, spawn } from 'node:child_process';
 import { once } from 'node:events';
 import { mkdtempSync, readFileSync } from 'node:fs';
-import { connect, createServer, type Socket } from 'node:net';
+import { connect, type Socket } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, afterEach, beforeAll, expect, test } from 'vitest';
 import { createFake, type Fake } from '../fake.ts';
+import { freePort, startFakeProcess, stopFakeProcesses } from './fake-process.ts';
 import { type HttpDoor, listenHttp } from './http-server.ts';
 
-const cli = new URL('./cli.ts', import.meta.url).pathname;
 const auth = { Authorization: 'Bearer enterprise-demo-key' };
-const children: ChildProcess[] = [];
-afterEach(async () => {
-  const exits = children.splice(0).map(async (child) => {
-    if (child.exitCode !== null || child.signalCode !== null) return;
-    child.kill('SIGKILL');
-    await once(child, 'exit');
-  });
-  await Promise.all(exits);
-});
+afterEach(stopFakeProcesses);
 
-async function freePort(): Promise<number> {
-  const server = createServer().listen(0, '127.0.0.1');
-  await once(server, 'listening');
-  const { port } = server.address() as { port: number };
-  server.close();
-  return port;
-}
-
-async function startCli(args: string[], env: Record<string, string> = {}) {
-  const child = spawn(process.execPath, [cli, '--no-staging', '--quiet', ...args], {
-    stdio: ['ignore', 'pipe', 'pipe'],
-    env: { ...process.env, ...env },
-  });
-  children.push(child);
-  let text = '';
-  child.stdout?.on('data', (chunk) => (text += chunk));
-  child.stderr?.on('data', (chunk) => (text += chunk));
-  for (let waited = 0; !text.includes('demo keys (send as'); waited += 50) {
-    if (waited > 15_000 || child.exitCode !== null) throw new Error(`cli did not start:\n${text}`);
-    await new Promise((resolve) => setTimeout(resolve, 50));
-  }
-  return { child, output: () => text };
-}
+/** The fake on one origin, quiet: what these tests start. */
+const startCli = (args: string[], env: Record<string, string> = {}) =>
+  startFakeProcess(['--no-staging', '--quiet', ...args], env);
 
 function createPet(base: string, name: string) {
   return fetch(`${base}/v1/pets`, {
