@@ -14,6 +14,7 @@ runContractSuite({
     expect(skipped.sort()).toEqual(
       [
         'prism.exchangesValid',
+        'rateLimit.planLimits',
         'rateLimit.exceededGives429',
         'rateLimit.retryAfterOn429',
         'rateLimit.servedAfterRetryAfter',

@@ -13,11 +13,12 @@ import { directFakeTarget } from './targets/fake-target.ts';
 
 const seed = 7;
 
-async function run(mutant: Pick<Mutant, 'wrap' | 'rateLimits' | 'fake'>, strict = false) {
+async function run(mutant: Pick<Mutant, 'wrap' | 'rateLimits' | 'fake' | 'runAs'>, strict = false) {
+  const apiKey = mutant.runAs?.apiKey ?? (mutant.rateLimits ? smallWindowKey : undefined);
   const target = await directFakeTarget({
     wrap: mutant.wrap,
     ...(mutant.fake === undefined ? {} : { fake: mutant.fake }),
-    ...(mutant.rateLimits ? { apiKey: smallWindowKey } : {}),
+    ...(apiKey === undefined ? {} : { apiKey }),
   });
   try {
     const result = await runSuite({
@@ -26,6 +27,7 @@ async function run(mutant: Pick<Mutant, 'wrap' | 'rateLimits' | 'fake'>, strict 
       budget: 5000,
       runs: 5,
       rateLimits: mutant.rateLimits ?? false,
+      ...(mutant.runAs === undefined ? {} : { plan: mutant.runAs.plan }),
       timeoutMs: 2000,
     });
     return failedIds(result, strict);
@@ -46,6 +48,9 @@ test('the harness passes on the real fake behind the same (fault-free) wrapper',
   expect(await run({ wrap: passThrough, rateLimits: true, fake: smallWindowFake }, true)).toEqual(
     [],
   );
+  expect(
+    await run({ wrap: passThrough, runAs: { apiKey: 'free-demo-key', plan: 'free' } }, true),
+  ).toEqual([]);
 });
 
 for (const mutant of mutants) {

@@ -3,6 +3,7 @@
  * what it needs from the target, and how many requests it may send. Checks are written once
  * and run against every target.
  */
+import type { PlanName } from '../contract/interface-facts.ts';
 import type { Exchange } from '../http/exchange.ts';
 import type { CheckContext } from './check-context.ts';
 
@@ -17,7 +18,9 @@ export type Need =
   /** `--rate-limits`: exhausting the quota once, deliberately. */
   | 'rateLimitRun'
   /** `--via-prism`. */
-  | 'prism';
+  | 'prism'
+  /** `--plan`: the key's plan is known. */
+  | 'plan';
 
 /** Fields every check and observer has. */
 export interface CheckInfo {
@@ -44,7 +47,13 @@ export interface ActiveCheck extends CheckInfo {
 export interface ObserverCheck extends CheckInfo {
   readonly kind: 'observer';
   /** Creates the per-run state that sees each exchange. */
-  start(): ExchangeObserver;
+  start(run: RunFacts): ExchangeObserver;
+}
+
+/** What an observer may know about the run. */
+export interface RunFacts {
+  /** The key's plan, when `--plan` names it. */
+  readonly plan?: PlanName;
 }
 
 /** Per-run state of an observer check. */

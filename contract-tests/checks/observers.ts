@@ -3,7 +3,7 @@
  * promises the interface makes about all responses (Error bodies, JSON, X-RateLimit-* headers,
  * Retry-After on 429) and about the absence of server faults.
  */
-import { getPetSunsetDay, rateLimitHeaders } from '../contract/interface-facts.ts';
+import { getPetSunsetDay, planLimits, rateLimitHeaders } from '../contract/interface-facts.ts';
 import { checkError } from '../contract/schemas.ts';
 import type { Exchange, ReceivedResponse } from '../http/exchange.ts';
 import { parseRetryAfter } from '../http/retry-after.ts';
@@ -163,6 +163,32 @@ export const rateLimitRemainingDecreases = observerCheck({
       },
       unseenReason: () =>
         compared === 0 ? 'no two answers in the same window to compare' : undefined,
+    };
+  },
+});
+
+/** The key's X-RateLimit-Limit is one of its plan's limits. */
+export const rateLimitPlanLimits = observerCheck({
+  id: 'rateLimit.planLimits',
+  title: "X-RateLimit-Limit on answers to the key is its plan's per-minute or per-day limit",
+  source: 'Limits, "Rate limits by plan" and X-RateLimit-Limit "Limit applying to the caller"',
+  needs: ['plan'],
+  start: (run) => {
+    const plan = run.plan === undefined ? undefined : planLimits[run.plan];
+    let seen = 0;
+    return {
+      observe(exchange) {
+        const value = targetResponse(exchange)?.headers.get('X-RateLimit-Limit');
+        if (plan === undefined || !exchange.authenticated || value === null || value === undefined)
+          return undefined;
+        seen += 1;
+        const allowed: number[] = [plan.perMinute, plan.perDay];
+        return allowed.includes(Number(value))
+          ? undefined
+          : `X-RateLimit-Limit ${value} is neither ${plan.perMinute} (per minute) nor ${plan.perDay} (per day), the ${run.plan} plan's limits`;
+      },
+      unseenReason: () =>
+        seen === 0 ? 'no answer to the key carried X-RateLimit-Limit' : undefined,
     };
   },
 });

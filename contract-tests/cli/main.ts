@@ -27,7 +27,7 @@ async function openTarget(options: CliOptions): Promise<Target> {
   if (options.target.kind === 'url')
     target = urlTarget(options.target.baseUrl, options.target.apiKey);
   else if (options.target.kind === 'prism-mock') target = await prismMockTarget();
-  else target = await httpFakeTarget({ apiKey: 'free-demo-key' });
+  else target = await httpFakeTarget({ apiKey: 'free-demo-key' }); // a Free key: --plan free fits
   if (!options.viaPrism) return target;
   try {
     return await viaPrism(target);
@@ -72,6 +72,7 @@ export async function main(
       budget: options.budget,
       writes,
       rateLimits: options.rateLimits,
+      ...(options.plan === undefined ? {} : { plan: options.plan }),
       timeoutMs: options.timeoutMs,
       maxWaitMs: options.maxWaitMs,
       ...(options.runs === undefined ? {} : { runs: options.runs }),

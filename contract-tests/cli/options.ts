@@ -1,6 +1,7 @@
 /** Parses the command line and the environment into run options, or throws ContractUsageError. */
 import { parseArgs } from 'node:util';
 import { checkIds } from '../checks/registry.ts';
+import { type PlanName, planLimits } from '../contract/interface-facts.ts';
 import { randomSeed } from '../runner/seeds.ts';
 import { normaliseBaseUrl } from '../targets/url-target.ts';
 import { ContractUsageError } from './usage-error.ts';
@@ -19,6 +20,7 @@ export interface CliOptions {
   /** `true` / `false` when forced, `undefined` for the default (writes on loopback only). */
   readonly writes: boolean | undefined;
   readonly rateLimits: boolean;
+  readonly plan: PlanName | undefined;
   readonly budget: number;
   readonly timeoutMs: number;
   readonly maxWaitMs: number;
@@ -65,6 +67,15 @@ function parseIds(value: string | undefined, flag: string): string[] | undefined
       );
   }
   return items;
+}
+
+function parsePlan(value: string | undefined): PlanName | undefined {
+  if (value === undefined) return undefined;
+  if (!Object.hasOwn(planLimits, value))
+    throw new ContractUsageError(
+      `--plan must be one of: ${Object.keys(planLimits).join(', ')} (Enterprise limits are custom); got "${value}"`,
+    );
+  return value as PlanName;
 }
 
 /** Parses argv (without node and script) and the environment. */
@@ -114,6 +125,7 @@ export function parseCliOptions(argv: readonly string[], env: NodeJS.ProcessEnv)
     if (values[flag]) replayFlags.push(`--${flag}`);
   }
   if (values.skip !== undefined) replayFlags.push(`--skip ${values.skip}`);
+  if (values.plan !== undefined) replayFlags.push(`--plan ${values.plan}`);
   const budget = integer(values.budget, '--budget', 60, 1, 1_000_000);
   if (values.budget !== undefined) replayFlags.push(`--budget ${budget}`);
   const runs = values.runs === undefined ? undefined : integer(values.runs, '--runs', 1, 1, 10_000);
@@ -124,6 +136,7 @@ export function parseCliOptions(argv: readonly string[], env: NodeJS.ProcessEnv)
     viaPrism: values['via-prism'] === true,
     writes: values['allow-writes'] ? true : values['read-only'] ? false : undefined,
     rateLimits: values['rate-limits'] === true,
+    plan: parsePlan(values.plan),
     budget,
     timeoutMs: integer(values.timeout, '--timeout', 10_000, 1, 600_000),
     maxWaitMs: integer(values['max-wait'], '--max-wait', 90, 0, 86_400) * 1000,
@@ -150,6 +163,7 @@ function parse(argv: readonly string[]) {
       'allow-writes': { type: 'boolean' },
       'read-only': { type: 'boolean' },
       'rate-limits': { type: 'boolean' },
+      plan: { type: 'string' },
       budget: { type: 'string' },
       timeout: { type: 'string' },
       'max-wait': { type: 'string' },

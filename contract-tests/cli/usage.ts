@@ -14,6 +14,7 @@ Options:
   --allow-writes       create pets on a non-loopback server (names start with contract-<run id>-)
   --read-only          never create pets, even on a loopback server
   --rate-limits        also spend the key's window once on purpose (one 429, honoured)
+  --plan <name>        the key's plan (free, pro, business): X-RateLimit-Limit must match it
   --budget <n>         most requests to send, retries included (default 60: a Free key's minute)
   --timeout <ms>       per-request timeout (default 10000)
   --max-wait <s>       longest wait for Retry-After or X-RateLimit-Reset (default 90)

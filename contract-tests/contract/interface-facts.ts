@@ -27,3 +27,13 @@ export const rateLimitHeaders = [
 
 /** Smallest and largest int64 values (NewPet.categoryId, Pet.id, petId are int64). */
 export const int64 = { min: -(2n ** 63n), max: 2n ** 63n - 1n } as const;
+
+/** The plan table (interface, "Rate limits by plan"); Enterprise is "custom", so it has no numbers. */
+export const planLimits = {
+  free: { perMinute: 60, perDay: 1_000 },
+  pro: { perMinute: 300, perDay: 10_000 },
+  business: { perMinute: 1_000, perDay: 100_000 },
+} as const;
+
+/** A plan whose limits the interface gives. */
+export type PlanName = keyof typeof planLimits;

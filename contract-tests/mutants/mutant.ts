@@ -1,6 +1,7 @@
 /** A single-fault variant of the fake: what it breaks, and the check that must catch it. */
 import type { RequestHandler } from 'msw';
 import type { CreateFakeOptions, Fake } from '../../mock/fake.ts';
+import type { PlanName } from '../contract/interface-facts.ts';
 
 /** One mutant. */
 export interface Mutant {
@@ -14,6 +15,8 @@ export interface Mutant {
   readonly rateLimits?: boolean;
   /** Only shows as a warning: the check is advisory (fails with --strict). */
   readonly advisory?: boolean;
+  /** Run with this key and `--plan` (default: the Enterprise demo key, no plan). */
+  readonly runAs?: { readonly apiKey: string; readonly plan: PlanName };
   /** Fake options the fault needs (e.g. a key with a small window). */
   readonly fake?: CreateFakeOptions;
   /** Builds the handler list: the fault in front of the real fake. */

@@ -106,6 +106,17 @@ export const responseMutants: readonly Mutant[] = [
     ),
   }),
   mutant({
+    name: 'free-limit-misreported',
+    fault: 'X-RateLimit-Limit says 100 to a Free key (its plan allows 60 a minute, 1000 a day)',
+    expect: 'rateLimit.planLimits',
+    runAs: { apiKey: 'free-demo-key', plan: 'free' },
+    wrap: after((response) =>
+      response.headers.get('X-RateLimit-Limit') === '60'
+        ? withHeaders(response, (headers) => headers.set('X-RateLimit-Limit', '100'))
+        : response,
+    ),
+  }),
+  mutant({
     name: 'rate-limit-remaining-frozen',
     fault: 'X-RateLimit-Remaining never goes down',
     expect: 'rateLimit.remainingDecreases',

@@ -10,6 +10,8 @@ import type { Target } from '../targets/target.ts';
 export interface PlanFlags {
   readonly writes: boolean;
   readonly rateLimitRun: boolean;
+  /** Whether the key's plan is known (`--plan`). */
+  readonly plan: boolean;
   /** Why writes are off, for skip reasons. */
   readonly writesOffReason: string;
   /** Only these active checks (ids or `area.` prefixes); observers always run. */
@@ -51,6 +53,10 @@ function missingNeed(need: Need, target: Target, flags: PlanFlags): string | und
         : "pass --rate-limits to spend the key's window once on purpose";
     case 'prism':
       return target.viaPrism ? undefined : 'pass --via-prism to have Prism validate every exchange';
+    case 'plan':
+      return flags.plan
+        ? undefined
+        : "pass --plan free|pro|business (the key's plan) to compare X-RateLimit-Limit with the plan table";
   }
 }
 

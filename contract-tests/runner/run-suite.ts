@@ -14,7 +14,7 @@ import type { CheckContext } from '../checks/check-context.ts';
 import { allChecks } from '../checks/registry.ts';
 import { listPetsRequest } from '../checks/requests.ts';
 import { ContractUsageError } from '../cli/usage-error.ts';
-import { pageSize } from '../contract/interface-facts.ts';
+import { type PlanName, pageSize } from '../contract/interface-facts.ts';
 import { createBudget } from '../http/budget.ts';
 import { createClient } from '../http/client.ts';
 import { realClock } from '../http/clock.ts';
@@ -39,6 +39,8 @@ export interface SuiteOptions {
   readonly writes?: boolean;
   /** Spend the key's window once on purpose (`--rate-limits`). */
   readonly rateLimits?: boolean;
+  /** The key's plan (`--plan`), to check X-RateLimit-Limit against the plan table. */
+  readonly plan?: PlanName;
   readonly only?: readonly string[];
   /** Checks never to run (`--skip`), reported as skipped. */
   readonly skip?: readonly string[];
@@ -119,6 +121,7 @@ export async function runSuite(options: SuiteOptions): Promise<SuiteResult> {
   const flags = {
     writes,
     rateLimitRun: options.rateLimits ?? false,
+    plan: options.plan !== undefined,
     writesOffReason: target.loopback
       ? 'writes are off (--read-only)'
       : `read-only run on a non-loopback server: pass --allow-writes to create pets (named ${runPrefix}...; the interface has no delete)`,
@@ -127,10 +130,11 @@ export async function runSuite(options: SuiteOptions): Promise<SuiteResult> {
   };
 
   // Observers watch from the first request on, the preflight included.
+  const runFacts = options.plan === undefined ? {} : { plan: options.plan };
   const preliminary = planRun(checks, target, flags, { budget: options.budget, maxRuns: 1 });
   for (const entry of preliminary.checks) {
     if (entry.skipReason === undefined && isObserver(entry.check))
-      observerStates.set(entry.check, entry.check.start());
+      observerStates.set(entry.check, entry.check.start(runFacts));
   }
 
   let preflight: Exchange;
