@@ -1,11 +1,13 @@
 /**
  * In-process: what a test pays per request when it uses the fake through msw's `setupServer`
  * (mock/node.ts), against the cheapest real round trip, a loopback `fetch` to the bare ceiling
- * server returning the same bytes. Sequential requests, one at a time; interleaved rounds.
+ * server returning the same bytes, and against msw's `getResponse` over the same handlers called
+ * directly (what interception adds). Sequential requests, one at a time; interleaved rounds.
  */
 import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
+import { getResponse } from 'msw';
 import { createFakeServer } from '../mock/node.ts';
 import type { BenchOptions } from './options.ts';
 import { BenchError, freePort, startServer } from './processes.ts';
@@ -16,6 +18,8 @@ import { median } from './stats.ts';
 /** Microseconds per sequential request. */
 export interface InProcessResult {
   readonly setupServerUs: number;
+  /** msw's `getResponse` over the same handlers, called directly: no interception. */
+  readonly getResponseUs: number;
   readonly loopbackUs: number;
   /** The process's CPU time per request through setupServer, µs. */
   readonly setupServerCpuUs: number;
@@ -26,14 +30,15 @@ export interface InProcessResult {
 async function timeRequests(
   url: string,
   count: number,
+  send: (request: Request) => Promise<Response | undefined> = fetch,
 ): Promise<{ wallUs: number; cpuUs: number }> {
   const cpu = process.cpuUsage();
   const started = performance.now();
   for (let i = 0; i < count; i++) {
-    const response = await fetch(url, { headers: benchHeaders });
-    await response.arrayBuffer();
-    if (response.status !== 200)
-      throw new BenchError(`in-process: ${url} answered ${response.status}, expected 200`);
+    const response = await send(new Request(url, { headers: benchHeaders }));
+    await response?.arrayBuffer();
+    if (response?.status !== 200)
+      throw new BenchError(`in-process: ${url} answered ${response?.status}, expected 200`);
   }
   const wallUs = ((performance.now() - started) * 1000) / count;
   const used = process.cpuUsage(cpu);
@@ -63,6 +68,8 @@ export async function measureInProcess(
   const setup: number[] = [];
   const setupCpu: number[] = [];
   const loopback: number[] = [];
+  const direct: number[] = [];
+  const viaGetResponse = (request: Request) => getResponse(fake.handlers, request);
   try {
     const rounds = Math.max(3, options.rounds);
     for (let round = 0; round <= rounds; round++) {
@@ -75,16 +82,19 @@ export async function measureInProcess(
         server.close();
       }
       const viaLoopback = await timeRequests(loopbackUrl, round === 0 ? 500 : count);
+      const viaDirect = await timeRequests(fakeUrl, round === 0 ? 500 : count, viaGetResponse);
       if (round === 0) continue;
+      direct.push(viaDirect.wallUs);
       setup.push(viaMsw.wallUs);
       setupCpu.push(viaMsw.cpuUs);
       loopback.push(viaLoopback.wallUs);
       log(
-        `in-process round ${round}/${rounds}  setupServer ${viaMsw.wallUs.toFixed(0)} µs/req   loopback to ceiling ${viaLoopback.wallUs.toFixed(0)} µs/req`,
+        `in-process round ${round}/${rounds}  setupServer ${viaMsw.wallUs.toFixed(0)} µs/req   getResponse ${viaDirect.wallUs.toFixed(0)} µs/req   loopback to ceiling ${viaLoopback.wallUs.toFixed(0)} µs/req`,
       );
     }
     return {
       setupServerUs: median(setup),
+      getResponseUs: median(direct),
       loopbackUs: median(loopback),
       setupServerCpuUs: median(setupCpu),
       requests: count,

@@ -32,6 +32,8 @@ export interface ServerSpec {
   readonly cwd?: string;
   /** Node flags placed before the script. */
   readonly nodeFlags?: readonly string[];
+  /** Extra environment variables. */
+  readonly env?: Record<string, string>;
 }
 
 /** A running server. */
@@ -100,7 +102,7 @@ export async function startServer(spec: ServerSpec): Promise<RunningServer> {
   const child: ChildProcess = spawn(
     process.execPath,
     [...(spec.nodeFlags ?? []), spec.script, ...spec.args],
-    { cwd: spec.cwd, stdio: ['ignore', 'pipe', 'pipe'] },
+    { cwd: spec.cwd, env: { ...process.env, ...spec.env }, stdio: ['ignore', 'pipe', 'pipe'] },
   );
   const lines: string[] = [];
   const keep = (chunk: Buffer) => {

@@ -3,6 +3,7 @@
  * `prism mock openapi/petstore.yaml`, and the bare ceiling server.
  */
 import { createRequire } from 'node:module';
+import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import type { ServerSpec } from './processes.ts';
 import { benchHeaders, unboundLimitsFlags } from './requests.ts';
@@ -33,16 +34,20 @@ export function baseUrl(target: TargetId, port: number): string {
 
 /**
  * The fake as `npm start` runs it, on `port` only, without its request log, with the bench key's
- * limits out of reach. `extra` adds flags (e.g. `--seed <file>`).
+ * limits out of reach. `extra` adds flags (e.g. `--seed <file>`); `root` runs another checkout.
  */
-export function fakeSpec(port: number, extra: readonly string[] = []): ServerSpec {
+export function fakeSpec(
+  port: number,
+  extra: readonly string[] = [],
+  root: string = projectRoot,
+): ServerSpec {
   return {
     name: 'fake',
-    script: fakeCli,
+    script: root === projectRoot ? fakeCli : join(root, 'mock/server/cli.ts'),
     args: ['--port', String(port), '--no-staging', '--quiet', ...unboundLimitsFlags, ...extra],
     readyUrl: `${baseUrl('fake', port)}/pets?limit=1`,
     readyHeaders: { Authorization: benchHeaders.Authorization },
-    cwd: projectRoot,
+    cwd: root,
     readyTimeoutMs: 120_000,
   };
 }
