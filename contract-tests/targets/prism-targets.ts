@@ -22,7 +22,11 @@ export function prismCanJudge(spec: RequestSpec): boolean {
   });
 }
 
-/** Wraps a target so that conforming requests pass through `prism proxy --errors`. */
+/**
+ * Wraps a target so that conforming requests pass through `prism proxy --errors`. Prism runs in
+ * its own process, so the target must be reachable over the network (the fake's HTTP door, not
+ * the in-process fake).
+ */
 export async function viaPrism(target: Target): Promise<Target> {
   const prism = await startPrism('proxy', [target.baseUrl, '--errors']);
   return {
