@@ -9,6 +9,7 @@ import {
   malformedJsonBody,
   missingRequiredBody,
   notANewPetBody,
+  type SentPet,
   validBody,
   validCase,
 } from '../arbitraries/new-pet.ts';
@@ -243,5 +244,29 @@ export const createPetRefusedLeavesNoPet = activeCheck({
           exchange,
         );
     }
+  },
+});
+
+/** Simultaneous creates still get distinct ids (no read-then-increment race). */
+export const createPetConcurrentCreates = activeCheck({
+  id: 'createPet.concurrentCreates',
+  title: 'three pets created at the same moment get three distinct ids',
+  source: 'Pet.id, "Unique identifier assigned by the service on creation"',
+  needs: ['writes', 'semantics'],
+  cost: { fixed: 3, perRun: 0 },
+  async run(context) {
+    const sent = [1n, 2n, 3n].map((categoryId) => ({
+      name: `${context.runPrefix}concurrent-${categoryId}`,
+      categoryId,
+    }));
+    const exchanges = await Promise.all(
+      sent.map((pet) => context.send(createPetRequest(toJsonText(pet), true))),
+    );
+    const ids = exchanges.map(
+      (exchange, index) =>
+        expectCreated(exchange, sent[index] as SentPet, 'POST /pets sent concurrently').id,
+    );
+    if (new Set(ids).size !== ids.length)
+      fail(`three simultaneous creates got ids ${ids.join(', ')}`, exchanges[ids.length - 1]);
   },
 });

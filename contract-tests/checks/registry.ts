@@ -2,6 +2,7 @@
 import { authMalformedHeader, authMissingKey, authUnknownKey } from './auth-checks.ts';
 import type { Check } from './check.ts';
 import {
+  createPetConcurrentCreates,
   createPetCreated,
   createPetExtraFields,
   createPetInt64CategoryId,
@@ -75,6 +76,7 @@ export const allChecks: readonly Check[] = [
   authMissingKey,
   authUnknownKey,
   authMalformedHeader,
+  createPetConcurrentCreates,
   errorsBodyShape,
   errorsStatusMatches,
   responsesJson,

@@ -1,7 +1,7 @@
 /** Single-fault variants of the fake for `POST /pets` (createPet). */
 import { toJsonText } from '../http/exact-json.ts';
 import { after, before, safeParse, withBody } from './fault-helpers.ts';
-import { rebuild, withHeaders, withJson } from './intercept.ts';
+import { intercept, rebuild, withHeaders, withJson } from './intercept.ts';
 import { type Mutant, mutant } from './mutant.ts';
 
 /** Ids a mutant that stores nothing makes up, far above the seed's. */
@@ -142,6 +142,25 @@ export const createPetMutants: readonly Mutant[] = [
       }
       return response;
     }),
+  }),
+  mutant({
+    name: 'racy-id-assignment',
+    fault: 'POST /pets reads the next id before storing, so simultaneous creates share an id',
+    expect: 'createPet.concurrentCreates',
+    wrap: (fake) =>
+      intercept(fake, async (call) => {
+        if (call.operation !== 'createPet') return call.forward();
+        const guess = BigInt(fake.control.snapshot().nextId);
+        await new Promise((resolve) => setTimeout(resolve, 5)); // the window of the race
+        const response = await call.forward();
+        const text = await response.text();
+        const pet = response.status === 201 ? (safeParse(text) as { id?: unknown }) : undefined;
+        const body =
+          pet !== undefined && pet.id !== guess ? toJsonText({ ...pet, id: guess }) : text;
+        const headers = new Headers(response.headers);
+        headers.delete('Content-Length');
+        return new Response(body, { status: response.status, headers });
+      }),
   }),
   mutant({
     name: 'duplicate-ids',
