@@ -56,8 +56,11 @@ export function formatResult(result: CheckResult, replay?: ReplayInfo): string {
 export function formatSummary(suite: SuiteResult): string {
   const count = (status: CheckResult['status']) =>
     suite.results.filter((result) => result.status === status).length;
+  const clock = suite.virtualTime ? " on the fake's virtual clock" : '';
   const waited =
-    suite.waitedMs > 0 ? `, ${(suite.waitedMs / 1000).toFixed(1)} s waiting for rate limits` : '';
+    suite.waitedMs > 0
+      ? `, ${(suite.waitedMs / 1000).toFixed(1)} s waiting for rate limits${clock}`
+      : '';
   return [
     `${toolName}: ${count('pass')} passed, ${count('fail')} failed, ${count('warn')} warned, ${count('skip')} skipped (${suite.runs} run${suite.runs === 1 ? '' : 's'} per property, seed ${suite.seed})`,
     `${toolName}: ${suite.requests} requests sent, ${suite.answered429} answered 429, in ${(suite.durationMs / 1000).toFixed(1)} s${waited}`,
