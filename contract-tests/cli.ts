@@ -1,3 +1,4 @@
+#!/usr/bin/env node
 /**
  * `npm run contract`: checks a server against petstore-interface.md (see contract-tests/README.md).
  * @example PETSTORE_API_KEY=... npm run contract -- --base-url https://staging.example.com/v1

@@ -1,3 +1,4 @@
+#!/usr/bin/env node
 /**
  * `npm start`: serves the fake on real ports (production and staging origins), prints the base
  * URLs and demo keys, and logs one line per request with the key redacted to its public id.
