@@ -3,7 +3,7 @@
  * a 429 is honoured (Retry-After as seconds or HTTP-date, else exponential backoff, always with
  * jitter) and retried a few times. The key is put on the wire here and nowhere else.
  */
-import type { RequestBudget } from './budget.ts';
+import { BudgetSpentError, type RequestBudget } from './budget.ts';
 import type { HarnessClock } from './clock.ts';
 import { type Exchange, keyPlaceholder, type RequestSpec } from './exchange.ts';
 import { type Pacer, RateLimitedError } from './pacer.ts';
@@ -75,11 +75,17 @@ export function createClient(options: ClientOptions): ContractClient {
   let answered429 = 0;
   let faults = 0;
 
-  const once = async (spec: RequestSpec, pace: boolean): Promise<Exchange> => {
-    const spends = spec.auth === 'key';
+  const spend = async (pace: boolean, spends: boolean) => {
+    // Never wait for the quota on behalf of a request the budget no longer allows.
+    if (budget.left <= 0) throw new BudgetSpentError(budget.limit);
     await pacer.beforeSend(pace, spends);
     budget.take();
     requests += 1;
+  };
+
+  const once = async (spec: RequestSpec, pace: boolean): Promise<Exchange> => {
+    const spends = spec.auth === 'key';
+    await spend(pace, spends);
     const route = options.route(spec);
     const started = performance.now();
     const wire = (url: string) =>
@@ -96,9 +102,7 @@ export function createClient(options: ClientOptions): ContractClient {
       outcome.response?.fromPrism === true && outcome.response.prismViolations.length === 0;
     if (unjudged && spec.method === 'GET' && route.fallbackUrl !== undefined) {
       // Prism refused the answer only for its own int64 limit: read it from the target itself.
-      await pacer.beforeSend(pace, spends);
-      budget.take();
-      requests += 1;
+      await spend(pace, spends);
       outcome = await wire(route.fallbackUrl);
     }
     const exchange: Exchange = {

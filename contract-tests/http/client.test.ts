@@ -1,0 +1,56 @@
+import { expect, test } from 'vitest';
+import { BudgetSpentError, createBudget } from './budget.ts';
+import { createClient } from './client.ts';
+import type { HarnessClock } from './clock.ts';
+import type { RequestSpec } from './exchange.ts';
+import { createPacer } from './pacer.ts';
+
+const listing: RequestSpec = {
+  method: 'GET',
+  path: '/pets',
+  auth: 'key',
+  conforming: true,
+  operationId: 'listPets',
+};
+
+/** A client over a virtual clock and a server that answers every request 429, Retry-After: 1. */
+function throttledClient(budget: number) {
+  let now = 1_000_000_000_000;
+  const clock: HarnessClock = {
+    now: () => now,
+    async sleep(ms) {
+      now += ms;
+    },
+  };
+  const sentAt: number[] = [];
+  const fetch = async () => {
+    sentAt.push(now);
+    return new Response('{}', { status: 429, headers: { 'Retry-After': '1' } });
+  };
+  const client = createClient({
+    route: () => ({ sendUrl: 'http://h/v1/pets', reproUrl: 'http://h/v1/pets' }),
+    apiKey: 'key-123456',
+    timeoutMs: 1000,
+    budget: createBudget(budget),
+    pacer: createPacer({ clock, maxWaitMs: 90_000, random: () => 0 }),
+    clock,
+    onExchange: () => {},
+    fetch,
+  });
+  return { client, sentAt, elapsed: () => now - 1_000_000_000_000 };
+}
+
+test('retries a 429 no sooner than Retry-After and with backoff of 1 s, 2 s, 4 s', async () => {
+  const { client, sentAt } = throttledClient(10);
+  await expect(client.send(listing)).rejects.toThrow(/still answered 429 after 3/);
+  const gaps = sentAt.slice(1).map((at, index) => at - (sentAt[index] ?? 0));
+  expect(gaps).toEqual([1000, 2000, 4000]);
+});
+
+test('does not wait for a Retry-After when the budget allows no further request', async () => {
+  const { client, sentAt, elapsed } = throttledClient(2);
+  await expect(client.send(listing)).rejects.toBeInstanceOf(BudgetSpentError);
+  expect(sentAt).toHaveLength(2);
+  // The second 429 asked for 2 s more; the budget ended the run before that wait.
+  expect(elapsed()).toBe(1000);
+});
