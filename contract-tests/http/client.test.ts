@@ -3,7 +3,7 @@ import { BudgetSpentError, createBudget } from './budget.ts';
 import { createClient } from './client.ts';
 import type { HarnessClock } from './clock.ts';
 import type { RequestSpec } from './exchange.ts';
-import { createPacer } from './pacer.ts';
+import { createPacer, RateLimitedError } from './pacer.ts';
 
 const listing: RequestSpec = {
   method: 'GET',
@@ -53,4 +53,13 @@ test('does not wait for a Retry-After when the budget allows no further request'
   expect(sentAt).toHaveLength(2);
   // The second 429 asked for 2 s more; the budget ended the run before that wait.
   expect(elapsed()).toBe(1000);
+});
+
+test('after a request is refused through all its retries, sends nothing more', async () => {
+  const { client, sentAt, elapsed } = throttledClient(20);
+  await expect(client.send(listing)).rejects.toBeInstanceOf(RateLimitedError);
+  const before = elapsed();
+  await expect(client.send(listing)).rejects.toThrow(/not sent: an earlier request/);
+  expect(sentAt).toHaveLength(4);
+  expect(elapsed()).toBe(before);
 });

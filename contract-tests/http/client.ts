@@ -1,7 +1,8 @@
 /**
  * The harness's HTTP client: every request goes through the budget, the pacer and the observers;
  * a 429 is honoured (Retry-After as seconds or HTTP-date, else exponential backoff, always with
- * jitter) and retried a few times. The key is put on the wire here and nowhere else.
+ * jitter) and retried a few times; a request refused through all its retries stops the client for
+ * the rest of the run. The key is put on the wire here and nowhere else.
  */
 import { BudgetSpentError, type RequestBudget } from './budget.ts';
 import type { HarnessClock } from './clock.ts';
@@ -74,6 +75,8 @@ export function createClient(options: ClientOptions): ContractClient {
   let requests = 0;
   let answered429 = 0;
   let faults = 0;
+  // Set once a request was refused through all its retries: the server is not serving this key.
+  let refusedThrough: string | undefined;
 
   const spend = async (pace: boolean, spends: boolean) => {
     // Never wait for the quota on behalf of a request the budget no longer allows.
@@ -122,13 +125,19 @@ export function createClient(options: ClientOptions): ContractClient {
 
   return {
     async send(spec, sendOptions = {}) {
+      // A next check would start the backoff over at 1 s: stop instead of pressing the server.
+      if (refusedThrough !== undefined)
+        throw new RateLimitedError(
+          `not sent: an earlier request was ${refusedThrough}, and more requests could earn the key a ban`,
+        );
       const pace = sendOptions.pace ?? true;
       let exchange = await once(spec, pace);
       for (let attempt = 1; sendOptions.retry429 !== false; attempt++) {
         const response = exchange.response;
         if (response === undefined || response.status !== 429) break;
         if (attempt > maxRetries) {
-          throw new RateLimitedError(`still answered 429 after ${maxRetries} honoured retries`);
+          refusedThrough = `still answered 429 after ${maxRetries} honoured retries`;
+          throw new RateLimitedError(refusedThrough);
         }
         // Exponential backoff: never sooner than Retry-After, and at least 1 s, 2 s, 4 s...
         const retry = parseRetryAfter(response.headers.get('Retry-After'), clock.now());
