@@ -17,6 +17,7 @@ import {
   startServer,
 } from './processes.ts';
 import { benchHeaders, createRequest } from './requests.ts';
+import { measureRetainedHeap, type RetainedHeap } from './retained-heap.ts';
 import { baseUrl, fakeSpec } from './servers.ts';
 import { median } from './stats.ts';
 
@@ -49,6 +50,8 @@ export interface ScaleResult {
   readonly createP99Ms: number;
   readonly rssBeforeCreatesBytes: number | undefined;
   readonly rssAfterCreatesBytes: number | undefined;
+  /** Heap the store keeps per pet, measured in process after a full GC. */
+  readonly retained: RetainedHeap;
   readonly rounds: number;
 }
 
@@ -164,6 +167,7 @@ export async function measureScale(
         `scale: ${options.creates} creates answered ${JSON.stringify(created.statuses)}`,
       );
     const rssAfter = residentBytes(creator.pid);
+    const retained = await measureRetainedHeap(Math.min(options.creates, 20_000));
     log(
       `scale: ${options.creates} creates at ${created.requestsPerSecond.toFixed(0)}/s, RSS ${((rssBefore ?? 0) / 2 ** 20).toFixed(0)} → ${((rssAfter ?? 0) / 2 ** 20).toFixed(0)} MiB`,
     );
@@ -178,6 +182,7 @@ export async function measureScale(
       createP99Ms: created.p99Ms,
       rssBeforeCreatesBytes: rssBefore,
       rssAfterCreatesBytes: rssAfter,
+      retained,
       rounds,
     };
   } finally {
