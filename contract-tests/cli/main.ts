@@ -89,8 +89,16 @@ export async function main(
     const limited = result.results.filter((check) => check.stoppedByRateLimit === true);
     if (ok && limited.length > 0) {
       // No verdict: the key's quota, not the server's behaviour, stopped these checks.
+      const why = limited[0]?.reason?.replace(/^stopped: /, '') ?? 'rate limited';
+      // A longer --max-wait helps only when a wait was too long, not when 429s outlasted the retries.
+      const hint = limited.some((check) => check.reason?.includes('--max-wait'))
+        ? 'rerun when its quota resets, or raise --max-wait'
+        : 'rerun when its quota resets';
       io.err(
-        `${toolName}: the key's rate limit stopped ${limited.length} check(s) (${limited.map((check) => check.id).join(', ')}): rerun when its quota resets, or raise --max-wait`,
+        redact(
+          `${toolName}: the key's rate limit stopped ${limited.length} check(s) (${limited.map((check) => check.id).join(', ')}): ${why}; ${hint}`,
+          key,
+        ),
       );
       return 2;
     }
