@@ -12,6 +12,8 @@ export interface ProxyCounts {
   readonly requests: number;
   /** Count per status code; `error` for requests the upstream never answered. */
   readonly statuses: Readonly<Record<string, number>>;
+  /** Requests to the fake's control surface (`/__control/`): a run against a URL must send none. */
+  readonly control: number;
 }
 
 /** A running counting proxy. */
@@ -27,12 +29,14 @@ export async function startCountingProxy(upstream: string): Promise<CountingProx
   const target = new URL(upstream);
   const agent = new Agent({ keepAlive: true });
   let requests = 0;
+  let control = 0;
   const statuses: Record<string, number> = {};
   const count = (status: string) => {
     statuses[status] = (statuses[status] ?? 0) + 1;
   };
   const server = createServer((incoming, outgoing) => {
     requests += 1;
+    if (incoming.url?.startsWith('/__control')) control += 1;
     const upstreamRequest = forward(
       {
         host: target.hostname,
@@ -60,7 +64,7 @@ export async function startCountingProxy(upstream: string): Promise<CountingProx
   const { port } = server.address() as AddressInfo;
   return {
     origin: `http://127.0.0.1:${port}`,
-    counts: () => ({ requests, statuses: { ...statuses } }),
+    counts: () => ({ requests, statuses: { ...statuses }, control }),
     close: async () => {
       server.closeAllConnections();
       server.close();

@@ -192,8 +192,8 @@ function harnessSection(result: HarnessResult): string[] {
     '',
     '`npm run contract -- --base-url <url>` with no other flag, against a fake started as `npm start` starts it, counted by a pass-through proxy.',
     '',
-    '| Key | wall s | requests | statuses | 429s | exit | harness summary |',
-    '|---|---|---|---|---|---|---|',
+    '| Key | wall s | requests | statuses | 429s | control-surface requests | exit | harness summary |',
+    '|---|---|---|---|---|---|---|---|',
     ...result.runs.map(
       (run) =>
         `| ${run.key === 'free' ? 'Free (60/min)' : 'Enterprise (limits do not bind)'} | ${n(run.wallMs / 1000, 1)}${run.timedOut ? ' (timed out)' : ''} | ${run.counts.requests} | ${Object.entries(
@@ -202,7 +202,7 @@ function harnessSection(result: HarnessResult): string[] {
           .map(([code, count]) => `${code}×${count}`)
           .join(
             ', ',
-          )} | ${run.rateLimited} | ${run.exitCode ?? 'killed'} | ${run.summary.replaceAll('\n', ' / ').replaceAll('|', '\\|')} |`,
+          )} | ${run.rateLimited} | ${run.counts.control} | ${run.exitCode ?? 'killed'} | ${run.summary.replaceAll('\n', ' / ').replaceAll('|', '\\|')} |`,
     ),
     '',
   ];
