@@ -3,42 +3,17 @@
  * a real port. Exit codes, the report, the request count of a Free key's run, the JUnit file,
  * and that the key never appears in anything the harness writes.
  */
-import { spawn } from 'node:child_process';
 import { mkdtempSync, readFileSync } from 'node:fs';
-import { type AddressInfo, createServer } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterEach, expect, test } from 'vitest';
+import { type CliRun, closedPort, runCli } from './cli-process.ts';
 import { mutants } from './mutants/catalogue.ts';
 import { type FakeTarget, httpFakeTarget } from './targets/fake-target.ts';
 
 const freeKey = 'free-demo-key';
 // Runs longer than a Free key's minute use a key whose window they cannot spend (no real waits).
 const roomyKey = 'enterprise-demo-key';
-const cliPath = new URL('./cli.ts', import.meta.url).pathname;
-
-interface CliRun {
-  readonly code: number | null;
-  readonly stdout: string;
-  readonly stderr: string;
-}
-
-function runCli(args: readonly string[], env: Record<string, string> = {}): Promise<CliRun> {
-  return new Promise((resolve, reject) => {
-    const { PETSTORE_API_KEY: _, ...inherited } = process.env;
-    const child = spawn(process.execPath, [cliPath, ...args], { env: { ...inherited, ...env } });
-    let stdout = '';
-    let stderr = '';
-    child.stdout.on('data', (chunk: Buffer) => {
-      stdout += chunk.toString();
-    });
-    child.stderr.on('data', (chunk: Buffer) => {
-      stderr += chunk.toString();
-    });
-    child.once('error', reject);
-    child.once('close', (code) => resolve({ code, stdout, stderr }));
-  });
-}
 
 const open: FakeTarget[] = [];
 afterEach(async () => {
@@ -128,15 +103,6 @@ test('the same seed replays the same counterexample', async () => {
   expect(counterexample(first)).toBeDefined();
   expect(counterexample(second)).toBe(counterexample(first));
 });
-
-/** A loopback port nothing listens on. */
-async function closedPort(): Promise<number> {
-  const server = createServer();
-  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
-  const { port } = server.address() as AddressInfo;
-  await new Promise((resolve) => server.close(resolve));
-  return port;
-}
 
 test('usage and connection problems exit 2 with a message naming the tool', async () => {
   const closed = `http://127.0.0.1:${await closedPort()}/v1`;

@@ -90,7 +90,7 @@ export async function main(
     if (ok && limited.length > 0) {
       // No verdict: the key's quota, not the server's behaviour, stopped these checks.
       const why = limited[0]?.reason?.replace(/^stopped: /, '') ?? 'rate limited';
-      // A longer --max-wait helps only when a wait was too long, not when 429s outlasted the retries.
+      // A longer --max-wait helps when a wait was too long, not when 429s outlasted the retries.
       const hint = limited.some((check) => check.reason?.includes('--max-wait'))
         ? 'rerun when its quota resets, or raise --max-wait'
         : 'rerun when its quota resets';

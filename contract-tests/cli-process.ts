@@ -1,0 +1,76 @@
+/**
+ * For tests that run the CLI as a user does: `node contract-tests/cli.ts` in a child process,
+ * with only the environment the test gives it, killed if it outlives its time limit.
+ */
+import { spawn } from 'node:child_process';
+import { once } from 'node:events';
+import { type AddressInfo, createServer } from 'node:net';
+
+const cliPath = new URL('./cli.ts', import.meta.url).pathname;
+
+/** How a CLI run ended, and everything it printed. */
+export interface CliRun {
+  /** The exit code, or `null` when it was killed. */
+  readonly code: number | null;
+  readonly stdout: string;
+  readonly stderr: string;
+  /** Wall time from spawn to exit, in ms. */
+  readonly durationMs: number;
+  /** When it exited, in epoch ms (to compare with times a test server recorded). */
+  readonly endedAt: number;
+  /** Whether it was still running after `killAfterMs` and was killed (a hang). */
+  readonly killed: boolean;
+}
+
+/** Options of `runCli`. */
+export interface RunCliOptions {
+  /** Kills the CLI if it runs longer (default 60 s): a hang fails the test, not vitest. */
+  readonly killAfterMs?: number;
+}
+
+/**
+ * Runs the CLI with `args`; `PETSTORE_API_KEY` is set only if `env` sets it.
+ * @example const run = await runCli(['--base-url', url], { PETSTORE_API_KEY: key });
+ */
+export function runCli(
+  args: readonly string[],
+  env: Record<string, string> = {},
+  options: RunCliOptions = {},
+): Promise<CliRun> {
+  return new Promise((resolve, reject) => {
+    const started = performance.now();
+    const { PETSTORE_API_KEY: _, ...inherited } = process.env;
+    const child = spawn(process.execPath, [cliPath, ...args], { env: { ...inherited, ...env } });
+    let stdout = '';
+    let stderr = '';
+    let killed = false;
+    const timer = setTimeout(() => {
+      killed = true;
+      child.kill('SIGKILL');
+    }, options.killAfterMs ?? 60_000);
+    child.stdout.on('data', (chunk: Buffer) => {
+      stdout += chunk.toString();
+    });
+    child.stderr.on('data', (chunk: Buffer) => {
+      stderr += chunk.toString();
+    });
+    child.once('error', (error) => {
+      clearTimeout(timer);
+      reject(error);
+    });
+    child.once('close', (code) => {
+      clearTimeout(timer);
+      const durationMs = performance.now() - started;
+      resolve({ code, stdout, stderr, durationMs, endedAt: Date.now(), killed });
+    });
+  });
+}
+
+/** A loopback port nothing listens on. */
+export async function closedPort(): Promise<number> {
+  const server = createServer().listen(0, '127.0.0.1');
+  await once(server, 'listening');
+  const { port } = server.address() as AddressInfo;
+  await new Promise((resolve) => server.close(resolve));
+  return port;
+}
