@@ -288,6 +288,9 @@ function describe({ method, path, headers, body }: Hostile): string {
 
 function checkAnswer(input: Hostile, answer: Answer, created: Map<number, unknown>): void {
   const where = `${input.method} ${input.path.slice(0, 120)}`;
+  // No answer ever repeats a key, whether it was sent as one or merely guessed.
+  expect(answer.text, where).not.toContain(fuzzKey);
+  expect(JSON.stringify(answer.headers), where).not.toContain(fuzzKey);
   expect(answer.status, where).toBeGreaterThanOrEqual(200);
   expect(answer.status, where).toBeLessThan(500);
   if (answer.text === '' && answer.status === 413 && answer.headers['content-type'] === undefined)
