@@ -34,7 +34,7 @@ const answers = new Map(
 );
 const notFound = Buffer.from('{"code":"route_not_found","message":"ceiling","status":404}');
 
-createServer((request, response) => {
+const server = createServer((request, response) => {
   const answer = answers.get(`${request.method} ${request.url}`);
   request.resume(); // drain any request body
   if (answer === undefined) {
@@ -44,4 +44,8 @@ createServer((request, response) => {
   }
   response.writeHead(answer.status, answer.headers);
   response.end(answer.bytes);
-}).listen(Number(values.port), '127.0.0.1');
+});
+// A client that pauses between batches (the in-process section does) must find its kept-alive
+// socket still open: Node's 5 s default races with the client reusing it ("fetch failed").
+server.keepAliveTimeout = 120_000;
+server.listen(Number(values.port), '127.0.0.1');
