@@ -38,6 +38,7 @@ export function throughputChart(result: ThroughputResult, subtitle: string): str
   const height = top + result.requests.length * (groupHeight + groupGap) + 10;
   const parts: string[] = [
     `<svg xmlns="http://www.w3.org/2000/svg" width="${width}" height="${height}" viewBox="0 0 ${width} ${height}" font-family="system-ui, -apple-system, Segoe UI, sans-serif" font-size="12">`,
+    `<title>Requests per second by server and request (${escapeXml(subtitle)})</title>`,
     `<rect width="${width}" height="${height}" fill="#ffffff"/>`,
     `<text x="16" y="24" font-size="16" font-weight="600">Requests per second, ${result.connections} connections, median of the rounds</text>`,
     `<text x="16" y="42" fill="#555">${escapeXml(subtitle)}</text>`,
