@@ -38,6 +38,7 @@ export interface BenchOptions {
   readonly outDir: string;
 }
 
+/** The help text of `npm run bench -- --help`. */
 export const usage = `Usage: npm run bench -- [options]
 
   --quick               short runs to check the bench works (about a minute; numbers not comparable)
