@@ -167,17 +167,17 @@ async function main(argv: readonly string[]): Promise<void> {
   process.once('SIGTERM', () => void shutdown('SIGTERM'));
   process.once('SIGINT', () => void shutdown('SIGINT'));
 
+  // One write: a reader that sees the banner's first line must see the key list too.
+  const keyLines = fake.control.keys().map((key) => {
+    const secret = fake.initialKeys.find((entry) => entry.id === key.id)?.key ?? '?';
+    return `    ${secret.padEnd(24)} ${key.plan.padEnd(10)} ${key.limits.perMinute}/min, ${key.limits.perDay}/day`;
+  });
   console.log(`Pet Store fake ready
   production  ${origin}/v1
   staging     ${stagingOrigin === false ? '(off)' : `${stagingOrigin}/v1`}
   control     ${origin}${fake.config.controlPrefix}/state
-  demo keys (send as "Authorization: Bearer <key>"):`);
-  for (const key of fake.control.keys()) {
-    const secret = fake.initialKeys.find((entry) => entry.id === key.id)?.key ?? '?';
-    console.log(
-      `    ${secret.padEnd(24)} ${key.plan.padEnd(10)} ${key.limits.perMinute}/min, ${key.limits.perDay}/day`,
-    );
-  }
+  demo keys (send as "Authorization: Bearer <key>"):
+${keyLines.join('\n')}`);
 }
 
 main(process.argv.slice(2)).catch((error: unknown) => {
