@@ -69,6 +69,7 @@ async function decide(
   route: RouteOptions,
   operation: Operation,
   request: Request,
+  url: URL,
   params: OperationContext['params'],
 ): Promise<Outcome> {
   const now = state.clock.now();
@@ -133,7 +134,6 @@ async function decide(
     };
   }
   recordAdmission(usage);
-  const url = new URL(request.url);
   const response = await operation({ request, url, params, key, state });
   return { response, rateLimit: admission.headers, keyId: key.id };
 }
@@ -188,7 +188,7 @@ export function withPolicies(state: FakeState, route: RouteOptions, operation: O
     const url = new URL(request.url);
     let outcome: Outcome;
     try {
-      outcome = await decide(state, route, operation, request, params);
+      outcome = await decide(state, route, operation, request, url, params);
     } catch (error) {
       // A bug in the fake must surface as a logged 500, never as a hang or a crash of the server.
       console.error('petstore-fake: handler failed', error);

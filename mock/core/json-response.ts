@@ -1,8 +1,28 @@
 import { stringifyJson } from '../contract/lossless-json.ts';
 
+// The text each JSON response was built from. The HTTP door writes it to the socket directly
+// instead of reading the same bytes back out of the Response's web stream (bench/optimisations.md).
+const bodyTexts = new WeakMap<Response, string>();
+
 /** A JSON response whose int64 values keep every digit (see lossless-json.ts). */
 export function jsonResponse(status: number, body: unknown, headers?: HeadersInit): Response {
-  const response = new Response(stringifyJson(body), { status, headers: headers ?? {} });
-  response.headers.set('Content-Type', 'application/json');
+  const text = stringifyJson(body);
+  // Content-Type goes in with the rest: one Headers fill, not a fill and then a set.
+  const init =
+    headers === undefined || (!Array.isArray(headers) && !(headers instanceof Headers))
+      ? { ...(headers as Record<string, string> | undefined), 'Content-Type': 'application/json' }
+      : withContentType(new Headers(headers));
+  const response = new Response(text, { status, headers: init });
+  bodyTexts.set(response, text);
   return response;
+}
+
+function withContentType(headers: Headers): Headers {
+  headers.set('Content-Type', 'application/json');
+  return headers;
+}
+
+/** The JSON text a response from `jsonResponse` carries, without reading its body stream. */
+export function jsonResponseText(response: Response): string | undefined {
+  return bodyTexts.get(response);
 }

@@ -13,12 +13,25 @@ const encoder = new TextEncoder();
 
 /** Compares two strings in time that depends only on their lengths, not their contents. */
 export function constantTimeEqual(a: string, b: string): boolean {
-  const left = encoder.encode(a);
-  const right = encoder.encode(b);
+  return constantTimeEqualBytes(encoder.encode(a), encoder.encode(b));
+}
+
+function constantTimeEqualBytes(left: Uint8Array, right: Uint8Array): boolean {
   const length = Math.max(left.length, right.length);
   let difference = left.length ^ right.length;
   for (let i = 0; i < length; i++) difference |= (left[i] ?? 0) ^ (right[i] ?? 0);
   return difference === 0;
+}
+
+// Each known key's bytes, encoded once rather than on every request (keys are few and long-lived;
+// a key entry replaced by the control surface is a new object and gets its own bytes).
+const keyBytes = new WeakMap<KeyEntry, { readonly key: string; readonly bytes: Uint8Array }>();
+function bytesOf(entry: KeyEntry): Uint8Array {
+  const cached = keyBytes.get(entry);
+  if (cached !== undefined && cached.key === entry.key) return cached.bytes;
+  const bytes = encoder.encode(entry.key);
+  keyBytes.set(entry, { key: entry.key, bytes });
+  return bytes;
 }
 
 /** Extracts the token of an `Authorization: Bearer <token>` header (scheme case-insensitive, RFC 9110). */
@@ -32,10 +45,11 @@ export function parseBearer(header: string | null): string | 'missing' | 'malfor
 export function authenticate(header: string | null, keys: readonly KeyEntry[]): AuthResult {
   const token = parseBearer(header);
   if (token === 'missing' || token === 'malformed') return { ok: false, reason: token };
+  const tokenBytes = encoder.encode(token);
   let found: KeyEntry | undefined;
   for (const entry of keys) {
     // No early exit: every key costs the same whether or not an earlier one matched.
-    if (constantTimeEqual(token, entry.key) && found === undefined) found = entry;
+    if (constantTimeEqualBytes(tokenBytes, bytesOf(entry)) && found === undefined) found = entry;
   }
   return found ? { ok: true, key: found } : { ok: false, reason: 'unknown' };
 }

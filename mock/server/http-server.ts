@@ -5,7 +5,8 @@
  *
  * Every request crosses this door, so it does no work the answer does not need (measured in
  * bench/optimisations.md): it builds the Request in one pass, lets msw skip its per-request clone,
- * tries only the handlers of its own origin, and writes the body with a Content-Length.
+ * tries only the handlers of its own origin, writes the fake's JSON text without reading it back
+ * from the Response's stream, and writes the body with a Content-Length.
  */
 import { once } from 'node:events';
 import { createServer, type IncomingMessage, type Server, type ServerResponse } from 'node:http';
@@ -13,6 +14,7 @@ import type { AddressInfo } from 'node:net';
 import { getResponse, RequestHandler } from 'msw';
 import { stringifyJson } from '../contract/lossless-json.ts';
 import { type ErrorCode, errorBody } from '../core/errors.ts';
+import { jsonResponseText } from '../core/json-response.ts';
 import { answerClientError, doorLimits } from './client-errors.ts';
 
 /** Options of one listening socket. */
@@ -204,7 +206,14 @@ async function answer(
   });
   const setCookies = response.headers.getSetCookie();
   if (setCookies.length > 0) headers['set-cookie'] = setCookies;
-  const payload = response.body === null ? undefined : await response.bytes();
+  // A fake's own JSON answer hands over its text; anything else is read from its body stream.
+  const text = jsonResponseText(response);
+  const payload =
+    text !== undefined
+      ? Buffer.from(text)
+      : response.body === null
+        ? undefined
+        : await response.bytes();
   if (payload !== undefined) headers['content-length'] = String(payload.byteLength);
   res.writeHead(response.status, headers);
   res.end(incoming.method === 'HEAD' ? undefined : payload);
