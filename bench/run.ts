@@ -6,6 +6,7 @@
  */
 import { readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
+import { bundleServer } from '../scripts/build-server.ts';
 import { throughputChart } from './chart.ts';
 import { type ColdStartResult, measureColdStart } from './cold-start.ts';
 import { type HarnessResult, measureHarness } from './harness.ts';
@@ -64,6 +65,8 @@ async function main(): Promise<number> {
   console.log(
     `bench: ${machine.cpuModel}, ${machine.cores} cores, Node ${machine.node}, load average ${formatLoad(machine.loadBefore)}${options.quick ? ' (quick mode: numbers not comparable)' : ''}`,
   );
+  // The fake runs as `npm start` runs it: from the bundle of the current sources.
+  await bundleServer();
   const failures: Record<string, string> = {};
   const throughput: ThroughputResult | undefined = await section(
     'throughput',

@@ -1,17 +1,22 @@
 /**
- * How each server under test is started: the fake exactly as `npm start` runs it, Prism as
+ * How each server under test is started: the fake exactly as `npm start` runs it (the bundle
+ * scripts/build-server.ts writes; the bench builds it first), Prism as
  * `prism mock openapi/petstore.yaml`, and the bare ceiling server.
  */
 import { createRequire } from 'node:module';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
+import { serverBundlePath } from '../scripts/build-server.ts';
 import type { ServerSpec } from './processes.ts';
 import { benchHeaders, unboundLimitsFlags } from './requests.ts';
 
 /** The project root (the bench runs every server from there). */
 export const projectRoot = fileURLToPath(new URL('..', import.meta.url));
 
-const fakeCli = fileURLToPath(new URL('../mock/server/cli.ts', import.meta.url));
+/** `npm start`'s server: the CLI bundled by its prestart step. */
+const fakeCli = serverBundlePath;
+/** The same CLI run from source, as the tests and older checkouts run it. */
+export const fakeSourceCli = fileURLToPath(new URL('../mock/server/cli.ts', import.meta.url));
 const ceilingScript = fileURLToPath(new URL('./ceiling-server.ts', import.meta.url));
 const prismCli = createRequire(import.meta.url).resolve('@stoplight/prism-cli');
 const openapi = fileURLToPath(new URL('../openapi/petstore.yaml', import.meta.url));

@@ -7,12 +7,13 @@
  * Reads only (list, filtered list, get): creates add pets, which is growth by design and is
  * measured separately by `npm run bench` (memory after 100k creates).
  */
+
 import { spawn } from 'node:child_process';
 import { mkdtempSync, readFileSync, writeFileSync } from 'node:fs';
 import { cpus, loadavg, tmpdir, totalmem } from 'node:os';
 import { join } from 'node:path';
-import { fileURLToPath } from 'node:url';
 import autocannon from 'autocannon';
+import { bundleServer } from '../scripts/build-server.ts';
 
 const seconds = Number(process.env.SOAK_SECONDS ?? 60);
 const connections = Number(process.env.SOAK_CONNECTIONS ?? 10);
@@ -38,15 +39,7 @@ async function main(): Promise<void> {
   );
   const server = spawn(
     process.execPath,
-    [
-      fileURLToPath(new URL('mock/server/cli.ts', root)),
-      '--port',
-      String(port),
-      '--no-staging',
-      '--quiet',
-      '--keys',
-      keys,
-    ],
+    [await bundleServer(), '--port', String(port), '--no-staging', '--quiet', '--keys', keys],
     { stdio: ['ignore', 'pipe', 'inherit'] },
   );
   let banner = '';

@@ -2,7 +2,7 @@
  * `npm start` as a user runs it: a child process on real ports, its banner, its request log
  * (keys redacted), its errors for bad flags, and a graceful SIGTERM.
  */
-import { spawnSync } from 'node:child_process';
+import { spawn, spawnSync } from 'node:child_process';
 import { once } from 'node:events';
 import { mkdtempSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
@@ -13,7 +13,7 @@ import { cliPath as cli, freePort, startFakeProcess, stopFakeProcesses } from '.
 afterEach(stopFakeProcesses);
 const startCli = startFakeProcess;
 
-test('npm start prints the base URLs and demo keys, serves both origins and logs each request without the key', async () => {
+test('the CLI prints the base URLs and demo keys, serves both origins and logs each request without the key', async () => {
   const [port, stagingPort] = [await freePort(), await freePort()];
   const { output } = await startCli([
     '--port',
@@ -46,6 +46,40 @@ test('npm start prints the base URLs and demo keys, serves both origins and logs
   expect(log).toMatch(/GET \/v1\/pets 401 [\d.]+ms key=unknown/);
   expect(log).not.toMatch(/free-demo-key|pro-demo-key|wrong-secret-value/);
 });
+
+test('`npm start` itself builds the bundled server, serves it and stops on SIGTERM', async () => {
+  const port = await freePort();
+  // Its own process group, so that npm, its shell and the server all get the signal.
+  const npm = spawn('npm', ['start', '--', '--port', String(port), '--no-staging'], {
+    cwd: new URL('../..', import.meta.url).pathname,
+    stdio: ['ignore', 'pipe', 'pipe'],
+    detached: true,
+  });
+  let text = '';
+  npm.stdout.on('data', (chunk) => (text += chunk));
+  npm.stderr.on('data', (chunk) => (text += chunk));
+  const exited = once(npm, 'exit');
+  try {
+    for (let waited = 0; !text.includes('demo keys (send as'); waited += 50) {
+      if (waited > 60_000 || npm.exitCode !== null) throw new Error(`npm start failed:\n${text}`);
+      await new Promise((resolve) => setTimeout(resolve, 50));
+    }
+    expect(text).toContain('node node_modules/.cache/petstore-fake/server.mjs');
+    expect(text).toMatch(/enterprise-demo-key\s+enterprise/);
+    const ok = await fetch(`http://127.0.0.1:${port}/v1/pets?limit=3`, {
+      headers: { Authorization: 'Bearer free-demo-key' },
+    });
+    expect(ok.status).toBe(200);
+    expect(ok.headers.get('x-ratelimit-remaining')).toBe('59');
+    expect(await ok.json()).toHaveLength(3);
+    const denied = await fetch(`http://127.0.0.1:${port}/v1/pets`);
+    expect(denied.status).toBe(401);
+  } finally {
+    process.kill(-(npm.pid as number), 'SIGTERM');
+    await exited;
+  }
+  await expect(fetch(`http://127.0.0.1:${port}/v1/pets`)).rejects.toThrow();
+}, 90_000);
 
 test('--seed starts from another file or empty, and --keys from another keys file', async () => {
   const dir = mkdtempSync(join(tmpdir(), 'petstore-cli-'));
