@@ -71,6 +71,12 @@ function targetsSection(checks: readonly TargetCheck[]): string[] {
     '|---|---|---|',
     ...checks.map((check) => `| ${check.target} | ${check.measured} | **${check.verdict}** |`),
     '',
+    ...(checks.some((check) => check.verdict === 'MISSED')
+      ? [
+          'Why a target is missed, and what was tried: [Missed targets](#missed-targets-and-why) below.',
+          '',
+        ]
+      : []),
   ];
 }
 
