@@ -78,7 +78,16 @@ test('`npm start` itself builds the bundled server, serves it and stops on SIGTE
     process.kill(-(npm.pid as number), 'SIGTERM');
     await exited;
   }
-  await expect(fetch(`http://127.0.0.1:${port}/v1/pets`)).rejects.toThrow();
+  // npm may exit before the server it started has finished closing: wait for the port to close.
+  let closed = false;
+  for (let waited = 0; !closed && waited < 10_000; waited += 100) {
+    closed = await fetch(`http://127.0.0.1:${port}/v1/pets`).then(
+      () => false,
+      () => true,
+    );
+    if (!closed) await new Promise((resolve) => setTimeout(resolve, 100));
+  }
+  expect(closed).toBe(true);
 }, 90_000);
 
 test('--seed starts from another file or empty, and --keys from another keys file', async () => {
