@@ -3,7 +3,7 @@
  * (`{code, message, status}`) but not the codes: these are ours, and the README lists them.
  */
 import type { ErrorBody } from '../contract/types.ts';
-import { jsonResponse } from './json-response.ts';
+import { jsonResponse, type ResponseHeaders } from './json-response.ts';
 
 /** Code → status and default message of every error the fake sends. */
 export const errorTemplates = {
@@ -50,7 +50,11 @@ export function errorBody(code: ErrorCode, message?: string): ErrorBody {
 }
 
 /** Builds the JSON error response for a code; extra headers are set on it as given. */
-export function errorResponse(code: ErrorCode, message?: string, headers?: HeadersInit): Response {
+export function errorResponse(
+  code: ErrorCode,
+  message?: string,
+  headers?: ResponseHeaders,
+): Response {
   const body = errorBody(code, message);
   return jsonResponse(body.status, body, headers);
 }

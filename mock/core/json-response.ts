@@ -4,22 +4,19 @@ import { stringifyJson } from '../contract/lossless-json.ts';
 // instead of reading the same bytes back out of the Response's web stream (bench/optimisations.md).
 const bodyTexts = new WeakMap<Response, string>();
 
+/** Extra headers of a JSON response, by name (every caller passes a literal record). */
+export type ResponseHeaders = Readonly<Record<string, string>>;
+
 /** A JSON response whose int64 values keep every digit (see lossless-json.ts). */
-export function jsonResponse(status: number, body: unknown, headers?: HeadersInit): Response {
+export function jsonResponse(status: number, body: unknown, headers?: ResponseHeaders): Response {
   const text = stringifyJson(body);
   // Content-Type goes in with the rest: one Headers fill, not a fill and then a set.
-  const init =
-    headers === undefined || (!Array.isArray(headers) && !(headers instanceof Headers))
-      ? { ...(headers as Record<string, string> | undefined), 'Content-Type': 'application/json' }
-      : withContentType(new Headers(headers));
-  const response = new Response(text, { status, headers: init });
+  const response = new Response(text, {
+    status,
+    headers: { ...headers, 'Content-Type': 'application/json' },
+  });
   bodyTexts.set(response, text);
   return response;
-}
-
-function withContentType(headers: Headers): Headers {
-  headers.set('Content-Type', 'application/json');
-  return headers;
 }
 
 /** The JSON text a response from `jsonResponse` carries, without reading its body stream. */

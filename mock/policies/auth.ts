@@ -24,13 +24,14 @@ function constantTimeEqualBytes(left: Uint8Array, right: Uint8Array): boolean {
 }
 
 // Each known key's bytes, encoded once rather than on every request (keys are few and long-lived;
-// a key entry replaced by the control surface is a new object and gets its own bytes).
-const keyBytes = new WeakMap<KeyEntry, { readonly key: string; readonly bytes: Uint8Array }>();
+// `KeyEntry.key` is readonly, and a key added through the control surface is a new entry).
+const keyBytes = new WeakMap<KeyEntry, Uint8Array>();
 function bytesOf(entry: KeyEntry): Uint8Array {
-  const cached = keyBytes.get(entry);
-  if (cached !== undefined && cached.key === entry.key) return cached.bytes;
-  const bytes = encoder.encode(entry.key);
-  keyBytes.set(entry, { key: entry.key, bytes });
+  let bytes = keyBytes.get(entry);
+  if (bytes === undefined) {
+    bytes = encoder.encode(entry.key);
+    keyBytes.set(entry, bytes);
+  }
   return bytes;
 }
 
