@@ -13,6 +13,7 @@ import { mkdtempSync, readFileSync, writeFileSync } from 'node:fs';
 import { cpus, loadavg, tmpdir, totalmem } from 'node:os';
 import { join } from 'node:path';
 import autocannon from 'autocannon';
+import { waitForBanner } from '../mock/server/fake-process.ts';
 import { bundleServer } from '../scripts/build-server.ts';
 
 const seconds = Number(process.env.SOAK_SECONDS ?? 60);
@@ -42,13 +43,7 @@ async function main(): Promise<void> {
     [await bundleServer(), '--port', String(port), '--no-staging', '--quiet', '--keys', keys],
     { stdio: ['ignore', 'pipe', 'inherit'] },
   );
-  let banner = '';
-  server.stdout.on('data', (chunk) => (banner += chunk));
-  for (let waited = 0; !banner.includes('demo keys (send as'); waited += 50) {
-    if (waited > 15_000 || server.exitCode !== null)
-      throw new Error(`soak: the fake did not start:\n${banner}`);
-    await new Promise((resolve) => setTimeout(resolve, 50));
-  }
+  await waitForBanner(server);
   const pid = server.pid as number;
   const samples: { at: number; rss: number }[] = [{ at: 0, rss: rssMiB(pid) }];
   const started = Date.now();

@@ -1,5 +1,5 @@
 /**
- * For tests that run `npm start` as a user does: the fake in a child process on a real port,
+ * For tests (and the soak) that run the fake as a user does: a child process on a real port,
  * waited for until its banner is out, and stopped for sure afterwards.
  */
 import { type ChildProcess, spawn } from 'node:child_process';
@@ -24,6 +24,26 @@ export async function freePort(): Promise<number> {
   return port;
 }
 
+/**
+ * Collects a started fake's output and resolves with it once the banner is out, or throws with
+ * what it printed when it exits or stays silent for `timeoutMs`.
+ */
+export async function waitForBanner(
+  child: ChildProcess,
+  timeoutMs = 15_000,
+): Promise<() => string> {
+  let text = '';
+  child.stdout?.on('data', (chunk) => (text += chunk));
+  child.stderr?.on('data', (chunk) => (text += chunk));
+  // The banner's own line: a warning printed earlier also mentions "demo keys".
+  for (let waited = 0; !text.includes('demo keys (send as'); waited += 50) {
+    if (waited > timeoutMs || child.exitCode !== null)
+      throw new Error(`the fake did not start:\n${text}`);
+    await new Promise((resolve) => setTimeout(resolve, 50));
+  }
+  return () => text;
+}
+
 /** Starts `node mock/server/cli.ts <args>` and resolves once it prints its demo keys. */
 export async function startFakeProcess(
   args: readonly string[],
@@ -34,15 +54,7 @@ export async function startFakeProcess(
     env: { ...process.env, ...env },
   });
   running.push(child);
-  let text = '';
-  child.stdout?.on('data', (chunk) => (text += chunk));
-  child.stderr?.on('data', (chunk) => (text += chunk));
-  // The banner's own line: a warning printed earlier also mentions "demo keys".
-  for (let waited = 0; !text.includes('demo keys (send as'); waited += 50) {
-    if (waited > 15_000 || child.exitCode !== null) throw new Error(`cli did not start:\n${text}`);
-    await new Promise((resolve) => setTimeout(resolve, 50));
-  }
-  return { child, output: () => text };
+  return { child, output: await waitForBanner(child) };
 }
 
 /** Kills every fake process still running and waits for them to exit (call in afterEach). */
