@@ -75,7 +75,14 @@ afterAll(async () => {
 });
 
 beforeEach(async () => {
-  await page.evaluate(() => window.fake?.control.reset());
+  // The in-page fake's clock is real by default; a minute window rolling over mid-test would
+  // reset the per-minute count the tests read. Pin it to the start of the next minute, frozen.
+  const nextMinute = Math.ceil(Date.now() / 60_000) * 60_000 + 60_000;
+  await page.evaluate((epochMs) => {
+    window.fake?.control.reset();
+    window.fake?.control.setTime(epochMs);
+    window.fake?.control.freezeTime(true);
+  }, nextMinute);
 });
 
 /** Calls the API with `fetch` inside the page and returns what the page's script can read. */
@@ -141,11 +148,9 @@ it('answers 401 with an Error body when no key is sent', async () => {
 });
 
 it("answers 429 with Retry-After once the key's per-minute limit is used up", async () => {
-  await page.evaluate(() => {
-    // A frozen clock keeps the three calls in one minute window.
-    window.fake?.control.freezeTime(true);
-    window.fake?.control.updateKey('demo-free', { limits: { perMinute: 2, perDay: 100 } });
-  });
+  await page.evaluate(() =>
+    window.fake?.control.updateKey('demo-free', { limits: { perMinute: 2, perDay: 100 } }),
+  );
   expect((await call('/pets', { headers: auth })).status).toBe(200);
   expect((await call('/pets', { headers: auth })).status).toBe(200);
   const limited = await call('/pets', { headers: auth });
