@@ -77,7 +77,7 @@ afterAll(async () => {
 beforeEach(async () => {
   // The in-page fake's clock is real by default; a minute window rolling over mid-test would
   // reset the per-minute count the tests read. Pin it to the start of the next minute, frozen.
-  const nextMinute = Math.ceil(Date.now() / 60_000) * 60_000 + 60_000;
+  const nextMinute = (Math.floor(Date.now() / 60_000) + 1) * 60_000;
   await page.evaluate((epochMs) => {
     window.fake?.control.reset();
     window.fake?.control.setTime(epochMs);
