@@ -5,7 +5,7 @@
  */
 import { getPetSunsetDay, planLimits, rateLimitHeaders } from '../contract/interface-facts.ts';
 import { checkError } from '../contract/schemas.ts';
-import type { Exchange, ReceivedResponse } from '../http/exchange.ts';
+import { answeredBeforeSent, type Exchange, type ReceivedResponse } from '../http/exchange.ts';
 import { parseRetryAfter } from '../http/retry-after.ts';
 import { type ExchangeObserver, observerCheck } from './check.ts';
 
@@ -136,7 +136,9 @@ export const rateLimitRemainingDecreases = observerCheck({
   source: 'Limits, X-RateLimit-Remaining "Requests remaining in the current window"',
   needs: ['rateLimits'],
   start: () => {
-    let previous: { limit: string; reset: string; remaining: number } | undefined;
+    let previous:
+      | { limit: string; reset: string; remaining: number; exchange: Exchange }
+      | undefined;
     let compared = 0;
     return {
       observe(exchange) {
@@ -153,8 +155,14 @@ export const rateLimitRemainingDecreases = observerCheck({
           return undefined;
         }
         const before = previous;
-        previous = { limit, reset, remaining };
-        if (before === undefined || before.limit !== limit || before.reset !== reset)
+        previous = { limit, reset, remaining, exchange };
+        if (
+          before === undefined ||
+          before.limit !== limit ||
+          before.reset !== reset ||
+          // Answers to requests in flight together may arrive in any order (concurrent creates).
+          !answeredBeforeSent(before.exchange, exchange)
+        )
           return undefined;
         compared += 1;
         return remaining < before.remaining

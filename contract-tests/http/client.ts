@@ -90,7 +90,7 @@ export function createClient(options: ClientOptions): ContractClient {
     const spends = spec.auth === 'key';
     await spend(pace, spends);
     const route = options.route(spec);
-    const started = performance.now();
+    const sentAt = performance.now();
     const wire = (url: string) =>
       send({
         url,
@@ -111,9 +111,9 @@ export function createClient(options: ClientOptions): ContractClient {
     const exchange: Exchange = {
       spec,
       url: route.reproUrl,
-      durationMs: performance.now() - started,
+      sentAt,
+      answeredAt: performance.now(),
       authenticated: spec.auth === 'key',
-      seq: requests,
       ...outcome,
     };
     if (exchange.fault !== undefined) faults += 1;

@@ -61,11 +61,19 @@ export interface Exchange {
   readonly url: string;
   readonly response?: ReceivedResponse | undefined;
   readonly fault?: Fault | undefined;
-  readonly durationMs: number;
+  /** When it was sent and when its outcome arrived, in ms on the `performance.now()` timeline. */
+  readonly sentAt: number;
+  readonly answeredAt: number;
   /** Sent with the real key, so its rate-limit headers describe our quota. */
   readonly authenticated: boolean;
-  /** Sequence number within the run, from 1. */
-  readonly seq: number;
+}
+
+/**
+ * True when `earlier` was answered before `later` was sent, so the server saw them in that order.
+ * Concurrent exchanges can be answered in any order, whatever order the server handled them in.
+ */
+export function answeredBeforeSent(earlier: Exchange, later: Exchange): boolean {
+  return earlier.answeredAt <= later.sentAt;
 }
 
 /** A short description of an exchange, e.g. `GET /pets?limit=5 -> 200`. */

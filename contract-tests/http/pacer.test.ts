@@ -20,9 +20,9 @@ function answer(status: number, headers: Record<string, string>, authenticated =
   return {
     spec: { method: 'GET', path: '/pets', auth: 'key', conforming: true, operationId: 'listPets' },
     url: 'http://h/v1/pets',
-    durationMs: 1,
+    sentAt: 0,
+    answeredAt: 1,
     authenticated,
-    seq: 1,
     response: {
       status,
       headers: new Headers(headers),
