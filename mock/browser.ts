@@ -49,4 +49,4 @@ export async function startFakeWorker(options: StartFakeWorkerOptions = {}): Pro
   return { worker, fake };
 }
 
-export { type CreateFakeOptions, createFake, type Fake } from './fake.ts';
+export * from './fake.ts';

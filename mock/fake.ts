@@ -42,6 +42,21 @@ export interface Fake {
   anonymousRateLimitHeaders(): Record<string, string>;
 }
 
+export type { ErrorBody, Int64, NewPet, OperationId, Pet, PetStatus } from './contract/types.ts';
+export type { FakeControl, KeyInfo, ResetSeed } from './control/control.ts';
+export type { ForceableStatus, ForcedRule } from './control/forced-responses.ts';
+export type { Clock, ControllableClock } from './core/clock.ts';
+export { createClock } from './core/clock.ts';
+export type {
+  ExchangeRecord,
+  FakeOptions,
+  ResolvedConfig,
+  RetryAfterFormat,
+} from './core/config.ts';
+export type { KeyEntry, KeysFile, Limits } from './policies/plans.ts';
+export type { StorePersistence } from './store/persistence.ts';
+export type { StoreSnapshot } from './store/pet-store.ts';
+
 /** The default seed pets (fixtures/pets.json). */
 export const defaultSeed: readonly Pet[] = defaultPets as Pet[];
 

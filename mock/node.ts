@@ -20,4 +20,4 @@ export async function createFakeServer(options: CreateFakeOptions = {}): Promise
   return { server: setupServer(...fake.handlers), fake };
 }
 
-export { type CreateFakeOptions, createFake, type Fake } from './fake.ts';
+export * from './fake.ts';
