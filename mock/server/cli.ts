@@ -5,6 +5,7 @@
  */
 import { readFileSync } from 'node:fs';
 import { parseArgs } from 'node:util';
+import packageJson from '../../package.json' with { type: 'json' };
 import { parseJson } from '../contract/lossless-json.ts';
 import type { Pet } from '../contract/types.ts';
 import type { ExchangeRecord } from '../core/config.ts';
@@ -36,7 +37,8 @@ const usage = `Usage: npm start -- [options]
 Environment:
   PETSTORE_CONTROL_TOKEN   require this token (X-Control-Token header) on /__control/;
                            without it, binding beyond loopback disables /__control/
-  --help                   this text`;
+  --help                   this text
+  --version                the package version`;
 
 class UsageError extends Error {}
 
@@ -78,11 +80,16 @@ async function main(argv: readonly string[]): Promise<void> {
       'max-pets': { type: 'string' },
       quiet: { type: 'boolean', default: false },
       help: { type: 'boolean', default: false },
+      version: { type: 'boolean', default: false },
     },
     strict: true,
   });
   if (values.help) {
     console.log(usage);
+    return;
+  }
+  if (values.version) {
+    console.log(packageJson.version);
     return;
   }
   const host = values.host;
