@@ -1,0 +1,279 @@
+/**
+ * Builds what the published package ships (`npm run build`, and `prepack` before `npm pack` or
+ * `npm publish`), into dist/:
+ * - dist/mock/, dist/fixtures/: JavaScript and `.d.ts` for the library doors (`.`, `./node`,
+ *   `./browser`) and the OpenAPI document (`./openapi`), emitted by tsc from tsconfig.build.json.
+ *   One file per source file, so bundlers tree-shake and a stack trace names the source file.
+ * - dist/bin/: the two CLIs, each one esbuild bundle with every devDependency it uses inlined
+ *   (the harness runs on fast-check, Ajv and yaml, which users of the fake should not install);
+ *   the package's own dependencies (msw, @msw/data) stay imports.
+ * The repository itself never runs dist/: its scripts and tests run the TypeScript sources.
+ *   node scripts/build-package.ts
+ */
+import { spawnSync } from 'node:child_process';
+import { existsSync, mkdirSync, readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { builtinModules } from 'node:module';
+import { join, relative } from 'node:path';
+import { fileURLToPath } from 'node:url';
+import { build } from 'esbuild';
+import packageJson from '../package.json' with { type: 'json' };
+
+const root = fileURLToPath(new URL('..', import.meta.url));
+/** Where the build writes everything the package ships, except openapi/petstore.yaml. */
+export const distDir = join(root, 'dist');
+const probeDir = join(root, 'node_modules', '.cache', 'petstore-fake', 'package-types');
+
+/** The bins, by output file under dist/bin/: source entry point. */
+const bins: Record<string, string> = {
+  'petstore-fake.js': 'mock/server/cli.ts',
+  'petstore-contract.js': 'contract-tests/cli.ts',
+};
+
+/**
+ * mock/contract/types.ts computes the interface's types from the OpenAPI document with
+ * json-schema-to-ts, a devDependency. Its declaration emit keeps `FromSchema<...>`, which would
+ * make json-schema-to-ts and the whole document's type part of every user's type check, so the
+ * build has tsc print each exported type as a plain structure and ships that instead.
+ */
+const contractTypesSource = join(root, 'mock', 'contract', 'types.ts');
+const contractTypesBuilt = join(distDir, 'mock', 'contract', 'types.d.ts');
+
+function run(command: string, args: readonly string[], cwd = root): void {
+  const result = spawnSync(command, args, { cwd, encoding: 'utf8' });
+  if (result.status !== 0)
+    throw new Error(
+      `build-package: ${command} ${args.join(' ')} failed:\n${result.stdout}${result.stderr}`,
+    );
+}
+
+function tsc(project: string): void {
+  run(join(root, 'node_modules', '.bin', 'tsc'), ['-p', project]);
+}
+
+function filesUnder(dir: string, suffix: string): string[] {
+  return readdirSync(dir, { recursive: true, encoding: 'utf8' })
+    .filter((file) => file.endsWith(suffix))
+    .map((file) => join(dir, file));
+}
+
+function writeProject(name: string, files: readonly string[], options: object): string {
+  const project = join(probeDir, name);
+  writeFileSync(
+    project,
+    JSON.stringify({
+      extends: relative(probeDir, join(root, 'tsconfig.json')),
+      compilerOptions: { ...options, rootDir: relative(probeDir, root) },
+      include: [],
+      files,
+    }),
+  );
+  return project;
+}
+
+/** A top-level statement of a `.d.ts` file, with the doc comment before it. */
+interface Statement {
+  readonly doc: string;
+  readonly text: string;
+}
+
+/** Splits tsc's declaration output (one statement starts at column 0) into statements. */
+function statements(declarations: string): Statement[] {
+  const result: Statement[] = [];
+  let doc = '';
+  for (const chunk of declarations.split(
+    /\n(?=\/\*\*|export |type |import |declare |interface )/,
+  )) {
+    const text = chunk.trim();
+    if (text.startsWith('/**')) doc = `${text}\n`;
+    else {
+      result.push({ doc, text });
+      doc = '';
+    }
+  }
+  return result;
+}
+
+/** The union of string literals a probe printed as `{ "a": "a"; ... }`, or undefined. */
+function unionOf(printed: string): string | undefined {
+  const members = [...printed.matchAll(/^ {4}[^:\n]+: ("[^"\n]*");$/gm)].map((match) => match[1]);
+  const lines = printed.split('\n').length;
+  return members.length > 0 && members.length === lines - 2 ? members.join(' | ') : undefined;
+}
+
+/** Has tsc print each exported type of mock/contract/types.ts as a structure; by name. */
+function expandTypes(names: readonly string[]): Record<string, string> {
+  const source = relative(probeDir, contractTypesSource);
+  const lines = [
+    `import type * as T from './${source}';`,
+    // tsc prints an alias wherever the type it names comes back, so the probe builds new types:
+    // a mapped type that tsc prints property by property, and for a union of strings an object
+    // keyed by its members (read back into a union below).
+    'declare function asObject<V>(value: V): V extends object ? { [K in keyof V]: V[K] } : never;',
+    'declare function asUnion<V>(value: V): [V] extends [string] ? { [K in V]: K } : never;',
+    ...names.flatMap((name) => [
+      `declare const ${name}Value: T.${name};`,
+      `export const ${name}__object = asObject(${name}Value);`,
+      `export const ${name}__union = asUnion(${name}Value);`,
+    ]),
+  ];
+  mkdirSync(probeDir, { recursive: true });
+  writeFileSync(join(probeDir, 'probe.ts'), `${lines.join('\n')}\n`);
+  const outDir = join(probeDir, 'out');
+  tsc(
+    writeProject('tsconfig.probe.json', ['probe.ts'], {
+      noEmit: false,
+      emitDeclarationOnly: true,
+      declaration: true,
+      outDir: relative(probeDir, outDir),
+    }),
+  );
+  const emitted = readFileSync(join(outDir, relative(root, probeDir), 'probe.d.ts'), 'utf8');
+  const expanded: Record<string, string> = {};
+  for (const { text } of statements(emitted)) {
+    const match = /^export declare const (\w+)__(object|union): ([\s\S]*);$/.exec(text);
+    const [, name, kind, type] = match ?? [];
+    if (name === undefined || type === undefined || type === 'never') continue;
+    const structure = kind === 'union' ? unionOf(type) : type;
+    if (structure !== undefined) expanded[name] = structure.replaceAll(/\bT\./g, '');
+  }
+  return expanded;
+}
+
+/**
+ * Rewrites dist's types.d.ts to its exported types, each written out as a structure (or left
+ * as it is when it already is one, like `number | bigint`), without imports or helper types.
+ */
+function inlineContractTypes(): void {
+  const built = statements(readFileSync(contractTypesBuilt, 'utf8'));
+  const exported = built.flatMap(({ doc, text }) => {
+    const match = /^export type (\w+) = ([\s\S]*);$/.exec(text);
+    return match?.[1] !== undefined && match[2] !== undefined
+      ? [{ doc, name: match[1], type: match[2] }]
+      : [];
+  });
+  const expanded = expandTypes(exported.map(({ name }) => name));
+  const header = built[0]?.doc ?? '';
+  const body = exported.map(({ doc, name, type }) => {
+    const structure = expanded[name];
+    const keep = structure === undefined;
+    return `${doc}export type ${name} = ${keep ? type : structure};\n`;
+  });
+  writeFileSync(contractTypesBuilt, `${header}${body.join('')}export {};\n`);
+  assertSameContractTypes(exported.map(({ name }) => name));
+}
+
+/**
+ * Fails the build unless dist's types.d.ts stands alone (it is type-checked, not skipped as a
+ * library file) and every type in it is identical to the one the source computes.
+ */
+function assertSameContractTypes(names: readonly string[]): void {
+  const built = relative(probeDir, contractTypesBuilt.replace(/\.d\.ts$/, '.js'));
+  const source = relative(probeDir, contractTypesSource);
+  writeFileSync(
+    join(probeDir, 'same.ts'),
+    [
+      `import type * as Built from './${built}';`,
+      `import type * as Source from './${source}';`,
+      'type Same<A, B> = (<V>() => V extends A ? 1 : 2) extends <V>() => V extends B ? 1 : 2 ? true : false;',
+      `export const same: [${names.map((name) => `Same<Built.${name}, Source.${name}>`).join(', ')}] = [${names.map(() => 'true').join(', ')}];`,
+    ].join('\n'),
+  );
+  tsc(writeProject('tsconfig.same.json', ['same.ts'], { noEmit: true, skipLibCheck: false }));
+}
+
+/**
+ * tsc keeps `.ts` in the import paths of `.d.ts` files; TypeScript before 5.0 and some tools do
+ * not resolve those, so the shipped declarations name the `.js` files, as the JavaScript does.
+ */
+function rewriteDeclarationImports(): void {
+  for (const file of filesUnder(distDir, '.d.ts')) {
+    const text = readFileSync(file, 'utf8');
+    writeFileSync(
+      file,
+      text.replaceAll(/((?:from |import\()['"]\.{1,2}\/[^'"]*)\.ts(['"])/g, '$1.js$2'),
+    );
+  }
+}
+
+/** Fails the build if shipped code or types import a package the user does not install. */
+function assertImportsAreShipped(): void {
+  const allowed = new Set([
+    ...Object.keys(packageJson.dependencies),
+    ...builtinModules,
+    ...builtinModules.map((name) => `node:${name}`),
+  ]);
+  for (const file of [...filesUnder(distDir, '.js'), ...filesUnder(distDir, '.d.ts')]) {
+    const text = readFileSync(file, 'utf8');
+    for (const match of text.matchAll(/(?:from |import\(|require\()\s*['"]([^'"]+)['"]/g)) {
+      const specifier = match[1] ?? '';
+      if (specifier.startsWith('.')) {
+        if (/\.tsx?$/.test(specifier))
+          throw new Error(`build-package: ${relative(root, file)} imports ${specifier}`);
+        continue;
+      }
+      const name = specifier.startsWith('@')
+        ? specifier.split('/').slice(0, 2).join('/')
+        : (specifier.split('/')[0] ?? '');
+      if (!allowed.has(name) && !allowed.has(specifier))
+        throw new Error(
+          `build-package: ${relative(root, file)} imports ${specifier}, which is not a dependency of the package`,
+        );
+    }
+  }
+}
+
+/**
+ * Bundles one CLI. Files a CLI reads at run time (`new URL('...', import.meta.url)`) keep their
+ * relative paths, so each must exist at the same place relative to dist/bin/ in the package.
+ */
+async function bundleBin(outfile: string, entry: string): Promise<void> {
+  await build({
+    entryPoints: [join(root, entry)],
+    absWorkingDir: root,
+    bundle: true,
+    platform: 'node',
+    format: 'esm',
+    target: 'node22.12',
+    outfile: join(distDir, 'bin', outfile),
+    external: Object.keys(packageJson.dependencies),
+    logLevel: 'warning',
+    legalComments: 'inline',
+    // Some CommonJS dependencies call require(); an ES module bundle has to provide one.
+    banner: {
+      js: "import { createRequire as __createRequire } from 'node:module'; const require = __createRequire(import.meta.url);",
+    },
+  });
+  const text = readFileSync(join(distDir, 'bin', outfile), 'utf8');
+  for (const match of text.matchAll(/new URL\(\s*["']([^"']+)["'],\s*import\.meta\.url\s*\)/g)) {
+    const target = join(distDir, 'bin', match[1] ?? '');
+    if (!existsSync(target) || !isShipped(relative(root, target)))
+      throw new Error(
+        `build-package: dist/bin/${outfile} reads ${relative(root, target)} at run time, which the package does not ship`,
+      );
+  }
+}
+
+/** Whether package.json `files` lists a path (or a folder that holds it). */
+function isShipped(path: string): boolean {
+  return packageJson.files.some((entry) => path === entry || path.startsWith(`${entry}/`));
+}
+
+/** Builds dist/ from scratch. */
+export async function buildPackage(): Promise<void> {
+  rmSync(distDir, { recursive: true, force: true });
+  tsc(join(root, 'tsconfig.build.json'));
+  rewriteDeclarationImports();
+  inlineContractTypes();
+  for (const [outfile, entry] of Object.entries(bins)) await bundleBin(outfile, entry);
+  assertImportsAreShipped();
+}
+
+if (import.meta.main) {
+  try {
+    await buildPackage();
+    console.log(`build-package: wrote ${relative(root, distDir)}/`);
+  } catch (error) {
+    console.error(error instanceof Error ? error.message : error);
+    process.exitCode = 1;
+  }
+}
