@@ -10,12 +10,13 @@ import { createControl, type FakeControl } from './control/control.ts';
 import { createForcedResponses } from './control/forced-responses.ts';
 import { type ControllableClock, createClock } from './core/clock.ts';
 import { type FakeOptions, type ResolvedConfig, resolveConfig } from './core/config.ts';
+import { ConfigError } from './core/config-error.ts';
 import type { FakeState } from './core/fake-state.ts';
 import { createHandlers } from './handlers.ts';
 import { anonymousRateLimitHeaders } from './pipeline.ts';
 import { type KeyEntry, type KeysFile, type Limits, parseKeysFile } from './policies/plans.ts';
 import type { StorePersistence } from './store/persistence.ts';
-import { createPetStore } from './store/pet-store.ts';
+import { createPetStore, snapshotProblem } from './store/pet-store.ts';
 
 /** Options of a fake: behaviour (see FakeOptions) plus its data and clock. */
 export interface CreateFakeOptions extends FakeOptions {
@@ -53,6 +54,7 @@ export type {
   ResolvedConfig,
   RetryAfterFormat,
 } from './core/config.ts';
+export { ConfigError } from './core/config-error.ts';
 export type { KeyEntry, KeysFile, Limits } from './policies/plans.ts';
 export type { StorePersistence } from './store/persistence.ts';
 export type { StoreSnapshot } from './store/pet-store.ts';
@@ -73,6 +75,9 @@ export async function createFake(options: CreateFakeOptions = {}): Promise<Fake>
   const plans: Record<string, Limits> = { ...keysFile.plans };
   if (config.enterpriseLimits !== undefined) plans.enterprise = config.enterpriseLimits;
   const seed = options.seed === 'empty' ? [] : (options.seed ?? defaultSeed);
+  const seedProblem = snapshotProblem({ pets: seed, nextId: 1 });
+  if (seedProblem !== undefined)
+    throw new ConfigError('seed', seedProblem.replace(/^snapshot\.?/, ''));
   const initialKeys = keysFile.keys.map((key) => ({ ...key }));
   const state: FakeState = {
     config,

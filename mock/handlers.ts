@@ -6,9 +6,11 @@
 import { http, type RequestHandler } from 'msw';
 import type { FakeControl } from './control/control.ts';
 import { createControlHandlers } from './control/control-handlers.ts';
+import { errorResponse } from './core/errors.ts';
 import type { FakeState } from './core/fake-state.ts';
-import { withPolicies } from './pipeline.ts';
+import { anonymousRateLimitHeaders, withPolicies } from './pipeline.ts';
 import { preflightHeaders } from './policies/cors.ts';
+import { hostProblem } from './policies/host-check.ts';
 import { createPet } from './routes/create-pet.ts';
 import { getPet, getPetHeaders } from './routes/get-pet.ts';
 import { listPets } from './routes/list-pets.ts';
@@ -27,14 +29,15 @@ export function createHandlers(state: FakeState, control: FakeControl): RequestH
         withPolicies(state, { operationId: 'getPet', headers: getPetHeaders }, getPet),
       ),
       // Preflights carry no credentials, so they are answered before authentication.
-      http.options(
-        `${base}/*`,
-        ({ request }) =>
-          new Response(null, {
-            status: 204,
-            headers: preflightHeaders(request.headers.get('origin')),
-          }),
-      ),
+      http.options(`${base}/*`, ({ request }) => {
+        const refused = hostProblem(request.headers.get('host'), state.config.allowedHosts);
+        if (refused !== undefined)
+          return errorResponse('host_not_allowed', refused, anonymousRateLimitHeaders(state));
+        return new Response(null, {
+          status: 204,
+          headers: preflightHeaders(request.headers.get('origin')),
+        });
+      }),
       http.all(`${base}/*`, withPolicies(state, {}, unknownRoute)),
       http.all(base, withPolicies(state, {}, unknownRoute)),
       ...createControlHandlers(control, origin, state.config),

@@ -6,12 +6,14 @@
  */
 import type { OperationId } from './contract/types.ts';
 import { forcedCode } from './control/forced-responses.ts';
-import { type ErrorCode, errorResponse, errorTemplates } from './core/errors.ts';
-import { type FakeState, limitsFor } from './core/fake-state.ts';
+import { type ErrorCode, errorCodeOf, errorResponse, errorTemplates } from './core/errors.ts';
+import type { FakeState } from './core/fake-state.ts';
 import { authenticate } from './policies/auth.ts';
 import { isBanned, recordAdmission, recordRefusal } from './policies/ban.ts';
 import { corsHeaders } from './policies/cors.ts';
-import type { KeyEntry } from './policies/plans.ts';
+import { hostProblem } from './policies/host-check.ts';
+import { redactUrl } from './policies/log-redaction.ts';
+import { type KeyEntry, limitsFor } from './policies/plans.ts';
 import {
   admitRequest,
   emptyUsage,
@@ -73,6 +75,14 @@ async function decide(
   params: OperationContext['params'],
 ): Promise<Outcome> {
   const now = state.clock.now();
+  const hostRefused = hostProblem(request.headers.get('host'), state.config.allowedHosts);
+  if (hostRefused !== undefined) {
+    return {
+      response: errorResponse('host_not_allowed', hostRefused),
+      rateLimit: peekRateLimit(anonymousUsage, anonymousLimits(state), now),
+      keyId: '-',
+    };
+  }
   const auth = authenticate(request.headers.get('authorization'), state.keys);
   if (!auth.ok) {
     const challenge = auth.reason === 'missing' ? 'Bearer' : 'Bearer error="invalid_token"';
@@ -85,7 +95,7 @@ async function decide(
     };
   }
   const key = auth.key;
-  const limits = limitsFor(state, key);
+  const limits = limitsFor(state.plans, key);
   const usage = usageOf(state, key);
 
   const forced = route.operationId === undefined ? undefined : state.forced.take(route.operationId);
@@ -200,14 +210,21 @@ export function withPolicies(state: FakeState, route: RouteOptions, operation: O
     }
     const extra = { ...route.headers?.(url, state), ...corsHeaders(request.headers.get('origin')) };
     const response = finish(outcome.response, outcome.rateLimit, extra);
-    state.config.onExchange?.({
-      method: request.method,
-      url: url.pathname + url.search,
-      status: response.status,
-      keyId: outcome.keyId,
-      operationId: route.operationId,
-      durationMs: performance.now() - started,
-    });
+    if (state.config.onExchange !== undefined) {
+      const errorCode = errorCodeOf(outcome.response);
+      state.config.onExchange({
+        method: request.method,
+        url: redactUrl(
+          url,
+          state.keys.map((key) => key.key),
+        ),
+        status: response.status,
+        keyId: outcome.keyId,
+        operationId: route.operationId,
+        durationMs: performance.now() - started,
+        ...(errorCode === undefined ? {} : { errorCode }),
+      });
+    }
     return response;
   };
 }

@@ -5,7 +5,7 @@
 import type { StandardSchemaV1 } from '@standard-schema/spec';
 import { openapiDocument } from './openapi.generated.ts';
 import { compileSchema, type SchemaIssue } from './schema-validator.ts';
-import type { Pet } from './types.ts';
+import type { OperationId, Pet } from './types.ts';
 
 const schemas = openapiDocument.components.schemas;
 
@@ -17,6 +17,24 @@ export const checkPet = compileSchema(schemas.Pet);
 export const checkErrorBody = compileSchema(schemas.Error);
 /** The PetStatus values, in the document's order. */
 export const petStatuses = schemas.PetStatus.enum;
+
+const limitSchema = openapiDocument.components.parameters.limit.schema;
+/** Page size bounds of listPets, from the document's `limit` parameter (1, 100, default 20). */
+export const listLimits = {
+  min: limitSchema.minimum,
+  max: limitSchema.maximum,
+  default: limitSchema.default,
+} as const;
+
+/** Every operationId of the document, in its order (listPets, createPet, getPet). */
+export const operationIds: readonly OperationId[] = Object.values(openapiDocument.paths).flatMap(
+  (item) =>
+    Object.values(item).flatMap((operation) =>
+      typeof operation === 'object' && operation !== null && 'operationId' in operation
+        ? [operation.operationId as OperationId]
+        : [],
+    ),
+);
 
 /** Formats issues as one readable sentence, e.g. `name is required; categoryId must be an integer`. */
 export function describeIssues(issues: readonly SchemaIssue[]): string {

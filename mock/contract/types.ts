@@ -22,5 +22,9 @@ export type NewPet = FromSchema<Schemas['NewPet'], Options>;
 export type Pet = FromSchema<Schemas['Pet'], Options>;
 /** Body of every error response. */
 export type ErrorBody = FromSchema<Schemas['Error']>;
-/** The operations the interface shows. */
-export type OperationId = 'listPets' | 'createPet' | 'getPet';
+type Paths = (typeof openapiDocument)['paths'];
+type OperationIdOf<Item> = {
+  [Method in keyof Item]: Item[Method] extends { readonly operationId: infer Id } ? Id : never;
+}[keyof Item];
+/** The operations the interface shows, read from the OpenAPI document's operationIds. */
+export type OperationId = { [Path in keyof Paths]: OperationIdOf<Paths[Path]> }[keyof Paths];

@@ -2,135 +2,173 @@
  * The control surface over HTTP, under `<origin><controlPrefix>/` (default `/__control/`),
  * outside `/v1` so it can never collide with the interface. Every route is a thin wrapper over
  * control.ts; bad input gets a 400 Error body that says what to send instead.
+ *
+ * A fake on loopback is still reachable from every page the user's browser opens, so before any
+ * route runs, a request must name the fake as its Host (no DNS rebinding), must not come from
+ * another site (Origin, Sec-Fetch-Site), must carry the control token when one is set, and, when
+ * it may change state, must be `application/json`: no "simple" cross-site request (a form, a
+ * `no-cors` fetch) can have that content type without a CORS preflight, which this surface never
+ * grants.
  */
 import { http } from 'msw';
 import { parseJson } from '../contract/lossless-json.ts';
 import type { OperationId } from '../contract/types.ts';
+import { clockRangeProblem } from '../core/clock.ts';
 import type { ResolvedConfig } from '../core/config.ts';
+import { type ErrorCode, errorCodeOf, errorResponse } from '../core/errors.ts';
 import { jsonResponse } from '../core/json-response.ts';
 import { constantTimeEqual } from '../policies/auth.ts';
+import { hostProblem } from '../policies/host-check.ts';
+import type { Limits } from '../policies/plans.ts';
+import type { StoreSnapshot } from '../store/pet-store.ts';
+import { StorageError } from '../store/storage-error.ts';
 import type { FakeControl, ResetSeed } from './control.ts';
+import { ControlInputError } from './control-input-error.ts';
 
-const operationIds: readonly OperationId[] = ['listPets', 'createPet', 'getPet'];
+type Body = Record<string, unknown>;
 
-class ControlError extends Error {
-  readonly status: number;
-  constructor(status: number, message: string) {
-    super(message);
-    this.status = status;
-  }
-}
-
-async function bodyOf(request: Request): Promise<Record<string, unknown>> {
+/** Reads a JSON object body with only the given fields; an empty body is `{}`. */
+async function bodyOf(request: Request, fields: readonly string[]): Promise<Body> {
   const text = await request.text();
   if (text.trim() === '') return {};
   let value: unknown;
   try {
     value = parseJson(text);
   } catch {
-    throw new ControlError(400, 'body must be JSON');
+    throw new ControlInputError('body must be JSON');
   }
   if (value === null || typeof value !== 'object' || Array.isArray(value))
-    throw new ControlError(400, 'body must be a JSON object');
-  return value as Record<string, unknown>;
+    throw new ControlInputError('body must be a JSON object');
+  const unknown = Object.keys(value).filter((field) => !fields.includes(field));
+  if (unknown.length > 0) {
+    throw new ControlInputError(
+      `unknown field(s) ${unknown.map((f) => JSON.stringify(f.slice(0, 40))).join(', ')}; this route takes ${fields.length === 0 ? 'none' : fields.join(', ')}`,
+    );
+  }
+  return value as Body;
 }
 
 function toEpochMs(value: unknown): number {
   const ms =
     typeof value === 'number' ? value : typeof value === 'string' ? Date.parse(value) : Number.NaN;
   if (!Number.isFinite(ms))
-    throw new ControlError(400, 'set must be an ISO date string or epoch milliseconds');
+    throw new ControlInputError('set must be an ISO date string or epoch milliseconds');
   return ms;
 }
 
-type ControlRoute = (control: FakeControl, request: Request, rest: string) => Promise<unknown>;
+/** What a route answers, and what it changed in words for the log (never a secret). */
+interface RouteResult {
+  readonly body: unknown;
+  readonly action?: string;
+}
 
-const routes: Record<string, ControlRoute> = {
-  'GET state': async (control) => control.describe(),
-  'POST reset': async (control, request) => {
-    const { seed = 'default' } = await bodyOf(request);
-    if (seed !== 'default' && seed !== 'empty' && !Array.isArray(seed)) {
-      throw new ControlError(400, 'seed must be "default", "empty" or an array of pets');
-    }
-    await control.reset(seed as ResetSeed);
-    return control.describe();
-  },
-  'GET clock': async (control) => clockView(control),
-  'POST clock': async (control, request) => {
-    const body = await bodyOf(request);
-    // Check everything before changing anything, so a bad field leaves the clock as it was.
-    const set = body.set === undefined ? undefined : toEpochMs(body.set);
-    if (
-      body.advance !== undefined &&
-      (typeof body.advance !== 'number' || !Number.isFinite(body.advance))
-    ) {
-      throw new ControlError(400, 'advance must be a number of seconds');
-    }
-    if (body.freeze !== undefined && typeof body.freeze !== 'boolean') {
-      throw new ControlError(400, 'freeze must be true or false');
-    }
-    // Freeze first, so `{"set": ..., "freeze": true}` stops at exactly the time set.
-    if (body.freeze === true) control.freezeTime(true);
-    if (body.real === true) control.setTime(Date.now());
-    if (set !== undefined) control.setTime(set);
-    if (typeof body.advance === 'number') control.advanceTime(body.advance);
-    if (body.freeze === false) control.freezeTime(false);
-    return clockView(control);
-  },
-  'GET keys': async (control) => control.keys(),
-  'POST keys': async (control, request) => {
-    const { id, key, plan } = await bodyOf(request);
-    return control.addKey({
-      id: String(id ?? ''),
-      key: String(key ?? ''),
-      plan: String(plan ?? ''),
-    });
-  },
-  'PATCH keys': async (control, request, id) => {
-    const { plan, limits } = await bodyOf(request);
-    if (plan !== undefined && typeof plan !== 'string')
-      throw new ControlError(400, 'plan must be a string');
-    return control.updateKey(decodeURIComponent(id), {
-      ...(plan === undefined ? {} : { plan }),
-      ...(limits === undefined ? {} : { limits: limits as never }),
-    });
-  },
-  'GET snapshot': async (control) => control.snapshot(),
-  'POST restore': async (control, request) => {
-    await control.restore((await bodyOf(request)) as never);
-    return control.describe();
-  },
-  'GET force': async (control) => control.describe().forced,
-  'POST force': async (control, request) => {
-    const { operationId, status, count = 1, retryAfterSeconds } = await bodyOf(request);
-    if (!operationIds.includes(operationId as OperationId)) {
-      throw new ControlError(400, `operationId must be one of: ${operationIds.join(', ')}`);
-    }
-    return control.force(
-      operationId as OperationId,
-      Number(status),
-      Number(count),
-      retryAfterSeconds === undefined ? undefined : Number(retryAfterSeconds),
-    );
-  },
-  'DELETE force': async (control) => {
-    control.clearForced();
-    return control.describe().forced;
-  },
-};
+type ControlRoute = (control: FakeControl, request: Request, id: string) => Promise<RouteResult>;
 
 function clockView(control: FakeControl) {
   const now = control.now();
   return { now: new Date(now).toISOString(), epochMs: now, frozen: control.describe().clockFrozen };
 }
 
-function controlError(status: number, message: string): Response {
-  return jsonResponse(status, {
-    code: status === 404 ? 'control_not_found' : 'invalid_control_request',
-    message,
-    status,
-  });
-}
+const routes: Record<string, ControlRoute> = {
+  'GET state': async (control) => ({ body: control.describe() }),
+  'POST reset': async (control, request) => {
+    const { seed = 'default' } = await bodyOf(request, ['seed']);
+    await control.reset(seed as ResetSeed);
+    const pets = control.describe().pets;
+    const from = Array.isArray(seed) ? 'the given pets' : String(seed);
+    return { body: control.describe(), action: `reset to ${from} (${String(pets)} pets)` };
+  },
+  'GET clock': async (control) => ({ body: clockView(control) }),
+  'POST clock': async (control, request) => {
+    const body = await bodyOf(request, ['set', 'advance', 'freeze', 'real']);
+    // Check everything before changing anything, so a bad field leaves the clock as it was.
+    if (body.real !== undefined && body.real !== true)
+      throw new ControlInputError('real must be true (it returns the clock to real time)');
+    if (body.real === true && (body.set !== undefined || body.advance !== undefined))
+      throw new ControlInputError('real cannot be combined with set or advance');
+    if (body.freeze !== undefined && typeof body.freeze !== 'boolean')
+      throw new ControlInputError('freeze must be true or false');
+    if (
+      body.advance !== undefined &&
+      (typeof body.advance !== 'number' || !Number.isFinite(body.advance))
+    )
+      throw new ControlInputError('advance must be a number of seconds');
+    const set = body.set === undefined ? undefined : toEpochMs(body.set);
+    const target = (set ?? control.now()) + ((body.advance as number | undefined) ?? 0) * 1000;
+    const problem =
+      (set === undefined ? undefined : clockRangeProblem(set, 'set')) ??
+      clockRangeProblem(target, body.advance === undefined ? 'set' : 'advance');
+    if (problem !== undefined) throw new ControlInputError(problem);
+    const changes: string[] = [];
+    if (body.real === true) {
+      control.realTime();
+      changes.push('real time');
+    }
+    // Freeze first, so `{"set": ..., "freeze": true}` stops at exactly the time set.
+    if (body.freeze === true) control.freezeTime(true);
+    if (set !== undefined || body.advance !== undefined) control.setTime(target);
+    if (body.freeze === false) control.freezeTime(false);
+    if (set !== undefined) changes.push(`set to ${new Date(set).toISOString()}`);
+    if (body.advance !== undefined) changes.push(`advanced ${String(body.advance)} s`);
+    if (body.freeze !== undefined) changes.push(body.freeze ? 'frozen' : 'unfrozen');
+    const view = clockView(control);
+    return {
+      body: view,
+      ...(changes.length === 0 ? {} : { action: `clock ${changes.join(', ')}: now ${view.now}` }),
+    };
+  },
+  'GET keys': async (control) => ({ body: control.keys() }),
+  'POST keys': async (control, request) => {
+    const { id, key, plan } = await bodyOf(request, ['id', 'key', 'plan']);
+    const info = control.addKey({ id, key, plan } as { id: string; key: string; plan: string });
+    return { body: info, action: `key ${info.id} added (plan ${info.plan})` };
+  },
+  'PATCH keys': async (control, request, id) => {
+    const { plan, limits } = await bodyOf(request, ['plan', 'limits']);
+    if (plan !== undefined && typeof plan !== 'string')
+      throw new ControlInputError('plan must be a string');
+    const info = control.updateKey(id, {
+      ...(plan === undefined ? {} : { plan }),
+      ...(limits === undefined ? {} : { limits: limits as Limits | null }),
+    });
+    const limitsText = info.overridden
+      ? `own limits ${info.limits.perMinute}/min, ${info.limits.perDay}/day`
+      : 'plan limits';
+    return { body: info, action: `key ${info.id}: plan ${info.plan}, ${limitsText}` };
+  },
+  'GET snapshot': async (control) => ({ body: control.snapshot() }),
+  'POST restore': async (control, request) => {
+    const snapshot = await bodyOf(request, ['pets', 'nextId']);
+    await control.restore(snapshot as unknown as StoreSnapshot);
+    return {
+      body: control.describe(),
+      action: `restored ${String(control.describe().pets)} pets`,
+    };
+  },
+  'GET force': async (control) => ({ body: control.describe().forced }),
+  'POST force': async (control, request) => {
+    const {
+      operationId,
+      status,
+      count = 1,
+      retryAfterSeconds,
+    } = await bodyOf(request, ['operationId', 'status', 'count', 'retryAfterSeconds']);
+    const rule = control.force(
+      operationId as OperationId,
+      status as number,
+      count as number,
+      retryAfterSeconds as number | undefined,
+    );
+    return {
+      body: rule,
+      action: `force ${String(operationId)} ${rule.status} x${rule.remaining}`,
+    };
+  },
+  'DELETE force': async (control) => {
+    control.clearForced();
+    return { body: control.describe().forced, action: 'forced responses cleared' };
+  },
+};
 
 /** Why a control request may not proceed, or `undefined` when it may. */
 export function checkControlAccess(
@@ -146,29 +184,85 @@ export function checkControlAccess(
     : 'send the control token as X-Control-Token';
 }
 
-/** Answers one control request, given the path after the prefix. */
-export async function answerControl(
+const SAFE_METHODS = new Set(['GET', 'HEAD']);
+
+/** Why a request comes from another site, or `undefined` when it does not. */
+function crossSiteProblem(request: Request, allowedHosts: readonly string[]): string | undefined {
+  if (request.headers.get('sec-fetch-site') === 'cross-site')
+    return 'the control surface refuses cross-site requests (Sec-Fetch-Site: cross-site)';
+  const origin = request.headers.get('origin');
+  if (origin === null) return undefined;
+  let host: string | undefined;
+  try {
+    const url = new URL(origin);
+    if (url.protocol === 'http:' || url.protocol === 'https:') host = url.hostname;
+  } catch {
+    // `Origin: null` (sandboxed frames, file: pages) and garbage are refused below.
+  }
+  if (host !== undefined && hostProblem(host, allowedHosts) === undefined) return undefined;
+  return `the control surface refuses requests from Origin ${origin.slice(0, 100)}`;
+}
+
+function isJson(contentType: string | null): boolean {
+  return contentType !== null && /^application\/json\s*(;|$)/i.test(contentType.trim());
+}
+
+function refusal(request: Request, config: ResolvedConfig): Response | undefined {
+  const host = hostProblem(request.headers.get('host'), config.allowedHosts);
+  if (host !== undefined) return errorResponse('host_not_allowed', host);
+  const crossSite = crossSiteProblem(request, config.allowedHosts);
+  if (crossSite !== undefined) return errorResponse('cross_site_request', crossSite);
+  const denied = checkControlAccess(config.controlAccess, request);
+  if (denied !== undefined) return errorResponse('control_forbidden', denied);
+  if (!SAFE_METHODS.has(request.method) && !isJson(request.headers.get('content-type'))) {
+    return errorResponse(
+      'invalid_control_request',
+      'control requests that change state must be sent as Content-Type: application/json',
+    );
+  }
+  return undefined;
+}
+
+function decodeSegment(segment: string): string | undefined {
+  try {
+    return decodeURIComponent(segment);
+  } catch {
+    return undefined;
+  }
+}
+
+/** Answers one control request, given the path after the prefix (still percent-encoded). */
+async function answerControl(
   control: FakeControl,
   request: Request,
   path: string,
-): Promise<Response> {
+): Promise<{ response: Response; action?: string }> {
   const [resource = '', ...rest] = path.split('/').filter(Boolean);
   const route = routes[`${request.method} ${resource}`];
-  if (route === undefined) {
+  const takesId = request.method === 'PATCH' && resource === 'keys';
+  const id = rest.length === 1 ? decodeSegment(rest[0] as string) : undefined;
+  if (route === undefined || (takesId ? id === undefined : rest.length > 0)) {
     const known = Object.keys(routes).map((name) => name.replace(' ', ' /'));
-    return controlError(
-      404,
-      `unknown control route ${request.method} /${resource}; known: ${known.join(', ')}`,
-    );
+    return {
+      response: errorResponse(
+        'control_not_found',
+        `unknown control route ${request.method} ${path.slice(0, 100)}; known: ${known.join(', ')}, PATCH /keys/{id}`,
+      ),
+    };
   }
   try {
-    return jsonResponse(200, await route(control, request, rest.join('/')));
+    const result = await route(control, request, id ?? '');
+    return {
+      response: jsonResponse(200, result.body),
+      ...(result.action === undefined ? {} : { action: result.action }),
+    };
   } catch (error) {
-    if (error instanceof ControlError) return controlError(error.status, error.message);
-    if (error instanceof RangeError || error instanceof TypeError)
-      return controlError(400, error.message);
-    if (error instanceof Error && error.message.startsWith('petstore-fake:'))
-      return controlError(400, error.message);
+    if (error instanceof ControlInputError)
+      return { response: errorResponse(error.code, error.message) };
+    if (error instanceof StorageError) {
+      const code: ErrorCode = error.kind === 'full' ? 'insufficient_storage' : 'storage_failed';
+      return { response: errorResponse(code, `nothing changed: ${error.message}`) };
+    }
     throw error;
   }
 }
@@ -182,11 +276,26 @@ export function createControlHandlers(
   const prefix = config.controlPrefix;
   return [
     http.all(`${origin}${prefix}/*`, async ({ request }) => {
-      const denied = checkControlAccess(config.controlAccess, request);
-      if (denied !== undefined)
-        return jsonResponse(403, { code: 'control_forbidden', message: denied, status: 403 });
-      const path = new URL(request.url).pathname.slice(prefix.length);
-      return answerControl(control, request, path);
+      const started = performance.now();
+      const url = new URL(request.url);
+      const refused = refusal(request, config);
+      const { response, action } =
+        refused === undefined
+          ? await answerControl(control, request, url.pathname.slice(prefix.length))
+          : { response: refused, action: undefined };
+      const errorCode = errorCodeOf(response);
+      config.onExchange?.({
+        method: request.method,
+        // Control URLs carry no secrets (the token travels in a header); bounded for the log.
+        url: url.pathname.slice(0, 200),
+        status: response.status,
+        keyId: '-',
+        operationId: undefined,
+        durationMs: performance.now() - started,
+        ...(errorCode === undefined ? {} : { errorCode }),
+        ...(action === undefined ? {} : { controlAction: action }),
+      });
+      return response;
     }),
   ];
 }

@@ -1,12 +1,24 @@
 /**
  * The QA control surface, in-process: reset, clock, keys and plans, snapshots, forced responses.
- * control-handlers.ts serves the same functions over HTTP under the control prefix.
+ * control-handlers.ts serves the same functions over HTTP under the control prefix. Every method
+ * checks all of its input before it changes anything, and refuses bad input with a
+ * ControlInputError: a refused request leaves the fake exactly as it was.
  */
 import type { Pet } from '../contract/types.ts';
+import { clockRangeProblem } from '../core/clock.ts';
+import { ConfigError } from '../core/config-error.ts';
 import type { FakeState } from '../core/fake-state.ts';
-import { assertLimits, type KeyEntry, type Limits } from '../policies/plans.ts';
+import { keyFormatProblem } from '../policies/key-format.ts';
+import {
+  assertLimits,
+  type KeyEntry,
+  keyIdPattern,
+  type Limits,
+  limitsFor,
+} from '../policies/plans.ts';
 import { emptyUsage, peekRateLimit } from '../policies/rate-limit.ts';
-import type { StoreSnapshot } from '../store/pet-store.ts';
+import { type StoreSnapshot, snapshotProblem } from '../store/pet-store.ts';
+import { ControlInputError } from './control-input-error.ts';
 import type { ForcedResponses } from './forced-responses.ts';
 
 /** What the control surface says about a key: never the key itself. */
@@ -22,7 +34,7 @@ export interface KeyInfo {
 /** Where a reset takes the store: the fake's seed, nothing, or the given pets. */
 export type ResetSeed = 'default' | 'empty' | readonly Pet[];
 
-/** The in-process control surface of one fake. */
+/** The in-process control surface of one fake. Bad input throws a ControlInputError and changes nothing. */
 export interface FakeControl {
   /** Back to the start: the seed's pets (or the given ones), no usage, bans or forced rules, real time. */
   reset(seed?: ResetSeed): Promise<void>;
@@ -34,11 +46,13 @@ export interface FakeControl {
   advanceTime(seconds: number): void;
   /** Freezes or unfreezes the clock. */
   freezeTime(frozen: boolean): void;
+  /** Back to real time, ticking. */
+  realTime(): void;
   /** Every key's plan, limits and usage. */
   keys(): KeyInfo[];
   /** Changes a key's plan, or its own limits (`null` drops the override). */
   updateKey(id: string, change: { plan?: string; limits?: Limits | null }): KeyInfo;
-  /** Adds a key (the secret goes in, never comes out). */
+  /** Adds a key (the secret goes in, never comes out). Its id and its secret must both be new. */
   addKey(entry: { id: string; key: string; plan: string }): KeyInfo;
   /** Copies the store. */
   snapshot(): StoreSnapshot;
@@ -52,6 +66,11 @@ export interface FakeControl {
   describe(): Record<string, unknown>;
 }
 
+function checkTime(epochMs: number, what: string): void {
+  const problem = clockRangeProblem(epochMs, what);
+  if (problem !== undefined) throw new ControlInputError(problem);
+}
+
 /** Creates the control surface over a fake's state; `seed` is what `reset()` restores. */
 export function createControl(
   state: FakeState,
@@ -59,7 +78,7 @@ export function createControl(
   initialKeys: readonly KeyEntry[],
 ): FakeControl {
   const keyInfo = (entry: KeyEntry): KeyInfo => {
-    const limits = entry.limits ?? state.plans[entry.plan] ?? { perMinute: 0, perDay: 0 };
+    const limits = limitsFor(state.plans, entry);
     const usage = state.usage.get(entry.id) ?? emptyUsage();
     peekRateLimit(usage, limits, state.clock.now()); // rolls expired windows so counts are current
     return {
@@ -75,21 +94,39 @@ export function createControl(
   const findKey = (id: string): KeyEntry => {
     const entry = state.keys.find((key) => key.id === id);
     if (entry === undefined)
-      throw new RangeError(
-        `unknown key id "${id}"; known: ${state.keys.map((k) => k.id).join(', ')}`,
+      throw new ControlInputError(
+        `unknown key id "${String(id).slice(0, 64)}"; known: ${state.keys.map((k) => k.id).join(', ')}`,
+        'control_not_found',
       );
     return entry;
   };
-  const checkPlan = (plan: string) => {
-    if (!Object.hasOwn(state.plans, plan))
-      throw new RangeError(
-        `plan must be one of: ${Object.keys(state.plans).join(', ')}; got "${plan}"`,
+  const checkPlan = (plan: unknown) => {
+    if (typeof plan !== 'string' || !Object.hasOwn(state.plans, plan))
+      throw new ControlInputError(
+        `plan must be one of: ${Object.keys(state.plans).join(', ')}; got "${String(plan).slice(0, 64)}"`,
       );
+  };
+  const checkLimits = (limits: unknown): Limits => {
+    try {
+      assertLimits(limits, 'limits');
+    } catch (error) {
+      if (error instanceof ConfigError)
+        throw new ControlInputError(`${error.option} ${error.problem}`);
+      throw error;
+    }
+    return { perMinute: limits.perMinute, perDay: limits.perDay };
+  };
+  const checkSnapshot = (snapshot: unknown) => {
+    const problem = snapshotProblem(snapshot);
+    if (problem !== undefined) throw new ControlInputError(problem);
   };
 
   const control: FakeControl = {
     async reset(next = 'default') {
+      if (next !== 'default' && next !== 'empty' && !Array.isArray(next))
+        throw new ControlInputError('seed must be "default", "empty" or an array of pets');
       const pets = next === 'default' ? seed : next === 'empty' ? [] : next;
+      checkSnapshot({ pets, nextId: 1 });
       await state.store.restore({ pets, nextId: 1 });
       state.usage.clear();
       state.forced.clear();
@@ -97,35 +134,58 @@ export function createControl(
       state.keys.splice(0, state.keys.length, ...initialKeys.map((key) => ({ ...key })));
     },
     now: () => state.clock.now(),
-    setTime: (epochMs) => state.clock.set(epochMs),
-    advanceTime: (seconds) => state.clock.advance(seconds * 1000),
-    freezeTime: (frozen) => state.clock.freeze(frozen),
+    setTime(epochMs) {
+      if (typeof epochMs !== 'number') throw new ControlInputError('set must be a time');
+      checkTime(epochMs, 'set');
+      state.clock.set(epochMs);
+    },
+    advanceTime(seconds) {
+      if (typeof seconds !== 'number' || !Number.isFinite(seconds))
+        throw new ControlInputError('advance must be a number of seconds');
+      checkTime(state.clock.now() + seconds * 1000, 'advance');
+      state.clock.advance(seconds * 1000);
+    },
+    freezeTime(frozen) {
+      if (typeof frozen !== 'boolean') throw new ControlInputError('freeze must be true or false');
+      state.clock.freeze(frozen);
+    },
+    realTime: () => state.clock.reset(),
     keys: () => state.keys.map(keyInfo),
     updateKey(id, change) {
       const entry = findKey(id);
-      if (change.plan !== undefined) {
-        checkPlan(change.plan);
-        entry.plan = change.plan;
-      }
-      if (change.limits === null) entry.limits = undefined;
-      else if (change.limits !== undefined) {
-        assertLimits(change.limits, 'limits');
-        entry.limits = { perMinute: change.limits.perMinute, perDay: change.limits.perDay };
-      }
+      if (change.plan !== undefined) checkPlan(change.plan);
+      const limits =
+        change.limits === undefined || change.limits === null
+          ? change.limits
+          : checkLimits(change.limits);
+      // Everything checked: now change.
+      if (change.plan !== undefined) entry.plan = change.plan;
+      if (limits !== undefined) entry.limits = limits ?? undefined;
       return keyInfo(entry);
     },
     addKey({ id, key, plan }) {
-      if (typeof id !== 'string' || id === '' || state.keys.some((k) => k.id === id))
-        throw new RangeError(`key id must be new and non-empty, got "${String(id)}"`);
-      if (typeof key !== 'string' || !/^[\x21-\x7e]{8,256}$/.test(key))
-        throw new RangeError('key must be 8 to 256 printable ASCII characters without spaces');
+      if (typeof id !== 'string' || !keyIdPattern.test(id))
+        throw new ControlInputError('id must be 1 to 64 characters of A-Z a-z 0-9 . _ -');
+      const keyProblem = keyFormatProblem(key);
+      if (keyProblem !== undefined) throw new ControlInputError(`key ${keyProblem}`);
       checkPlan(plan);
+      if (state.keys.some((k) => k.id === id))
+        throw new ControlInputError(`key id "${id}" is already in use`, 'control_conflict');
+      // Two ids with one secret would charge one id's requests to the other.
+      if (state.keys.some((k) => k.key === key))
+        throw new ControlInputError(
+          'that secret is already the key of another id; choose a new one',
+          'control_conflict',
+        );
       const entry: KeyEntry = { id, key, plan };
       state.keys.push(entry);
       return keyInfo(entry);
     },
     snapshot: () => state.store.snapshot(),
-    restore: (snapshot) => state.store.restore(snapshot),
+    async restore(snapshot) {
+      checkSnapshot(snapshot);
+      await state.store.restore(snapshot);
+    },
     force: (operationId, status, count, retryAfterSeconds) =>
       state.forced.force(operationId, status, count, retryAfterSeconds),
     clearForced: () => state.forced.clear(),

@@ -2,8 +2,10 @@
  * Forced responses for QA: "the next N responses of listPets are 503". A rule is spent one
  * response at a time; forced responses do not count against the key's rate limit.
  */
+import { operationIds } from '../contract/schemas.ts';
 import type { OperationId } from '../contract/types.ts';
 import type { ErrorCode } from '../core/errors.ts';
+import { ControlInputError } from './control-input-error.ts';
 
 /** Statuses a response can be forced to, with the error code each uses. */
 export const forceableStatuses = {
@@ -61,17 +63,26 @@ export function createForcedResponses(): ForcedResponses {
   const rules = new Map<OperationId, ForcedRule>();
   return {
     force(operationId, status, count, retryAfterSeconds = 1) {
-      if (!isForceableStatus(status)) {
-        throw new RangeError(
+      if (!operationIds.includes(operationId)) {
+        throw new ControlInputError(
+          `operationId must be one of: ${operationIds.join(', ')}; got "${String(operationId).slice(0, 64)}"`,
+        );
+      }
+      if (typeof status !== 'number' || !isForceableStatus(status)) {
+        throw new ControlInputError(
           `status must be one of: ${Object.keys(forceableStatuses).join(', ')}; got ${status}`,
         );
       }
       if (!Number.isSafeInteger(count) || count < 1 || count > 1_000_000) {
-        throw new RangeError(`count must be an integer from 1 to 1000000, got ${count}`);
+        throw new ControlInputError(`count must be an integer from 1 to 1000000, got ${count}`);
       }
-      if (!Number.isSafeInteger(retryAfterSeconds) || retryAfterSeconds < 0) {
-        throw new RangeError(
-          `retryAfterSeconds must be a non-negative integer, got ${retryAfterSeconds}`,
+      if (
+        !Number.isSafeInteger(retryAfterSeconds) ||
+        retryAfterSeconds < 0 ||
+        retryAfterSeconds > 86_400
+      ) {
+        throw new ControlInputError(
+          `retryAfterSeconds must be an integer from 0 to 86400, got ${retryAfterSeconds}`,
         );
       }
       const rule: ForcedRule = { status, remaining: count, retryAfterSeconds };

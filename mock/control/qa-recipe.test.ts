@@ -18,8 +18,10 @@ beforeAll(async () => {
 afterAll(() => door.close());
 
 const key = { Authorization: 'Bearer free-demo-key' };
+// State-changing control requests must be JSON (so no CORS-simple request can make one).
 const control = (method: 'get' | 'post' | 'patch', path: string, body?: object) => {
   const call = api[method](`/__control/${path}`);
+  if (method !== 'get') call.set('Content-Type', 'application/json');
   return body === undefined ? call : call.send(body);
 };
 

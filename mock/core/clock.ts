@@ -18,6 +18,21 @@ export interface ControllableClock extends Clock {
   reset(): void;
 }
 
+/** The times the fake's clock may show (1970-01-01 to 9999-12-31 UTC), so every header date is valid. */
+export const clockRange = { min: 0, max: Date.UTC(9999, 11, 31, 23, 59, 59, 999) } as const;
+
+/** Whether `epochMs` is a time the clock may show. */
+function inClockRange(epochMs: number): boolean {
+  return Number.isFinite(epochMs) && epochMs >= clockRange.min && epochMs <= clockRange.max;
+}
+
+/** Why `what` would take the clock to `epochMs` out of its range (naming the bounds), or `undefined`. */
+export function clockRangeProblem(epochMs: number, what: string): string | undefined {
+  if (inClockRange(epochMs)) return undefined;
+  const [min, max] = [clockRange.min, clockRange.max].map((ms) => new Date(ms).toISOString());
+  return `${what} must keep the clock between ${min} and ${max}`;
+}
+
 /**
  * Creates a controllable clock over a time source (real time by default).
  * @example const clock = createClock(); clock.advance(61_000); // a minute window has passed
@@ -29,12 +44,12 @@ export function createClock(source: () => number = Date.now): ControllableClock 
   return {
     now,
     set(epochMs) {
-      if (!Number.isFinite(epochMs)) throw new RangeError(`clock: cannot set to ${epochMs}`);
+      if (!inClockRange(epochMs)) throw new RangeError(`clock: cannot set to ${epochMs}`);
       if (frozenAt !== undefined) frozenAt = epochMs;
       else offset = epochMs - source();
     },
     advance(ms) {
-      if (!Number.isFinite(ms)) throw new RangeError(`clock: cannot advance by ${ms}`);
+      if (!inClockRange(now() + ms)) throw new RangeError(`clock: cannot advance by ${ms}`);
       if (frozenAt !== undefined) frozenAt += ms;
       else offset += ms;
     },

@@ -5,7 +5,8 @@
 import type { PetStatus } from '../contract/types.ts';
 import { type BanPolicy, defaultBanPolicy } from '../policies/ban.ts';
 import { type DeprecationSchedule, getPetDeprecation } from '../policies/deprecation.ts';
-import type { Limits } from '../policies/plans.ts';
+import { assertLimits, type Limits } from '../policies/plans.ts';
+import { ConfigError } from './config-error.ts';
 
 /** How `Retry-After` is written: delta-seconds (`"30"`) or an HTTP-date. */
 export type RetryAfterFormat = 'seconds' | 'http-date';
@@ -13,12 +14,17 @@ export type RetryAfterFormat = 'seconds' | 'http-date';
 /** One line of the request log: never the key itself, only its public id. */
 export interface ExchangeRecord {
   readonly method: string;
+  /** Path and query, with credential-like query values and any known key redacted. */
   readonly url: string;
   readonly status: number;
   /** The key's public id, `-` when no key was sent, `unknown` when it matched none. */
   readonly keyId: string;
   readonly operationId: string | undefined;
   readonly durationMs: number;
+  /** The `code` of an error answer (e.g. `invalid_json`); absent on success. */
+  readonly errorCode?: string;
+  /** For control requests: what changed, in words (never a secret), e.g. `reset to empty (0 pets)`. */
+  readonly controlAction?: string;
 }
 
 /** Options of `createFake`; every field is optional. */
@@ -50,6 +56,12 @@ export interface FakeOptions {
   readonly controlAccess?: 'open' | 'disabled' | { readonly token: string };
   /** Most pets the store holds; creates beyond it get 507. Default 1,000,000. */
   readonly maxPets?: number;
+  /**
+   * Host names the fake answers to besides its origins' own, `localhost`, `127.0.0.1` and `[::1]`
+   * (a leading dot admits every subdomain: `.example.test`). Any other `Host` gets 403
+   * `host_not_allowed`, which stops DNS rebinding. Default: none.
+   */
+  readonly allowedHosts?: readonly string[];
   /** Called once per answered request, for logging. */
   readonly onExchange?: (record: ExchangeRecord) => void;
 }
@@ -68,39 +80,55 @@ export interface ResolvedConfig {
   readonly controlPrefix: string;
   readonly controlAccess: 'open' | 'disabled' | { readonly token: string };
   readonly maxPets: number;
+  /** Every Host name answered (lower case, without port); `.suffix` entries admit subdomains. */
+  readonly allowedHosts: readonly string[];
   readonly onExchange: ((record: ExchangeRecord) => void) | undefined;
 }
 
-/** The fake's defaults, documented in the README. */
+const defaultHost = '127.0.0.1';
+const defaultPort = 4010;
+/** The fake's defaults, documented in the README (and printed by `npm start -- --help`). */
 export const defaults = {
-  origin: 'http://127.0.0.1:4010',
-  stagingOrigin: 'http://127.0.0.1:4011',
+  host: defaultHost,
+  port: defaultPort,
+  origin: `http://${defaultHost}:${defaultPort}`,
+  /** Staging sits on the next port up. */
+  stagingOrigin: `http://${defaultHost}:${defaultPort + 1}`,
   defaultStatus: 'available',
   maxNameLength: 256,
   maxBodyBytes: 1024 * 1024,
   retryAfterFormat: 'seconds',
   controlPrefix: '/__control',
   maxPets: 1_000_000,
+  ban: defaultBanPolicy,
 } as const;
+
+/** Shortest control token accepted: long enough that it cannot be guessed over HTTP. */
+export const minControlTokenLength = 16;
+
+/** Host names every fake answers to: the loopback names (its origins' own are added). */
+const loopbackHosts = ['localhost', '127.0.0.1', '[::1]'];
+const hostNamePattern = /^(\.?[a-z0-9-]+(\.[a-z0-9-]+)*|\[[0-9a-f:.]+\])$/;
 
 function normaliseOrigin(value: string, option: string): string {
   let url: URL;
   try {
     url = new URL(value);
   } catch {
-    throw new Error(
-      `petstore-fake: ${option} must be an absolute http(s) origin such as http://127.0.0.1:4010, got "${value}"`,
+    throw new ConfigError(
+      option,
+      `must be an absolute http(s) origin such as ${defaults.origin}, got "${value}"`,
     );
   }
   if (url.protocol !== 'http:' && url.protocol !== 'https:') {
-    throw new Error(`petstore-fake: ${option} must use http or https, got "${url.protocol}"`);
+    throw new ConfigError(option, `must use http or https, got "${url.protocol}"`);
   }
   return url.origin;
 }
 
 function positiveInteger(value: number, option: string): number {
   if (!Number.isSafeInteger(value) || value < 1) {
-    throw new Error(`petstore-fake: ${option} must be a positive integer, got ${value}`);
+    throw new ConfigError(option, `must be a positive integer, got ${value}`);
   }
   return value;
 }
@@ -109,31 +137,54 @@ function resolveControlAccess(
   access: FakeOptions['controlAccess'],
 ): ResolvedConfig['controlAccess'] {
   if (access === undefined || access === 'open' || access === 'disabled') return access ?? 'open';
-  if (typeof access.token !== 'string' || access.token.length < 16) {
-    throw new Error('petstore-fake: controlAccess.token must be at least 16 characters');
+  if (typeof access.token !== 'string' || access.token.length < minControlTokenLength) {
+    throw new ConfigError(
+      'controlAccess.token',
+      `must be at least ${minControlTokenLength} characters (got ${String(access.token?.length ?? 0)})`,
+    );
   }
   return access;
 }
 
-/** Fills in defaults and rejects bad options with a message that says how to fix them. */
+function resolveAllowedHosts(origins: readonly string[], extra: readonly string[]): string[] {
+  const hosts = [...loopbackHosts, ...origins.map((origin) => new URL(origin).hostname)];
+  for (const [index, raw] of extra.entries()) {
+    const host = typeof raw === 'string' ? raw.trim().toLowerCase() : '';
+    if (!hostNamePattern.test(host)) {
+      throw new ConfigError(
+        `allowedHosts[${index}]`,
+        `must be a host name without scheme or port (e.g. my-laptop.local, or .example.test for its subdomains), got "${String(raw)}"`,
+      );
+    }
+    hosts.push(host);
+  }
+  return [...new Set(hosts)];
+}
+
+/** Fills in defaults and rejects bad options with a ConfigError that says how to fix them. */
 export function resolveConfig(options: FakeOptions = {}): ResolvedConfig {
   const origins = [normaliseOrigin(options.origin ?? defaults.origin, 'origin')];
   const staging = options.stagingOrigin ?? defaults.stagingOrigin;
   if (staging !== false) origins.push(normaliseOrigin(staging, 'stagingOrigin'));
   const retryAfterFormat = options.retryAfterFormat ?? defaults.retryAfterFormat;
   if (retryAfterFormat !== 'seconds' && retryAfterFormat !== 'http-date') {
-    throw new Error(
-      `petstore-fake: retryAfterFormat must be one of: seconds, http-date; got "${String(retryAfterFormat)}"`,
+    throw new ConfigError(
+      'retryAfterFormat',
+      `must be one of: seconds, http-date; got "${String(retryAfterFormat)}"`,
     );
   }
   const controlPrefix = options.controlPrefix ?? defaults.controlPrefix;
   if (!/^\/[A-Za-z0-9_-]+$/.test(controlPrefix) || controlPrefix === '/v1') {
-    throw new Error(
-      `petstore-fake: controlPrefix must be one path segment outside /v1, such as /__control; got "${controlPrefix}"`,
+    throw new ConfigError(
+      'controlPrefix',
+      `must be one path segment outside /v1, such as ${defaults.controlPrefix}; got "${controlPrefix}"`,
     );
   }
+  if (options.enterpriseLimits !== undefined)
+    assertLimits(options.enterpriseLimits, 'enterpriseLimits');
+  const unique = [...new Set(origins)];
   return {
-    origins: [...new Set(origins)],
+    origins: unique,
     basePath: '/v1',
     defaultStatus: options.defaultStatus ?? defaults.defaultStatus,
     maxNameLength: positiveInteger(
@@ -143,12 +194,9 @@ export function resolveConfig(options: FakeOptions = {}): ResolvedConfig {
     maxBodyBytes: positiveInteger(options.maxBodyBytes ?? defaults.maxBodyBytes, 'maxBodyBytes'),
     retryAfterFormat,
     ban: {
-      threshold: positiveInteger(
-        options.ban?.threshold ?? defaultBanPolicy.threshold,
-        'ban.threshold',
-      ),
+      threshold: positiveInteger(options.ban?.threshold ?? defaults.ban.threshold, 'ban.threshold'),
       durationSeconds: positiveInteger(
-        options.ban?.durationSeconds ?? defaultBanPolicy.durationSeconds,
+        options.ban?.durationSeconds ?? defaults.ban.durationSeconds,
         'ban.durationSeconds',
       ),
     },
@@ -157,6 +205,7 @@ export function resolveConfig(options: FakeOptions = {}): ResolvedConfig {
     controlPrefix,
     controlAccess: resolveControlAccess(options.controlAccess),
     maxPets: positiveInteger(options.maxPets ?? defaults.maxPets, 'maxPets'),
+    allowedHosts: resolveAllowedHosts(unique, options.allowedHosts ?? []),
     onExchange: options.onExchange,
   };
 }

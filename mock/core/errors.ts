@@ -21,6 +21,18 @@ export const errorTemplates = {
   endpoint_removed: { status: 404, message: 'This endpoint has been removed.' },
   route_not_found: { status: 404, message: 'No such endpoint.' },
   method_not_allowed: { status: 405, message: 'Method not allowed on this endpoint.' },
+  host_not_allowed: {
+    status: 403,
+    message: 'This Host is not one the fake answers to (see --allowed-hosts).',
+  },
+  cross_site_request: {
+    status: 403,
+    message: 'The control surface refuses requests from other sites.',
+  },
+  control_forbidden: { status: 403, message: 'The control surface is locked.' },
+  invalid_control_request: { status: 400, message: 'The control request is not valid.' },
+  control_not_found: { status: 404, message: 'No such control route or key.' },
+  control_conflict: { status: 409, message: 'That id or key is already in use.' },
   request_timeout: { status: 408, message: 'The request was not received in time.' },
   payload_too_large: { status: 413, message: 'The request body is too large.' },
   uri_too_long: { status: 414, message: 'The request URL is too long.' },
@@ -33,6 +45,14 @@ export const errorTemplates = {
   store_full: {
     status: 507,
     message: 'The fake holds as many pets as it is allowed to (maxPets).',
+  },
+  insufficient_storage: {
+    status: 507,
+    message: 'The state file is full; the pet was not created.',
+  },
+  storage_failed: {
+    status: 500,
+    message: 'The state file could not be written; the pet was not created.',
   },
   internal_error: { status: 500, message: 'The fake failed to handle the request.' },
   bad_gateway: { status: 502, message: 'Bad gateway (forced).' },
@@ -49,6 +69,9 @@ export function errorBody(code: ErrorCode, message?: string): ErrorBody {
   return { code, message: message ?? template.message, status: template.status };
 }
 
+// The code each error response was built with, so the request log can name it without parsing.
+const responseCodes = new WeakMap<Response, ErrorCode>();
+
 /** Builds the JSON error response for a code; extra headers are set on it as given. */
 export function errorResponse(
   code: ErrorCode,
@@ -56,13 +79,12 @@ export function errorResponse(
   headers?: ResponseHeaders,
 ): Response {
   const body = errorBody(code, message);
-  return jsonResponse(body.status, body, headers);
+  const response = jsonResponse(body.status, body, headers);
+  responseCodes.set(response, code);
+  return response;
 }
 
-/** The code the fake uses for a status when a response is forced or generic. */
-export function codeForStatus(status: number): ErrorCode | undefined {
-  for (const [code, template] of Object.entries(errorTemplates)) {
-    if (template.status === status) return code as ErrorCode;
-  }
-  return undefined;
+/** The error code a response from `errorResponse` carries, if it is one. */
+export function errorCodeOf(response: Response): ErrorCode | undefined {
+  return responseCodes.get(response);
 }

@@ -22,11 +22,3 @@ export interface FakeState {
   readonly usage: Map<string, KeyUsage>;
   readonly forced: ForcedResponses;
 }
-
-/** The limits that apply to a key: its own override, else its plan's. */
-export function limitsFor(state: FakeState, key: KeyEntry): Limits {
-  const limits = key.limits ?? state.plans[key.plan];
-  if (limits === undefined)
-    throw new Error(`petstore-fake: key "${key.id}" has unknown plan "${key.plan}"`);
-  return limits;
-}

@@ -2,6 +2,7 @@
  * Bearer authentication. Keys are compared in constant time, and every known key is compared on
  * every request, so response time says nothing about how close a guess was.
  */
+import { bearerTokenPattern } from './key-format.ts';
 import type { KeyEntry } from './plans.ts';
 
 /** Why a request was not authenticated; `undefined` key means it was. */
@@ -38,8 +39,9 @@ function bytesOf(entry: KeyEntry): Uint8Array {
 /** Extracts the token of an `Authorization: Bearer <token>` header (scheme case-insensitive, RFC 9110). */
 export function parseBearer(header: string | null): string | 'missing' | 'malformed' {
   if (header === null || header.trim() === '') return 'missing';
-  const match = /^Bearer +([A-Za-z0-9\-._~+/]+=*) *$/i.exec(header);
-  return match?.[1] ?? 'malformed';
+  const match = /^Bearer +(\S+) *$/i.exec(header);
+  const token = match?.[1];
+  return token !== undefined && bearerTokenPattern.test(token) ? token : 'malformed';
 }
 
 /** Authenticates an Authorization header value against the known keys. */

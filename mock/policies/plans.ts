@@ -2,6 +2,8 @@
  * Plans and API keys. The interface names the plans and their limits but not which key has
  * which plan: the fake reads that from a keys file (fixtures/keys.json by default).
  */
+import { ConfigError } from '../core/config-error.ts';
+import { keyFormatProblem } from './key-format.ts';
 
 /** Requests allowed per fixed minute window and per fixed UTC day window. */
 export interface Limits {
@@ -24,59 +26,75 @@ export interface KeysFile {
   readonly keys: readonly { readonly id: string; readonly key: string; readonly plan: string }[];
 }
 
-/** The interface's plan table; Enterprise is "custom" there, so its numbers are the fake's default. */
-export const interfacePlans: Readonly<Record<string, Limits>> = {
-  free: { perMinute: 60, perDay: 1_000 },
-  pro: { perMinute: 300, perDay: 10_000 },
-  business: { perMinute: 1_000, perDay: 100_000 },
-  enterprise: { perMinute: 10_000, perDay: 10_000_000 },
-};
+/** A key's public id: it appears in logs and in control URLs, so it is kept plain. */
+export const keyIdPattern = /^[A-Za-z0-9._-]{1,64}$/;
 
-/** Throws a `petstore-fake:` error naming the bad field unless `limits` are two positive integers. */
+/** The limits that apply to a key: its own override, else its plan's. The one place that decides. */
+export function limitsFor(plans: Readonly<Record<string, Limits>>, key: KeyEntry): Limits {
+  const limits = key.limits ?? plans[key.plan];
+  // Unreachable through the fake's own checks (keys and plans are validated together).
+  if (limits === undefined) throw new Error(`key "${key.id}" has unknown plan "${key.plan}"`);
+  return limits;
+}
+
+/** Throws a ConfigError naming the bad field unless `limits` are two positive safe integers. */
 export function assertLimits(limits: unknown, where: string): asserts limits is Limits {
   const value = limits as Partial<Limits> | null;
+  if (value === null || typeof value !== 'object' || Array.isArray(value))
+    throw new ConfigError(where, 'must be an object {"perMinute": n, "perDay": n}');
   for (const field of ['perMinute', 'perDay'] as const) {
-    const n = value?.[field];
+    const n = value[field];
     if (typeof n !== 'number' || !Number.isSafeInteger(n) || n < 1) {
-      throw new Error(
-        `petstore-fake: ${where}.${field} must be a positive integer, got ${String(n)}`,
+      throw new ConfigError(
+        `${where}.${field}`,
+        `must be a positive integer up to ${Number.MAX_SAFE_INTEGER}, got ${String(n)}`,
       );
     }
   }
+  const extra = Object.keys(value).filter((field) => field !== 'perMinute' && field !== 'perDay');
+  if (extra.length > 0)
+    throw new ConfigError(
+      where,
+      `has unknown field(s) ${extra.join(', ')}; only perMinute, perDay`,
+    );
 }
 
-/** Validates a parsed keys file, throwing an error that says which entry is wrong and how. */
+/** Validates a parsed keys file, throwing a ConfigError that says which entry is wrong and how. */
 export function parseKeysFile(data: unknown, source = 'keys file'): KeysFile {
   const file = data as Partial<KeysFile> | null;
   if (
     file === null ||
     typeof file !== 'object' ||
     typeof file.plans !== 'object' ||
+    file.plans === null ||
     !Array.isArray(file.keys)
   ) {
-    throw new Error(`petstore-fake: ${source} must be an object with "plans" and "keys"`);
+    throw new ConfigError(source, 'must be an object with "plans" and "keys"');
   }
-  for (const [name, limits] of Object.entries(file.plans ?? {}))
-    assertLimits(limits, `plans.${name}`);
+  for (const [name, limits] of Object.entries(file.plans))
+    assertLimits(limits, `${source}: plans.${name}`);
   const plans = file.plans as Record<string, Limits>;
-  const seen = new Set<string>();
-  for (const [index, entry] of file.keys.entries()) {
+  const ids = new Set<string>();
+  const secrets = new Set<string>();
+  for (const [index, entry] of (file.keys as unknown[]).entries()) {
     const where = `${source}: keys[${index}]`;
-    if (typeof entry?.id !== 'string' || entry.id === '')
-      throw new Error(`petstore-fake: ${where}.id must be a non-empty string`);
-    if (typeof entry.key !== 'string' || !/^[\x21-\x7e]{8,256}$/.test(entry.key)) {
-      throw new Error(
-        `petstore-fake: ${where}.key must be 8 to 256 printable ASCII characters without spaces`,
+    const { id, key, plan } = (entry ?? {}) as Partial<KeyEntry>;
+    if (typeof id !== 'string' || !keyIdPattern.test(id))
+      throw new ConfigError(`${where}.id`, 'must be 1 to 64 characters of A-Z a-z 0-9 . _ -');
+    const keyProblem = keyFormatProblem(key);
+    if (keyProblem !== undefined) throw new ConfigError(`${where}.key`, keyProblem);
+    if (typeof plan !== 'string' || !Object.hasOwn(plans, plan)) {
+      throw new ConfigError(
+        `${where}.plan`,
+        `must be one of: ${Object.keys(plans).join(', ')}; got "${String(plan)}"`,
       );
     }
-    if (!Object.hasOwn(plans, entry.plan)) {
-      throw new Error(
-        `petstore-fake: ${where}.plan "${entry.plan}" is not one of: ${Object.keys(plans).join(', ')}`,
-      );
-    }
-    if (seen.has(entry.id))
-      throw new Error(`petstore-fake: ${where}.id "${entry.id}" is used twice`);
-    seen.add(entry.id);
+    if (ids.has(id)) throw new ConfigError(`${where}.id`, `"${id}" is used twice`);
+    // Two ids with one secret would charge one id's requests to the other.
+    if (secrets.has(key as string))
+      throw new ConfigError(`${where}.key`, 'is the same secret as an earlier key');
+    ids.add(id);
+    secrets.add(key as string);
   }
   return file as KeysFile;
 }

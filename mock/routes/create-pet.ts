@@ -4,9 +4,11 @@
  */
 import { checkNewPet, describeIssues } from '../contract/schemas.ts';
 import type { NewPet } from '../contract/types.ts';
-import { errorResponse } from '../core/errors.ts';
+import { errorResponse, errorTemplates } from '../core/errors.ts';
 import { jsonResponse } from '../core/json-response.ts';
 import type { Operation } from '../pipeline.ts';
+import { maxPetId } from '../store/pet-store.ts';
+import { StorageError } from '../store/storage-error.ts';
 import { readJsonBody } from './request-body.ts';
 
 /** Checks a parsed body; returns the NewPet or a message saying every problem found. */
@@ -40,6 +42,20 @@ export const createPet: Operation = async ({ request, state }) => {
     );
   }
   const { name, categoryId, status = state.config.defaultStatus } = result.pet;
-  const pet = await state.store.create({ name, categoryId, status });
+  let pet: Awaited<ReturnType<typeof state.store.create>>;
+  try {
+    pet = await state.store.create({ name, categoryId, status });
+  } catch (error) {
+    if (!(error instanceof StorageError)) throw error;
+    // The store undid the create: answer an Error, never a 201 for a pet a restart would lose.
+    const code = error.kind === 'full' ? 'insufficient_storage' : 'storage_failed';
+    return errorResponse(code, `${errorTemplates[code].message} (${error.message})`);
+  }
+  if (pet === undefined) {
+    return errorResponse(
+      'store_full',
+      `Every pet id up to ${maxPetId} (2^53 - 1) is used; reset or restore the fake.`,
+    );
+  }
   return jsonResponse(201, pet);
 };

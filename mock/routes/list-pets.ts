@@ -3,14 +3,11 @@
  * The interface gives no error for bad query values; the fake answers 400 `invalid_query` rather
  * than guess, so a client bug shows up at once (README: "Choices the fake makes").
  */
-import { petStatuses } from '../contract/schemas.ts';
+import { listLimits, petStatuses } from '../contract/schemas.ts';
 import type { PetStatus } from '../contract/types.ts';
 import { errorResponse } from '../core/errors.ts';
 import { jsonResponse } from '../core/json-response.ts';
 import type { Operation } from '../pipeline.ts';
-
-/** Page size bounds from the interface. */
-export const listLimits = { min: 1, max: 100, default: 20 } as const;
 
 /** The parsed query of listPets, or a message saying what is wrong with it. */
 export type ListQuery = { limit: number; status: PetStatus | undefined } | { error: string };
@@ -24,7 +21,8 @@ export function parseListQuery(query: URLSearchParams): ListQuery {
   let limit: number = listLimits.default;
   const rawLimit = limits[0];
   if (rawLimit !== undefined) {
-    if (!/^\d{1,4}$/.test(rawLimit))
+    // A plain decimal of a few digits: no sign, exponent or hex, and exact as a Number.
+    if (!/^\d{1,9}$/.test(rawLimit))
       return { error: `limit must be an integer from ${listLimits.min} to ${listLimits.max}` };
     limit = Number(rawLimit);
     if (limit < listLimits.min || limit > listLimits.max) {

@@ -2,51 +2,89 @@
 /**
  * `npm start`: serves the fake on real ports (production and staging origins), prints the base
  * URLs and demo keys, and logs one line per request with the key redacted to its public id.
+ *
+ * Each flag maps onto one `createFake` option; defaults and checks live in mock/core/config.ts
+ * only. The CLI checks flag syntax (a number is digits) and renames a ConfigError's option to the
+ * flag or variable the user set.
  */
 import { readFileSync } from 'node:fs';
 import { parseArgs } from 'node:util';
-import packageJson from '../../package.json' with { type: 'json' };
 import { parseJson } from '../contract/lossless-json.ts';
 import type { Pet } from '../contract/types.ts';
-import type { ExchangeRecord } from '../core/config.ts';
-import { createFake } from '../fake.ts';
+import { defaults, type ExchangeRecord, minControlTokenLength } from '../core/config.ts';
+import { ConfigError } from '../core/config-error.ts';
+import { type CreateFakeOptions, createFake } from '../fake.ts';
 import { parseKeysFile } from '../policies/plans.ts';
 import { listenHttp } from './http-server.ts';
-import { createStateFile } from './state-file.ts';
+import { createStateFile, StateFileError } from './state-file.ts';
 
 /** Whether a bind address only accepts connections from this machine. */
 export function isLoopback(host: string): boolean {
   return host === 'localhost' || host === '::1' || /^127\.\d{1,3}\.\d{1,3}\.\d{1,3}$/.test(host);
 }
 
+const tokenVariable = 'PETSTORE_CONTROL_TOKEN';
+
 const usage = `Usage: npm start -- [options]
 
-  --host <addr>            address to bind (default 127.0.0.1)
-  --port <n>               production port (default 4010)
+  --host <addr>            address to bind (default ${defaults.host})
+  --port <n>               production port (default ${defaults.port})
   --staging-port <n>       staging port (default port + 1); --no-staging to serve none
   --seed <file|empty>      pets to start with (default fixtures/pets.json)
   --keys <file>            plans and keys (default fixtures/keys.json)
-  --retry-after <format>   seconds | http-date (default seconds)
-  --ban-threshold <n>      requests during Retry-After that ban a key (default 5)
-  --ban-seconds <n>        length of a ban (default 300)
-  --enterprise <m>/<d>     Enterprise limits per minute/day (default 10000/10000000)
+  --retry-after <format>   seconds | http-date (default ${defaults.retryAfterFormat})
+  --ban-threshold <n>      requests during Retry-After that ban a key (default ${defaults.ban.threshold})
+  --ban-seconds <n>        length of a ban (default ${defaults.ban.durationSeconds})
+  --enterprise <m>/<d>     Enterprise limits per minute/day (default: the keys file's plan)
   --state-file <path>      keep pets across restarts in this file (default: memory only)
-  --max-pets <n>           most pets the store holds (default 1000000)
+  --fsync                  flush the state file to disk on every write (survives power loss)
+  --max-pets <n>           most pets the store holds (default ${defaults.maxPets})
+  --allowed-hosts <names>  comma-separated extra Host names to answer (default: only the bound
+                           address, localhost, 127.0.0.1 and [::1]); .example.test admits subdomains
   --quiet                  no request log
+  --help                   this text
 
 Environment:
-  PETSTORE_CONTROL_TOKEN   require this token (X-Control-Token header) on /__control/;
-                           without it, binding beyond loopback disables /__control/
-  --help                   this text
-  --version                the package version`;
+  ${tokenVariable}   a secret of at least ${minControlTokenLength} characters; when set, every
+                           /__control/ request must send it as X-Control-Token. Without it,
+                           binding beyond loopback disables /__control/.`;
 
 class UsageError extends Error {}
 
-function integer(value: string | undefined, flag: string, fallback: number): number {
-  if (value === undefined) return fallback;
-  if (!/^\d+$/.test(value))
+/** The flag or variable each createFake option comes from, to name it in errors. */
+const optionSources: readonly (readonly [string, string])[] = [
+  ['controlAccess.token', tokenVariable],
+  ['stagingOrigin', '--staging-port'],
+  ['origin', '--host/--port'],
+  ['retryAfterFormat', '--retry-after'],
+  ['ban.threshold', '--ban-threshold'],
+  ['ban.durationSeconds', '--ban-seconds'],
+  ['enterpriseLimits', '--enterprise'],
+  ['maxPets', '--max-pets'],
+  ['allowedHosts', '--allowed-hosts'],
+  ['seed', '--seed'],
+];
+
+/** A ConfigError in the CLI's words: the flag or variable the user set, not the option. */
+function describeConfigError(error: ConfigError, keysPath: string | undefined): string {
+  if (keysPath !== undefined && error.option.startsWith(`${keysPath}:`))
+    return `--keys ${error.option} ${error.problem}`;
+  const source = optionSources.find(([option]) => error.option.startsWith(option));
+  return `${source?.[1] ?? error.option} ${error.problem}`;
+}
+
+function integer(value: string | undefined, flag: string): number | undefined {
+  if (value === undefined) return undefined;
+  if (!/^\d{1,15}$/.test(value))
     throw new UsageError(`${flag} must be a non-negative integer, got "${value}"`);
   return Number(value);
+}
+
+function port(value: string | undefined, flag: string): number | undefined {
+  const n = integer(value, flag);
+  if (n !== undefined && n > 65_535)
+    throw new UsageError(`${flag} must be a port from 0 to 65535, got ${n}`);
+  return n;
 }
 
 function readJsonFile(path: string, flag: string): unknown {
@@ -57,16 +95,24 @@ function readJsonFile(path: string, flag: string): unknown {
   }
 }
 
-/** One request-log line: time, method, path, status, duration, key id (never the key). */
+/**
+ * One request-log line: time, method, path (credentials redacted), status, duration, then the
+ * key id (never the key) and the error code, or for a control request what it changed.
+ */
 export function formatExchange(record: ExchangeRecord, at = new Date()): string {
-  return `${at.toISOString()} ${record.method} ${record.url} ${record.status} ${record.durationMs.toFixed(1)}ms key=${record.keyId}`;
+  const head = `${at.toISOString()} ${record.method} ${record.url} ${record.status} ${record.durationMs.toFixed(1)}ms`;
+  const isControl = record.operationId === undefined && !record.url.startsWith('/v1');
+  const who = isControl ? 'control' : `key=${record.keyId}`;
+  const error = record.errorCode === undefined ? '' : ` error=${record.errorCode}`;
+  const action = record.controlAction === undefined ? '' : `: ${record.controlAction}`;
+  return `${head} ${who}${error}${action}`;
 }
 
-async function main(argv: readonly string[]): Promise<void> {
+function optionsFromFlags(argv: readonly string[]) {
   const { values } = parseArgs({
     args: [...argv],
     options: {
-      host: { type: 'string', default: '127.0.0.1' },
+      host: { type: 'string' },
       port: { type: 'string' },
       'staging-port': { type: 'string' },
       'no-staging': { type: 'boolean', default: false },
@@ -77,91 +123,110 @@ async function main(argv: readonly string[]): Promise<void> {
       'ban-seconds': { type: 'string' },
       enterprise: { type: 'string' },
       'state-file': { type: 'string' },
+      fsync: { type: 'boolean', default: false },
       'max-pets': { type: 'string' },
+      'allowed-hosts': { type: 'string' },
       quiet: { type: 'boolean', default: false },
       help: { type: 'boolean', default: false },
-      version: { type: 'boolean', default: false },
     },
     strict: true,
   });
-  if (values.help) {
-    console.log(usage);
-    return;
-  }
-  if (values.version) {
-    console.log(packageJson.version);
-    return;
-  }
-  const host = values.host;
-  const port = integer(values.port, '--port', 4010);
-  const stagingPort = integer(values['staging-port'], '--staging-port', port === 0 ? 0 : port + 1);
-  const retryAfter = values['retry-after'] ?? 'seconds';
-  if (retryAfter !== 'seconds' && retryAfter !== 'http-date')
-    throw new UsageError(`--retry-after must be one of: seconds, http-date; got "${retryAfter}"`);
+  if (values.help) return 'help' as const;
+  const host = values.host ?? defaults.host;
+  const productionPort = port(values.port, '--port') ?? defaults.port;
+  const stagingPort =
+    port(values['staging-port'], '--staging-port') ??
+    (productionPort === 0 ? 0 : productionPort + 1);
   let enterpriseLimits: { perMinute: number; perDay: number } | undefined;
   if (values.enterprise !== undefined) {
-    const match = /^(\d+)\/(\d+)$/.exec(values.enterprise);
+    const match = /^(\d{1,15})\/(\d{1,15})$/.exec(values.enterprise);
     if (!match)
       throw new UsageError(
         `--enterprise must look like 10000/10000000 (per minute/per day), got "${values.enterprise}"`,
       );
     enterpriseLimits = { perMinute: Number(match[1]), perDay: Number(match[2]) };
   }
-  const seed =
-    values.seed === undefined
-      ? undefined
-      : values.seed === 'empty'
-        ? 'empty'
-        : (readJsonFile(values.seed, '--seed') as Pet[]);
-  const keys =
-    values.keys === undefined
-      ? undefined
-      : parseKeysFile(readJsonFile(values.keys, '--keys'), values.keys);
-
+  if (values.fsync && values['state-file'] === undefined)
+    throw new UsageError('--fsync needs --state-file');
   const loopback = isLoopback(host);
-  const controlToken = process.env.PETSTORE_CONTROL_TOKEN;
-  const controlAccess = controlToken
-    ? { token: controlToken }
-    : loopback
-      ? ('open' as const)
-      : ('disabled' as const);
-  if (!loopback) {
-    console.warn(
-      `petstore-fake: warning: listening on ${host}, reachable beyond this machine; the demo keys are public.${controlToken ? '' : ' The control surface is disabled: set PETSTORE_CONTROL_TOKEN to enable it.'}`,
-    );
-  }
+  const controlToken = process.env[tokenVariable];
   const hostForUrl = host.includes(':') ? `[${host}]` : host;
-  const origin = `http://${hostForUrl}:${port}`;
-  const stagingOrigin = values['no-staging'] ? false : `http://${hostForUrl}:${stagingPort}`;
-  const fake = await createFake({
+  const origin = `http://${hostForUrl}:${productionPort}`;
+  const threshold = integer(values['ban-threshold'], '--ban-threshold');
+  const durationSeconds = integer(values['ban-seconds'], '--ban-seconds');
+  const maxPets = integer(values['max-pets'], '--max-pets');
+  const options: CreateFakeOptions = {
     origin,
-    stagingOrigin,
-    retryAfterFormat: retryAfter,
-    controlAccess,
-    maxPets: integer(values['max-pets'], '--max-pets', 1_000_000),
+    stagingOrigin: values['no-staging'] ? false : `http://${hostForUrl}:${stagingPort}`,
+    controlAccess: controlToken ? { token: controlToken } : loopback ? 'open' : 'disabled',
+    ...(values['retry-after'] === undefined
+      ? {}
+      : { retryAfterFormat: values['retry-after'] as 'seconds' }),
+    ...(maxPets === undefined ? {} : { maxPets }),
     ...(values['state-file'] === undefined
       ? {}
-      : { persistence: createStateFile(values['state-file']) }),
+      : { persistence: createStateFile(values['state-file'], { fsync: values.fsync }) }),
     ban: {
-      threshold: integer(values['ban-threshold'], '--ban-threshold', 5),
-      durationSeconds: integer(values['ban-seconds'], '--ban-seconds', 300),
+      ...(threshold === undefined ? {} : { threshold }),
+      ...(durationSeconds === undefined ? {} : { durationSeconds }),
     },
     ...(enterpriseLimits ? { enterpriseLimits } : {}),
-    ...(seed === undefined ? {} : { seed }),
-    ...(keys === undefined ? {} : { keys }),
+    ...(values['allowed-hosts'] === undefined
+      ? {}
+      : { allowedHosts: values['allowed-hosts'].split(',').filter((name) => name !== '') }),
+    ...(values.seed === undefined
+      ? {}
+      : {
+          seed: values.seed === 'empty' ? 'empty' : (readJsonFile(values.seed, '--seed') as Pet[]),
+        }),
+    ...(values.keys === undefined
+      ? {}
+      : { keys: parseKeysFile(readJsonFile(values.keys, '--keys'), values.keys) }),
     ...(values.quiet
       ? {}
       : { onExchange: (record: ExchangeRecord) => console.log(formatExchange(record)) }),
-  });
+  };
+  return {
+    options,
+    host,
+    productionPort,
+    stagingPort,
+    loopback,
+    controlToken,
+  };
+}
+
+async function main(argv: readonly string[]): Promise<void> {
+  const flags = optionsFromFlags(argv);
+  if (flags === 'help') {
+    console.log(usage);
+    return;
+  }
+  const { options, host } = flags;
+  const fake = await createFake(options);
+  if (!flags.loopback) {
+    console.warn(
+      `petstore-fake: warning: listening on ${host}, reachable beyond this machine; the demo keys are public. Only Host names ${fake.config.allowedHosts.join(', ')} are answered (add yours with --allowed-hosts).${flags.controlToken ? '' : ` The control surface is disabled: set ${tokenVariable} to enable it.`}`,
+    );
+  }
+  const origin = fake.config.origins[0] as string;
+  const stagingOrigin =
+    options.stagingOrigin === false ? false : (fake.config.origins[1] ?? origin);
   const common = {
     host,
     errorHeaders: () => fake.anonymousRateLimitHeaders(),
     maxBodyBytes: fake.config.maxBodyBytes,
   };
-  const doors = [await listenHttp(fake.handlers, { ...common, port, origin })];
+  const doors = [
+    await listenHttp(fake.handlers, { ...common, port: flags.productionPort, origin }),
+  ];
   if (stagingOrigin !== false) {
     doors.push(
-      await listenHttp(fake.handlers, { ...common, port: stagingPort, origin: stagingOrigin }),
+      await listenHttp(fake.handlers, {
+        ...common,
+        port: flags.stagingPort,
+        origin: stagingOrigin,
+      }),
     );
   }
 
@@ -187,12 +252,24 @@ async function main(argv: readonly string[]): Promise<void> {
 ${keyLines.join('\n')}`);
 }
 
-main(process.argv.slice(2)).catch((error: unknown) => {
-  if (
-    error instanceof UsageError ||
-    (error instanceof Error && /^(petstore-fake:|Unknown option|Option)/.test(error.message))
-  ) {
-    console.error(`petstore-fake: ${error.message.replace(/^petstore-fake: /, '')}\n\n${usage}`);
+function keysPathOf(argv: readonly string[]): string | undefined {
+  const index = argv.indexOf('--keys');
+  return index === -1 ? argv.find((arg) => arg.startsWith('--keys='))?.slice(7) : argv[index + 1];
+}
+
+const argv = process.argv.slice(2);
+main(argv).catch((error: unknown) => {
+  const parseError = String((error as { code?: unknown }).code ?? '').startsWith('ERR_PARSE_ARGS_');
+  if (error instanceof UsageError || error instanceof ConfigError || parseError) {
+    const message =
+      error instanceof ConfigError
+        ? describeConfigError(error, keysPathOf(argv))
+        : (error as Error).message;
+    console.error(`petstore-fake: ${message}\n\n${usage}`);
+    process.exit(2);
+  }
+  if (error instanceof StateFileError) {
+    console.error(error.message);
     process.exit(2);
   }
   if ((error as NodeJS.ErrnoException).code === 'EADDRINUSE') {

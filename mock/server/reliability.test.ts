@@ -95,7 +95,7 @@ test('SIGTERM lets a request that is still arriving finish, then exits 0', async
   const socket = connect(port, '127.0.0.1');
   await once(socket, 'connect');
   socket.write(
-    `POST /v1/pets HTTP/1.1\r\nHost: x\r\nAuthorization: Bearer enterprise-demo-key\r\nContent-Type: application/json\r\nContent-Length: ${body.length}\r\n\r\n${body.slice(0, 10)}`,
+    `POST /v1/pets HTTP/1.1\r\nHost: 127.0.0.1\r\nAuthorization: Bearer enterprise-demo-key\r\nContent-Type: application/json\r\nContent-Length: ${body.length}\r\n\r\n${body.slice(0, 10)}`,
   );
   await new Promise((resolve) => setTimeout(resolve, 200));
   child.kill('SIGTERM');
@@ -161,7 +161,7 @@ function describe_inProcess() {
     await fake.control.reset();
     const socket = await rawSocket();
     socket.write(
-      'POST /v1/pets HTTP/1.1\r\nHost: x\r\nAuthorization: Bearer enterprise-demo-key\r\nContent-Type: application/json\r\nContent-Length: 100\r\n\r\n{"name":"half"',
+      'POST /v1/pets HTTP/1.1\r\nHost: 127.0.0.1\r\nAuthorization: Bearer enterprise-demo-key\r\nContent-Type: application/json\r\nContent-Length: 100\r\n\r\n{"name":"half"',
     );
     await new Promise((resolve) => setTimeout(resolve, 50));
     socket.destroy();
@@ -174,11 +174,11 @@ function describe_inProcess() {
     const trickle = await rawSocket();
     let reply = '';
     trickle.on('data', (chunk) => (reply += chunk));
-    trickle.write('GET /v1/pets HTTP/1.1\r\nHost: x\r\n');
+    trickle.write('GET /v1/pets HTTP/1.1\r\nHost: 127.0.0.1\r\n');
     const timer = setInterval(() => trickle.write('X-Slow: 1\r\n'), 100);
     const halfOpen = await rawSocket();
     halfOpen.write(
-      'POST /v1/pets HTTP/1.1\r\nHost: x\r\nContent-Type: application/json\r\nContent-Length: 50\r\n\r\n{',
+      'POST /v1/pets HTTP/1.1\r\nHost: 127.0.0.1\r\nContent-Type: application/json\r\nContent-Length: 50\r\n\r\n{',
     );
     await Promise.all([once(trickle, 'close'), once(halfOpen, 'close')]);
     clearInterval(timer);
@@ -191,7 +191,7 @@ function describe_inProcess() {
     let reply = '';
     socket.on('data', (chunk) => (reply += chunk));
     socket.write(
-      'POST /v1/pets HTTP/1.1\r\nHost: x\r\nAuthorization: Bearer enterprise-demo-key\r\nContent-Type: application/json\r\nContent-Length: 1000000000\r\n\r\n{',
+      'POST /v1/pets HTTP/1.1\r\nHost: 127.0.0.1\r\nAuthorization: Bearer enterprise-demo-key\r\nContent-Type: application/json\r\nContent-Length: 1000000000\r\n\r\n{',
     );
     await once(socket, 'close');
     expect(reply).toMatch(/^HTTP\/1\.1 413 /);

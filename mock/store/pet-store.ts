@@ -7,6 +7,10 @@ import { Collection } from '@msw/data';
 import { checkPet, describeIssues, petStandardSchema } from '../contract/schemas.ts';
 import type { NewPet, Pet, PetStatus } from '../contract/types.ts';
 import type { StorePersistence } from './persistence.ts';
+import { StorageError } from './storage-error.ts';
+
+/** The largest id the fake keeps exact (2^53 - 1); ids and `nextId` past it are refused. */
+export const maxPetId = Number.MAX_SAFE_INTEGER;
 
 /** A point-in-time copy of the store, as `snapshot()` returns and `restore()` accepts. */
 export interface StoreSnapshot {
@@ -16,8 +20,12 @@ export interface StoreSnapshot {
 
 /** The pet store the routes and the control surface share. */
 export interface PetStore {
-  /** Adds a pet with the next id and returns it as stored. */
-  create(pet: NewPet & { status: PetStatus }): Promise<Pet>;
+  /**
+   * Adds a pet with the next id and returns it as stored. Saved before it is visible: when the
+   * save fails it throws a StorageError and the store is as it was. Returns `undefined` when
+   * every id up to `maxPetId` is used.
+   */
+  create(pet: NewPet & { status: PetStatus }): Promise<Pet | undefined>;
   /** The pet with this id, if any. */
   get(id: number): Pet | undefined;
   /** Up to `limit` pets in id order, only those with `status` when given. */
@@ -79,7 +87,6 @@ export async function createPetStore(
   };
 
   const load = async (pets: readonly Pet[], next: number): Promise<void> => {
-    assertSnapshot({ pets, nextId: next }); // before clearing: a bad snapshot must not cost the current pets
     collection.clear();
     index.clear();
     all.length = 0;
@@ -89,23 +96,41 @@ export async function createPetStore(
     nextId = Math.max(nextId, next);
   };
 
+  /** Checks a snapshot, saves it, then loads it: a bad snapshot or a failed save changes nothing. */
+  const replace = async (snapshot: StoreSnapshot): Promise<void> => {
+    assertSnapshot(snapshot);
+    const normalised = normaliseSnapshot(snapshot);
+    if (persistence !== undefined) {
+      try {
+        persistence.replaceAll(normalised);
+      } catch (error) {
+        throw new StorageError(error);
+      }
+    }
+    await load(normalised.pets, normalised.nextId);
+  };
+
   const saved = persistence?.load();
-  if (saved !== undefined) await load(saved.pets, saved.nextId);
-  else {
-    await load(seed, 1);
-    persistence?.replaceAll({ pets: seed, nextId });
-  }
+  if (saved !== undefined) {
+    assertSnapshot(saved);
+    await load(saved.pets, saved.nextId);
+  } else await replace({ pets: seed, nextId: 1 });
 
   return {
     create(pet) {
-      const id = nextId;
+      if (nextId > maxPetId) return Promise.resolve(undefined);
+      const record = copyPet({ id: nextId, ...pet });
+      // Saved first, synchronously: a failed save leaves no trace, and no request can see the
+      // pet (or be given its id) before it is safely written.
+      if (persistence !== undefined) {
+        try {
+          persistence.appendCreated(record);
+        } catch (error) {
+          return Promise.reject(new StorageError(error));
+        }
+      }
       nextId += 1;
-      return add({ id, name: pet.name, categoryId: pet.categoryId, status: pet.status }).then(
-        (stored) => {
-          persistence?.appendCreated(stored);
-          return stored;
-        },
-      );
+      return add(record);
     },
     get: (id) => index.get(id),
     list(limit, status) {
@@ -114,10 +139,7 @@ export async function createPetStore(
     },
     count: () => index.size,
     snapshot: () => ({ pets: all.map(copyPet), nextId }),
-    async restore(snapshot) {
-      await load(snapshot.pets, snapshot.nextId);
-      persistence?.replaceAll({ pets: all.map(copyPet), nextId });
-    },
+    restore: replace,
   };
 }
 
@@ -128,24 +150,39 @@ export function copyPet(pet: Pet): Pet {
   return copy;
 }
 
-/** Throws a RangeError naming the first problem unless `snapshot` can be restored whole. */
-export function assertSnapshot(snapshot: unknown): asserts snapshot is StoreSnapshot {
+/** Pets in id order and a `nextId` past the largest id: what the store holds after a restore. */
+function normaliseSnapshot(snapshot: StoreSnapshot): StoreSnapshot {
+  const pets = [...snapshot.pets].map(copyPet).sort(byId);
+  const largest = pets.length === 0 ? 0 : Number((pets.at(-1) as Pet).id);
+  return { pets, nextId: Math.max(snapshot.nextId, largest + 1) };
+}
+
+/** What is wrong with `snapshot` (the first problem), or `undefined` when it can be restored whole. */
+export function snapshotProblem(snapshot: unknown): string | undefined {
   const value = snapshot as Partial<StoreSnapshot> | null;
-  if (value === null || typeof value !== 'object' || !Array.isArray(value.pets)) {
-    throw new RangeError('snapshot must be an object with a "pets" array');
-  }
-  if (!Number.isSafeInteger(value.nextId) || (value.nextId as number) < 1) {
-    throw new RangeError('snapshot.nextId must be a positive integer');
-  }
+  if (value === null || typeof value !== 'object' || !Array.isArray(value.pets))
+    return 'snapshot must be an object with a "pets" array';
+  const extra = Object.keys(value).filter((field) => field !== 'pets' && field !== 'nextId');
+  if (extra.length > 0)
+    return `snapshot has unknown field(s) ${extra.join(', ')}; only pets, nextId`;
+  const nextId = value.nextId;
+  if (typeof nextId !== 'number' || !Number.isSafeInteger(nextId) || nextId < 1)
+    return `snapshot.nextId must be an integer from 1 to ${maxPetId} (2^53 - 1), got ${String(nextId)}`;
   const seen = new Set<number>();
   for (const [index, pet] of value.pets.entries()) {
     const issues = checkPet(pet);
-    if (issues.length > 0)
-      throw new RangeError(`snapshot.pets[${index}]: ${describeIssues(issues)}`);
-    const id = Number((pet as Pet).id);
-    if (!Number.isSafeInteger(id) || id < 1)
-      throw new RangeError(`snapshot.pets[${index}].id must be a positive safe integer`);
-    if (seen.has(id)) throw new RangeError(`snapshot.pets[${index}].id ${id} is used twice`);
+    if (issues.length > 0) return `snapshot.pets[${index}]: ${describeIssues(issues)}`;
+    const id = (pet as Pet).id;
+    if (typeof id !== 'number' || !Number.isSafeInteger(id) || id < 1)
+      return `snapshot.pets[${index}].id must be an integer from 1 to ${maxPetId} (2^53 - 1), got ${String(id)}`;
+    if (seen.has(id)) return `snapshot.pets[${index}].id ${id} is used twice`;
     seen.add(id);
   }
+  return undefined;
+}
+
+/** Throws a RangeError naming the first problem unless `snapshot` can be restored whole. */
+export function assertSnapshot(snapshot: unknown): asserts snapshot is StoreSnapshot {
+  const problem = snapshotProblem(snapshot);
+  if (problem !== undefined) throw new RangeError(problem);
 }
