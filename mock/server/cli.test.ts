@@ -4,7 +4,7 @@
  */
 import { spawn, spawnSync } from 'node:child_process';
 import { once } from 'node:events';
-import { mkdtempSync, writeFileSync } from 'node:fs';
+import { mkdtempSync, readFileSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterEach, expect, test } from 'vitest';
@@ -150,4 +150,127 @@ test('bad flags exit 2 with a message that names the flag and the usage', () => 
     expect(result.stderr).toMatch(/^petstore-fake: /);
     expect(result.stderr).toContain('Usage: npm start');
   }
+});
+
+test('the request log names the error code of each error answer and what each control request changed', async () => {
+  const port = await freePort();
+  const base = `http://127.0.0.1:${port}`;
+  const { output } = await startCli(['--port', String(port), '--no-staging']);
+  const banner = output();
+  const post = (contentType: string, body: string) =>
+    fetch(`${base}/v1/pets`, {
+      method: 'POST',
+      headers: { Authorization: 'Bearer free-demo-key', 'Content-Type': contentType },
+      body,
+    });
+  await post('application/json', '{"name":');
+  await post('application/json', '{"name":"x"}');
+  await post('text/plain', '{"name":"x","categoryId":1}');
+  const json = { 'Content-Type': 'application/json' };
+  await fetch(`${base}/__control/reset`, {
+    method: 'POST',
+    headers: json,
+    body: '{"seed":"empty"}',
+  });
+  await fetch(`${base}/__control/keys`, {
+    method: 'POST',
+    headers: json,
+    body: JSON.stringify({ id: 'qa-new', key: 'qa-new-secret-key-42', plan: 'pro' }),
+  });
+  await fetch(`${base}/__control/clock`, { method: 'POST', headers: json, body: '{"foo":1}' });
+  await new Promise((resolve) => setTimeout(resolve, 100));
+
+  const log = output().slice(banner.length);
+  expect(log).toMatch(/POST \/v1\/pets 400 [\d.]+ms key=demo-free error=invalid_json/);
+  expect(log).toMatch(/POST \/v1\/pets 400 [\d.]+ms key=demo-free error=invalid_body/);
+  expect(log).toMatch(/POST \/v1\/pets 400 [\d.]+ms key=demo-free error=invalid_content_type/);
+  expect(log).toMatch(/POST \/__control\/reset 200 [\d.]+ms control: reset to empty \(0 pets\)/);
+  expect(log).toMatch(/POST \/__control\/keys 200 [\d.]+ms control: key qa-new added \(plan pro\)/);
+  expect(log).toMatch(/POST \/__control\/clock 400 [\d.]+ms control error=invalid_control_request/);
+  expect(log).not.toContain('qa-new-secret-key-42');
+});
+
+test('keys sent in the query string or the path never reach the log, in any encoding', async () => {
+  const port = await freePort();
+  const base = `http://127.0.0.1:${port}`;
+  const { output } = await startCli(['--port', String(port), '--no-staging']);
+  const banner = output();
+  for (const path of [
+    '/v1/pets?api_key=free-demo-key&limit=2',
+    '/v1/pets?access_token=some-other-secret-1',
+    '/v1/pets?token=tok-abcdef-123&key=k-123456',
+    '/v1/pets?limit=1&x=%66ree-demo-key',
+    '/v1/pets/pro-demo-key',
+    '/v1/pets/%70ro-demo-key',
+  ]) {
+    await fetch(`${base}${path}`);
+  }
+  await new Promise((resolve) => setTimeout(resolve, 100));
+  const log = output().slice(banner.length);
+  expect(log).toContain('GET /v1/pets?api_key=[redacted]&limit=2 401');
+  expect(log).toContain('GET /v1/pets?token=[redacted]&key=[redacted] 401');
+  expect(log).toContain('GET /v1/pets/[redacted] 401');
+  for (const secret of [
+    'free-demo-key',
+    'some-other-secret-1',
+    'tok-abcdef-123',
+    'k-123456',
+    '%66ree',
+    'pro-demo-key',
+    '%70ro',
+  ]) {
+    expect(log).not.toContain(secret);
+  }
+});
+
+test('a control token shorter than 16 characters stops the start, naming the variable and the rule', () => {
+  const result = spawnSync(process.execPath, [cli, '--port', '0', '--no-staging'], {
+    encoding: 'utf8',
+    timeout: 15_000,
+    env: { ...process.env, PETSTORE_CONTROL_TOKEN: 'short-token' },
+  });
+  expect(result.status).toBe(2);
+  expect(result.stderr).toContain('PETSTORE_CONTROL_TOKEN must be at least 16 characters');
+  expect(result.stderr).not.toContain('controlAccess');
+  expect(result.stderr).not.toContain('short-token');
+  const help = spawnSync(process.execPath, [cli, '--help'], { encoding: 'utf8' });
+  expect(help.stdout).toMatch(/PETSTORE_CONTROL_TOKEN\s+a secret of at least 16 characters/);
+});
+
+test('a bad value is reported under the flag the user typed, from the one check the config owns', () => {
+  for (const [args, named] of [
+    [['--max-pets', '0'], '--max-pets must be a positive integer'],
+    [['--ban-threshold', '0'], '--ban-threshold must be a positive integer'],
+    [['--ban-seconds', '0'], '--ban-seconds must be a positive integer'],
+    [['--enterprise', '0/5'], '--enterprise'],
+    [['--retry-after', 'minutes'], '--retry-after must be one of: seconds, http-date'],
+    [['--allowed-hosts', 'http://x.test'], '--allowed-hosts'],
+    [['--fsync'], '--fsync needs --state-file'],
+    [['--port', '70000'], '--port must be a port from 0 to 65535'],
+  ] as const) {
+    const result = spawnSync(process.execPath, [cli, '--no-staging', ...args], {
+      encoding: 'utf8',
+      timeout: 15_000,
+    });
+    expect(result.status, args.join(' ')).toBe(2);
+    expect(result.stderr, args.join(' ')).toContain(`petstore-fake: ${named}`);
+    expect(result.stderr).not.toMatch(/maxPets|ban\.threshold|enterpriseLimits|retryAfterFormat/);
+  }
+});
+
+test('a corrupt state file stops the start naming the file and line, and is left as it was', () => {
+  const dir = mkdtempSync(join(tmpdir(), 'petstore-cli-'));
+  const path = join(dir, 'state.jsonl');
+  const text =
+    '{"snapshot":{"pets":[],"nextId":1}}\n{}\n{"created":{"id":1,"name":"A","categoryId":1}}\n';
+  writeFileSync(path, text);
+  const result = spawnSync(
+    process.execPath,
+    [cli, '--port', '0', '--no-staging', '--state-file', path],
+    { encoding: 'utf8', timeout: 15_000 },
+  );
+  expect(result.status).toBe(2);
+  expect(result.stderr).toContain(`state file ${path}, line 2:`);
+  expect(result.stderr).not.toMatch(/TypeError|at .*\.ts:\d+/);
+  expect(readFileSync(path, 'utf8')).toBe(text);
 });

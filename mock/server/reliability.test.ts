@@ -27,33 +27,36 @@ function createPet(base: string, name: string) {
   });
 }
 
-test('with --state-file, kill -9 loses no pet that was acknowledged with 201', async () => {
-  const stateFile = join(mkdtempSync(join(tmpdir(), 'petstore-state-')), 'state.jsonl');
-  const port = await freePort();
-  const base = `http://127.0.0.1:${port}`;
-  const first = await startCli(['--port', String(port), '--state-file', stateFile]);
-  const responses = await Promise.all(
-    Array.from({ length: 40 }, (_, i) => createPet(base, `durable-${i}`)),
-  );
-  const acknowledged = await Promise.all(
-    responses
-      .filter((r) => r.status === 201)
-      .map((r) => r.json() as Promise<{ id: number; name: string }>),
-  );
-  expect(acknowledged).toHaveLength(40);
-  first.child.kill('SIGKILL');
-  await once(first.child, 'exit');
+test.each([[[]], [['--fsync']]])(
+  'with --state-file %j, kill -9 loses no pet that was acknowledged with 201',
+  async (extra) => {
+    const stateFile = join(mkdtempSync(join(tmpdir(), 'petstore-state-')), 'state.jsonl');
+    const port = await freePort();
+    const base = `http://127.0.0.1:${port}`;
+    const first = await startCli(['--port', String(port), '--state-file', stateFile, ...extra]);
+    const responses = await Promise.all(
+      Array.from({ length: 40 }, (_, i) => createPet(base, `durable-${i}`)),
+    );
+    const acknowledged = await Promise.all(
+      responses
+        .filter((r) => r.status === 201)
+        .map((r) => r.json() as Promise<{ id: number; name: string }>),
+    );
+    expect(acknowledged).toHaveLength(40);
+    first.child.kill('SIGKILL');
+    await once(first.child, 'exit');
 
-  await startCli(['--port', String(port), '--state-file', stateFile]);
-  for (const pet of acknowledged) {
-    const got = await fetch(`${base}/v1/pets/${pet.id}`, { headers: auth });
-    expect(got.status, `pet ${pet.id}`).toBe(200);
-    expect(((await got.json()) as { name: string }).name).toBe(pet.name);
-  }
-  const next = (await (await createPet(base, 'after-restart')).json()) as { id: number };
-  expect(next.id).toBeGreaterThan(Math.max(...acknowledged.map((pet) => pet.id)));
-  expect(readFileSync(stateFile, 'utf8')).not.toMatch(/demo-key/);
-});
+    await startCli(['--port', String(port), '--state-file', stateFile, ...extra]);
+    for (const pet of acknowledged) {
+      const got = await fetch(`${base}/v1/pets/${pet.id}`, { headers: auth });
+      expect(got.status, `pet ${pet.id}`).toBe(200);
+      expect(((await got.json()) as { name: string }).name).toBe(pet.name);
+    }
+    const next = (await (await createPet(base, 'after-restart')).json()) as { id: number };
+    expect(next.id).toBeGreaterThan(Math.max(...acknowledged.map((pet) => pet.id)));
+    expect(readFileSync(stateFile, 'utf8')).not.toMatch(/demo-key/);
+  },
+);
 
 test('binding beyond loopback warns and disables the control surface unless a token is set', async () => {
   const port = await freePort();
