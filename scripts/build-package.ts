@@ -11,17 +11,22 @@
  *   node scripts/build-package.ts
  */
 import { spawnSync } from 'node:child_process';
-import { existsSync, mkdirSync, readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import {
+  existsSync,
+  mkdirSync,
+  mkdtempSync,
+  readdirSync,
+  readFileSync,
+  rmSync,
+  writeFileSync,
+} from 'node:fs';
 import { builtinModules } from 'node:module';
-import { join, relative } from 'node:path';
+import { dirname, join, relative } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { build } from 'esbuild';
 import packageJson from '../package.json' with { type: 'json' };
 
 const root = fileURLToPath(new URL('..', import.meta.url));
-/** Where the build writes everything the package ships, except openapi/petstore.yaml. */
-export const distDir = join(root, 'dist');
-const probeDir = join(root, 'node_modules', '.cache', 'petstore-fake', 'package-types');
 
 /** The bins, by output file under dist/bin/: source entry point. */
 const bins: Record<string, string> = {
@@ -36,7 +41,7 @@ const bins: Record<string, string> = {
  * build has tsc print each exported type as a plain structure and ships that instead.
  */
 const contractTypesSource = join(root, 'mock', 'contract', 'types.ts');
-const contractTypesBuilt = join(distDir, 'mock', 'contract', 'types.d.ts');
+const contractTypesBuilt = (distDir: string) => join(distDir, 'mock', 'contract', 'types.d.ts');
 
 function run(command: string, args: readonly string[], cwd = root): void {
   const result = spawnSync(command, args, { cwd, encoding: 'utf8' });
@@ -46,8 +51,8 @@ function run(command: string, args: readonly string[], cwd = root): void {
     );
 }
 
-function tsc(project: string): void {
-  run(join(root, 'node_modules', '.bin', 'tsc'), ['-p', project]);
+function tsc(project: string, ...options: string[]): void {
+  run(join(root, 'node_modules', '.bin', 'tsc'), ['-p', project, ...options]);
 }
 
 function filesUnder(dir: string, suffix: string): string[] {
@@ -56,7 +61,12 @@ function filesUnder(dir: string, suffix: string): string[] {
     .map((file) => join(dir, file));
 }
 
-function writeProject(name: string, files: readonly string[], options: object): string {
+function writeProject(
+  probeDir: string,
+  name: string,
+  files: readonly string[],
+  options: object,
+): string {
   const project = join(probeDir, name);
   writeFileSync(
     project,
@@ -101,7 +111,7 @@ function unionOf(printed: string): string | undefined {
 }
 
 /** Has tsc print each exported type of mock/contract/types.ts as a structure; by name. */
-function expandTypes(names: readonly string[]): Record<string, string> {
+function expandTypes(probeDir: string, names: readonly string[]): Record<string, string> {
   const source = relative(probeDir, contractTypesSource);
   const lines = [
     `import type * as T from './${source}';`,
@@ -120,7 +130,7 @@ function expandTypes(names: readonly string[]): Record<string, string> {
   writeFileSync(join(probeDir, 'probe.ts'), `${lines.join('\n')}\n`);
   const outDir = join(probeDir, 'out');
   tsc(
-    writeProject('tsconfig.probe.json', ['probe.ts'], {
+    writeProject(probeDir, 'tsconfig.probe.json', ['probe.ts'], {
       noEmit: false,
       emitDeclarationOnly: true,
       declaration: true,
@@ -143,31 +153,42 @@ function expandTypes(names: readonly string[]): Record<string, string> {
  * Rewrites dist's types.d.ts to its exported types, each written out as a structure (or left
  * as it is when it already is one, like `number | bigint`), without imports or helper types.
  */
-function inlineContractTypes(): void {
-  const built = statements(readFileSync(contractTypesBuilt, 'utf8'));
+function inlineContractTypes(distDir: string, probeDir: string): void {
+  const built = statements(readFileSync(contractTypesBuilt(distDir), 'utf8'));
   const exported = built.flatMap(({ doc, text }) => {
     const match = /^export type (\w+) = ([\s\S]*);$/.exec(text);
     return match?.[1] !== undefined && match[2] !== undefined
       ? [{ doc, name: match[1], type: match[2] }]
       : [];
   });
-  const expanded = expandTypes(exported.map(({ name }) => name));
+  const expanded = expandTypes(
+    probeDir,
+    exported.map(({ name }) => name),
+  );
   const header = built[0]?.doc ?? '';
   const body = exported.map(({ doc, name, type }) => {
     const structure = expanded[name];
     const keep = structure === undefined;
     return `${doc}export type ${name} = ${keep ? type : structure};\n`;
   });
-  writeFileSync(contractTypesBuilt, `${header}${body.join('')}export {};\n`);
-  assertSameContractTypes(exported.map(({ name }) => name));
+  writeFileSync(contractTypesBuilt(distDir), `${header}${body.join('')}export {};\n`);
+  assertSameContractTypes(
+    distDir,
+    probeDir,
+    exported.map(({ name }) => name),
+  );
 }
 
 /**
  * Fails the build unless dist's types.d.ts stands alone (it is type-checked, not skipped as a
  * library file) and every type in it is identical to the one the source computes.
  */
-function assertSameContractTypes(names: readonly string[]): void {
-  const built = relative(probeDir, contractTypesBuilt.replace(/\.d\.ts$/, '.js'));
+function assertSameContractTypes(
+  distDir: string,
+  probeDir: string,
+  names: readonly string[],
+): void {
+  const built = relative(probeDir, contractTypesBuilt(distDir).replace(/\.d\.ts$/, '.js'));
   const source = relative(probeDir, contractTypesSource);
   writeFileSync(
     join(probeDir, 'same.ts'),
@@ -178,14 +199,19 @@ function assertSameContractTypes(names: readonly string[]): void {
       `export const same: [${names.map((name) => `Same<Built.${name}, Source.${name}>`).join(', ')}] = [${names.map(() => 'true').join(', ')}];`,
     ].join('\n'),
   );
-  tsc(writeProject('tsconfig.same.json', ['same.ts'], { noEmit: true, skipLibCheck: false }));
+  tsc(
+    writeProject(probeDir, 'tsconfig.same.json', ['same.ts'], {
+      noEmit: true,
+      skipLibCheck: false,
+    }),
+  );
 }
 
 /**
  * tsc keeps `.ts` in the import paths of `.d.ts` files; TypeScript before 5.0 and some tools do
  * not resolve those, so the shipped declarations name the `.js` files, as the JavaScript does.
  */
-function rewriteDeclarationImports(): void {
+function rewriteDeclarationImports(distDir: string): void {
   for (const file of filesUnder(distDir, '.d.ts')) {
     const text = readFileSync(file, 'utf8');
     writeFileSync(
@@ -195,47 +221,66 @@ function rewriteDeclarationImports(): void {
   }
 }
 
-/** Fails the build if shipped code or types import a package the user does not install. */
-function assertImportsAreShipped(): void {
+/** The package a bare import specifier names (`@scope/name` or `name`). */
+function packageOf(specifier: string): string {
+  const parts = specifier.split('/');
+  return (specifier.startsWith('@') ? parts.slice(0, 2) : parts.slice(0, 1)).join('/');
+}
+
+/**
+ * Fails the build if shipped code or types import a package the user does not install, or a
+ * `.ts` file. `imports` are what each file imports, by file.
+ */
+function assertImportsAreShipped(distDir: string, imports: Record<string, readonly string[]>) {
   const allowed = new Set([
     ...Object.keys(packageJson.dependencies),
     ...builtinModules,
     ...builtinModules.map((name) => `node:${name}`),
   ]);
-  for (const file of [...filesUnder(distDir, '.js'), ...filesUnder(distDir, '.d.ts')]) {
-    const text = readFileSync(file, 'utf8');
-    for (const match of text.matchAll(/(?:from |import\(|require\()\s*['"]([^'"]+)['"]/g)) {
-      const specifier = match[1] ?? '';
-      if (specifier.startsWith('.')) {
-        if (/\.tsx?$/.test(specifier))
-          throw new Error(`build-package: ${relative(root, file)} imports ${specifier}`);
-        continue;
-      }
-      const name = specifier.startsWith('@')
-        ? specifier.split('/').slice(0, 2).join('/')
-        : (specifier.split('/')[0] ?? '');
-      if (!allowed.has(name) && !allowed.has(specifier))
+  for (const [file, specifiers] of Object.entries(imports)) {
+    for (const specifier of specifiers) {
+      const wrong = specifier.startsWith('.')
+        ? /\.tsx?$/.test(specifier)
+        : !allowed.has(packageOf(specifier)) && !allowed.has(specifier);
+      if (wrong)
         throw new Error(
-          `build-package: ${relative(root, file)} imports ${specifier}, which is not a dependency of the package`,
+          `build-package: ${relative(distDir, file)} imports ${specifier}, which the package does not ship`,
         );
     }
   }
 }
 
+/** What each file tsc emitted under dist/mock imports, by file. */
+function emittedImports(distDir: string): Record<string, string[]> {
+  const modules = join(distDir, 'mock');
+  return Object.fromEntries(
+    [...filesUnder(modules, '.js'), ...filesUnder(modules, '.d.ts')].map((file) => [
+      file,
+      [...readFileSync(file, 'utf8').matchAll(/(?:from |import\()\s*['"]([^'"]+)['"]/g)].map(
+        (match) => match[1] ?? '',
+      ),
+    ]),
+  );
+}
+
 /**
- * Bundles one CLI. Files a CLI reads at run time (`new URL('...', import.meta.url)`) keep their
- * relative paths, so each must exist at the same place relative to dist/bin/ in the package.
+ * Bundles one CLI and returns what the bundle still imports (esbuild knows; the bundle's text
+ * also holds import-like strings, such as the code Ajv generates). Files a CLI reads at run time
+ * (`new URL('...', import.meta.url)`) keep their relative paths, so each must exist at the same
+ * place relative to dist/bin/ in the package.
  */
-async function bundleBin(outfile: string, entry: string): Promise<void> {
-  await build({
+async function bundleBin(packageDir: string, outfile: string, entry: string): Promise<string[]> {
+  const bundle = join(packageDir, 'dist', 'bin', outfile);
+  const result = await build({
     entryPoints: [join(root, entry)],
     absWorkingDir: root,
     bundle: true,
     platform: 'node',
     format: 'esm',
     target: 'node22.12',
-    outfile: join(distDir, 'bin', outfile),
+    outfile: bundle,
     external: Object.keys(packageJson.dependencies),
+    metafile: true,
     logLevel: 'warning',
     legalComments: 'inline',
     // Some CommonJS dependencies call require(); an ES module bundle has to provide one.
@@ -243,14 +288,17 @@ async function bundleBin(outfile: string, entry: string): Promise<void> {
       js: "import { createRequire as __createRequire } from 'node:module'; const require = __createRequire(import.meta.url);",
     },
   });
-  const text = readFileSync(join(distDir, 'bin', outfile), 'utf8');
+  const text = readFileSync(bundle, 'utf8');
   for (const match of text.matchAll(/new URL\(\s*["']([^"']+)["'],\s*import\.meta\.url\s*\)/g)) {
-    const target = join(distDir, 'bin', match[1] ?? '');
-    if (!existsSync(target) || !isShipped(relative(root, target)))
+    const target = join(dirname(bundle), match[1] ?? '');
+    if (!existsSync(target) || !isShipped(relative(packageDir, target)))
       throw new Error(
-        `build-package: dist/bin/${outfile} reads ${relative(root, target)} at run time, which the package does not ship`,
+        `build-package: dist/bin/${outfile} reads ${relative(packageDir, target)} at run time, which the package does not ship`,
       );
   }
+  return Object.values(result.metafile.outputs).flatMap((output) =>
+    output.imports.filter((imported) => imported.external).map((imported) => imported.path),
+  );
 }
 
 /** Whether package.json `files` lists a path (or a folder that holds it). */
@@ -258,19 +306,34 @@ function isShipped(path: string): boolean {
   return packageJson.files.some((entry) => path === entry || path.startsWith(`${entry}/`));
 }
 
-/** Builds dist/ from scratch. */
-export async function buildPackage(): Promise<void> {
+/**
+ * Builds `packageDir`/dist from scratch: by default the repository's, which `npm pack` ships; the
+ * package test builds into a copy so that a build never pulls dist/ from under another one.
+ */
+export async function buildPackage(packageDir: string = root): Promise<string> {
+  const distDir = join(packageDir, 'dist');
   rmSync(distDir, { recursive: true, force: true });
-  tsc(join(root, 'tsconfig.build.json'));
-  rewriteDeclarationImports();
-  inlineContractTypes();
-  for (const [outfile, entry] of Object.entries(bins)) await bundleBin(outfile, entry);
-  assertImportsAreShipped();
+  // The probe's files must sit inside the repository, where tsc finds its tsconfig and types.
+  const cacheDir = join(root, 'node_modules', '.cache', 'petstore-fake');
+  mkdirSync(cacheDir, { recursive: true });
+  const probeDir = mkdtempSync(join(cacheDir, 'package-types-'));
+  try {
+    tsc(join(root, 'tsconfig.build.json'), '--outDir', distDir);
+    rewriteDeclarationImports(distDir);
+    inlineContractTypes(distDir, probeDir);
+    const imports = emittedImports(distDir);
+    for (const [outfile, entry] of Object.entries(bins))
+      imports[join(distDir, 'bin', outfile)] = await bundleBin(packageDir, outfile, entry);
+    assertImportsAreShipped(distDir, imports);
+  } finally {
+    rmSync(probeDir, { recursive: true, force: true });
+  }
+  return distDir;
 }
 
 if (import.meta.main) {
   try {
-    await buildPackage();
+    const distDir = await buildPackage();
     console.log(`build-package: wrote ${relative(root, distDir)}/`);
   } catch (error) {
     console.error(error instanceof Error ? error.message : error);

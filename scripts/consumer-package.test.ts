@@ -1,0 +1,280 @@
+/**
+ * The package from a user's side: built, packed and installed offline into a fresh project
+ * (consumer-project.ts). There the README's "Use it in your project" examples type-check under
+ * a standard strict NodeNext tsconfig, run on plain Node and pass in vitest, and both commands
+ * answer. Everything runs on the Node that `npm test` runs on (Node 24 from the `node`
+ * devDependency), which is also first on the PATH the commands' `#!/usr/bin/env node` sees.
+ */
+import { spawnSync } from 'node:child_process';
+import { existsSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs';
+import { delimiter, dirname, join } from 'node:path';
+import { afterAll, beforeAll, expect, test } from 'vitest';
+import packageJson from '../package.json' with { type: 'json' };
+import { type ConsumerProject, createConsumerProject } from './consumer-project.ts';
+import { exampleFileName, fencedBlocks, markdownSection } from './markdown-blocks.ts';
+
+const readme = readFileSync(new URL('../README.md', import.meta.url), 'utf8');
+const guide = markdownSection(readme, 'Use it in your project');
+const tsc = new URL('../node_modules/.bin/tsc', import.meta.url).pathname;
+
+let project: ConsumerProject;
+
+/** PATH with this Node first, then the project's bins: what an npm script in the project sees. */
+function projectEnv(): NodeJS.ProcessEnv {
+  const bins = join(project.dir, 'node_modules', '.bin');
+  return { PATH: [dirname(process.execPath), bins, process.env.PATH].join(delimiter) };
+}
+
+/** Runs a command in the project and returns its exit code and output, never throwing. */
+function inProject(command: string, args: readonly string[]) {
+  const result = spawnSync(command, args, {
+    cwd: project.dir,
+    encoding: 'utf8',
+    // Not this vitest's own variables (the project's vitest would take them as its own), and no
+    // colours in the output the checks read.
+    env: {
+      ...Object.fromEntries(
+        Object.entries(process.env).filter(([name]) => !/^VITEST|^FORCE_COLOR$/.test(name)),
+      ),
+      ...projectEnv(),
+      NO_COLOR: '1',
+    },
+    stdio: ['ignore', 'pipe', 'pipe'],
+    timeout: 60_000,
+  });
+  return { code: result.status, out: `${result.stdout}${result.stderr}`, stdout: result.stdout };
+}
+
+/** The names the README's Imports table lists for an import path (backticked, first column). */
+function documentedNames(path: string): string[] {
+  const imports = markdownSection(guide, 'Imports');
+  const row = imports.split('\n').find((line) => line.startsWith(`| \`${path}\` |`));
+  if (!row) throw new Error(`README: no row for ${path} in the Imports table`);
+  const gives = row.split('|')[2] ?? '';
+  const names = [...gives.matchAll(/`(\w+)`/g)].map((match) => match[1] ?? '');
+  return /everything `petstore-fake` gives/.test(gives)
+    ? [...names, ...documentedNames('petstore-fake')]
+    : names;
+}
+
+/** A file that imports every documented name of each entry and uses each in a type. */
+function everyExportFile(paths: readonly string[]): string {
+  return paths
+    .flatMap((path, index) => {
+      const names = documentedNames(path);
+      // Values start lower-case (createFake, defaultSeed), types upper-case (Pet, ConfigError).
+      const uses = names.map((name) =>
+        /^[a-z]/.test(name) ? `typeof E${index}.${name}` : `E${index}.${name}`,
+      );
+      return [
+        `import type * as E${index} from '${path}';`,
+        `export type Uses${index} = [${uses.join(', ')}];`,
+      ];
+    })
+    .join('\n');
+}
+
+beforeAll(async () => {
+  project = await createConsumerProject();
+  // The README's examples, each into the file its first line names.
+  for (const block of fencedBlocks(guide)) {
+    const file = exampleFileName(block);
+    if (file === undefined || file.endsWith('.tsx')) continue; // .tsx: a React app, not this project
+    mkdirSync(dirname(join(project.dir, file)), { recursive: true });
+    writeFileSync(join(project.dir, file), `${block.text}\n`);
+  }
+  writeFileSync(
+    join(project.dir, 'src', 'every-export.ts'),
+    `${everyExportFile(['petstore-fake', 'petstore-fake/node', 'petstore-fake/openapi'])}\n`,
+  );
+  mkdirSync(join(project.dir, 'web'));
+  writeFileSync(
+    join(project.dir, 'web', 'every-export.ts'),
+    `${everyExportFile(['petstore-fake/browser'])}\n`,
+  );
+}, 180_000);
+
+afterAll(() => project?.remove());
+
+test('the tarball ships the build, the OpenAPI document and no sources or tests', () => {
+  const files = project.packedFiles;
+  for (const file of [
+    'package.json',
+    'README.md',
+    'openapi/petstore.yaml',
+    'dist/bin/petstore-fake.js',
+    'dist/bin/petstore-contract.js',
+    ...['fake', 'node', 'browser', 'contract/openapi.generated'].flatMap((entry) => [
+      `dist/mock/${entry}.js`,
+      `dist/mock/${entry}.d.ts`,
+    ]),
+  ])
+    expect(files).toContain(file);
+  expect(files.filter((file) => /(?<!\.d)\.ts$|\.test\.|contract-tests\//.test(file))).toEqual([]);
+  const manifest = JSON.parse(
+    readFileSync(join(project.dir, 'node_modules', 'petstore-fake', 'package.json'), 'utf8'),
+  );
+  expect(manifest.private).toBeUndefined();
+  expect(manifest.engines).toEqual({ node: '>=22.12.0' });
+});
+
+/**
+ * Checks that would compile if the package's types were `any` (a declaration file that does not
+ * resolve, hidden by skipLibCheck): each must be a type error.
+ */
+const typesAreReal = `import type { NewPet, Pet } from 'petstore-fake';
+import { createFakeServer } from 'petstore-fake/node';
+import { openapiDocument } from 'petstore-fake/openapi';
+
+// @ts-expect-error a Pet has an id
+export const noId: Pet = { name: 'Rex', categoryId: 1 };
+// @ts-expect-error status is available, pending or sold
+export const badStatus: NewPet = { name: 'Rex', categoryId: 1, status: 'adopted' };
+// @ts-expect-error the seed is an array of pets or 'empty'
+export const badSeed = createFakeServer({ seed: 'none' });
+// @ts-expect-error the document is a typed constant
+export const noSuchField: string = openapiDocument.info.nope;
+`;
+
+/** A standard strict NodeNext tsconfig (as @tsconfig/node22 with strict), over `include`. */
+function nodeTsconfig(include: readonly string[], overrides: object = {}): string {
+  return JSON.stringify({
+    compilerOptions: {
+      target: 'es2022',
+      lib: ['es2023'],
+      module: 'nodenext',
+      strict: true,
+      types: ['node'],
+      skipLibCheck: true,
+      noEmit: true,
+      ...overrides,
+    },
+    include,
+  });
+}
+
+test('tsc with a standard strict NodeNext tsconfig passes on the README examples and every documented export', () => {
+  const examples = fencedBlocks(guide)
+    .map(exampleFileName)
+    .filter((file): file is string => file?.endsWith('.ts') === true);
+  expect(examples).toEqual(
+    expect.arrayContaining([
+      'src/mocks/petstore.ts',
+      'vitest.setup.ts',
+      'vitest.config.ts',
+      'src/pets.test.ts',
+    ]),
+  );
+  writeFileSync(join(project.dir, 'src', 'types-are-real.ts'), typesAreReal);
+  writeFileSync(
+    join(project.dir, 'tsconfig.json'),
+    nodeTsconfig([...examples, 'src/every-export.ts', 'src/types-are-real.ts']),
+  );
+  const run = inProject(tsc, ['-p', 'tsconfig.json']);
+  expect(run.out).toBe('');
+  expect(run.code).toBe(0);
+});
+
+test('every declaration file the package ships type-checks (skipLibCheck off)', () => {
+  // msw's own declarations name DOM types (RequestMode, MessageEvent): a Node project that
+  // checks library files needs the DOM lib for msw, not for this package.
+  writeFileSync(
+    join(project.dir, 'tsconfig.full.json'),
+    nodeTsconfig(['src/every-export.ts'], { lib: ['es2023', 'dom'], skipLibCheck: false }),
+  );
+  const run = inProject(tsc, ['-p', 'tsconfig.full.json']);
+  expect(run.out).toBe('');
+  expect(run.code).toBe(0);
+});
+
+test('the browser door type-checks with DOM types and no Node types', () => {
+  writeFileSync(
+    join(project.dir, 'web', 'tsconfig.json'),
+    JSON.stringify({
+      compilerOptions: {
+        target: 'es2022',
+        lib: ['es2023', 'dom', 'dom.iterable'],
+        module: 'esnext',
+        moduleResolution: 'bundler',
+        strict: true,
+        types: [],
+        noEmit: true,
+        skipLibCheck: false,
+      },
+      include: ['every-export.ts'],
+    }),
+  );
+  const web = inProject(tsc, ['-p', 'web/tsconfig.json']);
+  expect(web.out).toBe('');
+  expect(web.code).toBe(0);
+});
+
+test('plain Node runs the README script with createFakeServer and gets answers', () => {
+  const script = readFileSync(join(project.dir, 'try-fake.mjs'), 'utf8');
+  const expected = /\/\/ (.+)$/m.exec(
+    script.split('\n').find((line) => line.includes('console.log')) ?? '',
+  )?.[1];
+  expect(expected).toBe('200 3');
+  const run = inProject(process.execPath, ['try-fake.mjs']);
+  expect(run.out).toBe(`${expected}\n`);
+  expect(run.code).toBe(0);
+});
+
+test('every value a Node entry exports is in the README, and the browser door does not resolve in Node', () => {
+  const probe = `
+    const entries = {};
+    for (const path of ['petstore-fake', 'petstore-fake/node', 'petstore-fake/openapi'])
+      entries[path] = Object.keys(await import(path)).sort();
+    const browser = await import('petstore-fake/browser').then(() => 'resolved', (error) => error.code);
+    console.log(JSON.stringify({ entries, browser }));`;
+  const run = inProject(process.execPath, ['--input-type=module', '-e', probe]);
+  expect(run.code, run.out).toBe(0);
+  const { entries, browser } = JSON.parse(run.stdout) as {
+    entries: Record<string, string[]>;
+    browser: string;
+  };
+  for (const [path, names] of Object.entries(entries)) {
+    expect(names.length, path).toBeGreaterThan(0);
+    expect(documentedNames(path)).toEqual(expect.arrayContaining(names));
+  }
+  expect(entries['petstore-fake/node']).toContain('createFakeServer');
+  expect(browser).toBe('ERR_PACKAGE_PATH_NOT_EXPORTED');
+});
+
+test('vitest runs the README test with the setup file and server.use overrides', () => {
+  const tests = readFileSync(join(project.dir, 'src', 'pets.test.ts'), 'utf8');
+  const count = tests.match(/^test\(/gm)?.length ?? 0;
+  expect(tests).toContain('server.use(');
+  const run = inProject(join(project.dir, 'node_modules', '.bin', 'vitest'), ['run']);
+  expect(run.out).toMatch(new RegExp(`Tests\\s+${count} passed \\(${count}\\)`));
+  expect(run.code).toBe(0);
+});
+
+test('the README msw init command runs without a terminal and records the worker folder', () => {
+  const command = fencedBlocks(markdownSection(guide, 'In your app (Vite + React, browser)')).find(
+    (block) => block.lang === 'sh',
+  )?.text;
+  expect(command).toBe('npx msw init public --save');
+  const run = inProject('bash', ['-c', command ?? '']);
+  expect(run.code, run.out).toBe(0);
+  expect(existsSync(join(project.dir, 'public', 'mockServiceWorker.js'))).toBe(true);
+  const manifest = JSON.parse(readFileSync(join(project.dir, 'package.json'), 'utf8'));
+  expect(manifest.msw).toEqual({ workerDirectory: ['public'] });
+});
+
+test('both commands answer --help and --version', () => {
+  for (const bin of Object.keys(packageJson.bin)) {
+    const help = inProject(bin, ['--help']);
+    expect(help.out, bin).toMatch(/^Usage: /m);
+    expect(help.code, bin).toBe(0);
+    const version = inProject(bin, ['--version']);
+    expect(version.out, bin).toBe(`${packageJson.version}\n`);
+    expect(version.code, bin).toBe(0);
+  }
+});
+
+test('petstore-contract --fake finds the installed fake conforming', () => {
+  const run = inProject('petstore-contract', ['--fake', '--seed', '1']);
+  expect(run.out).toMatch(/the server conforms to the interface/);
+  expect(run.code).toBe(0);
+});
