@@ -8,6 +8,7 @@
 import { spawnSync } from 'node:child_process';
 import { existsSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { delimiter, dirname, join } from 'node:path';
+import { build } from 'esbuild';
 import { afterAll, beforeAll, expect, test } from 'vitest';
 import packageJson from '../package.json' with { type: 'json' };
 import { type ConsumerProject, createConsumerProject } from './consumer-project.ts';
@@ -207,6 +208,31 @@ test('the browser door type-checks with DOM types and no Node types', () => {
   const web = inProject(tsc, ['-p', 'web/tsconfig.json']);
   expect(web.out).toBe('');
   expect(web.code).toBe(0);
+});
+
+test('esbuild bundles the installed browser door for the browser, without Node modules', async () => {
+  writeFileSync(
+    join(project.dir, 'web', 'main.ts'),
+    "import { startFakeWorker } from 'petstore-fake/browser';\nawait startFakeWorker({ quiet: true });\n",
+  );
+  const result = await build({
+    entryPoints: [join(project.dir, 'web', 'main.ts')],
+    absWorkingDir: project.dir,
+    bundle: true,
+    platform: 'browser',
+    format: 'esm',
+    write: false,
+    metafile: true,
+    logLevel: 'silent',
+  });
+  const inputs = Object.keys(result.metafile.inputs);
+  expect(inputs).toContain('node_modules/petstore-fake/dist/mock/browser.js');
+  expect(inputs).toContain('node_modules/petstore-fake/dist/fixtures/pets.json');
+  expect(
+    inputs.filter(
+      (input) => input.startsWith('node:') || (/\.ts$/.test(input) && !input.startsWith('web/')),
+    ),
+  ).toEqual([]);
 });
 
 test('plain Node runs the README script with createFakeServer and gets answers', () => {
