@@ -33,7 +33,7 @@ async function door(
   return { target, statuses };
 }
 
-test('a default run with a Free key conforms in at most 60 requests, none answered 429, and never shows the key', async () => {
+test('a default run with a Free key runs every default check in at most 60 requests, none answered 429, and never shows the key', async () => {
   const { target, statuses } = await door();
   const junit = join(mkdtempSync(join(tmpdir(), 'contract-')), 'report.xml');
   const run = await runCli(['--base-url', target.baseUrl, '--seed', '42', '--junit', junit], {
@@ -42,18 +42,26 @@ test('a default run with a Free key conforms in at most 60 requests, none answer
   expect(run.stderr).toBe('');
   expect(run.code).toBe(0);
   expect(run.stdout).toMatch(
-    /^petstore-contract: checking http:\/\/127\.0\.0\.1:\d+\/v1 \(writes on; budget 60 requests; seed 42\)/,
+    /^petstore-contract: checking http:\/\/127\.0\.0\.1:\d+\/v1 \(writes on; seed 42\)\npetstore-contract: up to 60 requests \(default: a Free key's minute\); 1 run per property\n/,
   );
   expect(run.stdout).toMatch(/pass {2}listPets\.defaultLimit/);
+  // Every default check ran: the only skips are the opt-in ones.
+  expect(run.stdout).toMatch(/pass {2}createPet\.concurrentCreates/);
   expect(run.stdout).toMatch(
-    /skip {2}rateLimit\.exceededGives429 .*\n +skipped: pass --rate-limits/,
+    /skip {2}rateLimit\.exceededGives429 .*\n +not selected: opt-in: --rate-limits/,
   );
-  const sent = Number(/(\d+) requests sent, 0 answered 429/.exec(run.stdout)?.[1]);
+  expect(run.stdout).not.toMatch(/could not run:|not applicable:/);
+  expect(run.stdout).toMatch(
+    /skipped: 4 not selected, 0 not applicable, 1 not exercised, 0 could not run/,
+  );
+  const sent = Number(/(\d+) requests sent of 60 allowed, 0 answered 429/.exec(run.stdout)?.[1]);
   expect(sent).toBeGreaterThan(30);
   expect(sent).toBeLessThanOrEqual(60);
   expect(statuses).toHaveLength(sent);
   expect(statuses).not.toContain(429);
-  expect(run.stdout).toContain('the server conforms to the interface');
+  expect(run.stdout).toMatch(
+    /the server conforms to the interface in all \d+ checks that ran \(not run: 4 not selected, 1 not exercised\)/,
+  );
   const xml = readFileSync(junit, 'utf8');
   expect(xml).toMatch(/<testsuites name="petstore-contract" tests="\d+" failures="0"/);
   for (const text of [run.stdout, run.stderr, xml]) expect(text).not.toContain(freeKey);
@@ -75,7 +83,7 @@ test('a broken rule exits 1 with the counterexample, a curl line using $PETSTORE
   expect(run.stdout).toContain(`reproduce: curl -sS -i '${target.baseUrl}/pets?limit=`);
   expect(run.stdout).toContain('-H "Authorization: Bearer $PETSTORE_API_KEY"');
   expect(run.stdout).toContain(
-    `replay: npm run contract -- --base-url ${target.baseUrl} --budget 200 --seed 5 --only listPets.limitRespected`,
+    `replay: npm run contract -- --base-url ${target.baseUrl} --budget 200 --seed=5 --only listPets.limitRespected`,
   );
   expect(run.stdout).toContain('the server breaks the interface');
   const xml = readFileSync(junit, 'utf8');

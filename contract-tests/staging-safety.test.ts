@@ -29,7 +29,8 @@ test('a non-loopback server is only read by default, in at most the 60-request b
   expect(result.answered429).toBe(0);
   const created = result.results.find((check) => check.id === 'createPet.created');
   expect(created?.status).toBe('skip');
-  expect(created?.reason).toMatch(/pass --allow-writes/);
+  expect(created?.skip).toBe('not-selected');
+  expect(created?.reason).toMatch(/opt-in: --allow-writes/);
   expect(result.results.filter((check) => check.status === 'fail')).toEqual([]);
   expect(target.fake.control.snapshot().pets).toHaveLength(defaultSeed.length);
 });
@@ -49,13 +50,12 @@ test('with writes allowed, every pet the run creates is named with the run prefi
   expect(result.results.filter((check) => check.status === 'fail')).toEqual([]);
 });
 
-test('a small budget is never exceeded: what does not fit is skipped with the reason', async () => {
-  const { target } = await record();
-  const result = await runSuite({ target, seed: 5, budget: 15 });
-  expect(result.requests).toBeLessThanOrEqual(15);
-  const skipped = result.results.filter((check) => check.reason?.includes('--budget'));
-  expect(skipped.length).toBeGreaterThan(0);
-  expect(result.results.filter((check) => check.status === 'fail')).toEqual([]);
+test('a --budget too small for the checks asked stops after the preflight, naming the number needed', async () => {
+  const { target, exchanges, onExchange } = await record();
+  await expect(runSuite({ target, seed: 5, budget: 15, onExchange })).rejects.toThrow(
+    /--budget 15 is too small for the checks asked: they need at least 60 requests; rerun with --budget 60/,
+  );
+  expect(exchanges).toHaveLength(1);
 });
 
 test('a 429 is honoured: the client waits for Retry-After and retries, and the check passes', async () => {

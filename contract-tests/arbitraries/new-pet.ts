@@ -177,6 +177,23 @@ export const edgeNameBody = (prefix: string, allowUnprefixed: boolean): fc.Arbit
     );
 };
 
+/**
+ * The name edge classes every run tries first, whatever its seed and budget: a very long name,
+ * one with non-ASCII and control characters, and (loopback only) the empty name.
+ */
+export function edgeNameExamples(prefix: string, allowUnprefixed: boolean): BodyCase[] {
+  const cases = [
+    validCase('name of 300 characters', { name: `${prefix}${'x'.repeat(300)}`, categoryId: 1n }),
+    validCase('non-ASCII and control characters in the name', {
+      name: `${prefix}猫のタマ Ωμέγα 🐕‍🦺 tab\there\u0001\u0000`,
+      categoryId: 2n,
+      status: 'pending',
+    }),
+  ];
+  if (allowUnprefixed) cases.push(validCase('empty name', { name: '', categoryId: 3n }));
+  return cases;
+}
+
 /** categoryIds at the int64 edges and around 2^53, where JS numbers stop being exact. */
 export const int64CategoryBody = (prefix: string): fc.Arbitrary<BodyCase> =>
   fc

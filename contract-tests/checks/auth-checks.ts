@@ -4,7 +4,7 @@ import { malformedAuthHeader, unknownKeyHeader } from '../arbitraries/auth-heade
 import { toJsonText } from '../http/exact-json.ts';
 import { keyPlaceholder, type RequestSpec } from '../http/exchange.ts';
 import { forAll } from '../runner/property.ts';
-import { activeCheck } from './check.ts';
+import { activeCheck, priorities } from './check.ts';
 import type { CheckContext } from './check-context.ts';
 import { expectStatus } from './expect.ts';
 import { type Auth, createPetRequest, getPetRequest, listPetsRequest } from './requests.ts';
@@ -28,6 +28,7 @@ export const authMissingKey = activeCheck({
   id: 'auth.missingKey',
   title: 'answers 401 when no Authorization header is sent, on every operation',
   source: 'Authentication, "Failure"; 401 rows of every endpoint',
+  priority: priorities.auth,
   cost: { fixed: 3, perRun: 0 },
   async run(context) {
     for (const operation of operationNames(context)) {
@@ -43,6 +44,7 @@ export const authUnknownKey = activeCheck({
   title: 'answers 401 for a bearer token that is not a valid key',
   source: 'Authentication, "Missing or invalid API key gives 401"',
   needs: ['semantics'],
+  priority: priorities.auth,
   cost: { fixed: 0, perRun: 1 },
   async run(context) {
     await forAll(
@@ -67,7 +69,8 @@ export const authMalformedHeader = activeCheck({
     'answers 401 when Authorization is not "Bearer <API_KEY>" (other scheme, no scheme, extra parts)',
   source: 'Authentication, scheme HTTP bearer, header "Authorization: Bearer <API_KEY>"',
   needs: ['semantics'],
-  cost: { fixed: 3, perRun: 1 },
+  priority: priorities.auth,
+  cost: { fixed: 0, perRun: 1, examples: 3 },
   async run(context) {
     await forAll(
       context,

@@ -3,11 +3,32 @@ import type { ContractClient, SendOptions } from '../http/client.ts';
 import type { Exchange, RequestSpec } from '../http/exchange.ts';
 import type { Target } from '../targets/target.ts';
 
+/** Requests several checks read, sent once per run by whichever check needs them first. */
+export type SharedProbe =
+  /** `GET /pets?limit=100` with the key. */
+  | 'fullListing'
+  /** `GET /pets/{id}` of the first pet of the full listing (needs `fullListing`). */
+  | 'listedPet';
+
+/** What the rate-limit checks hand each other within one run. */
+export interface RateLimitRunState {
+  /** The 429 `rateLimit.exceededGives429` provoked, for `rateLimit.servedAfterRetryAfter`. */
+  refusal?: Exchange;
+}
+
+/** A listed pet read back by id: the listing, the pet's row in it, and the answer by id. */
+export interface ListedPetProbe {
+  readonly listing: Exchange;
+  /** The listed row with exact integers. */
+  readonly row: { readonly id: bigint } & Record<string, unknown>;
+  readonly byId: Exchange;
+}
+
 /** The context of one check. */
 export interface CheckContext {
   readonly target: Target;
   readonly client: ContractClient;
-  /** Property runs this check may use. */
+  /** Property runs this check may use (its pinned examples always run, whatever this says). */
   readonly runs: number;
   /** This check's seed (derived from the run's `--seed` and the check id). */
   readonly seed: number;
@@ -17,10 +38,12 @@ export interface CheckContext {
   readonly writes: boolean;
   /** Sends a request, counted against this check's allowance. */
   send(spec: RequestSpec, options?: SendOptions): Promise<Exchange>;
-  /** `GET /pets?limit=100` with the key, sent once per run and shared. */
-  listing(): Promise<Exchange>;
-  /** `GET /pets` (no query) with the key, sent once per run and shared. */
+  /** `GET /pets` (no query) with the key: the run's preflight. */
   defaultListing(): Promise<Exchange>;
-  /** Values checks of one run hand to each other (e.g. the 429 the rate-limit checks provoke). */
-  readonly shared: Map<string, unknown>;
+  /** The `fullListing` probe. */
+  listing(): Promise<Exchange>;
+  /** The `listedPet` probe; stops the check (could not run) when the listing is empty. */
+  listedPet(): Promise<ListedPetProbe>;
+  /** State of the `--rate-limits` phase. */
+  readonly rateLimitRun: RateLimitRunState;
 }

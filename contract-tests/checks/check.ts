@@ -1,11 +1,11 @@
 /**
  * What a check is: a stable id, the rule it enforces in words, where the interface states it,
- * what it needs from the target, and how many requests it may send. Checks are written once
- * and run against every target.
+ * what it needs from the target and the flags, and how many requests it may send. Checks are
+ * written once and run against every target.
  */
 import type { PlanName } from '../contract/interface-facts.ts';
 import type { Exchange } from '../http/exchange.ts';
-import type { CheckContext } from './check-context.ts';
+import type { CheckContext, SharedProbe } from './check-context.ts';
 
 /** What a check needs beyond read access to a conforming server. */
 export type Need =
@@ -28,40 +28,105 @@ export interface CheckInfo {
   readonly id: string;
   /** The rule in words, e.g. `returns at most 20 pets when limit is omitted`. */
   readonly title: string;
-  /** Where petstore-interface.md states the rule. */
+  /** Where the interface states the rule (a section of docs/interface.md). */
   readonly source: string;
   readonly needs?: readonly Need[];
   /** An advisory check only warns (fails with `--strict`): the interface implies it loosely. */
   readonly advisory?: boolean;
 }
 
+/**
+ * Upper bound of an active check's requests: `fixed + perRun × max(runs, examples)`. A property
+ * tries its `examples` (its edge classes) first, so at least that many runs happen whatever the
+ * budget: a one-run pass is never a lucky draw.
+ */
+export interface CheckCost {
+  readonly fixed: number;
+  readonly perRun: number;
+  /** Property runs that are pinned examples (default 0: no property, or no pinned examples). */
+  readonly examples?: number;
+}
+
+/** Requests a check may send at `runs` property runs. */
+export function costAt(cost: CheckCost, runs: number): number {
+  return cost.fixed + cost.perRun * Math.max(runs, cost.examples ?? 0);
+}
+
+/** Order of the phases of a run: every conformance check before the rate-limit exhaustion. */
+export const priorities = {
+  listPets: 10,
+  getPet: 20,
+  createPet: 30,
+  model: 40,
+  auth: 50,
+  concurrency: 60,
+  /** Spends what the key's window still holds: always last. */
+  rateLimitRun: 100,
+} as const;
+
 /** A check that sends its own requests. */
 export interface ActiveCheck extends CheckInfo {
   readonly kind: 'active';
-  /** Upper bound of requests: `fixed + perRun × runs`. */
-  readonly cost: { readonly fixed: number; readonly perRun: number };
+  /** Lower runs first; checks of equal priority keep their registry order. */
+  readonly priority: number;
+  readonly cost: CheckCost;
+  /** Shared probes it reads (sent once per run, planned once: not part of `cost`). */
+  readonly shares?: readonly SharedProbe[];
   run(context: CheckContext): Promise<void>;
-}
-
-/** A check that judges every exchange of the run (headers, error bodies, faults...). */
-export interface ObserverCheck extends CheckInfo {
-  readonly kind: 'observer';
-  /** Creates the per-run state that sees each exchange. */
-  start(run: RunFacts): ExchangeObserver;
 }
 
 /** What an observer may know about the run. */
 export interface RunFacts {
   /** The key's plan, when `--plan` names it. */
   readonly plan?: PlanName;
+  /** Whether the run may create pets. */
+  readonly writes: boolean;
+  /** Whether `--rate-limits` asked to spend the window (and so to provoke a 429). */
+  readonly rateLimitRun: boolean;
 }
 
-/** Per-run state of an observer check. */
+/** What an observer that judged nothing means for the run. */
+export interface WhenUnseen {
+  readonly reason: string;
+  /**
+   * Whether the run's flags asked for exchanges this observer judges: then seeing none means
+   * the check could not run (the run is incomplete); otherwise it was merely not exercised.
+   */
+  readonly expected?: (run: RunFacts) => boolean;
+}
+
+/** Fields of every observer. */
+interface ObserverBase extends CheckInfo {
+  readonly kind: 'observer';
+  /** Default: nothing to judge is a pass (e.g. no fault is the rule's whole point). */
+  readonly whenUnseen?: (run: RunFacts) => WhenUnseen;
+}
+
+/**
+ * A stateless observer: judges each exchange it applies to on its own. The default shape.
+ * @example observerCheck({ id, title, source, appliesTo: hasStatus(429), judge, whenUnseen })
+ */
+export interface StatelessObserver extends ObserverBase {
+  /** Whether this exchange is one the rule speaks of. */
+  readonly appliesTo: (exchange: Exchange) => boolean;
+  /** A violation message, or undefined when the exchange obeys the rule. */
+  readonly judge: (exchange: Exchange, run: RunFacts) => string | undefined;
+}
+
+/** An observer that compares exchanges with earlier ones, so it keeps per-run state. */
+export interface StatefulObserver extends ObserverBase {
+  start(run: RunFacts): ExchangeObserver;
+}
+
+/** A check that judges the exchanges every other check sends (headers, error bodies, faults...). */
+export type ObserverCheck = StatelessObserver | StatefulObserver;
+
+/** Per-run state of a stateful observer. */
 export interface ExchangeObserver {
   /** Sees one exchange; returns a violation message, if this exchange breaks the rule. */
   observe(exchange: Exchange): string | undefined;
-  /** When no violation was found: a skip reason if nothing relevant was seen, else undefined. */
-  unseenReason(): string | undefined;
+  /** How many exchanges it could judge so far. */
+  judged(): number;
 }
 
 /** Any check. */
@@ -98,26 +163,36 @@ export function fail(message: string, exchange?: Exchange): never {
 
 /**
  * Defines an active check.
- * @example activeCheck({ id: 'listPets.defaultLimit', title: '...', source: '...', cost: { fixed: 1, perRun: 0 }, run })
+ * @example activeCheck({ id: 'listPets.defaultLimit', title: '...', source: '...', priority: priorities.listPets, cost: { fixed: 1, perRun: 0 }, run })
  */
 export function activeCheck(definition: Omit<ActiveCheck, 'kind'>): ActiveCheck {
   return { kind: 'active', ...definition };
 }
 
-/** Defines an observer check. */
-export function observerCheck(definition: Omit<ObserverCheck, 'kind'>): ObserverCheck {
+/** Defines a stateless observer. */
+export function observerCheck(definition: Omit<StatelessObserver, 'kind'>): StatelessObserver {
   return { kind: 'observer', ...definition };
 }
 
-/** Thrown by a check that cannot judge this target (e.g. nothing to read back). */
-export class SkipCheck extends Error {
+/** Defines an observer that keeps state across the exchanges of a run. */
+export function statefulObserverCheck(
+  definition: Omit<StatefulObserver, 'kind'>,
+): StatefulObserver {
+  return { kind: 'observer', ...definition };
+}
+
+/**
+ * Thrown by a check that could not judge the server this run (no pet to read back, the window
+ * reset while it was being spent...): not a verdict, so the run is incomplete (exit 2).
+ */
+export class CouldNotRun extends Error {
   constructor(reason: string) {
     super(reason);
-    this.name = 'SkipCheck';
+    this.name = 'CouldNotRun';
   }
 }
 
-/** Skips the current check with a reason. */
-export function skip(reason: string): never {
-  throw new SkipCheck(reason);
+/** Stops the current check without a verdict; `reason` says what is missing and how to fix it. */
+export function couldNotRun(reason: string): never {
+  throw new CouldNotRun(reason);
 }

@@ -1,9 +1,13 @@
 /** Assertions over one exchange; each failure carries the exchange for the curl line. */
 import type { ShapeCheck } from '../contract/schemas.ts';
 import type { Exchange, ReceivedResponse } from '../http/exchange.ts';
-import { fail } from './check.ts';
+import { couldNotRun, fail } from './check.ts';
 
 function answered(exchange: Exchange): ReceivedResponse {
+  if (exchange.fault?.kind === 'oversized')
+    couldNotRun(
+      `${exchange.spec.method} ${exchange.spec.path}: ${exchange.fault.message}; raise --max-body-bytes to judge it`,
+    );
   if (exchange.response === undefined)
     fail(`server fault: ${exchange.fault?.message ?? 'no answer'}`, exchange);
   if (exchange.response.fromPrism) {
@@ -19,8 +23,7 @@ function answered(exchange: Exchange): ReceivedResponse {
 }
 
 function bodyPreview(response: ReceivedResponse): string {
-  const text = response.text.replace(/\s+/g, ' ');
-  return text.length > 200 ? `${text.slice(0, 200)}...` : text;
+  return response.preview();
 }
 
 /**

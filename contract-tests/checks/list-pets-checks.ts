@@ -10,7 +10,7 @@ import {
 import { pageSize, petStatuses } from '../contract/interface-facts.ts';
 import { checkPets } from '../contract/schemas.ts';
 import { forAll } from '../runner/property.ts';
-import { activeCheck, fail } from './check.ts';
+import { activeCheck, fail, priorities } from './check.ts';
 import { expectNoFault, expectShape, expectStatus } from './expect.ts';
 import { listPetsRequest } from './requests.ts';
 
@@ -22,8 +22,10 @@ export const listPetsResponseShape = activeCheck({
   id: 'listPets.responseShape',
   title: 'answers 200 with a JSON array of Pet',
   source: 'GET /pets, responses: 200 Pets',
+  priority: priorities.listPets,
   // The default listing is the run's preflight; the full listing is shared with getPet checks.
-  cost: { fixed: 1, perRun: 0 },
+  cost: { fixed: 0, perRun: 0 },
+  shares: ['fullListing'],
   async run(context) {
     for (const exchange of [await context.defaultListing(), await context.listing()]) {
       expectStatus(exchange, [200], 'GET /pets with a valid key');
@@ -37,6 +39,7 @@ export const listPetsDefaultLimit = activeCheck({
   id: 'listPets.defaultLimit',
   title: `returns at most ${pageSize.default} pets when limit is omitted`,
   source: 'GET /pets, rule 1; Limits, page size default 20',
+  priority: priorities.listPets,
   cost: { fixed: 0, perRun: 0 },
   async run(context) {
     const exchange = await context.defaultListing();
@@ -55,7 +58,8 @@ export const listPetsLimitRespected = activeCheck({
   id: 'listPets.limitRespected',
   title: 'returns at most `limit` pets for every limit from 1 to 100',
   source: 'GET /pets, query limit (minimum 1, maximum 100)',
-  cost: { fixed: 1, perRun: 1 },
+  priority: priorities.listPets,
+  cost: { fixed: 0, perRun: 1, examples: 2 },
   async run(context) {
     await forAll(
       context,
@@ -66,7 +70,7 @@ export const listPetsLimitRespected = activeCheck({
         const rows = expectShape(exchange, checkPets, `GET /pets?limit=${limit}`) as Rows;
         if (rows.length > limit) fail(`limit=${limit} returned ${rows.length} pets`, exchange);
       },
-      { examples: [1] },
+      { examples: [pageSize.min, pageSize.max] },
     );
   },
 });
@@ -77,7 +81,8 @@ export const listPetsStatusFilter = activeCheck({
   title: 'returns only pets with the given status',
   source: 'GET /pets, rule 2; query status',
   needs: ['semantics'],
-  cost: { fixed: 3, perRun: 1 },
+  priority: priorities.listPets,
+  cost: { fixed: 0, perRun: 1, examples: petStatuses.length },
   async run(context) {
     const query = fc.record({
       status: knownStatus(),
@@ -115,7 +120,8 @@ export const listPetsLimitOutOfRange = activeCheck({
   title: 'a limit outside 1..100 gets no server error and never more than 100 pets',
   source: 'Limits, page size maximum 100 (the answer to a bad limit is not shown)',
   needs: ['semantics'],
-  cost: { fixed: 1, perRun: 1 },
+  priority: priorities.listPets,
+  cost: { fixed: 0, perRun: 1, examples: 2 },
   async run(context) {
     await forAll(
       context,
@@ -132,7 +138,8 @@ export const listPetsLimitOutOfRange = activeCheck({
             );
         }
       },
-      { examples: ['1000'] },
+      // Just past each end of the range.
+      { examples: [String(pageSize.min - 1), String(pageSize.max + 1)] },
     );
   },
 });
@@ -143,6 +150,7 @@ export const listPetsUnknownStatus = activeCheck({
   title: 'a status that is not a PetStatus gets no server error',
   source: 'GET /pets, query status (the answer to a bad status is not shown)',
   needs: ['semantics'],
+  priority: priorities.listPets,
   cost: { fixed: 0, perRun: 1 },
   async run(context) {
     await forAll(context, unknownStatus(), async (status) => {

@@ -1,7 +1,7 @@
 /** The model-based run: random sequences of create, refused create, get and list (fc.commands). */
 import fc from 'fast-check';
 import { forAll } from '../runner/property.ts';
-import { activeCheck } from './check.ts';
+import { activeCheck, priorities } from './check.ts';
 import { type PetCommand, petCommands, type RealSystem } from './model-commands.ts';
 import { emptyModel } from './pet-model.ts';
 
@@ -15,6 +15,7 @@ export const modelCreateListGet = activeCheck({
     'in any sequence of creates, refused creates, gets and lists: created pets read back unchanged, list only under their status, ids are unique, a refused create leaves no pet',
   source: 'POST /pets, GET /pets (rules 1-2), GET /pets/{petId}; Pet.id unique',
   needs: ['writes', 'semantics'],
+  priority: priorities.model,
   cost: { fixed: 0, perRun: maxCommands },
   async run(context) {
     let counter = 0;

@@ -7,7 +7,7 @@ import { getPetSunsetDay, planLimits, rateLimitHeaders } from '../contract/inter
 import { checkError } from '../contract/schemas.ts';
 import { answeredBeforeSent, type Exchange, type ReceivedResponse } from '../http/exchange.ts';
 import { parseRetryAfter } from '../http/retry-after.ts';
-import { type ExchangeObserver, observerCheck } from './check.ts';
+import { observerCheck, type RunFacts, statefulObserverCheck, type WhenUnseen } from './check.ts';
 
 /** An exchange with an HTTP answer from the target itself (not Prism's own rejection). */
 function targetResponse(exchange: Exchange): ReceivedResponse | undefined {
@@ -15,25 +15,27 @@ function targetResponse(exchange: Exchange): ReceivedResponse | undefined {
   return response === undefined || response.fromPrism ? undefined : response;
 }
 
-/** An observer over the target's responses; `judge` returns a violation or undefined. */
-function eachResponse(
-  judge: (response: ReceivedResponse, exchange: Exchange) => string | undefined,
-  relevant: (response: ReceivedResponse, exchange: Exchange) => boolean = () => true,
-  unseen?: string,
-): () => ExchangeObserver {
-  return () => {
-    let seen = 0;
-    return {
-      observe(exchange) {
-        const response = targetResponse(exchange);
-        if (response === undefined || !relevant(response, exchange)) return undefined;
-        seen += 1;
-        return judge(response, exchange);
-      },
-      unseenReason: () => (seen === 0 ? unseen : undefined),
-    };
+/** Whether an exchange got an answer from the target, optionally one that `also` accepts. */
+function answered(
+  also: (response: ReceivedResponse, exchange: Exchange) => boolean = () => true,
+): (exchange: Exchange) => boolean {
+  return (exchange) => {
+    const response = targetResponse(exchange);
+    return response !== undefined && also(response, exchange);
   };
 }
+
+/** The target's answer of an exchange an observer's `appliesTo` accepted. */
+function answerOf(exchange: Exchange): ReceivedResponse {
+  const response = targetResponse(exchange);
+  if (response === undefined) throw new Error('petstore-contract: judged an unanswered exchange');
+  return response;
+}
+
+/** Nothing seen, and nothing in the run's flags promised there would be. */
+const notExercised =
+  (reason: string): ((run: RunFacts) => WhenUnseen) =>
+  () => ({ reason });
 
 const isJsonType = (value: string | null) =>
   value !== null && /^application\/json\s*(;|$)/i.test(value);
@@ -43,14 +45,13 @@ export const errorsBodyShape = observerCheck({
   id: 'errors.bodyShape',
   title: 'every error response has a JSON body shaped as Error {code, message, status}',
   source: 'Errors, "Every error response has a JSON body shaped as Error"',
-  start: eachResponse(
-    (response) => {
-      if (response.json === undefined) return `a ${response.status} answer whose body is not JSON`;
-      return checkError(response.json);
-    },
-    (response) => response.status >= 400,
-    'no error response was seen',
-  ),
+  appliesTo: answered((response) => response.status >= 400),
+  judge(exchange) {
+    const response = answerOf(exchange);
+    if (response.json === undefined) return `a ${response.status} answer whose body is not JSON`;
+    return checkError(response.json);
+  },
+  whenUnseen: notExercised('no error response was seen'),
 });
 
 /** Error.status equals the HTTP status. */
@@ -59,16 +60,17 @@ export const errorsStatusMatches = observerCheck({
   title: "an Error body's status equals the response's HTTP status",
   source: 'Error.status, "The HTTP status code of the response"',
   needs: ['semantics'],
-  start: eachResponse(
-    (response) => {
-      const status = (response.json as { status?: unknown } | undefined)?.status;
-      return status === response.status
-        ? undefined
-        : `HTTP ${response.status} carries an Error with status ${JSON.stringify(status)}`;
-    },
+  appliesTo: answered(
     (response) => response.status >= 400 && checkError(response.json) === undefined,
-    'no error response was seen',
   ),
+  judge(exchange) {
+    const response = answerOf(exchange);
+    const status = (response.json as { status?: unknown }).status;
+    return status === response.status
+      ? undefined
+      : `HTTP ${response.status} carries an Error with status ${JSON.stringify(status)}`;
+  },
+  whenUnseen: notExercised('no error response with an Error body was seen'),
 });
 
 /** Bodies are JSON, labelled application/json. */
@@ -76,61 +78,90 @@ export const responsesJson = observerCheck({
   id: 'responses.json',
   title: 'every response body is JSON sent as application/json',
   source: 'What the service does, "Request and response bodies are JSON (application/json)"',
-  start: eachResponse(
-    (response) => {
-      const type = response.headers.get('Content-Type');
-      if (!isJsonType(type))
-        return `a ${response.status} answer with Content-Type ${JSON.stringify(type)}`;
-      if (response.json === undefined && response.text !== 'null')
-        return `a ${response.status} answer whose body is not JSON`;
-      return undefined;
-    },
-    (response) => response.text !== '',
-  ),
+  appliesTo: answered((response) => response.text !== ''),
+  judge(exchange) {
+    const response = answerOf(exchange);
+    const type = response.headers.get('Content-Type');
+    if (!isJsonType(type))
+      return `a ${response.status} answer with Content-Type ${JSON.stringify(type)}`;
+    if (response.json === undefined && response.text !== 'null')
+      return `a ${response.status} answer whose body is not JSON`;
+    return undefined;
+  },
+  whenUnseen: notExercised('no answer had a body'),
 });
 
 /** X-RateLimit-* on every response. */
-export const headersRateLimitPresent = observerCheck({
+export const headersRateLimitOnEveryResponse = observerCheck({
   id: 'headers.rateLimitOnEveryResponse',
   title: 'every response carries X-RateLimit-Limit, X-RateLimit-Remaining and X-RateLimit-Reset',
   source: 'Limits, "Rate limit headers (present on every response)"',
-  start: eachResponse((response) => {
+  appliesTo: answered(),
+  judge(exchange) {
+    const response = answerOf(exchange);
     const missing = rateLimitHeaders.filter((name) => response.headers.get(name) === null);
     return missing.length === 0
       ? undefined
       : `a ${response.status} answer without ${missing.join(', ')}`;
-  }),
+  },
+  whenUnseen: notExercised('no answer was seen'),
 });
 
 /** The headers hold integers, and Remaining never exceeds Limit. */
 export const headersRateLimitValues = observerCheck({
   id: 'headers.rateLimitValues',
-  title:
-    'X-RateLimit-* are non-negative integers (Reset a Unix time in seconds) and Remaining <= Limit',
+  title: 'X-RateLimit-* are non-negative integers and Remaining <= Limit',
   source: 'Limits, rate limit headers: limit, requests remaining, Unix timestamp of the reset',
-  start: eachResponse(
-    (response) => {
-      for (const name of rateLimitHeaders) {
-        const value = response.headers.get(name);
-        if (value !== null && !/^\d+$/.test(value.trim()))
-          return `${name}: ${JSON.stringify(value)} is not a non-negative integer`;
-      }
-      const limit = Number(response.headers.get('X-RateLimit-Limit'));
-      const remaining = Number(response.headers.get('X-RateLimit-Remaining'));
-      if (remaining > limit)
-        return `X-RateLimit-Remaining ${remaining} exceeds X-RateLimit-Limit ${limit}`;
-      const reset = Number(response.headers.get('X-RateLimit-Reset'));
-      // Unix seconds stay below 10^11 until the year 5138; a larger value is milliseconds.
-      if (reset >= 1e11) return `X-RateLimit-Reset ${reset} is not a Unix time in seconds`;
-      return undefined;
-    },
-    (response) => rateLimitHeaders.every((name) => response.headers.get(name) !== null),
-    'no response carried the three headers',
+  appliesTo: answered((response) =>
+    rateLimitHeaders.every((name) => response.headers.get(name) !== null),
   ),
+  judge(exchange) {
+    const response = answerOf(exchange);
+    for (const name of rateLimitHeaders) {
+      const value = response.headers.get(name) ?? '';
+      if (!/^\d+$/.test(value.trim()))
+        return `${name}: ${JSON.stringify(value)} is not a non-negative integer`;
+    }
+    const limit = Number(response.headers.get('X-RateLimit-Limit'));
+    const remaining = Number(response.headers.get('X-RateLimit-Remaining'));
+    if (remaining > limit)
+      return `X-RateLimit-Remaining ${remaining} exceeds X-RateLimit-Limit ${limit}`;
+    return undefined;
+  },
+  whenUnseen: notExercised('no response carried the three headers'),
+});
+
+/** Clock skew allowed between the harness and the server when reading X-RateLimit-Reset. */
+const resetSkewSeconds = 5;
+/** The longest window the interface names: a day. */
+const longestWindowSeconds = 86_400;
+
+/** Reset is the Unix time of the reset: not before the request, and at most a day after it. */
+export const headersRateLimitResetIsTime = observerCheck({
+  id: 'headers.rateLimitResetIsTime',
+  title:
+    'X-RateLimit-Reset is a Unix time in seconds, no earlier than the request (5 s of clock skew allowed) and at most a day after it',
+  source:
+    'Limits, X-RateLimit-Reset "Unix timestamp at which the limit resets"; windows of a minute and a day',
+  needs: ['rateLimits'],
+  appliesTo: answered((response) =>
+    /^\d+$/.test(response.headers.get('X-RateLimit-Reset')?.trim() ?? ''),
+  ),
+  judge(exchange) {
+    const reset = Number(answerOf(exchange).headers.get('X-RateLimit-Reset'));
+    const sent = exchange.sentAtEpochMs / 1000;
+    const sentAt = `sent at ${Math.floor(sent)}, ${new Date(exchange.sentAtEpochMs).toISOString()}`;
+    if (reset < Math.floor(sent) - resetSkewSeconds)
+      return `X-RateLimit-Reset ${reset} is before the request (${sentAt}): a delay in seconds, or a time in the past, not the Unix time of the reset`;
+    if (reset > Math.ceil(sent) + longestWindowSeconds + resetSkewSeconds)
+      return `X-RateLimit-Reset ${reset} is more than a day after the request (${sentAt}): not a Unix time in seconds (milliseconds?)`;
+    return undefined;
+  },
+  whenUnseen: notExercised('no response carried X-RateLimit-Reset as an integer'),
 });
 
 /** Remaining goes down with every request the key spends. */
-export const rateLimitRemainingDecreases = observerCheck({
+export const rateLimitRemainingDecreases = statefulObserverCheck({
   id: 'rateLimit.remainingDecreases',
   title: 'X-RateLimit-Remaining goes down with each request made with the key in the same window',
   source: 'Limits, X-RateLimit-Remaining "Requests remaining in the current window"',
@@ -169,10 +200,14 @@ export const rateLimitRemainingDecreases = observerCheck({
           ? undefined
           : `X-RateLimit-Remaining stayed at ${remaining} (was ${before.remaining}) within the window ending ${reset}`;
       },
-      unseenReason: () =>
-        compared === 0 ? 'no two answers in the same window to compare' : undefined,
+      judged: () => compared,
     };
   },
+  whenUnseen: () => ({
+    reason: 'no two answers in the same window to compare',
+    // Any run sends several requests with the key back to back.
+    expected: () => true,
+  }),
 });
 
 /** The key's X-RateLimit-Limit is one of its plan's limits. */
@@ -181,39 +216,44 @@ export const rateLimitPlanLimits = observerCheck({
   title: "X-RateLimit-Limit on answers to the key is its plan's per-minute or per-day limit",
   source: 'Limits, "Rate limits by plan" and X-RateLimit-Limit "Limit applying to the caller"',
   needs: ['plan'],
-  start: (run) => {
-    const plan = run.plan === undefined ? undefined : planLimits[run.plan];
-    let seen = 0;
-    return {
-      observe(exchange) {
-        const value = targetResponse(exchange)?.headers.get('X-RateLimit-Limit');
-        if (plan === undefined || !exchange.authenticated || value === null || value === undefined)
-          return undefined;
-        seen += 1;
-        const allowed: number[] = [plan.perMinute, plan.perDay];
-        return allowed.includes(Number(value))
-          ? undefined
-          : `X-RateLimit-Limit ${value} is neither ${plan.perMinute} (per minute) nor ${plan.perDay} (per day), the ${run.plan} plan's limits`;
-      },
-      unseenReason: () =>
-        seen === 0 ? 'no answer to the key carried X-RateLimit-Limit' : undefined,
-    };
+  appliesTo: answered(
+    (response, exchange) =>
+      exchange.authenticated && response.headers.get('X-RateLimit-Limit') !== null,
+  ),
+  judge(exchange, run) {
+    if (run.plan === undefined) return undefined;
+    const plan = planLimits[run.plan];
+    const value = answerOf(exchange).headers.get('X-RateLimit-Limit');
+    const allowed: number[] = [plan.perMinute, plan.perDay];
+    return allowed.includes(Number(value))
+      ? undefined
+      : `X-RateLimit-Limit ${value} is neither ${plan.perMinute} (per minute) nor ${plan.perDay} (per day), the ${run.plan} plan's limits`;
   },
+  whenUnseen: (run) => ({
+    reason: 'no answer to the key carried X-RateLimit-Limit',
+    expected: () => run.plan !== undefined,
+  }),
 });
 
 /** Retry-After on every 429. */
-export const rateLimitRetryAfter = observerCheck({
+export const rateLimitRetryAfterOn429 = observerCheck({
   id: 'rateLimit.retryAfterOn429',
   title: 'every 429 carries Retry-After as delta-seconds or an HTTP-date',
   source: 'Errors, 429 row; Limits, rule 2 (the format is not shown: both RFC 9110 forms accepted)',
-  start: eachResponse(
-    (response) =>
-      parseRetryAfter(response.headers.get('Retry-After'), Date.now()) === undefined
-        ? `a 429 with Retry-After ${JSON.stringify(response.headers.get('Retry-After'))}`
-        : undefined,
-    (response) => response.status === 429,
-    'no 429 was seen (run with --rate-limits to provoke one)',
-  ),
+  appliesTo: answered((response) => response.status === 429),
+  judge(exchange) {
+    const value = answerOf(exchange).headers.get('Retry-After');
+    return parseRetryAfter(value, exchange.sentAtEpochMs) === undefined
+      ? `a 429 with Retry-After ${JSON.stringify(value)}`
+      : undefined;
+  },
+  whenUnseen: (run) =>
+    run.rateLimitRun
+      ? {
+          reason: 'no 429 was seen, although --rate-limits asked for one',
+          expected: () => true,
+        }
+      : { reason: 'no 429 was seen (--rate-limits provokes one)' },
 });
 
 /** No 5xx. */
@@ -221,11 +261,14 @@ export const serverNo5xx = observerCheck({
   id: 'server.no5xx',
   title: 'no request gets a 5xx server error',
   source: 'Errors table (no 5xx is part of the interface)',
-  start: eachResponse((response) =>
-    response.status >= 500
-      ? `server error ${response.status}: ${response.text.slice(0, 200)}`
-      : undefined,
-  ),
+  appliesTo: answered(),
+  judge(exchange) {
+    const response = answerOf(exchange);
+    return response.status >= 500
+      ? `server error ${response.status}: ${response.preview()}`
+      : undefined;
+  },
+  whenUnseen: notExercised('no answer was seen'),
 });
 
 /** No timeouts, resets or refused connections. */
@@ -233,14 +276,13 @@ export const serverNoFaults = observerCheck({
   id: 'server.noFaults',
   title: 'every request gets an HTTP answer (no timeout, reset or refused connection)',
   source: 'What the service does (an HTTP/JSON interface)',
-  start: () => ({
-    observe: (exchange) => (exchange.fault === undefined ? undefined : exchange.fault.message),
-    unseenReason: () => undefined,
-  }),
+  // An oversized body is the harness's limit, not a fault: the check that read it could not run.
+  appliesTo: (exchange) => exchange.fault !== undefined && exchange.fault.kind !== 'oversized',
+  judge: (exchange) => exchange.fault?.message,
 });
 
 /** Created ids are new. */
-export const createPetUniqueIds = observerCheck({
+export const createPetUniqueIds = statefulObserverCheck({
   id: 'createPet.uniqueIds',
   title: 'every created pet gets an id no other pet seen in the run has',
   source: 'Pet.id, "Unique identifier assigned by the service on creation"',
@@ -268,9 +310,10 @@ export const createPetUniqueIds = observerCheck({
         seen.add(id);
         return undefined;
       },
-      unseenReason: () => (created === 0 ? 'no pet was created' : undefined),
+      judged: () => created,
     };
   },
+  whenUnseen: () => ({ reason: 'no pet was created', expected: (run) => run.writes }),
 });
 
 function sunsetProblem(value: string): string | undefined {
@@ -287,29 +330,31 @@ export const getPetSunsetDate = observerCheck({
   id: 'getPet.sunsetDate',
   title: 'a Sunset header on GET /pets/{petId}, when sent, names 5 December 2030',
   source: 'GET /pets/{petId}, rule 1; Versioning, "removal on 5 December 2030"',
-  start: eachResponse(
-    (response) => sunsetProblem(response.headers.get('Sunset') ?? ''),
+  appliesTo: answered(
     (response, exchange) =>
       exchange.spec.operationId === 'getPet' && response.headers.get('Sunset') !== null,
+  ),
+  judge: (exchange) => sunsetProblem(answerOf(exchange).headers.get('Sunset') ?? ''),
+  whenUnseen: notExercised(
     'no Sunset header was sent (the interface requires none, so there is nothing to compare)',
   ),
 });
 
 /** Advisory: the deprecation is announced on the wire. */
-export const getPetDeprecationSignalled = observerCheck({
+export const getPetDeprecationHeader = observerCheck({
   id: 'getPet.deprecationHeader',
   title:
     'GET /pets/{petId} answers carry a Deprecation header (advisory: the interface names no header)',
   source: 'GET /pets/{petId} - DEPRECATED; Versioning',
   advisory: true,
-  start: eachResponse(
-    (response) =>
-      response.headers.get('Deprecation') === null
-        ? `a ${response.status} answer without Deprecation`
-        : undefined,
-    (_response, exchange) => exchange.spec.operationId === 'getPet',
-    'no GET /pets/{petId} answer was seen',
-  ),
+  appliesTo: answered((_response, exchange) => exchange.spec.operationId === 'getPet'),
+  judge(exchange) {
+    const response = answerOf(exchange);
+    return response.headers.get('Deprecation') === null
+      ? `a ${response.status} answer without Deprecation`
+      : undefined;
+  },
+  whenUnseen: notExercised('no GET /pets/{petId} answer was seen'),
 });
 
 /** Prism found nothing to object to. */
@@ -318,12 +363,9 @@ export const prismExchangesValid = observerCheck({
   title: "Prism's validator accepts every exchange that passed through it",
   source: 'openapi/petstore.yaml (validated by prism proxy --errors)',
   needs: ['prism'],
-  start: () => ({
-    observe(exchange) {
-      const response = exchange.response;
-      if (response === undefined || response.prismViolations.length === 0) return undefined;
-      return `Prism: ${response.prismViolations.join('; ')}`;
-    },
-    unseenReason: () => undefined,
-  }),
+  appliesTo: (exchange) => exchange.response !== undefined,
+  judge(exchange) {
+    const violations = exchange.response?.prismViolations ?? [];
+    return violations.length === 0 ? undefined : `Prism: ${violations.join('; ')}`;
+  },
 });

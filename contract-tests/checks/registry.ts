@@ -1,15 +1,18 @@
-/** Every check, in the order a run executes them; rate-limit exhaustion comes last. */
+/**
+ * Every check. Active checks run in the order of their `priority` (the rate-limit exhaustion
+ * last), so adding a check is one file and one line here, anywhere in the list.
+ */
 import { authMalformedHeader, authMissingKey, authUnknownKey } from './auth-checks.ts';
 import type { Check } from './check.ts';
 import {
+  createPetBodyRequired,
   createPetConcurrentCreates,
   createPetCreated,
   createPetExtraFields,
   createPetInt64CategoryId,
   createPetInvalidValues,
   createPetMalformedJson,
-  createPetNameEdges,
-  createPetNotANewPet,
+  createPetNameEdgeCases,
   createPetRefusedLeavesNoPet,
   createPetRequiredFields,
   createPetRoundTrip,
@@ -33,19 +36,20 @@ import {
   createPetUniqueIds,
   errorsBodyShape,
   errorsStatusMatches,
-  getPetDeprecationSignalled,
+  getPetDeprecationHeader,
   getPetSunsetDate,
-  headersRateLimitPresent,
+  headersRateLimitOnEveryResponse,
+  headersRateLimitResetIsTime,
   headersRateLimitValues,
   prismExchangesValid,
   rateLimitPlanLimits,
   rateLimitRemainingDecreases,
-  rateLimitRetryAfter,
+  rateLimitRetryAfterOn429,
   responsesJson,
   serverNo5xx,
   serverNoFaults,
 } from './observers.ts';
-import { rateLimitExceeded, rateLimitRecovers } from './rate-limit-checks.ts';
+import { rateLimitExceededGives429, rateLimitServedAfterRetryAfter } from './rate-limit-checks.ts';
 
 /** All checks. Ids are stable: CI configurations and the README refer to them. */
 export const allChecks: readonly Check[] = [
@@ -60,15 +64,15 @@ export const allChecks: readonly Check[] = [
   getPetNotFound,
   getPetMalformedId,
   getPetSunsetDate,
-  getPetDeprecationSignalled,
+  getPetDeprecationHeader,
   createPetCreated,
   createPetRoundTrip,
   createPetRequiredFields,
   createPetInvalidValues,
-  createPetNotANewPet,
+  createPetBodyRequired,
   createPetMalformedJson,
   createPetExtraFields,
-  createPetNameEdges,
+  createPetNameEdgeCases,
   createPetInt64CategoryId,
   createPetRefusedLeavesNoPet,
   createPetUniqueIds,
@@ -80,13 +84,14 @@ export const allChecks: readonly Check[] = [
   errorsBodyShape,
   errorsStatusMatches,
   responsesJson,
-  headersRateLimitPresent,
+  headersRateLimitOnEveryResponse,
+  headersRateLimitResetIsTime,
   headersRateLimitValues,
   rateLimitRemainingDecreases,
   rateLimitPlanLimits,
-  rateLimitRetryAfter,
-  rateLimitExceeded,
-  rateLimitRecovers,
+  rateLimitRetryAfterOn429,
+  rateLimitExceededGives429,
+  rateLimitServedAfterRetryAfter,
   serverNo5xx,
   serverNoFaults,
   prismExchangesValid,

@@ -1,12 +1,20 @@
 /**
  * The CLI's flow: options → target (optionally behind Prism) → run → report → exit code.
- * Exit 0 conforming, 1 a rule broken, 2 usage or connection error.
+ * Exit 0 conforming, 1 a rule broken, 2 no verdict (usage, connection, or checks that could not run).
  */
 import { writeFileSync } from 'node:fs';
-import { formatHeader, formatResult, formatSummary } from '../report/console-report.ts';
+import packageJson from '../../package.json' with { type: 'json' };
+import {
+  formatHeader,
+  formatPlan,
+  formatResult,
+  formatSummary,
+  formatVerdict,
+} from '../report/console-report.ts';
+import { openExchangeLog } from '../report/exchange-log.ts';
 import { toJunit } from '../report/junit.ts';
-import { redact } from '../report/redact.ts';
-import { conforms } from '../runner/results.ts';
+import { createRedactor, type Redactor } from '../report/redact.ts';
+import { type SuiteResult, verdictOf } from '../runner/results.ts';
 import { runSuite } from '../runner/run-suite.ts';
 import { httpFakeTarget } from '../targets/fake-target.ts';
 import { prismMockTarget, viaPrism } from '../targets/prism-targets.ts';
@@ -20,6 +28,15 @@ import { ContractUsageError, toolName } from './usage-error.ts';
 export interface CliIo {
   readonly out: (line: string) => void;
   readonly err: (line: string) => void;
+  /** Whether report labels may be coloured (stdout is a terminal and NO_COLOR is unset). */
+  readonly colour?: boolean;
+}
+
+/** The fake's demo key for a `--fake` run: the plan's, or one whose window a run never spends. */
+function fakeKey(options: CliOptions): string {
+  if (options.plan !== undefined) return `${options.plan}-demo-key`;
+  // A Free key's window is quick to spend; an Enterprise key's takes 10,000 requests.
+  return options.rateLimits ? 'free-demo-key' : 'enterprise-demo-key';
 }
 
 async function openTarget(options: CliOptions): Promise<Target> {
@@ -27,7 +44,7 @@ async function openTarget(options: CliOptions): Promise<Target> {
   if (options.target.kind === 'url')
     target = urlTarget(options.target.baseUrl, options.target.apiKey);
   else if (options.target.kind === 'prism-mock') target = await prismMockTarget();
-  else target = await httpFakeTarget({ apiKey: 'free-demo-key' }); // a Free key: --plan free fits
+  else target = await httpFakeTarget({ apiKey: fakeKey(options) });
   if (!options.viaPrism) return target;
   try {
     return await viaPrism(target);
@@ -35,6 +52,30 @@ async function openTarget(options: CliOptions): Promise<Target> {
     await target.close();
     throw error;
   }
+}
+
+/** Why a run that broke no rule has no verdict, one line per cause, naming what would fix it. */
+function incompleteMessage(result: SuiteResult): string {
+  const stuck = result.results.filter((check) => check.skip === 'could-not-run');
+  const limited = stuck.filter((check) => check.stoppedByRateLimit === true);
+  const lines: string[] = [];
+  if (limited.length > 0) {
+    const why = limited[0]?.reason?.replace(/^stopped: /, '') ?? 'rate limited';
+    // A longer --max-wait helps when a wait was too long, not when 429s outlasted the retries.
+    const hint = limited.some((check) => check.reason?.includes('--max-wait'))
+      ? 'rerun when its quota resets, or raise --max-wait'
+      : 'rerun when its quota resets';
+    lines.push(
+      `${toolName}: the key's rate limit stopped ${limited.length} check(s) (${limited.map((check) => check.id).join(', ')}): ${why}; ${hint}`,
+    );
+  }
+  const others = stuck.filter((check) => check.stoppedByRateLimit !== true);
+  if (others.length > 0)
+    lines.push(
+      `${toolName}: incomplete, no verdict: ${others.length} selected check(s) could not run:`,
+      ...others.map((check) => `${toolName}:   ${check.id}: ${check.reason ?? 'could not run'}`),
+    );
+  return lines.join('\n');
 }
 
 /** Runs the CLI and resolves to its exit code. */
@@ -55,60 +96,59 @@ export async function main(
     io.out(usage);
     return 0;
   }
-  const key = options.target.kind === 'url' ? options.target.apiKey : '';
-  const out = (line: string) => io.out(redact(line, key));
+  if (options.version) {
+    io.out(`${toolName} ${packageJson.version}`);
+    return 0;
+  }
+  const redact: Redactor = createRedactor(
+    options.target.kind === 'url' ? options.target.apiKey : '',
+  );
+  const out = (line: string) => io.out(redact(line));
   let target: Target | undefined;
   try {
     target = await openTarget(options);
     const writes = options.writes ?? target.loopback;
-    out(formatHeader(target.name, { seed: options.seed, budget: options.budget, writes }));
+    out(formatHeader(target.name, { seed: options.seed, writes }));
     const replay = {
       command: `npm run contract -- ${options.replayFlags.join(' ')}`,
       seed: options.seed,
     };
+    const log = options.log === undefined ? undefined : openExchangeLog(options.log, redact);
     const result = await runSuite({
       target,
       seed: options.seed,
-      budget: options.budget,
+      ...(options.budget === undefined ? {} : { budget: options.budget }),
       writes,
       rateLimits: options.rateLimits,
       ...(options.plan === undefined ? {} : { plan: options.plan }),
       timeoutMs: options.timeoutMs,
       maxWaitMs: options.maxWaitMs,
+      maxBodyBytes: options.maxBodyBytes,
+      redact,
       ...(options.runs === undefined ? {} : { runs: options.runs }),
       ...(options.only === undefined ? {} : { only: options.only }),
       ...(options.skip === undefined ? {} : { skip: options.skip }),
-      onResult: (check) => out(formatResult(check, replay)),
+      ...(log === undefined ? {} : { onExchange: log }),
+      onPlan: (plan) => out(formatPlan(plan)),
+      onWait: (wait) =>
+        out(`${toolName}: waiting ${(wait.ms / 1000).toFixed(1)} s for ${wait.reason}`),
+      onResult: (check) => out(formatResult(check, replay, io.colour ?? false)),
     });
     if (result.writes)
       out(`${toolName}: pets created by this run are named ${result.runPrefix}...`);
     out(formatSummary(result));
     if (options.junit !== undefined)
-      writeFileSync(options.junit, redact(toJunit(result, options.strict), key));
-    const ok = conforms(result, options.strict);
-    const limited = result.results.filter((check) => check.stoppedByRateLimit === true);
-    if (ok && limited.length > 0) {
-      // No verdict: the key's quota, not the server's behaviour, stopped these checks.
-      const why = limited[0]?.reason?.replace(/^stopped: /, '') ?? 'rate limited';
-      // A longer --max-wait helps when a wait was too long, not when 429s outlasted the retries.
-      const hint = limited.some((check) => check.reason?.includes('--max-wait'))
-        ? 'rerun when its quota resets, or raise --max-wait'
-        : 'rerun when its quota resets';
-      io.err(
-        redact(
-          `${toolName}: the key's rate limit stopped ${limited.length} check(s) (${limited.map((check) => check.id).join(', ')}): ${why}; ${hint}`,
-          key,
-        ),
-      );
+      writeFileSync(options.junit, redact(toJunit(result, options.strict)));
+    const verdict = verdictOf(result, options.strict);
+    if (verdict === 'incomplete') {
+      io.err(redact(incompleteMessage(result)));
       return 2;
     }
-    out(
-      `${toolName}: ${ok ? 'the server conforms to the interface' : 'the server breaks the interface (see FAIL lines above)'}`,
-    );
-    return ok ? 0 : 1;
+    out(formatVerdict(result, options.strict));
+    return verdict === 'conforms' ? 0 : 1;
   } catch (error) {
     if (error instanceof ContractUsageError) {
-      io.err(redact(error.message, key));
+      io.err(redact(error.message));
       return 2;
     }
     throw error;

@@ -1,7 +1,8 @@
 /** Parses the command line and the environment into run options, or throws ContractUsageError. */
-import { parseArgs } from 'node:util';
+import { type ParseArgsOptionsConfig, parseArgs } from 'node:util';
 import { checkIds } from '../checks/registry.ts';
 import { type PlanName, planLimits } from '../contract/interface-facts.ts';
+import { defaultMaxBodyBytes } from '../http/send.ts';
 import { randomSeed } from '../runner/seeds.ts';
 import { normaliseBaseUrl } from '../targets/url-target.ts';
 import { ContractUsageError } from './usage-error.ts';
@@ -15,13 +16,15 @@ export type TargetChoice =
 /** Everything the CLI was asked to do. */
 export interface CliOptions {
   readonly help: boolean;
+  readonly version: boolean;
   readonly target: TargetChoice;
   readonly viaPrism: boolean;
   /** `true` / `false` when forced, `undefined` for the default (writes on loopback only). */
   readonly writes: boolean | undefined;
   readonly rateLimits: boolean;
   readonly plan: PlanName | undefined;
-  readonly budget: number;
+  /** `--budget`; undefined: decided from the key's window (see runner/run-budget.ts). */
+  readonly budget: number | undefined;
   readonly timeoutMs: number;
   readonly maxWaitMs: number;
   readonly seed: number;
@@ -29,10 +32,38 @@ export interface CliOptions {
   readonly only: readonly string[] | undefined;
   readonly skip: readonly string[] | undefined;
   readonly junit: string | undefined;
+  /** `--log <file>`: every request and answer as JSON lines, the key redacted. */
+  readonly log: string | undefined;
+  readonly maxBodyBytes: number;
   readonly strict: boolean;
   /** The flags that select the target and mode, for replay lines. */
   readonly replayFlags: readonly string[];
 }
+
+/** Every flag the CLI takes. */
+const optionSpecs = {
+  'base-url': { type: 'string' },
+  fake: { type: 'boolean' },
+  'prism-mock': { type: 'boolean' },
+  'via-prism': { type: 'boolean' },
+  'allow-writes': { type: 'boolean' },
+  'read-only': { type: 'boolean' },
+  'rate-limits': { type: 'boolean' },
+  plan: { type: 'string' },
+  budget: { type: 'string' },
+  timeout: { type: 'string' },
+  'max-wait': { type: 'string' },
+  seed: { type: 'string' },
+  runs: { type: 'string' },
+  only: { type: 'string' },
+  skip: { type: 'string' },
+  junit: { type: 'string' },
+  strict: { type: 'boolean' },
+  help: { type: 'boolean', short: 'h' },
+  version: { type: 'boolean' },
+  log: { type: 'string' },
+  'max-body-bytes': { type: 'string' },
+} as const satisfies ParseArgsOptionsConfig;
 
 const keyFlags = /^--?(api-?key|key|token|bearer|auth(orization)?)(=|$)/i;
 
@@ -78,6 +109,29 @@ function parsePlan(value: string | undefined): PlanName | undefined {
   return value as PlanName;
 }
 
+const valueFlags = new Set(
+  Object.entries(optionSpecs)
+    .filter(([, spec]) => spec.type === 'string')
+    .map(([name]) => `--${name}`),
+);
+
+/**
+ * Joins `--seed -5` into `--seed=-5`: a value that starts with a dash would otherwise read as an
+ * option ("argument is ambiguous"), and seeds are negative as often as not.
+ */
+function joinNegativeValues(argv: readonly string[]): string[] {
+  const joined: string[] = [];
+  for (let index = 0; index < argv.length; index++) {
+    const arg = argv[index] as string;
+    const next = argv[index + 1];
+    if (valueFlags.has(arg) && next !== undefined && /^-\d+$/.test(next)) {
+      joined.push(`${arg}=${next}`);
+      index++;
+    } else joined.push(arg);
+  }
+  return joined;
+}
+
 /** Parses argv (without node and script) and the environment. */
 export function parseCliOptions(argv: readonly string[], env: NodeJS.ProcessEnv): CliOptions {
   const keyFlag = argv.find((arg) => keyFlags.test(arg));
@@ -87,17 +141,18 @@ export function parseCliOptions(argv: readonly string[], env: NodeJS.ProcessEnv)
     );
   let values: ReturnType<typeof parse>['values'];
   try {
-    values = parse(argv).values;
+    values = parse(joinNegativeValues(argv)).values;
   } catch (error) {
     throw new ContractUsageError((error as Error).message);
   }
   const help = values.help === true;
+  const version = values.version === true;
   const chosen = [
     values['base-url'] !== undefined,
     values.fake === true,
     values['prism-mock'] === true,
   ].filter(Boolean).length;
-  if (!help && chosen !== 1)
+  if (!help && !version && chosen !== 1)
     throw new ContractUsageError(
       'choose exactly one target: --base-url <url>, --fake or --prism-mock',
     );
@@ -111,7 +166,7 @@ export function parseCliOptions(argv: readonly string[], env: NodeJS.ProcessEnv)
   if (values['base-url'] !== undefined) {
     const baseUrl = normaliseBaseUrl(values['base-url']);
     const apiKey = env.PETSTORE_API_KEY ?? '';
-    if (!help && apiKey.trim() === '')
+    if (!help && !version && apiKey.trim() === '')
       throw new ContractUsageError(
         'set PETSTORE_API_KEY to the API key to send (it is read from the environment only)',
       );
@@ -126,12 +181,14 @@ export function parseCliOptions(argv: readonly string[], env: NodeJS.ProcessEnv)
   }
   if (values.skip !== undefined) replayFlags.push(`--skip ${values.skip}`);
   if (values.plan !== undefined) replayFlags.push(`--plan ${values.plan}`);
-  const budget = integer(values.budget, '--budget', 60, 1, 1_000_000);
-  if (values.budget !== undefined) replayFlags.push(`--budget ${budget}`);
+  const budget =
+    values.budget === undefined ? undefined : integer(values.budget, '--budget', 0, 1, 1_000_000);
+  if (budget !== undefined) replayFlags.push(`--budget ${budget}`);
   const runs = values.runs === undefined ? undefined : integer(values.runs, '--runs', 1, 1, 10_000);
   if (runs !== undefined) replayFlags.push(`--runs ${runs}`);
   return {
     help,
+    version,
     target,
     viaPrism: values['via-prism'] === true,
     writes: values['allow-writes'] ? true : values['read-only'] ? false : undefined,
@@ -145,6 +202,14 @@ export function parseCliOptions(argv: readonly string[], env: NodeJS.ProcessEnv)
     only: parseIds(values.only, '--only'),
     skip: parseIds(values.skip, '--skip'),
     junit: values.junit,
+    log: values.log,
+    maxBodyBytes: integer(
+      values['max-body-bytes'],
+      '--max-body-bytes',
+      defaultMaxBodyBytes,
+      1024,
+      1024 ** 3,
+    ),
     strict: values.strict === true,
     replayFlags,
   };
@@ -155,25 +220,6 @@ function parse(argv: readonly string[]) {
     args: [...argv],
     strict: true,
     allowPositionals: false,
-    options: {
-      'base-url': { type: 'string' },
-      fake: { type: 'boolean' },
-      'prism-mock': { type: 'boolean' },
-      'via-prism': { type: 'boolean' },
-      'allow-writes': { type: 'boolean' },
-      'read-only': { type: 'boolean' },
-      'rate-limits': { type: 'boolean' },
-      plan: { type: 'string' },
-      budget: { type: 'string' },
-      timeout: { type: 'string' },
-      'max-wait': { type: 'string' },
-      seed: { type: 'string' },
-      runs: { type: 'string' },
-      only: { type: 'string' },
-      skip: { type: 'string' },
-      junit: { type: 'string' },
-      strict: { type: 'boolean' },
-      help: { type: 'boolean' },
-    },
+    options: optionSpecs,
   });
 }

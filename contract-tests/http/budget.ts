@@ -1,9 +1,9 @@
-/** The request budget (`--budget`): a hard cap on requests sent, retries included. */
+/** The request budget: a hard cap on requests sent, retries included. */
 
-/** Thrown when a request would exceed the budget; the runner reports the check as skipped. */
+/** Thrown when a request would exceed the budget; the check that sent it could not run. */
 export class BudgetSpentError extends Error {
-  constructor(limit: number) {
-    super(`request budget spent (--budget ${limit})`);
+  constructor(budget: Pick<RequestBudget, 'limit' | 'source'>) {
+    super(`the request budget ran out (${budget.source} allowed ${budget.limit} requests)`);
     this.name = 'BudgetSpentError';
   }
 }
@@ -11,28 +11,42 @@ export class BudgetSpentError extends Error {
 /** Counts requests against a limit. */
 export interface RequestBudget {
   readonly limit: number;
+  /** Where the limit comes from, as the user would say it: `--budget 60`, `default budget`. */
+  readonly source: string;
   /** Requests sent so far. */
   readonly used: number;
   /** Requests still allowed. */
   readonly left: number;
   /** Spends one request or throws BudgetSpentError. */
   take(): void;
+  /** Sets the limit once the run is planned (a default budget follows from the key's window). */
+  resize(limit: number, source: string): void;
 }
 
 /** Creates a budget of `limit` requests. */
-export function createBudget(limit: number): RequestBudget {
+export function createBudget(limit: number, source = `--budget ${limit}`): RequestBudget {
   let used = 0;
-  return {
-    limit,
+  let current = { limit, source };
+  const budget: RequestBudget = {
+    get limit() {
+      return current.limit;
+    },
+    get source() {
+      return current.source;
+    },
     get used() {
       return used;
     },
     get left() {
-      return limit - used;
+      return current.limit - used;
     },
     take() {
-      if (used >= limit) throw new BudgetSpentError(limit);
+      if (used >= current.limit) throw new BudgetSpentError(budget);
       used += 1;
     },
+    resize(next, nextSource) {
+      current = { limit: next, source: nextSource };
+    },
   };
+  return budget;
 }

@@ -7,7 +7,7 @@
 import { BudgetSpentError, type RequestBudget } from './budget.ts';
 import type { HarnessClock } from './clock.ts';
 import { type Exchange, keyPlaceholder, type RequestSpec } from './exchange.ts';
-import { type Pacer, RateLimitedError } from './pacer.ts';
+import { type KnownQuota, type Pacer, RateLimitedError } from './pacer.ts';
 import { parseRetryAfter } from './retry-after.ts';
 import { send } from './send.ts';
 
@@ -34,6 +34,10 @@ export interface ClientOptions {
   readonly fetch?: typeof fetch;
   /** Retries of a request answered 429 before giving up. Default 3. */
   readonly maxRetries?: number;
+  /** Most body bytes read per answer (`--max-body-bytes`). */
+  readonly maxBodyBytes?: number;
+  /** Redacts the key from response previews (see report/redact.ts). */
+  readonly redact?: (text: string) => string;
 }
 
 /** Per-request options. */
@@ -57,6 +61,8 @@ export interface ContractClient {
   readonly stats: ClientStats;
   readonly budget: RequestBudget;
   readonly clock: HarnessClock;
+  /** What the answers so far said of the key's quota. */
+  quota(): KnownQuota;
 }
 
 function wireHeaders(spec: RequestSpec, apiKey: string): Record<string, string> {
@@ -80,7 +86,7 @@ export function createClient(options: ClientOptions): ContractClient {
 
   const spend = async (pace: boolean, spends: boolean) => {
     // Never wait for the quota on behalf of a request the budget no longer allows.
-    if (budget.left <= 0) throw new BudgetSpentError(budget.limit);
+    if (budget.left <= 0) throw new BudgetSpentError(budget);
     await pacer.beforeSend(pace, spends);
     budget.take();
     requests += 1;
@@ -91,12 +97,15 @@ export function createClient(options: ClientOptions): ContractClient {
     await spend(pace, spends);
     const route = options.route(spec);
     const sentAt = performance.now();
+    const sentAtEpochMs = clock.now();
     const wire = (url: string) =>
       send({
         url,
         method: spec.method,
         headers: wireHeaders(spec, options.apiKey),
         timeoutMs: options.timeoutMs,
+        ...(options.maxBodyBytes === undefined ? {} : { maxBodyBytes: options.maxBodyBytes }),
+        ...(options.redact === undefined ? {} : { redact: options.redact }),
         ...(options.fetch === undefined ? {} : { fetch: options.fetch }),
         ...(spec.body === undefined ? {} : { body: spec.body }),
       });
@@ -113,6 +122,7 @@ export function createClient(options: ClientOptions): ContractClient {
       url: route.reproUrl,
       sentAt,
       answeredAt: performance.now(),
+      sentAtEpochMs,
       authenticated: spec.auth === 'key',
       ...outcome,
     };
@@ -142,7 +152,12 @@ export function createClient(options: ClientOptions): ContractClient {
         // Exponential backoff: never sooner than Retry-After, and at least 1 s, 2 s, 4 s...
         const retry = parseRetryAfter(response.headers.get('Retry-After'), clock.now());
         const backoff = 1000 * 2 ** (attempt - 1);
-        pacer.blockUntil(clock.now() + Math.max(retry?.waitMs ?? 0, backoff));
+        pacer.blockUntil(
+          clock.now() + Math.max(retry?.waitMs ?? 0, backoff),
+          (retry?.waitMs ?? 0) >= backoff
+            ? `Retry-After: ${response.headers.get('Retry-After')}`
+            : `backoff after 429 number ${attempt} of this request`,
+        );
         exchange = await once(spec, true);
       }
       return exchange;
@@ -152,5 +167,6 @@ export function createClient(options: ClientOptions): ContractClient {
     },
     budget,
     clock,
+    quota: () => pacer.known(),
   };
 }

@@ -29,7 +29,8 @@ export interface RequestSpec {
 
 /** A transport failure: the server gave no HTTP answer. */
 export interface Fault {
-  readonly kind: 'timeout' | 'connection' | 'reset' | 'other';
+  /** `oversized`: the body passed `--max-body-bytes` (no verdict: the harness stopped reading). */
+  readonly kind: 'timeout' | 'connection' | 'reset' | 'oversized' | 'other';
   readonly message: string;
 }
 
@@ -42,6 +43,8 @@ export interface ReceivedResponse {
   readonly json: unknown;
   /** The body parsed with integers as `bigint` (exact digits), or `undefined`. */
   readonly exact: unknown;
+  /** The body for messages: the key redacted first, then whitespace folded and cut to `maxChars`. */
+  preview(maxChars?: number): string;
   /**
    * Prism's validation findings (`sl-violations`), when the answer came through Prism, less the
    * ones that are Prism's own int64 limitation.
@@ -64,6 +67,8 @@ export interface Exchange {
   /** When it was sent and when its outcome arrived, in ms on the `performance.now()` timeline. */
   readonly sentAt: number;
   readonly answeredAt: number;
+  /** When it was sent, in epoch ms on the target's clock (what X-RateLimit-Reset is read against). */
+  readonly sentAtEpochMs: number;
   /** Sent with the real key, so its rate-limit headers describe our quota. */
   readonly authenticated: boolean;
 }

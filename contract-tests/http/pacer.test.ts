@@ -2,6 +2,7 @@ import { expect, test } from 'vitest';
 import type { HarnessClock } from './clock.ts';
 import type { Exchange } from './exchange.ts';
 import { createPacer, RateLimitedError } from './pacer.ts';
+import { testExchange } from './test-exchange.ts';
 
 function virtualClock(start = 1_000_000_000_000): HarnessClock & { slept: number[] } {
   let now = start;
@@ -17,22 +18,7 @@ function virtualClock(start = 1_000_000_000_000): HarnessClock & { slept: number
 }
 
 function answer(status: number, headers: Record<string, string>, authenticated = true): Exchange {
-  return {
-    spec: { method: 'GET', path: '/pets', auth: 'key', conforming: true, operationId: 'listPets' },
-    url: 'http://h/v1/pets',
-    sentAt: 0,
-    answeredAt: 1,
-    authenticated,
-    response: {
-      status,
-      headers: new Headers(headers),
-      text: '[]',
-      json: [],
-      exact: [],
-      prismViolations: [],
-      fromPrism: false,
-    },
-  };
+  return testExchange({ status, headers, authenticated });
 }
 
 test('does not wait while X-RateLimit-Remaining is above 0', async () => {

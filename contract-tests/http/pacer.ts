@@ -15,6 +15,23 @@ export class RateLimitedError extends Error {
   }
 }
 
+/** The key's quota as the last answers told it. */
+export interface KnownQuota {
+  /** X-RateLimit-Remaining, less the requests sent since. */
+  readonly remaining?: number;
+  /** X-RateLimit-Limit of the last answer that carried it. */
+  readonly limit?: number;
+  /** X-RateLimit-Reset, in epoch ms. */
+  readonly resetAt?: number;
+}
+
+/** A wait the pacer is about to make, for a progress line (waits over a second). */
+export interface PacerWait {
+  readonly ms: number;
+  /** What it waits for, naming the header, e.g. `Retry-After: 30`. */
+  readonly reason: string;
+}
+
 /** What the pacer knows about the key's quota. */
 export interface Pacer {
   /**
@@ -26,10 +43,12 @@ export interface Pacer {
   beforeSend(untilReset: boolean, spends: boolean): Promise<void>;
   /** Learns from an answer to a request sent with the key. */
   observe(exchange: Exchange): void;
-  /** Blocks sends until `until` (epoch ms, target clock), e.g. after a 429. */
-  blockUntil(until: number): void;
+  /** Blocks sends until `until` (epoch ms, target clock), e.g. after a 429; `reason` names why. */
+  blockUntil(until: number, reason: string): void;
   /** Milliseconds spent waiting so far. */
   readonly waitedMs: number;
+  /** What the last answers said of the quota. */
+  known(): KnownQuota;
 }
 
 /** Options of a pacer. */
@@ -39,6 +58,8 @@ export interface PacerOptions {
   readonly maxWaitMs: number;
   /** Random source for jitter, in [0, 1). */
   readonly random: () => number;
+  /** Told of every wait longer than a second, before it starts. */
+  readonly onWait?: (wait: PacerWait) => void;
 }
 
 function integerHeader(headers: Headers, name: string): number | undefined {
@@ -47,10 +68,12 @@ function integerHeader(headers: Headers, name: string): number | undefined {
 }
 
 /** Creates a pacer. */
-export function createPacer({ clock, maxWaitMs, random }: PacerOptions): Pacer {
+export function createPacer({ clock, maxWaitMs, random, onWait }: PacerOptions): Pacer {
   let remaining: number | undefined;
+  let limit: number | undefined;
   let resetAt: number | undefined;
   let blockedUntil = 0;
+  let blockedBecause = 'Retry-After';
   let waitedMs = 0;
 
   const wait = async (until: number, why: string) => {
@@ -58,21 +81,25 @@ export function createPacer({ clock, maxWaitMs, random }: PacerOptions): Pacer {
     if (ms <= 0) return;
     if (ms > maxWaitMs) {
       throw new RateLimitedError(
-        `${why}: the server asks for ${Math.ceil(ms / 1000)} s, more than --max-wait ${Math.round(maxWaitMs / 1000)} s`,
+        `waiting for ${why} would take ${Math.ceil(ms / 1000)} s, more than --max-wait ${Math.round(maxWaitMs / 1000)} s`,
       );
     }
     // Jitter spreads retries of clients that were refused together (up to 10%, at most 1 s).
     const jitter = Math.min(1000, ms * 0.1) * random();
+    if (ms + jitter > 1000) onWait?.({ ms: ms + jitter, reason: why });
     waitedMs += ms + jitter;
     await clock.sleep(ms + jitter);
   };
 
   return {
     async beforeSend(untilReset, spends) {
-      await wait(blockedUntil, 'waiting for Retry-After');
+      await wait(blockedUntil, blockedBecause);
       if (untilReset && remaining === 0 && resetAt !== undefined) {
         // One extra second: X-RateLimit-Reset has one-second resolution.
-        await wait(resetAt + 1000, 'X-RateLimit-Remaining is 0 until X-RateLimit-Reset');
+        await wait(
+          resetAt + 1000,
+          `X-RateLimit-Reset ${resetAt / 1000} (X-RateLimit-Remaining is 0)`,
+        );
         remaining = undefined;
       }
       if (spends && remaining !== undefined) remaining = Math.max(0, remaining - 1);
@@ -82,17 +109,30 @@ export function createPacer({ clock, maxWaitMs, random }: PacerOptions): Pacer {
       if (response === undefined || !exchange.authenticated) return;
       const left = integerHeader(response.headers, 'X-RateLimit-Remaining');
       const reset = integerHeader(response.headers, 'X-RateLimit-Reset');
+      limit = integerHeader(response.headers, 'X-RateLimit-Limit') ?? limit;
       if (left !== undefined) remaining = left;
       if (reset !== undefined) resetAt = reset * 1000;
       if (response.status === 429) {
         remaining = 0;
-        const retry = parseRetryAfter(response.headers.get('Retry-After'), clock.now());
-        if (retry !== undefined) blockedUntil = Math.max(blockedUntil, clock.now() + retry.waitMs);
+        const value = response.headers.get('Retry-After');
+        const retry = parseRetryAfter(value, clock.now());
+        if (retry !== undefined && clock.now() + retry.waitMs > blockedUntil) {
+          blockedUntil = clock.now() + retry.waitMs;
+          blockedBecause = `Retry-After: ${value}`;
+        }
       }
     },
-    blockUntil(until) {
-      blockedUntil = Math.max(blockedUntil, until);
+    blockUntil(until, reason) {
+      if (until > blockedUntil) {
+        blockedUntil = until;
+        blockedBecause = reason;
+      }
     },
+    known: () => ({
+      ...(remaining === undefined ? {} : { remaining }),
+      ...(limit === undefined ? {} : { limit }),
+      ...(resetAt === undefined ? {} : { resetAt }),
+    }),
     get waitedMs() {
       return waitedMs;
     },

@@ -1,7 +1,8 @@
 /**
- * Sends one request with `fetch` and an AbortSignal timeout, and reads the whole answer. Every
- * failure of the server (timeout, refused or reset connection, a body that is not JSON) comes
- * back as data, never as a thrown error: faults are findings.
+ * Sends one request with `fetch` and reads the answer, bounded in time (one AbortSignal timeout
+ * covers the whole exchange, body included) and in size (at most `maxBodyBytes` are read). Every
+ * failure of the server (timeout, refused or reset connection, an oversized or non-JSON body)
+ * comes back as data, never as a thrown error: faults are findings.
  */
 
 import { parseExact } from './exact-json.ts';
@@ -19,11 +20,56 @@ export interface WireRequest {
   readonly headers: Record<string, string>;
   readonly body?: string;
   readonly timeoutMs: number;
+  /** Most body bytes to read; a longer body is an `oversized` fault (default 4 MiB). */
+  readonly maxBodyBytes?: number;
   /** Default the global fetch. */
   readonly fetch?: typeof fetch;
+  /** Applied to the body before any preview of it is cut (see ReceivedResponse.preview). */
+  readonly redact?: (text: string) => string;
+}
+
+/** Default of `--max-body-bytes`: far above any page of 100 pets with reasonable names. */
+export const defaultMaxBodyBytes = 4 * 1024 * 1024;
+
+/** The body was larger than the harness reads. */
+class OversizedBody extends Error {
+  readonly limit: number;
+  constructor(limit: number) {
+    super(`body larger than ${limit} bytes`);
+    this.limit = limit;
+  }
+}
+
+/** Reads at most `limit` bytes of a body as UTF-8; throws OversizedBody past it. */
+async function readBounded(response: Response, limit: number): Promise<string> {
+  const length = Number(response.headers.get('Content-Length') ?? Number.NaN);
+  if (length > limit) {
+    await response.body?.cancel().catch(() => {});
+    throw new OversizedBody(limit);
+  }
+  if (response.body === null) return '';
+  const reader = response.body.getReader();
+  const decoder = new TextDecoder();
+  let text = '';
+  let read = 0;
+  for (;;) {
+    const { done, value } = await reader.read();
+    if (done) return text + decoder.decode();
+    read += value.byteLength;
+    if (read > limit) {
+      await reader.cancel().catch(() => {});
+      throw new OversizedBody(limit);
+    }
+    text += decoder.decode(value, { stream: true });
+  }
 }
 
 function classify(error: unknown, timeoutMs: number): Fault {
+  if (error instanceof OversizedBody)
+    return {
+      kind: 'oversized',
+      message: `the answer's body is larger than ${error.limit} bytes, so the harness stopped reading it (--max-body-bytes)`,
+    };
   const name = (error as { name?: string }).name;
   if (name === 'TimeoutError' || name === 'AbortError')
     return { kind: 'timeout', message: `no answer within ${timeoutMs} ms (--timeout)` };
@@ -69,7 +115,7 @@ export async function send(request: WireRequest): Promise<SendOutcome> {
     };
     if (request.body !== undefined) init.body = request.body;
     response = await (request.fetch ?? fetch)(request.url, init);
-    text = await response.text();
+    text = await readBounded(response, request.maxBodyBytes ?? defaultMaxBodyBytes);
   } catch (error) {
     return { fault: classify(error, request.timeoutMs) };
   }
@@ -84,6 +130,7 @@ export async function send(request: WireRequest): Promise<SendOutcome> {
     }
   }
   const fromPrism = /stoplight\.io\/prism\/errors#VIOLATIONS/.test(text);
+  const redact = request.redact ?? ((value: string) => value);
   return {
     response: {
       status: response.status,
@@ -91,6 +138,10 @@ export async function send(request: WireRequest): Promise<SendOutcome> {
       text,
       json,
       exact,
+      preview(maxChars = 200) {
+        const folded = redact(text).replace(/\s+/g, ' ');
+        return folded.length > maxChars ? `${folded.slice(0, maxChars)}...` : folded;
+      },
       prismViolations: parseViolations(response.headers),
       fromPrism,
     },

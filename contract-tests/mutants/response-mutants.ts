@@ -88,12 +88,25 @@ export const responseMutants: readonly Mutant[] = [
   mutant({
     name: 'rate-limit-reset-in-ms',
     fault: 'X-RateLimit-Reset is in milliseconds',
-    expect: 'headers.rateLimitValues',
+    expect: 'headers.rateLimitResetIsTime',
     wrap: after((response) =>
       withHeaders(response, (headers) =>
         headers.set('X-RateLimit-Reset', `${headers.get('X-RateLimit-Reset')}000`),
       ),
     ),
+  }),
+  mutant({
+    name: 'rate-limit-reset-as-delay',
+    fault: 'X-RateLimit-Reset gives the seconds until the reset, not the Unix time',
+    expect: 'headers.rateLimitResetIsTime',
+    wrap: (fake) =>
+      after((response) =>
+        withHeaders(response, (headers) => {
+          const reset = Number(headers.get('X-RateLimit-Reset'));
+          const now = Math.floor(fake.control.now() / 1000);
+          headers.set('X-RateLimit-Reset', String(Math.max(0, reset - now)));
+        }),
+      )(fake),
   }),
   mutant({
     name: 'rate-limit-remaining-above-limit',

@@ -1,13 +1,36 @@
 /**
- * The human report: a header line, one line per check (pass / FAIL / skip / warn), details under
- * each failure (message, shrunk counterexample, curl line, replay command), and the totals.
+ * The human report: a header line, one line per check (pass / FAIL / skip / warn, a skip naming
+ * its kind), details under each failure (message, shrunk counterexample, curl line, replay
+ * command), the totals, and a closing line that never says more than what was checked.
  */
 
 import { toolName } from '../cli/usage-error.ts';
 import { toCurl } from '../http/curl.ts';
-import type { CheckResult, SuiteResult } from '../runner/results.ts';
+import {
+  type CheckResult,
+  type SkipKind,
+  type SuiteResult,
+  skipKinds,
+  verdictOf,
+} from '../runner/results.ts';
 
 const labels = { pass: 'pass', fail: 'FAIL', skip: 'skip', warn: 'warn' } as const;
+
+/** ANSI colours of the labels, used only on a terminal (see `useColour`). */
+const colours = { pass: '32', fail: '31', skip: '2', warn: '33' } as const;
+
+/** How a skip kind reads in a report. */
+export const skipKindWords: Record<SkipKind, string> = {
+  'not-selected': 'not selected',
+  'not-applicable': 'not applicable',
+  'not-exercised': 'not exercised',
+  'could-not-run': 'could not run',
+};
+
+/** Whether to colour output written to `stream`: a terminal, and `NO_COLOR` not set. */
+export function useColour(stream: { isTTY?: boolean }, env: NodeJS.ProcessEnv): boolean {
+  return stream.isTTY === true && (env.NO_COLOR ?? '') === '' && env.TERM !== 'dumb';
+}
 
 /** What the report needs to print a replay command. */
 export interface ReplayInfo {
@@ -19,19 +42,36 @@ export interface ReplayInfo {
 /** The line printed before the checks run. */
 export function formatHeader(
   target: string,
-  details: { seed: number; budget: number; writes: boolean; runPrefix?: string },
+  details: { seed: number; writes: boolean; runPrefix?: string },
 ): string {
   const mode = details.writes
     ? `writes on${details.runPrefix ? `, pet names start with ${details.runPrefix}` : ''}`
     : 'read-only';
-  return `${toolName}: checking ${target} (${mode}; budget ${details.budget} requests; seed ${details.seed})`;
+  return `${toolName}: checking ${target} (${mode}; seed ${details.seed})`;
+}
+
+/** The line printed once the budget and the property runs are decided. */
+export function formatPlan(plan: { budget: number; budgetSource: string; runs: number }): string {
+  const source = plan.budgetSource.startsWith('--budget')
+    ? plan.budgetSource
+    : plan.budgetSource.replace(/^the default budget of \d+ requests \((.*)\)$/, 'default: $1');
+  return `${toolName}: up to ${plan.budget} requests (${source}); ${plan.runs} run${plan.runs === 1 ? '' : 's'} per property`;
+}
+
+/** The `--seed` flag as a replay line prints it: `=` so a negative seed is not read as a flag. */
+export function seedFlag(seed: number): string {
+  return `--seed=${seed}`;
 }
 
 /** One check's line, plus its failure details. */
-export function formatResult(result: CheckResult, replay?: ReplayInfo): string {
-  const lines = [`  ${labels[result.status]}  ${result.id.padEnd(34)} ${result.title}`];
-  if (result.reason !== undefined)
-    lines.push(`        ${result.status === 'skip' ? 'skipped: ' : ''}${result.reason}`);
+export function formatResult(result: CheckResult, replay?: ReplayInfo, colour = false): string {
+  const label = labels[result.status];
+  const shown = colour ? `\u001b[${colours[result.status]}m${label}\u001b[0m` : label;
+  const lines = [`  ${shown}  ${result.id.padEnd(34)} ${result.title}`];
+  if (result.reason !== undefined) {
+    const kind = result.skip === undefined ? '' : `${skipKindWords[result.skip]}: `;
+    lines.push(`        ${kind}${result.reason}`);
+  }
   const failure = result.failure;
   if (failure !== undefined) {
     lines.push(`        ${failure.message}`);
@@ -44,7 +84,7 @@ export function formatResult(result: CheckResult, replay?: ReplayInfo): string {
     // An observer judges the exchanges of other checks, so it replays with the whole run.
     if (replay !== undefined)
       lines.push(
-        `        replay: ${replay.command} --seed ${replay.seed}${result.kind === 'active' ? ` --only ${result.id}` : ''}`,
+        `        replay: ${replay.command} ${seedFlag(replay.seed)}${result.kind === 'active' ? ` --only ${result.id}` : ''}`,
       );
     if (failure.propertySeed !== undefined)
       lines.push(`        fast-check: seed ${failure.propertySeed}, path "${failure.path ?? ''}"`);
@@ -52,17 +92,43 @@ export function formatResult(result: CheckResult, replay?: ReplayInfo): string {
   return lines.join('\n');
 }
 
-/** The closing lines: counts, requests, 429s and time. */
+function count(suite: SuiteResult, predicate: (result: CheckResult) => boolean): number {
+  return suite.results.filter(predicate).length;
+}
+
+/** The closing lines: counts by verdict and kind of skip, requests, 429s and time. */
 export function formatSummary(suite: SuiteResult): string {
-  const count = (status: CheckResult['status']) =>
-    suite.results.filter((result) => result.status === status).length;
+  const status = (value: CheckResult['status']) =>
+    count(suite, (result) => result.status === value);
+  const skips = skipKinds
+    .map((kind) => `${count(suite, (result) => result.skip === kind)} ${skipKindWords[kind]}`)
+    .join(', ');
   const clock = suite.virtualTime ? " on the fake's virtual clock" : '';
   const waited =
     suite.waitedMs > 0
       ? `, ${(suite.waitedMs / 1000).toFixed(1)} s waiting for rate limits${clock}`
       : '';
   return [
-    `${toolName}: ${count('pass')} passed, ${count('fail')} failed, ${count('warn')} warned, ${count('skip')} skipped (${suite.runs} run${suite.runs === 1 ? '' : 's'} per property, seed ${suite.seed})`,
-    `${toolName}: ${suite.requests} requests sent, ${suite.answered429} answered 429, in ${(suite.durationMs / 1000).toFixed(1)} s${waited}`,
+    `${toolName}: ${status('pass')} passed, ${status('fail')} failed, ${status('warn')} warned; skipped: ${skips} (${suite.runs} run${suite.runs === 1 ? '' : 's'} per property, seed ${suite.seed})`,
+    `${toolName}: ${suite.requests} requests sent of ${suite.budget.limit} allowed, ${suite.answered429} answered 429, in ${(suite.durationMs / 1000).toFixed(1)} s${waited}`,
   ].join('\n');
+}
+
+/**
+ * The verdict line. A conforming run says how many checks it rests on and what did not run, so
+ * a reader never takes a skip for a pass.
+ */
+export function formatVerdict(suite: SuiteResult, strict = false): string {
+  const verdict = verdictOf(suite, strict);
+  if (verdict === 'breaks')
+    return `${toolName}: the server breaks the interface (see FAIL lines above)`;
+  const ran = count(suite, (result) => result.status === 'pass' || result.status === 'warn');
+  const notRun = skipKinds
+    .map((kind) => [kind, count(suite, (result) => result.skip === kind)] as const)
+    .filter(([, n]) => n > 0)
+    .map(([kind, n]) => `${n} ${skipKindWords[kind]}`);
+  const rest = notRun.length === 0 ? '' : ` (not run: ${notRun.join(', ')})`;
+  if (verdict === 'incomplete')
+    return `${toolName}: incomplete: no check failed in the ${ran} that ran, but selected checks could not run${rest}`;
+  return `${toolName}: the server conforms to the interface in all ${ran} checks that ran${rest}`;
 }

@@ -35,7 +35,9 @@ export function toJunit(suite: SuiteResult, strict = false): string {
     const open = `    <testcase classname="petstore-contract.${escapeXml(area)}" name="${escapeXml(result.id)}" time="${(result.durationMs / 1000).toFixed(3)}">`;
     const body: string[] = [];
     if (result.status === 'skip')
-      body.push(`      <skipped message="${escapeXml(result.reason ?? 'skipped')}"/>`);
+      body.push(
+        `      <skipped message="${escapeXml(`${result.skip ?? 'skipped'}: ${result.reason ?? ''}`)}"/>`,
+      );
     if (result.status === 'fail' || (strict && result.status === 'warn')) {
       const failure = result.failure;
       const details = [
@@ -44,7 +46,7 @@ export function toJunit(suite: SuiteResult, strict = false): string {
         failure?.message ?? '',
         failure?.counterexample === undefined ? '' : `counterexample: ${failure.counterexample}`,
         failure?.exchange === undefined ? '' : `reproduce: ${toCurl(failure.exchange)}`,
-        `replay: --seed ${suite.seed}${result.kind === 'active' ? ` --only ${result.id}` : ''}`,
+        `replay: --seed=${suite.seed}${result.kind === 'active' ? ` --only ${result.id}` : ''}`,
       ].filter((line) => line !== '');
       body.push(
         `      <failure message="${escapeXml(failure?.message ?? 'failed')}" type="${escapeXml(result.id)}">${escapeXml(details.join('\n'))}</failure>`,

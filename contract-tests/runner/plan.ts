@@ -1,62 +1,83 @@
 /**
- * Which checks a run can afford and may perform: checks whose needs the target or the flags do
- * not meet are skipped with the reason, and property runs are sized so the whole run fits the
- * request budget (60 by default: one minute of a Free key).
+ * The plan of a run, as pure functions: which checks were selected and may run against this
+ * target (the others are reported with the kind of skip and the reason), in which order, and how
+ * many property runs fit the request budget and the key's window.
  */
-import type { ActiveCheck, Check, Need, ObserverCheck } from '../checks/check.ts';
+import {
+  type ActiveCheck,
+  type Check,
+  costAt,
+  type Need,
+  type ObserverCheck,
+} from '../checks/check.ts';
+import type { SharedProbe } from '../checks/check-context.ts';
+import type { PlanName } from '../contract/interface-facts.ts';
 import type { Target } from '../targets/target.ts';
+import type { SkipKind } from './results.ts';
 
-/** What the run may do. */
-export interface PlanFlags {
+/** What the user asked the run to do. */
+export interface RunFlags {
   readonly writes: boolean;
+  /** `--rate-limits`. */
   readonly rateLimitRun: boolean;
-  /** Whether the key's plan is known (`--plan`). */
-  readonly plan: boolean;
+  /** `--plan`. */
+  readonly plan?: PlanName;
   /** Why writes are off, for skip reasons. */
   readonly writesOffReason: string;
-  /** Only these active checks (ids or `area.` prefixes); observers always run. */
+  /** `--only`: only these active checks (ids or `area.` prefixes); observers always run. */
   readonly only?: readonly string[];
-  /** Checks never to run (ids or prefixes), reported as skipped. */
+  /** `--skip`: checks never to run (ids or prefixes). */
   readonly skip?: readonly string[];
 }
 
-/** A check the run will perform, or skip with a reason. */
-export type PlannedCheck =
-  | { readonly check: Check; readonly skipReason: string }
-  | { readonly check: Check; readonly skipReason?: undefined };
-
-/** The plan of a run. */
-export interface Plan {
-  readonly checks: readonly PlannedCheck[];
-  /** Property runs per property check. */
-  readonly runs: number;
-  /** Requests the planned active checks may send at most (without shrinking). */
-  readonly plannedRequests: number;
+/** A check the run will not perform, the kind of skip and why. */
+export interface SkippedCheck {
+  readonly check: Check;
+  readonly kind: Extract<SkipKind, 'not-selected' | 'not-applicable'>;
+  readonly reason: string;
 }
 
-function missingNeed(need: Need, target: Target, flags: PlanFlags): string | undefined {
+/** The checks of a run: those that run, in order, and those that do not. */
+export interface Selection {
+  /** Active checks that run, conformance first, by priority (registry order within one). */
+  readonly active: readonly ActiveCheck[];
+  readonly observers: readonly ObserverCheck[];
+  readonly skipped: readonly SkippedCheck[];
+}
+
+function missingNeed(
+  need: Need,
+  target: Target,
+  flags: RunFlags,
+): Omit<SkippedCheck, 'check'> | undefined {
   const reasons = target.capabilities.missingReasons;
+  const notSelected = (reason: string) => ({ kind: 'not-selected' as const, reason });
+  const notApplicable = (reason: string) => ({ kind: 'not-applicable' as const, reason });
   switch (need) {
     case 'writes':
-      return flags.writes ? undefined : flags.writesOffReason;
+      return flags.writes ? undefined : notSelected(flags.writesOffReason);
     case 'semantics':
       return target.capabilities.semantics
         ? undefined
-        : (reasons?.semantics ?? 'the target keeps no state');
+        : notApplicable(reasons?.semantics ?? 'the target keeps no state');
     case 'rateLimits':
       return target.capabilities.rateLimits
         ? undefined
-        : (reasons?.rateLimits ?? 'the target enforces no rate limits');
+        : notApplicable(reasons?.rateLimits ?? 'the target enforces no rate limits');
     case 'rateLimitRun':
       return flags.rateLimitRun
         ? undefined
-        : "pass --rate-limits to spend the key's window once on purpose";
+        : notSelected("opt-in: --rate-limits spends the key's window once on purpose");
     case 'prism':
-      return target.viaPrism ? undefined : 'pass --via-prism to have Prism validate every exchange';
-    case 'plan':
-      return flags.plan
+      return target.viaPrism
         ? undefined
-        : "pass --plan free|pro|business (the key's plan) to compare X-RateLimit-Limit with the plan table";
+        : notSelected('opt-in: --via-prism has Prism validate every exchange');
+    case 'plan':
+      return flags.plan !== undefined
+        ? undefined
+        : notSelected(
+            "opt-in: --plan free|pro|business (the key's plan) compares X-RateLimit-Limit with the plan table",
+          );
   }
 }
 
@@ -64,68 +85,114 @@ function matches(check: Check, ids: readonly string[]): boolean {
   return ids.some((item) => check.id === item || (item.endsWith('.') && check.id.startsWith(item)));
 }
 
-function selected(check: ActiveCheck, only: readonly string[] | undefined): boolean {
-  return only === undefined || only.length === 0 || matches(check, only);
-}
-
-/** Whether a check is an observer. */
-export function isObserver(check: Check): check is ObserverCheck {
-  return check.kind === 'observer';
-}
-
 /**
- * Plans a run over `checks` with `budget` requests (`runs` fixes the property runs instead).
- * @example planRun(allChecks, target, flags, { budget: 60, maxRuns: 100 })
+ * Sorts the checks into those that run and those skipped, with the kind of skip.
+ * @example selectChecks(allChecks, target, { writes: true, rateLimitRun: false, writesOffReason: '' })
  */
-export function planRun(
-  checks: readonly Check[],
-  target: Target,
-  flags: PlanFlags,
-  sizing: { readonly budget: number; readonly maxRuns: number; readonly runs?: number },
-): Plan {
-  const planned: PlannedCheck[] = [];
+export function selectChecks(checks: readonly Check[], target: Target, flags: RunFlags): Selection {
   const active: ActiveCheck[] = [];
+  const observers: ObserverCheck[] = [];
+  const skipped: SkippedCheck[] = [];
   for (const check of checks) {
-    if (check.kind === 'active' && !selected(check, flags.only)) continue;
+    if (check.kind === 'active' && flags.only !== undefined && flags.only.length > 0) {
+      if (!matches(check, flags.only)) {
+        skipped.push({
+          check,
+          kind: 'not-selected',
+          reason: `not in --only ${flags.only.join(',')}`,
+        });
+        continue;
+      }
+    }
     if (flags.skip !== undefined && matches(check, flags.skip)) {
-      planned.push({ check, skipReason: 'skipped on request (--skip)' });
+      skipped.push({ check, kind: 'not-selected', reason: `--skip ${flags.skip.join(',')}` });
       continue;
     }
-    const reason = (check.needs ?? [])
+    const missing = (check.needs ?? [])
       .map((need) => missingNeed(need, target, flags))
-      .find((text) => text !== undefined);
-    if (reason !== undefined) planned.push({ check, skipReason: reason });
-    else {
-      planned.push({ check });
-      if (check.kind === 'active') active.push(check);
+      .find((found) => found !== undefined);
+    if (missing !== undefined) skipped.push({ check, ...missing });
+    else if (check.kind === 'active') active.push(check);
+    else observers.push(check);
+  }
+  // Array.prototype.sort is stable: equal priorities keep their registry order.
+  active.sort((a, b) => a.priority - b.priority);
+  return { active, observers, skipped };
+}
+
+/** Whether a check spends the key's window on purpose (its cost is known only at run time). */
+export function spendsWindow(check: ActiveCheck): boolean {
+  return (check.needs ?? []).includes('rateLimitRun');
+}
+
+const probeNeeds: Record<SharedProbe, readonly SharedProbe[]> = {
+  fullListing: ['fullListing'],
+  listedPet: ['fullListing', 'listedPet'],
+};
+
+/** Requests the conformance checks may send at `runs` runs, their shared probes included. */
+export function conformanceCost(active: readonly ActiveCheck[], runs: number): number {
+  const probes = new Set<SharedProbe>();
+  let total = 0;
+  for (const check of active) {
+    if (spendsWindow(check)) continue;
+    total += costAt(check.cost, runs);
+    for (const probe of check.shares ?? []) for (const need of probeNeeds[probe]) probes.add(need);
+  }
+  return total + probes.size;
+}
+
+/** How to size a run. */
+export interface SizingRequest {
+  /** Requests the run may still send after the preflight. */
+  readonly available: number;
+  readonly maxRuns: number;
+  /** Fixed property runs (`--runs`). */
+  readonly runs?: number;
+  /**
+   * What the `--rate-limits` phase needs on top of `conformance` requests (window left + 2), or
+   * undefined when the run does not spend the window.
+   */
+  readonly windowNeed?: (conformance: number) => number;
+}
+
+/** The property runs of a run, or how many requests it would need at the least. */
+export type Sizing =
+  | {
+      readonly fits: true;
+      readonly runs: number;
+      readonly conformance: number;
+      readonly window: number;
     }
+  | { readonly fits: false; readonly needed: number };
+
+/**
+ * Sizes the property runs: the most runs (up to `maxRuns`) whose conformance checks and window
+ * phase fit `available`; never fewer checks (a check is never dropped to afford the window).
+ * @example sizeRuns(active, { available: 59, maxRuns: 100 }) // { fits: true, runs: 1, ... }
+ */
+export function sizeRuns(active: readonly ActiveCheck[], request: SizingRequest): Sizing {
+  const total = (runs: number) => {
+    const conformance = conformanceCost(active, runs);
+    const window = request.windowNeed?.(conformance) ?? 0;
+    return { conformance, window, sum: conformance + window };
+  };
+  const lowest = request.runs ?? 1;
+  const first = total(lowest);
+  if (first.sum > request.available) return { fits: false, needed: first.sum };
+  if (request.runs !== undefined)
+    return { fits: true, runs: request.runs, conformance: first.conformance, window: first.window };
+  let runs = 1;
+  let best = first;
+  // Costs grow with runs: find the largest that fits by doubling, then halving.
+  let step = 1;
+  while (runs + step <= request.maxRuns && total(runs + step).sum <= request.available) {
+    runs += step;
+    step *= 2;
   }
-  const total = (list: ActiveCheck[], runs: number) =>
-    list.reduce((sum, check) => sum + check.cost.fixed + check.cost.perRun * runs, 0);
-  const fitting = [...active];
-  const perRun = () => fitting.reduce((sum, check) => sum + check.cost.perRun, 0);
-  const fixed = () => total(fitting, 0);
-  let runs =
-    sizing.runs ??
-    Math.max(
-      1,
-      Math.min(sizing.maxRuns, Math.floor((sizing.budget - fixed()) / Math.max(1, perRun()))),
-    );
-  // Drop the least important checks (the end of the list) until one run of each fits.
-  const droppable = () =>
-    fitting.findLastIndex((check) => !(check.needs ?? []).includes('rateLimitRun'));
-  while (droppable() >= 0 && total(fitting, sizing.runs === undefined ? 1 : runs) > sizing.budget) {
-    const [dropped] = fitting.splice(droppable(), 1) as [ActiveCheck];
-    const index = planned.findIndex((entry) => entry.check === dropped);
-    planned[index] = {
-      check: dropped,
-      skipReason: `not enough request budget (--budget ${sizing.budget}) for it; raise --budget`,
-    };
-    if (sizing.runs === undefined)
-      runs = Math.max(
-        1,
-        Math.min(sizing.maxRuns, Math.floor((sizing.budget - fixed()) / Math.max(1, perRun()))),
-      );
+  for (; step >= 1; step = Math.floor(step / 2)) {
+    if (runs + step <= request.maxRuns && total(runs + step).sum <= request.available) runs += step;
   }
-  return { checks: planned, runs, plannedRequests: total(fitting, runs) };
+  best = total(runs);
+  return { fits: true, runs, conformance: best.conformance, window: best.window };
 }

@@ -5,7 +5,7 @@
  * budget ends the property quietly instead of counting as a failure.
  */
 import fc from 'fast-check';
-import { CheckFailure } from '../checks/check.ts';
+import { CheckFailure, CouldNotRun } from '../checks/check.ts';
 import type { CheckContext } from '../checks/check-context.ts';
 import { BudgetSpentError } from '../http/budget.ts';
 import { RateLimitedError } from '../http/pacer.ts';
@@ -18,23 +18,28 @@ export class AllowanceSpentError extends Error {
   }
 }
 
-/** Whether an error means "stop sending", not "the server broke a rule". */
+/** Whether an error means "stop: no verdict", not "the server broke a rule". */
 export function isStopSignal(error: unknown): error is Error {
   return (
     error instanceof BudgetSpentError ||
     error instanceof RateLimitedError ||
-    error instanceof AllowanceSpentError
+    error instanceof AllowanceSpentError ||
+    error instanceof CouldNotRun
   );
 }
 
 /** Options of `forAll`. */
 export interface ForAllOptions<T> {
-  /** Values always tried first, whatever the seed (they count in the check's fixed cost). */
+  /**
+   * The property's edge classes, always tried first whatever the seed; they are its first runs
+   * (declare their number as the check's `cost.examples`).
+   */
   readonly examples?: readonly T[];
 }
 
 /**
- * Checks `predicate` on `examples`, then on `context.runs` values of `arbitrary`; throws CheckFailure.
+ * Checks `predicate` on `examples`, then on values of `arbitrary` up to `context.runs` runs in
+ * all; throws CheckFailure.
  * @example await forAll(context, fc.integer({ min: 1, max: 100 }), async (limit) => { ... });
  */
 export async function forAll<T>(
@@ -62,8 +67,8 @@ export async function forAll<T>(
   });
   const details = await fc.check(property, {
     seed: context.seed,
-    // fast-check counts examples within numRuns; they come on top of the random runs here.
-    numRuns: Math.max(1, context.runs) + (options.examples?.length ?? 0),
+    // fast-check counts examples within numRuns: they are the first runs.
+    numRuns: Math.max(1, context.runs, options.examples?.length ?? 0),
     examples: (options.examples ?? []).map((value) => [value] as [T]),
   });
   if (details.failed && details.counterexample !== null) {

@@ -4,6 +4,21 @@ import type { FailureDetails } from '../checks/check.ts';
 /** Verdict of one check. `warn` is an advisory check that failed (a failure with --strict). */
 export type CheckStatus = 'pass' | 'fail' | 'skip' | 'warn';
 
+/**
+ * Why a check has no verdict. Only `could-not-run` makes a run incomplete: the others say the
+ * user did not ask for the check, the target cannot be judged on it, or nothing the run sent
+ * gave the observer anything to judge (and nothing the flags asked for would have).
+ */
+export type SkipKind = 'not-selected' | 'not-applicable' | 'not-exercised' | 'could-not-run';
+
+/** Every skip kind, in the order reports list them. */
+export const skipKinds: readonly SkipKind[] = [
+  'not-selected',
+  'not-applicable',
+  'not-exercised',
+  'could-not-run',
+];
+
 /** The result of one check. */
 export interface CheckResult {
   readonly id: string;
@@ -14,6 +29,8 @@ export interface CheckResult {
   readonly status: CheckStatus;
   /** Why it was skipped, or a note on a pass. */
   readonly reason?: string;
+  /** With status `skip`: the kind of skip. */
+  readonly skip?: SkipKind;
   /** Skipped because the key's rate limit would not let it finish (not a verdict on the server). */
   readonly stoppedByRateLimit?: boolean;
   readonly failure?: FailureDetails;
@@ -31,6 +48,8 @@ export interface SuiteResult {
   readonly runPrefix: string;
   readonly writes: boolean;
   readonly results: readonly CheckResult[];
+  /** The request budget the run had, and where it came from. */
+  readonly budget: { readonly limit: number; readonly source: string };
   readonly requests: number;
   readonly answered429: number;
   readonly waitedMs: number;
@@ -39,11 +58,17 @@ export interface SuiteResult {
   readonly durationMs: number;
 }
 
-/** Whether a run found the server conforming (`--strict` counts warnings as failures). */
-export function conforms(result: SuiteResult, strict = false): boolean {
-  return result.results.every(
-    (check) => check.status !== 'fail' && (!strict || check.status !== 'warn'),
-  );
+/** What a run can say of the server. */
+export type Verdict = 'conforms' | 'breaks' | 'incomplete';
+
+/**
+ * `breaks` when a check failed (or warned, with `strict`); else `incomplete` when a selected,
+ * applicable check could not run; else `conforms`.
+ */
+export function verdictOf(result: SuiteResult, strict = false): Verdict {
+  if (failedIds(result, strict).length > 0) return 'breaks';
+  if (result.results.some((check) => check.skip === 'could-not-run')) return 'incomplete';
+  return 'conforms';
 }
 
 /** Ids of the checks that failed (and warned, with `strict`). */

@@ -1,0 +1,74 @@
+/**
+ * The observers' side of a run: every exchange is shown to each observer as it happens; at the
+ * end each observer's verdict is a pass, the first violation it saw, or a skip saying whether it
+ * was merely not exercised or could not run although the flags asked for what it judges.
+ */
+import type { ExchangeObserver, ObserverCheck, RunFacts } from '../checks/check.ts';
+import type { Exchange } from '../http/exchange.ts';
+import type { CheckResult } from './results.ts';
+
+/** Watches the exchanges of one run. */
+export interface Observation {
+  /** Shows one exchange to every observer. */
+  see(exchange: Exchange): void;
+  /** One result per observer, in the order they were given. */
+  verdicts(): CheckResult[];
+}
+
+function begin(check: ObserverCheck, run: RunFacts): ExchangeObserver {
+  if ('start' in check) return check.start(run);
+  let judged = 0;
+  return {
+    observe(exchange) {
+      if (!check.appliesTo(exchange)) return undefined;
+      judged += 1;
+      return check.judge(exchange, run);
+    },
+    judged: () => judged,
+  };
+}
+
+/**
+ * Starts the observers of a run.
+ * @example const observation = observe(selection.observers, facts); client.onExchange = observation.see
+ */
+export function observe(observers: readonly ObserverCheck[], run: RunFacts): Observation {
+  const watching = observers.map((check) => ({
+    check,
+    state: begin(check, run),
+    violation: undefined as { message: string; exchange: Exchange } | undefined,
+  }));
+  return {
+    see(exchange) {
+      for (const entry of watching) {
+        const message = entry.state.observe(exchange);
+        if (message !== undefined && entry.violation === undefined)
+          entry.violation = { message, exchange };
+      }
+    },
+    verdicts() {
+      return watching.map(({ check, state, violation }): CheckResult => {
+        const info = {
+          id: check.id,
+          kind: check.kind,
+          title: check.title,
+          source: check.source,
+          requests: 0,
+          durationMs: 0,
+        };
+        if (violation !== undefined)
+          return { ...info, status: check.advisory ? 'warn' : 'fail', failure: violation };
+        if (state.judged() > 0 || check.whenUnseen === undefined)
+          return { ...info, status: 'pass' };
+        const unseen = check.whenUnseen(run);
+        const expected = unseen.expected?.(run) ?? false;
+        return {
+          ...info,
+          status: 'skip',
+          skip: expected ? 'could-not-run' : 'not-exercised',
+          reason: unseen.reason,
+        };
+      });
+    },
+  };
+}
