@@ -123,7 +123,12 @@ function describe_inProcess() {
       port: 0,
       origin: fake.config.origins[0] as string,
       errorHeaders: () => fake.anonymousRateLimitHeaders(),
-      limits: { headersTimeout: 500, requestTimeout: 1_000, connectionsCheckingInterval: 100 },
+      limits: {
+        headersTimeout: 500,
+        requestTimeout: 1_000,
+        keepAliveTimeout: 300,
+        connectionsCheckingInterval: 100,
+      },
     });
     base = `http://127.0.0.1:${(door.server.address() as { port: number }).port}`;
   });
@@ -188,6 +193,32 @@ function describe_inProcess() {
     expect(reply).toMatch(/^HTTP\/1\.1 408 /);
     expect(reply).toContain('"code":"request_timeout"');
   }, 10_000);
+
+  test('headers over 16 KiB get 431 request_header_too_large with the rate-limit headers', async () => {
+    const socket = await rawSocket();
+    let reply = '';
+    socket.on('data', (chunk) => (reply += chunk));
+    socket.write(
+      `GET /v1/pets HTTP/1.1\r\nHost: 127.0.0.1\r\nX-Big: ${'a'.repeat(17 * 1024)}\r\n\r\n`,
+    );
+    await once(socket, 'close');
+    expect(reply).toMatch(/^HTTP\/1\.1 431 /);
+    expect(reply).toContain('"code":"request_header_too_large"');
+    expect(reply).toMatch(/x-ratelimit-limit: \d+/i);
+  });
+
+  test('an idle kept-alive connection is closed after the keep-alive time-out', async () => {
+    const socket = await rawSocket();
+    let reply = '';
+    socket.on('data', (chunk) => (reply += chunk));
+    socket.write(
+      'GET /v1/pets?limit=1 HTTP/1.1\r\nHost: 127.0.0.1\r\nAuthorization: Bearer enterprise-demo-key\r\n\r\n',
+    );
+    const started = Date.now();
+    await once(socket, 'close');
+    expect(reply).toMatch(/^HTTP\/1\.1 200 /);
+    expect(Date.now() - started).toBeLessThan(3_000);
+  });
 
   test('oversized bodies get 413 as soon as Content-Length says so', async () => {
     const socket = await rawSocket();
