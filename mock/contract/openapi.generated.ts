@@ -6,7 +6,7 @@ export const openapiDocument = {
     "title": "Pet Store",
     "version": "1.0.0",
     "summary": "Manage and browse animals available for adoption in a store.",
-    "description": "Machine-readable form of `petstore-interface.md`, the only document of the service.\nWhere that document says \"not shown\", this one says nothing either: the fake's own choices\nfor those points are documented in the project README, not here.\n",
+    "description": "Machine-readable form of the Pet Store interface, which `interface.md` beside this file restates\nin prose, section by section.\nWhere the interface says \"not shown\", this one says nothing either: the fake's own choices\nfor those points are documented in the project README, not here.\n",
     "license": {
       "name": "MIT",
       "identifier": "MIT"
