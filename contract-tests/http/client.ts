@@ -51,6 +51,8 @@ export interface SendOptions {
 /** Counts of one run. */
 export interface ClientStats {
   readonly requests: number;
+  /** Requests sent with the key: the ones its rate-limit windows count. */
+  readonly keyRequests: number;
   readonly answered429: number;
   readonly faults: number;
 }
@@ -79,6 +81,7 @@ export function createClient(options: ClientOptions): ContractClient {
   const { budget, pacer, clock } = options;
   const maxRetries = options.maxRetries ?? 3;
   let requests = 0;
+  let keyRequests = 0;
   let answered429 = 0;
   let faults = 0;
   // Set once a request was refused through all its retries: the server is not serving this key.
@@ -90,6 +93,7 @@ export function createClient(options: ClientOptions): ContractClient {
     await pacer.beforeSend(pace, spends);
     budget.take();
     requests += 1;
+    if (spends) keyRequests += 1;
   };
 
   const once = async (spec: RequestSpec, pace: boolean): Promise<Exchange> => {
@@ -163,7 +167,7 @@ export function createClient(options: ClientOptions): ContractClient {
       return exchange;
     },
     get stats() {
-      return { requests, answered429, faults };
+      return { requests, keyRequests, answered429, faults };
     },
     budget,
     clock,

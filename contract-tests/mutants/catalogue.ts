@@ -4,6 +4,7 @@
  */
 import { authMutants } from './auth-mutants.ts';
 import { createPetMutants } from './create-pet-mutants.ts';
+import { edgeClassMutants } from './edge-class-mutants.ts';
 import { getPetMutants } from './get-pet-mutants.ts';
 import { listPetsMutants } from './list-pets-mutants.ts';
 import type { Mutant } from './mutant.ts';
@@ -15,6 +16,7 @@ export const mutants: readonly Mutant[] = [
   ...listPetsMutants,
   ...getPetMutants,
   ...createPetMutants,
+  ...edgeClassMutants,
   ...authMutants,
   ...responseMutants,
   ...rateLimitMutants,

@@ -110,7 +110,7 @@ export function formatSummary(suite: SuiteResult): string {
       : '';
   return [
     `${toolName}: ${status('pass')} passed, ${status('fail')} failed, ${status('warn')} warned; skipped: ${skips} (${suite.runs} run${suite.runs === 1 ? '' : 's'} per property, seed ${suite.seed})`,
-    `${toolName}: ${suite.requests} requests sent of ${suite.budget.limit} allowed, ${suite.answered429} answered 429, in ${(suite.durationMs / 1000).toFixed(1)} s${waited}`,
+    `${toolName}: ${suite.requests} requests sent (${suite.keyRequests} with the key) of ${suite.budget.limit} allowed, ${suite.answered429} answered 429, in ${(suite.durationMs / 1000).toFixed(1)} s${waited}`,
   ].join('\n');
 }
 

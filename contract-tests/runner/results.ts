@@ -51,6 +51,8 @@ export interface SuiteResult {
   /** The request budget the run had, and where it came from. */
   readonly budget: { readonly limit: number; readonly source: string };
   readonly requests: number;
+  /** Requests sent with the key (the others, without a valid key, draw on no window). */
+  readonly keyRequests: number;
   readonly answered429: number;
   readonly waitedMs: number;
   /** Whether waits ran on the target's virtual clock (a fake in tests) rather than real time. */

@@ -173,6 +173,7 @@ export async function runSuite(options: SuiteOptions): Promise<SuiteResult> {
     results,
     budget: { limit: budget.limit, source: budget.source },
     requests: client.stats.requests,
+    keyRequests: client.stats.keyRequests,
     answered429: client.stats.answered429,
     waitedMs: pacer.waitedMs,
     virtualTime: target.clock !== undefined,

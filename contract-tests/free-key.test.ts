@@ -1,0 +1,102 @@
+/**
+ * A Free key's run, as CI and QA ask for it: every request draws from one key window, so with
+ * `--rate-limits` the conformance checks run first and the window phase spends only what is
+ * left (Remaining + 1 refused + 1 after Retry-After). The fake's clock is pinned to the start of
+ * a minute and frozen: the harness's waits move it, nothing else does.
+ */
+import { expect, test } from 'vitest';
+import { mutants } from './mutants/catalogue.ts';
+import type { Mutant } from './mutants/mutant.ts';
+import { failedIds } from './runner/results.ts';
+import { runSuite } from './runner/run-suite.ts';
+import { directFakeTarget } from './targets/fake-target.ts';
+
+const startOfMinute = Date.UTC(2026, 5, 1, 12, 0, 0);
+
+/** The fake behind `wrap`, with the Free demo key, seen as a remote server that allows writes. */
+async function freeKeyRun(options: { seed: number; rateLimits: boolean; wrap?: Mutant['wrap'] }) {
+  const target = await directFakeTarget({
+    apiKey: 'free-demo-key',
+    ...(options.wrap === undefined ? {} : { wrap: options.wrap }),
+  });
+  target.fake.control.setTime(startOfMinute);
+  target.fake.control.freezeTime(true);
+  try {
+    return await runSuite({
+      target: { ...target, loopback: false },
+      seed: options.seed,
+      writes: true,
+      rateLimits: options.rateLimits,
+    });
+  } finally {
+    await target.close();
+  }
+}
+
+/** Requests the auth checks send without a valid key: no window counts them. */
+const withoutKey = 7;
+
+test('with --allow-writes --rate-limits a Free key runs every check, one 429, at most 63 requests with the key', async () => {
+  for (const seed of [1, 2, 3]) {
+    const result = await freeKeyRun({ seed, rateLimits: true });
+    expect(failedIds(result, true)).toEqual([]);
+    const skipped = result.results.filter((check) => check.status === 'skip');
+    // Only the opt-in checks this run did not ask for (--plan, --via-prism) are not run.
+    expect(skipped.map((check) => [check.id, check.skip])).toEqual([
+      ['rateLimit.planLimits', 'not-selected'],
+      ['prism.exchangesValid', 'not-selected'],
+    ]);
+    expect(result.keyRequests).toBeLessThanOrEqual(63);
+    expect(result.requests - result.keyRequests).toBeLessThanOrEqual(withoutKey);
+    expect(result.answered429).toBe(1);
+    expect(result.runs).toBe(1);
+  }
+});
+
+test('without --rate-limits a Free key runs every default check in 60 requests at most, no 429', async () => {
+  const result = await freeKeyRun({ seed: 4, rateLimits: false });
+  expect(result.results.filter((check) => check.skip === 'could-not-run')).toEqual([]);
+  expect(result.results.find((check) => check.id === 'createPet.concurrentCreates')?.status).toBe(
+    'pass',
+  );
+  expect(result.requests).toBeLessThanOrEqual(60);
+  expect(result.answered429).toBe(0);
+});
+
+const rateLimitFaults = [
+  'limit-not-enforced',
+  'retry-after-missing',
+  'retry-after-garbage',
+  'banned-despite-honouring',
+];
+
+for (const name of rateLimitFaults) {
+  test(`a Free-key --rate-limits run catches ${name} within 63 requests with the key`, async () => {
+    const fault = mutants.find((mutant) => mutant.name === name);
+    if (fault === undefined) throw new Error(`no mutant ${name}`);
+    const result = await freeKeyRun({ seed: 5, rateLimits: true, wrap: fault.wrap });
+    expect(failedIds(result)).toContain(fault.expect);
+    expect(result.keyRequests).toBeLessThanOrEqual(63);
+  });
+}
+
+const edgeFaults = [
+  'non-ascii-name-500',
+  'control-character-name-500',
+  'int64-min-category-500',
+  'long-names-truncated',
+  'category-id-rounded',
+];
+
+// At one run per property, a server that fails only on an edge class is caught on every seed.
+for (const name of edgeFaults) {
+  test(`at one run per property, ${name} is caught whatever the seed`, async () => {
+    const fault = mutants.find((mutant) => mutant.name === name);
+    if (fault === undefined) throw new Error(`no mutant ${name}`);
+    for (let seed = 1; seed <= 8; seed++) {
+      const result = await freeKeyRun({ seed, rateLimits: false, wrap: fault.wrap });
+      expect(result.runs).toBe(1);
+      expect(failedIds(result), `seed ${seed}`).toContain(fault.expect);
+    }
+  });
+}

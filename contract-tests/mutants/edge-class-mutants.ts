@@ -1,0 +1,54 @@
+/**
+ * Servers that fail only on one edge class of input (a non-ASCII name, a control character,
+ * an int64 at the edge). A property run draws such values only by luck; the harness must catch
+ * each of them at one run per property, whatever the seed, because every property tries its
+ * edge classes first (see ForAllOptions.examples).
+ */
+
+import type { Fake } from '../../mock/fake.ts';
+import { int64 } from '../contract/interface-facts.ts';
+import { before, safeParse } from './fault-helpers.ts';
+import { type Intercepted, rebuild } from './intercept.ts';
+import { type Mutant, mutant } from './mutant.ts';
+
+/** A 500 with an Error body and the fake's own rate-limit headers, so only the status is wrong. */
+function serverError(fake: Fake): Response {
+  return new Response(JSON.stringify({ code: 'internal_error', message: 'boom', status: 500 }), {
+    status: 500,
+    headers: { 'Content-Type': 'application/json', ...fake.anonymousRateLimitHeaders() },
+  });
+}
+
+/** Forwards every createPet request except those `refuse` picks, which get a 500. */
+const failCreateWhen =
+  (refuse: (body: { name?: unknown; categoryId?: unknown }) => boolean) => (fake: Fake) =>
+    before('createPet', (call) =>
+      refuse(createdWith(call)) ? serverError(fake) : rebuild(call.request, { body: call.body }),
+    )(fake);
+
+function createdWith(call: Intercepted): { name?: unknown; categoryId?: unknown } {
+  const body = safeParse(call.body);
+  return body !== null && typeof body === 'object' ? (body as Record<string, unknown>) : {};
+}
+
+/** Mutants that break only on an edge class of input. */
+export const edgeClassMutants: readonly Mutant[] = [
+  mutant({
+    name: 'non-ascii-name-500',
+    fault: 'POST /pets answers 500 when the name has a character outside ASCII',
+    expect: 'createPet.nameEdgeCases',
+    wrap: failCreateWhen(({ name }) => typeof name === 'string' && /[^\x00-\x7f]/.test(name)),
+  }),
+  mutant({
+    name: 'control-character-name-500',
+    fault: 'POST /pets answers 500 when the name has a control character',
+    expect: 'createPet.nameEdgeCases',
+    wrap: failCreateWhen(({ name }) => typeof name === 'string' && /[\x00-\x1f]/.test(name)),
+  }),
+  mutant({
+    name: 'int64-min-category-500',
+    fault: 'POST /pets answers 500 for categoryId -2^63 (the smallest int64)',
+    expect: 'createPet.int64CategoryId',
+    wrap: failCreateWhen(({ categoryId }) => categoryId === int64.min),
+  }),
+];
