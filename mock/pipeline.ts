@@ -34,7 +34,7 @@ export interface OperationContext {
 export type Operation = (context: OperationContext) => Response | Promise<Response>;
 
 /** Extra headers a route adds to every response it sends, errors included (e.g. deprecation). */
-export type RouteHeaders = (url: URL, state: FakeState) => Record<string, string>;
+type RouteHeaders = (url: URL, state: FakeState) => Record<string, string>;
 
 /** How a route is served: its operation id (if it is one of the interface's) and extra headers. */
 export interface RouteOptions {

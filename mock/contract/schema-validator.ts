@@ -32,7 +32,7 @@ const INT32_MAX = 2n ** 31n - 1n;
 type Schema = Readonly<Record<string, unknown>>;
 
 /** Describes a value's JSON type for error messages (`null`, `array`, `integer`...). */
-export function jsonTypeOf(value: unknown): string {
+function jsonTypeOf(value: unknown): string {
   if (value === null) return 'null';
   if (Array.isArray(value)) return 'array';
   if (typeof value === 'bigint') return 'integer';

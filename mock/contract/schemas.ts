@@ -13,8 +13,6 @@ const schemas = openapiDocument.components.schemas;
 export const checkNewPet = compileSchema(schemas.NewPet);
 /** Checks a value against Pet. */
 export const checkPet = compileSchema(schemas.Pet);
-/** Checks a value against Error. */
-export const checkErrorBody = compileSchema(schemas.Error);
 /** The PetStatus values, in the document's order. */
 export const petStatuses = schemas.PetStatus.enum;
 

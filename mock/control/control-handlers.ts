@@ -171,7 +171,7 @@ const routes: Record<string, ControlRoute> = {
 };
 
 /** Why a control request may not proceed, or `undefined` when it may. */
-export function checkControlAccess(
+function checkControlAccess(
   access: ResolvedConfig['controlAccess'],
   request: Request,
 ): string | undefined {

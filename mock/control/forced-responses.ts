@@ -8,7 +8,7 @@ import type { ErrorCode } from '../core/errors.ts';
 import { ControlInputError } from './control-input-error.ts';
 
 /** Statuses a response can be forced to, with the error code each uses. */
-export const forceableStatuses = {
+const forceableStatuses = {
   400: 'invalid_body',
   401: 'unauthorized',
   404: 'not_found',
@@ -49,7 +49,7 @@ export interface ForcedResponses {
 }
 
 /** Whether a status can be forced, narrowing it. */
-export function isForceableStatus(status: number): status is ForceableStatus {
+function isForceableStatus(status: number): status is ForceableStatus {
   return Object.hasOwn(forceableStatuses, status);
 }
 

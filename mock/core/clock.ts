@@ -19,7 +19,7 @@ export interface ControllableClock extends Clock {
 }
 
 /** The times the fake's clock may show (1970-01-01 to 9999-12-31 UTC), so every header date is valid. */
-export const clockRange = { min: 0, max: Date.UTC(9999, 11, 31, 23, 59, 59, 999) } as const;
+const clockRange = { min: 0, max: Date.UTC(9999, 11, 31, 23, 59, 59, 999) } as const;
 
 /** Whether `epochMs` is a time the clock may show. */
 function inClockRange(epochMs: number): boolean {

@@ -6,7 +6,7 @@
 const LOCAL_ORIGIN = /^https?:\/\/(localhost|127\.0\.0\.1|\[::1\])(:\d{1,5})?$/;
 
 /** Headers a browser script must be allowed to read. */
-export const exposedHeaders =
+const exposedHeaders =
   'X-RateLimit-Limit, X-RateLimit-Remaining, X-RateLimit-Reset, Retry-After, Deprecation, Sunset, Link, WWW-Authenticate';
 
 /** CORS headers for a response to a request from `origin` (the request's Origin header). */

@@ -7,7 +7,7 @@
 export const bearerTokenPattern = /^[A-Za-z0-9\-._~+/]+=*$/;
 
 /** Shortest and longest accepted key, in characters. */
-export const keyLength = { min: 8, max: 256 } as const;
+const keyLength = { min: 8, max: 256 } as const;
 
 /** What is wrong with `key` as an API key, or `undefined` when it is a good one. */
 export function keyFormatProblem(key: unknown): string | undefined {

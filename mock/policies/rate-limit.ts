@@ -9,7 +9,7 @@ const MINUTE_MS = 60_000;
 const DAY_MS = 86_400_000;
 
 /** One fixed window's count. */
-export interface WindowUsage {
+interface WindowUsage {
   start: number;
   count: number;
 }

@@ -24,7 +24,7 @@ export const doorLimits = {
 } as const;
 
 /** Maps a Node HTTP parser error code to the Error the client gets. */
-export function classifyClientError(code: string | undefined): ErrorCode {
+function classifyClientError(code: string | undefined): ErrorCode {
   switch (code) {
     case 'HPE_HEADER_OVERFLOW':
       return 'request_header_too_large';

@@ -101,10 +101,7 @@ function toFetchRequest(
  * another absolute origin are dropped once instead of being tried on every request; relative
  * paths, wildcard or parameterised origins, RegExps and predicates are all kept.
  */
-export function handlersForOrigin(
-  handlers: readonly RequestHandler[],
-  origin: string,
-): RequestHandler[] {
+function handlersForOrigin(handlers: readonly RequestHandler[], origin: string): RequestHandler[] {
   const own = origin.toLowerCase();
   return handlers.filter((handler) => {
     const path = (handler.info as { path?: unknown }).path;

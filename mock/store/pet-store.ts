@@ -144,7 +144,7 @@ export async function createPetStore(
 }
 
 /** A plain copy of a pet with only the contract's fields, in the contract's order. */
-export function copyPet(pet: Pet): Pet {
+function copyPet(pet: Pet): Pet {
   const copy: Pet = { id: pet.id, name: pet.name, categoryId: pet.categoryId };
   if (pet.status !== undefined) copy.status = pet.status;
   return copy;
@@ -182,7 +182,7 @@ export function snapshotProblem(snapshot: unknown): string | undefined {
 }
 
 /** Throws a RangeError naming the first problem unless `snapshot` can be restored whole. */
-export function assertSnapshot(snapshot: unknown): asserts snapshot is StoreSnapshot {
+function assertSnapshot(snapshot: unknown): asserts snapshot is StoreSnapshot {
   const problem = snapshotProblem(snapshot);
   if (problem !== undefined) throw new RangeError(problem);
 }
