@@ -45,6 +45,7 @@ export interface Fake {
 
 export type { ErrorBody, Int64, NewPet, OperationId, Pet, PetStatus } from './contract/types.ts';
 export type { FakeControl, KeyInfo, ResetSeed } from './control/control.ts';
+export { ControlInputError } from './control/control-input-error.ts';
 export type { ForceableStatus, ForcedRule } from './control/forced-responses.ts';
 export type { Clock, ControllableClock } from './core/clock.ts';
 export { createClock } from './core/clock.ts';
