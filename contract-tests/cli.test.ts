@@ -169,3 +169,97 @@ test('usage and connection problems exit 2 with a message naming the tool', asyn
   );
   expect(`${wrongKey.stdout}${wrongKey.stderr}`).not.toContain('not-a-valid-key');
 });
+
+test('--fake --rate-limits spends a Free window after every conformance check, says what it waits for, one 429', async () => {
+  const run = await runCli(['--fake', '--rate-limits', '--seed', '3']);
+  expect(run.stderr).toBe('');
+  expect(run.code).toBe(0);
+  expect(run.stdout).toMatch(/pass {2}rateLimit\.exceededGives429/);
+  expect(run.stdout).toMatch(/pass {2}rateLimit\.servedAfterRetryAfter/);
+  expect(run.stdout).toMatch(/pass {2}rateLimit\.retryAfterOn429/);
+  expect(run.stdout).toMatch(
+    /^petstore-contract: waiting \d+\.\d s for (Retry-After: \d+|X-RateLimit-Reset \d+ \(X-RateLimit-Remaining is 0\))$/m,
+  );
+  const [, sent, withKey] =
+    /(\d+) requests sent \((\d+) with the key\) of \d+ allowed, 1 answered 429/.exec(run.stdout) ??
+    [];
+  expect(Number(withKey)).toBeLessThanOrEqual(63);
+  expect(Number(sent)).toBeGreaterThanOrEqual(Number(withKey));
+  expect(run.stdout).not.toMatch(/could not run:/);
+});
+
+test('a replay line with a negative seed runs as printed and replays the same counterexample', async () => {
+  const fault = mutants.find((mutant) => mutant.name === 'limit-ignored');
+  const { target } = await door({ ...(fault === undefined ? {} : { wrap: fault.wrap }) });
+  const first = await runCli(
+    ['--base-url', target.baseUrl, '--seed', '-77028589', '--budget', '200'],
+    { PETSTORE_API_KEY: roomyKey },
+  );
+  expect(first.code).toBe(1);
+  const replay = /replay: npm run contract -- (.*--only listPets\.limitRespected)$/m.exec(
+    first.stdout,
+  )?.[1];
+  expect(replay).toContain('--seed=-77028589');
+  const again = await runCli(replay?.split(' ') ?? [], { PETSTORE_API_KEY: roomyKey });
+  expect(again.stderr).toBe('');
+  expect(again.code).toBe(1);
+  const counterexample = (run: CliRun) => /counterexample \(shrunk\): (.*)/.exec(run.stdout)?.[1];
+  expect(counterexample(again)).toBe(counterexample(first));
+});
+
+test('--version and -h answer without a target', async () => {
+  const version = await runCli(['--version']);
+  expect(version.code).toBe(0);
+  expect(version.stdout).toMatch(/^petstore-contract \d+\.\d+\.\d+\n$/);
+  const help = await runCli(['-h']);
+  expect(help.code).toBe(0);
+  expect(help.stdout).toMatch(/^Usage: npm run contract --/);
+});
+
+test('--log keeps every request and answer as JSON lines, the key written as $PETSTORE_API_KEY', async () => {
+  const { target, statuses } = await door();
+  const log = join(mkdtempSync(join(tmpdir(), 'contract-')), 'run.jsonl');
+  const run = await runCli(['--base-url', target.baseUrl, '--seed', '8', '--log', log], {
+    PETSTORE_API_KEY: freeKey,
+  });
+  expect(run.code).toBe(0);
+  const text = readFileSync(log, 'utf8');
+  const lines = text.trimEnd().split('\n');
+  expect(lines).toHaveLength(statuses.length);
+  const records = lines.map(
+    (line) => JSON.parse(line) as { request?: unknown; response?: { status?: number } },
+  );
+  expect(records.map((record) => record.response?.status)).toEqual(statuses);
+  expect(records[0]?.request).toMatchObject({
+    method: 'GET',
+    url: `${target.baseUrl}/pets`,
+    authorization: 'Bearer $PETSTORE_API_KEY',
+  });
+  expect(text).not.toContain(freeKey);
+});
+
+test('a selected check that could not run makes the run incomplete: exit 2 with the reason, never "conforms"', async () => {
+  const { target } = await door({ fake: { seed: [] } });
+  const run = await runCli(['--base-url', target.baseUrl, '--read-only', '--seed', '9'], {
+    PETSTORE_API_KEY: freeKey,
+  });
+  expect(run.code).toBe(2);
+  expect(run.stdout).toMatch(
+    /skip {2}getPet\.responseShape .*\n +could not run: GET \/pets\?limit=100 listed no pet/,
+  );
+  expect(run.stdout).not.toContain('conforms');
+  expect(run.stderr).toMatch(
+    /^petstore-contract: incomplete, no verdict: \d+ selected check\(s\) could not run:\npetstore-contract: {3}getPet\.responseShape: .*--allow-writes/m,
+  );
+});
+
+test('an explicit --budget too small for --rate-limits exits 2 naming the budget needed', async () => {
+  const { target } = await door();
+  const run = await runCli(['--base-url', target.baseUrl, '--rate-limits', '--budget', '40'], {
+    PETSTORE_API_KEY: freeKey,
+  });
+  expect(run.code).toBe(2);
+  expect(run.stderr).toMatch(
+    /^petstore-contract: --budget 40 is too small for the checks asked: they need at least (\d+) requests .*--rate-limits\); rerun with --budget \1/,
+  );
+});

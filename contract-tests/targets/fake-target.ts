@@ -19,7 +19,10 @@ export interface FakeTargetOptions {
   readonly apiKey?: string;
   /** Builds the handler list from the fake; default its own handlers. */
   readonly wrap?: (fake: Fake) => RequestHandler[];
-  /** Let the harness wait on the fake's clock instead of real time. Default true. */
+  /**
+   * Let the harness wait on the fake's clock instead of real time. Default true: the clock is
+   * frozen at the current time and moves only when the harness waits.
+   */
   readonly virtualTime?: boolean;
 }
 
@@ -44,7 +47,12 @@ function originOf(fake: Fake): string {
 async function prepare(options: FakeTargetOptions) {
   const fake = await createFake({ ...options.fake, stagingOrigin: false });
   const handlers = options.wrap?.(fake) ?? fake.handlers;
-  const clock = options.virtualTime === false ? undefined : virtualClock(fake);
+  let clock: HarnessClock | undefined;
+  if (options.virtualTime !== false) {
+    // Frozen: only the harness's waits move it, so no window rolls over in the middle of a run.
+    fake.control.freezeTime(true);
+    clock = virtualClock(fake);
+  }
   return { fake, handlers, clock, apiKey: options.apiKey ?? 'enterprise-demo-key' };
 }
 
