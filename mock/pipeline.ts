@@ -13,7 +13,7 @@ import { isBanned, recordAdmission, recordRefusal } from './policies/ban.ts';
 import { corsHeaders } from './policies/cors.ts';
 import { hostProblem } from './policies/host-check.ts';
 import { redactUrl } from './policies/log-redaction.ts';
-import { type KeyEntry, limitsFor } from './policies/plans.ts';
+import { type KeyEntry, type Limits, limitsFor } from './policies/plans.ts';
 import {
   admitRequest,
   emptyUsage,
@@ -154,8 +154,10 @@ const unauthorizedMessage = {
   unknown: 'Invalid API key.',
 } as const;
 
-function anonymousLimits(state: FakeState) {
-  return state.plans.free ?? { perMinute: 60, perDay: 1000 };
+/** The Free plan's limits (README); a keys file without one shows its smallest plan's instead. */
+function anonymousLimits(state: FakeState): Limits {
+  const plans = Object.values(state.plans);
+  return state.plans.free ?? plans.reduce((a, b) => (b.perMinute < a.perMinute ? b : a));
 }
 
 /** The three X-RateLimit-* headers as a record. */

@@ -292,6 +292,7 @@ export function createControlHandlers(
         keyId: '-',
         operationId: undefined,
         durationMs: performance.now() - started,
+        control: true,
         ...(errorCode === undefined ? {} : { errorCode }),
         ...(action === undefined ? {} : { controlAction: action }),
       });

@@ -274,3 +274,15 @@ test('a corrupt state file stops the start naming the file and line, and is left
   expect(result.stderr).not.toMatch(/TypeError|at .*\.ts:\d+/);
   expect(readFileSync(path, 'utf8')).toBe(text);
 });
+
+test('a state file that cannot be written stops the start with the reason, exit 2', () => {
+  const result = spawnSync(
+    process.execPath,
+    [cli, '--port', '0', '--no-staging', '--state-file', '/nonexistent-dir/state.jsonl'],
+    { encoding: 'utf8', timeout: 15_000 },
+  );
+  expect(result.status).toBe(2);
+  expect(result.stderr).toMatch(
+    /^petstore-fake: --state-file: the state file could not be written \(ENOENT\)/,
+  );
+});

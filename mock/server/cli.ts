@@ -9,12 +9,14 @@
  */
 import { readFileSync } from 'node:fs';
 import { parseArgs } from 'node:util';
+import packageJson from '../../package.json' with { type: 'json' };
 import { parseJson } from '../contract/lossless-json.ts';
 import type { Pet } from '../contract/types.ts';
 import { defaults, type ExchangeRecord, minControlTokenLength } from '../core/config.ts';
 import { ConfigError } from '../core/config-error.ts';
 import { type CreateFakeOptions, createFake } from '../fake.ts';
 import { parseKeysFile } from '../policies/plans.ts';
+import { StorageError } from '../store/storage-error.ts';
 import { listenHttp } from './http-server.ts';
 import { createStateFile, StateFileError } from './state-file.ts';
 
@@ -43,6 +45,7 @@ const usage = `Usage: npm start -- [options]
                            address, localhost, 127.0.0.1 and [::1]); .example.test admits subdomains
   --quiet                  no request log
   --help                   this text
+  --version                the package version
 
 Environment:
   ${tokenVariable}   a secret of at least ${minControlTokenLength} characters; when set, every
@@ -101,8 +104,7 @@ function readJsonFile(path: string, flag: string): unknown {
  */
 export function formatExchange(record: ExchangeRecord, at = new Date()): string {
   const head = `${at.toISOString()} ${record.method} ${record.url} ${record.status} ${record.durationMs.toFixed(1)}ms`;
-  const isControl = record.operationId === undefined && !record.url.startsWith('/v1');
-  const who = isControl ? 'control' : `key=${record.keyId}`;
+  const who = record.control === true ? 'control' : `key=${record.keyId}`;
   const error = record.errorCode === undefined ? '' : ` error=${record.errorCode}`;
   const action = record.controlAction === undefined ? '' : `: ${record.controlAction}`;
   return `${head} ${who}${error}${action}`;
@@ -128,10 +130,12 @@ function optionsFromFlags(argv: readonly string[]) {
       'allowed-hosts': { type: 'string' },
       quiet: { type: 'boolean', default: false },
       help: { type: 'boolean', default: false },
+      version: { type: 'boolean', default: false },
     },
     strict: true,
   });
   if (values.help) return 'help' as const;
+  if (values.version) return 'version' as const;
   const host = values.host ?? defaults.host;
   const productionPort = port(values.port, '--port') ?? defaults.port;
   const stagingPort =
@@ -202,6 +206,10 @@ async function main(argv: readonly string[]): Promise<void> {
     console.log(usage);
     return;
   }
+  if (flags === 'version') {
+    console.log(packageJson.version);
+    return;
+  }
   const { options, host } = flags;
   const fake = await createFake(options);
   if (!flags.loopback) {
@@ -266,6 +274,12 @@ main(argv).catch((error: unknown) => {
         ? describeConfigError(error, keysPathOf(argv))
         : (error as Error).message;
     console.error(`petstore-fake: ${message}\n\n${usage}`);
+    process.exit(2);
+  }
+  if (error instanceof StorageError) {
+    console.error(
+      `petstore-fake: --state-file: ${error.message}: ${String((error.cause as Error)?.message ?? '')}`,
+    );
     process.exit(2);
   }
   if (error instanceof StateFileError) {
