@@ -16,6 +16,7 @@ import { defaults, type ExchangeRecord, minControlTokenLength } from '../core/co
 import { ConfigError } from '../core/config-error.ts';
 import { type CreateFakeOptions, createFake } from '../fake.ts';
 import { parseKeysFile } from '../policies/plans.ts';
+import { StorageError } from '../store/storage-error.ts';
 import { listenHttp } from './http-server.ts';
 import { createStateFile, StateFileError } from './state-file.ts';
 
@@ -103,8 +104,7 @@ function readJsonFile(path: string, flag: string): unknown {
  */
 export function formatExchange(record: ExchangeRecord, at = new Date()): string {
   const head = `${at.toISOString()} ${record.method} ${record.url} ${record.status} ${record.durationMs.toFixed(1)}ms`;
-  const isControl = record.operationId === undefined && !record.url.startsWith('/v1');
-  const who = isControl ? 'control' : `key=${record.keyId}`;
+  const who = record.control === true ? 'control' : `key=${record.keyId}`;
   const error = record.errorCode === undefined ? '' : ` error=${record.errorCode}`;
   const action = record.controlAction === undefined ? '' : `: ${record.controlAction}`;
   return `${head} ${who}${error}${action}`;
@@ -274,6 +274,12 @@ main(argv).catch((error: unknown) => {
         ? describeConfigError(error, keysPathOf(argv))
         : (error as Error).message;
     console.error(`petstore-fake: ${message}\n\n${usage}`);
+    process.exit(2);
+  }
+  if (error instanceof StorageError) {
+    console.error(
+      `petstore-fake: --state-file: ${error.message}: ${String((error.cause as Error)?.message ?? '')}`,
+    );
     process.exit(2);
   }
   if (error instanceof StateFileError) {
