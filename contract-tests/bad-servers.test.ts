@@ -5,11 +5,16 @@
  * it was given, exits 1 (a rule broken) or 2 (no verdict) with a message naming the tool, never
  * crashes, never prints the key, and never retries a 429 sooner than Retry-After allows.
  */
+import { mkdtempSync, readFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
 import { type ExpectStatic, type TestContext, test } from 'vitest';
 import type { BadServer } from './bad-servers/bad-server.ts';
 import { startClosingServer } from './bad-servers/closing-server.ts';
+import { startEchoKeyServer } from './bad-servers/echo-key-server.ts';
 import { startErrorStorm } from './bad-servers/error-storm-server.ts';
 import { startGarbageServer } from './bad-servers/garbage-server.ts';
+import { startHugeBodyServer } from './bad-servers/huge-body-server.ts';
 import { startNotHttpServer } from './bad-servers/not-http-server.ts';
 import { startResettingServer } from './bad-servers/resetting-server.ts';
 import { startSlowServer } from './bad-servers/slow-server.ts';
@@ -331,3 +336,90 @@ test.concurrent('a server that does not speak HTTP: exit 2', async ({ expect, on
   expectOrderlyEnd(expect, run, 2, spec);
   expect(run.stderr).toMatch(/cannot reach http:\S+: request failed: .*HTTP/);
 });
+
+const mebibyte = 1024 * 1024;
+
+for (const kind of ['sized', 'endless'] as const) {
+  const what = kind === 'sized' ? 'a 50 MB JSON answer' : 'an endless answer';
+  test.concurrent(`${what}: the harness stops reading at --max-body-bytes, exit 2 within a minute, under 300 MiB`, async ({
+    expect,
+    onTestFinished,
+  }) => {
+    const server = await startHugeBodyServer({ kind, from: 2 });
+    onTestFinished(() => server.close());
+    const run = await runCli(
+      ['--base-url', server.baseUrl, '--only', 'listPets.', '--timeout', '3000', '--seed', '11'],
+      { PETSTORE_API_KEY: key },
+      { killAfterMs: 60_000 },
+    );
+    const output = `${run.stdout}\n${run.stderr}`;
+    expect(run.killed, output).toBe(false);
+    expect(run.code, output).toBe(2);
+    expect(run.durationMs).toBeLessThan(60_000);
+    expect(run.stdout).toMatch(
+      /could not run: GET \/pets\?limit=100: the answer's body is larger than 4194304 bytes/,
+    );
+    expect(run.stderr).toMatch(/raise --max-body-bytes to judge it/);
+    expect(run.peakRssBytes).toBeGreaterThan(0);
+    expect(run.peakRssBytes).toBeLessThan(300 * mebibyte);
+  });
+}
+
+test.concurrent('an oversized first answer stops the run before it starts, naming --max-body-bytes', async ({
+  expect,
+  onTestFinished,
+}) => {
+  const server = await startHugeBodyServer({ kind: 'endless' });
+  onTestFinished(() => server.close());
+  const run = await runCli(
+    ['--base-url', server.baseUrl, '--max-body-bytes', '65536'],
+    { PETSTORE_API_KEY: key },
+    { killAfterMs: 30_000 },
+  );
+  expect(run.code).toBe(2);
+  expect(run.stderr).toMatch(
+    /^petstore-contract: GET http:\S+\/v1\/pets: the answer's body is larger than 65536 bytes.*raise --max-body-bytes/,
+  );
+});
+
+/** A key with the characters escaping changes: `/` (JSON), `+` and `/` (percent, base64). */
+const awkwardKey = 'k3y/with+slashes/and-more-9f2c';
+
+for (const form of ['json-escaped', 'percent-encoded', 'base64', 'straddling-preview'] as const) {
+  test.concurrent(`a server that echoes the key ${form}: the key appears nowhere the harness writes`, async ({
+    expect,
+    onTestFinished,
+  }) => {
+    const server = await startEchoKeyServer({ form, from: 2 });
+    onTestFinished(() => server.close());
+    const dir = mkdtempSync(join(tmpdir(), 'contract-echo-'));
+    const files = { junit: join(dir, 'report.xml'), log: join(dir, 'run.jsonl') };
+    const run = await runCli(
+      ['--base-url', server.baseUrl, '--only', 'listPets.', '--seed', '11'].concat([
+        '--junit',
+        files.junit,
+        '--log',
+        files.log,
+      ]),
+      { PETSTORE_API_KEY: awkwardKey },
+    );
+    expect(run.code, run.stdout + run.stderr).toBe(1);
+    expect(run.stdout).toMatch(/FAIL {2}server\.no5xx/);
+    const written = [
+      run.stdout,
+      run.stderr,
+      readFileSync(files.junit, 'utf8'),
+      readFileSync(files.log, 'utf8'),
+    ];
+    const forms = [
+      awkwardKey,
+      awkwardKey.replaceAll('/', '\\/'),
+      encodeURIComponent(awkwardKey),
+      Buffer.from(`user:${awkwardKey}`).toString('base64').slice(8, 24),
+      awkwardKey.slice(0, 12),
+      awkwardKey.slice(-8),
+    ];
+    for (const text of written) for (const echoed of forms) expect(text).not.toContain(echoed);
+    expect(run.stdout).toContain('$PETSTORE_API_KEY');
+  });
+}

@@ -4,6 +4,7 @@
  */
 import { spawn } from 'node:child_process';
 import { once } from 'node:events';
+import { readFileSync } from 'node:fs';
 import { type AddressInfo, createServer } from 'node:net';
 
 const cliPath = new URL('./cli.ts', import.meta.url).pathname;
@@ -20,6 +21,8 @@ export interface CliRun {
   readonly endedAt: number;
   /** Whether it was still running after `killAfterMs` and was killed (a hang). */
   readonly killed: boolean;
+  /** Its peak resident memory (VmHWM) in bytes, as last read while it ran; 0 where unknown. */
+  readonly peakRssBytes: number;
 }
 
 /** Options of `runCli`. */
@@ -44,6 +47,17 @@ export function runCli(
     let stdout = '';
     let stderr = '';
     let killed = false;
+    let peakRssBytes = 0;
+    // Linux keeps the high-water mark in /proc until the process is reaped.
+    const sampler = setInterval(() => {
+      try {
+        const status = readFileSync(`/proc/${child.pid}/status`, 'utf8');
+        const kib = Number(/^VmHWM:\s+(\d+) kB/m.exec(status)?.[1] ?? 0);
+        peakRssBytes = Math.max(peakRssBytes, kib * 1024);
+      } catch {
+        // Gone already, or not Linux.
+      }
+    }, 50);
     const timer = setTimeout(() => {
       killed = true;
       child.kill('SIGKILL');
@@ -56,12 +70,15 @@ export function runCli(
     });
     child.once('error', (error) => {
       clearTimeout(timer);
+      clearInterval(sampler);
       reject(error);
     });
+    child.once('exit', () => clearInterval(sampler));
     child.once('close', (code) => {
       clearTimeout(timer);
+      clearInterval(sampler);
       const durationMs = performance.now() - started;
-      resolve({ code, stdout, stderr, durationMs, endedAt: Date.now(), killed });
+      resolve({ code, stdout, stderr, durationMs, endedAt: Date.now(), killed, peakRssBytes });
     });
   });
 }

@@ -78,6 +78,17 @@ function incompleteMessage(result: SuiteResult): string {
   return lines.join('\n');
 }
 
+/** Runs `write`; a file that cannot be written is the user's to fix (exit 2), not a crash. */
+function writable<T>(flag: string, path: string, write: () => T): T {
+  try {
+    return write();
+  } catch (error) {
+    throw new ContractUsageError(
+      `cannot write the ${flag} file ${path}: ${(error as Error).message}; pick a path in a folder that exists and is writable`,
+    );
+  }
+}
+
 /** Runs the CLI and resolves to its exit code. */
 export async function main(
   argv: readonly string[],
@@ -113,7 +124,11 @@ export async function main(
       command: `npm run contract -- ${options.replayFlags.join(' ')}`,
       seed: options.seed,
     };
-    const log = options.log === undefined ? undefined : openExchangeLog(options.log, redact);
+    const logPath = options.log;
+    const log =
+      logPath === undefined
+        ? undefined
+        : writable('--log', logPath, () => openExchangeLog(logPath, redact));
     const result = await runSuite({
       target,
       seed: options.seed,
@@ -137,8 +152,11 @@ export async function main(
     if (result.writes)
       out(`${toolName}: pets created by this run are named ${result.runPrefix}...`);
     out(formatSummary(result));
-    if (options.junit !== undefined)
-      writeFileSync(options.junit, redact(toJunit(result, options.strict)));
+    const junitPath = options.junit;
+    if (junitPath !== undefined)
+      writable('--junit', junitPath, () =>
+        writeFileSync(junitPath, redact(toJunit(result, options.strict))),
+      );
     const verdict = verdictOf(result, options.strict);
     if (verdict === 'incomplete') {
       io.err(redact(incompleteMessage(result)));

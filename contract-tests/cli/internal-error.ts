@@ -1,0 +1,13 @@
+/** The CLI's last resort: a bug in the harness, reported without a word of the key. */
+import { createRedactor } from '../report/redact.ts';
+import { toolName } from './usage-error.ts';
+
+/**
+ * The message for an error nothing else caught, redacted for the key in `env` (a stack may
+ * quote a server's answer, and the answer may quote the key).
+ */
+export function internalErrorMessage(error: unknown, env: NodeJS.ProcessEnv): string {
+  const redact = createRedactor(env.PETSTORE_API_KEY?.trim() ?? '');
+  const detail = error instanceof Error ? (error.stack ?? error.message) : String(error);
+  return redact(`${toolName}: internal error, please report it: ${detail}`);
+}
