@@ -163,7 +163,14 @@ export async function createConsumerProject(): Promise<ConsumerProject> {
       },
     };
     writeFileSync(join(dir, 'package-lock.json'), `${JSON.stringify(lockfile, null, 2)}\n`);
-    run(dir, 'npm', ['ci', '--offline', '--no-audit', '--no-fund']);
+    try {
+      run(dir, 'npm', ['ci', '--offline', '--no-audit', '--no-fund']);
+    } catch (error) {
+      if (!/ENOTCACHED/.test((error as Error).message)) throw error;
+      throw new Error(
+        `consumer project: a package is not in the npm cache; run \`npm install\` in the repository first (it fills the cache), then the test again.\n${(error as Error).message}`,
+      );
+    }
     return {
       dir,
       tarball: join(work, packed.filename),
