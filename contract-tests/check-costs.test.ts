@@ -1,0 +1,27 @@
+/**
+ * Every active check keeps to its declared cost: what the planner budgets is what it may send.
+ * Shared probes (the full listing, a listed pet by id) are planned apart and sent by the run.
+ */
+import { expect, test } from 'vitest';
+import { costAt } from './checks/check.ts';
+import { allChecks } from './checks/registry.ts';
+import { spendsWindow } from './runner/plan.ts';
+import { runSuite } from './runner/run-suite.ts';
+import { directFakeTarget } from './targets/fake-target.ts';
+
+for (const runs of [1, 4]) {
+  test(`at ${runs} run(s) per property, no active check sends more than its declared cost`, async () => {
+    const target = await directFakeTarget();
+    try {
+      const result = await runSuite({ target, seed: 17, runs, budget: 5000 });
+      for (const check of allChecks) {
+        if (check.kind !== 'active' || spendsWindow(check)) continue;
+        const outcome = result.results.find((entry) => entry.id === check.id);
+        expect(outcome?.status, check.id).toBe('pass');
+        expect(outcome?.requests, check.id).toBeLessThanOrEqual(costAt(check.cost, runs));
+      }
+    } finally {
+      await target.close();
+    }
+  });
+}

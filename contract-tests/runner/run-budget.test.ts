@@ -1,0 +1,93 @@
+import { expect, test } from 'vitest';
+import { allChecks } from '../checks/registry.ts';
+import { fullCapabilities, type Target } from '../targets/target.ts';
+import { conformanceCost, selectChecks } from './plan.ts';
+import { decideBudget } from './run-budget.ts';
+
+const target: Target = {
+  name: 'test',
+  baseUrl: 'http://h/v1',
+  apiKey: 'key-for-tests',
+  loopback: false,
+  capabilities: fullCapabilities,
+  viaPrism: false,
+  route: () => ({ sendUrl: 'http://h/v1/pets', reproUrl: 'http://h/v1/pets' }),
+  close: async () => {},
+};
+const select = (rateLimitRun: boolean) =>
+  selectChecks(allChecks, target, { writes: true, rateLimitRun, writesOffReason: '' }).active;
+const freeWindow = { remaining: 59, limit: 60 };
+
+test("a remote run without --budget fits a Free key's minute", () => {
+  const decided = decideBudget({
+    active: select(false),
+    maxRuns: 100,
+    loopback: false,
+    quota: freeWindow,
+    used: 1,
+  });
+  expect(decided).toMatchObject({ limit: 60, runs: 1 });
+  expect(decided.source).toMatch(/^the default budget of 60 requests \(a Free key's minute\)$/);
+});
+
+test('on loopback, a key whose window holds them gets 100 runs per property', () => {
+  const active = select(false);
+  const decided = decideBudget({
+    active,
+    maxRuns: 100,
+    loopback: true,
+    quota: { remaining: 9_999, limit: 10_000 },
+    used: 1,
+  });
+  expect(decided.runs).toBe(100);
+  expect(decided.limit).toBe(1 + conformanceCost(active, 100) + 200);
+  // A Free key's window does not hold them: the budget rules.
+  expect(
+    decideBudget({ active, maxRuns: 100, loopback: true, quota: freeWindow, used: 1 }).runs,
+  ).toBe(1);
+});
+
+test('with --rate-limits the window phase gets what the window still holds + 2, after every conformance check', () => {
+  const active = select(true);
+  const decided = decideBudget({
+    active,
+    maxRuns: 100,
+    loopback: false,
+    quota: freeWindow,
+    used: 1,
+  });
+  expect(decided.runs).toBe(1);
+  // Room for the worst case (the window rolled mid-run): a whole window + 2.
+  expect(decided.limit).toBe(1 + decided.conformance + 60 + 2);
+  expect(decided.source).toMatch(/then X-RateLimit-Limit 60 \+ 2 for --rate-limits/);
+});
+
+test('an explicit --budget too small for what was asked names the number needed', () => {
+  const active = select(true);
+  const needed = 1 + 59 + 2; // the preflight, the window's 59, one refused, one after Retry-After
+  expect(() =>
+    decideBudget({ active, budget: 61, maxRuns: 100, loopback: false, quota: freeWindow, used: 1 }),
+  ).toThrow(`--budget 61 is too small for the checks asked: they need at least ${needed} requests`);
+  expect(
+    decideBudget({
+      active,
+      budget: needed,
+      maxRuns: 100,
+      loopback: false,
+      quota: freeWindow,
+      used: 1,
+    }).runs,
+  ).toBe(1);
+  expect(() =>
+    decideBudget({
+      active: select(false),
+      budget: 30,
+      maxRuns: 100,
+      loopback: false,
+      quota: freeWindow,
+      used: 1,
+    }),
+  ).toThrow(
+    /--budget 30 is too small .* rerun with --budget \d+, or narrow the run with --only or --skip/,
+  );
+});
