@@ -8,7 +8,10 @@
  *   (the harness runs on fast-check, Ajv and yaml, which users of the fake should not install);
  *   the package's own dependencies (msw, @msw/data) stay imports.
  * The repository itself never runs dist/: its scripts and tests run the TypeScript sources.
- *   node scripts/build-package.ts
+ *   node scripts/build-package.ts                 builds dist/ (`npm run build`, `prepack`)
+ *   node scripts/build-package.ts --if-missing    only when there is no dist/ yet (`prepare`:
+ *     npm runs it in its clone when a project installs this package from a git URL, and on
+ *     `npm install` here, where rebuilding every time would race other builds for nothing)
  */
 import { spawnSync } from 'node:child_process';
 import {
@@ -333,6 +336,8 @@ export async function buildPackage(packageDir: string = root): Promise<string> {
 
 if (import.meta.main) {
   try {
+    const ifMissing = process.argv.includes('--if-missing');
+    if (ifMissing && existsSync(join(root, 'dist'))) process.exit(0);
     const distDir = await buildPackage();
     console.log(`build-package: wrote ${relative(root, distDir)}/`);
   } catch (error) {
