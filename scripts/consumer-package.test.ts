@@ -210,13 +210,11 @@ test('the browser door type-checks with DOM types and no Node types', () => {
   expect(web.code).toBe(0);
 });
 
-test('esbuild bundles the installed browser door for the browser, without Node modules', async () => {
-  writeFileSync(
-    join(project.dir, 'web', 'main.ts'),
-    "import { startFakeWorker } from 'petstore-fake/browser';\nawait startFakeWorker({ quiet: true });\n",
-  );
-  const result = await build({
-    entryPoints: [join(project.dir, 'web', 'main.ts')],
+/** Bundles `source` (written to web/<name>) from the project for the browser, as a bundler would. */
+function bundleForBrowser(name: string, source: string) {
+  writeFileSync(join(project.dir, 'web', name), source);
+  return build({
+    entryPoints: [join(project.dir, 'web', name)],
     absWorkingDir: project.dir,
     bundle: true,
     platform: 'browser',
@@ -225,6 +223,13 @@ test('esbuild bundles the installed browser door for the browser, without Node m
     metafile: true,
     logLevel: 'silent',
   });
+}
+
+test('esbuild bundles the installed browser door for the browser, without Node modules', async () => {
+  const result = await bundleForBrowser(
+    'main.ts',
+    "import { startFakeWorker } from 'petstore-fake/browser';\nawait startFakeWorker({ quiet: true });\n",
+  );
   const inputs = Object.keys(result.metafile.inputs);
   expect(inputs).toContain('node_modules/petstore-fake/dist/mock/browser.js');
   expect(inputs).toContain('node_modules/petstore-fake/dist/fixtures/pets.json');
@@ -233,6 +238,10 @@ test('esbuild bundles the installed browser door for the browser, without Node m
       (input) => input.startsWith('node:') || (/\.ts$/.test(input) && !input.startsWith('web/')),
     ),
   ).toEqual([]);
+  // And the Node door does not resolve for the browser (its `"browser": null` condition).
+  await expect(bundleForBrowser('wrong-door.ts', "import 'petstore-fake/node';\n")).rejects.toThrow(
+    /petstore-fake\/node/,
+  );
 });
 
 test('plain Node runs the README script with createFakeServer and gets answers', () => {
