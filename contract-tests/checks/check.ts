@@ -28,7 +28,7 @@ export interface CheckInfo {
   readonly id: string;
   /** The rule in words, e.g. `returns at most 20 pets when limit is omitted`. */
   readonly title: string;
-  /** Where the interface states the rule (a section of docs/interface.md). */
+  /** Where the interface states the rule: a section of openapi/interface.md. */
   readonly source: string;
   readonly needs?: readonly Need[];
   /** An advisory check only warns (fails with `--strict`): the interface implies it loosely. */

@@ -70,7 +70,7 @@ export const getPetMalformedId = activeCheck({
   source: 'GET /pets/{petId}, path parameter petId: integer, int64',
   needs: ['semantics'],
   priority: priorities.getPet,
-  cost: { fixed: 0, perRun: 1, examples: 1 },
+  cost: { fixed: 0, perRun: 1, examples: 2 },
   async run(context) {
     await forAll(
       context,
@@ -83,8 +83,8 @@ export const getPetMalformedId = activeCheck({
           `GET /pets/${encodeURIComponent(id)}, not an int64`,
         );
       },
-      // The first integer past int64: a server reading ids as doubles finds a pet there.
-      { examples: [(int64.max + 1n).toString()] },
+      // A word, and the first integer past int64 (a server reading ids as doubles finds a pet).
+      { examples: ['abc', (int64.max + 1n).toString()] },
     );
   },
 });

@@ -59,7 +59,7 @@ export const listPetsLimitRespected = activeCheck({
   title: 'returns at most `limit` pets for every limit from 1 to 100',
   source: 'GET /pets, query limit (minimum 1, maximum 100)',
   priority: priorities.listPets,
-  cost: { fixed: 0, perRun: 1, examples: 2 },
+  cost: { fixed: 0, perRun: 1, examples: 1 },
   async run(context) {
     await forAll(
       context,
@@ -70,7 +70,9 @@ export const listPetsLimitRespected = activeCheck({
         const rows = expectShape(exchange, checkPets, `GET /pets?limit=${limit}`) as Rows;
         if (rows.length > limit) fail(`limit=${limit} returned ${rows.length} pets`, exchange);
       },
-      { examples: [pageSize.min, pageSize.max] },
+      // The smallest page, where a server that ignores limit shows it (a limit above 100 is
+      // listPets.limitOutOfRange's).
+      { examples: [pageSize.min] },
     );
   },
 });

@@ -1,5 +1,5 @@
 /**
- * The numbers and names petstore-interface.md states, in one place, so every check quotes the
+ * The numbers and names the interface (openapi/interface.md) states, in one place, so every check quotes the
  * interface rather than a constant of its own. Shapes come from the OpenAPI document (schemas.ts).
  */
 

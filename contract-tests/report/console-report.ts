@@ -75,7 +75,7 @@ export function formatResult(result: CheckResult, replay?: ReplayInfo, colour = 
   const failure = result.failure;
   if (failure !== undefined) {
     lines.push(`        ${failure.message}`);
-    lines.push(`        rule: ${result.source}`);
+    lines.push(`        rule: ${result.source} (openapi/interface.md)`);
     if (failure.counterexample !== undefined)
       lines.push(`        counterexample (shrunk): ${failure.counterexample}`);
     for (const note of failure.notes ?? []) lines.push(`        note: ${note}`);

@@ -42,7 +42,7 @@ export function toJunit(suite: SuiteResult, strict = false): string {
       const failure = result.failure;
       const details = [
         result.title,
-        `rule: ${result.source}`,
+        `rule: ${result.source} (openapi/interface.md)`,
         failure?.message ?? '',
         failure?.counterexample === undefined ? '' : `counterexample: ${failure.counterexample}`,
         failure?.exchange === undefined ? '' : `reproduce: ${toCurl(failure.exchange)}`,
