@@ -263,3 +263,13 @@ test('an explicit --budget too small for --rate-limits exits 2 naming the budget
     /^petstore-contract: --budget 40 is too small for the checks asked: they need at least (\d+) requests .*--rate-limits\); rerun with --budget \1/,
   );
 });
+
+test("--fake runs 100 runs per property: the Enterprise demo key's window holds them", async () => {
+  const run = await runCli(['--fake', '--seed', '21'], {}, { killAfterMs: 120_000 });
+  expect(run.stderr).toBe('');
+  expect(run.code).toBe(0);
+  expect(run.stdout).toMatch(
+    /^petstore-contract: up to \d+ requests \(default: 100 runs per property: the key's window holds them\); 100 runs per property$/m,
+  );
+  expect(run.stdout).toMatch(/\(100 runs per property, seed 21\)/);
+});
