@@ -22,11 +22,9 @@ const failed: CheckResult = {
 };
 
 test('a coloured FAIL label is red; without colour the line is plain text', () => {
-  const escape = String.fromCharCode(27);
-  expect(formatResult(failed, undefined, true)).toContain(
-    `  ${escape}[31mFAIL${escape}[0m  listPets`,
-  );
-  expect(formatResult(failed)).not.toContain(escape);
+  const ansi = String.fromCharCode(27);
+  expect(formatResult(failed, undefined, true)).toContain(`  ${ansi}[31mFAIL${ansi}[0m  listPets`);
+  expect(formatResult(failed)).not.toContain(ansi);
   expect(formatResult(failed, { command: 'npm run contract -- --fake', seed: -5 })).toContain(
     'replay: npm run contract -- --fake --seed=-5 --only listPets.defaultLimit',
   );
@@ -53,7 +51,7 @@ function suite(results: CheckResult[]): SuiteResult {
 
 const { failure: _, ...unfailed } = failed;
 const passed: CheckResult = { ...unfailed, status: 'pass' };
-const skipped = (skip: CheckResult['skip']): CheckResult => ({
+const skipped = (skip: NonNullable<CheckResult['skip']>): CheckResult => ({
   ...passed,
   id: `x.${skip}`,
   status: 'skip',
