@@ -255,19 +255,23 @@ test('plain Node runs the README script with createFakeServer and gets answers',
   expect(run.code).toBe(0);
 });
 
-test('every value a Node entry exports is in the README, and the browser door does not resolve in Node', () => {
+test('every value a Node entry exports is in the README, openapi.yaml resolves, and the browser door does not resolve in Node', () => {
   const probe = `
     const entries = {};
     for (const path of ['petstore-fake', 'petstore-fake/node', 'petstore-fake/openapi'])
       entries[path] = Object.keys(await import(path)).sort();
     const browser = await import('petstore-fake/browser').then(() => 'resolved', (error) => error.code);
-    console.log(JSON.stringify({ entries, browser }));`;
+    const { readFileSync } = await import('node:fs');
+    const yaml = readFileSync(new URL(import.meta.resolve('petstore-fake/openapi.yaml')), 'utf8');
+    console.log(JSON.stringify({ entries, browser, yaml: yaml.slice(0, 20) }));`;
   const run = inProject(process.execPath, ['--input-type=module', '-e', probe]);
   expect(run.code, run.out).toBe(0);
-  const { entries, browser } = JSON.parse(run.stdout) as {
+  const { entries, browser, yaml } = JSON.parse(run.stdout) as {
     entries: Record<string, string[]>;
     browser: string;
+    yaml: string;
   };
+  expect(yaml).toMatch(/^openapi: 3\.1/);
   for (const [path, names] of Object.entries(entries)) {
     expect(names.length, path).toBeGreaterThan(0);
     expect(documentedNames(path)).toEqual(expect.arrayContaining(names));
