@@ -35,7 +35,7 @@ export function validCase(label: string, pet: SentPet): BodyCase {
 }
 
 /** A plainly valid NewPet: prefixed letters and digits, a small categoryId, status or none. */
-export const plainPet = (prefix: string): fc.Arbitrary<SentPet> =>
+const plainPet = (prefix: string): fc.Arbitrary<SentPet> =>
   fc
     .record({
       name: fc.stringMatching(/^[A-Za-z0-9][A-Za-z0-9 ]{0,19}$/).map((text) => `${prefix}${text}`),

@@ -11,7 +11,7 @@ import {
 import { type AddressInfo, createServer as createNetServer, type Socket } from 'node:net';
 
 /** One request as the server saw it arrive. */
-export interface Arrival {
+interface Arrival {
   /** Epoch ms when the request's head had arrived. */
   readonly at: number;
   readonly method: string;

@@ -6,7 +6,7 @@
 import { type BadServer, type BadServerOptions, startBadHttpServer } from './bad-server.ts';
 
 /** How the key is echoed. */
-export type EchoForm = 'json-escaped' | 'percent-encoded' | 'base64' | 'straddling-preview';
+type EchoForm = 'json-escaped' | 'percent-encoded' | 'base64' | 'straddling-preview';
 
 /** Options of an echoing server. */
 export interface EchoKeyOptions extends BadServerOptions {

@@ -23,7 +23,7 @@ export type Need =
   | 'plan';
 
 /** Fields every check and observer has. */
-export interface CheckInfo {
+interface CheckInfo {
   /** Stable id, `<area>.<rule>`, e.g. `listPets.defaultLimit`. */
   readonly id: string;
   /** The rule in words, e.g. `returns at most 20 pets when limit is omitted`. */

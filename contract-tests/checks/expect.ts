@@ -62,10 +62,3 @@ export function expectNoFault(exchange: Exchange, what: string): ReceivedRespons
     fail(`${what}: server error ${response.status}; body: ${bodyPreview(response)}`, exchange);
   return response;
 }
-
-/** A JSON object field of the exact body (integers as bigint), or undefined. */
-export function exactField(response: ReceivedResponse, field: string): unknown {
-  const body = response.exact;
-  if (body === null || typeof body !== 'object' || Array.isArray(body)) return undefined;
-  return (body as Record<string, unknown>)[field];
-}

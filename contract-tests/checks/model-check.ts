@@ -6,7 +6,7 @@ import { type PetCommand, petCommands, type RealSystem } from './model-commands.
 import { emptyModel } from './pet-model.ts';
 
 /** Commands per sequence. */
-export const maxCommands = 6;
+const maxCommands = 6;
 
 /** Created pets round-trip, list under their status, get unique ids; refused creations leave nothing. */
 export const modelCreateListGet = activeCheck({

@@ -8,7 +8,7 @@ export type Auth = RequestSpec['auth'];
 const bearerToken = /^Bearer [A-Za-z0-9\-._~+/]+=*$/;
 
 /** Whether an Authorization choice obeys the document's bearer scheme. */
-export function authConforms(auth: Auth): boolean {
+function authConforms(auth: Auth): boolean {
   if (auth === 'key') return true;
   if (auth === 'none') return false;
   return bearerToken.test(auth.header);
@@ -44,7 +44,7 @@ export function listPetsRequest(query: ListQuery = {}, auth: Auth = 'key'): Requ
 }
 
 /** Whether a path id is an int64 in decimal. */
-export function isInt64Text(id: string): boolean {
+function isInt64Text(id: string): boolean {
   if (!/^-?\d{1,19}$/.test(id)) return false;
   const value = BigInt(id);
   return value >= int64.min && value <= int64.max;

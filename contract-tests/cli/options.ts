@@ -8,7 +8,7 @@ import { normaliseBaseUrl } from '../targets/url-target.ts';
 import { ContractUsageError } from './usage-error.ts';
 
 /** Which server to check. */
-export type TargetChoice =
+type TargetChoice =
   | { readonly kind: 'url'; readonly baseUrl: string; readonly apiKey: string }
   | { readonly kind: 'fake' }
   | { readonly kind: 'prism-mock' };

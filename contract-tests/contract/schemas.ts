@@ -45,7 +45,5 @@ function shapeCheck(name: string): ShapeCheck {
 export const checkPet = shapeCheck('Pet');
 /** Checks a value against Pets (an array of Pet). */
 export const checkPets = shapeCheck('Pets');
-/** Checks a value against NewPet. */
-export const checkNewPet = shapeCheck('NewPet');
 /** Checks a value against Error. */
 export const checkError = shapeCheck('Error');

@@ -49,7 +49,7 @@ export interface SendOptions {
 }
 
 /** Counts of one run. */
-export interface ClientStats {
+interface ClientStats {
   readonly requests: number;
   /** Requests sent with the key: the ones its rate-limit windows count. */
   readonly keyRequests: number;

@@ -24,8 +24,3 @@ export function parseExact(text: string): unknown {
     return value;
   });
 }
-
-/** The exact digits of an integer read by `parseExact`, or `undefined` when it is not one. */
-export function digitsOf(value: unknown): string | undefined {
-  return typeof value === 'bigint' ? value.toString() : undefined;
-}

@@ -80,12 +80,3 @@ export interface Exchange {
 export function answeredBeforeSent(earlier: Exchange, later: Exchange): boolean {
   return earlier.answeredAt <= later.sentAt;
 }
-
-/** A short description of an exchange, e.g. `GET /pets?limit=5 -> 200`. */
-export function describeExchange(exchange: Exchange): string {
-  const outcome =
-    exchange.response !== undefined
-      ? String(exchange.response.status)
-      : `no answer (${exchange.fault?.kind ?? 'unknown'})`;
-  return `${exchange.spec.method} ${exchange.spec.path} -> ${outcome}`;
-}

@@ -20,7 +20,7 @@ const labels = { pass: 'pass', fail: 'FAIL', skip: 'skip', warn: 'warn' } as con
 const colours = { pass: '32', fail: '31', skip: '2', warn: '33' } as const;
 
 /** How a skip kind reads in a report. */
-export const skipKindWords: Record<SkipKind, string> = {
+const skipKindWords: Record<SkipKind, string> = {
   'not-selected': 'not selected',
   'not-applicable': 'not applicable',
   'not-exercised': 'not exercised',
@@ -59,7 +59,7 @@ export function formatPlan(plan: { budget: number; budgetSource: string; runs: n
 }
 
 /** The `--seed` flag as a replay line prints it: `=` so a negative seed is not read as a flag. */
-export function seedFlag(seed: number): string {
+function seedFlag(seed: number): string {
   return `--seed=${seed}`;
 }
 

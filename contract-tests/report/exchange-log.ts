@@ -14,7 +14,7 @@ function authorization(exchange: Exchange): string | undefined {
 }
 
 /** One exchange as a log line (without the newline). */
-export function logLine(exchange: Exchange, redact: Redactor): string {
+function logLine(exchange: Exchange, redact: Redactor): string {
   const { spec, response, fault } = exchange;
   const record = {
     sentAt: new Date(exchange.sentAtEpochMs).toISOString(),

@@ -31,7 +31,7 @@ export interface RunFlags {
 }
 
 /** A check the run will not perform, the kind of skip and why. */
-export interface SkippedCheck {
+interface SkippedCheck {
   readonly check: Check;
   readonly kind: Extract<SkipKind, 'not-selected' | 'not-applicable'>;
   readonly reason: string;

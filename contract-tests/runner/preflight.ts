@@ -8,7 +8,7 @@ import type { Exchange } from '../http/exchange.ts';
 import { isStopSignal } from './property.ts';
 
 /** Why the preflight's answer means the run cannot start, or undefined when it can. */
-export function preflightProblem(baseUrl: string, exchange: Exchange): string | undefined {
+function preflightProblem(baseUrl: string, exchange: Exchange): string | undefined {
   const url = exchange.url;
   if (exchange.fault?.kind === 'oversized')
     return `GET ${url}: ${exchange.fault.message}; raise --max-body-bytes if that is a real page of pets`;

@@ -2,7 +2,7 @@
 import type { FailureDetails } from '../checks/check.ts';
 
 /** Verdict of one check. `warn` is an advisory check that failed (a failure with --strict). */
-export type CheckStatus = 'pass' | 'fail' | 'skip' | 'warn';
+type CheckStatus = 'pass' | 'fail' | 'skip' | 'warn';
 
 /**
  * Why a check has no verdict. Only `could-not-run` makes a run incomplete: the others say the

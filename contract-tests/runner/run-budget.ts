@@ -10,7 +10,7 @@ import type { KnownQuota } from '../http/pacer.ts';
 import { conformanceCost, type SizingRequest, sizeRuns, spendsWindow } from './plan.ts';
 
 /** A Free key's minute: the default budget wherever the key's window does not allow more. */
-export const defaultBudget = 60;
+const defaultBudget = 60;
 
 /** Most extra requests a failing property may spend on shrinking. */
 export const shrinkHeadroom = 200;

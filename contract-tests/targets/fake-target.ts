@@ -107,7 +107,7 @@ export async function httpFakeTarget(options: FakeTargetOptions = {}): Promise<F
  * A fetch answered by msw's `getResponse` over `handlers`, as the HTTP door answers: no socket,
  * no interception. Honours the abort signal, and turns `Response.error()` into a network error.
  */
-export function handlersFetch(handlers: RequestHandler[]): typeof fetch {
+function handlersFetch(handlers: RequestHandler[]): typeof fetch {
   return async (input, init) => {
     const request = new Request(input, init);
     const signal = request.signal;

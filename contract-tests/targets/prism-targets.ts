@@ -14,7 +14,7 @@ import { joinUrl, type Target } from './target.ts';
  * Whether Prism can judge a request: it reads JSON and path ids as JS numbers and refuses
  * integers past 2^53 (valid int64 values) with its own 422, so those go straight to the target.
  */
-export function prismCanJudge(spec: RequestSpec): boolean {
+function prismCanJudge(spec: RequestSpec): boolean {
   const digitRuns = `${spec.path} ${spec.body ?? ''}`.match(/-?\d{16,}/g) ?? [];
   return digitRuns.every((digits) => {
     const value = BigInt(digits);
