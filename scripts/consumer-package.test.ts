@@ -6,7 +6,7 @@
  * devDependency), which is also first on the PATH the commands' `#!/usr/bin/env node` sees.
  */
 import { spawnSync } from 'node:child_process';
-import { existsSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs';
+import { existsSync, mkdirSync, readdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { delimiter, dirname, join } from 'node:path';
 import { build } from 'esbuild';
 import { afterAll, beforeAll, expect, test } from 'vitest';
@@ -242,6 +242,44 @@ test('esbuild bundles the installed browser door for the browser, without Node m
   await expect(bundleForBrowser('wrong-door.ts', "import 'petstore-fake/node';\n")).rejects.toThrow(
     /petstore-fake\/node/,
   );
+});
+
+test("Vite builds the README's enableFake: the fake in its own chunk in development, absent in production", () => {
+  const mainTsx = fencedBlocks(guide).find((block) => exampleFileName(block) === 'src/main.tsx');
+  // The README's function as written; the React lines around it need React, which is not here.
+  const enableFake = /^async function enableFake\(\)[\s\S]*?^await enableFake\(\);$/m.exec(
+    mainTsx?.text ?? '',
+  )?.[0];
+  expect(enableFake).toContain("import('petstore-fake/browser')");
+  const app = join(project.dir, 'vite-app');
+  mkdirSync(join(app, 'src'), { recursive: true });
+  writeFileSync(
+    join(app, 'index.html'),
+    '<!doctype html><html><body><script type="module" src="/src/main.ts"></script></body></html>\n',
+  );
+  writeFileSync(join(app, 'src', 'main.ts'), `${enableFake}\ndocument.body.append('ready');\n`);
+  const vite = join(project.dir, 'node_modules', '.bin', 'vite');
+  const bundles = (mode: string) => {
+    const outDir = `dist-${mode}`;
+    const run = spawnSync(
+      vite,
+      ['build', '--mode', mode, '--outDir', outDir, '--logLevel', 'error'],
+      {
+        cwd: app,
+        encoding: 'utf8',
+        env: { ...process.env, ...projectEnv(), NODE_ENV: mode },
+      },
+    );
+    expect(run.status, `${run.stdout}${run.stderr}`).toBe(0);
+    const assets = join(app, outDir, 'assets');
+    return readdirSync(assets).map((file) => readFileSync(join(assets, file), 'utf8'));
+  };
+  const holdsFake = (code: string) =>
+    code.includes('free-demo-key') && code.includes('mockServiceWorker.js');
+  const development = bundles('development');
+  expect(development.filter(holdsFake)).toHaveLength(1);
+  expect(development.length).toBeGreaterThan(1); // the fake is a chunk of its own
+  expect(bundles('production').filter(holdsFake)).toEqual([]);
 });
 
 test('plain Node runs the README script with createFakeServer and gets answers', () => {
