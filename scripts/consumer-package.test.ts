@@ -103,6 +103,7 @@ test('the tarball ships the build, the OpenAPI document and no sources or tests'
     'package.json',
     'README.md',
     'openapi/petstore.yaml',
+    'openapi/interface.md', // the document petstore.yaml says sits beside it
     'dist/bin/petstore-fake.js',
     'dist/bin/petstore-contract.js',
     ...['fake', 'node', 'browser', 'contract/openapi.generated'].flatMap((entry) => [
