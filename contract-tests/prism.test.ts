@@ -1,7 +1,8 @@
 /**
  * Prism as a second opinion: the stateless checks run clean against `prism mock` of the document
- * (no false alarms), a run through `prism proxy --errors` over the fake is clean too, and Prism's
- * own validator flags a fake whose answers break the document.
+ * (no false alarms), a run through `prism proxy` over the fake is clean too and counts every
+ * request it puts on the wire, and Prism's own validator flags a fake whose answers break the
+ * document.
  */
 import { expect, test } from 'vitest';
 import { mutants } from './mutants/catalogue.ts';
@@ -34,14 +35,35 @@ test('the checks prism mock can support pass against it; the rest are skipped wi
   }
 });
 
-test('through prism proxy --errors, the fake passes every check and every exchange Prism judged', async () => {
-  const target = await viaPrism(await httpFakeTarget());
+test('through prism proxy, the fake passes every check and every answer Prism judged; re-reads are counted', async () => {
+  let served = 0;
+  const target = await viaPrism(
+    await httpFakeTarget({
+      fake: {
+        onExchange: () => {
+          served += 1;
+        },
+      },
+    }),
+  );
   try {
-    const result = await runSuite({ target, seed: 12, budget: 2000, runs: 4 });
+    let recorded = 0;
+    const result = await runSuite({
+      target,
+      seed: 12,
+      budget: 2000,
+      runs: 4,
+      onExchange: () => {
+        recorded += 1;
+      },
+    });
     expect(failedIds(result, true)).toEqual([]);
     expect(result.results.find((check) => check.id === 'prism.exchangesValid')?.status).toBe(
       'pass',
     );
+    // Answers with int64 values past 2^53 were re-read from the fake: each is one more request.
+    expect(result.requests).toBeGreaterThan(recorded);
+    expect(result.requests).toBe(served);
   } finally {
     await target.close();
   }

@@ -20,7 +20,7 @@ function request(context: CheckContext, operation: OperationName, auth: Auth): R
   if (operation === 'listPets') return listPetsRequest({}, auth);
   if (operation === 'getPet') return getPetRequest(1, auth);
   const body = toJsonText({ name: `${context.runPrefix}unauthorised`, categoryId: 1 });
-  return createPetRequest(body, true, auth);
+  return createPetRequest(body, auth);
 }
 
 /** 401 without Authorization, on each operation. */

@@ -26,7 +26,7 @@ import { expectNoFault, expectShape, expectStatus } from './expect.ts';
 import { createPetRequest, listPetsRequest } from './requests.ts';
 
 function post(context: CheckContext, body: BodyCase): Promise<Exchange> {
-  return context.send(createPetRequest(body.body, body.valid));
+  return context.send(createPetRequest(body.body));
 }
 
 /** Sends bodies the interface says get 400, `examples` first. */
@@ -245,7 +245,7 @@ export const createPetRefusedLeavesNoPet = activeCheck({
   cost: { fixed: 1 + petStatuses.length, perRun: 0 },
   async run(context) {
     const name = `${context.runPrefix}refused-probe`;
-    const refused = await context.send(createPetRequest(toJsonText({ name }), false));
+    const refused = await context.send(createPetRequest(toJsonText({ name })));
     if (refused.response?.status !== 400)
       couldNotRun('the body without categoryId was not refused (see createPet.requiredFields)');
     // Its status, had it been stored, is the server's default (not shown): look under each.
@@ -279,7 +279,7 @@ export const createPetConcurrentCreates = activeCheck({
       categoryId,
     }));
     const exchanges = await Promise.all(
-      sent.map((pet) => context.send(createPetRequest(toJsonText(pet), true))),
+      sent.map((pet) => context.send(createPetRequest(toJsonText(pet)))),
     );
     const ids = exchanges.map(
       (exchange, index) =>

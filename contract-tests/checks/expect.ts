@@ -10,15 +10,6 @@ function answered(exchange: Exchange): ReceivedResponse {
     );
   if (exchange.response === undefined)
     fail(`server fault: ${exchange.fault?.message ?? 'no answer'}`, exchange);
-  if (exchange.response.fromPrism) {
-    const violations = exchange.response.prismViolations;
-    fail(
-      violations.length > 0
-        ? `Prism rejected the exchange: ${violations.join('; ')}`
-        : 'Prism could not judge the answer (it refuses int64 values past 2^53); run without --via-prism',
-      exchange,
-    );
-  }
   return exchange.response;
 }
 

@@ -37,7 +37,7 @@ function createCommand(
     async run(model, real) {
       const name = `${real.nextName('pet')}${suffix}`;
       const sent = status === undefined ? { name, categoryId } : { name, categoryId, status };
-      const exchange = await real.context.send(createPetRequest(toJsonText(sent), true));
+      const exchange = await real.context.send(createPetRequest(toJsonText(sent)));
       const pet = expectCreated(exchange, sent, 'create');
       if (model.pets.has(pet.id) || model.otherIds.has(pet.id))
         fail(`create assigned id ${pet.id}, which another pet already has`, exchange);
@@ -64,7 +64,7 @@ function refusedCreateCommand(refusal: Refusal): PetCommand {
       if (refusal === 'no categoryId') delete body.categoryId;
       if (refusal === 'categoryId as string') body.categoryId = '1';
       if (refusal === 'unknown status') body.status = 'adopted';
-      const exchange = await real.context.send(createPetRequest(toJsonText(body), false));
+      const exchange = await real.context.send(createPetRequest(toJsonText(body)));
       expectStatus(exchange, [400], `create with ${refusal}`);
       model.rejectedNames.add(name);
     },

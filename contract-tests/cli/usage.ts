@@ -11,7 +11,7 @@ Target (one of):
   --prism-mock         \`prism mock\` of openapi/petstore.yaml (stateless checks only)
 
 Options:
-  --via-prism          pass exchanges through \`prism proxy --errors\` as a second opinion
+  --via-prism          pass exchanges through \`prism proxy\`: its validator judges every answer
   --allow-writes       create pets on a non-loopback server (names start with contract-<run id>-)
   --read-only          never create pets, even on a loopback server
   --rate-limits        after every other check, spend what the key's window still holds

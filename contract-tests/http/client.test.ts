@@ -9,7 +9,6 @@ const listing: RequestSpec = {
   method: 'GET',
   path: '/pets',
   auth: 'key',
-  conforming: true,
   operationId: 'listPets',
 };
 

@@ -11,12 +11,17 @@ import { type KnownQuota, type Pacer, RateLimitedError } from './pacer.ts';
 import { parseRetryAfter } from './retry-after.ts';
 import { send } from './send.ts';
 
+/**
+ * The header a target's fetch adds to an answer when answering took more than one request on
+ * the wire (a proxy's answer re-read from the server): the count, so the budget and the stats
+ * stay true. The client removes nothing; reports never show it.
+ */
+export const wireRequestsHeader = 'X-Petstore-Contract-Wire-Requests';
+
 /** Where a request goes on the wire, and the URL a user can reproduce it at. */
 export interface Route {
   readonly sendUrl: string;
   readonly reproUrl: string;
-  /** Where to resend a GET that Prism could not judge (see ReceivedResponse.fromPrism). */
-  readonly fallbackUrl?: string;
 }
 
 /** Options of a client. */
@@ -34,6 +39,8 @@ export interface ClientOptions {
   readonly fetch?: typeof fetch;
   /** Retries of a request answered 429 before giving up. Default 3. */
   readonly maxRetries?: number;
+  /** Most requests one send may put on the wire (see `wireRequestsHeader`); default 1. */
+  readonly maxWireRequestsPerSend?: number;
   /** Most body bytes read per answer (`--max-body-bytes`). */
   readonly maxBodyBytes?: number;
   /** Redacts the key from response previews (see report/redact.ts). */
@@ -80,6 +87,7 @@ function wireHeaders(spec: RequestSpec, apiKey: string): Record<string, string> 
 export function createClient(options: ClientOptions): ContractClient {
   const { budget, pacer, clock } = options;
   const maxRetries = options.maxRetries ?? 3;
+  const maxWire = options.maxWireRequestsPerSend ?? 1;
   let requests = 0;
   let keyRequests = 0;
   let answered429 = 0;
@@ -89,7 +97,7 @@ export function createClient(options: ClientOptions): ContractClient {
 
   const spend = async (pace: boolean, spends: boolean) => {
     // Never wait for the quota on behalf of a request the budget no longer allows.
-    if (budget.left <= 0) throw new BudgetSpentError(budget);
+    if (budget.left < maxWire) throw new BudgetSpentError(budget);
     await pacer.beforeSend(pace, spends);
     budget.take();
     requests += 1;
@@ -102,24 +110,24 @@ export function createClient(options: ClientOptions): ContractClient {
     const route = options.route(spec);
     const sentAt = performance.now();
     const sentAtEpochMs = clock.now();
-    const wire = (url: string) =>
-      send({
-        url,
-        method: spec.method,
-        headers: wireHeaders(spec, options.apiKey),
-        timeoutMs: options.timeoutMs,
-        ...(options.maxBodyBytes === undefined ? {} : { maxBodyBytes: options.maxBodyBytes }),
-        ...(options.redact === undefined ? {} : { redact: options.redact }),
-        ...(options.fetch === undefined ? {} : { fetch: options.fetch }),
-        ...(spec.body === undefined ? {} : { body: spec.body }),
-      });
-    let outcome = await wire(route.sendUrl);
-    const unjudged =
-      outcome.response?.fromPrism === true && outcome.response.prismViolations.length === 0;
-    if (unjudged && spec.method === 'GET' && route.fallbackUrl !== undefined) {
-      // Prism refused the answer only for its own int64 limit: read it from the target itself.
-      await spend(pace, spends);
-      outcome = await wire(route.fallbackUrl);
+    const outcome = await send({
+      url: route.sendUrl,
+      method: spec.method,
+      headers: wireHeaders(spec, options.apiKey),
+      timeoutMs: options.timeoutMs,
+      ...(options.maxBodyBytes === undefined ? {} : { maxBodyBytes: options.maxBodyBytes }),
+      ...(options.redact === undefined ? {} : { redact: options.redact }),
+      ...(options.fetch === undefined ? {} : { fetch: options.fetch }),
+      ...(spec.body === undefined ? {} : { body: spec.body }),
+    });
+    // A target whose fetch may re-read an answer says how many requests it sent; only such a
+    // target is believed, and never beyond what it declared (a server could send the header).
+    if (maxWire > 1) {
+      const told = Number(outcome.response?.headers.get(wireRequestsHeader));
+      const extra = Number.isInteger(told) ? Math.min(Math.max(told, 1), maxWire) - 1 : 0;
+      for (let more = 0; more < extra; more++) budget.take();
+      requests += extra;
+      if (spends) keyRequests += extra;
     }
     const exchange: Exchange = {
       spec,

@@ -6,7 +6,6 @@ const spec = (fields: Partial<RequestSpec>): RequestSpec => ({
   method: 'GET',
   path: '/pets',
   auth: 'key',
-  conforming: true,
   operationId: 'listPets',
   ...fields,
 });

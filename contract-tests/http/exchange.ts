@@ -18,11 +18,6 @@ export interface RequestSpec {
   /** Raw body text; a `Content-Type: application/json` header goes with it unless `contentType`. */
   readonly body?: string;
   readonly contentType?: string;
-  /**
-   * Whether the request itself obeys the OpenAPI document (security included). Prism answers
-   * requests that do not by itself, so `--via-prism` sends those straight to the target.
-   */
-  readonly conforming: boolean;
   /** The operation it exercises, for reports and the observers. */
   readonly operationId: 'listPets' | 'createPet' | 'getPet';
 }
@@ -45,16 +40,6 @@ export interface ReceivedResponse {
   readonly exact: unknown;
   /** The body for messages: the key redacted first, then whitespace folded and cut to `maxChars`. */
   preview(maxChars?: number): string;
-  /**
-   * Prism's validation findings (`sl-violations`), when the answer came through Prism, less the
-   * ones that are Prism's own int64 limitation.
-   */
-  readonly prismViolations: readonly string[];
-  /**
-   * True when Prism itself answered (`--errors`), rejecting the exchange; with no violations
-   * left, it rejected it only for its int64 limitation and could not judge it.
-   */
-  readonly fromPrism: boolean;
 }
 
 /** One request and its outcome. */

@@ -83,25 +83,6 @@ function classify(error: unknown, timeoutMs: number): Fault {
   return { kind: 'other', message: `request failed: ${detail}` };
 }
 
-/**
- * Prism reads JSON numbers as JS numbers and holds int64 values to the safe-integer range, so it
- * flags valid ids and categoryIds past 2^53. Those findings are Prism's, not the server's.
- */
-const prismInt64Limitation = /must be [<>]= -?9007199254740991$/;
-
-function parseViolations(headers: Headers): string[] {
-  const raw = headers.get('sl-violations');
-  if (raw === null) return [];
-  try {
-    const list = JSON.parse(raw) as { location?: string[]; message?: string; severity?: string }[];
-    return list
-      .filter((item) => item.severity === 'Error' && !prismInt64Limitation.test(item.message ?? ''))
-      .map((item) => `${(item.location ?? []).join('.')}: ${item.message ?? '?'}`);
-  } catch {
-    return [raw.slice(0, 300)];
-  }
-}
-
 /** Sends a request and reads the answer within the timeout. */
 export async function send(request: WireRequest): Promise<SendOutcome> {
   let response: Response;
@@ -129,7 +110,6 @@ export async function send(request: WireRequest): Promise<SendOutcome> {
       json = undefined;
     }
   }
-  const fromPrism = /stoplight\.io\/prism\/errors#VIOLATIONS/.test(text);
   const redact = request.redact ?? ((value: string) => value);
   return {
     response: {
@@ -142,8 +122,6 @@ export async function send(request: WireRequest): Promise<SendOutcome> {
         const folded = redact(text).replace(/\s+/g, ' ');
         return folded.length > maxChars ? `${folded.slice(0, maxChars)}...` : folded;
       },
-      prismViolations: parseViolations(response.headers),
-      fromPrism,
     },
   };
 }

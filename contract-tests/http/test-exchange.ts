@@ -31,7 +31,6 @@ export function testExchange(options: TestExchangeOptions = {}): Exchange {
       method: 'GET',
       path: '/pets',
       auth: 'key',
-      conforming: true,
       operationId: 'listPets',
       ...options.spec,
     },
@@ -47,8 +46,6 @@ export function testExchange(options: TestExchangeOptions = {}): Exchange {
       json,
       exact: json,
       preview: (maxChars = 200) => text.slice(0, maxChars),
-      prismViolations: [],
-      fromPrism: false,
     },
   };
 }

@@ -109,6 +109,9 @@ export async function runSuite(options: SuiteOptions): Promise<SuiteResult> {
   const client = createClient({
     route: (spec) => target.route(spec),
     ...(target.fetch === undefined ? {} : { fetch: target.fetch }),
+    ...(target.maxWireRequestsPerSend === undefined
+      ? {}
+      : { maxWireRequestsPerSend: target.maxWireRequestsPerSend }),
     apiKey: target.apiKey,
     timeoutMs: options.timeoutMs ?? 10_000,
     ...(options.maxBodyBytes === undefined ? {} : { maxBodyBytes: options.maxBodyBytes }),

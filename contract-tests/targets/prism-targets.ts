@@ -1,47 +1,80 @@
 /**
- * Prism as a second opinion. `viaPrism` puts `prism proxy --errors` in front of a target: the
- * requests that obey the document go through Prism, which validates both sides of the exchange;
- * requests that break the document on purpose (no key, bad body...) go straight to the target,
- * since Prism would answer those itself. `prismMockTarget` checks `prism mock` of the document:
- * shapes only, no state, keys or rate limits.
+ * Prism as a second opinion. `viaPrism` puts `prism proxy` in front of a target: every request
+ * goes through it, Prism forwards it unchanged in meaning and reports what breaks the document
+ * in an `sl-violations` header, which the `prism.exchangesValid` observer judges. Nothing else in
+ * the harness knows Prism is there. `prismMockTarget` checks `prism mock` of the document: shapes
+ * only, no state, keys or rate limits.
  */
 import { versionPrefix } from '../contract/interface-facts.ts';
-import type { RequestSpec } from '../http/exchange.ts';
+import { wireRequestsHeader } from '../http/client.ts';
 import { startPrism } from './prism-process.ts';
 import { joinUrl, type Target } from './target.ts';
 
 /**
- * Whether Prism can judge a request: it reads JSON and path ids as JS numbers and refuses
- * integers past 2^53 (valid int64 values) with its own 422, so those go straight to the target.
+ * Whether Prism forwards a request faithfully. It reads JSON numbers and path ids as JS numbers,
+ * so integers past 2^53 (valid int64 values) come out rounded; and it never answers a request
+ * whose JSON body does not parse (it waits until the client gives up).
  */
-function prismCanJudge(spec: RequestSpec): boolean {
-  const digitRuns = `${spec.path} ${spec.body ?? ''}`.match(/-?\d{16,}/g) ?? [];
+function prismCarries(url: string, body: string): boolean {
+  if (body !== '') {
+    try {
+      JSON.parse(body);
+    } catch {
+      return false;
+    }
+  }
+  const digitRuns = `${url} ${body}`.match(/-?\d{16,}/g) ?? [];
   return digitRuns.every((digits) => {
     const value = BigInt(digits);
     return value < 2n ** 53n && value > -(2n ** 53n);
   });
 }
 
+/** Prism's finding that an answer held an integer past 2^53: it rounded what it forwarded. */
+const roundedByPrism = /must be [<>]= -?9007199254740991$/;
+
+function roundedAnswer(headers: Headers): boolean {
+  const raw = headers.get('sl-violations');
+  if (raw === null) return false;
+  try {
+    const list = JSON.parse(raw) as { location?: string[]; message?: string }[];
+    return list.some(
+      (item) => item.location?.[0] === 'response' && roundedByPrism.test(item.message ?? ''),
+    );
+  } catch {
+    return false;
+  }
+}
+
 /**
- * Wraps a target so that conforming requests pass through `prism proxy --errors`. Prism runs in
- * its own process, so the target must be reachable over the network (the fake's HTTP door, not
- * the in-process fake).
+ * Wraps a target so that every request passes through `prism proxy`. Prism runs in its own
+ * process, so the target must be reachable over the network (the fake's HTTP door, not the
+ * in-process fake). Requests Prism would not carry faithfully go straight to the target, and a
+ * GET whose answer Prism rounded is re-read from it (and counted: see `wireRequestsHeader`).
  */
 export async function viaPrism(target: Target): Promise<Target> {
-  const prism = await startPrism('proxy', [target.baseUrl, '--errors']);
+  const prism = await startPrism('proxy', [target.baseUrl]);
+  const base = target.fetch ?? fetch;
+  const toPrism = (url: string) => joinUrl(prism.origin, url.slice(target.baseUrl.length));
+  const viaPrismFetch: typeof fetch = async (input, init) => {
+    const url = String(input);
+    const body = typeof init?.body === 'string' ? init.body : '';
+    if (!url.startsWith(target.baseUrl) || !prismCarries(url, body)) return base(input, init);
+    const answer = await base(toPrism(url), init);
+    const method = (init?.method ?? 'GET').toUpperCase();
+    if (method !== 'GET' || !roundedAnswer(answer.headers)) return answer;
+    await answer.body?.cancel();
+    const direct = await base(input, init);
+    const headers = new Headers(direct.headers);
+    headers.set(wireRequestsHeader, '2');
+    return new Response(direct.body, { status: direct.status, headers });
+  };
   return {
     ...target,
     name: `${target.name} via prism proxy`,
     viaPrism: true,
-    route(spec) {
-      const direct = target.route(spec);
-      if (!spec.conforming || !prismCanJudge(spec)) return direct;
-      return {
-        sendUrl: joinUrl(prism.origin, spec.path),
-        reproUrl: direct.reproUrl,
-        fallbackUrl: direct.sendUrl,
-      };
-    },
+    fetch: viaPrismFetch,
+    maxWireRequestsPerSend: 2,
     close: async () => {
       await prism.stop();
       await target.close();

@@ -31,12 +31,17 @@ export interface Target {
   /** Whether the server is on this machine, where creating pets is harmless. */
   readonly loopback: boolean;
   readonly capabilities: Capabilities;
-  /** Whether exchanges pass through `prism proxy`. */
+  /** Whether exchanges pass through `prism proxy` (and so carry its `sl-violations`). */
   readonly viaPrism: boolean;
   /** Maps a request to the URL it is sent to and the URL to reproduce it at. */
   route(spec: RequestSpec): Route;
   /** The fetch to send with; default the global one. A target may answer in-process instead. */
   readonly fetch?: typeof fetch;
+  /**
+   * Most requests its fetch may send for one call (a proxy that re-reads an answer): the client
+   * keeps that many in the budget before each send. Default 1.
+   */
+  readonly maxWireRequestsPerSend?: number;
   /** A virtual clock, when the target has one (fakes in tests): waits then cost nothing. */
   readonly clock?: HarnessClock;
   /** Releases what the target started (servers, Prism). */
