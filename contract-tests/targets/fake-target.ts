@@ -1,9 +1,8 @@
 /**
- * The project's fake as a target, through each of its doors: in-process (msw `setupServer`
- * answers `fetch`), over a real HTTP port (the HTTP door), through `fake.fetch` (the core, no
- * interception), or straight through msw's `getResponse` over the handlers (the mutant tests use
- * it). `wrap` replaces the handler list, which is how the mutants put a single fault in front of
- * the real fake; only the msw targets take it.
+ * The project's fake as a target, in-process (msw `setupServer` answers `fetch`) or over a real
+ * HTTP port (the fake's HTTP door), or straight through msw's `getResponse` (what both doors
+ * run, without the interception cost: the mutant tests use it). `wrap` replaces the handler list, which is how the mutants
+ * put a single fault in front of the real fake.
  */
 import { getResponse, type RequestHandler } from 'msw';
 import { setupServer } from 'msw/node';
@@ -79,10 +78,13 @@ export async function inProcessFakeTarget(options: FakeTargetOptions = {}): Prom
 
 /** The fake behind its HTTP door on a free loopback port. */
 export async function httpFakeTarget(options: FakeTargetOptions = {}): Promise<FakeTarget> {
-  if (options.wrap !== undefined)
-    throw new Error('petstore-contract: wrap applies to the msw targets, not the HTTP door');
-  const { fake, clock, apiKey } = await prepare(options);
-  const door = await listenHttp(fake.behaviour, { port: 0, origin: originOf(fake) });
+  const { fake, handlers, clock, apiKey } = await prepare(options);
+  const door = await listenHttp(handlers, {
+    port: 0,
+    origin: originOf(fake),
+    // Answers the door writes itself (unparseable requests) carry the headers too.
+    errorHeaders: () => fake.anonymousRateLimitHeaders(),
+  });
   const address = door.server.address();
   if (address === null || typeof address === 'string')
     throw new Error('petstore-contract: the fake did not get a TCP port');
@@ -135,27 +137,6 @@ export async function directFakeTarget(options: FakeTargetOptions = {}): Promise
     viaPrism: false,
     route: directRoute(baseUrl),
     fetch: handlersFetch(handlers),
-    ...(clock === undefined ? {} : { clock }),
-    fake,
-    close: async () => {},
-  };
-}
-
-/** The fake answered through `fake.fetch`: the behaviour core, in this process, no interception. */
-export async function fakeFetchTarget(options: FakeTargetOptions = {}): Promise<FakeTarget> {
-  if (options.wrap !== undefined)
-    throw new Error('petstore-contract: wrap applies to the msw targets, not fake.fetch');
-  const { fake, clock, apiKey } = await prepare(options);
-  const baseUrl = `${originOf(fake)}${fake.config.basePath}`;
-  return {
-    name: 'fake (fake.fetch)',
-    baseUrl,
-    apiKey,
-    loopback: true,
-    capabilities: fullCapabilities,
-    viaPrism: false,
-    route: directRoute(baseUrl),
-    fetch: fake.fetch,
     ...(clock === undefined ? {} : { clock }),
     fake,
     close: async () => {},
