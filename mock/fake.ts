@@ -1,10 +1,12 @@
 /**
- * `createFake`: one in-memory Pet Store with its handlers and control surface. Environment-free:
- * the doors (browser.ts, node.ts, server/) decide how requests reach the handlers.
+ * `createFake`: one in-memory Pet Store, its behaviour core and control surface, and the doors
+ * that need no environment: `fake.fetch` and the msw handlers. Environment-free: browser.ts,
+ * node.ts and server/ decide how requests reach it.
  */
 import type { RequestHandler } from 'msw';
 import defaultKeysFile from '../fixtures/keys.json' with { type: 'json' };
 import defaultPets from '../fixtures/pets.json' with { type: 'json' };
+import { type Behaviour, createBehaviour } from './behaviour.ts';
 import type { Pet } from './contract/types.ts';
 import { createControl, type FakeControl } from './control/control.ts';
 import { createForcedResponses } from './control/forced-responses.ts';
@@ -12,8 +14,8 @@ import { type ControllableClock, createClock } from './core/clock.ts';
 import { type FakeOptions, type ResolvedConfig, resolveConfig } from './core/config.ts';
 import { ConfigError } from './core/config-error.ts';
 import type { FakeState } from './core/fake-state.ts';
-import { createHandlers } from './handlers.ts';
-import { anonymousRateLimitHeaders } from './pipeline.ts';
+import { createFakeFetch } from './doors/fake-fetch.ts';
+import { createMswHandlers } from './doors/msw-handlers.ts';
 import { type KeyEntry, type KeysFile, type Limits, parseKeysFile } from './policies/plans.ts';
 import type { StorePersistence } from './store/persistence.ts';
 import { createPetStore, snapshotProblem } from './store/pet-store.ts';
@@ -32,8 +34,16 @@ export interface CreateFakeOptions extends FakeOptions {
 
 /** One running fake. */
 export interface Fake {
-  /** The msw handlers: hand them to `setupServer`, `setupWorker` or the HTTP server. */
+  /** The msw handlers (a thin adapter over the core): hand them to `setupServer` or `setupWorker`. */
   readonly handlers: RequestHandler[];
+  /**
+   * A `fetch` answered by the fake in this process, without interception: pass it to clients
+   * that take a fetch (openapi-fetch's and ky's `fetch` option).
+   * @example const client = createClient<paths>({ baseUrl: 'http://127.0.0.1:4010/v1', fetch: fake.fetch });
+   */
+  readonly fetch: typeof fetch;
+  /** The behaviour core every door calls: one request in, one answer out. */
+  readonly behaviour: Behaviour;
   /** The QA control surface, in-process. */
   readonly control: FakeControl;
   readonly config: ResolvedConfig;
@@ -43,10 +53,12 @@ export interface Fake {
   anonymousRateLimitHeaders(): Record<string, string>;
 }
 
+export type { Behaviour } from './behaviour.ts';
 export type { ErrorBody, Int64, NewPet, OperationId, Pet, PetStatus } from './contract/types.ts';
 export type { FakeControl, KeyInfo, ResetSeed } from './control/control.ts';
 export { ControlInputError } from './control/control-input-error.ts';
 export type { ForceableStatus, ForcedRule } from './control/forced-responses.ts';
+export type { Answer } from './core/answer.ts';
 export type { Clock, ControllableClock } from './core/clock.ts';
 export { createClock } from './core/clock.ts';
 export type {
@@ -56,6 +68,7 @@ export type {
   RetryAfterFormat,
 } from './core/config.ts';
 export { ConfigError } from './core/config-error.ts';
+export type { BodyBytes, FakeRequest } from './core/fake-request.ts';
 export type { KeyEntry, KeysFile, Limits } from './policies/plans.ts';
 export type { StorePersistence } from './store/persistence.ts';
 export type { StoreSnapshot } from './store/pet-store.ts';
@@ -90,11 +103,14 @@ export async function createFake(options: CreateFakeOptions = {}): Promise<Fake>
     forced: createForcedResponses(),
   };
   const control = createControl(state, seed, initialKeys);
+  const behaviour = createBehaviour(state, control);
   return {
-    handlers: createHandlers(state, control),
+    handlers: createMswHandlers(behaviour),
+    fetch: createFakeFetch(behaviour, config.origins),
+    behaviour,
     control,
     config,
     initialKeys,
-    anonymousRateLimitHeaders: () => anonymousRateLimitHeaders(state),
+    anonymousRateLimitHeaders: behaviour.anonymousRateLimitHeaders,
   };
 }

@@ -1,12 +1,13 @@
 /**
- * The project's fake as a target, in-process (msw `setupServer` answers `fetch`) or over a real
- * HTTP port (the fake's HTTP door), or straight through msw's `getResponse` (what both doors
- * run, without the interception cost: the mutant tests use it). `wrap` replaces the handler list, which is how the mutants
- * put a single fault in front of the real fake.
+ * The project's fake as a target, through each of its doors: in-process (msw `setupServer`
+ * answers `fetch`), over a real HTTP port (the HTTP door), through `fake.fetch` (the core, no
+ * interception), or straight through msw's `getResponse` over the handlers (the mutant tests use
+ * it). `wrap` replaces the handler list, which is how the mutants put a single fault in front of
+ * the real fake; only the msw targets take it.
  */
 import { getResponse, type RequestHandler } from 'msw';
 import { setupServer } from 'msw/node';
-import { type CreateFakeOptions, createFake, type Fake } from '../../mock/fake.ts';
+import { type Behaviour, type CreateFakeOptions, createFake, type Fake } from '../../mock/fake.ts';
 import { listenHttp } from '../../mock/server/http-server.ts';
 import type { HarnessClock } from '../http/clock.ts';
 import { directRoute, fullCapabilities, type Target } from './target.ts';
@@ -76,15 +77,44 @@ export async function inProcessFakeTarget(options: FakeTargetOptions = {}): Prom
   };
 }
 
+/**
+ * A behaviour answered by msw handlers (a mutant's wrapper in front of the fake), for the HTTP
+ * door: the request is rebuilt as a Fetch Request and the Response read back into an answer.
+ */
+function handlersBehaviour(fake: Fake, handlers: RequestHandler[]): Behaviour {
+  return {
+    owns: (url) => fake.behaviour.owns(url),
+    anonymousRateLimitHeaders: () => fake.anonymousRateLimitHeaders(),
+    async answer(request) {
+      const bodyless = request.method === 'GET' || request.method === 'HEAD';
+      const body = bodyless ? undefined : await request.body(Number.POSITIVE_INFINITY);
+      const response =
+        (await getResponse(
+          handlers,
+          new Request(request.url, {
+            method: request.method,
+            headers: request.headerList(),
+            ...(body === undefined || body === 'too-large'
+              ? {}
+              : { body: body as Uint8Array<ArrayBuffer> }),
+          }),
+        )) ?? new Response(null, { status: 404 });
+      if (response.type === 'error') throw new Error('the wrapped fake answered a network error');
+      const headers: Record<string, string> = {};
+      response.headers.forEach((value, name) => {
+        if (name !== 'content-length') headers[name] = value;
+      });
+      const text = await response.text();
+      return { status: response.status, headers, body: text === '' ? undefined : text };
+    },
+  };
+}
+
 /** The fake behind its HTTP door on a free loopback port. */
 export async function httpFakeTarget(options: FakeTargetOptions = {}): Promise<FakeTarget> {
   const { fake, handlers, clock, apiKey } = await prepare(options);
-  const door = await listenHttp(handlers, {
-    port: 0,
-    origin: originOf(fake),
-    // Answers the door writes itself (unparseable requests) carry the headers too.
-    errorHeaders: () => fake.anonymousRateLimitHeaders(),
-  });
+  const behaviour = options.wrap === undefined ? fake.behaviour : handlersBehaviour(fake, handlers);
+  const door = await listenHttp(behaviour, { port: 0, origin: originOf(fake) });
   const address = door.server.address();
   if (address === null || typeof address === 'string')
     throw new Error('petstore-contract: the fake did not get a TCP port');
@@ -137,6 +167,27 @@ export async function directFakeTarget(options: FakeTargetOptions = {}): Promise
     viaPrism: false,
     route: directRoute(baseUrl),
     fetch: handlersFetch(handlers),
+    ...(clock === undefined ? {} : { clock }),
+    fake,
+    close: async () => {},
+  };
+}
+
+/** The fake answered through `fake.fetch`: the behaviour core, in this process, no interception. */
+export async function fakeFetchTarget(options: FakeTargetOptions = {}): Promise<FakeTarget> {
+  if (options.wrap !== undefined)
+    throw new Error('petstore-contract: wrap applies to the msw targets, not fake.fetch');
+  const { fake, clock, apiKey } = await prepare(options);
+  const baseUrl = `${originOf(fake)}${fake.config.basePath}`;
+  return {
+    name: 'fake (fake.fetch)',
+    baseUrl,
+    apiKey,
+    loopback: true,
+    capabilities: fullCapabilities,
+    viaPrism: false,
+    route: directRoute(baseUrl),
+    fetch: fake.fetch,
     ...(clock === undefined ? {} : { clock }),
     fake,
     close: async () => {},

@@ -10,13 +10,13 @@
  * `no-cors` fetch) can have that content type without a CORS preflight, which this surface never
  * grants.
  */
-import { http } from 'msw';
 import { parseJson } from '../contract/lossless-json.ts';
 import type { OperationId } from '../contract/types.ts';
+import { type Answer, errorAnswer, jsonAnswer } from '../core/answer.ts';
 import { clockRangeProblem } from '../core/clock.ts';
 import type { ResolvedConfig } from '../core/config.ts';
-import { type ErrorCode, errorCodeOf, errorResponse } from '../core/errors.ts';
-import { jsonResponse } from '../core/json-response.ts';
+import type { ErrorCode } from '../core/errors.ts';
+import type { FakeRequest } from '../core/fake-request.ts';
 import { constantTimeEqual } from '../policies/auth.ts';
 import { hostProblem } from '../policies/host-check.ts';
 import type { Limits } from '../policies/plans.ts';
@@ -28,8 +28,11 @@ import { ControlInputError } from './control-input-error.ts';
 type Body = Record<string, unknown>;
 
 /** Reads a JSON object body with only the given fields; an empty body is `{}`. */
-async function bodyOf(request: Request, fields: readonly string[]): Promise<Body> {
-  const text = await request.text();
+async function bodyOf(request: ControlRequest, fields: readonly string[]): Promise<Body> {
+  const bytes = await request.body(request.maxBodyBytes);
+  if (bytes === 'too-large')
+    throw new ControlInputError(`body must be at most ${request.maxBodyBytes} bytes`);
+  const text = new TextDecoder().decode(bytes);
   if (text.trim() === '') return {};
   let value: unknown;
   try {
@@ -62,7 +65,16 @@ interface RouteResult {
   readonly action?: string;
 }
 
-type ControlRoute = (control: FakeControl, request: Request, id: string) => Promise<RouteResult>;
+/** A control request, with the largest body the fake reads. */
+interface ControlRequest extends FakeRequest {
+  readonly maxBodyBytes: number;
+}
+
+type ControlRoute = (
+  control: FakeControl,
+  request: ControlRequest,
+  id: string,
+) => Promise<RouteResult>;
 
 function clockView(control: FakeControl) {
   const now = control.now();
@@ -173,12 +185,12 @@ const routes: Record<string, ControlRoute> = {
 /** Why a control request may not proceed, or `undefined` when it may. */
 function checkControlAccess(
   access: ResolvedConfig['controlAccess'],
-  request: Request,
+  request: FakeRequest,
 ): string | undefined {
   if (access === 'open') return undefined;
   if (access === 'disabled')
     return 'the control surface is disabled (the fake listens beyond loopback without a control token)';
-  const sent = request.headers.get('x-control-token');
+  const sent = request.header('x-control-token');
   return sent !== null && constantTimeEqual(sent, access.token)
     ? undefined
     : 'send the control token as X-Control-Token';
@@ -187,10 +199,13 @@ function checkControlAccess(
 const SAFE_METHODS = new Set(['GET', 'HEAD']);
 
 /** Why a request comes from another site, or `undefined` when it does not. */
-function crossSiteProblem(request: Request, allowedHosts: readonly string[]): string | undefined {
-  if (request.headers.get('sec-fetch-site') === 'cross-site')
+function crossSiteProblem(
+  request: FakeRequest,
+  allowedHosts: readonly string[],
+): string | undefined {
+  if (request.header('sec-fetch-site') === 'cross-site')
     return 'the control surface refuses cross-site requests (Sec-Fetch-Site: cross-site)';
-  const origin = request.headers.get('origin');
+  const origin = request.header('origin');
   if (origin === null) return undefined;
   let host: string | undefined;
   try {
@@ -207,15 +222,15 @@ function isJson(contentType: string | null): boolean {
   return contentType !== null && /^application\/json\s*(;|$)/i.test(contentType.trim());
 }
 
-function refusal(request: Request, config: ResolvedConfig): Response | undefined {
-  const host = hostProblem(request.headers.get('host'), config.allowedHosts);
-  if (host !== undefined) return errorResponse('host_not_allowed', host);
+function refusal(request: FakeRequest, config: ResolvedConfig): Answer | undefined {
+  const host = hostProblem(request.header('host'), config.allowedHosts);
+  if (host !== undefined) return errorAnswer('host_not_allowed', host);
   const crossSite = crossSiteProblem(request, config.allowedHosts);
-  if (crossSite !== undefined) return errorResponse('cross_site_request', crossSite);
+  if (crossSite !== undefined) return errorAnswer('cross_site_request', crossSite);
   const denied = checkControlAccess(config.controlAccess, request);
-  if (denied !== undefined) return errorResponse('control_forbidden', denied);
-  if (!SAFE_METHODS.has(request.method) && !isJson(request.headers.get('content-type'))) {
-    return errorResponse(
+  if (denied !== undefined) return errorAnswer('control_forbidden', denied);
+  if (!SAFE_METHODS.has(request.method) && !isJson(request.header('content-type'))) {
+    return errorAnswer(
       'invalid_control_request',
       'control requests that change state must be sent as Content-Type: application/json',
     );
@@ -231,12 +246,18 @@ function decodeSegment(segment: string): string | undefined {
   }
 }
 
+/** A control answer, and what it changed in words for the log. */
+export interface ControlOutcome {
+  readonly answer: Answer;
+  readonly action?: string;
+}
+
 /** Answers one control request, given the path after the prefix (still percent-encoded). */
-async function answerControl(
+async function answerRoute(
   control: FakeControl,
-  request: Request,
+  request: ControlRequest,
   path: string,
-): Promise<{ response: Response; action?: string }> {
+): Promise<ControlOutcome> {
   const [resource = '', ...rest] = path.split('/').filter(Boolean);
   const route = routes[`${request.method} ${resource}`];
   const takesId = request.method === 'PATCH' && resource === 'keys';
@@ -244,7 +265,7 @@ async function answerControl(
   if (route === undefined || (takesId ? id === undefined : rest.length > 0)) {
     const known = Object.keys(routes).map((name) => name.replace(' ', ' /'));
     return {
-      response: errorResponse(
+      answer: errorAnswer(
         'control_not_found',
         `unknown control route ${request.method} ${path.slice(0, 100)}; known: ${known.join(', ')}, PATCH /keys/{id}`,
       ),
@@ -253,50 +274,42 @@ async function answerControl(
   try {
     const result = await route(control, request, id ?? '');
     return {
-      response: jsonResponse(200, result.body),
+      answer: jsonAnswer(200, result.body),
       ...(result.action === undefined ? {} : { action: result.action }),
     };
   } catch (error) {
     if (error instanceof ControlInputError)
-      return { response: errorResponse(error.code, error.message) };
+      return { answer: errorAnswer(error.code, error.message) };
     if (error instanceof StorageError) {
       const code: ErrorCode = error.kind === 'full' ? 'insufficient_storage' : 'storage_failed';
-      return { response: errorResponse(code, `nothing changed: ${error.message}`) };
+      return { answer: errorAnswer(code, `nothing changed: ${error.message}`) };
     }
     throw error;
   }
 }
 
-/** msw handlers of the control surface on one origin. */
-export function createControlHandlers(
+/**
+ * Answers a request under the control prefix: the refusals first (Host, cross-site, token,
+ * content type), then the route. `path` is the URL path after the prefix.
+ */
+export function answerControl(
   control: FakeControl,
-  origin: string,
   config: ResolvedConfig,
-) {
-  const prefix = config.controlPrefix;
-  return [
-    http.all(`${origin}${prefix}/*`, async ({ request }) => {
-      const started = performance.now();
-      const url = new URL(request.url);
-      const refused = refusal(request, config);
-      const { response, action } =
-        refused === undefined
-          ? await answerControl(control, request, url.pathname.slice(prefix.length))
-          : { response: refused, action: undefined };
-      const errorCode = errorCodeOf(response);
-      config.onExchange?.({
-        method: request.method,
-        // Control URLs carry no secrets (the token travels in a header); bounded for the log.
-        url: url.pathname.slice(0, 200),
-        status: response.status,
-        keyId: '-',
-        operationId: undefined,
-        durationMs: performance.now() - started,
-        control: true,
-        ...(errorCode === undefined ? {} : { errorCode }),
-        ...(action === undefined ? {} : { controlAction: action }),
-      });
-      return response;
-    }),
-  ];
+  request: FakeRequest,
+  path: string,
+): Promise<ControlOutcome> {
+  const refused = refusal(request, config);
+  if (refused !== undefined) return Promise.resolve({ answer: refused });
+  return answerRoute(control, { ...bind(request), maxBodyBytes: config.maxBodyBytes }, path);
+}
+
+/** The request's methods bound to it, so it can be spread into a ControlRequest. */
+function bind(request: FakeRequest): FakeRequest {
+  return {
+    method: request.method,
+    url: request.url,
+    header: (name) => request.header(name),
+    headerList: () => request.headerList(),
+    body: (maxBytes) => request.body(maxBytes),
+  };
 }

@@ -20,10 +20,9 @@ beforeAll(async () => {
     stagingOrigin: false,
     allowedHosts: ['qa-box.example.test', '.preview.example.test'],
   });
-  door = await listenHttp(fake.handlers, {
+  door = await listenHttp(fake.behaviour, {
     port,
     origin: fake.config.origins[0] as string,
-    errorHeaders: () => fake.anonymousRateLimitHeaders(),
   });
 });
 afterAll(() => door.close());

@@ -15,10 +15,9 @@ let base: string;
 
 beforeAll(async () => {
   fake = await createFake({ stagingOrigin: false });
-  door = await listenHttp(fake.handlers, {
+  door = await listenHttp(fake.behaviour, {
     port: 0,
     origin: fake.config.origins[0] as string,
-    errorHeaders: () => fake.anonymousRateLimitHeaders(),
   });
   base = `http://127.0.0.1:${(door.server.address() as { port: number }).port}`;
 });

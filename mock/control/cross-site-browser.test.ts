@@ -71,10 +71,9 @@ beforeAll(async () => {
   fakePort = await freePort();
   // The fake answers as the origin it is bound to, as `npm start` does.
   fake = await createFake({ origin: `http://127.0.0.1:${fakePort}`, stagingOrigin: false });
-  door = await listenHttp(fake.handlers, {
+  door = await listenHttp(fake.behaviour, {
     port: fakePort,
     origin: fake.config.origins[0] as string,
-    errorHeaders: () => fake.anonymousRateLimitHeaders(),
   });
   door.server.on('request', (req) =>
     seen.push({ method: req.method ?? '', url: req.url ?? '', headers: req.headers }),

@@ -12,7 +12,7 @@ let api: ReturnType<typeof request>;
 
 beforeAll(async () => {
   const fake = await createFake();
-  door = await listenHttp(fake.handlers, { port: 0, origin: fake.config.origins[0] as string });
+  door = await listenHttp(fake.behaviour, { port: 0, origin: fake.config.origins[0] as string });
   api = request(`http://127.0.0.1:${(door.server.address() as { port: number }).port}`);
 });
 afterAll(() => door.close());

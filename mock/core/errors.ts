@@ -3,7 +3,6 @@
  * (`{code, message, status}`) but not the codes: these are ours, and the README lists them.
  */
 import type { ErrorBody } from '../contract/types.ts';
-import { jsonResponse, type ResponseHeaders } from './json-response.ts';
 
 /** Code → status and default message of every error the fake sends. */
 export const errorTemplates = {
@@ -34,6 +33,10 @@ export const errorTemplates = {
   control_not_found: { status: 404, message: 'No such control route or key.' },
   control_conflict: { status: 409, message: 'That id or key is already in use.' },
   request_timeout: { status: 408, message: 'The request was not received in time.' },
+  expectation_failed: {
+    status: 417,
+    message: 'The Expect header is not supported (only 100-continue is).',
+  },
   payload_too_large: { status: 413, message: 'The request body is too large.' },
   uri_too_long: { status: 414, message: 'The request URL is too long.' },
   request_header_too_large: { status: 431, message: 'The request headers are too large.' },
@@ -67,24 +70,4 @@ export type ErrorCode = keyof typeof errorTemplates;
 export function errorBody(code: ErrorCode, message?: string): ErrorBody {
   const template = errorTemplates[code];
   return { code, message: message ?? template.message, status: template.status };
-}
-
-// The code each error response was built with, so the request log can name it without parsing.
-const responseCodes = new WeakMap<Response, ErrorCode>();
-
-/** Builds the JSON error response for a code; extra headers are set on it as given. */
-export function errorResponse(
-  code: ErrorCode,
-  message?: string,
-  headers?: ResponseHeaders,
-): Response {
-  const body = errorBody(code, message);
-  const response = jsonResponse(body.status, body, headers);
-  responseCodes.set(response, code);
-  return response;
-}
-
-/** The error code a response from `errorResponse` carries, if it is one. */
-export function errorCodeOf(response: Response): ErrorCode | undefined {
-  return responseCodes.get(response);
 }

@@ -2,8 +2,11 @@
  * Bearer authentication. Keys are compared in constant time, and every known key is compared on
  * every request, so response time says nothing about how close a guess was.
  */
+import { errorAnswer } from '../core/answer.ts';
+import type { Step } from '../pipeline.ts';
 import { bearerTokenPattern } from './key-format.ts';
-import type { KeyEntry } from './plans.ts';
+import { type KeyEntry, limitsFor } from './plans.ts';
+import { usageOf } from './rate-limit.ts';
 
 /** Why a request was not authenticated; `undefined` key means it was. */
 export type AuthResult =
@@ -56,3 +59,35 @@ export function authenticate(header: string | null, keys: readonly KeyEntry[]): 
   }
   return found ? { ok: true, key: found } : { ok: false, reason: 'unknown' };
 }
+
+/** The challenge of a 401 for a key that was sent but is not valid (RFC 6750). */
+export const invalidTokenChallenge = 'Bearer error="invalid_token"';
+
+const unauthorizedMessage = {
+  missing: 'Missing API key: send "Authorization: Bearer <API_KEY>".',
+  malformed: 'Malformed Authorization header: expected "Bearer <API_KEY>".',
+  unknown: 'Invalid API key.',
+} as const;
+
+/**
+ * The pipeline step: a request without a valid key gets 401 with its challenge; one with a valid
+ * key goes on as that key's caller, with its usage record and limits.
+ */
+export const authenticateStep: Step = (exchange, next) => {
+  const { state } = exchange;
+  const auth = authenticate(exchange.request.header('authorization'), state.keys);
+  if (!auth.ok) {
+    exchange.keyId = auth.reason === 'missing' ? '-' : 'unknown';
+    return errorAnswer('unauthorized', unauthorizedMessage[auth.reason], {
+      'WWW-Authenticate': auth.reason === 'missing' ? 'Bearer' : invalidTokenChallenge,
+    });
+  }
+  const key = auth.key;
+  exchange.keyId = key.id;
+  exchange.caller = {
+    key,
+    usage: usageOf(state.usage, key.id),
+    limits: limitsFor(state.plans, key),
+  };
+  return next();
+};

@@ -4,6 +4,8 @@
  * browser still sends the attacker's name as `Host`, so answering only the fake's own names
  * (Vite's `server.allowedHosts`, webpack-dev-server's `allowedHosts`) stops it.
  */
+import { errorAnswer } from '../core/answer.ts';
+import type { Step } from '../pipeline.ts';
 
 /** The host name of a `Host` header value, lower case, without its port. */
 function hostName(header: string): string {
@@ -27,3 +29,9 @@ export function hostProblem(header: string | null, allowed: readonly string[]): 
   if (ok) return undefined;
   return `Host "${header.slice(0, 100)}" is not one this fake answers to (allowed: ${allowed.join(', ')}); add it with --allowed-hosts or the allowedHosts option.`;
 }
+
+/** The pipeline step: a request on a Host the fake does not answer to gets 403 `host_not_allowed`. */
+export const hostStep: Step = (exchange, next) => {
+  const refused = hostProblem(exchange.request.header('host'), exchange.state.config.allowedHosts);
+  return refused === undefined ? next() : errorAnswer('host_not_allowed', refused);
+};

@@ -4,8 +4,8 @@
  */
 import { checkNewPet, describeIssues } from '../contract/schemas.ts';
 import type { NewPet } from '../contract/types.ts';
-import { errorResponse, errorTemplates } from '../core/errors.ts';
-import { jsonResponse } from '../core/json-response.ts';
+import { errorAnswer, jsonAnswer } from '../core/answer.ts';
+import { errorTemplates } from '../core/errors.ts';
 import type { Operation } from '../pipeline.ts';
 import { maxPetId } from '../store/pet-store.ts';
 import { StorageError } from '../store/storage-error.ts';
@@ -32,11 +32,11 @@ export function validateNewPet(
 /** Answers createPet. */
 export const createPet: Operation = async ({ request, state }) => {
   const body = await readJsonBody(request, state.config.maxBodyBytes);
-  if (!body.ok) return body.response;
+  if (!body.ok) return body.answer;
   const result = validateNewPet(body.value, state.config.maxNameLength);
-  if ('error' in result) return errorResponse('invalid_body', result.error);
+  if ('error' in result) return errorAnswer('invalid_body', result.error);
   if (state.store.count() >= state.config.maxPets) {
-    return errorResponse(
+    return errorAnswer(
       'store_full',
       `The fake holds its maximum of ${state.config.maxPets} pets; reset it or raise maxPets.`,
     );
@@ -49,13 +49,13 @@ export const createPet: Operation = async ({ request, state }) => {
     if (!(error instanceof StorageError)) throw error;
     // The store undid the create: answer an Error, never a 201 for a pet a restart would lose.
     const code = error.kind === 'full' ? 'insufficient_storage' : 'storage_failed';
-    return errorResponse(code, `${errorTemplates[code].message} (${error.message})`);
+    return errorAnswer(code, `${errorTemplates[code].message} (${error.message})`);
   }
   if (pet === undefined) {
-    return errorResponse(
+    return errorAnswer(
       'store_full',
       `Every pet id up to ${maxPetId} (2^53 - 1) is used; reset or restore the fake.`,
     );
   }
-  return jsonResponse(201, pet);
+  return jsonAnswer(201, pet);
 };

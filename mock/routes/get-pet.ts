@@ -2,9 +2,8 @@
  * `GET /pets/{petId}` (getPet), deprecated: 200 or 404, with the deprecation headers on every
  * response, and gone (404 `endpoint_removed`) once the fake's clock passes the sunset.
  */
-import { errorResponse } from '../core/errors.ts';
+import { errorAnswer, jsonAnswer } from '../core/answer.ts';
 import type { FakeState } from '../core/fake-state.ts';
-import { jsonResponse } from '../core/json-response.ts';
 import type { Operation } from '../pipeline.ts';
 import { deprecationHeaders, isSunset } from '../policies/deprecation.ts';
 
@@ -31,15 +30,15 @@ export function getPetHeaders(url: URL, state: FakeState): Record<string, string
 /** Answers getPet. */
 export const getPet: Operation = ({ params, state }) => {
   if (isSunset(state.config.deprecation, state.clock.now())) {
-    return errorResponse(
+    return errorAnswer(
       'endpoint_removed',
       'GET /pets/{petId} was removed on its sunset date; use GET /pets?status=...',
     );
   }
   const raw = params.petId;
-  const id = typeof raw === 'string' ? parsePetId(raw) : undefined;
+  const id = raw === undefined ? undefined : parsePetId(raw);
   const pet = id === undefined ? undefined : state.store.get(id);
   if (pet === undefined)
-    return errorResponse('not_found', `No pet with id ${String(raw).slice(0, 40)}.`);
-  return jsonResponse(200, pet);
+    return errorAnswer('not_found', `No pet with id ${String(raw).slice(0, 40)}.`);
+  return jsonAnswer(200, pet);
 };

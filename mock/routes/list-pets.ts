@@ -5,8 +5,7 @@
  */
 import { listLimits, petStatuses } from '../contract/schemas.ts';
 import type { PetStatus } from '../contract/types.ts';
-import { errorResponse } from '../core/errors.ts';
-import { jsonResponse } from '../core/json-response.ts';
+import { errorAnswer, jsonAnswer } from '../core/answer.ts';
 import type { Operation } from '../pipeline.ts';
 
 /** The parsed query of listPets, or a message saying what is wrong with it. */
@@ -41,6 +40,6 @@ export function parseListQuery(query: URLSearchParams): ListQuery {
 /** Answers listPets. */
 export const listPets: Operation = ({ url, state }) => {
   const query = parseListQuery(url.searchParams);
-  if ('error' in query) return errorResponse('invalid_query', query.error);
-  return jsonResponse(200, state.store.list(query.limit, query.status));
+  if ('error' in query) return errorAnswer('invalid_query', query.error);
+  return jsonAnswer(200, state.store.list(query.limit, query.status));
 };

@@ -1,4 +1,5 @@
 import { expect, test } from 'vitest';
+import { fromFetchRequest } from '../doors/fetch-adapter.ts';
 import { checkJsonContentType, readJsonBody } from './request-body.ts';
 
 test('accepts application/json and +json types in UTF-8 only', () => {
@@ -29,14 +30,17 @@ const post = (
 ) => new Request('http://x/v1/pets', { method: 'POST', body, headers });
 
 test('parses a JSON body, keeping big integers exact', async () => {
-  const result = await readJsonBody(post('{"categoryId": 9223372036854775807}'), 1024);
+  const result = await readJsonBody(
+    fromFetchRequest(post('{"categoryId": 9223372036854775807}')),
+    1024,
+  );
   expect(result).toEqual({ ok: true, value: { categoryId: 9223372036854775807n } });
 });
 
 test('answers empty, invalid, non-UTF-8 and oversized bodies with the right error', async () => {
   const codeOf = async (request: Request, max = 1024) => {
-    const result = await readJsonBody(request, max);
-    return result.ok ? 'ok' : ((await result.response.json()) as { code: string }).code;
+    const result = await readJsonBody(fromFetchRequest(request), max);
+    return result.ok ? 'ok' : result.answer.errorCode;
   };
   expect(await codeOf(post(''))).toBe('missing_body');
   expect(await codeOf(post('{"name":'))).toBe('invalid_json');
@@ -60,7 +64,7 @@ test('stops reading a streamed body as soon as it passes the cap', async () => {
     headers: { 'content-type': 'application/json' },
     duplex: 'half',
   } as RequestInit);
-  const result = await readJsonBody(request, 4096);
+  const result = await readJsonBody(fromFetchRequest(request), 4096);
   expect(result.ok).toBe(false);
   expect(pulled).toBeLessThan(10);
 });

@@ -3,12 +3,12 @@
  * method, 404 `route_not_found` otherwise. Both go through the pipeline, so they are
  * authenticated and carry the rate-limit headers like every other response.
  */
-import { errorResponse } from '../core/errors.ts';
+import { errorAnswer } from '../core/answer.ts';
 import type { Operation } from '../pipeline.ts';
 
 const allowedMethods: readonly (readonly [RegExp, string])[] = [
-  [/^\/pets\/?$/, 'GET, POST, OPTIONS'],
-  [/^\/pets\/[^/]+\/?$/, 'GET, OPTIONS'],
+  [/^\/pets\/?$/, 'GET, HEAD, POST, OPTIONS'],
+  [/^\/pets\/[^/]+\/?$/, 'GET, HEAD, OPTIONS'],
 ];
 
 /** Answers a request no operation matched. */
@@ -16,11 +16,11 @@ export const unknownRoute: Operation = ({ request, url, state }) => {
   const path = url.pathname.slice(state.config.basePath.length);
   const allow = allowedMethods.find(([pattern]) => pattern.test(path))?.[1];
   if (allow !== undefined) {
-    return errorResponse(
+    return errorAnswer(
       'method_not_allowed',
       `${request.method} is not allowed here; allowed: ${allow}.`,
       { Allow: allow },
     );
   }
-  return errorResponse('route_not_found', `No endpoint at ${url.pathname.slice(0, 200)}.`);
+  return errorAnswer('route_not_found', `No endpoint at ${url.pathname.slice(0, 200)}.`);
 };

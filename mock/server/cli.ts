@@ -222,15 +222,14 @@ async function main(argv: readonly string[]): Promise<void> {
     options.stagingOrigin === false ? false : (fake.config.origins[1] ?? origin);
   const common = {
     host,
-    errorHeaders: () => fake.anonymousRateLimitHeaders(),
     maxBodyBytes: fake.config.maxBodyBytes,
   };
   const doors = [
-    await listenHttp(fake.handlers, { ...common, port: flags.productionPort, origin }),
+    await listenHttp(fake.behaviour, { ...common, port: flags.productionPort, origin }),
   ];
   if (stagingOrigin !== false) {
     doors.push(
-      await listenHttp(fake.handlers, {
+      await listenHttp(fake.behaviour, {
         ...common,
         port: flags.stagingPort,
         origin: stagingOrigin,

@@ -6,8 +6,9 @@
 
 import { STATUS_CODES } from 'node:http';
 import type { Duplex } from 'node:stream';
-import { stringifyJson } from '../contract/lossless-json.ts';
-import { type ErrorCode, errorBody } from '../core/errors.ts';
+import { maxUrlLength } from '../behaviour.ts';
+import { type Answer, errorAnswer } from '../core/answer.ts';
+import type { ErrorCode } from '../core/errors.ts';
 
 /** Limits of the HTTP door: sizes in bytes, times in ms. */
 export const doorLimits = {
@@ -21,13 +22,26 @@ export const doorLimits = {
   keepAliveTimeout: 5_000,
   /** How often Node checks the two time-outs above (its default, 30 s, would let them run late). */
   connectionsCheckingInterval: 1_000,
+  /** Unsent answer bytes a socket may hold (a client pipelining without reading) before it is closed. */
+  maxBacklogBytes: 1024 * 1024,
+  /** Time a socket's unsent answers may sit without moving before it is closed. */
+  stallTimeout: 10_000,
+  /** On shutdown, time requests in flight get to finish before every connection is closed. */
+  shutdownGrace: 5_000,
 } as const;
 
-/** Maps a Node HTTP parser error code to the Error the client gets. */
-function classifyClientError(code: string | undefined): ErrorCode {
-  switch (code) {
+/** Whether the request line in the bytes the parser refused is longer than `maxUrlLength`. */
+function requestLineTooLong(rawPacket: unknown): boolean {
+  if (!Buffer.isBuffer(rawPacket)) return false;
+  const end = rawPacket.indexOf('\r\n');
+  return (end === -1 ? rawPacket.length : end) > maxUrlLength;
+}
+
+/** Maps a Node HTTP parser error to the Error the client gets. */
+function classifyClientError(error: NodeJS.ErrnoException & { rawPacket?: unknown }): ErrorCode {
+  switch (error.code) {
     case 'HPE_HEADER_OVERFLOW':
-      return 'request_header_too_large';
+      return requestLineTooLong(error.rawPacket) ? 'uri_too_long' : 'request_header_too_large';
     case 'ERR_HTTP_REQUEST_TIMEOUT':
     case 'HPE_HEADER_TIMEOUT':
       return 'request_timeout';
@@ -36,7 +50,25 @@ function classifyClientError(code: string | undefined): ErrorCode {
   }
 }
 
-/** Writes a complete Error response on a raw socket and closes it; `headers` are added as given. */
+/** Writes an answer on a raw socket with `Connection: close`, then closes it once flushed. */
+export function writeRawError(socket: Duplex, answer: Answer): void {
+  if (!socket.writable) {
+    socket.destroy();
+    return;
+  }
+  const body = answer.body ?? '';
+  const lines = [
+    `HTTP/1.1 ${answer.status} ${STATUS_CODES[answer.status] ?? 'Error'}`,
+    ...Object.entries(answer.headers).map(([name, value]) => `${name}: ${value}`),
+    `Content-Length: ${Buffer.byteLength(body)}`,
+    'Connection: close',
+  ];
+  // Destroy once flushed: a client that never reads would otherwise hold a half-closed socket.
+  socket.once('finish', () => socket.destroy());
+  socket.end(`${lines.join('\r\n')}\r\n\r\n${body}`);
+}
+
+/** Writes a complete Error response for a parser error on a raw socket and closes it. */
 export function answerClientError(
   error: NodeJS.ErrnoException,
   socket: Duplex,
@@ -46,16 +78,5 @@ export function answerClientError(
     socket.destroy();
     return;
   }
-  const body = errorBody(classifyClientError(error.code));
-  const text = stringifyJson(body);
-  const lines = [
-    `HTTP/1.1 ${body.status} ${STATUS_CODES[body.status] ?? 'Error'}`,
-    'Content-Type: application/json',
-    `Content-Length: ${Buffer.byteLength(text)}`,
-    'Connection: close',
-    ...Object.entries(headers).map(([name, value]) => `${name}: ${value}`),
-  ];
-  // Destroy once flushed: a client that never reads would otherwise hold a half-closed socket.
-  socket.once('finish', () => socket.destroy());
-  socket.end(`${lines.join('\r\n')}\r\n\r\n${text}`);
+  writeRawError(socket, errorAnswer(classifyClientError(error), undefined, headers));
 }

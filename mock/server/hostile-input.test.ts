@@ -23,10 +23,9 @@ beforeAll(async () => {
   fake = await createFake();
   fake.control.addKey({ id: 'fuzz', key: fuzzKey, plan: 'enterprise' });
   fake.control.updateKey('fuzz', { limits: { perMinute: 1e9, perDay: 1e9 } });
-  door = await listenHttp(fake.handlers, {
+  door = await listenHttp(fake.behaviour, {
     port: 0,
     origin: fake.config.origins[0] as string,
-    errorHeaders: () => fake.anonymousRateLimitHeaders(),
   });
   port = (door.server.address() as { port: number }).port;
 });

@@ -21,8 +21,8 @@ let api: ReturnType<typeof request>;
 beforeAll(async () => {
   fake = await createFake({ clock, onExchange: (record) => exchanges.push(record) });
   const [origin, stagingOrigin] = fake.config.origins;
-  door = await listenHttp(fake.handlers, { port: 0, origin: origin as string });
-  staging = await listenHttp(fake.handlers, { port: 0, origin: stagingOrigin as string });
+  door = await listenHttp(fake.behaviour, { port: 0, origin: origin as string });
+  staging = await listenHttp(fake.behaviour, { port: 0, origin: stagingOrigin as string });
   api = request(localUrl(door));
 });
 afterAll(async () => {
@@ -201,7 +201,7 @@ test('answers unknown routes with 404 and wrong methods with 405 and Allow', asy
   expectError(await api.get('/v1/orders').set(key), 404, 'route_not_found');
   const put = await api.put('/v1/pets').set(key);
   expectError(put, 405, 'method_not_allowed');
-  expect(put.headers.allow).toBe('GET, POST, OPTIONS');
+  expect(put.headers.allow).toBe('GET, HEAD, POST, OPTIONS');
   expect((await api.get('/elsewhere')).status).toBe(404);
 });
 

@@ -1,21 +1,24 @@
 /**
- * The HTTP door: a node:http server that turns each request into a Fetch `Request` on the
- * origin it serves and answers with msw's `getResponse` over the fake's handlers, so a real
- * port runs exactly the code the browser and `setupServer` run.
+ * The HTTP door: a node:http server that hands each request to the fake's behaviour core and
+ * writes its answer to the socket. No Fetch `Request` or `Response` and no msw on this path: the
+ * core reads the method, URL, headers and body straight from Node's parser output (measured in
+ * bench/results.md).
  *
- * Every request crosses this door, so it does no work the answer does not need (measured in
- * bench/optimisations.md): it builds the Request in one pass, lets msw skip its per-request clone,
- * tries only the handlers of its own origin, writes the fake's JSON text without reading it back
- * from the Response's stream, and writes the body with a Content-Length.
+ * It also owns what only a socket has: requests Node's parser refuses (answered with an Error
+ * body, see client-errors.ts), `Expect`, `CONNECT` and a missing `Host`, clients that pipeline
+ * requests and never read their answers, and a shutdown that cannot be held open by a stalled
+ * client.
  */
 import { once } from 'node:events';
 import { createServer, type IncomingMessage, type Server, type ServerResponse } from 'node:http';
-import type { AddressInfo } from 'node:net';
-import { getResponse, RequestHandler } from 'msw';
-import { stringifyJson } from '../contract/lossless-json.ts';
-import { type ErrorCode, errorBody } from '../core/errors.ts';
-import { jsonResponseText } from '../core/json-response.ts';
-import { answerClientError, doorLimits } from './client-errors.ts';
+import type { AddressInfo, Socket } from 'node:net';
+import type { Duplex } from 'node:stream';
+import type { Behaviour } from '../behaviour.ts';
+import type { Answer } from '../core/answer.ts';
+import { errorAnswer } from '../core/answer.ts';
+import type { ErrorCode } from '../core/errors.ts';
+import type { BodyBytes, FakeRequest } from '../core/fake-request.ts';
+import { answerClientError, doorLimits, writeRawError } from './client-errors.ts';
 
 /** Options of one listening socket. */
 export interface ListenOptions {
@@ -23,16 +26,14 @@ export interface ListenOptions {
   /** Port to listen on; 0 picks a free one. */
   readonly port?: number;
   /**
-   * The origin the handlers know this socket as, when it differs from `http://host:port`
+   * The origin the fake knows this socket as, when it differs from `http://host:port`
    * (e.g. behind a proxy). Default: the socket's own address.
    */
   readonly origin?: string;
-  /** Headers for answers the door writes itself (parse errors): e.g. the anonymous rate-limit headers. */
-  readonly errorHeaders?: () => Record<string, string>;
   /** Largest request body read, in bytes; larger ones get 413 without being read whole. Default 1 MiB. */
   readonly maxBodyBytes?: number;
-  /** Header size and time-outs of the socket; defaults in client-errors.ts (`doorLimits`). */
-  readonly limits?: Partial<Record<keyof typeof doorLimits, number>>;
+  /** Header size, time-outs and backlog bounds of the socket; defaults in client-errors.ts (`doorLimits`). */
+  readonly limits?: Partial<DoorLimits>;
 }
 
 /** A listening HTTP door. */
@@ -40,89 +41,26 @@ export interface HttpDoor {
   readonly server: Server;
   /** The origin requests are answered as, e.g. `http://127.0.0.1:4010`. */
   readonly origin: string;
-  /** Stops accepting connections and waits for in-flight requests to finish. */
-  close(): Promise<void>;
+  /**
+   * Stops accepting connections, lets requests in flight finish for up to `graceMs` (default
+   * `doorLimits.shutdownGrace`), then closes every connection still open.
+   */
+  close(graceMs?: number): Promise<void>;
 }
 
 const BODYLESS = new Set(['GET', 'HEAD']);
 const DEFAULT_MAX_BODY_BYTES = 1024 * 1024;
+const EMPTY = new Uint8Array();
+
+/** The door's limits, as numbers. */
+type DoorLimits = Record<keyof typeof doorLimits, number>;
 
 /**
- * msw clones every Request before it runs the handlers, only so that its logging can read the
- * body again; `getResponse` never reads that clone. Registering a request as its own clone in
- * msw's clone cache skips the copy (about 25 us a request, bench/optimisations.md). If a later
- * msw drops the cache, this does nothing and msw clones as before.
+ * Reads a body whole, up to `maxBytes`. The door reads it before answering rather than letting
+ * the core stream it: an answer that does not need the body (a 401) would otherwise leave it
+ * half-read on a kept-alive socket, and the next request would be parsed from its middle.
  */
-const requestClones: unknown = (RequestHandler as unknown as { cache?: unknown }).cache;
-function skipClone(request: Request): void {
-  if (requestClones instanceof WeakMap) requestClones.set(request, request);
-}
-
-function headerPairs(raw: readonly string[]): [string, string][] {
-  const pairs: [string, string][] = [];
-  for (let i = 0; i < raw.length; i += 2) pairs.push([raw[i] as string, raw[i + 1] as string]);
-  return pairs;
-}
-
-/** The headers without those the Fetch API refuses (e.g. bytes past Latin-1): dropped, not fatal. */
-function acceptedHeaders(raw: readonly string[]): Headers {
-  const headers = new Headers();
-  for (const [name, value] of headerPairs(raw)) {
-    try {
-      headers.append(name, value);
-    } catch {
-      // This header is dropped, not the request.
-    }
-  }
-  return headers;
-}
-
-function toFetchRequest(
-  incoming: IncomingMessage,
-  origin: string,
-  body: Buffer<ArrayBuffer> | undefined,
-): Request {
-  const target = incoming.url ?? '/';
-  // Origin-form targets ("/v1/pets") are joined as text: `new URL('//x', origin)` changes host.
-  const url = target.startsWith('/') ? origin + target : new URL(target, origin);
-  const init: RequestInit = { method: incoming.method ?? 'GET' };
-  if (body !== undefined) init.body = body;
-  try {
-    // One pass: the Request copies the pairs into its own Headers.
-    return new Request(url, { ...init, headers: headerPairs(incoming.rawHeaders) });
-  } catch {
-    // Usually a header value the Fetch API refuses; if the URL is at fault this throws again.
-    return new Request(url, { ...init, headers: acceptedHeaders(incoming.rawHeaders) });
-  }
-}
-
-/**
- * The handlers that can answer on `origin`. One socket serves one origin, so handlers bound to
- * another absolute origin are dropped once instead of being tried on every request; relative
- * paths, wildcard or parameterised origins, RegExps and predicates are all kept.
- */
-function handlersForOrigin(handlers: readonly RequestHandler[], origin: string): RequestHandler[] {
-  const own = origin.toLowerCase();
-  return handlers.filter((handler) => {
-    const path = (handler.info as { path?: unknown }).path;
-    if (typeof path !== 'string') return true;
-    const bound = /^https?:\/\/[^/]*/i.exec(path)?.[0];
-    if (bound === undefined) return true;
-    const authority = bound.slice(bound.indexOf('//') + 2).replace(/:\d+$/, '');
-    if (/[*:{}]/.test(authority)) return true;
-    return bound.toLowerCase() === own;
-  });
-}
-
-/**
- * Reads a body whole, up to `maxBytes`. The door reads it rather than streaming it into the
- * Request: a handler that answers without reading the body would otherwise leave it half-read
- * on a kept-alive socket, and the next request would be parsed from the middle of it.
- */
-async function readBody(
-  incoming: IncomingMessage,
-  maxBytes: number,
-): Promise<Buffer<ArrayBuffer> | 'too-large'> {
+async function readBody(incoming: IncomingMessage, maxBytes: number): Promise<BodyBytes> {
   if (Number(incoming.headers['content-length'] ?? 0) > maxBytes) return 'too-large';
   const chunks: Buffer[] = [];
   let total = 0;
@@ -131,123 +69,144 @@ async function readBody(
     if (total > maxBytes) return 'too-large';
     chunks.push(chunk);
   }
-  return Buffer.concat(chunks, total);
+  return chunks.length === 1 ? (chunks[0] as Buffer) : Buffer.concat(chunks, total);
 }
 
-function writeError(
-  res: ServerResponse,
-  code: ErrorCode,
-  message: string,
-  headers: Record<string, string>,
-): void {
-  if (res.headersSent) {
+/** A header of Node's raw header list, duplicates joined by `, ` as Fetch's `Headers.get` does. */
+function rawHeader(raw: readonly string[], name: string): string | null {
+  let value: string | null = null;
+  for (let i = 0; i < raw.length; i += 2) {
+    const key = raw[i] as string;
+    if (key.length !== name.length || key.toLowerCase() !== name) continue;
+    const item = raw[i + 1] as string;
+    value = value === null ? item : `${value}, ${item}`;
+  }
+  return value;
+}
+
+function toFakeRequest(incoming: IncomingMessage, origin: string, body: BodyBytes): FakeRequest {
+  const target = incoming.url ?? '/';
+  // Origin-form targets ("/v1/pets") are joined as text: `new URL('//x', origin)` changes host.
+  let url: string;
+  if (target.startsWith('/')) url = origin + target;
+  else {
+    try {
+      url = new URL(target, origin).href;
+    } catch {
+      url = `${origin}/${target}`;
+    }
+  }
+  const raw = incoming.rawHeaders;
+  return {
+    method: incoming.method ?? 'GET',
+    url,
+    header: (name) => rawHeader(raw, name),
+    headerList: () => {
+      const pairs: [string, string][] = [];
+      for (let i = 0; i < raw.length; i += 2) pairs.push([raw[i] as string, raw[i + 1] as string]);
+      return pairs;
+    },
+    body: async () => body,
+  };
+}
+
+/** Writes an answer; a HEAD request gets the GET's headers (Content-Length included), no body. */
+function writeAnswer(res: ServerResponse, answer: Answer, closing: boolean): void {
+  if (res.headersSent || res.destroyed) {
     res.destroy();
     return;
   }
-  const text = stringifyJson(errorBody(code, message));
-  res.writeHead(errorBody(code).status, {
-    ...headers,
-    'Content-Type': 'application/json',
-    'Content-Length': Buffer.byteLength(text),
-  });
-  res.end(text);
+  const headers: Record<string, string | number> = answer.headers;
+  if (answer.body !== undefined) headers['Content-Length'] = Buffer.byteLength(answer.body);
+  if (closing) headers.Connection = 'close';
+  res.writeHead(answer.status, headers);
+  res.end(answer.body);
 }
 
-async function answer(
-  handlers: RequestHandler[],
-  options: Required<Pick<ListenOptions, 'maxBodyBytes' | 'errorHeaders'>> & { origin: string },
-  incoming: IncomingMessage,
-  res: ServerResponse,
-): Promise<void> {
-  let body: Buffer<ArrayBuffer> | undefined;
-  if (!BODYLESS.has(incoming.method ?? 'GET')) {
-    const read = await readBody(incoming, options.maxBodyBytes);
-    if (read === 'too-large') {
-      // Refused before it is read whole; closing the connection spares reading the rest.
-      writeError(
-        res,
-        'payload_too_large',
-        `The request body must be at most ${options.maxBodyBytes} bytes.`,
-        { ...options.errorHeaders(), Connection: 'close' },
-      );
-      return;
-    }
-    body = read;
-  }
-  let request: Request;
-  try {
-    request = toFetchRequest(incoming, options.origin, body);
-  } catch {
-    writeError(
-      res,
-      'bad_request',
-      'The request line or headers could not be parsed.',
-      options.errorHeaders(),
-    );
-    return;
-  }
-  skipClone(request);
-  const response = await getResponse(handlers, request);
-  if (response === undefined) {
-    writeError(
-      res,
-      'route_not_found',
-      `No endpoint at ${new URL(request.url).pathname.slice(0, 200)}; the API lives under /v1.`,
-      options.errorHeaders(),
-    );
-    return;
-  }
-  const headers: Record<string, string | string[]> = {};
-  response.headers.forEach((value, name) => {
-    headers[name] = value;
-  });
-  const setCookies = response.headers.getSetCookie();
-  if (setCookies.length > 0) headers['set-cookie'] = setCookies;
-  // A fake's own JSON answer hands over its text; anything else is read from its body stream.
-  const text = jsonResponseText(response);
-  const payload =
-    text !== undefined
-      ? Buffer.from(text)
-      : response.body === null
-        ? undefined
-        : await response.bytes();
-  if (payload !== undefined) headers['content-length'] = String(payload.byteLength);
-  res.writeHead(response.status, headers);
-  res.end(incoming.method === 'HEAD' ? undefined : payload);
-}
-
-/**
- * Starts an HTTP door for `handlers` on one socket. It picks the handlers that can match its
- * origin when it starts listening, so add handlers before calling it.
- */
+/** Starts an HTTP door for a fake's behaviour on one socket. */
 export async function listenHttp(
-  handlers: RequestHandler[],
+  behaviour: Behaviour,
   options: ListenOptions = {},
 ): Promise<HttpDoor> {
   const host = options.host ?? '127.0.0.1';
+  const limits = { ...doorLimits, ...options.limits };
+  const maxBodyBytes = options.maxBodyBytes ?? DEFAULT_MAX_BODY_BYTES;
   let origin = options.origin ?? '';
-  let served: RequestHandler[] = [];
-  const server = createServer({ ...doorLimits, ...options.limits }, (incoming, res) => {
-    const doorOptions = {
-      origin,
-      maxBodyBytes: options.maxBodyBytes ?? DEFAULT_MAX_BODY_BYTES,
-      errorHeaders: options.errorHeaders ?? (() => ({})),
-    };
-    answer(served, doorOptions, incoming, res).catch((error: unknown) => {
-      // A client that went away mid-body is not a fault of the fake.
-      if (incoming.errored !== null || res.destroyed) return;
-      console.error('petstore-fake: request failed', error);
-      writeError(
-        res,
-        'internal_error',
-        'The fake failed to handle the request.',
-        doorOptions.errorHeaders(),
-      );
-    });
-  });
-  server.on('clientError', (error: NodeJS.ErrnoException, socket) =>
-    answerClientError(error, socket, options.errorHeaders?.() ?? {}),
+  let closing = false;
+  const errorHeaders = () => behaviour.anonymousRateLimitHeaders();
+  const refuse = (res: ServerResponse, code: ErrorCode, message: string) =>
+    writeAnswer(res, errorAnswer(code, message, errorHeaders()), true);
+
+  async function answer(incoming: IncomingMessage, res: ServerResponse): Promise<void> {
+    if (incoming.headers.host === undefined && incoming.httpVersion === '1.1') {
+      refuse(res, 'bad_request', 'An HTTP/1.1 request must send a Host header.');
+      return;
+    }
+    let body: BodyBytes = EMPTY;
+    if (!BODYLESS.has(incoming.method ?? 'GET')) {
+      body = await readBody(incoming, maxBodyBytes);
+      if (body === 'too-large') {
+        // Refused before it is read whole; closing the connection spares reading the rest.
+        refuse(res, 'payload_too_large', `The request body must be at most ${maxBodyBytes} bytes.`);
+        return;
+      }
+    }
+    const reply = await behaviour.answer(toFakeRequest(incoming, origin, body));
+    writeAnswer(res, reply, closing);
+  }
+
+  const server = createServer(
+    {
+      maxHeaderSize: limits.maxHeaderSize,
+      headersTimeout: limits.headersTimeout,
+      requestTimeout: limits.requestTimeout,
+      keepAliveTimeout: limits.keepAliveTimeout,
+      connectionsCheckingInterval: limits.connectionsCheckingInterval,
+      // Node's own refusal of a missing Host is a bare 400; the door writes an Error body instead.
+      requireHostHeader: false,
+    },
+    (incoming, res) => {
+      if (guardBacklog(incoming.socket, limits)) {
+        res.destroy();
+        return;
+      }
+      answer(incoming, res).catch((error: unknown) => {
+        // A client that went away mid-body is not a fault of the fake.
+        if (incoming.errored !== null || res.destroyed) return;
+        console.error('petstore-fake: request failed', error);
+        refuse(res, 'internal_error', 'The fake failed to handle the request.');
+      });
+    },
   );
+  server.on('clientError', (error: NodeJS.ErrnoException, socket) =>
+    answerClientError(error, socket, errorHeaders()),
+  );
+  // Without these listeners Node answers 417 with an empty body and drops CONNECT unanswered.
+  server.on('checkExpectation', (_incoming: IncomingMessage, res: ServerResponse) =>
+    refuse(res, 'expectation_failed', 'Only "Expect: 100-continue" is supported.'),
+  );
+  server.on('connect', (_incoming: IncomingMessage, socket: Duplex) =>
+    writeRawError(
+      socket,
+      errorAnswer(
+        'method_not_allowed',
+        'CONNECT is not supported: the fake is not a proxy.',
+        errorHeaders(),
+      ),
+    ),
+  );
+  const sockets = new Set<Socket>();
+  server.on('connection', (socket: Socket) => {
+    sockets.add(socket);
+    socket.once('close', () => sockets.delete(socket));
+  });
+  // Node's time-out sweep does not see a client that stopped reading: its requests are complete.
+  const sweep = setInterval(
+    () => sweepStalled(sockets, limits, Date.now()),
+    limits.connectionsCheckingInterval,
+  );
+  sweep.unref();
+
   server.listen(options.port ?? 0, host);
   await once(server, 'listening');
   const address = server.address() as AddressInfo;
@@ -255,14 +214,53 @@ export async function listenHttp(
     const hostname = address.family === 'IPv6' ? `[${address.address}]` : address.address;
     origin = `http://${hostname}:${address.port}`;
   }
-  served = handlersForOrigin(handlers, origin);
   return {
     server,
     origin,
-    close: () =>
-      new Promise((resolve, reject) => {
-        server.close((error) => (error ? reject(error) : resolve()));
-        server.closeIdleConnections();
-      }),
+    close: async (graceMs = limits.shutdownGrace) => {
+      closing = true;
+      const closed = new Promise<void>((resolve) => server.close(() => resolve()));
+      server.closeIdleConnections();
+      // Node stops its own time-out sweep once the server closes, so a client stalled
+      // mid-request would hold the process open: after the grace period every socket is closed.
+      const deadline = setTimeout(() => {
+        for (const socket of sockets) socket.destroy();
+      }, graceMs);
+      await closed;
+      clearTimeout(deadline);
+      clearInterval(sweep);
+    },
   };
+}
+
+interface SocketWatch {
+  /** When the socket last had nothing left to write, or was last seen draining. */
+  since: number;
+  buffered: number;
+}
+const watches = new WeakMap<Socket, SocketWatch>();
+
+/**
+ * A client that pipelines requests and never reads makes the server queue answers it cannot
+ * send. Once a socket holds more than `maxBacklogBytes` of unsent answers, its further requests
+ * are not answered and the socket is closed.
+ */
+function guardBacklog(socket: Socket, limits: DoorLimits): boolean {
+  if (socket.writableLength <= limits.maxBacklogBytes) return false;
+  socket.destroy();
+  return true;
+}
+
+/** Closes sockets whose unsent answers have not moved for `stallTimeout`. */
+function sweepStalled(sockets: Set<Socket>, limits: DoorLimits, now: number): void {
+  for (const socket of sockets) {
+    const buffered = socket.writableLength;
+    const watch = watches.get(socket);
+    if (buffered === 0 || watch === undefined || buffered < watch.buffered) {
+      watches.set(socket, { since: now, buffered });
+      continue;
+    }
+    watch.buffered = buffered;
+    if (now - watch.since > limits.stallTimeout) socket.destroy();
+  }
 }

@@ -119,10 +119,9 @@ function describe_inProcess() {
   let base: string;
   beforeAll(async () => {
     fake = await createFake({ maxPets: 300 });
-    door = await listenHttp(fake.handlers, {
+    door = await listenHttp(fake.behaviour, {
       port: 0,
       origin: fake.config.origins[0] as string,
-      errorHeaders: () => fake.anonymousRateLimitHeaders(),
       limits: {
         headersTimeout: 500,
         requestTimeout: 1_000,

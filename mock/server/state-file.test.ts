@@ -25,7 +25,7 @@ function statePath(): string {
 /** A fake over `persistence` on a real port; returns its base URL. */
 async function serve(persistence: StorePersistence): Promise<string> {
   const fake = await createFake({ seed: 'empty', stagingOrigin: false, persistence });
-  const door = await listenHttp(fake.handlers, {
+  const door = await listenHttp(fake.behaviour, {
     port: 0,
     origin: fake.config.origins[0] as string,
   });

@@ -1,0 +1,22 @@
+/**
+ * A request as the behaviour core reads it: the least every door can supply cheaply. The HTTP
+ * door builds one from Node's parser output without a Fetch `Request`; the fetch and msw doors
+ * wrap the `Request` they are given.
+ */
+
+/** A request body read whole, or `too-large` once it passes the cap (the rest is not read). */
+export type BodyBytes = Uint8Array | 'too-large';
+
+/** One request to the fake. */
+export interface FakeRequest {
+  /** Upper-case method, e.g. `GET`. */
+  readonly method: string;
+  /** The absolute URL on one of the fake's origins, e.g. `http://127.0.0.1:4010/v1/pets?limit=2`. */
+  readonly url: string;
+  /** A header's value (duplicates joined by `, `, as Fetch's `Headers.get`), or `null`. */
+  header(name: string): string | null;
+  /** Every header as sent, in order (for wrappers that rebuild the request elsewhere). */
+  headerList(): [string, string][];
+  /** The body, read at most `maxBytes` far; an empty array when there is none. */
+  body(maxBytes: number): Promise<BodyBytes>;
+}
