@@ -227,7 +227,7 @@ test.concurrent('endless 429s with Retry-After as an HTTP-date: no retry before 
   const run = await runAgainst(onTestFinished, spec);
   expectOrderlyEnd(expect, run, 2, spec);
   expect(run.stderr).toMatch(
-    /cannot start: the request budget ran out \(--budget 3 allowed 3 requests\)/,
+    /cannot start: the request budget ran out: 3 requests sent \(--budget 3\)/,
   );
   expect(server.arrivals).toHaveLength(3);
   expectHonouredRefusals(expect, server, (refusal) => Date.parse(refusal.retryAfter ?? ''));

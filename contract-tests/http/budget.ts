@@ -3,7 +3,7 @@
 /** Thrown when a request would exceed the budget; the check that sent it could not run. */
 export class BudgetSpentError extends Error {
   constructor(budget: Pick<RequestBudget, 'limit' | 'source'>) {
-    super(`the request budget ran out (${budget.source} allowed ${budget.limit} requests)`);
+    super(`the request budget ran out: ${budget.limit} requests sent (${budget.source})`);
     this.name = 'BudgetSpentError';
   }
 }
@@ -11,7 +11,7 @@ export class BudgetSpentError extends Error {
 /** Counts requests against a limit. */
 export interface RequestBudget {
   readonly limit: number;
-  /** Where the limit comes from, as the user would say it: `--budget 60`, `default budget`. */
+  /** Where the limit comes from, as the user would say it: `--budget 60`, `the default budget (...)`. */
   readonly source: string;
   /** Requests sent so far. */
   readonly used: number;

@@ -52,9 +52,7 @@ export function formatHeader(
 
 /** The line printed once the budget and the property runs are decided. */
 export function formatPlan(plan: { budget: number; budgetSource: string; runs: number }): string {
-  const source = plan.budgetSource.startsWith('--budget')
-    ? plan.budgetSource
-    : plan.budgetSource.replace(/^the default budget of \d+ requests \((.*)\)$/, 'default: $1');
+  const source = plan.budgetSource.replace(/^the default budget \((.*)\)$/, 'default: $1');
   return `${toolName}: up to ${plan.budget} requests (${source}); ${plan.runs} run${plan.runs === 1 ? '' : 's'} per property`;
 }
 

@@ -34,7 +34,7 @@ export interface BudgetRequest {
 /** The run's budget and sizing. */
 export interface RunBudget {
   readonly limit: number;
-  /** Where the limit comes from, for reports and skip reasons. */
+  /** Where the limit comes from, as the user would say it: `--budget 60`, `the default budget (...)`. */
   readonly source: string;
   readonly runs: number;
   /** Requests the conformance checks may send (shared probes included, shrinking not). */
@@ -117,7 +117,7 @@ export function decideBudget(request: BudgetRequest): RunBudget {
   } else limit = Math.max(limit, defaultBudget);
   return {
     limit,
-    source: `the default budget of ${limit} requests (${why})`,
+    source: `the default budget (${why})`,
     runs: sized.runs,
     conformance: sized.conformance,
   };
