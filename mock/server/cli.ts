@@ -25,6 +25,24 @@ export function isLoopback(host: string): boolean {
   return host === 'localhost' || host === '::1' || /^127\.\d{1,3}\.\d{1,3}\.\d{1,3}$/.test(host);
 }
 
+/**
+ * The host as URL parsing spells it: `127.1`, `0x7f000001` and `2130706433` are 127.0.0.1, `0` is
+ * 0.0.0.0. The fake's origin is compared with request URLs in that spelling, so a host that
+ * parsing rewrites is bound and printed rewritten, never as typed; one that does not parse stops
+ * the start.
+ */
+export function canonicalHost(host: string): string {
+  const bracketed = host.includes(':') && !host.startsWith('[') ? `[${host}]` : host;
+  let hostname: string;
+  try {
+    hostname = new URL(`http://${bracketed}/`).hostname;
+  } catch {
+    throw new UsageError(`--host must be an IP address or a host name, got "${host}"`);
+  }
+  if (hostname === '') throw new UsageError('--host must not be empty');
+  return hostname.startsWith('[') ? hostname.slice(1, -1) : hostname;
+}
+
 const tokenVariable = 'PETSTORE_CONTROL_TOKEN';
 
 const usage = `Usage: npm start -- [options]
@@ -136,7 +154,7 @@ function optionsFromFlags(argv: readonly string[]) {
   });
   if (values.help) return 'help' as const;
   if (values.version) return 'version' as const;
-  const host = values.host ?? defaults.host;
+  const host = canonicalHost(values.host ?? defaults.host);
   const productionPort = port(values.port, '--port') ?? defaults.port;
   const stagingPort =
     port(values['staging-port'], '--staging-port') ??

@@ -22,6 +22,8 @@ export const doorLimits = {
   keepAliveTimeout: 5_000,
   /** How often Node checks the two time-outs above (its default, 30 s, would let them run late). */
   connectionsCheckingInterval: 1_000,
+  /** Requests one connection may have waiting for their answers to be sent (pipelining). */
+  maxPipelined: 128,
   /** Unsent answer bytes a socket may hold (a client pipelining without reading) before it is closed. */
   maxBacklogBytes: 1024 * 1024,
   /** Time a socket's unsent answers may sit without moving before it is closed. */

@@ -166,10 +166,7 @@ export async function listenHttp(
       requireHostHeader: false,
     },
     (incoming, res) => {
-      if (guardBacklog(incoming.socket, limits)) {
-        res.destroy();
-        return;
-      }
+      if (overBacklog(incoming.socket, res, limits)) return;
       answer(incoming, res).catch((error: unknown) => {
         // A client that went away mid-body is not a fault of the fake.
         if (incoming.errored !== null || res.destroyed) return;
@@ -240,15 +237,23 @@ interface SocketWatch {
 }
 const watches = new WeakMap<Socket, SocketWatch>();
 
+const unanswered = new WeakMap<Socket, number>();
+
 /**
  * A client that pipelines requests and never reads makes the server queue answers it cannot
- * send. Once a socket holds more than `maxBacklogBytes` of unsent answers, its further requests
- * are not answered and the socket is closed.
+ * send, each with its request and response objects. A connection may have at most
+ * `maxPipelined` requests waiting for their answers to be sent, and at most `maxBacklogBytes` of
+ * unsent answers; past either, it is closed and its queued requests dropped.
  */
-function guardBacklog(socket: Socket, limits: DoorLimits): boolean {
-  if (socket.writableLength <= limits.maxBacklogBytes) return false;
-  socket.destroy();
-  return true;
+function overBacklog(socket: Socket, res: ServerResponse, limits: DoorLimits): boolean {
+  const waiting = (unanswered.get(socket) ?? 0) + 1;
+  if (waiting > limits.maxPipelined || socket.writableLength > limits.maxBacklogBytes) {
+    socket.destroy();
+    return true;
+  }
+  unanswered.set(socket, waiting);
+  res.once('close', () => unanswered.set(socket, (unanswered.get(socket) ?? 1) - 1));
+  return false;
 }
 
 /** Closes sockets whose unsent answers have not moved for `stallTimeout`. */
