@@ -11,6 +11,12 @@ const io = {
   out: (line: string) => process.stdout.write(`${line}\n`),
   err: (line: string) => process.stderr.write(`${line}\n`),
   colour: useColour(process.stdout, process.env),
+  // Only the proxy, which runs until told to stop, takes over SIGINT and SIGTERM.
+  untilStopped: () =>
+    new Promise<void>((resolve) => {
+      process.once('SIGINT', () => resolve());
+      process.once('SIGTERM', () => resolve());
+    }),
 };
 
 main(process.argv.slice(2), process.env, io).then(

@@ -8,6 +8,7 @@ import { checkError } from '../contract/schemas.ts';
 import { answeredBeforeSent, type Exchange, type ReceivedResponse } from '../http/exchange.ts';
 import { parseRetryAfter } from '../http/retry-after.ts';
 import { observerCheck, type RunFacts, statefulObserverCheck, type WhenUnseen } from './check.ts';
+import { samePet } from './same-pet.ts';
 
 /** An exchange's HTTP answer, if it got one. */
 function targetResponse(exchange: Exchange): ReceivedResponse | undefined {
@@ -280,6 +281,9 @@ export const serverNoFaults = observerCheck({
   judge: (exchange) => exchange.fault?.message,
 });
 
+/** Most ids the unique-id observer remembers. */
+const rememberedIds = 200_000;
+
 /** Created ids are new. */
 export const createPetUniqueIds = statefulObserverCheck({
   id: 'createPet.uniqueIds',
@@ -291,7 +295,10 @@ export const createPetUniqueIds = statefulObserverCheck({
     let created = 0;
     const remember = (value: unknown) => {
       const id = (value as { id?: unknown } | null)?.id;
-      if (typeof id === 'bigint') seen.add(id);
+      if (typeof id !== 'bigint') return;
+      // Bounded on a proxy that runs for days: the oldest ids are forgotten first.
+      if (seen.size >= rememberedIds) seen.delete(seen.values().next().value as bigint);
+      seen.add(id);
     };
     return {
       observe(exchange) {
@@ -306,13 +313,64 @@ export const createPetUniqueIds = statefulObserverCheck({
         const id = (response.exact as { id?: unknown } | null)?.id;
         if (typeof id !== 'bigint') return undefined;
         if (seen.has(id)) return `POST /pets assigned id ${id}, which another pet already has`;
-        seen.add(id);
+        remember(response.exact);
         return undefined;
       },
       judged: () => created,
     };
   },
   whenUnseen: () => ({ reason: 'no pet was created', expected: (run) => run.writes }),
+});
+
+/** Most created pets the read-back observer remembers: its memory stays bounded on a proxy. */
+const rememberedPets = 10_000;
+
+/** A created pet, read back later (by id or in a listing), is the pet the 201 returned. */
+export const createPetReadBackUnchanged = statefulObserverCheck({
+  id: 'createPet.readBackUnchanged',
+  title: 'a created pet, whenever it is read back later (by id or in a listing), is unchanged',
+  source: 'POST /pets, 201 "Animal added"; GET /pets/{petId} 200; no operation updates a pet',
+  needs: ['writes', 'semantics'],
+  start: () => {
+    const created = new Map<bigint, unknown>();
+    let compared = 0;
+    const compare = (row: unknown): string | undefined => {
+      const id = (row as { id?: unknown } | null)?.id;
+      if (typeof id !== 'bigint' || !created.has(id)) return undefined;
+      compared += 1;
+      const difference = samePet(created.get(id), row);
+      return difference === undefined
+        ? undefined
+        : `pet ${id} read back changed since its creation: ${difference}`;
+    };
+    return {
+      observe(exchange) {
+        const response = targetResponse(exchange);
+        if (response === undefined) return undefined;
+        if (exchange.spec.operationId === 'createPet' && response.status === 201) {
+          const id = (response.exact as { id?: unknown } | null)?.id;
+          if (typeof id !== 'bigint') return undefined;
+          // Oldest first out: a proxy sees creates without end.
+          if (created.size >= rememberedPets) created.delete(created.keys().next().value as bigint);
+          created.set(id, response.exact);
+          return undefined;
+        }
+        if (response.status !== 200) return undefined;
+        if (exchange.spec.operationId === 'getPet') return compare(response.exact);
+        if (exchange.spec.operationId === 'listPets' && Array.isArray(response.exact))
+          for (const row of response.exact) {
+            const problem = compare(row);
+            if (problem !== undefined) return problem;
+          }
+        return undefined;
+      },
+      judged: () => compared,
+    };
+  },
+  whenUnseen: () => ({
+    reason: 'no created pet was read back',
+    expected: (run) => run.writes,
+  }),
 });
 
 function sunsetProblem(value: string): string | undefined {

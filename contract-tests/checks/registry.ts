@@ -33,6 +33,7 @@ import {
 } from './list-pets-checks.ts';
 import { modelCreateListGet } from './model-check.ts';
 import {
+  createPetReadBackUnchanged,
   createPetUniqueIds,
   errorsBodyShape,
   errorsStatusMatches,
@@ -75,6 +76,7 @@ export const allChecks: readonly Check[] = [
   createPetNameEdgeCases,
   createPetInt64CategoryId,
   createPetRefusedLeavesNoPet,
+  createPetReadBackUnchanged,
   createPetUniqueIds,
   modelCreateListGet,
   authMissingKey,

@@ -21,6 +21,7 @@ import { prismMockTarget, viaPrism } from '../targets/prism-targets.ts';
 import type { Target } from '../targets/target.ts';
 import { urlTarget } from '../targets/url-target.ts';
 import { type CliOptions, parseCliOptions } from './options.ts';
+import { runProxyCommand } from './proxy-command.ts';
 import { usage } from './usage.ts';
 import { ContractUsageError, toolName } from './usage-error.ts';
 
@@ -30,6 +31,8 @@ export interface CliIo {
   readonly err: (line: string) => void;
   /** Whether report labels may be coloured (stdout is a terminal and NO_COLOR is unset). */
   readonly colour?: boolean;
+  /** Starts listening for the signal that stops a long-running command (the proxy). */
+  readonly untilStopped?: () => Promise<void>;
 }
 
 /** The fake's demo key for a `--fake` run: the plan's, or one whose window a run never spends. */
@@ -95,6 +98,19 @@ export async function main(
   env: NodeJS.ProcessEnv,
   io: CliIo,
 ): Promise<number> {
+  if (argv[0] === 'proxy') {
+    try {
+      return await runProxyCommand(argv.slice(1), {
+        out: io.out,
+        err: io.err,
+        stopped: io.untilStopped?.() ?? new Promise(() => {}),
+      });
+    } catch (error) {
+      if (!(error instanceof ContractUsageError)) throw error;
+      io.err(`${error.message}\n${toolName}: run proxy --help for usage`);
+      return 2;
+    }
+  }
   let options: CliOptions;
   try {
     options = parseCliOptions(argv, env);

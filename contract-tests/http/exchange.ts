@@ -18,8 +18,8 @@ export interface RequestSpec {
   /** Raw body text; a `Content-Type: application/json` header goes with it unless `contentType`. */
   readonly body?: string;
   readonly contentType?: string;
-  /** The operation it exercises, for reports and the observers. */
-  readonly operationId: 'listPets' | 'createPet' | 'getPet';
+  /** The operation it exercises, for reports and the observers (`other`: seen by the proxy only). */
+  readonly operationId: 'listPets' | 'createPet' | 'getPet' | 'other';
 }
 
 /** A transport failure: the server gave no HTTP answer. */

@@ -22,10 +22,11 @@ function escapeXml(text: string): string {
 }
 
 /**
- * Renders a run as JUnit XML; `strict` reports warnings as failures.
+ * Renders a run as JUnit XML; `strict` reports warnings as failures; `replayable` false for the
+ * proxy, whose verdicts come from traffic no seed replays.
  * @example writeFileSync('contract.xml', toJunit(result, { seed: result.seed }))
  */
-export function toJunit(suite: SuiteResult, strict = false): string {
+export function toJunit(suite: SuiteResult, strict = false, replayable = true): string {
   const count = (predicate: (status: string) => boolean) =>
     suite.results.filter((r) => predicate(r.status)).length;
   const failures = count((status) => status === 'fail' || (strict && status === 'warn'));
@@ -46,7 +47,9 @@ export function toJunit(suite: SuiteResult, strict = false): string {
         failure?.message ?? '',
         failure?.counterexample === undefined ? '' : `counterexample: ${failure.counterexample}`,
         failure?.exchange === undefined ? '' : `reproduce: ${toCurl(failure.exchange)}`,
-        `replay: --seed=${suite.seed}${result.kind === 'active' ? ` --only ${result.id}` : ''}`,
+        replayable
+          ? `replay: --seed=${suite.seed}${result.kind === 'active' ? ` --only ${result.id}` : ''}`
+          : '',
       ].filter((line) => line !== '');
       body.push(
         `      <failure message="${escapeXml(failure?.message ?? 'failed')}" type="${escapeXml(result.id)}">${escapeXml(details.join('\n'))}</failure>`,

@@ -10,28 +10,28 @@ function isLoopbackHost(hostname: string): boolean {
   return host === 'localhost' || host === '::1' || /^127(\.\d{1,3}){3}$/.test(host);
 }
 
-/** Checks a `--base-url` value and returns it without a trailing slash. */
-export function normaliseBaseUrl(value: string): string {
+/** Checks a base URL given as `flag` (`--base-url`, `--target`) and returns it without a trailing slash. */
+export function normaliseBaseUrl(value: string, flag = '--base-url'): string {
   let url: URL;
   try {
     url = new URL(value);
   } catch {
     throw new ContractUsageError(
-      `--base-url must be an absolute http(s) URL such as https://staging.example.com/v1, got "${value}"`,
+      `${flag} must be an absolute http(s) URL such as https://staging.example.com/v1, got "${value}"`,
     );
   }
   if (url.protocol !== 'http:' && url.protocol !== 'https:')
-    throw new ContractUsageError(`--base-url must use http or https, got "${url.protocol}"`);
+    throw new ContractUsageError(`${flag} must use http or https, got "${url.protocol}"`);
   if (url.username !== '' || url.password !== '')
     throw new ContractUsageError(
-      '--base-url must not carry credentials; the key goes in PETSTORE_API_KEY',
+      `${flag} must not carry credentials; the key goes in PETSTORE_API_KEY`,
     );
   if (url.search !== '' || url.hash !== '')
-    throw new ContractUsageError('--base-url must not have a query or fragment');
+    throw new ContractUsageError(`${flag} must not have a query or fragment`);
   const path = url.pathname.replace(/\/+$/, '');
   if (!path.endsWith(versionPrefix)) {
     throw new ContractUsageError(
-      `--base-url must end with the version prefix ${versionPrefix} (the interface's base address includes it), e.g. ${url.origin}${path}${versionPrefix}`,
+      `${flag} must end with the version prefix ${versionPrefix} (the interface's base address includes it), e.g. ${url.origin}${path}${versionPrefix}`,
     );
   }
   return `${url.origin}${path}`;

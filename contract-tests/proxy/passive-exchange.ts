@@ -1,0 +1,94 @@
+/**
+ * Turns one request the proxy forwarded, and its answer, into an `Exchange` the observers can
+ * judge: the same record the active harness keeps, with the credentials left out (a bearer key
+ * becomes `auth: 'key'`, shown as `$PETSTORE_API_KEY`; any other Authorization is withheld).
+ */
+import { parseExact } from '../http/exact-json.ts';
+import type { Exchange, RequestSpec } from '../http/exchange.ts';
+
+/** What the proxy saw of one exchange. */
+export interface SeenExchange {
+  readonly method: string;
+  /** The path and query as the client sent them, e.g. `/v1/pets?limit=5`. */
+  readonly pathAndQuery: string;
+  readonly authorization: string | undefined;
+  readonly contentType: string | undefined;
+  /** The request body, or undefined when there was none or it passed the capture cap. */
+  readonly requestBody: string | undefined;
+  readonly status: number;
+  readonly headers: Headers;
+  /** The answer's body, or undefined when it passed the capture cap. */
+  readonly responseBody: string | undefined;
+  readonly sentAt: number;
+  readonly answeredAt: number;
+  readonly sentAtEpochMs: number;
+}
+
+/** Which operation a path under the base path is, by the interface's three routes. */
+export function operationOf(method: string, path: string): RequestSpec['operationId'] {
+  const route = path.split('?')[0] ?? '';
+  if (route === '/pets')
+    return method === 'GET' ? 'listPets' : method === 'POST' ? 'createPet' : 'other';
+  if (/^\/pets\/[^/]+$/.test(route) && method === 'GET') return 'getPet';
+  return 'other';
+}
+
+function authOf(authorization: string | undefined): RequestSpec['auth'] {
+  if (authorization === undefined || authorization === '') return 'none';
+  if (/^Bearer [^\s]+$/.test(authorization)) return 'key';
+  return { header: '<withheld: an Authorization header that is not "Bearer <key>">' };
+}
+
+function parse(text: string): { json: unknown; exact: unknown } {
+  try {
+    return { json: JSON.parse(text), exact: parseExact(text) };
+  } catch {
+    return { json: undefined, exact: undefined };
+  }
+}
+
+/**
+ * The exchange for the observers; `undefined` when the answer was too large to judge.
+ * @example toExchange(seen, 'https://staging.example.com', '/v1', redact)
+ */
+export function toExchange(
+  seen: SeenExchange,
+  targetOrigin: string,
+  basePath: string,
+  redact: (text: string) => string,
+): Exchange | undefined {
+  if (seen.responseBody === undefined) return undefined;
+  const path = seen.pathAndQuery.slice(basePath.length);
+  const auth = authOf(seen.authorization);
+  const text = seen.responseBody;
+  const { json, exact } = text === '' ? { json: undefined, exact: undefined } : parse(text);
+  return {
+    spec: {
+      method: seen.method,
+      path,
+      auth,
+      ...(seen.requestBody === undefined || seen.requestBody === ''
+        ? {}
+        : { body: seen.requestBody }),
+      ...(seen.contentType === undefined ? {} : { contentType: seen.contentType }),
+      operationId: operationOf(seen.method, path),
+    },
+    url: `${targetOrigin}${seen.pathAndQuery}`,
+    sentAt: seen.sentAt,
+    answeredAt: seen.answeredAt,
+    sentAtEpochMs: seen.sentAtEpochMs,
+    // A bearer key the server accepted: its rate-limit headers describe that key's quota.
+    authenticated: auth === 'key' && seen.status !== 401,
+    response: {
+      status: seen.status,
+      headers: seen.headers,
+      text,
+      json,
+      exact,
+      preview(maxChars = 200) {
+        const folded = redact(text).replace(/\s+/g, ' ');
+        return folded.length > maxChars ? `${folded.slice(0, maxChars)}...` : folded;
+      },
+    },
+  };
+}

@@ -1,0 +1,81 @@
+/**
+ * The observers of a proxy: every exchange of real traffic is judged by every observer check
+ * that needs no request of its own. Observers that compare exchanges (Remaining going down, ids,
+ * read-backs) run once per key, so two clients' traffic never looks like one broken window; the
+ * number of keys tracked is bounded, and so is each observer's memory.
+ */
+import type { ObserverCheck, RunFacts } from '../checks/check.ts';
+import { allChecks } from '../checks/registry.ts';
+import type { PlanName } from '../contract/interface-facts.ts';
+import type { Exchange } from '../http/exchange.ts';
+import { type Observation, observe } from '../runner/observation.ts';
+import type { CheckResult } from '../runner/results.ts';
+
+/** Most distinct keys whose windows are followed at once; older ones are forgotten. */
+const trackedKeys = 1_000;
+
+/** The passive side of a proxy. */
+export interface PassiveVerdicts {
+  /** Judges one exchange; `keyId` tells the client's key apart (a hash, never the key). */
+  see(exchange: Exchange, keyId: string | undefined): void;
+  /** One result per observer check, merged over every key. */
+  verdicts(): CheckResult[];
+  /** Exchanges judged so far. */
+  readonly judged: number;
+}
+
+/** The observer checks a proxy runs: all of them but Prism's, and the plan check with `--plan`. */
+export function passiveObservers(plan: PlanName | undefined): ObserverCheck[] {
+  return allChecks.filter(
+    (check): check is ObserverCheck =>
+      check.kind === 'observer' &&
+      !(check.needs ?? []).includes('prism') &&
+      ((check.needs ?? []).includes('plan') ? plan !== undefined : true),
+  );
+}
+
+const rank = { fail: 4, warn: 3, pass: 2, skip: 1 } as const;
+
+/** Starts the observers of a proxy. */
+export function createPassiveVerdicts(plan: PlanName | undefined): PassiveVerdicts {
+  const checks = passiveObservers(plan);
+  // The proxy asks for nothing, so nothing it did not see makes its verdict incomplete.
+  const facts: RunFacts = {
+    writes: false,
+    rateLimitRun: false,
+    ...(plan === undefined ? {} : { plan }),
+  };
+  const anonymous = observe(checks, facts);
+  const perKey = new Map<string, Observation>();
+  let judged = 0;
+  return {
+    see(exchange, keyId) {
+      judged += 1;
+      if (keyId === undefined) {
+        anonymous.see(exchange);
+        return;
+      }
+      let observation = perKey.get(keyId);
+      if (observation === undefined) {
+        if (perKey.size >= trackedKeys) perKey.delete(perKey.keys().next().value as string);
+        observation = observe(checks, facts);
+      } else perKey.delete(keyId);
+      // Most recently used last: the map's first key is the one to forget.
+      perKey.set(keyId, observation);
+      observation.see(exchange);
+    },
+    verdicts() {
+      const all = [anonymous, ...perKey.values()].map((observation) => observation.verdicts());
+      return checks.map((_check, index) => {
+        const candidates = all.map((list) => list[index] as CheckResult);
+        // The worst verdict wins: one key's failure is the server's failure.
+        return candidates.reduce((worst, next) =>
+          rank[next.status] > rank[worst.status] ? next : worst,
+        );
+      });
+    },
+    get judged() {
+      return judged;
+    },
+  };
+}
