@@ -8,6 +8,7 @@ import type { ThroughputResult } from './throughput.ts';
 
 const colours: Record<TargetId, string> = {
   fake: '#2f9e44',
+  wiremock: '#e8590c',
   'prism-silent': '#1971c2',
   'prism-default': '#74c0fc',
   ceiling: '#adb5bd',

@@ -1,8 +1,9 @@
 /**
- * In-process: what a test pays per request when it uses the fake through msw's `setupServer`
- * (mock/node.ts), against the cheapest real round trip, a loopback `fetch` to the bare ceiling
- * server returning the same bytes, and against msw's `getResponse` over the same handlers called
- * directly (what interception adds). Sequential requests, one at a time; interleaved rounds.
+ * In-process: what a test pays per request when it uses the fake through `fake.fetch` (the core,
+ * no interception) and through msw's `setupServer` (mock/node.ts), against the cheapest real
+ * round trip, a loopback `fetch` to the bare ceiling server returning the same bytes, and against
+ * msw's `getResponse` over the same handlers called directly (what interception adds).
+ * Sequential requests, one at a time; interleaved rounds.
  */
 import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
@@ -17,6 +18,8 @@ import { median } from './stats.ts';
 
 /** Microseconds per sequential request. */
 export interface InProcessResult {
+  /** `fake.fetch`: the behaviour core, no msw, no socket. */
+  readonly fakeFetchUs: number;
   readonly setupServerUs: number;
   /** msw's `getResponse` over the same handlers, called directly: no interception. */
   readonly getResponseUs: number;
@@ -69,6 +72,7 @@ export async function measureInProcess(
   const setupCpu: number[] = [];
   const loopback: number[] = [];
   const direct: number[] = [];
+  const viaFake: number[] = [];
   const viaGetResponse = (request: Request) => getResponse(fake.handlers, request);
   try {
     const rounds = Math.max(3, options.rounds);
@@ -83,16 +87,19 @@ export async function measureInProcess(
       }
       const viaLoopback = await timeRequests(loopbackUrl, round === 0 ? 500 : count);
       const viaDirect = await timeRequests(fakeUrl, round === 0 ? 500 : count, viaGetResponse);
+      const viaFakeFetch = await timeRequests(fakeUrl, round === 0 ? 500 : count, fake.fetch);
       if (round === 0) continue;
+      viaFake.push(viaFakeFetch.wallUs);
       direct.push(viaDirect.wallUs);
       setup.push(viaMsw.wallUs);
       setupCpu.push(viaMsw.cpuUs);
       loopback.push(viaLoopback.wallUs);
       log(
-        `in-process round ${round}/${rounds}  setupServer ${viaMsw.wallUs.toFixed(0)} µs/req   getResponse ${viaDirect.wallUs.toFixed(0)} µs/req   loopback to ceiling ${viaLoopback.wallUs.toFixed(0)} µs/req`,
+        `in-process round ${round}/${rounds}  fake.fetch ${viaFakeFetch.wallUs.toFixed(0)} µs/req   setupServer ${viaMsw.wallUs.toFixed(0)} µs/req   getResponse ${viaDirect.wallUs.toFixed(0)} µs/req   loopback to ceiling ${viaLoopback.wallUs.toFixed(0)} µs/req`,
       );
     }
     return {
+      fakeFetchUs: median(viaFake),
       setupServerUs: median(setup),
       getResponseUs: median(direct),
       loopbackUs: median(loopback),

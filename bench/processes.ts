@@ -21,8 +21,10 @@ export class BenchError extends Error {
 export interface ServerSpec {
   /** Name in messages, e.g. `fake` or `prism (silent)`. */
   readonly name: string;
-  /** The script to run with this Node (the bench never goes through a shell). */
+  /** The script to run with this Node, or with `command` (the bench never goes through a shell). */
   readonly script: string;
+  /** The program to run instead of this Node, e.g. `java`: `nodeFlags`, `script`, `args` follow it. */
+  readonly command?: string;
   readonly args: readonly string[];
   /** A URL answered with 200 once the server is ready. */
   readonly readyUrl: string;
@@ -30,7 +32,7 @@ export interface ServerSpec {
   /** Give up after this long. Default 60 s. */
   readonly readyTimeoutMs?: number;
   readonly cwd?: string;
-  /** Node flags placed before the script. */
+  /** Flags placed before the script (Node's, or the command's: `-jar` for java). */
   readonly nodeFlags?: readonly string[];
   /** Extra environment variables. */
   readonly env?: Record<string, string>;
@@ -100,7 +102,7 @@ export async function waitFor200(
 export async function startServer(spec: ServerSpec): Promise<RunningServer> {
   const started = performance.now();
   const child: ChildProcess = spawn(
-    process.execPath,
+    spec.command ?? process.execPath,
     [...(spec.nodeFlags ?? []), spec.script, ...spec.args],
     { cwd: spec.cwd, env: { ...process.env, ...spec.env }, stdio: ['ignore', 'pipe', 'pipe'] },
   );

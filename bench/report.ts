@@ -113,9 +113,24 @@ function throughputSection(result: ThroughputResult): string[] {
       );
     }
   }
+  const wiremock = result.cells.list?.wiremock?.requestsPerSecond;
+  const fake = result.cells.list?.fake?.requestsPerSecond;
   lines.push(
     '',
-    "Response bodies (bytes; the ceiling sends exactly the fake's bytes, Prism its static example):",
+    result.wiremockSkipped === undefined
+      ? `WireMock serves the fake's own answers (status, Content-Type, X-RateLimit-* and body, captured after the warm-up) as static stubs, with its request journal and request logging off, after a warm-up of at least 5 s per request so the JVM has compiled its hot paths. On \`GET /v1/pets?limit=20\` the fake serves ${times(ratio(fake, wiremock))} WireMock's req/s.`
+      : `WireMock was left out: ${result.wiremockSkipped}.`,
+    '',
+    'Resident memory of each server process (VmRSS):',
+    '',
+    '| Server | once it first answered | after the rounds |',
+    '|---|---|---|',
+    ...result.targets.map(
+      (target) =>
+        `| ${targetLabels[target]} | ${mib(result.residentAfterStart[target])} | ${mib(result.residentAfterLoad[target])} |`,
+    ),
+    '',
+    "Response bodies (bytes; the ceiling and WireMock send exactly the fake's bytes, Prism its static example):",
     '',
     '| Request | fake and ceiling | Prism |',
     '|---|---|---|',
@@ -154,11 +169,12 @@ function inProcessSection(result: InProcessResult): string[] {
     '',
     '| Path | µs per request |',
     '|---|---|',
+    `| \`fake.fetch\`: the behaviour core, no msw, no socket | ${n(result.fakeFetchUs)} |`,
     `| msw \`setupServer\` over the fake's handlers (\`createFakeServer\`, mock/node.ts) | ${n(result.setupServerUs)} (CPU ${n(result.setupServerCpuUs)}) |`,
     `| loopback \`fetch\` to the bare ceiling server (another process) | ${n(result.loopbackUs)} |`,
     `| msw \`getResponse(fake.handlers, request)\` called directly: same handlers, no interception | ${n(result.getResponseUs)} |`,
     '',
-    `Through \`setupServer\` a request costs ${times(ratio(result.setupServerUs, result.loopbackUs))} a real loopback round trip to another process, and ${times(ratio(result.setupServerUs, result.getResponseUs))} the handlers themselves: msw 3 intercepts Node's \`fetch\` at the socket level, so each request is written as HTTP/1.1 to an emulated socket, parsed, answered and parsed back.`,
+    `\`fake.fetch\` costs ${times(ratio(result.fakeFetchUs, result.loopbackUs))} a loopback round trip. Through \`setupServer\` a request costs ${times(ratio(result.setupServerUs, result.loopbackUs))} a real loopback round trip to another process, and ${times(ratio(result.setupServerUs, result.getResponseUs))} the handlers themselves: msw 3 intercepts Node's \`fetch\` at the socket level, so each request is written as HTTP/1.1 to an emulated socket, parsed, answered and parsed back.`,
     '',
   ];
 }
@@ -187,7 +203,7 @@ function scaleSection(result: ScaleResult): string[] {
     '',
     `Creates over HTTP: ${n(result.creates)} \`POST /v1/pets\` at ${result.createConnections} connections into a fake started with ${n(first)} pets: **${n(result.createsPerSecond)} creates/s** (p99 ${n(result.createP99Ms, 2)} ms); resident memory ${mib(result.rssBeforeCreatesBytes)} before, **${mib(result.rssAfterCreatesBytes)} after**.`,
     '',
-    `Resident memory is mostly V8's heap high-water mark (garbage not yet collected, pages not yet returned), not what the store keeps: created in process through the same handlers and measured after a full GC, the store keeps **${n(result.retained.bytesPerPet)} bytes per pet** (${n(result.retained.pets)} pets: heap ${mib(result.retained.heapBeforeBytes)} → ${mib(result.retained.heapAfterBytes)}), about ${mib(result.retained.bytesPerPet * 100_000)} for 100,000 pets.`,
+    `Resident memory is mostly V8's heap high-water mark (garbage not yet collected, pages not yet returned), not what the store keeps: created in process through the same handlers and measured after a full GC, the store keeps **${n(result.retained.bytesPerPet)} bytes per pet** (${n(result.retained.pets)} pets: heap ${mib(result.retained.heapBeforeBytes)} → ${mib(result.retained.heapAfterBytes)}), about ${mib(result.retained.bytesPerPet * 100_000)} for 100,000 pets. A bare @msw/data collection of the same schema holding the same pets keeps **${n(result.retained.mswDataBytesPerPet)} bytes per pet** on its own: ${percent(ratio(result.retained.mswDataBytesPerPet, result.retained.bytesPerPet))} of the store's cost is @msw/data's; the rest is the store's id index and per-status lists.`,
     '',
   );
   return lines;

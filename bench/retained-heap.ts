@@ -1,12 +1,15 @@
 /**
  * How much memory the store really keeps per pet. Resident memory (what the scale section
  * reports for the HTTP fake) is mostly V8's heap high-water mark: garbage not yet collected and
- * pages not yet returned. This creates pets in process through the fake's own handlers, forces a
- * full GC before and after, and divides the heap that stays by the pets created.
+ * pages not yet returned. This creates pets in process through `fake.fetch`, forces a full GC
+ * before and after, and divides the heap that stays by the pets created; then does the same
+ * with a bare @msw/data collection of the same schema, the part of the store's cost that is
+ * @msw/data's own.
  */
 import { setFlagsFromString } from 'node:v8';
 import { runInNewContext } from 'node:vm';
-import { getResponse } from 'msw';
+import { Collection } from '@msw/data';
+import { petStandardSchema } from '../mock/contract/schemas.ts';
 import { createFake } from '../mock/fake.ts';
 import { benchHeaders, createRequest } from './requests.ts';
 
@@ -18,6 +21,8 @@ export interface RetainedHeap {
   readonly bytesPerPet: number;
   readonly heapBeforeBytes: number;
   readonly heapAfterBytes: number;
+  /** The same pets in a bare @msw/data collection (no indexes, no fake), bytes per pet. */
+  readonly mswDataBytesPerPet: number;
 }
 
 function fullGc(): () => void {
@@ -41,7 +46,7 @@ export async function measureRetainedHeap(pets: number): Promise<RetainedHeap> {
         headers: benchHeaders,
         body: createRequest.body,
       });
-      const response = await getResponse(fake.handlers, request);
+      const response = await fake.fetch(request);
       if (response?.status !== 201)
         throw new Error(`bench: in-process create answered ${response?.status}, expected 201`);
     }
@@ -56,10 +61,34 @@ export async function measureRetainedHeap(pets: number): Promise<RetainedHeap> {
   // Keep the fake reachable until after the measurement.
   if (fake.control.snapshot().pets.length !== warmup + pets)
     throw new Error('bench: pets went missing');
+  const sample = fake.control.snapshot().pets.slice(0, 1)[0];
   return {
     pets,
     bytesPerPet: (heapAfterBytes - heapBeforeBytes) / pets,
     heapBeforeBytes,
     heapAfterBytes,
+    mswDataBytesPerPet: await mswDataBytesPerPet(pets, gc, sample),
   };
+}
+
+/** Heap kept per pet by a bare @msw/data collection holding `pets` pets like `sample`. */
+async function mswDataBytesPerPet(
+  pets: number,
+  gc: () => void,
+  sample: { name: string; categoryId: number | bigint; status?: string } | undefined,
+): Promise<number> {
+  const collection = new Collection({ schema: petStandardSchema });
+  const base = sample ?? { name: 'bench pet', categoryId: 1, status: 'sold' };
+  const fill = async (from: number, count: number) => {
+    for (let id = from; id < from + count; id++)
+      await collection.create({ ...base, id, status: base.status ?? 'sold' } as never);
+  };
+  await fill(1, warmup);
+  gc();
+  const before = process.memoryUsage().heapUsed;
+  await fill(warmup + 1, pets);
+  gc();
+  const after = process.memoryUsage().heapUsed;
+  if (collection.count() !== warmup + pets) throw new Error('bench: @msw/data lost pets');
+  return (after - before) / pets;
 }

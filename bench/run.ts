@@ -93,7 +93,7 @@ async function main(): Promise<number> {
     measureHarness(log),
   );
   const loadAfter = loadAverage();
-  const checks = checkTargets({ throughput, coldStart, scale, harness });
+  const checks = checkTargets({ throughput, coldStart, scale, harness, inProcess });
   const wallSeconds = (performance.now() - started) / 1000;
 
   console.log('\n== targets ==');

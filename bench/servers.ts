@@ -1,10 +1,13 @@
 /**
  * How each server under test is started: the fake exactly as `npm start` runs it (the bundle
  * scripts/build-server.ts writes; the bench builds it first), Prism as
- * `prism mock openapi/petstore.yaml`, and the bare ceiling server.
+ * `prism mock openapi/petstore.yaml`, WireMock standalone (the jar the npm package `wiremock`
+ * ships, run by the machine's `java`) and the bare ceiling server.
  */
+import { spawnSync } from 'node:child_process';
+import { readdirSync } from 'node:fs';
 import { createRequire } from 'node:module';
-import { join } from 'node:path';
+import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { serverBundlePath } from '../scripts/build-server.ts';
 import type { ServerSpec } from './processes.ts';
@@ -22,11 +25,12 @@ const prismCli = createRequire(import.meta.url).resolve('@stoplight/prism-cli');
 const openapi = fileURLToPath(new URL('../openapi/petstore.yaml', import.meta.url));
 
 /** A server the throughput section compares. */
-export type TargetId = 'fake' | 'prism-silent' | 'prism-default' | 'ceiling';
+export type TargetId = 'fake' | 'wiremock' | 'prism-silent' | 'prism-default' | 'ceiling';
 
 /** How targets are named in tables and the chart. */
 export const targetLabels: Record<TargetId, string> = {
   fake: 'fake (npm start)',
+  wiremock: 'WireMock standalone (warm)',
   'prism-silent': 'Prism -v silent',
   'prism-default': 'Prism (default logging)',
   ceiling: 'bare node:http ceiling',
@@ -66,6 +70,53 @@ export function fakeDefaultSpec(port: number): ServerSpec {
     readyUrl: `${baseUrl('fake', port)}/pets?limit=20`,
     readyHeaders: { Authorization: benchHeaders.Authorization },
     cwd: projectRoot,
+  };
+}
+
+/** The jar of the `wiremock` dev dependency. */
+function wiremockJar(): string {
+  const dir = join(
+    dirname(createRequire(import.meta.url).resolve('wiremock/package.json')),
+    'build',
+  );
+  const jar = readdirSync(dir).find((name) => /^wiremock-standalone-.*\.jar$/.test(name));
+  if (jar === undefined) throw new Error(`bench: no wiremock-standalone jar in ${dir}`);
+  return join(dir, jar);
+}
+
+/** Why WireMock cannot run here (no `java` on PATH), or undefined when it can. */
+export function wiremockUnavailable(): string | undefined {
+  const java = spawnSync('java', ['-version'], { stdio: 'ignore', timeout: 30_000 });
+  return java.status === 0
+    ? undefined
+    : 'no `java` on PATH (Debian: apt-get install openjdk-17-jre-headless)';
+}
+
+/**
+ * WireMock standalone serving the stubs in `rootDir/mappings` (the fake's own answers), without
+ * its request journal or request logging, which a load test would only fill.
+ */
+export function wiremockSpec(port: number, rootDir: string, readyPath: string): ServerSpec {
+  return {
+    name: 'wiremock',
+    command: 'java',
+    nodeFlags: ['-jar'],
+    script: wiremockJar(),
+    args: [
+      '--port',
+      String(port),
+      '--bind-address',
+      '127.0.0.1',
+      '--root-dir',
+      rootDir,
+      '--disable-banner',
+      '--no-request-journal',
+      '--disable-request-logging',
+    ],
+    readyUrl: `${baseUrl('wiremock', port)}${readyPath}`,
+    readyHeaders: { Authorization: benchHeaders.Authorization },
+    cwd: projectRoot,
+    readyTimeoutMs: 120_000,
   };
 }
 

@@ -4,6 +4,7 @@
  */
 import type { ColdStartResult } from './cold-start.ts';
 import type { HarnessResult } from './harness.ts';
+import type { InProcessResult } from './in-process.ts';
 import type { ScaleResult } from './scale.ts';
 import { ratio } from './stats.ts';
 import type { ThroughputResult } from './throughput.ts';
@@ -14,6 +15,7 @@ export interface RunResults {
   readonly coldStart?: ColdStartResult | undefined;
   readonly scale?: ScaleResult | undefined;
   readonly harness?: HarnessResult | undefined;
+  readonly inProcess?: InProcessResult | undefined;
 }
 
 /** One target and how this run did against it. */
@@ -41,15 +43,27 @@ export function prismBest(throughput: ThroughputResult, requestId: string): numb
 function throughputChecks(throughput: ThroughputResult | undefined): TargetCheck[] {
   const list = throughput?.cells.list;
   const fake = list?.fake;
-  const best = throughput === undefined ? Number.NaN : prismBest(throughput, 'list');
-  const vsPrism = ratio(fake?.requestsPerSecond, best);
+  const silent = list?.['prism-silent']?.requestsPerSecond ?? Number.NaN;
+  const wiremock = list?.wiremock?.requestsPerSecond ?? Number.NaN;
+  const vsPrism = ratio(fake?.requestsPerSecond, silent);
+  const vsWiremock = ratio(fake?.requestsPerSecond, wiremock);
   const vsCeiling = ratio(fake?.requestsPerSecond, list?.ceiling?.requestsPerSecond);
   const at10 = throughput?.connections === 10;
+  const rss = throughput?.residentAfterStart.fake;
+  const rps = fmt(fake?.requestsPerSecond ?? Number.NaN, 0);
   return [
     {
-      target: "fake `GET /v1/pets?limit=20` throughput >= 3x Prism's best configuration",
-      measured: `${fmt(fake?.requestsPerSecond ?? Number.NaN, 0)} vs ${fmt(best, 0)} req/s = ${fmt(vsPrism)}x`,
-      verdict: verdict(Number.isFinite(vsPrism) ? vsPrism >= 3 : undefined),
+      target: 'fake `GET /v1/pets?limit=20` throughput >= 1.0x warm WireMock standalone',
+      measured:
+        throughput?.wiremockSkipped === undefined
+          ? `${rps} vs ${fmt(wiremock, 0)} req/s = ${fmt(vsWiremock)}x`
+          : `WireMock left out: ${throughput.wiremockSkipped}`,
+      verdict: verdict(Number.isFinite(vsWiremock) ? vsWiremock >= 1 : undefined),
+    },
+    {
+      target: 'fake `GET /v1/pets?limit=20` throughput >= 4x Prism `-v silent`',
+      measured: `${rps} vs ${fmt(silent, 0)} req/s = ${fmt(vsPrism)}x`,
+      verdict: verdict(Number.isFinite(vsPrism) ? vsPrism >= 4 : undefined),
     },
     {
       target: 'fake `GET /v1/pets?limit=20` throughput >= 30% of the bare ceiling',
@@ -63,7 +77,21 @@ function throughputChecks(throughput: ThroughputResult | undefined): TargetCheck
         : `run used ${throughput?.connections ?? '?'} connections`,
       verdict: verdict(at10 && fake !== undefined ? fake.p99Ms <= 5 : undefined),
     },
+    {
+      target: 'fake resident memory after start <= 80 MiB',
+      measured: rss === undefined ? 'n/a' : `${fmt(rss / 2 ** 20, 1)} MiB`,
+      verdict: verdict(rss === undefined ? undefined : rss <= 80 * 2 ** 20),
+    },
   ];
+}
+
+function inProcessCheck(inProcess: InProcessResult | undefined): TargetCheck {
+  const us = inProcess?.fakeFetchUs;
+  return {
+    target: '`fake.fetch` <= 0.2 ms a request in process',
+    measured: us === undefined ? 'n/a' : `${fmt(us / 1000, 3)} ms`,
+    verdict: verdict(us === undefined ? undefined : us <= 200),
+  };
 }
 
 function coldStartCheck(coldStart: ColdStartResult | undefined): TargetCheck {
@@ -127,6 +155,7 @@ function harnessChecks(harness: HarnessResult | undefined): TargetCheck[] {
 export function checkTargets(results: RunResults): TargetCheck[] {
   return [
     ...throughputChecks(results.throughput),
+    inProcessCheck(results.inProcess),
     coldStartCheck(results.coldStart),
     ...scaleChecks(results.scale),
     ...harnessChecks(results.harness),

@@ -1,15 +1,23 @@
 /**
- * Side by side over HTTP: the fake, Prism (default logging and `-v silent`) and the bare ceiling
- * answer the same requests in interleaved rounds (every round runs every request on every
+ * Side by side over HTTP: the fake, WireMock standalone (serving the fake's own answers as static
+ * stubs, warmed up), Prism (default logging and `-v silent`) and the bare ceiling answer the same
+ * requests in interleaved rounds (every round runs every request on every
  * server, in a rotating order), so a noisy moment hurts all of them alike; medians across rounds.
  */
-import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import type { CannedResponse } from './ceiling-server.ts';
 import { type LoadResult, runLoad } from './load.ts';
 import type { BenchOptions } from './options.ts';
-import { BenchError, freePort, type RunningServer, startServer } from './processes.ts';
+import {
+  BenchError,
+  freePort,
+  type RunningServer,
+  residentBytes,
+  type ServerSpec,
+  startServer,
+} from './processes.ts';
 import { type BenchRequest, benchHeaders, benchRequests } from './requests.ts';
 import {
   baseUrl,
@@ -18,6 +26,8 @@ import {
   prismSpec,
   type TargetId,
   targetLabels,
+  wiremockSpec,
+  wiremockUnavailable,
 } from './servers.ts';
 import { median, spread } from './stats.ts';
 
@@ -48,9 +58,39 @@ export interface ThroughputResult {
   readonly prismBodyBytes: Readonly<Record<string, number>>;
   readonly connections: number;
   readonly durationSeconds: number;
+  /** Why WireMock was left out, when it was. */
+  readonly wiremockSkipped: string | undefined;
+  /** Resident memory of each server once it first answered, and after the last round, bytes. */
+  readonly residentAfterStart: Readonly<Partial<Record<TargetId, number>>>;
+  readonly residentAfterLoad: Readonly<Partial<Record<TargetId, number>>>;
 }
 
-const order: readonly TargetId[] = ['fake', 'prism-silent', 'prism-default', 'ceiling'];
+const allTargets: readonly TargetId[] = [
+  'fake',
+  'wiremock',
+  'prism-silent',
+  'prism-default',
+  'ceiling',
+];
+
+/** An answer of the fake, with the headers a stub server repeats. */
+interface Captured extends CannedResponse {
+  readonly headers: Record<string, string>;
+}
+
+/** WireMock stubs answering each request with exactly the fake's status, headers and body. */
+function writeWiremockMappings(rootDir: string, answers: Readonly<Record<string, Captured>>): void {
+  const mappings = join(rootDir, 'mappings');
+  mkdirSync(mappings, { recursive: true });
+  for (const [index, [key, answer]] of Object.entries(answers).entries()) {
+    const [method, url] = key.split(' ') as [string, string];
+    const stub = {
+      request: { method, url },
+      response: { status: answer.status, headers: answer.headers, body: answer.body },
+    };
+    writeFileSync(join(mappings, `stub-${index}.json`), JSON.stringify(stub));
+  }
+}
 
 function summarise(runs: readonly LoadResult[], expected: number): Cell {
   const cpu = runs.map((run) => run.serverCpuUsPerRequest);
@@ -71,7 +111,7 @@ function summarise(runs: readonly LoadResult[], expected: number): Cell {
   };
 }
 
-async function capture(base: string, request: BenchRequest): Promise<CannedResponse> {
+async function capture(base: string, request: BenchRequest): Promise<Captured> {
   const response = await fetch(`${base}${request.path}`, {
     method: request.method,
     headers: benchHeaders,
@@ -82,7 +122,11 @@ async function capture(base: string, request: BenchRequest): Promise<CannedRespo
     throw new BenchError(
       `${request.label} answered ${response.status}, expected ${request.status}: ${body.slice(0, 300)}`,
     );
-  return { status: response.status, body };
+  const headers: Record<string, string> = {};
+  response.headers.forEach((value, name) => {
+    if (name === 'content-type' || name.startsWith('x-ratelimit-')) headers[name] = value;
+  });
+  return { status: response.status, body, headers };
 }
 
 function load(
@@ -111,20 +155,29 @@ export async function measureThroughput(
 ): Promise<ThroughputResult> {
   const dir = mkdtempSync(join(tmpdir(), 'petstore-bench-'));
   const servers = new Map<TargetId, { server: RunningServer; port: number }>();
+  const residentAfterStart: Partial<Record<TargetId, number>> = {};
+  const residentAfterLoad: Partial<Record<TargetId, number>> = {};
+  const start = async (target: TargetId, spec: (port: number) => ServerSpec) => {
+    const port = await freePort();
+    const server = await startServer(spec(port));
+    servers.set(target, { server, port });
+    const resident = residentBytes(server.pid);
+    if (resident !== undefined) residentAfterStart[target] = resident;
+  };
   const running = (target: TargetId) => {
     const entry = servers.get(target);
     if (entry === undefined) throw new BenchError(`${target} is not running`);
     return entry;
   };
   try {
-    const fakePort = await freePort();
-    servers.set('fake', { server: await startServer(fakeSpec(fakePort)), port: fakePort });
+    await start('fake', (port) => fakeSpec(port));
+    const fakePort = running('fake').port;
     const fakeBase = baseUrl('fake', fakePort);
     // Warm the fake first: its creates fill the sold page, so the bodies captured next are final.
     for (const request of benchRequests) {
       await load('fake', running('fake').server, fakePort, request, options, options.warmupSeconds);
     }
-    const canned: Record<string, CannedResponse> = {};
+    const canned: Record<string, Captured> = {};
     const bodyBytes: Record<string, number> = {};
     for (const request of benchRequests) {
       const answer = await capture(fakeBase, request);
@@ -133,18 +186,16 @@ export async function measureThroughput(
     }
     const bodiesFile = join(dir, 'ceiling-bodies.json');
     writeFileSync(bodiesFile, JSON.stringify(canned));
-    const ceilingPort = await freePort();
-    servers.set('ceiling', {
-      server: await startServer(ceilingSpec(ceilingPort, bodiesFile, '/pets?limit=20')),
-      port: ceilingPort,
-    });
-    for (const [target, silent] of [
-      ['prism-silent', true],
-      ['prism-default', false],
-    ] as const) {
-      const port = await freePort();
-      servers.set(target, { server: await startServer(prismSpec(port, silent)), port });
-    }
+    await start('ceiling', (port) => ceilingSpec(port, bodiesFile, '/pets?limit=20'));
+    const wiremockSkipped = wiremockUnavailable();
+    if (wiremockSkipped === undefined) {
+      const rootDir = join(dir, 'wiremock');
+      writeWiremockMappings(rootDir, canned);
+      await start('wiremock', (port) => wiremockSpec(port, rootDir, '/pets?limit=20'));
+    } else log(`WireMock left out: ${wiremockSkipped}`);
+    await start('prism-silent', (port) => prismSpec(port, true));
+    await start('prism-default', (port) => prismSpec(port, false));
+    const order = allTargets.filter((target) => servers.has(target));
     const prismBodyBytes: Record<string, number> = {};
     const prismSilent = running('prism-silent');
     for (const request of benchRequests) {
@@ -153,8 +204,12 @@ export async function measureThroughput(
     }
     for (const target of order.filter((id) => id !== 'fake')) {
       const { server, port } = running(target);
+      // The JVM compiles its hot paths only after many thousand requests: WireMock gets a long
+      // warm-up, so it is measured at its best.
+      const seconds =
+        target === 'wiremock' ? Math.max(5, options.warmupSeconds * 5) : options.warmupSeconds;
       for (const request of benchRequests)
-        await load(target, server, port, request, options, options.warmupSeconds);
+        await load(target, server, port, request, options, seconds);
     }
 
     const runs: Record<string, Partial<Record<TargetId, LoadResult[]>>> = {};
@@ -182,6 +237,10 @@ export async function measureThroughput(
         }
       }
     }
+    for (const [target, { server }] of servers) {
+      const resident = residentBytes(server.pid);
+      if (resident !== undefined) residentAfterLoad[target] = resident;
+    }
     const cells: Record<string, Partial<Record<TargetId, Cell>>> = {};
     for (const request of benchRequests) {
       const perRequest: Partial<Record<TargetId, Cell>> = {};
@@ -199,6 +258,9 @@ export async function measureThroughput(
       prismBodyBytes,
       connections: options.connections,
       durationSeconds: options.durationSeconds,
+      wiremockSkipped,
+      residentAfterStart,
+      residentAfterLoad,
     };
   } finally {
     await Promise.all([...servers.values()].map(({ server }) => server.stop()));
