@@ -19,7 +19,7 @@ import { normaliseBaseUrl } from '../targets/url-target.ts';
 import { ContractUsageError, toolName } from './usage-error.ts';
 
 /** The proxy's help text. */
-export const proxyUsage = `Usage: npm run contract -- proxy --target <url> [options]
+const proxyUsage = `Usage: npm run contract -- proxy --target <url> [options]
 
 Forwards every request to the target unchanged and checks each exchange against
 the interface (the every-response checks, and those that compare exchanges:

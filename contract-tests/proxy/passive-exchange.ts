@@ -25,7 +25,7 @@ export interface SeenExchange {
 }
 
 /** Which operation a path under the base path is, by the interface's three routes. */
-export function operationOf(method: string, path: string): RequestSpec['operationId'] {
+function operationOf(method: string, path: string): RequestSpec['operationId'] {
   const route = path.split('?')[0] ?? '';
   if (route === '/pets')
     return method === 'GET' ? 'listPets' : method === 'POST' ? 'createPet' : 'other';
