@@ -24,13 +24,23 @@ import {
   rateLimitHeaderRecord,
   rateLimitStep,
 } from './policies/rate-limit.ts';
+import { chaosStep } from './qa/chaos.ts';
+import { clientReportStep } from './qa/client-report-step.ts';
 import { findRoute } from './routes/route-table.ts';
 
 /**
  * The steps every `/v1` request runs through, in order. A new policy is a new entry here: a
  * function that answers its own refusal or calls `next()`.
  */
-const steps: readonly Step[] = [hostStep, authenticateStep, forcedStep, banStep, rateLimitStep];
+const steps: readonly Step[] = [
+  hostStep,
+  authenticateStep,
+  clientReportStep,
+  forcedStep,
+  chaosStep,
+  banStep,
+  rateLimitStep,
+];
 
 /** Longest request target (path and query) answered; longer ones get 414 `uri_too_long`. */
 export const maxUrlLength = 8192;

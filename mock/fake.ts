@@ -17,6 +17,8 @@ import type { FakeState } from './core/fake-state.ts';
 import { createFakeFetch } from './doors/fake-fetch.ts';
 import { createMswHandlers } from './doors/msw-handlers.ts';
 import { type KeyEntry, type KeysFile, type Limits, parseKeysFile } from './policies/plans.ts';
+import { type ChaosSettings, checkChaosSettings } from './qa/chaos-settings.ts';
+import { createQaState } from './qa/qa-state.ts';
 import type { StorePersistence } from './store/persistence.ts';
 import { createPetStore, snapshotProblem } from './store/pet-store.ts';
 
@@ -30,6 +32,8 @@ export interface CreateFakeOptions extends FakeOptions {
   readonly clock?: ControllableClock;
   /** Where to keep the pets across restarts (saved state wins over `seed`). Default: memory only. */
   readonly persistence?: StorePersistence;
+  /** Seeded chaos to start with (and to reset to): see the README's QA section. Default: none. */
+  readonly chaos?: ChaosSettings;
 }
 
 /** One running fake. */
@@ -70,6 +74,24 @@ export type {
 export { ConfigError } from './core/config-error.ts';
 export type { BodyBytes, FakeRequest } from './core/fake-request.ts';
 export type { KeyEntry, KeysFile, Limits } from './policies/plans.ts';
+export type {
+  ChaosRule,
+  ChaosSettings,
+  ChaosStatus,
+  LatencyDistribution,
+} from './qa/chaos-settings.ts';
+export type {
+  ClientReport,
+  ClientSummary,
+  RecentRequest,
+  RetryWait,
+  RuleVerdict,
+} from './qa/client-report.ts';
+export type { ClientComplianceOptions } from './qa/expect-client-compliance.ts';
+export {
+  ClientComplianceError,
+  expectClientCompliance,
+} from './qa/expect-client-compliance.ts';
 export type { StorePersistence } from './store/persistence.ts';
 export type { StoreSnapshot } from './store/pet-store.ts';
 
@@ -92,6 +114,12 @@ export async function createFake(options: CreateFakeOptions = {}): Promise<Fake>
   const seedProblem = snapshotProblem({ pets: seed, nextId: 1 });
   if (seedProblem !== undefined)
     throw new ConfigError('seed', seedProblem.replace(/^snapshot\.?/, ''));
+  const chaos =
+    options.chaos === undefined
+      ? null
+      : checkChaosSettings(options.chaos, (problem) => {
+          throw new ConfigError('chaos', problem.replace(/^chaos\.?\s*/, ''));
+        });
   const initialKeys = keysFile.keys.map((key) => ({ ...key }));
   const state: FakeState = {
     config,
@@ -101,6 +129,7 @@ export async function createFake(options: CreateFakeOptions = {}): Promise<Fake>
     plans,
     usage: new Map(),
     forced: createForcedResponses(),
+    qa: createQaState(chaos),
   };
   const control = createControl(state, seed, initialKeys);
   const behaviour = createBehaviour(state, control);

@@ -17,6 +17,7 @@ import {
   limitsFor,
 } from '../policies/plans.ts';
 import { emptyUsage, peekRateLimit } from '../policies/rate-limit.ts';
+import { createQaControl, type QaControl, resetQa } from '../qa/qa-control.ts';
 import { type StoreSnapshot, snapshotProblem } from '../store/pet-store.ts';
 import { ControlInputError } from './control-input-error.ts';
 import type { ForcedResponses } from './forced-responses.ts';
@@ -35,8 +36,8 @@ export interface KeyInfo {
 export type ResetSeed = 'default' | 'empty' | readonly Pet[];
 
 /** The in-process control surface of one fake. Bad input throws a ControlInputError and changes nothing. */
-export interface FakeControl {
-  /** Back to the start: the seed's pets (or the given ones), no usage, bans or forced rules, real time. */
+export interface FakeControl extends QaControl {
+  /** Back to the start: the seed's pets (or the given ones), no usage, bans, forced rules or client report, the starting chaos, real time. */
   reset(seed?: ResetSeed): Promise<void>;
   /** The fake's current time, epoch ms. */
   now(): number;
@@ -62,7 +63,7 @@ export interface FakeControl {
   force: ForcedResponses['force'];
   /** Drops every forced rule. */
   clearForced(): void;
-  /** A summary: time, pet count, keys, forced rules. */
+  /** A summary: time, pet count, keys, forced rules, chaos. */
   describe(): Record<string, unknown>;
 }
 
@@ -122,6 +123,7 @@ export function createControl(
   };
 
   const control: FakeControl = {
+    ...createQaControl(state),
     async reset(next = 'default') {
       if (next !== 'default' && next !== 'empty' && !Array.isArray(next))
         throw new ControlInputError('seed must be "default", "empty" or an array of pets');
@@ -130,6 +132,7 @@ export function createControl(
       await state.store.restore({ pets, nextId: 1 });
       state.usage.clear();
       state.forced.clear();
+      resetQa(state);
       state.clock.reset();
       state.keys.splice(0, state.keys.length, ...initialKeys.map((key) => ({ ...key })));
     },
@@ -195,6 +198,7 @@ export function createControl(
       pets: state.store.count(),
       keys: control.keys(),
       forced: state.forced.list(),
+      chaos: state.qa.chaos.settings(),
       origins: state.config.origins,
     }),
   };

@@ -5,6 +5,7 @@
 import type { ForcedResponses } from '../control/forced-responses.ts';
 import type { KeyEntry, Limits } from '../policies/plans.ts';
 import type { KeyUsage } from '../policies/rate-limit.ts';
+import type { QaState } from '../qa/qa-state.ts';
 import type { PetStore } from '../store/pet-store.ts';
 import type { ControllableClock } from './clock.ts';
 import type { ResolvedConfig } from './config.ts';
@@ -21,4 +22,6 @@ export interface FakeState {
   /** Rate-limit usage by key id. */
   readonly usage: Map<string, KeyUsage>;
   readonly forced: ForcedResponses;
+  /** Chaos and the client compliance report. */
+  readonly qa: QaState;
 }

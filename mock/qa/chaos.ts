@@ -1,0 +1,166 @@
+/**
+ * Seeded chaos: per operation and key, a share of answers replaced by 429 (with Retry-After),
+ * 500, 502, 503 (with Retry-After) or 504, a share of connections dropped, and latency drawn from
+ * a distribution. Each (operation, key) pair draws from its own stream of the seed, so the same
+ * seed gives the same answers to the same requests however other keys' traffic interleaves.
+ *
+ * Latency counts on the fake's clock: while the clock ticks in real time the answer is held back
+ * with a timer captured when this module loaded (so test frameworks' fake timers cannot stall
+ * it); while the clock is frozen, no timer runs at all: the frozen clock is moved forward by the
+ * latency and the answer leaves at once.
+ */
+import type { OperationId } from '../contract/types.ts';
+import { type Answer, errorAnswer } from '../core/answer.ts';
+import type { ControllableClock } from '../core/clock.ts';
+import { type ErrorCode, errorTemplates } from '../core/errors.ts';
+import { callerOf, type Exchange, type Step } from '../pipeline.ts';
+import { peekRateLimit } from '../policies/rate-limit.ts';
+import { retryAfterValue } from '../policies/retry-after.ts';
+import { markChaos } from './answer-marks.ts';
+import {
+  type ChaosRule,
+  type ChaosSettings,
+  type ChaosStatus,
+  chaosStatuses,
+} from './chaos-settings.ts';
+import { seededRandom } from './seeded-random.ts';
+
+/** What chaos does to one request. */
+interface ChaosDecision {
+  /** Answer as usual, drop the connection, or answer with a chaos status instead. */
+  readonly outcome: 'pass' | 'drop' | ChaosStatus;
+  /** Milliseconds of the fake's clock the answer is held back. */
+  readonly latencyMs: number;
+  readonly retryAfterSeconds: number;
+}
+
+/** The chaos of one fake: its settings and one random stream per operation and key. */
+export interface Chaos {
+  /** The settings in force, or `null` for none. */
+  settings(): ChaosSettings | null;
+  /** Replaces the settings (already checked) and restarts every stream from the seed. */
+  set(settings: ChaosSettings | null): void;
+  /** What chaos does to the next request of `operationId` on `keyId`, or `undefined` when no rule applies. */
+  decide(operationId: OperationId, keyId: string): ChaosDecision | undefined;
+}
+
+/** Creates a fake's chaos, starting with `initial` (none by default). */
+export function createChaos(initial: ChaosSettings | null = null): Chaos {
+  let current = initial;
+  let streams = new Map<string, () => number>();
+  const streamOf = (seed: number, name: string) => {
+    let stream = streams.get(name);
+    if (stream === undefined) {
+      stream = seededRandom(seed, name);
+      streams.set(name, stream);
+    }
+    return stream;
+  };
+  return {
+    settings: () => current,
+    set(settings) {
+      current = settings;
+      streams = new Map();
+    },
+    decide(operationId, keyId) {
+      if (current === null) return undefined;
+      const rule = current.rules.find(
+        (r) =>
+          (r.operationId === undefined || r.operationId === operationId) &&
+          (r.keyId === undefined || r.keyId === keyId),
+      );
+      if (rule === undefined) return undefined;
+      const next = streamOf(current.seed, `${operationId}|${keyId}`);
+      // Always two draws per request, so a rule's shares never shift the latency sequence.
+      const outcome = pick(rule, next());
+      return {
+        outcome,
+        latencyMs: latencyOf(rule, next()),
+        retryAfterSeconds: rule.retryAfterSeconds ?? 1,
+      };
+    },
+  };
+}
+
+function pick(rule: ChaosRule, draw: number): ChaosDecision['outcome'] {
+  let edge = rule.drop ?? 0;
+  if (draw < edge) return 'drop';
+  for (const status of chaosStatuses) {
+    edge += rule.errors?.[status] ?? 0;
+    if (draw < edge) return status;
+  }
+  return 'pass';
+}
+
+function latencyOf(rule: ChaosRule, draw: number): number {
+  const latency = rule.latency;
+  if (latency === undefined) return 0;
+  if (latency.distribution === 'uniform')
+    return Math.round(latency.minMs + draw * (latency.maxMs - latency.minMs));
+  return Math.round(Math.min(latency.maxMs, -Math.log(1 - draw) * latency.meanMs));
+}
+
+const codes: Record<ChaosStatus, ErrorCode> = {
+  '429': 'rate_limited',
+  '500': 'internal_error',
+  '502': 'bad_gateway',
+  '503': 'service_unavailable',
+  '504': 'gateway_timeout',
+};
+
+// Captured at load: `vi.useFakeTimers()` and the like replace the global later, and a timer they
+// own would never fire unless the test advanced it.
+const realSetTimeout = globalThis.setTimeout;
+
+/** Holds an answer back `ms` on the fake's clock: a real wait, or a frozen clock moved forward. */
+async function hold(clock: ControllableClock, ms: number): Promise<void> {
+  if (ms <= 0) return;
+  if (clock.frozen) {
+    // At the end of the clock's range the answer simply leaves without moving it.
+    if (clock.now() + ms <= Date.UTC(9999, 11, 31, 23, 59, 59, 999)) clock.advance(ms);
+    return;
+  }
+  await new Promise((resolve) => realSetTimeout(resolve, ms));
+}
+
+function chaosAnswer(exchange: Exchange, decision: ChaosDecision, seed: number): Answer {
+  if (decision.outcome === 'pass') throw new Error('petstore-fake: no chaos answer for "pass"');
+  const { now, state } = exchange;
+  const { usage, limits } = callerOf(exchange);
+  const peek = peekRateLimit(usage, limits, now);
+  if (decision.outcome === 'drop') {
+    exchange.rateLimit = peek;
+    return markChaos(
+      errorAnswer('service_unavailable', `Connection dropped (chaos, seed ${seed}).`),
+      true,
+    );
+  }
+  const code = codes[decision.outcome];
+  const headers: Record<string, string> = {};
+  if (decision.outcome === '429' || decision.outcome === '503') {
+    const retryAt = now + decision.retryAfterSeconds * 1000;
+    headers['Retry-After'] = retryAfterValue(state.config.retryAfterFormat, retryAt, now);
+  }
+  exchange.rateLimit = decision.outcome === '429' ? { ...peek, remaining: 0 } : peek;
+  const message = errorTemplates[code].message.replace(' (forced).', '.');
+  return markChaos(errorAnswer(code, `${message} (chaos, seed ${seed})`, headers));
+}
+
+/**
+ * The pipeline step, after forced responses and before the ban: draws the request's fate from
+ * its stream. A chaos error answers instead of the operation and, like a forced one, does not
+ * count against the key's quota; latency holds back whatever answer the request gets.
+ */
+export const chaosStep: Step = async (exchange, next) => {
+  const { operationId } = exchange.route;
+  const { chaos } = exchange.state.qa;
+  const settings = chaos.settings();
+  if (operationId === undefined || settings === null) return next();
+  const decision = chaos.decide(operationId, callerOf(exchange).key.id);
+  if (decision === undefined) return next();
+  // next() runs synchronously up to the rate limit's decision: the latency comes after it.
+  const answer =
+    decision.outcome === 'pass' ? await next() : chaosAnswer(exchange, decision, settings.seed);
+  await hold(exchange.state.clock, decision.latencyMs);
+  return answer;
+};

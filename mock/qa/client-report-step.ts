@@ -1,0 +1,48 @@
+/**
+ * The pipeline step that feeds the client report: right after authentication, so it sees every
+ * answer a key's client gets (forced, chaos, ban, rate limit or the operation's own) and the
+ * fake's clock when the request arrived and when its answer left.
+ */
+import type { FakeRequest } from '../core/fake-request.ts';
+import { callerOf, type Step } from '../pipeline.ts';
+import { redactUrl } from '../policies/log-redaction.ts';
+import { isChaos, isDropped } from './answer-marks.ts';
+
+/** The header a client may send to be told apart from other clients on the same key. */
+const clientIdHeader = 'X-Client-Id';
+
+/**
+ * Who sent a request: its `X-Client-Id`, else its `User-Agent`, else `-`, at most 64 characters,
+ * and never a known key (a client that sent its key there is shown as `[redacted]`).
+ */
+function clientIdOf(request: FakeRequest, secrets: readonly string[]): string {
+  const raw = request.header(clientIdHeader) ?? request.header('user-agent') ?? '-';
+  // Printable ASCII only: the id reaches the CLI's summary and the page.
+  const id =
+    raw
+      .replace(/[^\x20-\x7e]/g, '?')
+      .trim()
+      .slice(0, 64) || '-';
+  return secrets.some((secret) => raw.includes(secret)) ? '[redacted]' : id;
+}
+
+/** The step: passes the request on, then records its answer in the client report. */
+export const clientReportStep: Step = async (exchange, next) => {
+  const { request, url, state, now } = exchange;
+  const answer = await next();
+  const secrets = state.keys.map((key) => key.key);
+  state.qa.clients.record({
+    keyId: callerOf(exchange).key.id,
+    clientId: clientIdOf(request, secrets),
+    method: request.method,
+    path: redactUrl(url, secrets).slice(0, 200),
+    arrivedAt: now,
+    answeredAt: state.clock.now(),
+    status: answer.status,
+    errorCode: answer.errorCode,
+    retryAfter: answer.headers['Retry-After'],
+    chaos: isChaos(answer),
+    dropped: isDropped(answer),
+  });
+  return answer;
+};

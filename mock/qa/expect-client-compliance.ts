@@ -1,0 +1,92 @@
+/**
+ * The test helper: fails a user's test, with a message that says what the client did wrong, when
+ * a client of the fake broke the interface's rule for clients (Limits, rule 2). Throws a plain
+ * Error subclass, so it works under any test runner.
+ */
+import type { ClientReport, ClientSummary } from './client-report.ts';
+
+/** The rules a client is judged by, as the report names them. */
+type RuleName = keyof ClientSummary['rules'];
+
+/** Which clients to judge, and by which rules. */
+export interface ClientComplianceOptions {
+  /** Only this key's clients (by key id, e.g. `demo-free`). */
+  readonly keyId?: string;
+  /** Only this client (its `X-Client-Id`, else its `User-Agent`). */
+  readonly clientId?: string;
+  /** The rules to hold them to; default all three. */
+  readonly rules?: readonly RuleName[];
+  /**
+   * Fail when no judged client met anything to judge (no Retry-After, no retries to compare):
+   * a test that meant to provoke a 429 and did not should not pass silently. Default true.
+   */
+  readonly requireEvidence?: boolean;
+}
+
+/** The error `expectClientCompliance` throws; `clients` holds the report's entries it judged. */
+export class ClientComplianceError extends Error {
+  override readonly name = 'ClientComplianceError';
+  /** The judged clients, as in the report. */
+  readonly clients: readonly ClientSummary[];
+
+  constructor(message: string, clients: readonly ClientSummary[]) {
+    super(message);
+    this.clients = clients;
+  }
+}
+
+const allRules: readonly RuleName[] = ['retryAfter', 'backoff', 'ban'];
+
+/**
+ * Throws a ClientComplianceError naming every broken rule of every matching client; returns the
+ * judged clients when all comply.
+ * @example expectClientCompliance(fake, { keyId: 'demo-free', clientId: 'my-app' });
+ */
+export function expectClientCompliance(
+  fake: { readonly control: { clients(): ClientReport } },
+  options: ClientComplianceOptions = {},
+): readonly ClientSummary[] {
+  const { clients } = fake.control.clients();
+  const rules = options.rules ?? allRules;
+  const chosen = clients.filter(
+    (c) =>
+      (options.keyId === undefined || c.keyId === options.keyId) &&
+      (options.clientId === undefined || c.clientId === options.clientId),
+  );
+  const who = [
+    options.keyId === undefined ? undefined : `key ${options.keyId}`,
+    options.clientId === undefined ? undefined : `client "${options.clientId}"`,
+  ]
+    .filter(Boolean)
+    .join(', ');
+  if (chosen.length === 0) {
+    const seen = clients.map((c) => `${c.keyId}/${c.clientId}`).join(', ') || 'none';
+    throw new ClientComplianceError(
+      `petstore-fake: no client${who === '' ? '' : ` for ${who}`} has sent a request with a key (clients seen: ${seen})`,
+      chosen,
+    );
+  }
+  const failures: string[] = [];
+  for (const client of chosen) {
+    const broken = rules.filter((rule) => client.rules[rule].verdict === 'fail');
+    if (broken.length === 0) continue;
+    const lines = client.problems.filter((line) =>
+      broken.some((rule) => line.startsWith(rule === 'retryAfter' ? 'Retry-After' : rule)),
+    );
+    failures.push(
+      `client "${client.clientId}" on key ${client.keyId}:\n  - ${lines.join('\n  - ')}`,
+    );
+  }
+  if (failures.length > 0)
+    throw new ClientComplianceError(
+      `petstore-fake: the client broke the interface's rule for retries (Limits, rule 2: retry after Retry-After, with exponential backoff):\n${failures.join('\n')}`,
+      chosen,
+    );
+  const evidence = chosen.some((c) => rules.some((rule) => c.rules[rule].verdict === 'pass'));
+  if ((options.requireEvidence ?? true) && !evidence)
+    throw new ClientComplianceError(
+      `petstore-fake: nothing to judge${who === '' ? '' : ` for ${who}`}: no Retry-After was sent and no two retries followed each other (provoke a 429 or a 5xx first, e.g. with fake.control.force or chaos)`,
+      chosen,
+    );
+  return chosen;
+}
