@@ -20,6 +20,7 @@ import type { FakeRequest } from '../core/fake-request.ts';
 import { constantTimeEqual } from '../policies/auth.ts';
 import { hostProblem } from '../policies/host-check.ts';
 import type { Limits } from '../policies/plans.ts';
+import { controlPageAnswer } from '../qa/page/control-page.ts';
 import type { StoreSnapshot } from '../store/pet-store.ts';
 import { StorageError } from '../store/storage-error.ts';
 import type { FakeControl, ResetSeed } from './control.ts';
@@ -180,6 +181,19 @@ const routes: Record<string, ControlRoute> = {
     control.clearForced();
     return { body: control.describe().forced, action: 'forced responses cleared' };
   },
+  'GET clients': async (control) => ({ body: control.clients() }),
+  'GET chaos': async (control) => ({ body: control.chaos() }),
+  'POST chaos': async (control, request) => {
+    const settings = control.setChaos(await bodyOf(request, ['seed', 'rules']));
+    return {
+      body: settings,
+      action: `chaos seed ${settings.seed}, ${settings.rules.length} rule(s)`,
+    };
+  },
+  'DELETE chaos': async (control) => {
+    control.clearChaos();
+    return { body: null, action: 'chaos off' };
+  },
 };
 
 /** Why a control request may not proceed, or `undefined` when it may. */
@@ -222,12 +236,17 @@ function isJson(contentType: string | null): boolean {
   return contentType !== null && /^application\/json\s*(;|$)/i.test(contentType.trim());
 }
 
-function refusal(request: FakeRequest, config: ResolvedConfig): Answer | undefined {
+/**
+ * Why a control request is refused, or `undefined`. The live page's files (`page`) hold no data,
+ * so a browser may load them without the token, which its script then sends with every call.
+ */
+function refusal(request: FakeRequest, config: ResolvedConfig, page = false): Answer | undefined {
   const host = hostProblem(request.header('host'), config.allowedHosts);
   if (host !== undefined) return errorAnswer('host_not_allowed', host);
   const crossSite = crossSiteProblem(request, config.allowedHosts);
   if (crossSite !== undefined) return errorAnswer('cross_site_request', crossSite);
-  const denied = checkControlAccess(config.controlAccess, request);
+  const access = page && config.controlAccess !== 'disabled' ? 'open' : config.controlAccess;
+  const denied = checkControlAccess(access, request);
   if (denied !== undefined) return errorAnswer('control_forbidden', denied);
   if (!SAFE_METHODS.has(request.method) && !isJson(request.header('content-type'))) {
     return errorAnswer(
@@ -298,8 +317,10 @@ export function answerControl(
   request: FakeRequest,
   path: string,
 ): Promise<ControlOutcome> {
-  const refused = refusal(request, config);
+  const page = request.method === 'GET' ? controlPageAnswer(path) : undefined;
+  const refused = refusal(request, config, page !== undefined);
   if (refused !== undefined) return Promise.resolve({ answer: refused });
+  if (page !== undefined) return Promise.resolve({ answer: page });
   return answerRoute(control, { ...bind(request), maxBodyBytes: config.maxBodyBytes }, path);
 }
 

@@ -3,6 +3,7 @@
  * and no socket, for code that takes its fetch as an option (openapi-fetch, ky, an axios adapter).
  */
 import type { Behaviour } from '../behaviour.ts';
+import { isDropped } from '../qa/answer-marks.ts';
 import { fromFetchRequest, toFetchResponse } from './fetch-adapter.ts';
 
 /** A fetch over one fake. URLs outside its origins fail as an unreachable host would. */
@@ -18,6 +19,9 @@ export function createFakeFetch(behaviour: Behaviour, origins: readonly string[]
     }
     const answer = await behaviour.answer(fromFetchRequest(request));
     request.signal.throwIfAborted();
+    // Chaos dropped the connection: fail as fetch does when a server closes without answering.
+    if (isDropped(answer))
+      throw new TypeError('fetch failed: the fake dropped the connection (chaos)');
     return toFetchResponse(answer, request.method);
   };
 }

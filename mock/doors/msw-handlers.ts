@@ -6,6 +6,7 @@
  */
 import { http, type RequestHandler } from 'msw';
 import type { Behaviour } from '../behaviour.ts';
+import { isDropped } from '../qa/answer-marks.ts';
 import { fromFetchRequest, toFetchResponse } from './fetch-adapter.ts';
 
 /** The msw handlers of one fake (`server.use()` overrides go in front of them as usual). */
@@ -13,8 +14,11 @@ export function createMswHandlers(behaviour: Behaviour): RequestHandler[] {
   return [
     http.all(
       ({ request }) => behaviour.owns(request.url),
-      async ({ request }) =>
-        toFetchResponse(await behaviour.answer(fromFetchRequest(request)), request.method),
+      async ({ request }) => {
+        const answer = await behaviour.answer(fromFetchRequest(request));
+        // Chaos dropped the connection: msw fails the request as a network error.
+        return isDropped(answer) ? Response.error() : toFetchResponse(answer, request.method);
+      },
     ),
   ];
 }

@@ -18,6 +18,7 @@ import type { Answer } from '../core/answer.ts';
 import { errorAnswer } from '../core/answer.ts';
 import type { ErrorCode } from '../core/errors.ts';
 import type { BodyBytes, FakeRequest } from '../core/fake-request.ts';
+import { isDropped } from '../qa/answer-marks.ts';
 import { answerClientError, doorLimits, writeRawError } from './client-errors.ts';
 
 /** Options of one listening socket. */
@@ -152,6 +153,11 @@ export async function listenHttp(
       }
     }
     const reply = await behaviour.answer(toFakeRequest(incoming, origin, body));
+    // Chaos dropped the connection: close the socket without a word, as a crashed server would.
+    if (isDropped(reply)) {
+      incoming.socket.destroy();
+      return;
+    }
     writeAnswer(res, reply, closing);
   }
 

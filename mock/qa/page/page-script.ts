@@ -1,0 +1,150 @@
+/**
+ * The live page's script, as text the control surface serves at `<prefix>/page.js`. Plain
+ * browser JavaScript, no framework: it polls the control surface once a second and renders
+ * with `textContent` only, so nothing a client sent (an id, a path) can become markup.
+ */
+export const pageScript = String.raw`'use strict';
+const prefix = location.pathname.replace(/\/+$/, '');
+const tokenKey = 'petstore-fake-control-token';
+let token = sessionStorage.getItem(tokenKey) || '';
+// A token handed over in the fragment (never sent to a server) is kept for this tab only.
+if (location.hash.startsWith('#token=')) {
+  token = decodeURIComponent(location.hash.slice(7));
+  sessionStorage.setItem(tokenKey, token);
+  history.replaceState(null, '', location.pathname);
+}
+
+async function call(method, path, body) {
+  const headers = { Accept: 'application/json' };
+  if (token) headers['X-Control-Token'] = token;
+  const init = { method, headers, cache: 'no-store' };
+  if (method !== 'GET') {
+    headers['Content-Type'] = 'application/json';
+    init.body = JSON.stringify(body || {});
+  }
+  const res = await fetch(prefix + '/' + path, init);
+  const data = await res.json();
+  if (!res.ok) throw Object.assign(new Error(data.message || String(res.status)), { code: data.code });
+  return data;
+}
+
+function el(tag, props, ...children) {
+  const node = document.createElement(tag);
+  for (const [name, value] of Object.entries(props || {})) {
+    if (name === 'text') node.textContent = value;
+    else if (name === 'onclick') node.addEventListener('click', value);
+    else node.setAttribute(name, value);
+  }
+  for (const child of children) if (child != null) node.append(child);
+  return node;
+}
+
+function row(cells, header) {
+  return el('tr', {}, ...cells.map((cell) =>
+    cell instanceof Node ? el(header ? 'th' : 'td', {}, cell) : el(header ? 'th' : 'td', { text: String(cell) })));
+}
+
+function table(id, head, rows, empty) {
+  if (rows.length === 0) return el('p', { class: 'empty', id, text: empty });
+  return el('table', { id }, el('thead', {}, row(head, true)), el('tbody', {}, ...rows.map((r) => row(r))));
+}
+
+function duration(ms) {
+  const s = Math.max(0, Math.ceil(ms / 1000));
+  if (s < 120) return s + ' s';
+  if (s < 7200) return Math.round(s / 60) + ' min';
+  return (s / 3600).toFixed(1) + ' h';
+}
+
+function badge(verdict) {
+  return el('span', { class: 'badge ' + verdict, text: verdict });
+}
+
+function render(state, report) {
+  const now = Date.parse(state.now);
+  const minuteReset = Math.floor(now / 60000) * 60000 + 60000;
+  const dayReset = Math.floor(now / 86400000) * 86400000 + 86400000;
+  document.getElementById('clock').textContent =
+    state.now + (state.clockFrozen ? ' (frozen)' : ' (ticking)');
+  document.getElementById('freeze').textContent = state.clockFrozen ? 'Unfreeze clock' : 'Freeze clock';
+  const keys = state.keys.map((k) => [
+    k.id,
+    k.plan + (k.overridden ? ' (own limits)' : ''),
+    k.usage.minute + ' / ' + k.limits.perMinute + ', resets in ' + duration(minuteReset - now),
+    k.usage.day + ' / ' + k.limits.perDay + ', resets in ' + duration(dayReset - now),
+    k.bannedUntil ? 'banned ' + duration(Date.parse(k.bannedUntil) - now) + ' more' : 'no',
+  ]);
+  document.getElementById('keys').replaceWith(
+    table('keys', ['Key', 'Plan', 'This minute', 'Today', 'Ban'], keys, 'No keys.'));
+  const forced = Object.entries(state.forced).map(([op, rule]) => op + ': next ' + rule.remaining + ' answer(s) ' + rule.status);
+  document.getElementById('chaos').textContent =
+    (state.chaos ? JSON.stringify(state.chaos, null, 1) : 'Chaos off.') +
+    (forced.length ? '\nForced: ' + forced.join('; ') : '');
+  const clients = report.clients.map((c) => [
+    c.keyId,
+    c.clientId,
+    badge(c.verdict),
+    el('span', {}, badge(c.rules.retryAfter.verdict),
+      ' ' + c.rules.retryAfter.earlyRequests + ' early of ' + c.requests + ' requests'),
+    el('span', {}, badge(c.rules.backoff.verdict),
+      ' waits ' + c.rules.backoff.waits.map((w) => (w.waitMs / 1000).toFixed(2)).join(', ') + ' s'),
+    el('span', {}, badge(c.rules.ban.verdict), ' ' + c.rules.ban.bans + ' ban(s)'),
+    c.problems.join(' | ') || '-',
+  ]);
+  document.getElementById('clients').replaceWith(table('clients',
+    ['Key', 'Client', 'Verdict', 'Retry-After', 'Backoff', 'Ban', 'Problems'], clients,
+    'No client has sent a request with a key yet.'));
+  const recent = report.recent.map((r) => [
+    r.at.slice(11, 23), r.keyId, r.clientId, r.method + ' ' + r.path,
+    r.dropped ? 'dropped' : r.status, r.errorCode || '', r.chaos ? 'chaos' : '', r.latencyMs + ' ms',
+  ]);
+  document.getElementById('recent').replaceWith(table('recent',
+    ['Time', 'Key', 'Client', 'Request', 'Status', 'Code', '', 'Latency'], recent, 'No requests yet.'));
+}
+
+function showError(error) {
+  const status = document.getElementById('status');
+  status.textContent = (error.code ? error.code + ': ' : '') + error.message;
+  status.className = 'error';
+  document.getElementById('token-form').hidden = error.code !== 'control_forbidden';
+}
+
+async function refresh() {
+  try {
+    const [state, report] = await Promise.all([call('GET', 'state'), call('GET', 'clients')]);
+    render(state, report);
+    const status = document.getElementById('status');
+    status.textContent = 'Live: updated ' + new Date().toLocaleTimeString();
+    status.className = 'ok';
+  } catch (error) {
+    showError(error);
+  }
+}
+
+async function act(method, path, body) {
+  try {
+    await call(method, path, body);
+  } catch (error) {
+    showError(error);
+  }
+  await refresh();
+}
+
+const actions = {
+  freeze: () => act('POST', 'clock', { freeze: !document.getElementById('clock').textContent.endsWith('(frozen)') }),
+  'advance-60': () => act('POST', 'clock', { advance: 60 }),
+  'advance-300': () => act('POST', 'clock', { advance: 300 }),
+  real: () => act('POST', 'clock', { real: true }),
+  reset: () => act('POST', 'reset', {}),
+  'clear-chaos': () => act('DELETE', 'chaos'),
+};
+for (const [id, run] of Object.entries(actions)) document.getElementById(id).addEventListener('click', run);
+document.getElementById('token-form').addEventListener('submit', (event) => {
+  event.preventDefault();
+  token = document.getElementById('token').value;
+  sessionStorage.setItem(tokenKey, token);
+  void refresh();
+});
+void refresh();
+setInterval(refresh, 1000);
+`;
