@@ -8,15 +8,13 @@ import { callerOf, type Step } from '../pipeline.ts';
 import { redactUrl } from '../policies/log-redaction.ts';
 import { isChaos, isDropped } from './answer-marks.ts';
 
-/** The header a client may send to be told apart from other clients on the same key. */
-const clientIdHeader = 'X-Client-Id';
-
 /**
  * Who sent a request: its `X-Client-Id`, else its `User-Agent`, else `-`, at most 64 characters,
  * and never a known key (a client that sent its key there is shown as `[redacted]`).
  */
 function clientIdOf(request: FakeRequest, secrets: readonly string[]): string {
-  const raw = request.header(clientIdHeader) ?? request.header('user-agent') ?? '-';
+  // Lower-case names: the HTTP door looks headers up as given.
+  const raw = request.header('x-client-id') ?? request.header('user-agent') ?? '-';
   // Printable ASCII only: the id reaches the CLI's summary and the page.
   const id =
     raw

@@ -1,0 +1,239 @@
+/**
+ * Proof with real clients (Limits, rule 2): a well-behaved client (honours Retry-After, backs off
+ * exponentially with jitter), a naive retry loop that ignores Retry-After, a client that retries
+ * at a fixed interval, and ky's built-in retry each drive the fake and get the verdict they
+ * deserve, from `fake.control.clients()`, from `GET /__control/clients` and from
+ * `expectClientCompliance`.
+ *
+ * Every test pins the fake's clock: the hand-written clients sleep by advancing the fake's frozen
+ * clock; ky sleeps with setTimeout, so its test runs under vitest's fake timers and the fake's
+ * clock reads their Date. One test runs ky over HTTP on the real clock, as QA would.
+ */
+import ky from 'ky';
+import { afterEach, expect, test, vi } from 'vitest';
+import { createClock } from '../core/clock.ts';
+import { createFake, type Fake } from '../fake.ts';
+import { listenHttp } from '../server/http-server.ts';
+import { expectClientCompliance } from './expect-client-compliance.ts';
+import { seededRandom } from './seeded-random.ts';
+
+const api = 'http://127.0.0.1:4010/v1';
+const start = Date.UTC(2026, 5, 1, 12);
+const jitterSeed = 20261123;
+
+afterEach(() => {
+  vi.useRealTimers();
+});
+
+/** A fake on a frozen clock at `start`, its Free key limited to `perMinute`. */
+async function frozenFake(perMinute = 60): Promise<Fake> {
+  const fake = await createFake();
+  fake.control.setTime(start);
+  fake.control.freezeTime(true);
+  fake.control.updateKey('demo-free', { limits: { perMinute, perDay: 1000 } });
+  return fake;
+}
+
+type Sleep = (ms: number) => Promise<void>;
+/** Sleeping on the fake's frozen clock: the clock moves, no real time passes. */
+const virtualSleep =
+  (fake: Fake): Sleep =>
+  async (ms) =>
+    fake.control.advanceTime(ms / 1000);
+
+const retryable = new Set([429, 500, 502, 503, 504]);
+
+/** Seconds a Retry-After asks for (delta-seconds or HTTP-date), or undefined. */
+function retryAfterMs(value: string | null, now: number): number | undefined {
+  if (value === null) return undefined;
+  if (/^\d+$/.test(value)) return Number(value) * 1000;
+  return Math.max(0, Date.parse(value) - now);
+}
+
+/** A client as the rule wants it: waits max(Retry-After, 500 ms x 2^n with ±20% jitter). */
+async function politeGet(fake: Fake, clientId: string, sleep: Sleep): Promise<number> {
+  const random = seededRandom(jitterSeed, clientId);
+  for (let attempt = 0; ; attempt++) {
+    const res = await fake.fetch(`${api}/pets?limit=1`, {
+      headers: { Authorization: 'Bearer free-demo-key', 'X-Client-Id': clientId },
+    });
+    await res.body?.cancel();
+    if (!retryable.has(res.status) || attempt === 8) return res.status;
+    const told = retryAfterMs(res.headers.get('Retry-After'), fake.control.now()) ?? 0;
+    const backoff = 500 * 2 ** attempt * (0.8 + 0.4 * random());
+    await sleep(Math.max(told, backoff));
+  }
+}
+
+/** The loop everyone writes once: try again at once until it works (at most `tries`). */
+async function naiveGet(fake: Fake, clientId: string, tries: number): Promise<number> {
+  let status = 0;
+  for (let i = 0; i < tries && status !== 200; i++) {
+    const res = await fake.fetch(`${api}/pets?limit=1`, {
+      headers: { Authorization: 'Bearer free-demo-key', 'X-Client-Id': clientId },
+    });
+    await res.body?.cancel();
+    status = res.status;
+  }
+  return status;
+}
+
+/** Retries every 2 s, whatever it is told: never early for a 1 s Retry-After, never backing off. */
+async function fixedGet(fake: Fake, clientId: string, sleep: Sleep): Promise<number> {
+  for (let attempt = 0; ; attempt++) {
+    const res = await fake.fetch(`${api}/pets?limit=1`, {
+      headers: { Authorization: 'Bearer free-demo-key', 'X-Client-Id': clientId },
+    });
+    await res.body?.cancel();
+    if (!retryable.has(res.status) || attempt === 8) return res.status;
+    await sleep(2000);
+  }
+}
+
+function clientOf(fake: Fake, clientId: string) {
+  const client = fake.control.clients().clients.find((c) => c.clientId === clientId);
+  if (client === undefined) throw new Error(`no report for ${clientId}`);
+  return client;
+}
+
+test('a well-behaved client passes every rule: Retry-After honoured, waits growing, no ban', async () => {
+  const fake = await frozenFake(3);
+  const sleep = virtualSleep(fake);
+  // Four 503s that say "Retry-After: 1", then the rate limit's 429 that says 60.
+  fake.control.force('listPets', 503, 4, 1);
+  expect(await politeGet(fake, 'polite', sleep)).toBe(200);
+  for (let i = 0; i < 4; i++) expect(await politeGet(fake, 'polite', sleep)).toBe(200);
+
+  const client = clientOf(fake, 'polite');
+  expect(client.failures).toEqual({ '429': 1, '503': 4 });
+  expect(client.rules.retryAfter).toMatchObject({ verdict: 'pass', earlyRequests: 0 });
+  expect(client.rules.backoff.verdict).toBe('pass');
+  expect(client.rules.backoff.judgedPairs).toBeGreaterThanOrEqual(1);
+  expect(client.rules.ban).toEqual({ verdict: 'pass', bans: 0 });
+  expect(client.verdict).toBe('pass');
+  expect(expectClientCompliance(fake, { clientId: 'polite' })).toHaveLength(1);
+});
+
+test('a naive retry loop that ignores Retry-After fails all three rules, with a readable message', async () => {
+  const fake = await frozenFake(2);
+  expect(await naiveGet(fake, 'naive', 1)).toBe(200);
+  expect(await naiveGet(fake, 'naive', 1)).toBe(200);
+  // The minute is spent and the clock does not move: every try is early, the 6th starts a ban.
+  expect(await naiveGet(fake, 'naive', 8)).toBe(429);
+
+  const client = clientOf(fake, 'naive');
+  expect(client.rules.retryAfter).toMatchObject({ verdict: 'fail', earlyRequests: 7 });
+  expect(client.rules.retryAfter.maxEarlyMs).toBe(300_000); // the last ones, during the ban
+  expect(client.rules.backoff).toMatchObject({ verdict: 'fail', firstNonGrowing: [0, 0] });
+  expect(client.rules.ban).toEqual({ verdict: 'fail', bans: 1 });
+  expect(client.verdict).toBe('fail');
+  expect(() => expectClientCompliance(fake, { keyId: 'demo-free', clientId: 'naive' })).toThrow(
+    [
+      "petstore-fake: the client broke the interface's rule for retries (Limits, rule 2: retry after Retry-After, with exponential backoff):",
+      'client "naive" on key demo-free:',
+      '  - Retry-After: 7 request(s) came before Retry-After elapsed (the earliest 300 s early)',
+      '  - backoff: 6 of 6 pair(s) of successive waits did not grow (first: 0.00 s then 0.00 s; each wait must be at least 1.2x the one before)',
+      '  - ban: earned 1 temporary ban(s) by retrying too early',
+    ].join('\n'),
+  );
+});
+
+test('a client with fixed retries honours Retry-After but fails backoff', async () => {
+  const fake = await frozenFake();
+  fake.control.force('listPets', 503, 4, 1);
+  expect(await fixedGet(fake, 'fixed', virtualSleep(fake))).toBe(200);
+
+  const client = clientOf(fake, 'fixed');
+  expect(client.rules.retryAfter).toMatchObject({ verdict: 'pass', answersWithRetryAfter: 4 });
+  expect(client.rules.backoff).toMatchObject({
+    verdict: 'fail',
+    judgedPairs: 3,
+    nonGrowingPairs: 3,
+    firstNonGrowing: [2000, 2000],
+  });
+  expect(client.rules.ban.verdict).toBe('pass');
+  expect(() => expectClientCompliance(fake, { clientId: 'fixed' })).toThrow(
+    /backoff: 3 of 3 pair\(s\) of successive waits did not grow \(first: 2\.00 s then 2\.00 s/,
+  );
+  // Held to Retry-After alone, the same client passes.
+  expect(() =>
+    expectClientCompliance(fake, { clientId: 'fixed', rules: ['retryAfter', 'ban'] }),
+  ).not.toThrow();
+});
+
+test("ky's built-in retry honours Retry-After and backs off exponentially (fake timers)", async () => {
+  // The fake's clock reads Date, which vitest fakes below: ky's setTimeout waits move it.
+  const fake = await createFake({ clock: createClock(() => Date.now()) });
+  fake.control.updateKey('demo-free', { limits: { perMinute: 2, perDay: 1000 } });
+  vi.useFakeTimers({ now: start, toFake: ['setTimeout', 'clearTimeout', 'Date'] });
+  const client = ky.create({
+    fetch: fake.fetch,
+    headers: { Authorization: 'Bearer free-demo-key', 'X-Client-Id': 'ky' },
+    retry: { limit: 5 },
+  });
+  const get = async () => {
+    const pending = client.get(`${api}/pets?limit=1`).json();
+    await vi.runAllTimersAsync();
+    return pending;
+  };
+  // 1. Two 503s with Retry-After: 1: ky waits exactly what it is told.
+  fake.control.force('listPets', 503, 2, 1);
+  await get();
+  // 2. Three 500s without Retry-After: ky's own backoff, 0.3 s, 0.6 s, 1.2 s.
+  fake.control.force('listPets', 500, 3);
+  await get();
+  // 3. The minute's quota is spent (2 requests): a 429 with Retry-After up to the next minute.
+  await get();
+
+  const report = clientOf(fake, 'ky');
+  expect(report.failures).toEqual({ '429': 1, '500': 3, '503': 2 });
+  expect(report.rules.backoff.waits.map((w) => [w.afterStatus, w.waitMs, w.own])).toEqual([
+    [503, 1000, false],
+    [503, 1000, false],
+    [500, 300, true],
+    [500, 600, true],
+    [500, 1200, true],
+    [429, 56_000, false],
+  ]);
+  expect(report.rules.retryAfter).toMatchObject({ verdict: 'pass', earlyRequests: 0 });
+  expect(report.rules.backoff).toMatchObject({ verdict: 'pass', judgedPairs: 2 });
+  expect(report.verdict).toBe('pass');
+  expectClientCompliance(fake, { clientId: 'ky' });
+});
+
+test('over HTTP on the real clock: ky passes and a naive loop fails, read from GET /__control/clients', async () => {
+  const fake = await createFake();
+  const origin = fake.config.origins[0] as string;
+  const door = await listenHttp(fake.behaviour, { port: 0, origin });
+  try {
+    const base = `http://127.0.0.1:${(door.server.address() as { port: number }).port}`;
+    const headers = { Authorization: 'Bearer free-demo-key' };
+    // ky: a 429 saying 1 s, then two 500s (0.3 s and 0.6 s of its own): about 2 s of real time.
+    fake.control.force('listPets', 429, 1, 1);
+    const kyClient = ky.create({
+      headers: { ...headers, 'X-Client-Id': 'ky' },
+      retry: { limit: 3 },
+    });
+    await kyClient.get(`${base}/v1/pets?limit=1`).json();
+    fake.control.force('listPets', 500, 2);
+    await kyClient.get(`${base}/v1/pets?limit=1`).json();
+    // The naive loop, against the same kind of 429.
+    fake.control.force('listPets', 429, 1, 1);
+    for (let i = 0; i < 3; i++) {
+      const res = await fetch(`${base}/v1/pets?limit=1`, {
+        headers: { ...headers, 'X-Client-Id': 'naive' },
+      });
+      await res.body?.cancel();
+    }
+    const res = await fetch(`${base}/__control/clients`);
+    const report = (await res.json()) as ReturnType<Fake['control']['clients']>;
+    const verdicts = Object.fromEntries(
+      report.clients.map((c) => [c.clientId, [c.verdict, c.rules.retryAfter.verdict]]),
+    );
+    expect(verdicts).toEqual({ ky: ['pass', 'pass'], naive: ['fail', 'fail'] });
+    const ky500s = report.clients.find((c) => c.clientId === 'ky')?.rules.backoff;
+    expect(ky500s?.verdict).toBe('pass');
+  } finally {
+    await door.close();
+  }
+});
