@@ -9,7 +9,7 @@ import type { OperationId } from './contract/types.ts';
 import type { FakeControl } from './control/control.ts';
 import { answerControl } from './control/control-handlers.ts';
 import { forcedStep } from './control/forced-responses.ts';
-import { type Answer, errorAnswer } from './core/answer.ts';
+import { type Answer, errorAnswer, withErrorCodes } from './core/answer.ts';
 import type { FakeRequest } from './core/fake-request.ts';
 import type { FakeState } from './core/fake-state.ts';
 import { type Exchange, runPipeline, type Step } from './pipeline.ts';
@@ -161,6 +161,7 @@ export function createBehaviour(state: FakeState, control: FakeControl): Behavio
       answer = errorAnswer('internal_error');
       exchange.rateLimit = undefined;
     }
+    answer = withErrorCodes(answer, config.errorCodes);
     const extra = route.headers?.(url, state);
     const cors = origin === null ? undefined : corsHeaders(origin);
     finish(

@@ -20,6 +20,7 @@ import { httpFakeTarget } from '../targets/fake-target.ts';
 import { prismMockTarget, viaPrism } from '../targets/prism-targets.ts';
 import type { Target } from '../targets/target.ts';
 import { urlTarget } from '../targets/url-target.ts';
+import { runCalibrateCommand } from './calibrate-command.ts';
 import { type CliOptions, parseCliOptions } from './options.ts';
 import { runProxyCommand } from './proxy-command.ts';
 import { usage } from './usage.ts';
@@ -108,6 +109,17 @@ export async function main(
     } catch (error) {
       if (!(error instanceof ContractUsageError)) throw error;
       io.err(`${error.message}\n${toolName}: run proxy --help for usage`);
+      return 2;
+    }
+  }
+  if (argv[0] === 'calibrate') {
+    try {
+      return await runCalibrateCommand(argv.slice(1), env, io);
+    } catch (error) {
+      if (!(error instanceof ContractUsageError)) throw error;
+      io.err(
+        `${createRedactor(env.PETSTORE_API_KEY?.trim() ?? '')(error.message)}\n${toolName}: run calibrate --help for usage`,
+      );
       return 2;
     }
   }

@@ -1,6 +1,7 @@
 /** The CLI's help text. */
 export const usage = `Usage: npm run contract -- (--base-url <url> | --fake | --prism-mock) [options]
        npm run contract -- proxy --target <url> [options]   (see proxy --help)
+       npm run contract -- calibrate --base-url <url> [options]   (see calibrate --help)
 
 Checks a server against the Pet Store interface (docs: contract-tests/README.md).
 The API key is read from the PETSTORE_API_KEY environment variable only; it is

@@ -13,6 +13,8 @@ const schemas = openapiDocument.components.schemas;
 export const checkNewPet = compileSchema(schemas.NewPet);
 /** Checks a value against Pet. */
 export const checkPet = compileSchema(schemas.Pet);
+/** The fields NewPet defines, from the document. */
+export const newPetFields: readonly string[] = Object.keys(schemas.NewPet.properties);
 /** The PetStatus values, in the document's order. */
 export const petStatuses = schemas.PetStatus.enum;
 

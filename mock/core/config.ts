@@ -7,6 +7,8 @@ import { type BanPolicy, defaultBanPolicy } from '../policies/ban.ts';
 import { type DeprecationSchedule, getPetDeprecation } from '../policies/deprecation.ts';
 import { assertLimits, type Limits } from '../policies/plans.ts';
 import { ConfigError } from './config-error.ts';
+import type { ErrorCode } from './errors.ts';
+import { type BadQueryChoice, type FakeProfile, parseProfile, profileOptions } from './profile.ts';
 
 /** How `Retry-After` is written: delta-seconds (`"30"`) or an HTTP-date. */
 export type RetryAfterFormat = 'seconds' | 'http-date';
@@ -66,6 +68,19 @@ export interface FakeOptions {
   readonly allowedHosts?: readonly string[];
   /** Called once per answered request, for logging. */
   readonly onExchange?: (record: ExchangeRecord) => void;
+  /**
+   * Choices learned from a real server (`petstore-contract calibrate`); options given beside it
+   * win. See core/profile.ts.
+   */
+  readonly profile?: FakeProfile;
+  /** Fields NewPet does not define: `ignore` them (default) or `refuse` the body with 400. */
+  readonly unknownFields?: 'ignore' | 'refuse';
+  /** Status for a petId that is not an int64: 404 `not_found` (default) or 400 `invalid_id`. */
+  readonly malformedIdStatus?: 400 | 404;
+  /** listPets with a bad `limit` or `status`: `refuse` (400, default), `clamp` or `ignore`. */
+  readonly badQuery?: BadQueryChoice;
+  /** Codes to send instead of the fake's own, by the fake's code (e.g. `{ not_found: 'NOT_FOUND' }`). */
+  readonly errorCodes?: Readonly<Partial<Record<ErrorCode, string>>>;
 }
 
 /** Options with every default filled in. */
@@ -85,6 +100,10 @@ export interface ResolvedConfig {
   /** Every Host name answered (lower case, without port); `.suffix` entries admit subdomains. */
   readonly allowedHosts: readonly string[];
   readonly onExchange: ((record: ExchangeRecord) => void) | undefined;
+  readonly unknownFields: 'ignore' | 'refuse';
+  readonly malformedIdStatus: 400 | 404;
+  readonly badQuery: BadQueryChoice;
+  readonly errorCodes: Readonly<Partial<Record<ErrorCode, string>>>;
 }
 
 const defaultHost = '127.0.0.1';
@@ -103,6 +122,9 @@ export const defaults = {
   controlPrefix: '/__control',
   maxPets: 1_000_000,
   ban: defaultBanPolicy,
+  unknownFields: 'ignore',
+  malformedIdStatus: 404,
+  badQuery: 'refuse',
 } as const;
 
 /** Shortest control token accepted: long enough that it cannot be guessed over HTTP. */
@@ -164,7 +186,11 @@ function resolveAllowedHosts(origins: readonly string[], extra: readonly string[
 }
 
 /** Fills in defaults and rejects bad options with a ConfigError that says how to fix them. */
-export function resolveConfig(options: FakeOptions = {}): ResolvedConfig {
+export function resolveConfig(given: FakeOptions = {}): ResolvedConfig {
+  const options: FakeOptions =
+    given.profile === undefined
+      ? given
+      : { ...profileOptions(parseProfile(given.profile)), ...given };
   const origins = [normaliseOrigin(options.origin ?? defaults.origin, 'origin')];
   const staging = options.stagingOrigin ?? defaults.stagingOrigin;
   if (staging !== false) origins.push(normaliseOrigin(staging, 'stagingOrigin'));
@@ -175,6 +201,33 @@ export function resolveConfig(options: FakeOptions = {}): ResolvedConfig {
       `must be one of: seconds, http-date; got "${String(retryAfterFormat)}"`,
     );
   }
+  const choose = <T>(name: string, value: T | undefined, allowed: readonly T[], fallback: T): T => {
+    if (value === undefined) return fallback;
+    if (!allowed.includes(value))
+      throw new ConfigError(
+        name,
+        `must be one of: ${allowed.join(', ')}; got ${JSON.stringify(value)}`,
+      );
+    return value;
+  };
+  const unknownFields = choose(
+    'unknownFields',
+    options.unknownFields,
+    ['ignore', 'refuse'] as const,
+    defaults.unknownFields,
+  );
+  const malformedIdStatus = choose(
+    'malformedIdStatus',
+    options.malformedIdStatus,
+    [400, 404] as const,
+    defaults.malformedIdStatus,
+  );
+  const badQuery = choose(
+    'badQuery',
+    options.badQuery,
+    ['refuse', 'clamp', 'ignore'] as const,
+    defaults.badQuery,
+  );
   const controlPrefix = options.controlPrefix ?? defaults.controlPrefix;
   if (!/^\/[A-Za-z0-9_-]+$/.test(controlPrefix) || controlPrefix === '/v1') {
     throw new ConfigError(
@@ -209,5 +262,9 @@ export function resolveConfig(options: FakeOptions = {}): ResolvedConfig {
     maxPets: positiveInteger(options.maxPets ?? defaults.maxPets, 'maxPets'),
     allowedHosts: resolveAllowedHosts(unique, options.allowedHosts ?? []),
     onExchange: options.onExchange,
+    unknownFields,
+    malformedIdStatus,
+    badQuery,
+    errorCodes: options.errorCodes ?? {},
   };
 }

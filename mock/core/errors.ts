@@ -16,6 +16,10 @@ export const errorTemplates = {
   invalid_json: { status: 400, message: 'The request body is not valid JSON.' },
   invalid_body: { status: 400, message: 'The request body is not a valid NewPet.' },
   unauthorized: { status: 401, message: 'Missing or invalid API key.' },
+  invalid_id: {
+    status: 400,
+    message: 'The pet id is not an int64 (only with malformedIdStatus 400).',
+  },
   not_found: { status: 404, message: 'The requested resource could not be found.' },
   endpoint_removed: { status: 404, message: 'This endpoint has been removed.' },
   route_not_found: { status: 404, message: 'No such endpoint.' },

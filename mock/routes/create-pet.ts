@@ -2,7 +2,7 @@
  * `POST /pets` (createPet): validates the body against NewPet from the contract, then the fake's
  * own rules for points the interface leaves open (name length), and stores the pet.
  */
-import { checkNewPet, describeIssues } from '../contract/schemas.ts';
+import { checkNewPet, describeIssues, newPetFields } from '../contract/schemas.ts';
 import type { NewPet } from '../contract/types.ts';
 import { errorAnswer, jsonAnswer } from '../core/answer.ts';
 import { errorTemplates } from '../core/errors.ts';
@@ -15,9 +15,17 @@ import { readJsonBody } from './request-body.ts';
 export function validateNewPet(
   body: unknown,
   maxNameLength: number,
+  unknownFields: 'ignore' | 'refuse' = 'ignore',
 ): { pet: NewPet } | { error: string } {
   if (body === null || typeof body !== 'object' || Array.isArray(body)) {
     return { error: 'The request body must be a JSON object shaped as NewPet.' };
+  }
+  if (unknownFields === 'refuse') {
+    const unknown = Object.keys(body).filter((key) => !newPetFields.includes(key));
+    if (unknown.length > 0)
+      return {
+        error: `unknown field(s): ${unknown.map((key) => JSON.stringify(key.slice(0, 40))).join(', ')}`,
+      };
   }
   const issues = checkNewPet(body);
   if (issues.length > 0) return { error: describeIssues(issues) };
@@ -33,7 +41,7 @@ export function validateNewPet(
 export const createPet: Operation = async ({ request, state }) => {
   const body = await readJsonBody(request, state.config.maxBodyBytes);
   if (!body.ok) return body.answer;
-  const result = validateNewPet(body.value, state.config.maxNameLength);
+  const result = validateNewPet(body.value, state.config.maxNameLength, state.config.unknownFields);
   if ('error' in result) return errorAnswer('invalid_body', result.error);
   if (state.store.count() >= state.config.maxPets) {
     return errorAnswer(

@@ -22,6 +22,13 @@ export function parsePetId(raw: string): number | undefined {
   return Number.isSafeInteger(id) ? id : undefined;
 }
 
+/** Whether a path id is an int64 written in decimal (ids past 2^53 included). */
+function isInt64Text(raw: string): boolean {
+  if (!/^-?\d{1,20}$/.test(raw)) return false;
+  const big = BigInt(raw);
+  return big >= -INT64_MAX - 1n && big <= INT64_MAX;
+}
+
 /** The deprecation headers of getPet, pointing at its replacement on the same origin. */
 export function getPetHeaders(url: URL, state: FakeState): Record<string, string> {
   return deprecationHeaders(state.config.deprecation, `${url.origin}${state.config.basePath}/pets`);
@@ -36,6 +43,11 @@ export const getPet: Operation = ({ params, state }) => {
     );
   }
   const raw = params.petId;
+  if (state.config.malformedIdStatus === 400 && !isInt64Text(raw ?? ''))
+    return errorAnswer(
+      'invalid_id',
+      `petId must be an int64, got ${JSON.stringify(String(raw).slice(0, 40))}.`,
+    );
   const id = raw === undefined ? undefined : parsePetId(raw);
   const pet = id === undefined ? undefined : state.store.get(id);
   if (pet === undefined)

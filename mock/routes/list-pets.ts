@@ -37,9 +37,36 @@ export function parseListQuery(query: URLSearchParams): ListQuery {
   return { limit, status: rawStatus as PetStatus | undefined };
 }
 
+/**
+ * The query a lenient server would act on (`badQuery` other than `refuse`): a limit out of range
+ * clamped into it (`clamp`) or the default (`ignore`); anything else malformed, the default.
+ */
+function lenientQuery(
+  query: URLSearchParams,
+  badQuery: 'clamp' | 'ignore',
+): { limit: number; status: PetStatus | undefined } {
+  const rawLimit = query.get('limit') ?? '';
+  let limit: number = listLimits.default;
+  if (/^-?\d{1,9}$/.test(rawLimit)) {
+    const given = Number(rawLimit);
+    if (given >= listLimits.min && given <= listLimits.max) limit = given;
+    else if (badQuery === 'clamp')
+      limit = Math.min(listLimits.max, Math.max(listLimits.min, given));
+  }
+  const rawStatus = query.get('status');
+  const status = (petStatuses as readonly (string | null)[]).includes(rawStatus)
+    ? (rawStatus as PetStatus)
+    : undefined;
+  return { limit, status };
+}
+
 /** Answers listPets. */
 export const listPets: Operation = ({ url, state }) => {
-  const query = parseListQuery(url.searchParams);
-  if ('error' in query) return errorAnswer('invalid_query', query.error);
+  let query = parseListQuery(url.searchParams);
+  if ('error' in query) {
+    const { badQuery } = state.config;
+    if (badQuery === 'refuse') return errorAnswer('invalid_query', query.error);
+    query = lenientQuery(url.searchParams, badQuery);
+  }
   return jsonAnswer(200, state.store.list(query.limit, query.status));
 };

@@ -14,6 +14,7 @@ import { parseJson } from '../contract/lossless-json.ts';
 import type { Pet } from '../contract/types.ts';
 import { defaults, type ExchangeRecord, minControlTokenLength } from '../core/config.ts';
 import { ConfigError } from '../core/config-error.ts';
+import type { FakeProfile } from '../core/profile.ts';
 import { type CreateFakeOptions, createFake } from '../fake.ts';
 import { parseKeysFile } from '../policies/plans.ts';
 import { StorageError } from '../store/storage-error.ts';
@@ -61,6 +62,8 @@ const usage = `Usage: npm start -- [options]
   --max-pets <n>           most pets the store holds (default ${defaults.maxPets})
   --allowed-hosts <names>  comma-separated extra Host names to answer (default: only the bound
                            address, localhost, 127.0.0.1 and [::1]); .example.test admits subdomains
+  --profile <file>         answer as a real server does where the interface is silent: a profile
+                           written by \`npm run contract -- calibrate\` (flags given beside it win)
   --quiet                  no request log
   --help                   this text
   --version                the package version
@@ -90,6 +93,9 @@ const optionSources: readonly (readonly [string, string])[] = [
 function describeConfigError(error: ConfigError, keysPath: string | undefined): string {
   if (keysPath !== undefined && error.option.startsWith(`${keysPath}:`))
     return `--keys ${error.option} ${error.problem}`;
+  // A profile's fields are named inside the file: `--profile: choices.badQuery must be ...`.
+  if (error.option.startsWith('profile.'))
+    return `--profile: ${error.option.slice('profile.'.length)} ${error.problem}`;
   const source = optionSources.find(([option]) => error.option.startsWith(option));
   return `${source?.[1] ?? error.option} ${error.problem}`;
 }
@@ -113,6 +119,15 @@ function readJsonFile(path: string, flag: string): unknown {
     return parseJson(readFileSync(path, 'utf8'));
   } catch (error) {
     throw new UsageError(`${flag}: cannot read ${path}: ${(error as Error).message}`);
+  }
+}
+
+/** A profile file, as plain JSON (its numbers are small); createFake checks its fields. */
+function readProfileFile(path: string): FakeProfile {
+  try {
+    return JSON.parse(readFileSync(path, 'utf8')) as FakeProfile;
+  } catch (error) {
+    throw new UsageError(`--profile: cannot read ${path}: ${(error as Error).message}`);
   }
 }
 
@@ -146,6 +161,7 @@ function optionsFromFlags(argv: readonly string[]) {
       fsync: { type: 'boolean', default: false },
       'max-pets': { type: 'string' },
       'allowed-hosts': { type: 'string' },
+      profile: { type: 'string' },
       quiet: { type: 'boolean', default: false },
       help: { type: 'boolean', default: false },
       version: { type: 'boolean', default: false },
@@ -193,6 +209,8 @@ function optionsFromFlags(argv: readonly string[]) {
       ...(durationSeconds === undefined ? {} : { durationSeconds }),
     },
     ...(enterpriseLimits ? { enterpriseLimits } : {}),
+    // Checked by createFake, which names the field that is wrong (ConfigError profile.<field>).
+    ...(values.profile === undefined ? {} : { profile: readProfileFile(values.profile) }),
     ...(values['allowed-hosts'] === undefined
       ? {}
       : { allowedHosts: values['allowed-hosts'].split(',').filter((name) => name !== '') }),

@@ -1,0 +1,116 @@
+/**
+ * Runs the calibration probes against a target, within a request budget, through the harness's
+ * own client (paced by X-RateLimit-*, every 429 honoured), and turns what they found into a
+ * profile. Choices a probe could not learn, or was not allowed to try, are listed with the reason.
+ */
+import type { FakeProfile } from '../../mock/core/profile.ts';
+import { listPetsRequest } from '../checks/requests.ts';
+import { ContractUsageError } from '../cli/usage-error.ts';
+import { createBudget } from '../http/budget.ts';
+import { createClient } from '../http/client.ts';
+import { realClock } from '../http/clock.ts';
+import { createPacer, type PacerWait } from '../http/pacer.ts';
+import { preflight } from '../runner/preflight.ts';
+import { isStopSignal } from '../runner/property.ts';
+import { seededRandom } from '../runner/seeds.ts';
+import type { Target } from '../targets/target.ts';
+import { type Findings, probes, toProfile } from './probes.ts';
+
+/** Options of one calibration. */
+export interface CalibrateOptions {
+  readonly target: Target;
+  /** May create pets (default: loopback targets only). */
+  readonly writes?: boolean;
+  /** May spend the key's window once, to see a 429 (`--rate-limits`). */
+  readonly rateLimits?: boolean;
+  /** Most requests (default 60, a Free key's minute; + the window with `rateLimits`). */
+  readonly budget?: number;
+  readonly timeoutMs?: number;
+  readonly maxWaitMs?: number;
+  readonly redact?: (text: string) => string;
+  readonly onWait?: (wait: PacerWait) => void;
+  /** Prefix of the names of pets the probes create. */
+  readonly runPrefix?: string;
+}
+
+/** A calibration's profile and what it cost. */
+export interface Calibration {
+  readonly profile: FakeProfile;
+  readonly requests: number;
+  readonly keyRequests: number;
+}
+
+/** Learns the target's choices. Throws ContractUsageError when the target cannot be used. */
+export async function calibrate(options: CalibrateOptions): Promise<Calibration> {
+  const { target } = options;
+  const clock = target.clock ?? realClock;
+  const writes = options.writes ?? target.loopback;
+  const rateLimits = options.rateLimits ?? false;
+  const runPrefix = options.runPrefix ?? `calibrate-${Date.now().toString(36)}-`;
+  const budget = createBudget(
+    options.budget ?? 4,
+    options.budget === undefined ? 'the preflight budget' : `--budget ${options.budget}`,
+  );
+  const pacer = createPacer({
+    clock,
+    maxWaitMs: options.maxWaitMs ?? 90_000,
+    random: seededRandom(1),
+    ...(options.onWait === undefined ? {} : { onWait: options.onWait }),
+  });
+  const client = createClient({
+    route: (spec) => target.route(spec),
+    ...(target.fetch === undefined ? {} : { fetch: target.fetch }),
+    apiKey: target.apiKey,
+    timeoutMs: options.timeoutMs ?? 10_000,
+    ...(options.redact === undefined ? {} : { redact: options.redact }),
+    budget,
+    pacer,
+    clock,
+    onExchange: () => {},
+  });
+  await preflight(target.baseUrl, () => client.send(listPetsRequest()));
+  const selected = probes.filter(
+    (probe) => (probe.needs !== 'writes' || writes) && (probe.needs !== 'rateLimits' || rateLimits),
+  );
+  const planned = selected.reduce((sum, probe) => sum + probe.cost, 0);
+  const quota = client.quota();
+  const window = rateLimits ? (quota.limit ?? quota.remaining ?? 0) + 2 : 0;
+  if (options.budget === undefined)
+    budget.resize(Math.max(60, budget.used + planned + window), 'the default budget');
+  else if (budget.used + planned + window > options.budget)
+    throw new ContractUsageError(
+      `--budget ${options.budget} is too small for calibrate: the probes asked need up to ${budget.used + planned + window} requests; rerun with --budget ${budget.used + planned + window}`,
+    );
+
+  const findings: Findings = { choices: {}, errorCodes: {}, notLearned: {} };
+  for (const probe of probes) {
+    if (probe.needs === 'writes' && !writes) {
+      findings.notLearned[probe.learns] =
+        'creates pets: pass --allow-writes (names start with the run prefix)';
+      continue;
+    }
+    if (probe.needs === 'rateLimits' && !rateLimits) {
+      findings.notLearned[probe.learns] =
+        "spends the key's window to see a 429: pass --rate-limits";
+      continue;
+    }
+    try {
+      await probe.run(
+        {
+          send: (spec, sendOptions) => client.send(spec, sendOptions),
+          runPrefix,
+          remaining: () => client.quota().remaining,
+        },
+        findings,
+      );
+    } catch (error) {
+      if (!isStopSignal(error)) throw error;
+      findings.notLearned[probe.learns] = `stopped: ${error.message}`;
+    }
+  }
+  return {
+    profile: toProfile(findings, target.baseUrl, new Date(clock.now())),
+    requests: client.stats.requests,
+    keyRequests: client.stats.keyRequests,
+  };
+}
