@@ -11,7 +11,7 @@ import type { Exchange, RequestSpec } from '../http/exchange.ts';
 import { parseRetryAfter } from '../http/retry-after.ts';
 
 /** What a probe may do. */
-export interface ProbeContext {
+interface ProbeContext {
   send(spec: RequestSpec, options?: { retry429?: boolean; pace?: boolean }): Promise<Exchange>;
   /** Names of pets a probe creates start with it. */
   readonly runPrefix: string;
@@ -244,7 +244,7 @@ export const probes: readonly Probe[] = [
 ];
 
 /** Choices no probe learns, and why: listed in every profile, never guessed. */
-export const neverLearned: Readonly<Record<string, string>> = {
+const neverLearned: Readonly<Record<string, string>> = {
   ban: 'when a ban starts and how long it lasts: learning it would get the key banned',
   plan: "which plan a key has: pass --plan to the harness; X-RateLimit-Limit shows only the binding window's limit",
   enterpriseLimits: 'custom per contract; not observable without spending the window',

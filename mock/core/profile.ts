@@ -9,7 +9,7 @@ import { ConfigError } from './config-error.ts';
 import type { ErrorCode } from './errors.ts';
 
 /** The profile format this version reads and writes. */
-export const profileFormat = 'petstore-profile/1';
+const profileFormat = 'petstore-profile/1';
 
 /** How a server answers a query value it does not accept (a limit of 0 or 101, a bad status). */
 export type BadQueryChoice = 'refuse' | 'clamp' | 'ignore';
