@@ -34,7 +34,7 @@ export interface ProfileChoices {
 
 /** A profile file. */
 export interface FakeProfile {
-  readonly format: typeof profileFormat;
+  readonly format: 'petstore-profile/1';
   /** The base URL it was learned from (never a key). */
   readonly learnedFrom?: string;
   /** When, as an ISO date-time. */
