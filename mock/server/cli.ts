@@ -7,7 +7,7 @@
  * only. The CLI checks flag syntax (a number is digits) and renames a ConfigError's option to the
  * flag or variable the user set.
  */
-import { readFileSync } from 'node:fs';
+import { readFileSync, writeFileSync } from 'node:fs';
 import { parseArgs } from 'node:util';
 import packageJson from '../../package.json' with { type: 'json' };
 import { parseJson } from '../contract/lossless-json.ts';
@@ -15,8 +15,9 @@ import type { Pet } from '../contract/types.ts';
 import { defaults, type ExchangeRecord, minControlTokenLength } from '../core/config.ts';
 import { ConfigError } from '../core/config-error.ts';
 import type { FakeProfile } from '../core/profile.ts';
-import { type CreateFakeOptions, createFake } from '../fake.ts';
+import { type ChaosSettings, type CreateFakeOptions, createFake, type Fake } from '../fake.ts';
 import { parseKeysFile } from '../policies/plans.ts';
+import { formatClientReport } from '../qa/client-report-summary.ts';
 import { StorageError } from '../store/storage-error.ts';
 import { listenHttp } from './http-server.ts';
 import { createStateFile, StateFileError } from './state-file.ts';
@@ -64,6 +65,9 @@ const usage = `Usage: npm start -- [options]
                            address, localhost, 127.0.0.1 and [::1]); .example.test admits subdomains
   --profile <file>         answer as a real server does where the interface is silent: a profile
                            written by \`npm run contract -- calibrate\` (flags given beside it win)
+  --chaos <json|file>      seeded chaos: shares of 429 and 5xx answers, dropped connections and
+                           latency, per operation and key (README: QA, chaos)
+  --client-report <file>   on exit, also write the client compliance report there as JSON
   --quiet                  no request log
   --help                   this text
   --version                the package version
@@ -87,6 +91,7 @@ const optionSources: readonly (readonly [string, string])[] = [
   ['maxPets', '--max-pets'],
   ['allowedHosts', '--allowed-hosts'],
   ['seed', '--seed'],
+  ['chaos', '--chaos'],
 ];
 
 /** A ConfigError in the CLI's words: the flag or variable the user set, not the option. */
@@ -131,6 +136,41 @@ function readProfileFile(path: string): FakeProfile {
   }
 }
 
+/** `--chaos`: the settings inline (a JSON object) or a JSON file; createFake checks them. */
+function readChaos(value: string): unknown {
+  if (!value.trimStart().startsWith('{')) return readJsonFile(value, '--chaos');
+  try {
+    return JSON.parse(value);
+  } catch (error) {
+    throw new UsageError(`--chaos: not valid JSON: ${(error as Error).message}`);
+  }
+}
+
+/** `--client-report`: checked writable at start, so a typo fails now rather than at exit. */
+function checkWritable(path: string | undefined): void {
+  if (path === undefined) return;
+  try {
+    writeFileSync(path, '');
+  } catch (error) {
+    throw new UsageError(`--client-report: cannot write ${path}: ${(error as Error).message}`);
+  }
+}
+
+/** On exit: the client report's summary on stdout and, with --client-report, as JSON in a file. */
+function finishClientReport(fake: Fake, path: string | undefined): void {
+  const report = fake.control.clients();
+  console.log(formatClientReport(report));
+  if (path === undefined) return;
+  try {
+    writeFileSync(path, `${JSON.stringify(report, null, 2)}\n`);
+    console.log(`petstore-fake: client report written to ${path}`);
+  } catch (error) {
+    console.error(
+      `petstore-fake: --client-report: cannot write ${path}: ${(error as Error).message}`,
+    );
+  }
+}
+
 /**
  * One request-log line: time, method, path (credentials redacted), status, duration, then the
  * key id (never the key) and the error code, or for a control request what it changed.
@@ -162,6 +202,8 @@ function optionsFromFlags(argv: readonly string[]) {
       'max-pets': { type: 'string' },
       'allowed-hosts': { type: 'string' },
       profile: { type: 'string' },
+      chaos: { type: 'string' },
+      'client-report': { type: 'string' },
       quiet: { type: 'boolean', default: false },
       help: { type: 'boolean', default: false },
       version: { type: 'boolean', default: false },
@@ -222,6 +264,7 @@ function optionsFromFlags(argv: readonly string[]) {
     ...(values.keys === undefined
       ? {}
       : { keys: parseKeysFile(readJsonFile(values.keys, '--keys'), values.keys) }),
+    ...(values.chaos === undefined ? {} : { chaos: readChaos(values.chaos) as ChaosSettings }),
     ...(values.quiet
       ? {}
       : { onExchange: (record: ExchangeRecord) => console.log(formatExchange(record)) }),
@@ -233,6 +276,7 @@ function optionsFromFlags(argv: readonly string[]) {
     stagingPort,
     loopback,
     controlToken,
+    clientReport: values['client-report'],
   };
 }
 
@@ -248,6 +292,7 @@ async function main(argv: readonly string[]): Promise<void> {
   }
   const { options, host } = flags;
   const fake = await createFake(options);
+  checkWritable(flags.clientReport);
   if (!flags.loopback) {
     console.warn(
       `petstore-fake: warning: listening on ${host}, reachable beyond this machine; the demo keys are public. Only Host names ${fake.config.allowedHosts.join(', ')} are answered (add yours with --allowed-hosts).${flags.controlToken ? '' : ` The control surface is disabled: set ${tokenVariable} to enable it.`}`,
@@ -277,6 +322,7 @@ async function main(argv: readonly string[]): Promise<void> {
   const shutdown = async (signal: string) => {
     console.log(`petstore-fake: ${signal}, finishing in-flight requests`);
     await Promise.all(doors.map((door) => door.close()));
+    finishClientReport(fake, flags.clientReport);
     process.exit(0);
   };
   process.once('SIGTERM', () => void shutdown('SIGTERM'));
@@ -291,6 +337,7 @@ async function main(argv: readonly string[]): Promise<void> {
   production  ${origin}/v1
   staging     ${stagingOrigin === false ? '(off)' : `${stagingOrigin}/v1`}
   control     ${origin}${fake.config.controlPrefix}/state
+  qa page     ${origin}${fake.config.controlPrefix}/
   demo keys (send as "Authorization: Bearer <key>"):
 ${keyLines.join('\n')}`);
 }
