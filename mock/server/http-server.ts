@@ -62,7 +62,7 @@ type DoorLimits = Record<keyof typeof doorLimits, number>;
  * half-read on a kept-alive socket, and the next request would be parsed from its middle.
  */
 async function readBody(incoming: IncomingMessage, maxBytes: number): Promise<BodyBytes> {
-  if (Number(incoming.headers['content-length'] ?? 0) > maxBytes) return 'too-large';
+  if (Number(rawHeader(incoming.rawHeaders, 'content-length') ?? 0) > maxBytes) return 'too-large';
   const chunks: Buffer[] = [];
   let total = 0;
   for await (const chunk of incoming as AsyncIterable<Buffer>) {
@@ -88,11 +88,13 @@ function rawHeader(raw: readonly string[], name: string): string | null {
 function toFakeRequest(incoming: IncomingMessage, origin: string, body: BodyBytes): FakeRequest {
   const target = incoming.url ?? '/';
   // Origin-form targets ("/v1/pets") are joined as text: `new URL('//x', origin)` changes host.
+  // An absolute-form target keeps only its path and query: this socket serves one origin.
   let url: string;
   if (target.startsWith('/')) url = origin + target;
   else {
     try {
-      url = new URL(target, origin).href;
+      const parsed = new URL(target);
+      url = origin + parsed.pathname + parsed.search;
     } catch {
       url = `${origin}/${target}`;
     }
@@ -139,7 +141,8 @@ export async function listenHttp(
     writeAnswer(res, errorAnswer(code, message, errorHeaders()), true);
 
   async function answer(incoming: IncomingMessage, res: ServerResponse): Promise<void> {
-    if (incoming.headers.host === undefined && incoming.httpVersion === '1.1') {
+    // Read from the raw list: `incoming.headers` is an object Node builds on first access.
+    if (incoming.httpVersion === '1.1' && rawHeader(incoming.rawHeaders, 'host') === null) {
       refuse(res, 'bad_request', 'An HTTP/1.1 request must send a Host header.');
       return;
     }

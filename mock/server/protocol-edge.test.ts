@@ -187,3 +187,14 @@ test('HEAD on the GET routes answers as GET, without a body', async () => {
   const anonymous = await fake.fetch(`${origin}/v1/pets`, { method: 'HEAD' });
   expect(anonymous.status).toBe(401);
 });
+
+test('an absolute-form request target is answered as the door origin, whatever host it names', async () => {
+  const answer = parse(
+    await raw(
+      `GET http://other.example:9/v1/pets/1 HTTP/1.1\r\nHost: 127.0.0.1\r\nAuthorization: ${key}\r\nConnection: close\r\n\r\n`,
+    ),
+  );
+  expect(answer.status).toBe(200);
+  expect(answer.headers.link).toContain(`${origin}/v1/pets`);
+  expect(answer.headers.link).not.toContain('other.example');
+});
