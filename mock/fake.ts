@@ -73,6 +73,8 @@ export type {
 } from './core/config.ts';
 export { ConfigError } from './core/config-error.ts';
 export type { BodyBytes, FakeRequest } from './core/fake-request.ts';
+export type { BadQueryChoice, FakeProfile, ProfileChoices } from './core/profile.ts';
+export { parseProfile } from './core/profile.ts';
 export type { KeyEntry, KeysFile, Limits } from './policies/plans.ts';
 export type {
   ChaosRule,
