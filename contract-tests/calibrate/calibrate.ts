@@ -6,12 +6,11 @@
 import type { FakeProfile } from '../../mock/core/profile.ts';
 import { listPetsRequest } from '../checks/requests.ts';
 import { ContractUsageError } from '../cli/usage-error.ts';
-import { createBudget } from '../http/budget.ts';
-import { createClient } from '../http/client.ts';
 import { realClock } from '../http/clock.ts';
-import { createPacer, type PacerWait } from '../http/pacer.ts';
+import type { PacerWait } from '../http/pacer.ts';
 import { preflight } from '../runner/preflight.ts';
 import { isStopSignal } from '../runner/property.ts';
+import { createRunClient } from '../runner/run-client.ts';
 import { seededRandom } from '../runner/seeds.ts';
 import type { Target } from '../targets/target.ts';
 import { type Findings, probes, toProfile } from './probes.ts';
@@ -47,26 +46,14 @@ export async function calibrate(options: CalibrateOptions): Promise<Calibration>
   const writes = options.writes ?? target.loopback;
   const rateLimits = options.rateLimits ?? false;
   const runPrefix = options.runPrefix ?? `calibrate-${Date.now().toString(36)}-`;
-  const budget = createBudget(
-    options.budget ?? 4,
-    options.budget === undefined ? 'the preflight budget' : `--budget ${options.budget}`,
-  );
-  const pacer = createPacer({
-    clock,
-    maxWaitMs: options.maxWaitMs ?? 90_000,
+  const { client, budget } = createRunClient({
+    target,
     random: seededRandom(1),
-    ...(options.onWait === undefined ? {} : { onWait: options.onWait }),
-  });
-  const client = createClient({
-    route: (spec) => target.route(spec),
-    ...(target.fetch === undefined ? {} : { fetch: target.fetch }),
-    apiKey: target.apiKey,
-    timeoutMs: options.timeoutMs ?? 10_000,
+    ...(options.budget === undefined ? {} : { budget: options.budget }),
+    ...(options.timeoutMs === undefined ? {} : { timeoutMs: options.timeoutMs }),
+    ...(options.maxWaitMs === undefined ? {} : { maxWaitMs: options.maxWaitMs }),
     ...(options.redact === undefined ? {} : { redact: options.redact }),
-    budget,
-    pacer,
-    clock,
-    onExchange: () => {},
+    ...(options.onWait === undefined ? {} : { onWait: options.onWait }),
   });
   await preflight(target.baseUrl, () => client.send(listPetsRequest()));
   const selected = probes.filter(

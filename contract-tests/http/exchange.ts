@@ -59,6 +59,20 @@ export interface Exchange {
 }
 
 /**
+ * The `preview` of a body: the key redacted first, then whitespace folded and cut to `maxChars`
+ * (redacting after the cut could leave part of the key).
+ */
+export function previewOf(
+  text: string,
+  redact: (text: string) => string,
+): (maxChars?: number) => string {
+  return (maxChars = 200) => {
+    const folded = redact(text).replace(/\s+/g, ' ');
+    return folded.length > maxChars ? `${folded.slice(0, maxChars)}...` : folded;
+  };
+}
+
+/**
  * True when `earlier` was answered before `later` was sent, so the server saw them in that order.
  * Concurrent exchanges can be answered in any order, whatever order the server handled them in.
  */

@@ -6,7 +6,7 @@
  */
 
 import { parseExact } from './exact-json.ts';
-import type { Fault, ReceivedResponse } from './exchange.ts';
+import { type Fault, previewOf, type ReceivedResponse } from './exchange.ts';
 
 /** The outcome of one HTTP round trip. */
 export type SendOutcome =
@@ -118,10 +118,7 @@ export async function send(request: WireRequest): Promise<SendOutcome> {
       text,
       json,
       exact,
-      preview(maxChars = 200) {
-        const folded = redact(text).replace(/\s+/g, ' ');
-        return folded.length > maxChars ? `${folded.slice(0, maxChars)}...` : folded;
-      },
+      preview: previewOf(text, redact),
     },
   };
 }

@@ -4,7 +4,7 @@
  * becomes `auth: 'key'`, shown as `$PETSTORE_API_KEY`; any other Authorization is withheld).
  */
 import { parseExact } from '../http/exact-json.ts';
-import type { Exchange, RequestSpec } from '../http/exchange.ts';
+import { type Exchange, previewOf, type RequestSpec } from '../http/exchange.ts';
 
 /** What the proxy saw of one exchange. */
 export interface SeenExchange {
@@ -85,10 +85,7 @@ export function toExchange(
       text,
       json,
       exact,
-      preview(maxChars = 200) {
-        const folded = redact(text).replace(/\s+/g, ' ');
-        return folded.length > maxChars ? `${folded.slice(0, maxChars)}...` : folded;
-      },
+      preview: previewOf(text, redact),
     },
   };
 }

@@ -1,19 +1,11 @@
 import { expect, test } from 'vitest';
 import { activeCheck, costAt, priorities } from '../checks/check.ts';
 import { allChecks } from '../checks/registry.ts';
-import { fullCapabilities, type Target } from '../targets/target.ts';
+import type { Target } from '../targets/target.ts';
+import { testTarget } from '../targets/test-target.ts';
 import { conformanceCost, type RunFlags, selectChecks, sizeRuns } from './plan.ts';
 
-const target: Target = {
-  name: 'test',
-  baseUrl: 'http://h/v1',
-  apiKey: 'key-for-tests',
-  loopback: false,
-  capabilities: fullCapabilities,
-  viaPrism: false,
-  route: () => ({ sendUrl: 'http://h/v1/pets', reproUrl: 'http://h/v1/pets' }),
-  close: async () => {},
-};
+const target = testTarget;
 const flags: RunFlags = { writes: true, rateLimitRun: false, writesOffReason: 'read-only run' };
 
 const check = (id: string, priority: number, perRun = 1, examples = 0) =>

@@ -1,19 +1,10 @@
 import { expect, test } from 'vitest';
 import { allChecks } from '../checks/registry.ts';
-import { fullCapabilities, type Target } from '../targets/target.ts';
+import { testTarget } from '../targets/test-target.ts';
 import { conformanceCost, selectChecks } from './plan.ts';
 import { decideBudget } from './run-budget.ts';
 
-const target: Target = {
-  name: 'test',
-  baseUrl: 'http://h/v1',
-  apiKey: 'key-for-tests',
-  loopback: false,
-  capabilities: fullCapabilities,
-  viaPrism: false,
-  route: () => ({ sendUrl: 'http://h/v1/pets', reproUrl: 'http://h/v1/pets' }),
-  close: async () => {},
-};
+const target = testTarget;
 const select = (rateLimitRun: boolean) =>
   selectChecks(allChecks, target, { writes: true, rateLimitRun, writesOffReason: '' }).active;
 const freeWindow = { remaining: 59, limit: 60 };

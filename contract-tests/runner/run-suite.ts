@@ -7,11 +7,8 @@ import type { RunFacts } from '../checks/check.ts';
 import type { RateLimitRunState } from '../checks/check-context.ts';
 import { allChecks } from '../checks/registry.ts';
 import type { PlanName } from '../contract/interface-facts.ts';
-import { createBudget } from '../http/budget.ts';
-import { createClient } from '../http/client.ts';
-import { realClock } from '../http/clock.ts';
 import type { Exchange } from '../http/exchange.ts';
-import { createPacer, type PacerWait } from '../http/pacer.ts';
+import type { PacerWait } from '../http/pacer.ts';
 import type { Target } from '../targets/target.ts';
 import { type ActiveRun, runActiveCheck } from './active-checks.ts';
 import { observe } from './observation.ts';
@@ -19,6 +16,7 @@ import { conformanceCost, selectChecks } from './plan.ts';
 import { preflight } from './preflight.ts';
 import type { CheckResult, SuiteResult } from './results.ts';
 import { decideBudget } from './run-budget.ts';
+import { createRunClient } from './run-client.ts';
 import { seededRandom } from './seeds.ts';
 import { createSharedProbes } from './shared-probes.ts';
 
@@ -70,7 +68,6 @@ function newRunPrefix(random: () => number): string {
 export async function runSuite(options: SuiteOptions): Promise<SuiteResult> {
   const started = performance.now();
   const { target } = options;
-  const clock = target.clock ?? realClock;
   const random = seededRandom(options.seed);
   const runPrefix = options.runPrefix ?? newRunPrefix(random);
   const writes = options.writes ?? target.loopback;
@@ -95,30 +92,15 @@ export async function runSuite(options: SuiteOptions): Promise<SuiteResult> {
   };
   // Observers watch from the first request on, the preflight included.
   const observation = observe(selection.observers, facts);
-  // Until the plan is known: the preflight, and its retries should it be answered 429.
-  const budget =
-    options.budget === undefined
-      ? createBudget(4, 'the preflight budget')
-      : createBudget(options.budget, `--budget ${options.budget}`);
-  const pacer = createPacer({
-    clock,
-    maxWaitMs: options.maxWaitMs ?? 90_000,
+  const { client, budget, pacer } = createRunClient({
+    target,
     random,
-    ...(options.onWait === undefined ? {} : { onWait: options.onWait }),
-  });
-  const client = createClient({
-    route: (spec) => target.route(spec),
-    ...(target.fetch === undefined ? {} : { fetch: target.fetch }),
-    ...(target.maxWireRequestsPerSend === undefined
-      ? {}
-      : { maxWireRequestsPerSend: target.maxWireRequestsPerSend }),
-    apiKey: target.apiKey,
-    timeoutMs: options.timeoutMs ?? 10_000,
+    ...(options.budget === undefined ? {} : { budget: options.budget }),
+    ...(options.timeoutMs === undefined ? {} : { timeoutMs: options.timeoutMs }),
+    ...(options.maxWaitMs === undefined ? {} : { maxWaitMs: options.maxWaitMs }),
     ...(options.maxBodyBytes === undefined ? {} : { maxBodyBytes: options.maxBodyBytes }),
     ...(options.redact === undefined ? {} : { redact: options.redact }),
-    budget,
-    pacer,
-    clock,
+    ...(options.onWait === undefined ? {} : { onWait: options.onWait }),
     onExchange(exchange) {
       observation.see(exchange);
       options.onExchange?.(exchange);
