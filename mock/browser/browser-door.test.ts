@@ -166,6 +166,33 @@ it('answers a 429 forced through the in-page control surface, then recovers', as
   expect((await call('/pets', { headers: auth })).status).toBe(200);
 });
 
+it('at the protocol edge: 414 for a path over 8,192 characters, HEAD without a body, OPTIONS with X-RateLimit-*', async () => {
+  const answers = await page.evaluate(
+    async ({ api, auth }) => {
+      const read = async (path: string, method: string) => {
+        const response = await fetch(`${api}${path}`, { method, headers: auth });
+        return {
+          status: response.status,
+          limit: response.headers.get('X-RateLimit-Limit'),
+          text: await response.text(),
+        };
+      };
+      return {
+        long: await read(`/pets/${'9'.repeat(9000)}`, 'GET'),
+        head: await read('/pets?limit=2', 'HEAD'),
+        options: await read('/pets', 'OPTIONS'),
+      };
+    },
+    { api, auth },
+  );
+  expect(answers.long.status).toBe(414);
+  expect(JSON.parse(answers.long.text)).toMatchObject({ code: 'uri_too_long', status: 414 });
+  expect(answers.long.limit).toBe('60');
+  expect(answers.head).toEqual({ status: 200, limit: '60', text: '' });
+  expect(answers.options.status).toBe(204);
+  expect(answers.options.limit).toBe('60');
+});
+
 it("shows the worker's answers on the demo page", async () => {
   await page.click('button[data-action="list"]');
   await page.waitForSelector('#log section[data-status="200"]');
