@@ -192,6 +192,14 @@ test('a dropped connection: the HTTP door closes the socket, fake.fetch and msw 
   expect(fake.control.clients().recent.filter((r) => r.dropped && r.status === 0)).toHaveLength(3);
 });
 
+test('a drop stays a drop when a profile renames error codes', async () => {
+  const fake = await createFake({
+    chaos: { seed: 1, rules: [{ drop: 1 }] },
+    errorCodes: { service_unavailable: 'UNAVAILABLE' },
+  });
+  await expect(fake.fetch(`${api}/pets`, { headers: free })).rejects.toThrow(TypeError);
+});
+
 test('chaos over the control surface: set, read, refused whole when wrong, off, and back to the start on reset', async () => {
   const initial: ChaosSettings = { seed: 1, rules: [{ errors: { '500': 0.5 } }] };
   const fake = await createFake({ chaos: initial });

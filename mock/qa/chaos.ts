@@ -130,10 +130,13 @@ function chaosAnswer(exchange: Exchange, decision: ChaosDecision, seed: number):
   const peek = peekRateLimit(usage, limits, now);
   if (decision.outcome === 'drop') {
     exchange.rateLimit = peek;
-    return markChaos(
-      errorAnswer('service_unavailable', `Connection dropped (chaos, seed ${seed}).`),
-      true,
+    // No error code: nothing downstream (a profile's code renaming) may copy the answer and so
+    // lose its mark; the doors never send it anyway.
+    const { errorCode: _unsent, ...dropped } = errorAnswer(
+      'service_unavailable',
+      `Connection dropped (chaos, seed ${seed}).`,
     );
+    return markChaos(dropped, true);
   }
   const code = codes[decision.outcome];
   const headers: Record<string, string> = {};
