@@ -6,7 +6,14 @@ import { parseArgs } from 'node:util';
 import { BenchError } from './processes.ts';
 
 /** The parts of the bench, in the order they run. */
-export const sections = ['throughput', 'cold-start', 'in-process', 'scale', 'harness'] as const;
+export const sections = [
+  'throughput',
+  'cold-start',
+  'in-process',
+  'scale',
+  'harness',
+  'proxy',
+] as const;
 
 /** One part of the bench. */
 export type Section = (typeof sections)[number];

@@ -2,7 +2,7 @@
  * The latency `petstore-contract proxy` adds: the same `GET /v1/pets?limit=20` sent one at a
  * time over one kept-alive connection, straight to the fake and through the proxy (started as a
  * user starts it: the CLI in its own process), in alternating rounds. Reports p50 and p99 of each
- * and what the proxy adds. Run alone with `node bench/proxy-overhead.ts`.
+ * and what the proxy adds: the `proxy` section of `npm run bench` (`npm run bench -- --only proxy`).
  */
 import { type ChildProcess, spawn } from 'node:child_process';
 import { once } from 'node:events';
@@ -115,6 +115,9 @@ export async function measureProxyOverhead(
     };
     const d = summary(direct);
     const v = summary(viaProxy);
+    log(
+      `bench: proxy adds ${(v.p50 - d.p50).toFixed(3)} ms at p50 and ${(v.p99 - d.p99).toFixed(3)} ms at p99 (direct ${d.p50.toFixed(3)} / ${d.p99.toFixed(3)} ms, through it ${v.p50.toFixed(3)} / ${v.p99.toFixed(3)} ms)`,
+    );
     return {
       requests: direct.length,
       direct: d,
@@ -128,12 +131,4 @@ export async function measureProxyOverhead(
     await once(proxy.child, 'exit');
     await fake.stop();
   }
-}
-
-if (import.meta.main) {
-  const result = await measureProxyOverhead({ rounds: 5, perRound: 400 }, console.log);
-  const ms = (value: number) => `${value.toFixed(3)} ms`;
-  console.log(
-    `proxy overhead over ${result.requests} requests each way: direct p50 ${ms(result.direct.p50)} p99 ${ms(result.direct.p99)}; via proxy p50 ${ms(result.viaProxy.p50)} p99 ${ms(result.viaProxy.p99)}; added p50 ${ms(result.added.p50)} p99 ${ms(result.added.p99)}; ${result.judged} exchanges judged`,
-  );
 }

@@ -7,6 +7,7 @@ import type { HarnessResult } from './harness.ts';
 import type { InProcessResult } from './in-process.ts';
 import { formatLoad, type Machine } from './machine.ts';
 import type { BenchOptions } from './options.ts';
+import type { ProxyOverheadResult } from './proxy-overhead.ts';
 import type { ScaleResult } from './scale.ts';
 import { scaleProbes } from './scale.ts';
 import { type TargetId, targetLabels } from './servers.ts';
@@ -22,6 +23,7 @@ export interface ReportInput extends RunResults {
   readonly loadAfter: readonly number[];
   readonly options: BenchOptions;
   readonly inProcess?: InProcessResult | undefined;
+  readonly proxy?: ProxyOverheadResult | undefined;
   readonly checks: readonly TargetCheck[];
   /** Sections that failed, with their error. */
   readonly failures: Readonly<Record<string, string>>;
@@ -232,6 +234,22 @@ function harnessSection(result: HarnessResult): string[] {
   ];
 }
 
+function proxySection(result: ProxyOverheadResult): string[] {
+  const ms = (value: number) => n(value, 3);
+  return [
+    '## Contract proxy',
+    '',
+    `\`npm run contract -- proxy\` (the CLI, in its own process) in front of the fake: \`GET /v1/pets?limit=20\` one at a time over one kept-alive connection, ${n(result.requests)} each way in alternating rounds. The proxy judged ${n(result.judged)} exchanges (the warm-up included) and sent none of its own.`,
+    '',
+    '| | p50 ms | p99 ms |',
+    '|---|---|---|',
+    `| straight to the fake | ${ms(result.direct.p50)} | ${ms(result.direct.p99)} |`,
+    `| through the proxy | ${ms(result.viaProxy.p50)} | ${ms(result.viaProxy.p99)} |`,
+    `| **added by the proxy** | **${ms(result.added.p50)}** | **${ms(result.added.p99)}** |`,
+    '',
+  ];
+}
+
 /** The whole results file. */
 export function renderReport(input: ReportInput): string {
   const date = input.startedAt.toISOString().replace('T', ' ').slice(0, 16);
@@ -248,6 +266,7 @@ export function renderReport(input: ReportInput): string {
   if (input.inProcess) lines.push(...inProcessSection(input.inProcess));
   if (input.scale) lines.push(...scaleSection(input.scale));
   if (input.harness) lines.push(...harnessSection(input.harness));
+  if (input.proxy) lines.push(...proxySection(input.proxy));
   const failures = Object.entries(input.failures);
   if (failures.length > 0) {
     lines.push('## Sections that failed', '');

@@ -1,6 +1,7 @@
 /**
  * `npm run bench`: measures the fake against Prism and the bare ceiling, its cold start, its
- * in-process cost, its behaviour at scale and the contract harness's cost, in one run; prints
+ * in-process cost, its behaviour at scale, the contract harness's cost and the latency its proxy
+ * adds, in one run; prints
  * MET or MISSED against each target; writes bench/results.md and bench/throughput.svg.
  * See bench/README.md.
  */
@@ -14,6 +15,7 @@ import { type InProcessResult, measureInProcess } from './in-process.ts';
 import { describeMachine, formatLoad, loadAverage } from './machine.ts';
 import { type BenchOptions, parseOptions, type Section, usage } from './options.ts';
 import { BenchError } from './processes.ts';
+import { measureProxyOverhead, type ProxyOverheadResult } from './proxy-overhead.ts';
 import { renderReport } from './report.ts';
 import { measureScale, type ScaleResult } from './scale.ts';
 import { checkTargets } from './targets.ts';
@@ -92,6 +94,12 @@ async function main(): Promise<number> {
   const harness: HarnessResult | undefined = await section('harness', options, failures, () =>
     measureHarness(log),
   );
+  const proxy: ProxyOverheadResult | undefined = await section('proxy', options, failures, () =>
+    measureProxyOverhead(
+      options.quick ? { rounds: 1, perRound: 200 } : { rounds: 5, perRound: 400 },
+      log,
+    ),
+  );
   const loadAfter = loadAverage();
   const checks = checkTargets({ throughput, coldStart, scale, harness, inProcess });
   const wallSeconds = (performance.now() - started) / 1000;
@@ -114,6 +122,7 @@ async function main(): Promise<number> {
       inProcess,
       scale,
       harness,
+      proxy,
       checks,
       failures,
       optimisations,
