@@ -237,3 +237,25 @@ test('over HTTP on the real clock: ky passes and a naive loop fails, read from G
     await door.close();
   }
 });
+
+test('the report never holds a key: sent in the query, the path or as the client id, it is redacted', async () => {
+  const fake = await frozenFake();
+  for (const [path, clientId] of [
+    ['/pets?api_key=free-demo-key', 'app'],
+    ['/pets/free-demo-key', 'app'],
+    ['/pets?limit=1', 'my free-demo-key app'],
+  ]) {
+    const res = await fake.fetch(`${api}${path}`, {
+      headers: { Authorization: 'Bearer free-demo-key', 'X-Client-Id': clientId as string },
+    });
+    await res.body?.cancel();
+  }
+  const report = fake.control.clients();
+  expect(JSON.stringify(report)).not.toContain('free-demo-key');
+  expect(report.clients.map((c) => c.clientId).sort()).toEqual(['[redacted]', 'app']);
+  expect(report.recent.map((r) => r.path)).toEqual([
+    '/v1/pets?limit=1',
+    '/v1/pets/[redacted]',
+    '/v1/pets?api_key=[redacted]',
+  ]);
+});

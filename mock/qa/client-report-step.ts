@@ -5,14 +5,14 @@
  */
 import type { FakeRequest } from '../core/fake-request.ts';
 import { callerOf, type Step } from '../pipeline.ts';
-import { redactUrl } from '../policies/log-redaction.ts';
+import type { KeyEntry } from '../policies/plans.ts';
 import { isChaos, isDropped } from './answer-marks.ts';
 
 /**
  * Who sent a request: its `X-Client-Id`, else its `User-Agent`, else `-`, at most 64 characters,
  * and never a known key (a client that sent its key there is shown as `[redacted]`).
  */
-function clientIdOf(request: FakeRequest, secrets: readonly string[]): string {
+function clientIdOf(request: FakeRequest, keys: readonly KeyEntry[]): string {
   // Lower-case names: the HTTP door looks headers up as given.
   const raw = request.header('x-client-id') ?? request.header('user-agent') ?? '-';
   // Printable ASCII only: the id reaches the CLI's summary and the page.
@@ -21,19 +21,18 @@ function clientIdOf(request: FakeRequest, secrets: readonly string[]): string {
       .replace(/[^\x20-\x7e]/g, '?')
       .trim()
       .slice(0, 64) || '-';
-  return secrets.some((secret) => raw.includes(secret)) ? '[redacted]' : id;
+  return keys.some((key) => raw.includes(key.key)) ? '[redacted]' : id;
 }
 
 /** The step: passes the request on, then records its answer in the client report. */
 export const clientReportStep: Step = async (exchange, next) => {
   const { request, url, state, now } = exchange;
   const answer = await next();
-  const secrets = state.keys.map((key) => key.key);
   state.qa.clients.record({
     keyId: callerOf(exchange).key.id,
-    clientId: clientIdOf(request, secrets),
+    clientId: clientIdOf(request, state.keys),
     method: request.method,
-    path: redactUrl(url, secrets).slice(0, 200),
+    url,
     arrivedAt: now,
     answeredAt: state.clock.now(),
     status: answer.status,

@@ -16,7 +16,7 @@ function judge(events: readonly (readonly [number, number, string?, string?])[])
       keyId: 'demo-free',
       clientId: 'app',
       method: 'GET',
-      path: '/v1/pets',
+      url: new URL('http://127.0.0.1:4010/v1/pets'),
       arrivedAt: t0 + at,
       answeredAt: t0 + at,
       status,
@@ -26,7 +26,7 @@ function judge(events: readonly (readonly [number, number, string?, string?])[])
       dropped: false,
     });
   }
-  const [client] = reporter.report(t0).clients;
+  const [client] = reporter.report(t0, []).clients;
   if (client === undefined) throw new Error('no client recorded');
   return client;
 }

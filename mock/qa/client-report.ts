@@ -9,6 +9,8 @@
  * fake's clock (real or virtual alike).
  */
 
+import { redactUrl } from '../policies/log-redaction.ts';
+
 /** How the rules are judged; documented in the README's QA section. */
 const complianceTolerance = {
   /** A request this much or less before Retry-After elapsed is not early (timer granularity). */
@@ -31,8 +33,8 @@ interface ClientEvent {
   readonly keyId: string;
   readonly clientId: string;
   readonly method: string;
-  /** Path and query, credentials redacted. */
-  readonly path: string;
+  /** The request's URL; redacted only when a report shows it, off the request's path. */
+  readonly url: URL;
   /** Fake's clock (epoch ms) when the request arrived and when its answer left. */
   readonly arrivedAt: number;
   readonly answeredAt: number;
@@ -215,8 +217,8 @@ function summarise(c: ClientRecord): ClientSummary {
 export interface ClientReporter {
   /** Records one answered request. */
   record(event: ClientEvent): void;
-  /** The report as of `now` (epoch ms of the fake's clock). */
-  report(now: number): ClientReport;
+  /** The report as of `now` (epoch ms of the fake's clock); `secrets` are redacted from paths. */
+  report(now: number, secrets: readonly string[]): ClientReport;
   /** Forgets everything (a control reset). */
   clear(): void;
 }
@@ -225,7 +227,8 @@ export interface ClientReporter {
 export function createClientReporter(): ClientReporter {
   const clients = new Map<string, ClientRecord>();
   const perKey = new Map<string, number>();
-  let recent: RecentRequest[] = [];
+  // Kept raw and shown (ISO times, redacted paths) only when a report asks.
+  let recent: { event: ClientEvent; clientId: string }[] = [];
 
   const recordOf = (keyId: string, wanted: string): ClientRecord => {
     let clientId = wanted;
@@ -317,28 +320,33 @@ export function createClientReporter(): ClientReporter {
     if (banned && !c.inBan) c.bans += 1;
     c.inBan = banned;
 
-    recent.push({
-      at: new Date(arrivedAt).toISOString(),
-      keyId: event.keyId,
-      clientId: c.clientId,
-      method: event.method,
-      path: event.path,
-      status: event.dropped ? 0 : event.status,
-      errorCode: event.errorCode ?? null,
-      chaos: event.chaos,
-      dropped: event.dropped,
-      latencyMs: answeredAt - arrivedAt,
-    });
-    if (recent.length > recentLength) recent = recent.slice(-recentLength);
+    recent.push({ event, clientId: c.clientId });
+    if (recent.length > recentLength) recent.shift();
   }
+
+  const show = (
+    { event, clientId }: (typeof recent)[number],
+    secrets: readonly string[],
+  ): RecentRequest => ({
+    at: new Date(event.arrivedAt).toISOString(),
+    keyId: event.keyId,
+    clientId,
+    method: event.method,
+    path: redactUrl(event.url, secrets).slice(0, 200),
+    status: event.dropped ? 0 : event.status,
+    errorCode: event.errorCode ?? null,
+    chaos: event.chaos,
+    dropped: event.dropped,
+    latencyMs: event.answeredAt - event.arrivedAt,
+  });
 
   return {
     record,
-    report: (now) => ({
+    report: (now, secrets) => ({
       now: new Date(now).toISOString(),
       tolerance: complianceTolerance,
       clients: [...clients.values()].map(summarise),
-      recent: [...recent].reverse(),
+      recent: recent.map((entry) => show(entry, secrets)).reverse(),
     }),
     clear() {
       clients.clear();

@@ -23,7 +23,11 @@ export interface QaControl {
 /** Creates the QA control functions over a fake's state. */
 export function createQaControl(state: FakeState): QaControl {
   return {
-    clients: () => state.qa.clients.report(state.clock.now()),
+    clients: () =>
+      state.qa.clients.report(
+        state.clock.now(),
+        state.keys.map((key) => key.key),
+      ),
     chaos: () => state.qa.chaos.settings(),
     setChaos(settings) {
       const checked = checkChaosSettings(settings, (message) => {
