@@ -25,7 +25,8 @@ export function preflightHeaders(origin: string | null): Record<string, string> 
   return {
     ...corsHeaders(origin),
     'Access-Control-Allow-Methods': 'GET, POST, OPTIONS',
-    'Access-Control-Allow-Headers': 'Authorization, Content-Type',
+    // X-Client-Id: how an app names itself in the client compliance report (README, QA).
+    'Access-Control-Allow-Headers': 'Authorization, Content-Type, X-Client-Id',
     'Access-Control-Max-Age': '600',
   };
 }

@@ -148,3 +148,25 @@ test('a client that met no failure has no evidence either way', () => {
   expect(client.verdict).toBe('no-evidence');
   expect(client.rules.retryAfter.verdict).toBe('not-seen');
 });
+
+test('past 64 clients on one key, later ones share one entry', () => {
+  const reporter = createClientReporter();
+  for (let i = 0; i < 70; i++)
+    reporter.record({
+      keyId: 'demo-free',
+      clientId: `app-${i}`,
+      method: 'GET',
+      url: new URL('http://127.0.0.1:4010/v1/pets'),
+      arrivedAt: t0 + i,
+      answeredAt: t0 + i,
+      status: 200,
+      errorCode: undefined,
+      retryAfter: undefined,
+      chaos: false,
+      dropped: false,
+    });
+  const ids = reporter.report(t0, []).clients.map((c) => c.clientId);
+  expect(ids).toHaveLength(65);
+  expect(ids.at(-1)).toBe('(other clients)');
+  expect(reporter.report(t0, []).clients.at(-1)?.requests).toBe(6);
+});

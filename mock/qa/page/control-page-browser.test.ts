@@ -31,6 +31,7 @@ let door: HttpDoor;
 let base: string;
 let port: number;
 let framer: Server;
+let app: Server;
 let context: BrowserContext;
 let profile: string;
 
@@ -58,6 +59,17 @@ beforeAll(async () => {
   });
   framer.listen(0, '127.0.0.2');
   await once(framer, 'listening');
+  // A browser app on a local dev server, which CORS lets call the fake.
+  app = createServer((_req, res) => {
+    res.writeHead(200, { 'Content-Type': 'text/html' });
+    res.end(`<!doctype html><script>
+      window.load = () => fetch('${base}/v1/pets?limit=1', {
+        headers: { Authorization: 'Bearer free-demo-key', 'X-Client-Id': 'browser-app' },
+      }).then((r) => r.status, (e) => String(e));
+    </script>`);
+  });
+  app.listen(0, '127.0.0.1');
+  await once(app, 'listening');
   profile = mkdtempSync(join(tmpdir(), 'petstore-qa-page-'));
   context = await chromium.launchPersistentContext(profile, {
     executablePath: chromiumPath,
@@ -79,6 +91,7 @@ afterAll(async () => {
   await context?.close();
   await door?.close();
   framer?.close();
+  app?.close();
   if (profile !== undefined) rmSync(profile, { recursive: true, force: true });
 });
 
@@ -192,4 +205,13 @@ test('with the control surface disabled, the page is refused too', async () => {
   const answer = await locked.fetch('http://127.0.0.1:4010/__control/');
   expect(answer.status).toBe(403);
   expect(await answer.json()).toMatchObject({ code: 'control_forbidden' });
+});
+
+test('a browser app on a local dev server can name itself with X-Client-Id (CORS allows the header)', async () => {
+  await fake.control.reset();
+  const page = await context.newPage();
+  await page.goto(`http://127.0.0.1:${(app.address() as AddressInfo).port}/`);
+  expect(await page.evaluate(() => (window as unknown as { load(): unknown }).load())).toBe(200);
+  await page.close();
+  expect(fake.control.clients().clients.map((c) => c.clientId)).toEqual(['browser-app']);
 });
