@@ -154,16 +154,26 @@ function chaosAnswer(exchange: Exchange, decision: ChaosDecision, seed: number):
  * its stream. A chaos error answers instead of the operation and, like a forced one, does not
  * count against the key's quota; latency holds back whatever answer the request gets.
  */
-export const chaosStep: Step = async (exchange, next) => {
+export const chaosStep: Step = (exchange, next) => {
   const { operationId } = exchange.route;
   const { chaos } = exchange.state.qa;
   const settings = chaos.settings();
+  // Without chaos the step adds no promise of its own to the request.
   if (operationId === undefined || settings === null) return next();
   const decision = chaos.decide(operationId, callerOf(exchange).key.id);
   if (decision === undefined) return next();
+  return spoil(exchange, next, decision, settings.seed);
+};
+
+/** Answers a request chaos picked: its chaos answer or the real one, then the latency. */
+async function spoil(
+  exchange: Exchange,
+  next: () => Promise<Answer>,
+  decision: ChaosDecision,
+  seed: number,
+): Promise<Answer> {
   // next() runs synchronously up to the rate limit's decision: the latency comes after it.
-  const answer =
-    decision.outcome === 'pass' ? await next() : chaosAnswer(exchange, decision, settings.seed);
+  const answer = decision.outcome === 'pass' ? await next() : chaosAnswer(exchange, decision, seed);
   await hold(exchange.state.clock, decision.latencyMs);
   return answer;
-};
+}
