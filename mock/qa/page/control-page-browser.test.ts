@@ -93,6 +93,7 @@ afterAll(async () => {
   framer?.close();
   app?.close();
   if (profile !== undefined) rmSync(profile, { recursive: true, force: true });
+  if (process.env.UPDATE_SCREENSHOT !== '1') rmSync(screenshotPath, { force: true });
 });
 
 /** One request to /v1 from a client with an id, as an app would send it. */
