@@ -1,4 +1,5 @@
 /** Reproducible randomness: per-check seeds derived from the run's seed, and a seeded PRNG. */
+import { seededRandom as fakeSeededRandom } from '../../mock/qa/seeded-random.ts';
 
 /** A 32-bit seed for one check, stable for a given run seed and check id. */
 export function checkSeed(runSeed: number, checkId: string): number {
@@ -11,16 +12,9 @@ export function checkSeed(runSeed: number, checkId: string): number {
   return hash | 0;
 }
 
-/** A seeded PRNG in [0, 1) (mulberry32), for jitter that replays the same way. */
+/** A seeded PRNG in [0, 1) (the fake's mulberry32), for jitter that replays the same way. */
 export function seededRandom(seed: number): () => number {
-  let state = seed >>> 0;
-  return () => {
-    state = (state + 0x6d2b79f5) >>> 0;
-    let t = state;
-    t = Math.imul(t ^ (t >>> 15), t | 1);
-    t ^= t + Math.imul(t ^ (t >>> 7), t | 61);
-    return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
-  };
+  return fakeSeededRandom(seed, 'harness');
 }
 
 /** A fresh random run seed (a signed 32-bit integer, as fast-check takes). */

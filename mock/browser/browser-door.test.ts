@@ -1,16 +1,9 @@
-/**
- * The browser door in a real browser: headless Chromium loads the demo page, whose msw worker
- * answers `fetch` calls to http://127.0.0.1:4010/v1 from the in-page fake. The browser is put
- * offline once the page is up, so no answer can come from a network server.
- * Needs Chromium: `apt-get install -y chromium`, or set CHROMIUM_PATH.
- */
-import { existsSync } from 'node:fs';
 import { type Browser, type BrowserContext, chromium, type Page } from 'playwright-core';
 import { afterAll, beforeAll, beforeEach, expect, it } from 'vitest';
 import { bundleDemo, type DemoBundle, demoFiles } from '../../scripts/build-browser.ts';
+import { chromiumArgs, chromiumPath, requireChromium } from './headless-chromium.ts';
 import { type StaticServer, serveStatic } from './static-server.ts';
 
-const chromiumPath = process.env.CHROMIUM_PATH ?? '/usr/bin/chromium';
 const api = 'http://127.0.0.1:4010/v1';
 const auth = { Authorization: 'Bearer free-demo-key' };
 
@@ -33,24 +26,12 @@ const apiResponses: { url: string; fromServiceWorker: boolean }[] = [];
 const workerNetworkRequests: string[] = [];
 
 beforeAll(async () => {
-  if (!existsSync(chromiumPath))
-    throw new Error(
-      `browser-door test: no Chromium at ${chromiumPath}; run \`apt-get install -y chromium\` or set CHROMIUM_PATH`,
-    );
+  requireChromium('browser-door test');
   bundle = await bundleDemo();
   site = await serveStatic(demoFiles(bundle));
   browser = await chromium.launch({
     executablePath: chromiumPath,
-    args: [
-      '--headless',
-      '--no-sandbox',
-      '--disable-gpu',
-      '--disable-quic',
-      '--no-first-run',
-      '--disable-background-networking',
-      '--disable-component-update',
-      '--disable-sync',
-    ],
+    args: chromiumArgs(),
   });
   context = await browser.newContext();
   context.on('request', (request) => {

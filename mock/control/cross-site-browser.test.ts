@@ -9,18 +9,17 @@
  * Needs Chromium: `apt-get install -y chromium`, or set CHROMIUM_PATH.
  */
 import { once } from 'node:events';
-import { existsSync, mkdtempSync, rmSync } from 'node:fs';
+import { mkdtempSync, rmSync } from 'node:fs';
 import { createServer, type IncomingHttpHeaders, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { type BrowserContext, chromium } from 'playwright-core';
 import { afterAll, beforeAll, expect, test } from 'vitest';
+import { chromiumArgs, chromiumPath, requireChromium } from '../browser/headless-chromium.ts';
 import { createFake, type Fake } from '../fake.ts';
 import { freePort } from '../server/fake-process.ts';
 import { type HttpDoor, listenHttp } from '../server/http-server.ts';
-
-const chromiumPath = process.env.CHROMIUM_PATH ?? '/usr/bin/chromium';
 
 let fake: Fake;
 let door: HttpDoor;
@@ -64,10 +63,7 @@ function attackPage(target: string): string {
 }
 
 beforeAll(async () => {
-  if (!existsSync(chromiumPath))
-    throw new Error(
-      `cross-site test: no Chromium at ${chromiumPath}; run \`apt-get install -y chromium\` or set CHROMIUM_PATH`,
-    );
+  requireChromium('cross-site test');
   fakePort = await freePort();
   // The fake answers as the origin it is bound to, as `npm start` does.
   fake = await createFake({ origin: `http://127.0.0.1:${fakePort}`, stagingOrigin: false });
@@ -90,16 +86,7 @@ beforeAll(async () => {
   profile = mkdtempSync(join(tmpdir(), 'petstore-chromium-'));
   context = await chromium.launchPersistentContext(profile, {
     executablePath: chromiumPath,
-    args: [
-      '--headless',
-      '--no-sandbox',
-      '--disable-gpu',
-      '--no-first-run',
-      '--disable-background-networking',
-      '--disable-component-update',
-      '--disable-sync',
-      '--host-resolver-rules=MAP rebind.test 127.0.0.1',
-    ],
+    args: chromiumArgs(['--host-resolver-rules=MAP rebind.test 127.0.0.1']),
   });
 });
 

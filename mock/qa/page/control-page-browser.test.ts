@@ -8,18 +8,18 @@
  * screenshot goes to a temporary directory.
  */
 import { once } from 'node:events';
-import { existsSync, mkdtempSync, readFileSync, rmSync } from 'node:fs';
+import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
 import { createServer, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { type BrowserContext, chromium, type Page } from 'playwright-core';
 import { afterAll, beforeAll, expect, test } from 'vitest';
+import { chromiumArgs, chromiumPath, requireChromium } from '../../browser/headless-chromium.ts';
 import { createFake, type Fake } from '../../fake.ts';
 import { freePort } from '../../server/fake-process.ts';
 import { type HttpDoor, listenHttp } from '../../server/http-server.ts';
 
-const chromiumPath = process.env.CHROMIUM_PATH ?? '/usr/bin/chromium';
 const token = 'qa-page-test-token-0123456789';
 const screenshotPath =
   process.env.UPDATE_SCREENSHOT === '1'
@@ -36,10 +36,7 @@ let context: BrowserContext;
 let profile: string;
 
 beforeAll(async () => {
-  if (!existsSync(chromiumPath))
-    throw new Error(
-      `QA page test: no Chromium at ${chromiumPath}; run \`apt-get install -y chromium\` or set CHROMIUM_PATH`,
-    );
+  requireChromium('QA page test');
   port = await freePort();
   base = `http://127.0.0.1:${port}`;
   fake = await createFake({
@@ -74,16 +71,7 @@ beforeAll(async () => {
   context = await chromium.launchPersistentContext(profile, {
     executablePath: chromiumPath,
     viewport: { width: 1280, height: 900 },
-    args: [
-      '--headless',
-      '--no-sandbox',
-      '--disable-gpu',
-      '--no-first-run',
-      '--disable-background-networking',
-      '--disable-component-update',
-      '--disable-sync',
-      '--host-resolver-rules=MAP rebind.test 127.0.0.1',
-    ],
+    args: chromiumArgs(['--host-resolver-rules=MAP rebind.test 127.0.0.1']),
   });
 });
 
