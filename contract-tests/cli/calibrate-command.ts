@@ -13,6 +13,7 @@ import { compareProfiles } from '../calibrate/compare.ts';
 import { createRedactor } from '../report/redact.ts';
 import { fakeFetchTarget } from '../targets/fake-target.ts';
 import { normaliseBaseUrl, urlTarget } from '../targets/url-target.ts';
+import { apiKeyFrom, integer, writesFrom } from './flag-values.ts';
 import type { CliIo } from './main.ts';
 import { ContractUsageError, toolName } from './usage-error.ts';
 
@@ -103,22 +104,16 @@ export async function runCalibrateCommand(
     throw new ContractUsageError(
       'calibrate: --base-url <url> is required (the base URL, ending in /v1)',
     );
-  const key = env.PETSTORE_API_KEY?.trim() ?? '';
-  if (key === '')
-    throw new ContractUsageError(
-      'set PETSTORE_API_KEY to the API key to send (it is read from the environment only)',
-    );
-  const budget = typeof values.budget === 'string' ? Number(values.budget) : undefined;
-  if (budget !== undefined && !(Number.isSafeInteger(budget) && budget >= 1))
-    throw new ContractUsageError(
-      `calibrate: --budget must be a positive integer, got "${String(values.budget)}"`,
-    );
-  const timeoutMs = typeof values.timeout === 'string' ? Number(values.timeout) : 10_000;
+  const key = apiKeyFrom(env);
+  const budget =
+    values.budget === undefined
+      ? undefined
+      : integer(values.budget as string, '--budget', 0, 1, 1_000_000);
+  const timeoutMs = integer(values.timeout as string | undefined, '--timeout', 10_000, 1, 600_000);
   const redact = createRedactor(key);
   const out = (line: string) => io.out(redact(line));
   const target = urlTarget(normaliseBaseUrl(values['base-url']), key);
-  const writes =
-    values['allow-writes'] === true ? true : values['read-only'] === true ? false : target.loopback;
+  const writes = writesFrom(values) ?? target.loopback;
   const shared = {
     writes,
     rateLimits: values['rate-limits'] === true,

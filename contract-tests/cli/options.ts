@@ -1,10 +1,11 @@
 /** Parses the command line and the environment into run options, or throws ContractUsageError. */
 import { type ParseArgsOptionsConfig, parseArgs } from 'node:util';
 import { checkIds } from '../checks/registry.ts';
-import { type PlanName, planLimits } from '../contract/interface-facts.ts';
+import type { PlanName } from '../contract/interface-facts.ts';
 import { defaultMaxBodyBytes } from '../http/send.ts';
 import { randomSeed } from '../runner/seeds.ts';
 import { normaliseBaseUrl } from '../targets/url-target.ts';
+import { apiKeyFrom, integer, parsePlan, writesFrom } from './flag-values.ts';
 import { ContractUsageError } from './usage-error.ts';
 
 /** Which server to check. */
@@ -67,21 +68,6 @@ const optionSpecs = {
 
 const keyFlags = /^--?(api-?key|key|token|bearer|auth(orization)?)(=|$)/i;
 
-function integer(
-  value: string | undefined,
-  flag: string,
-  fallback: number,
-  min: number,
-  max: number,
-): number {
-  if (value === undefined) return fallback;
-  if (!/^-?\d+$/.test(value) || Number(value) < min || Number(value) > max)
-    throw new ContractUsageError(
-      `${flag} must be an integer from ${min} to ${max}, got "${value}"`,
-    );
-  return Number(value);
-}
-
 function parseIds(value: string | undefined, flag: string): string[] | undefined {
   if (value === undefined) return undefined;
   const items = value
@@ -98,15 +84,6 @@ function parseIds(value: string | undefined, flag: string): string[] | undefined
       );
   }
   return items;
-}
-
-function parsePlan(value: string | undefined): PlanName | undefined {
-  if (value === undefined) return undefined;
-  if (!Object.hasOwn(planLimits, value))
-    throw new ContractUsageError(
-      `--plan must be one of: ${Object.keys(planLimits).join(', ')} (Enterprise limits are custom); got "${value}"`,
-    );
-  return value as PlanName;
 }
 
 const valueFlags = new Set(
@@ -156,8 +133,7 @@ export function parseCliOptions(argv: readonly string[], env: NodeJS.ProcessEnv)
     throw new ContractUsageError(
       'choose exactly one target: --base-url <url>, --fake or --prism-mock',
     );
-  if (values['allow-writes'] && values['read-only'])
-    throw new ContractUsageError('--allow-writes and --read-only contradict each other; pick one');
+  const writes = writesFrom(values);
   if (values['prism-mock'] && values['via-prism'])
     throw new ContractUsageError('--via-prism needs a real target; --prism-mock already is Prism');
 
@@ -165,12 +141,8 @@ export function parseCliOptions(argv: readonly string[], env: NodeJS.ProcessEnv)
   const replayFlags: string[] = [];
   if (values['base-url'] !== undefined) {
     const baseUrl = normaliseBaseUrl(values['base-url']);
-    const apiKey = env.PETSTORE_API_KEY ?? '';
-    if (!help && !version && apiKey.trim() === '')
-      throw new ContractUsageError(
-        'set PETSTORE_API_KEY to the API key to send (it is read from the environment only)',
-      );
-    target = { kind: 'url', baseUrl, apiKey: apiKey.trim() };
+    const apiKey = help || version ? '' : apiKeyFrom(env);
+    target = { kind: 'url', baseUrl, apiKey };
     replayFlags.push(`--base-url ${baseUrl}`);
   } else if (values['prism-mock']) {
     target = { kind: 'prism-mock' };
@@ -191,7 +163,7 @@ export function parseCliOptions(argv: readonly string[], env: NodeJS.ProcessEnv)
     version,
     target,
     viaPrism: values['via-prism'] === true,
-    writes: values['allow-writes'] ? true : values['read-only'] ? false : undefined,
+    writes,
     rateLimits: values['rate-limits'] === true,
     plan: parsePlan(values.plan),
     budget,

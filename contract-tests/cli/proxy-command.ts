@@ -6,7 +6,7 @@
  */
 import { writeFileSync } from 'node:fs';
 import { parseArgs } from 'node:util';
-import { type PlanName, planLimits } from '../contract/interface-facts.ts';
+import type { PlanName } from '../contract/interface-facts.ts';
 import { toCurl } from '../http/curl.ts';
 import { defaultMaxBodyBytes } from '../http/send.ts';
 import { createPassiveVerdicts } from '../proxy/passive-verdicts.ts';
@@ -16,6 +16,7 @@ import { toJunit } from '../report/junit.ts';
 import { createRedactor, type Redactor } from '../report/redact.ts';
 import type { CheckResult, SuiteResult } from '../runner/results.ts';
 import { normaliseBaseUrl } from '../targets/url-target.ts';
+import { integer, parsePlan } from './flag-values.ts';
 import { ContractUsageError, toolName } from './usage-error.ts';
 
 /** The proxy's help text. */
@@ -54,13 +55,6 @@ interface ProxyFlags {
   readonly help: boolean;
 }
 
-function integer(value: string | undefined, flag: string, fallback: number, max: number): number {
-  if (value === undefined) return fallback;
-  if (!/^\d+$/.test(value) || Number(value) > max)
-    throw new ContractUsageError(`${flag} must be an integer from 0 to ${max}, got "${value}"`);
-  return Number(value);
-}
-
 function parseProxyFlags(argv: readonly string[]): ProxyFlags {
   let values: Record<string, string | boolean | undefined>;
   try {
@@ -85,22 +79,18 @@ function parseProxyFlags(argv: readonly string[]): ProxyFlags {
   const target = typeof values.target === 'string' ? values.target : undefined;
   if (!help && target === undefined)
     throw new ContractUsageError('proxy: --target <url> is required (the base URL, ending in /v1)');
-  const plan = typeof values.plan === 'string' ? values.plan : undefined;
-  if (plan !== undefined && !Object.hasOwn(planLimits, plan))
-    throw new ContractUsageError(
-      `proxy: --plan must be one of: ${Object.keys(planLimits).join(', ')}; got "${plan}"`,
-    );
   return {
     help,
     target: target === undefined ? '' : normaliseBaseUrl(target, '--target'),
-    port: integer(values.port as string | undefined, '--port', 4020, 65_535),
+    port: integer(values.port as string | undefined, '--port', 4020, 0, 65_535),
     host: typeof values.host === 'string' ? values.host : '127.0.0.1',
-    plan: plan as PlanName | undefined,
+    plan: parsePlan(values.plan as string | undefined),
     junit: typeof values.junit === 'string' ? values.junit : undefined,
     maxBodyBytes: integer(
       values['max-body-bytes'] as string | undefined,
       '--max-body-bytes',
       defaultMaxBodyBytes,
+      0,
       1024 ** 3,
     ),
   };

@@ -1,0 +1,55 @@
+/**
+ * Reading flag values and the key, shared by every command of the CLI (the run, `proxy`,
+ * `calibrate`), so each value is checked one way and refused with one message.
+ */
+import { type PlanName, planLimits } from '../contract/interface-facts.ts';
+import { ContractUsageError } from './usage-error.ts';
+
+/**
+ * An integer flag from `min` to `max`, or `fallback` when absent.
+ * @example integer(values.timeout, '--timeout', 10_000, 1, 600_000)
+ */
+export function integer(
+  value: string | undefined,
+  flag: string,
+  fallback: number,
+  min: number,
+  max: number,
+): number {
+  if (value === undefined) return fallback;
+  if (!/^-?\d+$/.test(value) || Number(value) < min || Number(value) > max)
+    throw new ContractUsageError(
+      `${flag} must be an integer from ${min} to ${max}, got "${value}"`,
+    );
+  return Number(value);
+}
+
+/** `--plan`: a plan whose limits the interface gives, or undefined when absent. */
+export function parsePlan(value: string | undefined): PlanName | undefined {
+  if (value === undefined) return undefined;
+  if (!Object.hasOwn(planLimits, value))
+    throw new ContractUsageError(
+      `--plan must be one of: ${Object.keys(planLimits).join(', ')} (Enterprise limits are custom); got "${value}"`,
+    );
+  return value as PlanName;
+}
+
+/** The key to send, from `PETSTORE_API_KEY` only (never a flag); throws when it is unset. */
+export function apiKeyFrom(env: NodeJS.ProcessEnv): string {
+  const key = env.PETSTORE_API_KEY?.trim() ?? '';
+  if (key === '')
+    throw new ContractUsageError(
+      'set PETSTORE_API_KEY to the API key to send (it is read from the environment only)',
+    );
+  return key;
+}
+
+/** `--allow-writes` / `--read-only`: forced on or off, or undefined for the default (loopback). */
+export function writesFrom(values: {
+  readonly 'allow-writes'?: unknown;
+  readonly 'read-only'?: unknown;
+}): boolean | undefined {
+  if (values['allow-writes'] === true && values['read-only'] === true)
+    throw new ContractUsageError('--allow-writes and --read-only contradict each other; pick one');
+  return values['allow-writes'] === true ? true : values['read-only'] === true ? false : undefined;
+}
