@@ -57,24 +57,42 @@ async function prepare(options: FakeTargetOptions) {
   return { fake, handlers, clock, apiKey: options.apiKey ?? 'enterprise-demo-key' };
 }
 
-/** The fake in this process: `fetch` to its origin is answered by msw. */
-export async function inProcessFakeTarget(options: FakeTargetOptions = {}): Promise<FakeTarget> {
-  const { fake, handlers, clock, apiKey } = await prepare(options);
-  const server = setupServer(...handlers);
-  server.listen({ onUnhandledFrame: 'error' });
-  const baseUrl = `${originOf(fake)}${fake.config.basePath}`;
+/** A target over a prepared fake: what differs between the doors is the name, URL, fetch and close. */
+function fakeTarget(
+  prepared: Awaited<ReturnType<typeof prepare>>,
+  door: {
+    name: string;
+    baseUrl: string;
+    fetch?: typeof fetch;
+    close: () => Promise<void>;
+  },
+): FakeTarget {
+  const { fake, clock, apiKey } = prepared;
   return {
-    name: 'fake (in-process)',
-    baseUrl,
+    name: door.name,
+    baseUrl: door.baseUrl,
     apiKey,
     loopback: true,
     capabilities: fullCapabilities,
     viaPrism: false,
-    route: directRoute(baseUrl),
+    route: directRoute(door.baseUrl),
+    ...(door.fetch === undefined ? {} : { fetch: door.fetch }),
     ...(clock === undefined ? {} : { clock }),
     fake,
-    close: async () => server.close(),
+    close: door.close,
   };
+}
+
+/** The fake in this process: `fetch` to its origin is answered by msw. */
+export async function inProcessFakeTarget(options: FakeTargetOptions = {}): Promise<FakeTarget> {
+  const prepared = await prepare(options);
+  const server = setupServer(...prepared.handlers);
+  server.listen({ onUnhandledFrame: 'error' });
+  return fakeTarget(prepared, {
+    name: 'fake (in-process)',
+    baseUrl: `${originOf(prepared.fake)}${prepared.fake.config.basePath}`,
+    close: async () => server.close(),
+  });
 }
 
 /**
@@ -112,25 +130,19 @@ function handlersBehaviour(fake: Fake, handlers: RequestHandler[]): Behaviour {
 
 /** The fake behind its HTTP door on a free loopback port. */
 export async function httpFakeTarget(options: FakeTargetOptions = {}): Promise<FakeTarget> {
-  const { fake, handlers, clock, apiKey } = await prepare(options);
+  const prepared = await prepare(options);
+  const { fake, handlers } = prepared;
   const behaviour = options.wrap === undefined ? fake.behaviour : handlersBehaviour(fake, handlers);
   const door = await listenHttp(behaviour, { port: 0, origin: originOf(fake) });
   const address = door.server.address();
   if (address === null || typeof address === 'string')
     throw new Error('petstore-contract: the fake did not get a TCP port');
   const baseUrl = `http://127.0.0.1:${address.port}${fake.config.basePath}`;
-  return {
+  return fakeTarget(prepared, {
     name: `fake over HTTP (${baseUrl})`,
     baseUrl,
-    apiKey,
-    loopback: true,
-    capabilities: fullCapabilities,
-    viaPrism: false,
-    route: directRoute(baseUrl),
-    ...(clock === undefined ? {} : { clock }),
-    fake,
     close: () => door.close(),
-  };
+  });
 }
 
 /**
@@ -156,40 +168,24 @@ function handlersFetch(handlers: RequestHandler[]): typeof fetch {
 
 /** The fake answered through `getResponse`, in this process, ten times faster than setupServer. */
 export async function directFakeTarget(options: FakeTargetOptions = {}): Promise<FakeTarget> {
-  const { fake, handlers, clock, apiKey } = await prepare(options);
-  const baseUrl = `${originOf(fake)}${fake.config.basePath}`;
-  return {
+  const prepared = await prepare(options);
+  return fakeTarget(prepared, {
     name: 'fake (direct getResponse)',
-    baseUrl,
-    apiKey,
-    loopback: true,
-    capabilities: fullCapabilities,
-    viaPrism: false,
-    route: directRoute(baseUrl),
-    fetch: handlersFetch(handlers),
-    ...(clock === undefined ? {} : { clock }),
-    fake,
+    baseUrl: `${originOf(prepared.fake)}${prepared.fake.config.basePath}`,
+    fetch: handlersFetch(prepared.handlers),
     close: async () => {},
-  };
+  });
 }
 
 /** The fake answered through `fake.fetch`: the behaviour core, in this process, no interception. */
 export async function fakeFetchTarget(options: FakeTargetOptions = {}): Promise<FakeTarget> {
   if (options.wrap !== undefined)
     throw new Error('petstore-contract: wrap applies to the msw targets, not fake.fetch');
-  const { fake, clock, apiKey } = await prepare(options);
-  const baseUrl = `${originOf(fake)}${fake.config.basePath}`;
-  return {
+  const prepared = await prepare(options);
+  return fakeTarget(prepared, {
     name: 'fake (fake.fetch)',
-    baseUrl,
-    apiKey,
-    loopback: true,
-    capabilities: fullCapabilities,
-    viaPrism: false,
-    route: directRoute(baseUrl),
-    fetch: fake.fetch,
-    ...(clock === undefined ? {} : { clock }),
-    fake,
+    baseUrl: `${originOf(prepared.fake)}${prepared.fake.config.basePath}`,
+    fetch: prepared.fake.fetch,
     close: async () => {},
-  };
+  });
 }
