@@ -6,28 +6,24 @@
 import { getPetSunsetDay, planLimits, rateLimitHeaders } from '../contract/interface-facts.ts';
 import { checkError } from '../contract/schemas.ts';
 import { answeredBeforeSent, type Exchange, type ReceivedResponse } from '../http/exchange.ts';
+import { answerViolations, roundedByPrism } from '../http/prism-violations.ts';
 import { parseRetryAfter } from '../http/retry-after.ts';
 import { observerCheck, type RunFacts, statefulObserverCheck, type WhenUnseen } from './check.ts';
 import { samePet } from './same-pet.ts';
-
-/** An exchange's HTTP answer, if it got one. */
-function targetResponse(exchange: Exchange): ReceivedResponse | undefined {
-  return exchange.response;
-}
 
 /** Whether an exchange got an answer from the target, optionally one that `also` accepts. */
 function answered(
   also: (response: ReceivedResponse, exchange: Exchange) => boolean = () => true,
 ): (exchange: Exchange) => boolean {
   return (exchange) => {
-    const response = targetResponse(exchange);
+    const response = exchange.response;
     return response !== undefined && also(response, exchange);
   };
 }
 
 /** The target's answer of an exchange an observer's `appliesTo` accepted. */
 function answerOf(exchange: Exchange): ReceivedResponse {
-  const response = targetResponse(exchange);
+  const response = exchange.response;
   if (response === undefined) throw new Error('petstore-contract: judged an unanswered exchange');
   return response;
 }
@@ -173,7 +169,7 @@ export const rateLimitRemainingDecreases = statefulObserverCheck({
     let compared = 0;
     return {
       observe(exchange) {
-        const response = targetResponse(exchange);
+        const response = exchange.response;
         if (response === undefined || !exchange.authenticated || response.status === 429) {
           previous = undefined;
           return undefined;
@@ -302,7 +298,7 @@ export const createPetUniqueIds = statefulObserverCheck({
     };
     return {
       observe(exchange) {
-        const response = targetResponse(exchange);
+        const response = exchange.response;
         if (response === undefined || response.status >= 300) return undefined;
         if (exchange.spec.operationId !== 'createPet' || response.status !== 201) {
           if (Array.isArray(response.exact)) for (const pet of response.exact) remember(pet);
@@ -345,7 +341,7 @@ export const createPetReadBackUnchanged = statefulObserverCheck({
     };
     return {
       observe(exchange) {
-        const response = targetResponse(exchange);
+        const response = exchange.response;
         if (response === undefined) return undefined;
         if (exchange.spec.operationId === 'createPet' && response.status === 201) {
           const id = (response.exact as { id?: unknown } | null)?.id;
@@ -416,22 +412,14 @@ export const getPetDeprecationHeader = observerCheck({
 
 /** What Prism's validator said of an answer it carried, less its own int64 limitation. */
 function prismFindings(headers: Headers): string[] {
-  const raw = headers.get('sl-violations');
-  if (raw === null) return [];
-  let list: { location?: string[]; message?: string; severity?: string }[];
-  try {
-    list = JSON.parse(raw);
-  } catch {
-    return [`unreadable sl-violations header: ${raw.slice(0, 200)}`];
-  }
-  return (
-    list
-      // Request findings are the harness's own doing: many requests break the document on purpose.
-      .filter((item) => item.severity === 'Error' && item.location?.[0] === 'response')
-      // Prism holds int64 to +-(2^53 - 1): valid values past that are its limit, not the server's.
-      .filter((item) => !/must be [<>]= -?9007199254740991$/.test(item.message ?? ''))
-      .map((item) => `${(item.location ?? []).join('.')}: ${item.message ?? '?'}`)
-  );
+  const violations = answerViolations(headers);
+  if (violations === undefined)
+    return [
+      `unreadable sl-violations header: ${(headers.get('sl-violations') ?? '').slice(0, 200)}`,
+    ];
+  return violations
+    .filter((item) => item.severity === 'Error' && !roundedByPrism(item))
+    .map((item) => `${(item.location ?? []).join('.')}: ${item.message ?? '?'}`);
 }
 
 /** Prism found nothing to object to. */

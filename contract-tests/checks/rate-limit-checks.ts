@@ -5,6 +5,7 @@
  * the interface's temporary ban (Limits, rule 3) is never approached.
  */
 import type { Exchange } from '../http/exchange.ts';
+import { integerHeader } from '../http/pacer.ts';
 import { parseRetryAfter } from '../http/retry-after.ts';
 import { activeCheck, couldNotRun, fail, priorities } from './check.ts';
 import { expectStatus } from './expect.ts';
@@ -12,11 +13,6 @@ import { listPetsRequest } from './requests.ts';
 
 /** The request the exhaustion sends: the cheapest read. */
 const probe = () => listPetsRequest({ limit: 1 });
-
-function integerHeader(exchange: Exchange, name: string): number | undefined {
-  const value = exchange.response?.headers.get(name)?.trim();
-  return value !== undefined && /^\d+$/.test(value) ? Number(value) : undefined;
-}
 
 /** Sending past X-RateLimit-Remaining gets 429. */
 export const rateLimitExceededGives429 = activeCheck({
@@ -54,15 +50,15 @@ export const rateLimitExceededGives429 = activeCheck({
         // Served past 0: fine only if a new window began (a later X-RateLimit-Reset).
         const before = previous ?? exchange;
         const sameWindow =
-          integerHeader(exchange, 'X-RateLimit-Reset') ===
-          integerHeader(before, 'X-RateLimit-Reset');
+          integerHeader(exchange.response?.headers, 'X-RateLimit-Reset') ===
+          integerHeader(before.response?.headers, 'X-RateLimit-Reset');
         if (previous !== undefined && sameWindow)
           fail(
             'served (200) although the previous answer said X-RateLimit-Remaining: 0 in the same window',
             exchange,
           );
       }
-      remaining = integerHeader(exchange, 'X-RateLimit-Remaining') ?? 0;
+      remaining = integerHeader(exchange.response?.headers, 'X-RateLimit-Remaining') ?? 0;
       previous = exchange;
       needed(remaining);
     }

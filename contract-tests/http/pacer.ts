@@ -62,9 +62,10 @@ export interface PacerOptions {
   readonly onWait?: (wait: PacerWait) => void;
 }
 
-function integerHeader(headers: Headers, name: string): number | undefined {
-  const value = headers.get(name);
-  return value !== null && /^\d+$/.test(value.trim()) ? Number(value.trim()) : undefined;
+/** A header holding a non-negative integer (X-RateLimit-*), or undefined when it holds none. */
+export function integerHeader(headers: Headers | undefined, name: string): number | undefined {
+  const value = headers?.get(name)?.trim();
+  return value !== undefined && /^\d+$/.test(value) ? Number(value) : undefined;
 }
 
 /** Creates a pacer. */

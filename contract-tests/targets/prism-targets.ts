@@ -7,6 +7,7 @@
  */
 import { versionPrefix } from '../contract/interface-facts.ts';
 import { wireRequestsHeader } from '../http/client.ts';
+import { answerViolations, roundedByPrism } from '../http/prism-violations.ts';
 import { startPrism } from './prism-process.ts';
 import { joinUrl, type Target } from './target.ts';
 
@@ -30,22 +31,6 @@ function prismCarries(url: string, body: string): boolean {
   });
 }
 
-/** Prism's finding that an answer held an integer past 2^53: it rounded what it forwarded. */
-const roundedByPrism = /must be [<>]= -?9007199254740991$/;
-
-function roundedAnswer(headers: Headers): boolean {
-  const raw = headers.get('sl-violations');
-  if (raw === null) return false;
-  try {
-    const list = JSON.parse(raw) as { location?: string[]; message?: string }[];
-    return list.some(
-      (item) => item.location?.[0] === 'response' && roundedByPrism.test(item.message ?? ''),
-    );
-  } catch {
-    return false;
-  }
-}
-
 /**
  * Wraps a target so that every request passes through `prism proxy`. Prism runs in its own
  * process, so the target must be reachable over the network (the fake's HTTP door, not the
@@ -62,7 +47,9 @@ export async function viaPrism(target: Target): Promise<Target> {
     if (!url.startsWith(target.baseUrl) || !prismCarries(url, body)) return base(input, init);
     const answer = await base(toPrism(url), init);
     const method = (init?.method ?? 'GET').toUpperCase();
-    if (method !== 'GET' || !roundedAnswer(answer.headers)) return answer;
+    // A GET whose answer Prism rounded is read again from the target itself.
+    if (method !== 'GET' || !(answerViolations(answer.headers) ?? []).some(roundedByPrism))
+      return answer;
     await answer.body?.cancel();
     const direct = await base(input, init);
     const headers = new Headers(direct.headers);
