@@ -8,7 +8,13 @@ import { type DeprecationSchedule, getPetDeprecation } from '../policies/depreca
 import { assertLimits, type Limits } from '../policies/plans.ts';
 import { ConfigError } from './config-error.ts';
 import type { ErrorCode } from './errors.ts';
-import { type BadQueryChoice, type FakeProfile, parseProfile, profileOptions } from './profile.ts';
+import {
+  type BadQueryChoice,
+  choiceValues,
+  type FakeProfile,
+  parseProfile,
+  profileOptions,
+} from './profile.ts';
 
 /** How `Retry-After` is written: delta-seconds (`"30"`) or an HTTP-date. */
 export type RetryAfterFormat = 'seconds' | 'http-date';
@@ -194,13 +200,6 @@ export function resolveConfig(given: FakeOptions = {}): ResolvedConfig {
   const origins = [normaliseOrigin(options.origin ?? defaults.origin, 'origin')];
   const staging = options.stagingOrigin ?? defaults.stagingOrigin;
   if (staging !== false) origins.push(normaliseOrigin(staging, 'stagingOrigin'));
-  const retryAfterFormat = options.retryAfterFormat ?? defaults.retryAfterFormat;
-  if (retryAfterFormat !== 'seconds' && retryAfterFormat !== 'http-date') {
-    throw new ConfigError(
-      'retryAfterFormat',
-      `must be one of: seconds, http-date; got "${String(retryAfterFormat)}"`,
-    );
-  }
   const choose = <T>(name: string, value: T | undefined, allowed: readonly T[], fallback: T): T => {
     if (value === undefined) return fallback;
     if (!allowed.includes(value))
@@ -210,24 +209,25 @@ export function resolveConfig(given: FakeOptions = {}): ResolvedConfig {
       );
     return value;
   };
+  const retryAfterFormat = choose(
+    'retryAfterFormat',
+    options.retryAfterFormat,
+    choiceValues.retryAfterFormat,
+    defaults.retryAfterFormat,
+  );
   const unknownFields = choose(
     'unknownFields',
     options.unknownFields,
-    ['ignore', 'refuse'] as const,
+    choiceValues.unknownFields,
     defaults.unknownFields,
   );
   const malformedIdStatus = choose(
     'malformedIdStatus',
     options.malformedIdStatus,
-    [400, 404] as const,
+    choiceValues.malformedIdStatus,
     defaults.malformedIdStatus,
   );
-  const badQuery = choose(
-    'badQuery',
-    options.badQuery,
-    ['refuse', 'clamp', 'ignore'] as const,
-    defaults.badQuery,
-  );
+  const badQuery = choose('badQuery', options.badQuery, choiceValues.badQuery, defaults.badQuery);
   const controlPrefix = options.controlPrefix ?? defaults.controlPrefix;
   if (!/^\/[A-Za-z0-9_-]+$/.test(controlPrefix) || controlPrefix === '/v1') {
     throw new ConfigError(

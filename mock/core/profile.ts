@@ -4,6 +4,8 @@
  * fake answer the same way, so frontend code tested against the fake meets no surprise on the
  * server. The schema is documented in contract-tests/README.md ("Calibrate the fake").
  */
+
+import { petStatuses } from '../contract/schemas.ts';
 import type { PetStatus } from '../contract/types.ts';
 import { ConfigError } from './config-error.ts';
 import type { ErrorCode } from './errors.ts';
@@ -11,8 +13,19 @@ import type { ErrorCode } from './errors.ts';
 /** The profile format this version reads and writes. */
 const profileFormat = 'petstore-profile/1';
 
+/**
+ * The values of each choice that has a fixed set, in one place: a profile file and the fake's
+ * own options are checked against the same lists.
+ */
+export const choiceValues = {
+  unknownFields: ['ignore', 'refuse'],
+  malformedIdStatus: [400, 404],
+  badQuery: ['refuse', 'clamp', 'ignore'],
+  retryAfterFormat: ['seconds', 'http-date'],
+} as const;
+
 /** How a server answers a query value it does not accept (a limit of 0 or 101, a bad status). */
-export type BadQueryChoice = 'refuse' | 'clamp' | 'ignore';
+export type BadQueryChoice = (typeof choiceValues.badQuery)[number];
 
 /** The choices a profile can carry; each is absent when it was not learned. */
 export interface ProfileChoices {
@@ -44,8 +57,6 @@ export interface FakeProfile {
   readonly notLearned?: Readonly<Record<string, string>>;
 }
 
-const statuses = ['available', 'pending', 'sold'];
-
 function fail(path: string, problem: string): never {
   throw new ConfigError(`profile.${path}`, problem);
 }
@@ -74,11 +85,8 @@ function checkChoices(value: unknown): ProfileChoices {
         `must be one of ${allowed.map((item) => JSON.stringify(item)).join(', ')}; got ${JSON.stringify(given)}`,
       );
   };
-  oneOf('defaultStatus', statuses);
-  oneOf('unknownFields', ['ignore', 'refuse']);
-  oneOf('malformedIdStatus', [400, 404]);
-  oneOf('badQuery', ['refuse', 'clamp', 'ignore']);
-  oneOf('retryAfterFormat', ['seconds', 'http-date']);
+  oneOf('defaultStatus', petStatuses);
+  for (const [name, allowed] of Object.entries(choiceValues)) oneOf(name, allowed);
   const length = choices.maxNameLength;
   if (
     length !== undefined &&

@@ -15,10 +15,8 @@ const INT64_MAX = 2n ** 63n - 1n;
  * would match a different pet.
  */
 export function parsePetId(raw: string): number | undefined {
-  if (!/^-?\d{1,20}$/.test(raw)) return undefined;
-  const big = BigInt(raw);
-  if (big < -INT64_MAX - 1n || big > INT64_MAX) return undefined;
-  const id = Number(big);
+  if (!isInt64Text(raw)) return undefined;
+  const id = Number(BigInt(raw));
   return Number.isSafeInteger(id) ? id : undefined;
 }
 
