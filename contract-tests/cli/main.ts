@@ -93,33 +93,35 @@ function writable<T>(flag: string, path: string, write: () => T): T {
   }
 }
 
+/** The commands besides the run itself, by their first argument. */
+const subcommands: Readonly<
+  Record<string, (args: readonly string[], env: NodeJS.ProcessEnv, io: CliIo) => Promise<number>>
+> = {
+  proxy: (args, _env, io) =>
+    runProxyCommand(args, {
+      out: io.out,
+      err: io.err,
+      stopped: io.untilStopped?.() ?? new Promise(() => {}),
+    }),
+  calibrate: runCalibrateCommand,
+};
+
 /** Runs the CLI and resolves to its exit code. */
 export async function main(
   argv: readonly string[],
   env: NodeJS.ProcessEnv,
   io: CliIo,
 ): Promise<number> {
-  if (argv[0] === 'proxy') {
+  const name = argv[0];
+  const subcommand =
+    name !== undefined && Object.hasOwn(subcommands, name) ? subcommands[name] : undefined;
+  if (subcommand !== undefined) {
     try {
-      return await runProxyCommand(argv.slice(1), {
-        out: io.out,
-        err: io.err,
-        stopped: io.untilStopped?.() ?? new Promise(() => {}),
-      });
+      return await subcommand(argv.slice(1), env, io);
     } catch (error) {
       if (!(error instanceof ContractUsageError)) throw error;
-      io.err(`${error.message}\n${toolName}: run proxy --help for usage`);
-      return 2;
-    }
-  }
-  if (argv[0] === 'calibrate') {
-    try {
-      return await runCalibrateCommand(argv.slice(1), env, io);
-    } catch (error) {
-      if (!(error instanceof ContractUsageError)) throw error;
-      io.err(
-        `${createRedactor(env.PETSTORE_API_KEY?.trim() ?? '')(error.message)}\n${toolName}: run calibrate --help for usage`,
-      );
+      const redact = createRedactor(env.PETSTORE_API_KEY?.trim() ?? '');
+      io.err(`${redact(error.message)}\n${toolName}: run ${name} --help for usage`);
       return 2;
     }
   }
