@@ -118,7 +118,10 @@ export async function startProxy(options: ProxyOptions): Promise<RunningProxy> {
     const authorization = request.headers.authorization;
     const { key, id } = keyIdOf(authorization);
     if (key !== undefined) options.onKey(key);
-    const requestBody = capture(options.maxBodyBytes);
+    // Only exchanges under the base path are judged; the rest are forwarded and forgotten.
+    const judged = pathAndQuery.startsWith(basePath);
+    const cap = judged ? options.maxBodyBytes : 0;
+    const requestBody = capture(cap);
     const upstream = send(
       {
         protocol: target.protocol,
@@ -130,19 +133,19 @@ export async function startProxy(options: ProxyOptions): Promise<RunningProxy> {
         agent,
       },
       (answer) => {
-        const headers = new Headers();
-        for (const [name, value] of Object.entries(answer.headers))
-          if (value !== undefined && !hopByHop.has(name))
-            for (const item of Array.isArray(value) ? value : [value]) headers.append(name, item);
-        response.writeHead(answer.statusCode ?? 502, forwardable(answer.headers));
-        const responseBody = capture(options.maxBodyBytes);
+        const kept = forwardable(answer.headers);
+        response.writeHead(answer.statusCode ?? 502, kept);
+        const responseBody = capture(cap);
         answer.on('data', (chunk: Buffer) => {
           responseBody.add(chunk);
           response.write(chunk);
         });
         answer.on('end', () => {
           response.end();
-          if (!pathAndQuery.startsWith(basePath)) return;
+          if (!judged) return;
+          const headers = new Headers();
+          for (const [name, value] of Object.entries(kept))
+            for (const item of Array.isArray(value) ? value : [value]) headers.append(name, item);
           const seen: SeenExchange = {
             method: request.method ?? 'GET',
             pathAndQuery,
@@ -163,7 +166,7 @@ export async function startProxy(options: ProxyOptions): Promise<RunningProxy> {
       },
     );
     upstream.on('error', (error) => {
-      if (pathAndQuery.startsWith(basePath))
+      if (judged)
         options.onExchange(
           {
             spec: {
