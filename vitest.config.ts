@@ -6,6 +6,8 @@ export default defineConfig({
     include: ['mock/**/*.test.ts', 'contract-tests/**/*.test.ts', 'scripts/**/*.test.ts'],
     testTimeout: 30_000,
     hookTimeout: 60_000,
+    // Finds (or unpacks from npm) the Chromium of the browser tests, once per run.
+    globalSetup: ['./mock/browser/chromium-global-setup.ts'],
     reporters: ['default', './scripts/summary-reporter.ts'],
   },
 });

@@ -1,7 +1,7 @@
 import { type Browser, type BrowserContext, chromium, type Page } from 'playwright-core';
 import { afterAll, beforeAll, beforeEach, expect, it } from 'vitest';
 import { bundleDemo, type DemoBundle, demoFiles } from '../../scripts/build-browser.ts';
-import { chromiumArgs, chromiumPath, requireChromium } from './headless-chromium.ts';
+import { chromiumArgs, chromiumPath } from './headless-chromium.ts';
 import { type StaticServer, serveStatic } from './static-server.ts';
 
 const api = 'http://127.0.0.1:4010/v1';
@@ -26,11 +26,10 @@ const apiResponses: { url: string; fromServiceWorker: boolean }[] = [];
 const workerNetworkRequests: string[] = [];
 
 beforeAll(async () => {
-  requireChromium('browser-door test');
   bundle = await bundleDemo();
   site = await serveStatic(demoFiles(bundle));
   browser = await chromium.launch({
-    executablePath: chromiumPath,
+    executablePath: chromiumPath('browser-door test'),
     args: chromiumArgs(),
   });
   context = await browser.newContext();

@@ -26,8 +26,9 @@ afterAll(() => door.close());
 const pinned = Date.UTC(2026, 5, 1, 12);
 beforeEach(async () => {
   await fake.control.reset();
-  fake.control.setTime(pinned);
+  // Freeze first: a running clock set to `pinned` has moved on by the time it is frozen.
   fake.control.freezeTime(true);
+  fake.control.setTime(pinned);
 });
 
 async function control(method: string, path: string, body?: unknown) {
@@ -233,8 +234,8 @@ test('generated control requests never get a 5xx, and a refused one changes noth
       body,
       async (method, path, payload) => {
         await fake.control.reset();
-        fake.control.setTime(pinned);
         fake.control.freezeTime(true);
+        fake.control.setTime(pinned);
         const before = fingerprint();
         const response = await fetch(`${base}/__control/${path}`, {
           method,

@@ -6,7 +6,7 @@
  * preflight. None may change the fake. A second page reaches the fake under a name of its own
  * (Chromium's resolver maps rebind.test to 127.0.0.1, as DNS rebinding would), and the fake must
  * refuse to answer it, on the control surface and on /v1.
- * Needs Chromium: `apt-get install -y chromium`, or set CHROMIUM_PATH.
+ * Chromium: see `mock/browser/headless-chromium.ts` (the system's, or the one from npm).
  */
 import { once } from 'node:events';
 import { mkdtempSync, rmSync } from 'node:fs';
@@ -16,7 +16,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { type BrowserContext, chromium } from 'playwright-core';
 import { afterAll, beforeAll, expect, test } from 'vitest';
-import { chromiumArgs, chromiumPath, requireChromium } from '../browser/headless-chromium.ts';
+import { chromiumArgs, chromiumPath } from '../browser/headless-chromium.ts';
 import { createFake, type Fake } from '../fake.ts';
 import { freePort } from '../server/fake-process.ts';
 import { type HttpDoor, listenHttp } from '../server/http-server.ts';
@@ -63,7 +63,6 @@ function attackPage(target: string): string {
 }
 
 beforeAll(async () => {
-  requireChromium('cross-site test');
   fakePort = await freePort();
   // The fake answers as the origin it is bound to, as `npm start` does.
   fake = await createFake({ origin: `http://127.0.0.1:${fakePort}`, stagingOrigin: false });
@@ -85,7 +84,7 @@ beforeAll(async () => {
 
   profile = mkdtempSync(join(tmpdir(), 'petstore-chromium-'));
   context = await chromium.launchPersistentContext(profile, {
-    executablePath: chromiumPath,
+    executablePath: chromiumPath('cross-site test'),
     args: chromiumArgs(['--host-resolver-rules=MAP rebind.test 127.0.0.1']),
   });
 });

@@ -3,7 +3,7 @@
  * minute and day usage with the time to reset, bans, chaos, the last requests and the client
  * verdicts; it updates by itself; its buttons advance the clock and reset; and it obeys the
  * control surface's access rules (token, Host, no framing by other sites).
- * Needs Chromium: `apt-get install -y chromium`, or set CHROMIUM_PATH.
+ * Chromium: see `mock/browser/headless-chromium.ts` (the system's, or the one from npm).
  * `UPDATE_SCREENSHOT=1` rewrites docs/qa-page.png (shown in the README); otherwise the
  * screenshot goes to a temporary directory.
  */
@@ -15,7 +15,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { type BrowserContext, chromium, type Page } from 'playwright-core';
 import { afterAll, beforeAll, expect, test } from 'vitest';
-import { chromiumArgs, chromiumPath, requireChromium } from '../../browser/headless-chromium.ts';
+import { chromiumArgs, chromiumPath } from '../../browser/headless-chromium.ts';
 import { createFake, type Fake } from '../../fake.ts';
 import { freePort } from '../../server/fake-process.ts';
 import { type HttpDoor, listenHttp } from '../../server/http-server.ts';
@@ -36,7 +36,6 @@ let context: BrowserContext;
 let profile: string;
 
 beforeAll(async () => {
-  requireChromium('QA page test');
   port = await freePort();
   base = `http://127.0.0.1:${port}`;
   fake = await createFake({
@@ -69,7 +68,7 @@ beforeAll(async () => {
   await once(app, 'listening');
   profile = mkdtempSync(join(tmpdir(), 'petstore-qa-page-'));
   context = await chromium.launchPersistentContext(profile, {
-    executablePath: chromiumPath,
+    executablePath: chromiumPath('QA page test'),
     viewport: { width: 1280, height: 900 },
     args: chromiumArgs(['--host-resolver-rules=MAP rebind.test 127.0.0.1']),
   });

@@ -1,0 +1,36 @@
+/**
+ * `.ci/run` is the quick start and nothing more: its commands are the README quick start's first
+ * block, in order, less `npm start` (which serves until stopped), with CI=true; nothing installs
+ * a browser or anything else behind the README's back.
+ */
+import { readFileSync } from 'node:fs';
+import { expect, test } from 'vitest';
+import { fencedBlocks, markdownSection } from './markdown-blocks.ts';
+import { shellCommands } from './shell-block.ts';
+
+const readme = readFileSync(new URL('../README.md', import.meta.url), 'utf8');
+const ciRun = readFileSync(new URL('../.ci/run', import.meta.url), 'utf8');
+
+/** The commands of a shell text without comments, each `a && b` split into `a`, `b`. */
+function commandsOf(shell: string): string[] {
+  return shellCommands(shell)
+    .flatMap(({ command }) => command.replace(/\s+#.*$/, '').split(/\s*&&\s*/))
+    .map((command) => command.trim());
+}
+
+test(".ci/run runs the README quick start's npm install and npm test with CI=true, and nothing else", () => {
+  const [firstBlock] = fencedBlocks(markdownSection(readme, 'Quick start')).filter(
+    (block) => block.lang === 'sh',
+  );
+  const readmeCommands = commandsOf(firstBlock?.text ?? '').filter(
+    (command) => command !== 'npm start',
+  );
+  expect(readmeCommands).toEqual(['npm install', 'npm test']);
+  // The script's own setup lines: strict mode, the repository root, the CI flag.
+  const setup = ['set -euo pipefail', 'cd "$(dirname "$0")/.."', 'export CI=true'];
+  const [shebang, ...body] = ciRun.split('\n');
+  expect(shebang).toBe('#!/usr/bin/env bash');
+  const commands = commandsOf(body.join('\n'));
+  expect(commands.filter((command) => !setup.includes(command))).toEqual(readmeCommands);
+  expect(commands).toEqual([...setup, ...readmeCommands]);
+});
