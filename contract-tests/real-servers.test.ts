@@ -1,0 +1,278 @@
+/**
+ * The CLI, run as a user runs it, against Pet Store servers built the way teams build them
+ * (issue 17, point 4): express 5, fastify 5, hono 4 and koa 3 with the rate-limit middleware each
+ * community uses, pinned in devDependencies and configured as their READMEs show
+ * (real-servers/, one server per file). Servers that conform while choosing differently where
+ * the interface is silent must pass (no false alarm); servers whose library defaults break a
+ * stated rule must fail on exactly the checks that rule belongs to. Each case cites the interface
+ * rule and the library line that decide its verdict; every run must end within its bound.
+ */
+import { type ExpectStatic, test } from 'vitest';
+import { type CliRun, runCli } from './cli-process.ts';
+import { freeKey } from './real-servers/api-keys.ts';
+import { startExpressAuthBeforeLimiterServer } from './real-servers/express-auth-before-limiter-server.ts';
+import { startExpressRateLimitDefaultHandlerServer } from './real-servers/express-rate-limit-default-handler-server.ts';
+import { startExpressRateLimitIetfHeadersServer } from './real-servers/express-rate-limit-ietf-headers-server.ts';
+import { startExpressRateLimitServer } from './real-servers/express-rate-limit-server.ts';
+import { startFastifyRateLimitServer } from './real-servers/fastify-rate-limit-server.ts';
+import { startFastifyRateLimiterFlexibleServer } from './real-servers/fastify-rate-limiter-flexible-server.ts';
+import { startHonoRateLimiterIetfHeadersServer } from './real-servers/hono-rate-limiter-ietf-headers-server.ts';
+import { startHonoRateLimiterServer } from './real-servers/hono-rate-limiter-server.ts';
+import { startKoaRateLimiterFlexibleServer } from './real-servers/koa-rate-limiter-flexible-server.ts';
+import { startKoaRatelimitServer } from './real-servers/koa-ratelimit-server.ts';
+import type { RealServer } from './real-servers/real-server.ts';
+
+/**
+ * Longest a run may take from spawn to exit, Node's start-up on a busy 2-core machine included:
+ * a default run sends at most 60 requests to a loopback server (under 2 s alone); a
+ * `--rate-limits` run adds one window (3 s, real-servers/rate-limit-window.ts) and its waits.
+ */
+const defaultRunBoundMs = 30_000;
+const rateLimitRunBoundMs = 45_000;
+
+/** One server, the flags it is checked with, and the verdict the interface decides. */
+interface Case {
+  readonly start: () => Promise<RealServer>;
+  readonly flags: readonly string[];
+  readonly code: 0 | 1;
+  /** The check ids that must fail (none for a conforming server). */
+  readonly fails: readonly string[];
+  /** Ids that may also fail, when timing decides it (each says why in its case). */
+  readonly mayFail?: readonly string[];
+}
+
+/** Check ids of the run's FAIL lines. */
+const failedChecks = (run: CliRun): string[] =>
+  [...run.stdout.matchAll(/^ {2}FAIL {2}(\S+)/gm)].map((match) => match[1] ?? '').sort();
+
+async function checkCase(expect: ExpectStatic, spec: Case): Promise<void> {
+  const server = await spec.start();
+  try {
+    const bound = spec.flags.includes('--rate-limits') ? rateLimitRunBoundMs : defaultRunBoundMs;
+    const run = await runCli(
+      ['--base-url', server.baseUrl, '--seed', '17', ...spec.flags],
+      { PETSTORE_API_KEY: freeKey },
+      { killAfterMs: bound + 15_000 },
+    );
+    const output = `${run.stdout}\n${run.stderr}`;
+    expect(run.killed, `still running after ${bound + 15_000} ms:\n${output}`).toBe(false);
+    expect(run.code, output).toBe(spec.code);
+    expect(run.durationMs, output).toBeLessThan(bound);
+    const failed = failedChecks(run);
+    for (const id of spec.fails) expect(failed, output).toContain(id);
+    const allowed = new Set([...spec.fails, ...(spec.mayFail ?? [])]);
+    expect(
+      failed.filter((id) => !allowed.has(id)),
+      output,
+    ).toEqual([]);
+    if (spec.code === 0) {
+      expect(run.stdout).toMatch(/the server conforms to the interface in all \d+ checks that ran/);
+      expect(run.stdout).toMatch(/, 0 could not run/);
+    } else expect(run.stdout).toContain('petstore-contract: the server breaks the interface');
+    expect(output).not.toContain(freeKey);
+    expect(output).not.toMatch(/\n\s+at \S|Unhandled|internal error|harness error/);
+  } finally {
+    await server.close();
+  }
+}
+
+// Conforming servers: each picks its own answer where the interface says "not shown", and the
+// harness must find nothing wrong (a false alarm fails the test).
+
+test.concurrent('express 5 + express-rate-limit, legacy X-RateLimit-* keyed by API key: conforms (default run)', async ({
+  expect,
+}) => {
+  // express-rate-limit dist/index.mjs setLegacyHeaders: X-RateLimit-Reset is
+  // Math.ceil(resetTime / 1e3), the Unix time the interface's "Rate limit headers" ask for.
+  await checkCase(expect, { start: startExpressRateLimitServer, flags: [], code: 0, fails: [] });
+});
+
+test.concurrent('express 5 + express-rate-limit: conforms with --rate-limits --plan free (429 with delta-seconds Retry-After, JSON Error)', async ({
+  expect,
+}) => {
+  // dist/index.mjs setRetryAfterHeader: Retry-After in whole seconds (Errors, 429 row; Limits,
+  // rule 2); `message` as an object is sent as JSON (readme.md: message `string | json`).
+  await checkCase(expect, {
+    start: startExpressRateLimitServer,
+    flags: ['--rate-limits', '--plan', 'free'],
+    code: 0,
+    fails: [],
+  });
+});
+
+test.concurrent('hono 4 + hono-rate-limiter, X-RateLimit-* from its context info, limits clamped, 404 for a malformed id: conforms (default run)', async ({
+  expect,
+}) => {
+  // Interface: page size "minimum 1, maximum 100" (clamping answers within it); getPet's 404
+  // "The requested resource could not be found" also fits an id that names nothing.
+  await checkCase(expect, { start: startHonoRateLimiterServer, flags: [], code: 0, fails: [] });
+});
+
+test.concurrent('hono 4 + hono-rate-limiter: conforms with --rate-limits --plan free (Retry-After as an HTTP-date)', async ({
+  expect,
+}) => {
+  // Limits, rule 5: "the format of the Retry-After value: not shown"; RFC 9110 allows an
+  // HTTP-date, and the harness must honour it.
+  await checkCase(expect, {
+    start: startHonoRateLimiterServer,
+    flags: ['--rate-limits', '--plan', 'free'],
+    code: 0,
+    fails: [],
+  });
+});
+
+test.concurrent('koa 3 + rate-limiter-flexible with a temporary ban, unknown fields kept: conforms (default run)', async ({
+  expect,
+}) => {
+  // NewPet names no rule on extra fields; createPet.extraFields accepts 201 stored as sent.
+  await checkCase(expect, {
+    start: startKoaRateLimiterFlexibleServer,
+    flags: [],
+    code: 0,
+    fails: [],
+  });
+});
+
+test.concurrent('koa 3 + rate-limiter-flexible: conforms with --rate-limits --plan free (the ban ends when its Retry-After says)', async ({
+  expect,
+}) => {
+  // Limits, rule 3: "Repeated requests after a 429 may lead to a temporary ban"; rule 5: its
+  // duration is not shown. rate-limiter-flexible README: blockDuration "Block for N seconds, if
+  // consumed more than points"; the server's Retry-After is the block's msBeforeNext.
+  await checkCase(expect, {
+    start: startKoaRateLimiterFlexibleServer,
+    flags: ['--rate-limits', '--plan', 'free'],
+    code: 0,
+    fails: [],
+  });
+});
+
+// Servers whose library defaults (or README configuration) break a stated rule.
+
+test.concurrent('express-rate-limit with its default handler: the 429 is text/html, not a JSON Error (--rate-limits)', async ({
+  expect,
+}) => {
+  // Errors: "Every error response has a JSON body shaped as Error"; What the service does:
+  // bodies are application/json. express-rate-limit dist/index.mjs: default `message` "Too many
+  // requests, please try again later." and handler `response.send(message)` (a string: text/html).
+  await checkCase(expect, {
+    start: startExpressRateLimitDefaultHandlerServer,
+    flags: ['--rate-limits'],
+    code: 1,
+    fails: ['errors.bodyShape', 'responses.json'],
+  });
+});
+
+test.concurrent('express-rate-limit mounted after auth: 401 answers carry no X-RateLimit-* (default run)', async ({
+  expect,
+}) => {
+  // Limits, "Rate limit headers (present on every response)". The library sets them only in its
+  // own middleware (dist/index.mjs: `if (config.legacyHeaders ...) setLegacyHeaders(...)` inside
+  // the limiter), which a request refused by auth never reaches.
+  await checkCase(expect, {
+    start: startExpressAuthBeforeLimiterServer,
+    flags: [],
+    code: 1,
+    fails: ['headers.rateLimitOnEveryResponse'],
+  });
+});
+
+test.concurrent('@fastify/rate-limit: x-ratelimit-reset is the seconds left, not a Unix time (default run)', async ({
+  expect,
+}) => {
+  // Limits: X-RateLimit-Reset "Unix timestamp at which the limit resets". @fastify/rate-limit
+  // index.js: `res.header(params.labels.rateReset, ttlInSeconds)`, ttlInSeconds = ceil(ttl / 1000).
+  await checkCase(expect, {
+    start: startFastifyRateLimitServer,
+    flags: [],
+    code: 1,
+    fails: ['headers.rateLimitResetIsTime'],
+  });
+});
+
+test.concurrent("@fastify/rate-limit: its 429 body is fastify's error, not an Error (--rate-limits)", async ({
+  expect,
+}) => {
+  // Errors: Error requires code, message, status. @fastify/rate-limit README: errorResponseBuilder
+  // defaults to `{statusCode: 429, error: 'Too Many Requests', message: ...}` (index.js
+  // defaultErrorResponse), which fastify's error handler sends without `code` and `status`.
+  await checkCase(expect, {
+    start: startFastifyRateLimitServer,
+    flags: ['--rate-limits'],
+    code: 1,
+    fails: ['errors.bodyShape', 'headers.rateLimitResetIsTime'],
+  });
+});
+
+test.concurrent('koa-ratelimit memory driver: X-RateLimit-Reset is fractional seconds (default run)', async ({
+  expect,
+}) => {
+  // Limits: X-RateLimit-Reset is a Unix timestamp (the harness: a non-negative integer).
+  // koa-ratelimit limiter/memory.js: `reset: reset / 1e6` of a microsecond clock, sent as is by
+  // index.js (`[reset]: limit.reset`).
+  await checkCase(expect, {
+    start: startKoaRatelimitServer,
+    flags: [],
+    code: 1,
+    fails: ['headers.rateLimitValues'],
+  });
+});
+
+test.concurrent('koa-ratelimit: its 429 is the errorMessage text, and its Retry-After rounds down (--rate-limits)', async ({
+  expect,
+}) => {
+  // Errors: "Every error response has a JSON body shaped as Error". koa-ratelimit index.js:
+  // `ctx.body = message` (the README's errorMessage string, text/plain). Its Retry-After is
+  // `(limit.reset - Date.now() / 1000) | 0`, the seconds left rounded down: a client that waits
+  // exactly that may be refused again (rateLimit.servedAfterRetryAfter; Limits, rule 2), unless
+  // the harness's jitter happens to cover the lost fraction, so that id may or may not fail.
+  await checkCase(expect, {
+    start: startKoaRatelimitServer,
+    flags: ['--rate-limits'],
+    code: 1,
+    fails: ['errors.bodyShape', 'headers.rateLimitValues', 'responses.json'],
+    mayFail: ['rateLimit.servedAfterRetryAfter'],
+  });
+});
+
+test.concurrent("rate-limiter-flexible with the README's headers: Retry-After is a fraction of seconds (--rate-limits)", async ({
+  expect,
+}) => {
+  // Errors, 429 row: the client retries after the time in Retry-After (RFC 9110: delta-seconds
+  // are whole seconds, or an HTTP-date). rate-limiter-flexible README: `"Retry-After":
+  // rateLimiterRes.msBeforeNext / 1000`.
+  await checkCase(expect, {
+    start: startFastifyRateLimiterFlexibleServer,
+    flags: ['--rate-limits'],
+    code: 1,
+    fails: ['rateLimit.retryAfterOn429'],
+  });
+});
+
+test.concurrent("express-rate-limit with the README's standardHeaders 'draft-8', legacyHeaders false: no X-RateLimit-* (--budget 60)", async ({
+  expect,
+}) => {
+  // Limits, "Rate limit headers (present on every response)". express-rate-limit readme.md
+  // Usage: `standardHeaders: 'draft-8'`, `legacyHeaders: false, // Disable the X-RateLimit-*
+  // headers`; dist/index.mjs setDraft8Headers sends `RateLimit` and `RateLimit-Policy` instead.
+  await checkCase(expect, {
+    start: startExpressRateLimitIetfHeadersServer,
+    flags: ['--budget', '60'],
+    code: 1,
+    fails: ['headers.rateLimitOnEveryResponse'],
+  });
+});
+
+test.concurrent('hono-rate-limiter with its default standardHeaders draft-6: no X-RateLimit-* (--budget 60)', async ({
+  expect,
+}) => {
+  // Limits, "Rate limit headers (present on every response)". hono-rate-limiter dist/index.js:
+  // `standardHeaders = "draft-6"` by default, setDraft6Headers sends RateLimit-Limit,
+  // -Remaining, -Reset and -Policy, and the library has no option for X-RateLimit-*.
+  await checkCase(expect, {
+    start: startHonoRateLimiterIetfHeadersServer,
+    flags: ['--budget', '60'],
+    code: 1,
+    fails: ['headers.rateLimitOnEveryResponse'],
+  });
+});

@@ -1,0 +1,46 @@
+/**
+ * The Pet Store on express 5: the bearer-auth middleware and the routes, shared by every express
+ * server (each server file adds its own limiter, where its team put it).
+ */
+import express, { type RequestHandler, type Response, type Router } from 'express';
+import { knownKey } from './api-keys.ts';
+import { answerText, errorAnswer, type PetStore, type PetStoreAnswer } from './pet-store.ts';
+
+/** Writes a store answer as JSON. */
+function send(response: Response, answer: PetStoreAnswer): void {
+  response.status(answer.status).type('application/json').send(answerText(answer));
+}
+
+const firstValue = (value: unknown): string | undefined =>
+  typeof value === 'string' ? value : Array.isArray(value) ? firstValue(value[0]) : undefined;
+
+/** Refuses a request without a known bearer key with 401 and an Error body. */
+export const expressAuth: RequestHandler = (request, response, next) => {
+  if (knownKey(request.get('Authorization')) !== undefined) return next();
+  response.set('WWW-Authenticate', 'Bearer');
+  send(response, errorAnswer(401, 'unauthorized', 'a valid API key is required'));
+};
+
+/** The three routes (relative to the base path), with the raw body kept for int64-exact parsing. */
+export function expressPetRoutes(store: PetStore): Router {
+  const router = express.Router();
+  // Every type as text: the store parses JSON itself, keeping int64 exact.
+  router.use(express.text({ type: () => true, limit: '1mb' }));
+  router.get('/pets', (request, response) =>
+    send(
+      response,
+      store.listPets({
+        limit: firstValue(request.query.limit),
+        status: firstValue(request.query.status),
+      }),
+    ),
+  );
+  router.post('/pets', (request, response) =>
+    send(response, store.createPet(typeof request.body === 'string' ? request.body : '')),
+  );
+  router.get('/pets/:petId', (request, response) =>
+    send(response, store.getPet(request.params.petId ?? '')),
+  );
+  router.use((_request, response) => send(response, errorAnswer(404, 'not_found', 'no such path')));
+  return router;
+}
