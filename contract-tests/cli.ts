@@ -3,20 +3,21 @@
  * `npm run contract`: checks a server against the interface (see contract-tests/README.md).
  * @example PETSTORE_API_KEY=... npm run contract -- --base-url https://staging.example.com/v1
  */
+import { invokedAs } from '../mock/server/invoked-as.ts';
+import { harnessDocs } from './cli/docs-path.ts';
 import { internalErrorMessage } from './cli/internal-error.ts';
 import { main } from './cli/main.ts';
+import { untilStopped } from './cli/stop-signals.ts';
 import { useColour } from './report/console-report.ts';
 
 const io = {
   out: (line: string) => process.stdout.write(`${line}\n`),
   err: (line: string) => process.stderr.write(`${line}\n`),
   colour: useColour(process.stdout, process.env),
-  // Only the proxy, which runs until told to stop, takes over SIGINT and SIGTERM.
-  untilStopped: () =>
-    new Promise<void>((resolve) => {
-      process.once('SIGINT', () => resolve());
-      process.once('SIGTERM', () => resolve());
-    }),
+  // Only long-running commands take over SIGINT and SIGTERM and watch for their parent going.
+  untilStopped,
+  command: invokedAs(process.argv[1], 'petstore-contract', 'npm run contract --'),
+  docs: harnessDocs(process.cwd()),
 };
 
 main(process.argv.slice(2), process.env, io).then(

@@ -83,6 +83,8 @@ export interface RunFacts {
   readonly writes: boolean;
   /** Whether `--rate-limits` asked to spend the window (and so to provoke a 429). */
   readonly rateLimitRun: boolean;
+  /** Whether the exchanges are others' traffic (the proxy), which no flag of ours can provoke. */
+  readonly passive?: boolean;
 }
 
 /** What an observer that judged nothing means for the run. */

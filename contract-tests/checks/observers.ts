@@ -249,7 +249,9 @@ export const rateLimitRetryAfterOn429 = observerCheck({
           reason: 'no 429 was seen, although --rate-limits asked for one',
           expected: () => true,
         }
-      : { reason: 'no 429 was seen (--rate-limits provokes one)' },
+      : run.passive === true
+        ? { reason: 'no 429 was seen in the traffic' }
+        : { reason: 'no 429 was seen (--rate-limits provokes one)' },
 });
 
 /** No 5xx. */

@@ -2,6 +2,7 @@
  * Reading flag values and the key, shared by every command of the CLI (the run, `proxy`,
  * `calibrate`), so each value is checked one way and refused with one message.
  */
+import { outputPathProblem } from '../../mock/server/output-path.ts';
 import { type PlanName, planLimits } from '../contract/interface-facts.ts';
 import { ContractUsageError } from './usage-error.ts';
 
@@ -52,4 +53,17 @@ export function writesFrom(values: {
   if (values['allow-writes'] === true && values['read-only'] === true)
     throw new ContractUsageError('--allow-writes and --read-only contradict each other; pick one');
   return values['allow-writes'] === true ? true : values['read-only'] === true ? false : undefined;
+}
+
+/**
+ * An output file flag (`--junit`, `--log`, `--out`), checked before the first request so a typo
+ * fails at once instead of after the run has spent the key's window.
+ */
+export function checkOutputPath(flag: string, path: string | undefined): void {
+  if (path === undefined) return;
+  const problem = outputPathProblem(path);
+  if (problem !== undefined)
+    throw new ContractUsageError(
+      `cannot write the ${flag} file ${path}: ${problem}; pick a path in a folder that exists and is writable`,
+    );
 }

@@ -21,8 +21,10 @@ import { prismMockTarget, viaPrism } from '../targets/prism-targets.ts';
 import type { Target } from '../targets/target.ts';
 import { urlTarget } from '../targets/url-target.ts';
 import { runCalibrateCommand } from './calibrate-command.ts';
+import { checkOutputPath } from './flag-values.ts';
 import { type CliOptions, parseCliOptions } from './options.ts';
 import { runProxyCommand } from './proxy-command.ts';
+import type { StopReason } from './stop-signals.ts';
 import { usage } from './usage.ts';
 import { ContractUsageError, toolName } from './usage-error.ts';
 
@@ -32,9 +34,16 @@ export interface CliIo {
   readonly err: (line: string) => void;
   /** Whether report labels may be coloured (stdout is a terminal and NO_COLOR is unset). */
   readonly colour?: boolean;
-  /** Starts listening for the signal that stops a long-running command (the proxy). */
-  readonly untilStopped?: () => Promise<void>;
+  /** Starts listening for what stops a long-running command (a signal, the parent gone). */
+  readonly untilStopped?: () => Promise<StopReason>;
+  /** The command as the user invoked it, for usage and replay lines (default: the npm script). */
+  readonly command?: string;
+  /** Where the harness's README is, for the help. */
+  readonly docs?: string;
 }
+
+/** The npm script that runs the harness in this repository. */
+const repositoryCommand = 'npm run contract --';
 
 /** The fake's demo key for a `--fake` run: the plan's, or one whose window a run never spends. */
 function fakeKey(options: CliOptions): string {
@@ -97,11 +106,13 @@ function writable<T>(flag: string, path: string, write: () => T): T {
 const subcommands: Readonly<
   Record<string, (args: readonly string[], env: NodeJS.ProcessEnv, io: CliIo) => Promise<number>>
 > = {
-  proxy: (args, _env, io) =>
+  proxy: (args, env, io) =>
     runProxyCommand(args, {
       out: io.out,
       err: io.err,
       stopped: io.untilStopped?.() ?? new Promise(() => {}),
+      env,
+      command: io.command ?? repositoryCommand,
     }),
   calibrate: runCalibrateCommand,
 };
@@ -121,7 +132,9 @@ export async function main(
     } catch (error) {
       if (!(error instanceof ContractUsageError)) throw error;
       const redact = createRedactor(env.PETSTORE_API_KEY?.trim() ?? '');
-      io.err(`${redact(error.message)}\n${toolName}: run ${name} --help for usage`);
+      io.err(
+        `${redact(error.message)}\n${toolName}: run ${io.command ?? repositoryCommand} ${name} --help for usage`,
+      );
       return 2;
     }
   }
@@ -130,11 +143,13 @@ export async function main(
     options = parseCliOptions(argv, env);
   } catch (error) {
     if (!(error instanceof ContractUsageError)) throw error;
-    io.err(`${error.message}\n${toolName}: run with --help for usage`);
+    io.err(
+      `${error.message}\n${toolName}: run ${io.command ?? repositoryCommand} --help for usage`,
+    );
     return 2;
   }
   if (options.help) {
-    io.out(usage);
+    io.out(usage(io.command ?? repositoryCommand, io.docs ?? 'contract-tests/README.md'));
     return 0;
   }
   if (options.version) {
@@ -147,11 +162,14 @@ export async function main(
   const out = (line: string) => io.out(redact(line));
   let target: Target | undefined;
   try {
+    // Before the first request: a typo in an output path must not cost the key's window.
+    checkOutputPath('--junit', options.junit);
+    checkOutputPath('--log', options.log);
     target = await openTarget(options);
     const writes = options.writes ?? target.loopback;
     out(formatHeader(target.name, { seed: options.seed, writes }));
     const replay = {
-      command: `npm run contract -- ${options.replayFlags.join(' ')}`,
+      command: `${io.command ?? repositoryCommand} ${options.replayFlags.join(' ')}`,
       seed: options.seed,
     };
     const logPath = options.log;
@@ -185,7 +203,7 @@ export async function main(
     const junitPath = options.junit;
     if (junitPath !== undefined)
       writable('--junit', junitPath, () =>
-        writeFileSync(junitPath, redact(toJunit(result, options.strict))),
+        writeFileSync(junitPath, redact(toJunit(result, options.strict, replay))),
       );
     const verdict = verdictOf(result, options.strict);
     if (verdict === 'incomplete') {

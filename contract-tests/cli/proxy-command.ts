@@ -1,11 +1,16 @@
 /**
  * `petstore-contract proxy --target <url>`: conformance from real traffic. Forwards every
- * request to the target and judges each exchange with the harness's observers; on SIGINT or
- * SIGTERM it prints the verdicts (and writes `--junit`), exit 0 when no rule was seen broken,
- * 1 when one was. It sends no request of its own, so it costs the key nothing.
+ * request to the target and judges each exchange with the harness's observers. Given a command
+ * after `--`, it runs it with PETSTORE_PROXY_URL set and stops when it ends; otherwise it runs
+ * until SIGINT, SIGTERM or its parent goes away. Then it prints the verdicts (and writes
+ * `--junit`): exit 0 when no rule was seen broken, 1 when one was, 2 when it judged nothing.
+ * It sends no request of its own, so it costs the key nothing.
  */
+import { spawn } from 'node:child_process';
 import { writeFileSync } from 'node:fs';
 import { parseArgs } from 'node:util';
+import { listenProblem } from '../../mock/server/listen-problem.ts';
+import { describeParseError } from '../../mock/server/unknown-flag.ts';
 import type { PlanName } from '../contract/interface-facts.ts';
 import { toCurl } from '../http/curl.ts';
 import { defaultMaxBodyBytes } from '../http/send.ts';
@@ -16,33 +21,58 @@ import { toJunit } from '../report/junit.ts';
 import { createRedactor, type Redactor } from '../report/redact.ts';
 import type { CheckResult, SuiteResult } from '../runner/results.ts';
 import { normaliseBaseUrl } from '../targets/url-target.ts';
-import { integer, parsePlan } from './flag-values.ts';
+import { checkOutputPath, integer, parsePlan } from './flag-values.ts';
+import type { StopReason } from './stop-signals.ts';
 import { ContractUsageError, toolName } from './usage-error.ts';
 
-/** The proxy's help text. */
-const proxyUsage = `Usage: npm run contract -- proxy --target <url> [options]
+/** The proxy's help text, for the command as it was invoked (`npm run contract --`, the bin). */
+function proxyUsage(command: string): string {
+  return `Usage: ${command} proxy --target <url> [options] [-- <command> [args...]]
 
 Forwards every request to the target unchanged and checks each exchange against
 the interface (the every-response checks, and those that compare exchanges:
 Remaining going down per key, created pets read back unchanged, unique ids). It
 sends no request of its own. Verdicts: GET /__contract/report (?format=json) at
-any time, and on SIGINT/SIGTERM (then exit 0: no rule broken, 1: a rule broken).
+any time, and at the end.
+
+With a command after --, runs it with PETSTORE_PROXY_URL set to the proxy's base
+URL (ending in /v1) and stops when it ends: exit with the command's code if it
+failed, else the proxy's. Without one, runs until SIGINT, SIGTERM or its parent
+process goes away. Exit 0: no rule seen broken, 1: a rule broken, 2: no verdict
+(no exchange was judged, or a usage error).
 
 Options:
   --target <url>          the server's base address, ending in /v1
-  --port <n>              port to listen on (default 4020; 0 picks a free one)
+  --port <n>              port to listen on (default 4020, or a free one with a
+                          command; 0 picks a free one)
   --host <address>        address to bind (default 127.0.0.1)
   --plan <name>           the plan of the keys in the traffic (free, pro, business)
   --junit <file>          write a JUnit XML report on exit
   --max-body-bytes <n>    most bytes of a body kept to judge it (default 4194304)
   -h, --help              this text`;
+}
+
+/** The proxy's flags, for did-you-mean suggestions. */
+const proxyFlags = {
+  target: { type: 'string' },
+  port: { type: 'string' },
+  host: { type: 'string' },
+  plan: { type: 'string' },
+  junit: { type: 'string' },
+  'max-body-bytes': { type: 'string' },
+  help: { type: 'boolean', short: 'h' },
+} as const;
 
 /** Where the proxy writes, and what stops it. */
 export interface ProxyIo {
   readonly out: (line: string) => void;
   readonly err: (line: string) => void;
-  /** Resolves when the proxy should stop (SIGINT, SIGTERM). */
-  readonly stopped: Promise<void>;
+  /** Resolves when the proxy should stop (SIGINT, SIGTERM, its parent gone). */
+  readonly stopped: Promise<StopReason>;
+  /** The environment a command after `--` runs with (plus PETSTORE_PROXY_URL). */
+  readonly env: NodeJS.ProcessEnv;
+  /** How the user invoked the CLI (`npm run contract --`, `petstore-contract`), for help. */
+  readonly command: string;
 }
 
 interface ProxyFlags {
@@ -53,27 +83,28 @@ interface ProxyFlags {
   readonly junit: string | undefined;
   readonly maxBodyBytes: number;
   readonly help: boolean;
+  /** The command to run through the proxy (after `--`), or undefined to run until stopped. */
+  readonly command: readonly string[] | undefined;
 }
 
-function parseProxyFlags(argv: readonly string[]): ProxyFlags {
+function parseProxyFlags(all: readonly string[]): ProxyFlags {
+  const split = all.indexOf('--');
+  const argv = split === -1 ? all : all.slice(0, split);
+  const command = split === -1 ? undefined : all.slice(split + 1);
+  if (command !== undefined && command.length === 0)
+    throw new ContractUsageError(
+      'proxy: nothing after --; name the command to run through the proxy',
+    );
   let values: Record<string, string | boolean | undefined>;
   try {
     values = parseArgs({
       args: [...argv],
       strict: true,
       allowPositionals: false,
-      options: {
-        target: { type: 'string' },
-        port: { type: 'string' },
-        host: { type: 'string' },
-        plan: { type: 'string' },
-        junit: { type: 'string' },
-        'max-body-bytes': { type: 'string' },
-        help: { type: 'boolean', short: 'h' },
-      },
+      options: proxyFlags,
     }).values;
   } catch (error) {
-    throw new ContractUsageError(`proxy: ${(error as Error).message}`);
+    throw new ContractUsageError(`proxy: ${describeParseError(error, Object.keys(proxyFlags))}`);
   }
   const help = values.help === true;
   const target = typeof values.target === 'string' ? values.target : undefined;
@@ -82,7 +113,8 @@ function parseProxyFlags(argv: readonly string[]): ProxyFlags {
   return {
     help,
     target: target === undefined ? '' : normaliseBaseUrl(target, '--target'),
-    port: integer(values.port as string | undefined, '--port', 4020, 0, 65_535),
+    // With a command, the command learns the address: a free port never collides in CI.
+    port: integer(values.port as string | undefined, '--port', command ? 0 : 4020, 0, 65_535),
     host: typeof values.host === 'string' ? values.host : '127.0.0.1',
     plan: parsePlan(values.plan as string | undefined),
     junit: typeof values.junit === 'string' ? values.junit : undefined,
@@ -93,6 +125,7 @@ function parseProxyFlags(argv: readonly string[]): ProxyFlags {
       0,
       1024 ** 3,
     ),
+    command,
   };
 }
 
@@ -122,20 +155,80 @@ function jsonReport(target: string, forwarded: number, judged: number, results: 
   );
 }
 
-/** Runs the proxy until `io.stopped`; resolves to the exit code. */
+/** A command's exit as a code: its own, or 128 + the signal's number when a signal ended it. */
+function exitCodeOf(code: number | null, signal: NodeJS.Signals | null): number {
+  if (code !== null) return code;
+  const numbers: Partial<Record<NodeJS.Signals, number>> = {
+    SIGHUP: 1,
+    SIGINT: 2,
+    SIGKILL: 9,
+    SIGTERM: 15,
+  };
+  return 128 + (signal === null ? 0 : (numbers[signal] ?? 0));
+}
+
+/**
+ * Runs `command` with PETSTORE_PROXY_URL set; resolves to its exit code, or to undefined when
+ * `stopped` came first (the command is then sent SIGTERM, and SIGKILL 3 s later).
+ */
+async function runThrough(
+  command: readonly string[],
+  proxyUrl: string,
+  io: ProxyIo,
+): Promise<{ code: number } | { stoppedBy: StopReason; code: number }> {
+  const [file = '', ...args] = command;
+  const child = spawn(file, args, {
+    stdio: 'inherit',
+    env: { ...io.env, PETSTORE_PROXY_URL: proxyUrl },
+  });
+  const exited = new Promise<number>((resolve) => {
+    child.once('error', (error) => {
+      io.err(
+        `${toolName} proxy: cannot run ${file}: ${(error as NodeJS.ErrnoException).code ?? error.message}`,
+      );
+      // As a shell reports a command it cannot find or run.
+      resolve((error as NodeJS.ErrnoException).code === 'ENOENT' ? 127 : 126);
+    });
+    child.once('exit', (code, signal) => resolve(exitCodeOf(code, signal)));
+  });
+  const first = await Promise.race([
+    exited.then((code) => ({ code })),
+    io.stopped.then((reason) => ({ stoppedBy: reason })),
+  ]);
+  if ('code' in first) return first;
+  child.kill('SIGTERM');
+  const killer = setTimeout(() => child.kill('SIGKILL'), 3_000);
+  const code = await exited;
+  clearTimeout(killer);
+  return { stoppedBy: first.stoppedBy, code };
+}
+
+/** Runs the proxy until `io.stopped` or the command ends; resolves to the exit code. */
 export async function runProxyCommand(argv: readonly string[], io: ProxyIo): Promise<number> {
   const flags = parseProxyFlags(argv);
   if (flags.help) {
-    io.out(proxyUsage);
+    io.out(proxyUsage(io.command));
     return 0;
   }
+  // Checked before listening: a typo is reported now, not after the whole suite went through.
+  checkOutputPath('--junit', flags.junit);
   const verdicts = createPassiveVerdicts(flags.plan);
   const keys = new Set<string>();
   let redactors: Redactor[] = [];
   const redact = (text: string) => redactors.reduce((current, next) => next(current), text);
   let forwardedSoFar = () => 0;
+  // With nothing judged, a check that passes on no evidence (no fault seen) is no pass at all.
+  const judgedVerdicts = (): CheckResult[] =>
+    verdicts.judged > 0
+      ? verdicts.verdicts()
+      : verdicts.verdicts().map((result) => ({
+          ...result,
+          status: 'skip',
+          skip: 'not-exercised',
+          reason: 'no exchange went through the proxy',
+        }));
   const textReport = () => {
-    const results = verdicts.verdicts();
+    const results = judgedVerdicts();
     const count = (status: CheckResult['status']) =>
       results.filter((result) => result.status === status).length;
     return [
@@ -143,32 +236,49 @@ export async function runProxyCommand(argv: readonly string[], io: ProxyIo): Pro
       `${toolName} proxy: ${forwardedSoFar()} requests forwarded, ${verdicts.judged} exchanges judged; ${count('pass')} passed, ${count('fail')} failed, ${count('warn')} warned, ${count('skip')} not exercised`,
     ].join('\n');
   };
-  const proxy = await startProxy({
-    target: flags.target,
-    port: flags.port,
-    host: flags.host,
-    maxBodyBytes: flags.maxBodyBytes,
-    onExchange: (exchange, keyId) => verdicts.see(exchange, keyId),
-    onKey(key) {
-      // Every key seen is redacted from every report; a bounded number is remembered.
-      if (keys.has(key) || keys.size >= 1_000) return;
-      keys.add(key);
-      redactors = [...redactors, createRedactor(key)];
-    },
-    report: (format) =>
-      format === 'json'
-        ? jsonReport(flags.target, proxy.forwarded, verdicts.judged, verdicts.verdicts())
-        : textReport(),
-    redact,
-  });
+  let proxy: Awaited<ReturnType<typeof startProxy>>;
+  try {
+    proxy = await startProxy({
+      target: flags.target,
+      port: flags.port,
+      host: flags.host,
+      maxBodyBytes: flags.maxBodyBytes,
+      onExchange: (exchange, keyId) => verdicts.see(exchange, keyId),
+      onKey(key) {
+        // Every key seen is redacted from every report; a bounded number is remembered.
+        if (keys.has(key) || keys.size >= 1_000) return;
+        keys.add(key);
+        redactors = [...redactors, createRedactor(key)];
+      },
+      report: (format) =>
+        format === 'json'
+          ? jsonReport(flags.target, proxy.forwarded, verdicts.judged, judgedVerdicts())
+          : textReport(),
+      redact,
+    });
+  } catch (error) {
+    const problem = listenProblem(error, { flag: '--port', port: flags.port, host: flags.host });
+    if (problem === undefined) throw error;
+    throw new ContractUsageError(`proxy: ${problem}`);
+  }
   forwardedSoFar = () => proxy.forwarded;
   const origin = new URL(proxy.baseUrl).origin;
   io.out(
-    `${toolName} proxy: ${proxy.baseUrl} -> ${flags.target} (verdicts: ${origin}/__contract/report; stop with Ctrl-C)`,
+    `${toolName} proxy: ${proxy.baseUrl} -> ${flags.target} (verdicts: ${origin}/__contract/report; ${flags.command === undefined ? 'stop with Ctrl-C' : `running ${flags.command[0]}`})`,
   );
-  await io.stopped;
+  let commandCode = 0;
+  if (flags.command === undefined) {
+    const reason = await io.stopped;
+    if (reason === 'parent gone')
+      io.err(`${toolName} proxy: its parent process went away; stopping`);
+  } else {
+    const ended = await runThrough(flags.command, proxy.baseUrl, io);
+    if ('stoppedBy' in ended)
+      io.err(`${toolName} proxy: stopped (${ended.stoppedBy}) before ${flags.command[0]} ended`);
+    else commandCode = ended.code;
+  }
   await proxy.close();
-  const results = verdicts.verdicts();
+  const results = judgedVerdicts();
   io.out(redact(textReport()));
   if (flags.junit !== undefined) {
     const suite: SuiteResult = {
@@ -188,13 +298,36 @@ export async function runProxyCommand(argv: readonly string[], io: ProxyIo): Pro
       durationMs: 0,
     };
     try {
-      writeFileSync(flags.junit, redact(toJunit(suite, false, false)));
+      writeFileSync(flags.junit, redact(toJunit(suite, false, undefined)));
     } catch (error) {
       io.err(
         `${toolName}: cannot write the --junit file ${flags.junit}: ${(error as Error).message}`,
       );
-      return 2;
+      return commandCode !== 0 ? commandCode : 2;
     }
   }
-  return results.some((result) => result.status === 'fail') ? 1 : 0;
+  const verdict = proxyVerdict(results, verdicts.judged, io);
+  if (commandCode !== 0) {
+    io.err(`${toolName} proxy: ${flags.command?.[0]} exited ${commandCode}; exiting with its code`);
+    return commandCode;
+  }
+  return verdict;
+}
+
+/** The proxy's exit code: 1 a rule seen broken, 2 nothing judged (no evidence), else 0. */
+function proxyVerdict(results: readonly CheckResult[], judged: number, io: ProxyIo): number {
+  if (results.some((result) => result.status === 'fail')) {
+    io.out(`${toolName} proxy: the server breaks the interface (see FAIL lines above)`);
+    return 1;
+  }
+  if (judged === 0) {
+    io.err(
+      `${toolName} proxy: no evidence, no verdict: no exchange under the target's base path went through the proxy; point the client at the proxy's base URL (PETSTORE_PROXY_URL with a command)`,
+    );
+    return 2;
+  }
+  io.out(
+    `${toolName} proxy: no rule seen broken in ${judged} exchange${judged === 1 ? '' : 's'} (checks not exercised by the traffic are not passes)`,
+  );
+  return 0;
 }

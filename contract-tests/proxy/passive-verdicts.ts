@@ -43,6 +43,7 @@ export function createPassiveVerdicts(plan: PlanName | undefined): PassiveVerdic
   const facts: RunFacts = {
     writes: false,
     rateLimitRun: false,
+    passive: true,
     ...(plan === undefined ? {} : { plan }),
   };
   const anonymous = observe(checks, facts);

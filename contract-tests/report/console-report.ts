@@ -61,6 +61,12 @@ function seedFlag(seed: number): string {
   return `--seed=${seed}`;
 }
 
+/** The whole command that replays a failed check, as the user invoked the CLI. */
+export function replayLine(replay: ReplayInfo, result: CheckResult): string {
+  // An observer judges the exchanges of other checks, so it replays with the whole run.
+  return `${replay.command} ${seedFlag(replay.seed)}${result.kind === 'active' ? ` --only ${result.id}` : ''}`;
+}
+
 /** One check's line, plus its failure details. */
 export function formatResult(result: CheckResult, replay?: ReplayInfo, colour = false): string {
   const label = labels[result.status];
@@ -79,11 +85,7 @@ export function formatResult(result: CheckResult, replay?: ReplayInfo, colour = 
     for (const note of failure.notes ?? []) lines.push(`        note: ${note}`);
     if (failure.exchange !== undefined)
       lines.push(`        reproduce: ${toCurl(failure.exchange)}`);
-    // An observer judges the exchanges of other checks, so it replays with the whole run.
-    if (replay !== undefined)
-      lines.push(
-        `        replay: ${replay.command} ${seedFlag(replay.seed)}${result.kind === 'active' ? ` --only ${result.id}` : ''}`,
-      );
+    if (replay !== undefined) lines.push(`        replay: ${replayLine(replay, result)}`);
     if (failure.propertySeed !== undefined)
       lines.push(`        fast-check: seed ${failure.propertySeed}, path "${failure.path ?? ''}"`);
   }

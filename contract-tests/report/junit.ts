@@ -1,6 +1,7 @@
 /** JUnit XML (`--junit <file>`): one testcase per check, grouped by area, for CI dashboards. */
 import { toCurl } from '../http/curl.ts';
 import type { SuiteResult } from '../runner/results.ts';
+import { type ReplayInfo, replayLine } from './console-report.ts';
 
 /** Whether XML 1.0 can carry a character at all (most control characters it cannot, even escaped). */
 function xmlSafe(char: string): boolean {
@@ -22,11 +23,16 @@ function escapeXml(text: string): string {
 }
 
 /**
- * Renders a run as JUnit XML; `strict` reports warnings as failures; `replayable` false for the
- * proxy, whose verdicts come from traffic no seed replays.
- * @example writeFileSync('contract.xml', toJunit(result, { seed: result.seed }))
+ * Renders a run as JUnit XML; `strict` reports warnings as failures; `replay` is the command a
+ * failure replays with (as the report prints it), undefined for the proxy, whose verdicts come
+ * from traffic no seed replays.
+ * @example writeFileSync('contract.xml', toJunit(result, false, { command: 'npm run contract -- --fake', seed: 5 }))
  */
-export function toJunit(suite: SuiteResult, strict = false, replayable = true): string {
+export function toJunit(
+  suite: SuiteResult,
+  strict: boolean,
+  replay: ReplayInfo | undefined,
+): string {
   const count = (predicate: (status: string) => boolean) =>
     suite.results.filter((r) => predicate(r.status)).length;
   const failures = count((status) => status === 'fail' || (strict && status === 'warn'));
@@ -47,9 +53,7 @@ export function toJunit(suite: SuiteResult, strict = false, replayable = true): 
         failure?.message ?? '',
         failure?.counterexample === undefined ? '' : `counterexample: ${failure.counterexample}`,
         failure?.exchange === undefined ? '' : `reproduce: ${toCurl(failure.exchange)}`,
-        replayable
-          ? `replay: --seed=${suite.seed}${result.kind === 'active' ? ` --only ${result.id}` : ''}`
-          : '',
+        replay === undefined ? '' : `replay: ${replayLine(replay, result)}`,
       ].filter((line) => line !== '');
       body.push(
         `      <failure message="${escapeXml(failure?.message ?? 'failed')}" type="${escapeXml(result.id)}">${escapeXml(details.join('\n'))}</failure>`,
