@@ -11,9 +11,11 @@ import { type ExpectStatic, test } from 'vitest';
 import { type CliRun, runCli } from './cli-process.ts';
 import { freeKey } from './real-servers/api-keys.ts';
 import { startExpressAuthBeforeLimiterServer } from './real-servers/express-auth-before-limiter-server.ts';
+import { startExpressJsonParserServer } from './real-servers/express-json-parser-server.ts';
 import { startExpressRateLimitDefaultHandlerServer } from './real-servers/express-rate-limit-default-handler-server.ts';
 import { startExpressRateLimitIetfHeadersServer } from './real-servers/express-rate-limit-ietf-headers-server.ts';
 import { startExpressRateLimitServer } from './real-servers/express-rate-limit-server.ts';
+import { startFastifyCreateRateLimitServer } from './real-servers/fastify-create-rate-limit-server.ts';
 import { startFastifyRateLimitServer } from './real-servers/fastify-rate-limit-server.ts';
 import { startFastifyRateLimiterFlexibleServer } from './real-servers/fastify-rate-limiter-flexible-server.ts';
 import { startHonoRateLimiterIetfHeadersServer } from './real-servers/hono-rate-limiter-ietf-headers-server.ts';
@@ -147,6 +149,33 @@ test.concurrent('koa 3 + rate-limiter-flexible: conforms with --rate-limits --pl
   });
 });
 
+test.concurrent('fastify 5 + @fastify/rate-limit through createRateLimit(), Reset as a Unix time, continueExceeding: conforms (default run)', async ({
+  expect,
+}) => {
+  // @fastify/rate-limit README, createRateLimit(): the returned `ttl` is "the remaining time until
+  // the limit will be reset in milliseconds"; the server sends now + ttl in Unix seconds.
+  await checkCase(expect, {
+    start: startFastifyCreateRateLimitServer,
+    flags: [],
+    code: 0,
+    fails: [],
+  });
+});
+
+test.concurrent('fastify 5 + @fastify/rate-limit through createRateLimit(): conforms with --rate-limits --plan free (a limited caller that waits is served)', async ({
+  expect,
+}) => {
+  // Limits, rule 2: the client retries after Retry-After; README: continueExceeding "Renew user
+  // limitation when user sends a request to the server when still limited", which a client that
+  // honours Retry-After (ttlInSeconds) never triggers.
+  await checkCase(expect, {
+    start: startFastifyCreateRateLimitServer,
+    flags: ['--rate-limits', '--plan', 'free'],
+    code: 0,
+    fails: [],
+  });
+});
+
 // Servers whose library defaults (or README configuration) break a stated rule.
 
 test.concurrent('express-rate-limit with its default handler: the 429 is text/html, not a JSON Error (--rate-limits)', async ({
@@ -160,6 +189,21 @@ test.concurrent('express-rate-limit with its default handler: the 429 is text/ht
     flags: ['--rate-limits'],
     code: 1,
     fails: ['errors.bodyShape', 'responses.json'],
+  });
+});
+
+test.concurrent('express.json() before the routes: int64 categoryIds rounded, malformed JSON refused with an HTML page (default run)', async ({
+  expect,
+}) => {
+  // NewPet.categoryId is int64 (createPet.int64CategoryId: 201 with every digit, or 400); Errors:
+  // every error body is a JSON Error. body-parser 2.4.0 lib/types/json.js:93 `JSON.parse(body,
+  // reviver)` rounds 2^53 + 1; finalhandler 2.1.1 index.js:271 answers the SyntaxError as
+  // text/html.
+  await checkCase(expect, {
+    start: startExpressJsonParserServer,
+    flags: [],
+    code: 1,
+    fails: ['createPet.int64CategoryId', 'errors.bodyShape', 'responses.json'],
   });
 });
 

@@ -3,6 +3,7 @@
  * server (each server file adds its own limiter, where its team put it).
  */
 import express, { type RequestHandler, type Response, type Router } from 'express';
+import { stringifyJson } from '../../mock/contract/lossless-json.ts';
 import { knownKey } from './api-keys.ts';
 import { answerText, errorAnswer, type PetStore, type PetStoreAnswer } from './pet-store.ts';
 
@@ -13,6 +14,15 @@ function send(response: Response, answer: PetStoreAnswer): void {
 
 const firstValue = (value: unknown): string | undefined =>
   typeof value === 'string' ? value : Array.isArray(value) ? firstValue(value[0]) : undefined;
+
+/**
+ * The body as JSON text for the store: as sent, or written back from what a JSON parser mounted
+ * earlier made of it (body-parser leaves `request.body` alone once a parser has run).
+ */
+function bodyText(body: unknown): string {
+  if (typeof body === 'string') return body;
+  return body === undefined ? '' : stringifyJson(body);
+}
 
 /** Refuses a request without a known bearer key with 401 and an Error body. */
 export const expressAuth: RequestHandler = (request, response, next) => {
@@ -36,7 +46,7 @@ export function expressPetRoutes(store: PetStore): Router {
     ),
   );
   router.post('/pets', (request, response) =>
-    send(response, store.createPet(typeof request.body === 'string' ? request.body : '')),
+    send(response, store.createPet(bodyText(request.body))),
   );
   router.get('/pets/:petId', (request, response) =>
     send(response, store.getPet(request.params.petId ?? '')),
