@@ -25,7 +25,7 @@ import {
   rateLimitStep,
 } from './policies/rate-limit.ts';
 import { chaosStep } from './qa/chaos.ts';
-import { clientReportStep } from './qa/client-report-step.ts';
+import { clientIdOf, clientReportStep } from './qa/client-report-step.ts';
 import { findRoute } from './routes/route-table.ts';
 
 /**
@@ -103,6 +103,7 @@ export function createBehaviour(state: FakeState, control: FakeControl): Behavio
       url: shownUrl,
       status: answer.status,
       keyId: extra.keyId,
+      ...(extra.control ? {} : { clientId: clientIdOf(request, state.keys) }),
       operationId: extra.operationId,
       durationMs: performance.now() - started,
       ...(extra.control ? { control: true } : {}),

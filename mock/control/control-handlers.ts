@@ -170,7 +170,7 @@ const routes: Record<string, ControlRoute> = {
       operationId as OperationId,
       status as number,
       count as number,
-      retryAfterSeconds as number | undefined,
+      retryAfterSeconds as number | null | undefined,
     );
     return {
       body: rule,

@@ -32,8 +32,12 @@ export interface ForcedRule {
   readonly status: ForceableStatus;
   /** Responses left to force. */
   remaining: number;
-  /** `Retry-After` in seconds for forced 429 and 503 responses. */
-  readonly retryAfterSeconds: number;
+  /**
+   * `Retry-After` in seconds for forced 429 and 503 responses: 0 sends `Retry-After: 0` (retry
+   * at once), `null` sends none on a 503 (a 429 always carries one: Error codes table), so a
+   * client's own backoff shows in the client report.
+   */
+  readonly retryAfterSeconds: number | null;
 }
 
 /** The queue of forced responses per operation. */
@@ -43,7 +47,7 @@ export interface ForcedResponses {
     operationId: OperationId,
     status: number,
     count: number,
-    retryAfterSeconds?: number,
+    retryAfterSeconds?: number | null,
   ): ForcedRule;
   /** Spends one forced response of an operation, if any is queued. */
   take(operationId: OperationId): ForcedRule | undefined;
@@ -56,6 +60,11 @@ export interface ForcedResponses {
 /** Whether a status can be forced, narrowing it. */
 function isForceableStatus(status: number): status is ForceableStatus {
   return Object.hasOwn(forceableStatuses, status);
+}
+
+/** Whether a value is a Retry-After a forced answer may say: whole seconds, 0 to a day. */
+function isRetryAfterSeconds(value: unknown): value is number {
+  return Number.isSafeInteger(value) && (value as number) >= 0 && (value as number) <= 86_400;
 }
 
 /** Creates an empty set of forced-response rules. */
@@ -76,13 +85,9 @@ export function createForcedResponses(): ForcedResponses {
       if (!Number.isSafeInteger(count) || count < 1 || count > 1_000_000) {
         throw new ControlInputError(`count must be an integer from 1 to 1000000, got ${count}`);
       }
-      if (
-        !Number.isSafeInteger(retryAfterSeconds) ||
-        retryAfterSeconds < 0 ||
-        retryAfterSeconds > 86_400
-      ) {
+      if (retryAfterSeconds === null ? status !== 503 : !isRetryAfterSeconds(retryAfterSeconds)) {
         throw new ControlInputError(
-          `retryAfterSeconds must be an integer from 0 to 86400, got ${retryAfterSeconds}`,
+          `retryAfterSeconds must be an integer from 0 to 86400${status === 503 ? ', or null for no Retry-After' : ''}, got ${String(retryAfterSeconds)}`,
         );
       }
       const rule: ForcedRule = { status, remaining: count, retryAfterSeconds };
@@ -104,7 +109,8 @@ export function createForcedResponses(): ForcedResponses {
 /**
  * The pipeline step, after authentication: spends one forced response of the operation, if any
  * is queued, and answers with it. A forced 429 or 503 says when to retry in the fake's
- * Retry-After format; a forced response does not count against the key's quota.
+ * Retry-After format (`0` included; a 503 whose rule says `null` sends none); a forced response
+ * does not count against the key's quota.
  */
 export const forcedStep: Step = (exchange, next) => {
   const { operationId } = exchange.route;
@@ -115,9 +121,9 @@ export const forcedStep: Step = (exchange, next) => {
   const peek = peekRateLimit(usage, limits, now);
   exchange.rateLimit = rule.status === 429 ? { ...peek, remaining: 0 } : peek;
   const headers: Record<string, string> = {};
-  if (rule.status === 429 || rule.status === 503) {
+  if ((rule.status === 429 || rule.status === 503) && rule.retryAfterSeconds !== null) {
     const retryAt = now + rule.retryAfterSeconds * 1000;
-    headers['Retry-After'] = retryAfterValue(state.config.retryAfterFormat, retryAt, now);
+    headers['Retry-After'] = retryAfterValue(state.config.retryAfterFormat, retryAt, now, 0);
   }
   if (rule.status === 401) headers['WWW-Authenticate'] = invalidTokenChallenge;
   const code = forceableStatuses[rule.status];

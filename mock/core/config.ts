@@ -27,6 +27,8 @@ export interface ExchangeRecord {
   readonly status: number;
   /** The key's public id, `-` when no key was sent, `unknown` when it matched none. */
   readonly keyId: string;
+  /** Who sent it, as the client report names it (`X-Client-Id`, else `User-Agent`); absent on control requests. */
+  readonly clientId?: string;
   readonly operationId: string | undefined;
   readonly durationMs: number;
   /** The `code` of an error answer (e.g. `invalid_json`); absent on success. */

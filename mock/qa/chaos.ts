@@ -142,7 +142,7 @@ function chaosAnswer(exchange: Exchange, decision: ChaosDecision, seed: number):
   const headers: Record<string, string> = {};
   if (decision.outcome === '429' || decision.outcome === '503') {
     const retryAt = now + decision.retryAfterSeconds * 1000;
-    headers['Retry-After'] = retryAfterValue(state.config.retryAfterFormat, retryAt, now);
+    headers['Retry-After'] = retryAfterValue(state.config.retryAfterFormat, retryAt, now, 0);
   }
   exchange.rateLimit = decision.outcome === '429' ? { ...peek, remaining: 0 } : peek;
   const message = errorTemplates[code].message.replace(' (forced).', '.');

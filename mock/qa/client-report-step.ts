@@ -9,10 +9,10 @@ import type { KeyEntry } from '../policies/plans.ts';
 import { isChaos, isDropped } from './answer-marks.ts';
 
 /**
- * Who sent a request: its `X-Client-Id`, else its `User-Agent`, else `-`, at most 64 characters,
+ * Who sent a request (also on every request-log line): its `X-Client-Id`, else its `User-Agent`, else `-`, at most 64 characters,
  * and never a known key (a client that sent its key there is shown as `[redacted]`).
  */
-function clientIdOf(request: FakeRequest, keys: readonly KeyEntry[]): string {
+export function clientIdOf(request: FakeRequest, keys: readonly KeyEntry[]): string {
   // Lower-case names: the HTTP door looks headers up as given.
   const raw = request.header('x-client-id') ?? request.header('user-agent') ?? '-';
   // Printable ASCII only: the id reaches the CLI's summary and the page.
@@ -24,22 +24,38 @@ function clientIdOf(request: FakeRequest, keys: readonly KeyEntry[]): string {
   return keys.some((key) => raw.includes(key.key)) ? '[redacted]' : id;
 }
 
-/** The step: passes the request on, then records its answer in the client report. */
+/**
+ * The step: passes the request on, then records its answer in the client report, with real time
+ * beside the fake's clock and what the ban policy made of it (read off the key's usage).
+ */
 export const clientReportStep: Step = async (exchange, next) => {
   const { request, url, state, now } = exchange;
+  const arrivedReal = Date.now();
+  const { usage, key } = callerOf(exchange);
+  // Rate limiting and the ban step decide synchronously inside next(): read the key's
+  // Retry-After deadline and ban before them.
+  const retryAtBefore = usage.retryAt;
+  const bannedBefore = usage.bannedUntil;
   const answer = await next();
+  const refused = exchange.refusedUntil !== undefined;
   state.qa.clients.record({
-    keyId: callerOf(exchange).key.id,
+    keyId: key.id,
     clientId: clientIdOf(request, state.keys),
     method: request.method,
     url,
     arrivedAt: now,
     answeredAt: state.clock.now(),
+    arrivedReal,
+    answeredReal: Date.now(),
     status: answer.status,
     errorCode: answer.errorCode,
     retryAfter: answer.headers['Retry-After'],
     chaos: isChaos(answer),
     dropped: isDropped(answer),
+    refused,
+    violation: refused && now < retryAtBefore,
+    banStarted:
+      answer.errorCode === 'temporarily_banned' && refused && usage.bannedUntil !== bannedBefore,
   });
   return answer;
 };

@@ -2,31 +2,39 @@
  * The client compliance report: for each key and each client on it, every answer that told the
  * client to back off (429, 5xx, a dropped connection) and what the client did next, judged by the
  * interface's rule for clients (Limits, rule 2): retry only after `Retry-After`, back off
- * exponentially, and so never earn a ban.
+ * exponentially, and so never earn a ban. The definition is the README's QA section.
  *
- * The fake cannot see which request retries which: it takes a client's next request after a
- * failure as its retry, and measures the wait from the moment the failure was answered, on the
- * fake's clock (real or virtual alike).
+ * A *chain* is one request retried: a failure opens it, the client's next request with the same
+ * method and path (its request identity) is its retry. Two copies of one app under one id are
+ * told apart by that identity and by timing; what timing cannot settle is `inconclusive`.
+ * Every wait is measured on both clocks (the fake's, which tests may freeze and advance, and real
+ * time, which a client sleeps on) and the longer reading counts.
  */
 
 import { redactUrl } from '../policies/log-redaction.ts';
+import { backoffRules, type ChainJudgement, judgeChain } from './backoff-judgement.ts';
 
 /** How the rules are judged; documented in the README's QA section. */
 const complianceTolerance = {
   /** A request this much or less before Retry-After elapsed is not early (timer granularity). */
   earlyToleranceMs: 10,
-  /** Each judged wait must be at least this many times the one before (doubling with ±25% jitter passes). */
-  growthFactor: 1.2,
-  /** A wait from Retry-After up to this much longer is the server's choice, not the client's backoff. */
-  dictatedSlackMs: 250,
+  /** A wait from Retry-After up to this share longer (plus `dictatedSlackMs`) is what the server asked for. */
+  dictatedShare: 0.25,
+  /** ...plus this many ms (scheduling): not the client's own backoff, so not judged for growth. */
+  dictatedSlackMs: 100,
+  ...backoffRules,
 } as const;
 
 /** The most clients told apart per key; later ones share one entry. */
 const maxClientsPerKey = 64;
-/** The most recent requests kept for the live page. */
+/** The most recent requests kept for the live page, over all clients. */
 const recentLength = 25;
+/** The most recent requests kept per client. */
+const clientRecentLength = 10;
 /** Waits kept per client for the report. */
 const waitsKept = 20;
+/** Open retry chains kept per client (a client that gives up leaves one open). */
+const openChainsKept = 16;
 
 /** One answered request, as the report sees it. */
 interface ClientEvent {
@@ -38,26 +46,64 @@ interface ClientEvent {
   /** Fake's clock (epoch ms) when the request arrived and when its answer left. */
   readonly arrivedAt: number;
   readonly answeredAt: number;
+  /** Real time (`Date.now()`) at the same two moments. */
+  readonly arrivedReal: number;
+  readonly answeredReal: number;
   readonly status: number;
   readonly errorCode: string | undefined;
   /** The answer's Retry-After header, if any. */
   readonly retryAfter: string | undefined;
   readonly chaos: boolean;
   readonly dropped: boolean;
+  /** A rate-limit refusal, the only answer that counts towards a ban (not forced, not chaos). */
+  readonly refused: boolean;
+  /** A refusal that came while a Retry-After the key was given still ran: what earns a ban. */
+  readonly violation: boolean;
+  /** This answer started a ban of the key. */
+  readonly banStarted: boolean;
 }
 
-/** A rule's verdict: `not-seen` when the client never met the situation the rule is about. */
-export type RuleVerdict = 'pass' | 'fail' | 'not-seen';
+/**
+ * A rule's verdict: `pass` with evidence only; `inconclusive` when evidence is too thin or
+ * ambiguous (the rule's `reason` says why); `not-applicable` when the client never met the
+ * situation the rule is about.
+ */
+export type RuleVerdict = 'pass' | 'fail' | 'inconclusive' | 'not-applicable';
 
-/** One wait between a failure and the client's next request. */
+/** One wait between a failure and the client's retry of it. */
 export interface RetryWait {
   /** Status of the failure waited after (0: dropped connection). */
   readonly afterStatus: number;
+  /** The wait judged: the longer of the two clocks' readings. */
   readonly waitMs: number;
+  /** The wait on real time and on the fake's clock (they differ when the clock is frozen or moved). */
+  readonly realWaitMs: number;
+  readonly fakeWaitMs: number;
+  /** Which clock `waitMs` is from. */
+  readonly clock: 'real' | 'fake';
   /** What Retry-After asked for, in ms from the answer, or `null` when it sent none. */
   readonly retryAfterMs: number | null;
   /** Whether the wait is the client's own choice (judged for growth) rather than what Retry-After asked. */
   readonly own: boolean;
+  /** Whether it came before Retry-After elapsed. */
+  readonly early: boolean;
+}
+
+/** One recent request, for the live page and the per-client timeline. */
+export interface RecentRequest {
+  /** When it arrived, on the fake's clock and on real time. */
+  readonly at: string;
+  readonly realAt: string;
+  readonly keyId: string;
+  readonly clientId: string;
+  readonly method: string;
+  readonly path: string;
+  readonly status: number;
+  readonly errorCode: string | null;
+  readonly retryAfter: string | null;
+  readonly chaos: boolean;
+  readonly dropped: boolean;
+  readonly latencyMs: number;
 }
 
 /** The report on one client of one key. */
@@ -68,57 +114,105 @@ export interface ClientSummary {
   /** Failures answered, by status (`dropped` for dropped connections), and how many were chaos. */
   readonly failures: Readonly<Record<string, number>>;
   readonly chaosAnswers: number;
-  readonly verdict: 'pass' | 'fail' | 'no-evidence';
+  /** `fail` if a rule failed, else `inconclusive` if one was, else `pass` if one passed, else `not-applicable`. */
+  readonly verdict: RuleVerdict;
   readonly rules: {
     readonly retryAfter: {
       readonly verdict: RuleVerdict;
+      readonly reason: string;
       readonly answersWithRetryAfter: number;
+      /** Requests that came after a Retry-After, judged against it. */
+      readonly judgedRequests: number;
       readonly earlyRequests: number;
       /** How early the earliest one came, in ms. */
       readonly maxEarlyMs: number;
+      /** Early requests an on-time retry of the same request followed: maybe a second copy of the app. */
+      readonly ambiguousEarly: number;
     };
     readonly backoff: {
       readonly verdict: RuleVerdict;
+      readonly reason: string;
       readonly retries: number;
-      readonly judgedPairs: number;
-      readonly nonGrowingPairs: number;
-      /** The first pair of waits that did not grow, in ms. */
-      readonly firstNonGrowing: readonly [number, number] | null;
-      /** The latest waits. */
+      /** Waits that were the client's own choice. */
+      readonly ownWaits: number;
+      readonly chains: {
+        readonly pass: number;
+        readonly fail: number;
+        readonly inconclusive: number;
+      };
+      /** The latest waits (at most 20). */
       readonly waits: readonly RetryWait[];
     };
-    readonly ban: { readonly verdict: RuleVerdict; readonly bans: number };
+    readonly ban: {
+      readonly verdict: RuleVerdict;
+      readonly reason: string;
+      /** Rate-limit refusals (what can earn a ban; forced and chaos answers never do). */
+      readonly refusals: number;
+      /** Of those, the ones that came while a Retry-After still ran. */
+      readonly violations: number;
+      /** Bans this client's own violations helped earn (each ban once). */
+      readonly bans: number;
+    };
   };
-  /** One readable line per broken rule; empty when none is broken. */
+  /** One readable line per rule that failed; empty when none did. */
   readonly problems: readonly string[];
-  readonly lastSeen: string;
+  /** One readable line per rule that is inconclusive. */
+  readonly doubts: readonly string[];
+  /** First and last request, on the fake's clock and on real time. */
+  readonly firstSeen: { readonly fake: string; readonly real: string };
+  readonly lastSeen: { readonly fake: string; readonly real: string };
+  /** The client's latest requests (at most 10), newest first. */
+  readonly recent: readonly RecentRequest[];
 }
 
-/** One recent request, for the live page. */
-export interface RecentRequest {
-  readonly at: string;
-  readonly keyId: string;
-  readonly clientId: string;
-  readonly method: string;
-  readonly path: string;
-  readonly status: number;
-  readonly errorCode: string | null;
-  readonly chaos: boolean;
-  readonly dropped: boolean;
-  readonly latencyMs: number;
+/** The fake's clock when the report was made, against real time. */
+interface ClockState {
+  readonly mode: 'real' | 'shifted' | 'frozen';
+  /** Fake's clock minus real time, in ms. */
+  readonly offsetMs: number;
 }
 
 /** The whole report: `GET /__control/clients`, `fake.control.clients()`. */
 export interface ClientReport {
+  /** The fake's clock, and real time, when the report was made. */
   readonly now: string;
+  readonly realNow: string;
+  readonly clock: ClockState;
   /** The tolerances the rules were judged with (see the README's QA section). */
-  readonly tolerance: {
-    readonly earlyToleranceMs: number;
-    readonly growthFactor: number;
-    readonly dictatedSlackMs: number;
-  };
+  readonly tolerance: typeof complianceTolerance;
   readonly clients: readonly ClientSummary[];
+  /** The latest 25 requests of every client, newest first. */
   readonly recent: readonly RecentRequest[];
+}
+
+/** A deadline on both clocks: the client may retry once either has passed. */
+interface Deadline {
+  readonly fake: number;
+  readonly real: number;
+}
+
+interface Chain {
+  readonly identity: string;
+  /**
+   * The chain this one was opened from by a request early against it: its leading `inherited`
+   * own waits are that chain's plus the early wait, dropped if the parent is retried on time
+   * (then this is a second copy's chain, not a retry).
+   */
+  parent: Chain | undefined;
+  inherited: number;
+  /** 1 when the early wait that opened it was counted as an own wait. */
+  tentativeOwn: number;
+  /** Chains opened from this one whose inherited waits still stand: they carry its waits. */
+  heirs: number;
+  failedAt: number;
+  failedReal: number;
+  failedStatus: number;
+  retryAfterMs: number | null;
+  deadline: Deadline | undefined;
+  readonly ownWaits: number[];
+  /** Early requests counted against this chain, not yet shown to be a second copy's. */
+  early: number;
+  maxEarlyMs: number;
 }
 
 interface ClientRecord {
@@ -128,97 +222,176 @@ interface ClientRecord {
   failures: Record<string, number>;
   chaosAnswers: number;
   withRetryAfter: number;
+  judgedRequests: number;
+  /** Early requests against chains that are closed or forgotten: confirmed. */
   early: number;
   maxEarlyMs: number;
+  ambiguousEarly: number;
   retries: number;
-  judgedPairs: number;
-  nonGrowing: number;
-  firstNonGrowing: [number, number] | null;
+  ownWaits: number;
   waits: RetryWait[];
+  open: Chain[];
+  judged: { pass: number; fail: number; inconclusive: number };
+  firstFailure: string | undefined;
+  firstDoubt: string | undefined;
+  tooFew: string | undefined;
+  refusals: number;
+  violations: number;
+  violationsSinceBan: number;
   bans: number;
-  lastSeen: number;
-  // The episode in progress: the last failure's answer time and Retry-After, the last own wait.
-  failedAt: number | undefined;
-  failedStatus: number;
-  failureRetryAfterMs: number | null;
-  lastOwnWait: number | undefined;
-  /** Epoch ms before which a request ignores the last Retry-After. */
-  deadline: number;
-  inBan: boolean;
+  /** The key-wide deadline a rate-limit refusal or a ban set (any path). */
+  keyDeadline: Deadline | undefined;
+  first: { fake: number; real: number } | undefined;
+  last: { fake: number; real: number };
+  recent: ClientEvent[];
 }
 
 /** Statuses after which a client is expected to wait and retry. */
 const failureStatuses = new Set([429, 500, 502, 503, 504]);
 
-/** Epoch ms a Retry-After value (delta-seconds or HTTP-date) points to, from `answeredAt`. */
-function retryAfterDeadline(value: string, answeredAt: number): number | undefined {
-  if (/^\d+$/.test(value.trim())) return answeredAt + Number(value.trim()) * 1000;
-  const date = Date.parse(value);
-  return Number.isNaN(date) ? undefined : date;
+/**
+ * What a Retry-After value asks for, in ms from the answer: delta-seconds, or an HTTP-date read
+ * against real time (the fake writes its dates on real time; see policies/retry-after.ts).
+ */
+function retryAfterDelay(value: string, answeredReal: number): number | undefined {
+  const text = value.trim();
+  if (/^\d+$/.test(text)) return Number(text) * 1000;
+  const date = Date.parse(text);
+  return Number.isNaN(date) ? undefined : Math.max(0, date - answeredReal);
 }
 
 function seconds(ms: number): string {
   return `${(ms / 1000).toFixed(ms < 10_000 ? 2 : 0)} s`;
 }
 
-function summarise(c: ClientRecord): ClientSummary {
-  const retryAfter: RuleVerdict =
-    c.withRetryAfter === 0 ? 'not-seen' : c.early > 0 ? 'fail' : 'pass';
-  const backoff: RuleVerdict =
-    c.judgedPairs === 0 ? 'not-seen' : c.nonGrowing > 0 ? 'fail' : 'pass';
-  const ban: RuleVerdict = c.bans > 0 ? 'fail' : c.withRetryAfter === 0 ? 'not-seen' : 'pass';
-  const problems: string[] = [];
-  if (retryAfter === 'fail')
-    problems.push(
-      `Retry-After: ${c.early} request(s) came before Retry-After elapsed (the earliest ${seconds(c.maxEarlyMs)} early)`,
-    );
-  if (backoff === 'fail' && c.firstNonGrowing !== null) {
-    const [a, b] = c.firstNonGrowing;
-    problems.push(
-      `backoff: ${c.nonGrowing} of ${c.judgedPairs} pair(s) of successive waits did not grow (first: ${seconds(a)} then ${seconds(b)}; each wait must be at least ${complianceTolerance.growthFactor}x the one before)`,
-    );
+/** How early a request is against a deadline: the smaller lead over both clocks (0: not early). */
+function earlyBy(deadline: Deadline | undefined, event: ClientEvent): number {
+  if (deadline === undefined) return 0;
+  const lead = Math.min(deadline.fake - event.arrivedAt, deadline.real - event.arrivedReal);
+  return lead > complianceTolerance.earlyToleranceMs ? lead : 0;
+}
+
+function countJudgement(c: ClientRecord, judgement: ChainJudgement): void {
+  if (judgement.verdict === 'too-few') {
+    c.tooFew ??= judgement.why;
+    return;
   }
-  if (ban === 'fail') problems.push(`ban: earned ${c.bans} temporary ban(s) by retrying too early`);
-  const verdicts = [retryAfter, backoff, ban];
-  return {
-    keyId: c.keyId,
-    clientId: c.clientId,
-    requests: c.requests,
-    failures: { ...c.failures },
-    chaosAnswers: c.chaosAnswers,
-    verdict: verdicts.includes('fail')
-      ? 'fail'
-      : verdicts.includes('pass')
-        ? 'pass'
-        : 'no-evidence',
-    rules: {
-      retryAfter: {
-        verdict: retryAfter,
-        answersWithRetryAfter: c.withRetryAfter,
-        earlyRequests: c.early,
-        maxEarlyMs: c.maxEarlyMs,
-      },
-      backoff: {
-        verdict: backoff,
-        retries: c.retries,
-        judgedPairs: c.judgedPairs,
-        nonGrowingPairs: c.nonGrowing,
-        firstNonGrowing: c.firstNonGrowing,
-        waits: [...c.waits],
-      },
-      ban: { verdict: ban, bans: c.bans },
-    },
-    problems,
-    lastSeen: new Date(c.lastSeen).toISOString(),
+  c.judged[judgement.verdict] += 1;
+  if (judgement.verdict === 'fail') c.firstFailure ??= judgement.why;
+  if (judgement.verdict === 'inconclusive') c.firstDoubt ??= judgement.why;
+}
+
+/** Closes a chain: its waits are judged and its early requests become confirmed. */
+function closeChain(c: ClientRecord, chain: Chain): void {
+  // A chain whose heirs carry its waits is judged through them, once.
+  if (chain.heirs === 0 && chain.ownWaits.length > 0) countJudgement(c, judgeChain(chain.ownWaits));
+  c.early += chain.early;
+  c.maxEarlyMs = Math.max(c.maxEarlyMs, chain.maxEarlyMs);
+}
+
+function retryAfterRule(c: ClientRecord, openEarly: number, openMaxEarly: number) {
+  const early = c.early + openEarly;
+  const maxEarlyMs = Math.max(c.maxEarlyMs, openMaxEarly);
+  const numbers = {
+    answersWithRetryAfter: c.withRetryAfter,
+    judgedRequests: c.judgedRequests,
+    earlyRequests: early,
+    maxEarlyMs,
+    ambiguousEarly: c.ambiguousEarly,
   };
+  if (c.withRetryAfter === 0)
+    return {
+      verdict: 'not-applicable' as const,
+      reason: 'no answer carried Retry-After',
+      ...numbers,
+    };
+  if (early > 0)
+    return {
+      verdict: 'fail' as const,
+      reason: `${early} request(s) came before Retry-After elapsed (the earliest ${seconds(maxEarlyMs)} early)`,
+      ...numbers,
+    };
+  if (c.ambiguousEarly > 0)
+    return {
+      verdict: 'inconclusive' as const,
+      reason: `${c.ambiguousEarly} request(s) came before a Retry-After given to this id elapsed, but an on-time retry of the same request followed: two copies of one app share the id, or the client retried early; send a distinct X-Client-Id per copy`,
+      ...numbers,
+    };
+  if (c.judgedRequests === 0)
+    return {
+      verdict: 'inconclusive' as const,
+      reason: 'the client never sent a request after a Retry-After (it gave up): nothing to judge',
+      ...numbers,
+    };
+  return {
+    verdict: 'pass' as const,
+    reason: `${c.judgedRequests} request(s) after a Retry-After, none early`,
+    ...numbers,
+  };
+}
+
+/** The backoff rule over `c` (whose `judged` counts open chains) and the closed chains' counts. */
+function backoffRule(c: ClientRecord, closed: ClientRecord['judged']) {
+  const chains = {
+    pass: c.judged.pass + closed.pass,
+    fail: c.judged.fail + closed.fail,
+    inconclusive: c.judged.inconclusive + closed.inconclusive,
+  };
+  const numbers = { retries: c.retries, ownWaits: c.ownWaits, chains, waits: [...c.waits] };
+  if (chains.fail > 0)
+    return { verdict: 'fail' as const, reason: c.firstFailure ?? '', ...numbers };
+  if (chains.pass > 0)
+    return {
+      verdict: 'pass' as const,
+      reason: `${chains.pass} chain(s) of retries backed off exponentially`,
+      ...numbers,
+    };
+  if (chains.inconclusive > 0)
+    return { verdict: 'inconclusive' as const, reason: c.firstDoubt ?? '', ...numbers };
+  if (c.ownWaits > 0)
+    return { verdict: 'inconclusive' as const, reason: c.tooFew ?? '', ...numbers };
+  return {
+    verdict: 'not-applicable' as const,
+    reason:
+      c.retries === 0
+        ? 'the client never retried'
+        : 'every wait was what Retry-After asked for: the client chose none (force 503 without Retry-After, or Retry-After: 0, to see its own backoff)',
+    ...numbers,
+  };
+}
+
+function banRule(c: ClientRecord) {
+  const numbers = { refusals: c.refusals, violations: c.violations, bans: c.bans };
+  if (c.bans > 0)
+    return {
+      verdict: 'fail' as const,
+      reason: `earned ${c.bans} temporary ban(s) by retrying too early (${c.violations} request(s) refused while Retry-After ran)`,
+      ...numbers,
+    };
+  if (c.refusals === 0)
+    return {
+      verdict: 'not-applicable' as const,
+      reason: 'no rate-limit refusal (forced and chaos answers never lead to a ban)',
+      ...numbers,
+    };
+  return {
+    verdict: 'pass' as const,
+    reason: `${c.refusals} rate-limit refusal(s), no ban earned`,
+    ...numbers,
+  };
+}
+
+function overall(verdicts: readonly RuleVerdict[]): RuleVerdict {
+  for (const v of ['fail', 'inconclusive', 'pass'] as const) if (verdicts.includes(v)) return v;
+  return 'not-applicable';
 }
 
 /** Records answers and judges clients; one per fake. */
 export interface ClientReporter {
   /** Records one answered request. */
   record(event: ClientEvent): void;
-  /** The report as of `now` (epoch ms of the fake's clock); `secrets` are redacted from paths. */
-  report(now: number, secrets: readonly string[]): ClientReport;
+  /** The report as of `now` (the fake's clock) and `realNow`; `secrets` are redacted from paths. */
+  report(now: number, realNow: number, frozen: boolean, secrets: readonly string[]): ClientReport;
   /** Forgets everything (a control reset). */
   clear(): void;
 }
@@ -244,21 +417,26 @@ export function createClientReporter(): ClientReporter {
         failures: {},
         chaosAnswers: 0,
         withRetryAfter: 0,
+        judgedRequests: 0,
         early: 0,
         maxEarlyMs: 0,
+        ambiguousEarly: 0,
         retries: 0,
-        judgedPairs: 0,
-        nonGrowing: 0,
-        firstNonGrowing: null,
+        ownWaits: 0,
         waits: [],
+        open: [],
+        judged: { pass: 0, fail: 0, inconclusive: 0 },
+        firstFailure: undefined,
+        firstDoubt: undefined,
+        tooFew: undefined,
+        refusals: 0,
+        violations: 0,
+        violationsSinceBan: 0,
         bans: 0,
-        lastSeen: 0,
-        failedAt: undefined,
-        failedStatus: 0,
-        failureRetryAfterMs: null,
-        lastOwnWait: undefined,
-        deadline: 0,
-        inBan: false,
+        keyDeadline: undefined,
+        first: undefined,
+        last: { fake: 0, real: 0 },
+        recent: [],
       };
       clients.set(id, record);
       perKey.set(keyId, (perKey.get(keyId) ?? 0) + 1);
@@ -266,88 +444,246 @@ export function createClientReporter(): ClientReporter {
     return record;
   };
 
+  /** Which open chain a request retries, and how early it is; opens none. */
+  function matchChain(c: ClientRecord, identity: string, event: ClientEvent) {
+    const candidates = c.open.filter((chain) => chain.identity === identity);
+    // The latest failure whose Retry-After has elapsed: two copies of an app that each wait
+    // what they were told are told apart by when they come back.
+    const onTime = candidates.findLast((chain) => earlyBy(chain.deadline, event) === 0);
+    if (onTime !== undefined) return { chain: onTime, earlyMs: 0 };
+    // Early against all: most likely a retry of the latest failure.
+    const newest = candidates.at(-1);
+    return { chain: newest, earlyMs: newest === undefined ? 0 : earlyBy(newest.deadline, event) };
+  }
+
   function record(event: ClientEvent): void {
     const c = recordOf(event.keyId, event.clientId);
-    const { arrivedAt, answeredAt } = event;
     c.requests += 1;
-    c.lastSeen = answeredAt;
-    // 1. Did it come before the last Retry-After elapsed?
-    const earlyBy = c.deadline - arrivedAt;
-    if (earlyBy > complianceTolerance.earlyToleranceMs) {
-      c.early += 1;
-      c.maxEarlyMs = Math.max(c.maxEarlyMs, earlyBy);
-    }
-    // 2. Is it a retry after a failure, and did the client's own waits grow?
-    if (c.failedAt !== undefined) {
-      c.retries += 1;
-      const waitMs = Math.max(0, arrivedAt - c.failedAt);
-      const asked = c.failureRetryAfterMs;
-      const own =
-        asked === null || waitMs < asked || waitMs > asked + complianceTolerance.dictatedSlackMs;
-      if (own) {
-        const before = c.lastOwnWait;
-        if (before !== undefined) {
-          c.judgedPairs += 1;
-          if (!(waitMs > before && waitMs >= before * complianceTolerance.growthFactor)) {
-            c.nonGrowing += 1;
-            c.firstNonGrowing ??= [before, waitMs];
-          }
+    c.first ??= { fake: event.arrivedAt, real: event.arrivedReal };
+    c.last = { fake: event.answeredAt, real: event.answeredReal };
+    const identity = `${event.method} ${event.url.pathname}${event.url.search}`;
+
+    // 1. Is it a retry, of which chain, and did it come before Retry-After elapsed?
+    const { chain: matched, earlyMs } = matchChain(c, identity, event);
+    const keyEarly = earlyBy(c.keyDeadline, event);
+    let chain: Chain | undefined;
+    let parent: Chain | undefined;
+    if (matched !== undefined && earlyMs > 0) {
+      // Early against the chain it would retry: a retry too soon, or a second copy of the app
+      // starting its own chain. It opens a chain that carries the parent's waits; an on-time
+      // retry of the parent later shows a second copy (then the early request is ambiguous).
+      matched.early += 1;
+      matched.maxEarlyMs = Math.max(matched.maxEarlyMs, earlyMs);
+      c.judgedRequests += 1;
+      parent = matched;
+    } else if (matched !== undefined) {
+      chain = matched;
+      c.open.splice(c.open.indexOf(chain), 1);
+      if (chain.early > 0) {
+        c.ambiguousEarly += chain.early;
+        chain.early = 0;
+        chain.maxEarlyMs = 0;
+        for (const heir of c.open) {
+          if (heir.parent !== chain) continue;
+          heir.ownWaits.splice(0, heir.inherited);
+          heir.inherited = 0;
+          c.ownWaits -= heir.tentativeOwn;
+          heir.tentativeOwn = 0;
+          heir.parent = undefined;
         }
-        c.lastOwnWait = waitMs;
+        chain.heirs = 0;
       }
-      c.waits.push({ afterStatus: c.failedStatus, waitMs, retryAfterMs: asked, own });
+      if (chain.retryAfterMs !== null) c.judgedRequests += 1;
+    } else if (c.keyDeadline !== undefined) {
+      c.judgedRequests += 1;
+    }
+    const waited = chain ?? parent;
+    let ownWait: number | undefined;
+    if (waited !== undefined) {
+      c.retries += 1;
+      const realWaitMs = Math.max(0, event.arrivedReal - waited.failedReal);
+      const fakeWaitMs = Math.max(0, event.arrivedAt - waited.failedAt);
+      const waitMs = Math.max(realWaitMs, fakeWaitMs);
+      const asked = waited.retryAfterMs;
+      const dictated =
+        asked !== null &&
+        waitMs >= asked - complianceTolerance.earlyToleranceMs &&
+        waitMs <=
+          asked * (1 + complianceTolerance.dictatedShare) + complianceTolerance.dictatedSlackMs;
+      if (!dictated) {
+        ownWait = waitMs;
+        c.ownWaits += 1;
+        chain?.ownWaits.push(waitMs);
+      }
+      c.waits.push({
+        afterStatus: waited.failedStatus,
+        waitMs,
+        realWaitMs,
+        fakeWaitMs,
+        clock: fakeWaitMs > realWaitMs ? 'fake' : 'real',
+        retryAfterMs: asked,
+        own: !dictated,
+        early: earlyMs > 0 || keyEarly > 0,
+      });
       if (c.waits.length > waitsKept) c.waits.shift();
     }
-    // 3. What did this answer tell the client?
-    const deadline =
-      event.retryAfter === undefined ? undefined : retryAfterDeadline(event.retryAfter, answeredAt);
-    if (deadline !== undefined) {
-      c.withRetryAfter += 1;
-      c.deadline = deadline;
+    if (keyEarly > 0 && parent === undefined) {
+      // Before the key's Retry-After (a rate limit or a ban), whichever request it is.
+      c.early += 1;
+      c.maxEarlyMs = Math.max(c.maxEarlyMs, keyEarly);
     }
+
+    // 2. What did this answer tell the client?
+    const delay =
+      event.retryAfter === undefined
+        ? undefined
+        : retryAfterDelay(event.retryAfter, event.answeredReal);
+    const deadline =
+      delay === undefined
+        ? undefined
+        : { fake: event.answeredAt + delay, real: event.answeredReal + delay };
+    if (delay !== undefined) c.withRetryAfter += 1;
     if (event.chaos) c.chaosAnswers += 1;
+    if (event.refused) c.refusals += 1;
+    if (event.violation) {
+      c.violations += 1;
+      c.violationsSinceBan += 1;
+    }
+    if (event.refused || event.errorCode === 'temporarily_banned') c.keyDeadline = deadline;
     if (event.dropped || failureStatuses.has(event.status)) {
       const name = event.dropped ? 'dropped' : String(event.status);
       c.failures[name] = (c.failures[name] ?? 0) + 1;
-      c.failedAt = answeredAt;
-      c.failedStatus = event.dropped ? 0 : event.status;
-      c.failureRetryAfterMs = deadline === undefined ? null : Math.max(0, deadline - answeredAt);
-    } else {
-      c.failedAt = undefined;
-      c.lastOwnWait = undefined;
+      const next: Chain = chain ?? {
+        identity,
+        parent,
+        inherited: 0,
+        tentativeOwn: 0,
+        heirs: 0,
+        failedAt: 0,
+        failedReal: 0,
+        failedStatus: 0,
+        retryAfterMs: null,
+        deadline: undefined,
+        ownWaits: [],
+        early: 0,
+        maxEarlyMs: 0,
+      };
+      next.failedAt = event.answeredAt;
+      next.failedReal = event.answeredReal;
+      next.failedStatus = event.dropped ? 0 : event.status;
+      next.retryAfterMs = delay ?? null;
+      next.deadline = deadline;
+      if (parent !== undefined && chain === undefined) {
+        next.ownWaits.push(...parent.ownWaits);
+        if (ownWait !== undefined) next.ownWaits.push(ownWait);
+        next.inherited = next.ownWaits.length;
+        next.tentativeOwn = ownWait === undefined ? 0 : 1;
+        parent.heirs += 1;
+      }
+      c.open.push(next);
+      if (c.open.length > openChainsKept) closeChain(c, c.open.shift() as Chain);
+    } else if (chain !== undefined) {
+      closeChain(c, chain);
+    } else if (parent !== undefined && ownWait !== undefined) {
+      // An early retry that succeeded ends the parent's run of failures with one more wait.
+      countJudgement(c, judgeChain([...parent.ownWaits, ownWait]));
+      parent.heirs += 1;
     }
-    const banned = event.errorCode === 'temporarily_banned';
-    if (banned && !c.inBan) c.bans += 1;
-    c.inBan = banned;
 
     recent.push({ event, clientId: c.clientId });
     if (recent.length > recentLength) recent.shift();
+    c.recent.push(event);
+    if (c.recent.length > clientRecentLength) c.recent.shift();
+  }
+
+  /** Charges a ban to every client of the key whose violations earned it (once each). */
+  function chargeBan(keyId: string): void {
+    for (const c of clients.values()) {
+      if (c.keyId !== keyId || c.violationsSinceBan === 0) continue;
+      c.bans += 1;
+      c.violationsSinceBan = 0;
+    }
   }
 
   const show = (
-    { event, clientId }: (typeof recent)[number],
+    event: ClientEvent,
+    clientId: string,
     secrets: readonly string[],
   ): RecentRequest => ({
     at: new Date(event.arrivedAt).toISOString(),
+    realAt: new Date(event.arrivedReal).toISOString(),
     keyId: event.keyId,
     clientId,
     method: event.method,
     path: redactUrl(event.url, secrets).slice(0, 200),
     status: event.dropped ? 0 : event.status,
     errorCode: event.errorCode ?? null,
+    retryAfter: event.retryAfter ?? null,
     chaos: event.chaos,
     dropped: event.dropped,
     latencyMs: event.answeredAt - event.arrivedAt,
   });
 
+  function summarise(c: ClientRecord, secrets: readonly string[]): ClientSummary {
+    // Open chains are judged as they stand, without closing them.
+    const probe: ClientRecord = { ...c, judged: { pass: 0, fail: 0, inconclusive: 0 } };
+    let openEarly = 0;
+    let openMaxEarly = 0;
+    for (const chain of c.open) {
+      if (chain.heirs === 0 && chain.ownWaits.length > 0)
+        countJudgement(probe, judgeChain(chain.ownWaits));
+      openEarly += chain.early;
+      openMaxEarly = Math.max(openMaxEarly, chain.maxEarlyMs);
+    }
+    const retryAfter = retryAfterRule(c, openEarly, openMaxEarly);
+    const backoff = backoffRule(probe, c.judged);
+    const ban = banRule(c);
+    const named = [
+      ['Retry-After', retryAfter],
+      ['backoff', backoff],
+      ['ban', ban],
+    ] as const;
+    const time = (t: { fake: number; real: number }) => ({
+      fake: new Date(t.fake).toISOString(),
+      real: new Date(t.real).toISOString(),
+    });
+    return {
+      keyId: c.keyId,
+      clientId: c.clientId,
+      requests: c.requests,
+      failures: { ...c.failures },
+      chaosAnswers: c.chaosAnswers,
+      verdict: overall([retryAfter.verdict, backoff.verdict, ban.verdict]),
+      rules: { retryAfter, backoff, ban },
+      problems: named.filter(([, r]) => r.verdict === 'fail').map(([n, r]) => `${n}: ${r.reason}`),
+      doubts: named
+        .filter(([, r]) => r.verdict === 'inconclusive')
+        .map(([n, r]) => `${n}: ${r.reason}`),
+      firstSeen: time(c.first ?? c.last),
+      lastSeen: time(c.last),
+      recent: c.recent.map((event) => show(event, c.clientId, secrets)).reverse(),
+    };
+  }
+
   return {
-    record,
-    report: (now, secrets) => ({
-      now: new Date(now).toISOString(),
-      tolerance: complianceTolerance,
-      clients: [...clients.values()].map(summarise),
-      recent: recent.map((entry) => show(entry, secrets)).reverse(),
-    }),
+    record(event) {
+      record(event);
+      if (event.banStarted) chargeBan(event.keyId);
+    },
+    report: (now, realNow, frozen, secrets) => {
+      const offsetMs = now - realNow;
+      return {
+        now: new Date(now).toISOString(),
+        realNow: new Date(realNow).toISOString(),
+        clock: {
+          mode: frozen ? 'frozen' : Math.abs(offsetMs) > 1000 ? 'shifted' : 'real',
+          offsetMs,
+        },
+        tolerance: complianceTolerance,
+        clients: [...clients.values()].map((c) => summarise(c, secrets)),
+        recent: recent.map(({ event, clientId }) => show(event, clientId, secrets)).reverse(),
+      };
+    },
     clear() {
       clients.clear();
       perKey.clear();

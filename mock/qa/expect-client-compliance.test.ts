@@ -33,7 +33,9 @@ test('nothing to judge fails unless requireEvidence is false', async () => {
   expect((thrown as Error).message).toMatch(
     /^petstore-fake: nothing to judge for key demo-pro: no Retry-After was sent/,
   );
-  expect((thrown as ClientComplianceError).clients.map((c) => c.verdict)).toEqual(['no-evidence']);
+  expect((thrown as ClientComplianceError).clients.map((c) => c.verdict)).toEqual([
+    'not-applicable',
+  ]);
   expect(expectClientCompliance(fake, { keyId: 'demo-pro', requireEvidence: false })).toHaveLength(
     1,
   );

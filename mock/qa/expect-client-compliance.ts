@@ -17,8 +17,9 @@ export interface ClientComplianceOptions {
   /** The rules to hold them to; default all three. */
   readonly rules?: readonly RuleName[];
   /**
-   * Fail when no judged client met anything to judge (no Retry-After, no retries to compare):
-   * a test that meant to provoke a 429 and did not should not pass silently. Default true.
+   * Fail unless some judged rule passed, and fail on any `inconclusive` rule (it says why): a
+   * test that meant to provoke a 429 and did not, or whose evidence is ambiguous, should not
+   * pass silently. Default true.
    */
   readonly requireEvidence?: boolean;
 }
@@ -67,25 +68,36 @@ export function expectClientCompliance(
     );
   }
   const failures: string[] = [];
+  const doubts: string[] = [];
+  const label = (rule: RuleName) => (rule === 'retryAfter' ? 'Retry-After' : rule);
   for (const client of chosen) {
+    const who = `client "${client.clientId}" on key ${client.keyId}`;
     const broken = rules.filter((rule) => client.rules[rule].verdict === 'fail');
-    if (broken.length === 0) continue;
-    const lines = client.problems.filter((line) =>
-      broken.some((rule) => line.startsWith(rule === 'retryAfter' ? 'Retry-After' : rule)),
-    );
-    failures.push(
-      `client "${client.clientId}" on key ${client.keyId}:\n  - ${lines.join('\n  - ')}`,
-    );
+    if (broken.length > 0)
+      failures.push(
+        `${who}:\n  - ${broken.map((rule) => `${label(rule)}: ${client.rules[rule].reason}`).join('\n  - ')}`,
+      );
+    const unsure = rules.filter((rule) => client.rules[rule].verdict === 'inconclusive');
+    if (unsure.length > 0)
+      doubts.push(
+        `${who}:\n  - ${unsure.map((rule) => `${label(rule)}: ${client.rules[rule].reason}`).join('\n  - ')}`,
+      );
   }
   if (failures.length > 0)
     throw new ClientComplianceError(
       `petstore-fake: the client broke the interface's rule for retries (Limits, rule 2: retry after Retry-After, with exponential backoff):\n${failures.join('\n')}`,
       chosen,
     );
-  const evidence = chosen.some((c) => rules.some((rule) => c.rules[rule].verdict === 'pass'));
-  if ((options.requireEvidence ?? true) && !evidence)
+  const requireEvidence = options.requireEvidence ?? true;
+  if (requireEvidence && doubts.length > 0)
     throw new ClientComplianceError(
-      `petstore-fake: nothing to judge${who === '' ? '' : ` for ${who}`}: no Retry-After was sent and no two retries followed each other (provoke a 429 or a 5xx first, e.g. with fake.control.force or chaos)`,
+      `petstore-fake: the evidence does not settle the rule for retries (inconclusive is not a pass; requireEvidence: false accepts it):\n${doubts.join('\n')}`,
+      chosen,
+    );
+  const evidence = chosen.some((c) => rules.some((rule) => c.rules[rule].verdict === 'pass'));
+  if (requireEvidence && !evidence)
+    throw new ClientComplianceError(
+      `petstore-fake: nothing to judge${who === '' ? '' : ` for ${who}`}: no Retry-After was sent and no retries followed each other (provoke a 429 or a 5xx first, e.g. with fake.control.force or chaos)`,
       chosen,
     );
   return chosen;

@@ -26,6 +26,8 @@ export function createQaControl(state: FakeState): QaControl {
     clients: () =>
       state.qa.clients.report(
         state.clock.now(),
+        Date.now(),
+        state.clock.frozen,
         state.keys.map((key) => key.key),
       ),
     chaos: () => state.qa.chaos.settings(),

@@ -173,14 +173,16 @@ function finishClientReport(fake: Fake, path: string | undefined): void {
 
 /**
  * One request-log line: time, method, path (credentials redacted), status, duration, then the
- * key id (never the key) and the error code, or for a control request what it changed.
+ * key id (never the key), the error code and the client id as the client report names it
+ * (quoted: it may hold spaces), or for a control request what it changed.
  */
 export function formatExchange(record: ExchangeRecord, at = new Date()): string {
   const head = `${at.toISOString()} ${record.method} ${record.url} ${record.status} ${record.durationMs.toFixed(1)}ms`;
+  const client = record.clientId === undefined ? '' : ` client=${JSON.stringify(record.clientId)}`;
   const who = record.control === true ? 'control' : `key=${record.keyId}`;
   const error = record.errorCode === undefined ? '' : ` error=${record.errorCode}`;
   const action = record.controlAction === undefined ? '' : `: ${record.controlAction}`;
-  return `${head} ${who}${error}${action}`;
+  return `${head} ${who}${error}${client}${action}`;
 }
 
 function optionsFromFlags(argv: readonly string[]) {

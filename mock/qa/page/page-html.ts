@@ -19,7 +19,8 @@ export const pageHtml = `<!doctype html>
   .badge { display: inline-block; padding: 0 .4rem; border-radius: .6rem; font-size: .8rem; font-weight: 600; }
   .pass { background: #d6f5dd; color: #11612a; }
   .fail { background: #fbd9d6; color: #8a1c12; }
-  .not-seen, .no-evidence { background: #e8eaf0; color: #4a5163; }
+  .inconclusive { background: #fbefc8; color: #6b4e00; }
+  .not-applicable { background: #e8eaf0; color: #4a5163; }
   .ok { color: #11612a; } .error { color: #8a1c12; font-weight: 600; }
   .empty { color: #6a7183; }
 </style>
@@ -44,6 +45,7 @@ export const pageHtml = `<!doctype html>
 <h2>Chaos and forced answers</h2>
 <pre id="chaos">...</pre>
 <h2>Client verdicts (Limits, rule 2)</h2>
+<p id="judged-on">...</p>
 <p id="clients" class="empty">...</p>
 <h2>Last requests</h2>
 <p id="recent" class="empty">...</p>

@@ -80,26 +80,41 @@ function render(state, report) {
   document.getElementById('chaos').textContent =
     (state.chaos ? JSON.stringify(state.chaos, null, 1) : 'Chaos off.') +
     (forced.length ? '\nForced: ' + forced.join('; ') : '');
+  document.getElementById('judged-on').textContent = judgedOn(report.clock);
   const clients = report.clients.map((c) => [
     c.keyId,
     c.clientId,
     badge(c.verdict),
     el('span', {}, badge(c.rules.retryAfter.verdict),
-      ' ' + c.rules.retryAfter.earlyRequests + ' early of ' + c.requests + ' requests'),
+      ' ' + c.rules.retryAfter.earlyRequests + ' early of ' + c.rules.retryAfter.judgedRequests + ' judged'),
     el('span', {}, badge(c.rules.backoff.verdict),
       ' waits ' + c.rules.backoff.waits.map((w) => (w.waitMs / 1000).toFixed(2)).join(', ') + ' s'),
     el('span', {}, badge(c.rules.ban.verdict), ' ' + c.rules.ban.bans + ' ban(s)'),
-    c.problems.join(' | ') || '-',
+    reasons(c),
   ]);
   document.getElementById('clients').replaceWith(table('clients',
-    ['Key', 'Client', 'Verdict', 'Retry-After', 'Backoff', 'Ban', 'Problems'], clients,
+    ['Key', 'Client', 'Verdict', 'Retry-After', 'Backoff', 'Ban', 'Why'], clients,
     'No client has sent a request with a key yet.'));
   const recent = report.recent.map((r) => [
-    r.at.slice(11, 23), r.keyId, r.clientId, r.method + ' ' + r.path,
+    r.at === r.realAt ? r.at.slice(11, 23) : r.at.slice(11, 23) + ' (real ' + r.realAt.slice(11, 23) + ')',
+    r.keyId, r.clientId, r.method + ' ' + r.path,
     r.dropped ? 'dropped' : r.status, r.errorCode || '', r.chaos ? 'chaos' : '', r.latencyMs + ' ms',
   ]);
   document.getElementById('recent').replaceWith(table('recent',
     ['Time', 'Key', 'Client', 'Request', 'Status', 'Code', '', 'Latency'], recent, 'No requests yet.'));
+}
+
+// What the verdicts were measured on: a frozen or shifted clock is said, never hidden.
+function judgedOn(clock) {
+  const both = 'waits measured on real time and on the fake clock; the longer counts';
+  if (clock.mode === 'frozen') return 'Fake clock frozen: ' + both + '.';
+  if (clock.mode === 'shifted') return 'Fake clock shifted by ' + duration(Math.abs(clock.offsetMs)) + (clock.offsetMs < 0 ? ' back' : ' ahead') + ': ' + both + '.';
+  return 'Fake clock on real time.';
+}
+
+// Every rule that is not a pass says why: failures first, then doubts.
+function reasons(c) {
+  return c.problems.concat(c.doubts).join(' | ') || '-';
 }
 
 function showError(error) {

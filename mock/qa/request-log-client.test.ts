@@ -1,0 +1,44 @@
+/**
+ * The client id on every request-log line, so a client's timeline can be rebuilt from the log
+ * beside the client report (which keeps only each client's latest requests and waits).
+ */
+import { expect, test } from 'vitest';
+import type { ExchangeRecord } from '../core/config.ts';
+import { createFake } from '../fake.ts';
+import { formatExchange } from '../server/cli.ts';
+import { listenHttp } from '../server/http-server.ts';
+
+test('every /v1 log line names the client as the report does; control lines do not', async () => {
+  const records: ExchangeRecord[] = [];
+  const fake = await createFake({ onExchange: (record) => records.push(record) });
+  const door = await listenHttp(fake.behaviour, {
+    port: 0,
+    origin: fake.config.origins[0] as string,
+  });
+  try {
+    const base = `http://127.0.0.1:${(door.server.address() as { port: number }).port}`;
+    const auth = { Authorization: 'Bearer free-demo-key' };
+    for (const init of [
+      { headers: { ...auth, 'X-Client-Id': 'checkout web' } },
+      { headers: { ...auth, 'User-Agent': 'my-agent/1.0' } },
+      { headers: { 'X-Client-Id': 'no-key-app' } },
+      { headers: { ...auth, 'X-Client-Id': 'app free-demo-key' } },
+    ]) {
+      const res = await fetch(`${base}/v1/pets?limit=1`, init);
+      await res.body?.cancel();
+    }
+    const control = await fetch(`${base}/__control/state`);
+    await control.body?.cancel();
+  } finally {
+    await door.close();
+  }
+  const lines = records.map((record) => formatExchange(record, new Date(0)));
+  expect(lines).toEqual([
+    expect.stringMatching(/ 200 [\d.]+ms key=demo-free client="checkout web"$/),
+    expect.stringMatching(/ 200 [\d.]+ms key=demo-free client="my-agent\/1\.0"$/),
+    expect.stringMatching(/ 401 [\d.]+ms key=- error=unauthorized client="no-key-app"$/),
+    expect.stringMatching(/ 200 [\d.]+ms key=demo-free client="\[redacted\]"$/),
+    expect.stringMatching(/GET \/__control\/state 200 [\d.]+ms control$/),
+  ]);
+  expect(lines.join('\n')).not.toContain('free-demo-key');
+});
