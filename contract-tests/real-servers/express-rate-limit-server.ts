@@ -1,8 +1,10 @@
 /**
  * express 5 + express-rate-limit 8, configured to conform: the README's `rateLimit({ windowMs,
  * limit, ... })` before every route, `legacyHeaders: true` (the library's X-RateLimit-Limit,
- * -Remaining and -Reset, Reset in Unix seconds: dist/index.mjs `setLegacyHeaders`), a keyGenerator
- * by API key, the limit by plan, and a 429 whose body is an Error (`message` as JSON).
+ * -Remaining and -Reset, Reset in Unix seconds: dist/index.mjs `setLegacyHeaders`) beside the
+ * IETF `standardHeaders: 'draft-7'` (`RateLimit`, `RateLimit-Policy`: extra headers the
+ * interface neither asks for nor forbids), a keyGenerator by API key, the limit by plan, and a
+ * 429 whose body is an Error (`message` as JSON).
  */
 import { createServer } from 'node:http';
 import express from 'express';
@@ -23,7 +25,7 @@ export function startExpressRateLimitServer(
     rateLimit({
       windowMs,
       limit: (request) => perMinuteLimit(request.get('Authorization')),
-      standardHeaders: false,
+      standardHeaders: 'draft-7',
       legacyHeaders: true,
       keyGenerator: (request) =>
         limiterKey(request.get('Authorization'), ipKeyGenerator(request.ip ?? '')),
