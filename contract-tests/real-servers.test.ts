@@ -20,6 +20,7 @@ import { startFastifyRateLimitServer } from './real-servers/fastify-rate-limit-s
 import { startFastifyRateLimiterFlexibleServer } from './real-servers/fastify-rate-limiter-flexible-server.ts';
 import { startHonoRateLimiterIetfHeadersServer } from './real-servers/hono-rate-limiter-ietf-headers-server.ts';
 import { startHonoRateLimiterServer } from './real-servers/hono-rate-limiter-server.ts';
+import { startHonoSlidingWindowServer } from './real-servers/hono-sliding-window-server.ts';
 import { startKoaRateLimiterFlexibleServer } from './real-servers/koa-rate-limiter-flexible-server.ts';
 import { startKoaRatelimitServer } from './real-servers/koa-ratelimit-server.ts';
 import type { RealServer } from './real-servers/real-server.ts';
@@ -173,6 +174,27 @@ serverCase(
   'fastify 5 + @fastify/rate-limit through createRateLimit(): conforms with --rate-limits --plan free (a limited caller that waits is served)',
   {
     start: startFastifyCreateRateLimitServer,
+    flags: ['--rate-limits', '--plan', 'free'],
+    code: 0,
+    fails: [],
+  },
+);
+
+// Limits, X-RateLimit-Remaining "Requests remaining in the current window": how the window is
+// counted is not shown. hono-rate-limiter dist/index.d.ts: `store` takes any `Store` (increment,
+// decrement, resetKey); this one keeps a sliding log, and Reset is when its oldest entry expires.
+serverCase('hono 4 + hono-rate-limiter with a sliding-window store: conforms (default run)', {
+  start: startHonoSlidingWindowServer,
+  flags: [],
+  code: 0,
+  fails: [],
+});
+
+// Limits, rule 2: the client retries after Retry-After; the sliding log frees a slot then.
+serverCase(
+  'hono 4 + hono-rate-limiter with a sliding-window store: conforms with --rate-limits --plan free',
+  {
+    start: startHonoSlidingWindowServer,
     flags: ['--rate-limits', '--plan', 'free'],
     code: 0,
     fails: [],

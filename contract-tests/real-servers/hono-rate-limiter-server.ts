@@ -5,29 +5,19 @@
  * info)`, limit, remaining, resetTime), a Retry-After given as an HTTP-date, a `limit` out of
  * range clamped into 1..100, and 404 for a malformed petId.
  */
-import type { Context, Next } from 'hono';
 import { Hono } from 'hono';
-import { type RateLimitInfo, rateLimiter } from 'hono-rate-limiter';
+import { rateLimiter } from 'hono-rate-limiter';
 import { limiterKey, perMinuteLimit } from './api-keys.ts';
 import { clientAddress, honoPetRoutes, listenHono } from './hono-pet-store.ts';
+import {
+  type LimiterEnv,
+  resetSeconds,
+  setXRateLimitHeaders,
+  xRateLimitHeaders,
+} from './hono-x-rate-limit-headers.ts';
 import { answerText, createPetStore, errorAnswer } from './pet-store.ts';
 import { windowMs } from './rate-limit-window.ts';
 import type { RealServer } from './real-server.ts';
-
-/** The reset time of the caller's window, rounded up to the second. */
-function resetSeconds(info: RateLimitInfo): number {
-  return Math.ceil((info.resetTime ?? new Date(Date.now() + windowMs)).getTime() / 1000);
-}
-
-/** What the limiter stores on the context (its `requestPropertyName`, default `rateLimit`). */
-type LimiterEnv = { Variables: { rateLimit: RateLimitInfo } };
-
-function setXRateLimitHeaders(c: Context<LimiterEnv>): void {
-  const info = c.get('rateLimit');
-  c.header('X-RateLimit-Limit', String(info.limit));
-  c.header('X-RateLimit-Remaining', String(info.remaining));
-  c.header('X-RateLimit-Reset', String(resetSeconds(info)));
-}
 
 /** Starts the server. */
 export function startHonoRateLimiterServer(): Promise<RealServer> {
@@ -47,10 +37,7 @@ export function startHonoRateLimiterServer(): Promise<RealServer> {
         return c.body(answerText(errorAnswer(429, 'rate_limited', 'Too many requests')), 429);
       },
     }),
-    async (c: Context<LimiterEnv>, next: Next) => {
-      setXRateLimitHeaders(c);
-      await next();
-    },
+    xRateLimitHeaders,
   );
   app.route(
     '/v1',
