@@ -21,12 +21,12 @@ const io = {
 };
 
 main(process.argv.slice(2), process.env, io).then(
-  (code) => {
-    process.exitCode = code;
-  },
+  // Exit now: a run stopped mid-way has checks still in flight that must not outlive its verdict
+  // (stdout and stderr are written synchronously to files, pipes and terminals on POSIX).
+  (code) => process.exit(code),
   (error: unknown) => {
     // A bug in the harness itself: say so, never leave a stack without context.
     process.stderr.write(`${internalErrorMessage(error, process.env)}\n`);
-    process.exitCode = 2;
+    process.exit(2);
   },
 );

@@ -11,6 +11,8 @@ import { fileURLToPath } from 'node:url';
 import { parseArgs } from 'node:util';
 import { build } from 'esbuild';
 import { type StaticFile, serveStatic } from '../mock/browser/static-server.ts';
+import { listenProblem } from '../mock/server/listen-problem.ts';
+import { describeParseError } from '../mock/server/unknown-flag.ts';
 
 const browserDir = fileURLToPath(new URL('../mock/browser/', import.meta.url));
 
@@ -55,20 +57,25 @@ export function demoFiles(bundle: DemoBundle): Record<string, StaticFile> {
   };
 }
 
+/** Misuse of the script (a bad flag, a busy port): one line, exit 2. */
+class DemoUsageError extends Error {}
+
+const demoFlags = { serve: { type: 'boolean' }, port: { type: 'string' } } as const;
+
 async function main(): Promise<void> {
   let values: { serve?: boolean; port?: string };
   try {
-    ({ values } = parseArgs({
-      options: { serve: { type: 'boolean' }, port: { type: 'string' } },
-    }));
+    ({ values } = parseArgs({ options: demoFlags }));
   } catch (error) {
-    throw new Error(
-      `build-browser: ${(error as Error).message}; valid options: --serve, --port <n>`,
+    throw new DemoUsageError(
+      `build-browser: ${describeParseError(error, Object.keys(demoFlags))}; valid options: --serve, --port <n>`,
     );
   }
   const port = Number(values.port ?? 5180);
-  if (!Number.isInteger(port) || port < 0 || port > 65535)
-    throw new Error(`build-browser: --port must be an integer 0-65535, got "${values.port}"`);
+  if (!/^\d{1,5}$/.test(values.port ?? '5180') || port > 65535)
+    throw new DemoUsageError(
+      `build-browser: --port must be an integer 0-65535, got "${values.port}"`,
+    );
   const files = demoFiles(await bundleDemo());
   const outDir = join(browserDir, 'dist');
   mkdirSync(outDir, { recursive: true });
@@ -77,7 +84,14 @@ async function main(): Promise<void> {
   }
   console.log(`build-browser: wrote ${outDir}`);
   if (values.serve) {
-    const site = await serveStatic(files, port);
+    let site: Awaited<ReturnType<typeof serveStatic>>;
+    try {
+      site = await serveStatic(files, port);
+    } catch (error) {
+      const problem = listenProblem(error, { flag: '--port', port, host: '127.0.0.1' });
+      if (problem === undefined) throw error;
+      throw new DemoUsageError(`build-browser: ${problem}`);
+    }
     console.log(`build-browser: demo at ${site.origin}/ (Ctrl-C to stop)`);
   }
 }
@@ -88,6 +102,6 @@ if (import.meta.main) {
   } catch (error) {
     // Our own misuse errors already say how to fix them; a stack adds nothing.
     console.error(error instanceof Error ? error.message : error);
-    process.exitCode = 1;
+    process.exitCode = error instanceof DemoUsageError ? 2 : 1;
   }
 }

@@ -8,21 +8,28 @@ import { readFileSync, writeFileSync } from 'node:fs';
 import { parseArgs } from 'node:util';
 import { ConfigError } from '../../mock/core/config-error.ts';
 import { type FakeProfile, parseProfile } from '../../mock/core/profile.ts';
+import { describeParseError } from '../../mock/server/unknown-flag.ts';
 import { calibrate } from '../calibrate/calibrate.ts';
 import { compareProfiles } from '../calibrate/compare.ts';
 import { createRedactor } from '../report/redact.ts';
 import { fakeFetchTarget } from '../targets/fake-target.ts';
 import { normaliseBaseUrl, urlTarget } from '../targets/url-target.ts';
-import { apiKeyFrom, integer, writesFrom } from './flag-values.ts';
+import { apiKeyFrom, checkOutputPath, integer, writesFrom } from './flag-values.ts';
 import type { CliIo } from './main.ts';
 import { ContractUsageError, toolName } from './usage-error.ts';
 
-const calibrateUsage = `Usage: npm run contract -- calibrate --base-url <url> [options]
+/** The fake's command beside the harness's: the bin when installed, else the npm script. */
+function fakeCommand(command: string): string {
+  return command === 'petstore-contract' ? 'petstore-fake' : 'npm start --';
+}
+
+function calibrateUsage(command: string): string {
+  return `Usage: ${command} calibrate --base-url <url> [options]
 
 Learns what the server chooses where the interface is silent (default status,
 name length limit, unknown fields, the status for a malformed id, bad query
 values, error codes, the Retry-After format) and writes a profile for the fake:
-npm start -- --profile <file>, or createFake({ profile }). Choices it cannot
+${fakeCommand(command)} --profile <file>, or createFake({ profile }). Choices it cannot
 learn are listed as such, never guessed. The key comes from PETSTORE_API_KEY.
 
 Options:
@@ -36,6 +43,21 @@ Options:
   --budget <n>           most requests (default 60; + the window with --rate-limits)
   --timeout <ms>         per-request timeout (default 10000)
   -h, --help             this text`;
+}
+
+/** Every flag of calibrate. */
+const calibrateFlags = {
+  'base-url': { type: 'string' },
+  out: { type: 'string' },
+  compare: { type: 'boolean' },
+  'fake-profile': { type: 'string' },
+  'allow-writes': { type: 'boolean' },
+  'read-only': { type: 'boolean' },
+  'rate-limits': { type: 'boolean' },
+  budget: { type: 'string' },
+  timeout: { type: 'string' },
+  help: { type: 'boolean', short: 'h' },
+} as const;
 
 function readProfile(path: string): FakeProfile {
   let text: string;
@@ -80,24 +102,16 @@ export async function runCalibrateCommand(
       args: [...argv],
       strict: true,
       allowPositionals: false,
-      options: {
-        'base-url': { type: 'string' },
-        out: { type: 'string' },
-        compare: { type: 'boolean' },
-        'fake-profile': { type: 'string' },
-        'allow-writes': { type: 'boolean' },
-        'read-only': { type: 'boolean' },
-        'rate-limits': { type: 'boolean' },
-        budget: { type: 'string' },
-        timeout: { type: 'string' },
-        help: { type: 'boolean', short: 'h' },
-      },
+      options: calibrateFlags,
     }).values;
   } catch (error) {
-    throw new ContractUsageError(`calibrate: ${(error as Error).message}`);
+    throw new ContractUsageError(
+      `calibrate: ${describeParseError(error, Object.keys(calibrateFlags))}`,
+    );
   }
+  const command = io.command ?? 'npm run contract --';
   if (values.help === true) {
-    io.out(calibrateUsage);
+    io.out(calibrateUsage(command));
     return 0;
   }
   if (typeof values['base-url'] !== 'string')
@@ -125,6 +139,8 @@ export async function runCalibrateCommand(
   };
   const fakeProfile =
     typeof values['fake-profile'] === 'string' ? readProfile(values['fake-profile']) : undefined;
+  // Before the first probe: a typo in --out must not cost the key's window and pets.
+  checkOutputPath('--out', typeof values.out === 'string' ? values.out : undefined);
   out(`${toolName}: calibrating against ${target.baseUrl} (${writes ? 'writes on' : 'read-only'})`);
   const server = await calibrate({ target, ...shared });
   const profile = server.profile;
@@ -140,7 +156,7 @@ export async function runCalibrateCommand(
       );
     }
     out(
-      `${toolName}: profile written to ${values.out}; load it with npm start -- --profile ${values.out}`,
+      `${toolName}: profile written to ${values.out}; load it with ${fakeCommand(command)} --profile ${values.out}`,
     );
   } else if (values.compare !== true) out(redact(text));
   if (values.compare !== true) return 0;

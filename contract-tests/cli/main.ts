@@ -14,7 +14,7 @@ import {
 import { openExchangeLog } from '../report/exchange-log.ts';
 import { toJunit } from '../report/junit.ts';
 import { createRedactor, type Redactor } from '../report/redact.ts';
-import { type SuiteResult, verdictOf } from '../runner/results.ts';
+import { type CheckResult, type SuiteResult, verdictOf } from '../runner/results.ts';
 import { runSuite } from '../runner/run-suite.ts';
 import { httpFakeTarget } from '../targets/fake-target.ts';
 import { prismMockTarget, viaPrism } from '../targets/prism-targets.ts';
@@ -25,6 +25,7 @@ import { checkOutputPath } from './flag-values.ts';
 import { type CliOptions, parseCliOptions } from './options.ts';
 import { runProxyCommand } from './proxy-command.ts';
 import type { StopReason } from './stop-signals.ts';
+import { stoppedRunOutcome } from './stopped-run.ts';
 import { usage } from './usage.ts';
 import { ContractUsageError, toolName } from './usage-error.ts';
 
@@ -177,7 +178,10 @@ export async function main(
       logPath === undefined
         ? undefined
         : writable('--log', logPath, () => openExchangeLog(logPath, redact));
-    const result = await runSuite({
+    const finished: CheckResult[] = [];
+    let sent = 0;
+    const startedAt = Date.now();
+    const running = runSuite({
       target,
       seed: options.seed,
       ...(options.budget === undefined ? {} : { budget: options.budget }),
@@ -191,12 +195,47 @@ export async function main(
       ...(options.runs === undefined ? {} : { runs: options.runs }),
       ...(options.only === undefined ? {} : { only: options.only }),
       ...(options.skip === undefined ? {} : { skip: options.skip }),
-      ...(log === undefined ? {} : { onExchange: log }),
+      onExchange: (exchange) => {
+        sent += 1;
+        log?.(exchange);
+      },
       onPlan: (plan) => out(formatPlan(plan)),
       onWait: (wait) =>
         out(`${toolName}: waiting ${(wait.ms / 1000).toFixed(1)} s for ${wait.reason}`),
-      onResult: (check) => out(formatResult(check, replay, io.colour ?? false)),
+      onResult: (check) => {
+        finished.push(check);
+        out(formatResult(check, replay, io.colour ?? false));
+      },
     });
+    // A long run can be stopped (Ctrl-C, SIGTERM, npm killed above it): it still reports.
+    const ended = await Promise.race([
+      running.then((result) => ({ result })),
+      ...(io.untilStopped === undefined ? [] : [io.untilStopped().then((reason) => ({ reason }))]),
+    ]);
+    if ('reason' in ended) {
+      running.catch(() => {});
+      const stopped = stoppedRunOutcome(
+        {
+          reason: ended.reason,
+          target: target.name,
+          baseUrl: target.baseUrl,
+          seed: options.seed,
+          writes,
+          finished,
+          requests: sent,
+          startedAt,
+        },
+        options.strict,
+      );
+      io.err(redact(stopped.message));
+      const junitPath = options.junit;
+      if (junitPath !== undefined)
+        writable('--junit', junitPath, () =>
+          writeFileSync(junitPath, redact(toJunit(stopped.suite, options.strict, replay))),
+        );
+      return stopped.code;
+    }
+    const result = ended.result;
     if (result.writes)
       out(`${toolName}: pets created by this run are named ${result.runPrefix}...`);
     out(formatSummary(result));

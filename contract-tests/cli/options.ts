@@ -1,5 +1,6 @@
 /** Parses the command line and the environment into run options, or throws ContractUsageError. */
 import { type ParseArgsOptionsConfig, parseArgs } from 'node:util';
+import { describeParseError } from '../../mock/server/unknown-flag.ts';
 import { checkIds } from '../checks/registry.ts';
 import type { PlanName } from '../contract/interface-facts.ts';
 import { defaultMaxBodyBytes } from '../http/send.ts';
@@ -120,7 +121,7 @@ export function parseCliOptions(argv: readonly string[], env: NodeJS.ProcessEnv)
   try {
     values = parse(joinNegativeValues(argv)).values;
   } catch (error) {
-    throw new ContractUsageError((error as Error).message);
+    throw new ContractUsageError(describeParseError(error, Object.keys(optionSpecs)));
   }
   const help = values.help === true;
   const version = values.version === true;

@@ -20,7 +20,11 @@ import { parseKeysFile } from '../policies/plans.ts';
 import { formatClientReport } from '../qa/client-report-summary.ts';
 import { StorageError } from '../store/storage-error.ts';
 import { listenHttp } from './http-server.ts';
+import { invokedAs } from './invoked-as.ts';
+import { listenProblem } from './listen-problem.ts';
+import { outputPathProblem } from './output-path.ts';
 import { createStateFile, StateFileError } from './state-file.ts';
+import { describeParseError } from './unknown-flag.ts';
 
 /** Whether a bind address only accepts connections from this machine. */
 export function isLoopback(host: string): boolean {
@@ -47,7 +51,12 @@ export function canonicalHost(host: string): string {
 
 const tokenVariable = 'PETSTORE_CONTROL_TOKEN';
 
-const usage = `Usage: npm start -- [options]
+/** How the user invoked the fake: the bin when installed, `npm start --` in this repository. */
+const command = invokedAs(process.argv[1], 'petstore-fake', 'npm start --');
+/** The harness's command beside it (the same package ships both). */
+const contractCommand = command === 'petstore-fake' ? 'petstore-contract' : 'npm run contract --';
+
+const usage = `Usage: ${command} [options]
 
   --host <addr>            address to bind (default ${defaults.host})
   --port <n>               production port (default ${defaults.port})
@@ -64,7 +73,7 @@ const usage = `Usage: npm start -- [options]
   --allowed-hosts <names>  comma-separated extra Host names to answer (default: only the bound
                            address, localhost, 127.0.0.1 and [::1]); .example.test admits subdomains
   --profile <file>         answer as a real server does where the interface is silent: a profile
-                           written by \`npm run contract -- calibrate\` (flags given beside it win)
+                           written by \`${contractCommand} calibrate\` (flags given beside it win)
   --chaos <json|file>      seeded chaos: shares of 429 and 5xx answers, dropped connections and
                            latency, per operation and key (README: QA, chaos)
   --client-report <file>   on exit, also write the client compliance report there as JSON
@@ -78,6 +87,9 @@ Environment:
                            binding beyond loopback disables /__control/.`;
 
 class UsageError extends Error {}
+
+/** A start that cannot go on (a busy port, an unusable path): one line, exit 2, no usage. */
+class StartupError extends Error {}
 
 /** The flag or variable each createFake option comes from, to name it in errors. */
 const optionSources: readonly (readonly [string, string])[] = [
@@ -146,13 +158,32 @@ function readChaos(value: string): unknown {
   }
 }
 
-/** `--client-report`: checked writable at start, so a typo fails now rather than at exit. */
-function checkWritable(path: string | undefined): void {
+/**
+ * An output path (`--client-report`, `--state-file`), checked before the fake listens, so a typo
+ * fails now rather than at exit or at the first create.
+ */
+function checkWritable(path: string | undefined, flag: string): void {
   if (path === undefined) return;
+  const problem = outputPathProblem(path);
+  if (problem !== undefined)
+    throw new StartupError(
+      `${flag}: cannot write ${path}: ${problem}; pick a path in a folder that exists and is writable`,
+    );
+}
+
+/** Listens on one door; a busy port or a foreign address is a StartupError naming the flag. */
+async function listenDoor(
+  behaviour: Fake['behaviour'],
+  options: { host: string; port: number; origin: string; maxBodyBytes: number },
+  flag: string,
+  hint = '',
+) {
   try {
-    writeFileSync(path, '');
+    return await listenHttp(behaviour, options);
   } catch (error) {
-    throw new UsageError(`--client-report: cannot write ${path}: ${(error as Error).message}`);
+    const problem = listenProblem(error, { flag, port: options.port, host: options.host });
+    if (problem === undefined) throw error;
+    throw new StartupError(`${problem}${hint}`);
   }
 }
 
@@ -185,33 +216,37 @@ export function formatExchange(record: ExchangeRecord, at = new Date()): string 
   return `${head} ${who}${error}${client}${action}`;
 }
 
+/** Every flag `npm start` takes. */
+const flagSpecs = {
+  host: { type: 'string' },
+  port: { type: 'string' },
+  'staging-port': { type: 'string' },
+  'no-staging': { type: 'boolean', default: false },
+  seed: { type: 'string' },
+  keys: { type: 'string' },
+  'retry-after': { type: 'string' },
+  'ban-threshold': { type: 'string' },
+  'ban-seconds': { type: 'string' },
+  enterprise: { type: 'string' },
+  'state-file': { type: 'string' },
+  fsync: { type: 'boolean', default: false },
+  'max-pets': { type: 'string' },
+  'allowed-hosts': { type: 'string' },
+  profile: { type: 'string' },
+  chaos: { type: 'string' },
+  'client-report': { type: 'string' },
+  quiet: { type: 'boolean', default: false },
+  help: { type: 'boolean', default: false },
+  version: { type: 'boolean', default: false },
+} as const;
+
 function optionsFromFlags(argv: readonly string[]) {
-  const { values } = parseArgs({
-    args: [...argv],
-    options: {
-      host: { type: 'string' },
-      port: { type: 'string' },
-      'staging-port': { type: 'string' },
-      'no-staging': { type: 'boolean', default: false },
-      seed: { type: 'string' },
-      keys: { type: 'string' },
-      'retry-after': { type: 'string' },
-      'ban-threshold': { type: 'string' },
-      'ban-seconds': { type: 'string' },
-      enterprise: { type: 'string' },
-      'state-file': { type: 'string' },
-      fsync: { type: 'boolean', default: false },
-      'max-pets': { type: 'string' },
-      'allowed-hosts': { type: 'string' },
-      profile: { type: 'string' },
-      chaos: { type: 'string' },
-      'client-report': { type: 'string' },
-      quiet: { type: 'boolean', default: false },
-      help: { type: 'boolean', default: false },
-      version: { type: 'boolean', default: false },
-    },
-    strict: true,
-  });
+  let values: ReturnType<typeof parseFlags>['values'];
+  try {
+    values = parseFlags(argv).values;
+  } catch (error) {
+    throw new UsageError(describeParseError(error, Object.keys(flagSpecs)));
+  }
   if (values.help) return 'help' as const;
   if (values.version) return 'version' as const;
   const host = canonicalHost(values.host ?? defaults.host);
@@ -230,6 +265,9 @@ function optionsFromFlags(argv: readonly string[]) {
   }
   if (values.fsync && values['state-file'] === undefined)
     throw new UsageError('--fsync needs --state-file');
+  // Before the store reads the file: a directory or a missing folder is one line, not a stack.
+  checkWritable(values['state-file'], '--state-file');
+  checkWritable(values['client-report'], '--client-report');
   const loopback = isLoopback(host);
   const controlToken = process.env[tokenVariable];
   const hostForUrl = host.includes(':') ? `[${host}]` : host;
@@ -294,7 +332,6 @@ async function main(argv: readonly string[]): Promise<void> {
   }
   const { options, host } = flags;
   const fake = await createFake(options);
-  checkWritable(flags.clientReport);
   if (!flags.loopback) {
     console.warn(
       `petstore-fake: warning: listening on ${host}, reachable beyond this machine; the demo keys are public. Only Host names ${fake.config.allowedHosts.join(', ')} are answered (add yours with --allowed-hosts).${flags.controlToken ? '' : ` The control surface is disabled: set ${tokenVariable} to enable it.`}`,
@@ -308,15 +345,17 @@ async function main(argv: readonly string[]): Promise<void> {
     maxBodyBytes: fake.config.maxBodyBytes,
   };
   const doors = [
-    await listenHttp(fake.behaviour, { ...common, port: flags.productionPort, origin }),
+    await listenDoor(fake.behaviour, { ...common, port: flags.productionPort, origin }, '--port'),
   ];
   if (stagingOrigin !== false) {
     doors.push(
-      await listenHttp(fake.behaviour, {
-        ...common,
-        port: flags.stagingPort,
-        origin: stagingOrigin,
-      }),
+      await listenDoor(
+        fake.behaviour,
+        { ...common, port: flags.stagingPort, origin: stagingOrigin },
+        // Without --staging-port the staging port is --port + 1: name the flag that moves it.
+        '--staging-port',
+        ' (the staging port is --port + 1 unless set; --no-staging serves none)',
+      ),
     );
   }
 
@@ -342,6 +381,10 @@ async function main(argv: readonly string[]): Promise<void> {
   qa page     ${origin}${fake.config.controlPrefix}/
   demo keys (send as "Authorization: Bearer <key>"):
 ${keyLines.join('\n')}`);
+}
+
+function parseFlags(argv: readonly string[]) {
+  return parseArgs({ args: [...argv], options: flagSpecs, strict: true });
 }
 
 function keysPathOf(argv: readonly string[]): string | undefined {
@@ -370,8 +413,8 @@ main(argv).catch((error: unknown) => {
     console.error(error.message);
     process.exit(2);
   }
-  if ((error as NodeJS.ErrnoException).code === 'EADDRINUSE') {
-    console.error(`petstore-fake: ${(error as Error).message}: pick another port with --port`);
+  if (error instanceof StartupError) {
+    console.error(`petstore-fake: ${error.message}`);
     process.exit(2);
   }
   console.error(error);
