@@ -6,7 +6,7 @@
  * devDependency), which is also first on the PATH the commands' `#!/usr/bin/env node` sees.
  */
 import { spawnSync } from 'node:child_process';
-import { existsSync, mkdirSync, readdirSync, readFileSync, writeFileSync } from 'node:fs';
+import { mkdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { delimiter, dirname, join } from 'node:path';
 import { build } from 'esbuild';
 import { afterAll, beforeAll, expect, test } from 'vitest';
@@ -15,7 +15,9 @@ import { type ConsumerProject, createConsumerProject } from './consumer-project.
 import { exampleFileName, fencedBlocks, markdownSection } from './markdown-blocks.ts';
 
 const readme = readFileSync(new URL('../README.md', import.meta.url), 'utf8');
-const guide = markdownSection(readme, 'Use it in your project');
+const useIt = markdownSection(readme, 'Use it in your project');
+/** The guide less its app section, whose Vite app consumer-app.test.ts makes and runs. */
+const guide = useIt.replace(markdownSection(useIt, 'In your app (Vite + React, browser)'), '');
 const tsc = new URL('../node_modules/.bin/tsc', import.meta.url).pathname;
 
 let project: ConsumerProject;
@@ -80,7 +82,7 @@ beforeAll(async () => {
   // The README's examples, each into the file its first line names.
   for (const block of fencedBlocks(guide)) {
     const file = exampleFileName(block);
-    if (file === undefined || file.endsWith('.tsx')) continue; // .tsx: a React app, not this project
+    if (file === undefined) continue;
     mkdirSync(dirname(join(project.dir, file)), { recursive: true });
     writeFileSync(join(project.dir, file), `${block.text}\n`);
   }
@@ -117,6 +119,10 @@ test('the tarball ships the build, the OpenAPI document and no sources or tests'
     readFileSync(join(project.dir, 'node_modules', 'petstore-fake', 'package.json'), 'utf8'),
   );
   expect(manifest.private).toBeUndefined();
+  // No script npm would run on install (npm 11 names them in an install-scripts warning).
+  expect(Object.keys(manifest.scripts)).not.toEqual(
+    expect.arrayContaining([expect.stringMatching(/^(pre|post)?install$|^prepare$/)]),
+  );
   expect(manifest.engines).toEqual({ node: '>=22.12.0' });
 });
 
@@ -245,44 +251,6 @@ test('esbuild bundles the installed browser door for the browser, without Node m
   );
 });
 
-test("Vite builds the README's enableFake: the fake in its own chunk in development, absent in production", () => {
-  const mainTsx = fencedBlocks(guide).find((block) => exampleFileName(block) === 'src/main.tsx');
-  // The README's function as written; the React lines around it need React, which is not here.
-  const enableFake = /^async function enableFake\(\)[\s\S]*?^await enableFake\(\);$/m.exec(
-    mainTsx?.text ?? '',
-  )?.[0];
-  expect(enableFake).toContain("import('petstore-fake/browser')");
-  const app = join(project.dir, 'vite-app');
-  mkdirSync(join(app, 'src'), { recursive: true });
-  writeFileSync(
-    join(app, 'index.html'),
-    '<!doctype html><html><body><script type="module" src="/src/main.ts"></script></body></html>\n',
-  );
-  writeFileSync(join(app, 'src', 'main.ts'), `${enableFake}\ndocument.body.append('ready');\n`);
-  const vite = join(project.dir, 'node_modules', '.bin', 'vite');
-  const bundles = (mode: string) => {
-    const outDir = `dist-${mode}`;
-    const run = spawnSync(
-      vite,
-      ['build', '--mode', mode, '--outDir', outDir, '--logLevel', 'error'],
-      {
-        cwd: app,
-        encoding: 'utf8',
-        env: { ...process.env, ...projectEnv(), NODE_ENV: mode },
-      },
-    );
-    expect(run.status, `${run.stdout}${run.stderr}`).toBe(0);
-    const assets = join(app, outDir, 'assets');
-    return readdirSync(assets).map((file) => readFileSync(join(assets, file), 'utf8'));
-  };
-  const holdsFake = (code: string) =>
-    code.includes('free-demo-key') && code.includes('mockServiceWorker.js');
-  const development = bundles('development');
-  expect(development.filter(holdsFake)).toHaveLength(1);
-  expect(development.length).toBeGreaterThan(1); // the fake is a chunk of its own
-  expect(bundles('production').filter(holdsFake)).toEqual([]);
-});
-
 test('plain Node runs the README script with createFakeServer and gets answers', () => {
   const script = readFileSync(join(project.dir, 'try-fake.mjs'), 'utf8');
   const expected = /\/\/ (.+)$/m.exec(
@@ -326,18 +294,6 @@ test('vitest runs the README test with the setup file and server.use overrides',
   const run = inProject(join(project.dir, 'node_modules', '.bin', 'vitest'), ['run']);
   expect(run.out).toMatch(new RegExp(`Tests\\s+${count} passed \\(${count}\\)`));
   expect(run.code).toBe(0);
-});
-
-test('the README msw init command runs without a terminal and records the worker folder', () => {
-  const command = fencedBlocks(markdownSection(guide, 'In your app (Vite + React, browser)')).find(
-    (block) => block.lang === 'sh',
-  )?.text;
-  expect(command).toBe('npx msw init public --save');
-  const run = inProject('bash', ['-c', command ?? '']);
-  expect(run.code, run.out).toBe(0);
-  expect(existsSync(join(project.dir, 'public', 'mockServiceWorker.js'))).toBe(true);
-  const manifest = JSON.parse(readFileSync(join(project.dir, 'package.json'), 'utf8'));
-  expect(manifest.msw).toEqual({ workerDirectory: ['public'] });
 });
 
 test('both commands answer --help and --version', () => {

@@ -16,6 +16,7 @@ import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import packageJson from '../package.json' with { type: 'json' };
 import { buildPackage } from './build-package.ts';
+import { packedManifest } from './packed-manifest.ts';
 
 const root = fileURLToPath(new URL('..', import.meta.url));
 
@@ -103,22 +104,42 @@ function lockClosure(names: readonly string[]): Record<string, LockEntry> {
   return found;
 }
 
+/** A packed tarball of the package: its file name in `work`, integrity and files. */
+export interface PackedPackage {
+  readonly filename: string;
+  readonly integrity: string;
+  readonly files: readonly { readonly path: string }[];
+}
+
+/**
+ * Builds the package into a copy of its files under `work` and packs it there, with the
+ * manifest that `npm pack` ships (packed-manifest.ts: no install scripts).
+ */
+export async function packPackage(work: string): Promise<PackedPackage> {
+  // A copy, so that this build never replaces the repository's dist/ under a running `npm pack`.
+  const stage = join(work, 'package');
+  mkdirSync(stage);
+  for (const file of ['package.json', 'README.md', ...packageJson.files]) {
+    if (file !== 'dist') cpSync(join(root, file), join(stage, file), { recursive: true });
+  }
+  writeFileSync(
+    join(stage, 'package.json'),
+    `${JSON.stringify(packedManifest(packageJson), null, 2)}\n`,
+  );
+  await buildPackage(stage);
+  const [packed] = JSON.parse(
+    run(stage, 'npm', ['pack', '--json', '--ignore-scripts', '--pack-destination', work]),
+  ) as PackedPackage[];
+  if (!packed) throw new Error('consumer project: npm pack listed no tarball');
+  return packed;
+}
+
 /** Builds the package into a copy of its files, packs it, and installs it into a new project. */
 export async function createConsumerProject(): Promise<ConsumerProject> {
   const work = mkdtempSync(join(tmpdir(), 'petstore-consumer-'));
   const remove = () => rmSync(work, { recursive: true, force: true });
   try {
-    // A copy, so that this build never replaces the repository's dist/ under a running `npm pack`.
-    const stage = join(work, 'package');
-    mkdirSync(stage);
-    for (const file of ['package.json', 'README.md', ...packageJson.files]) {
-      if (file !== 'dist') cpSync(join(root, file), join(stage, file), { recursive: true });
-    }
-    await buildPackage(stage);
-    const [packed] = JSON.parse(
-      run(stage, 'npm', ['pack', '--json', '--ignore-scripts', '--pack-destination', work]),
-    ) as { filename: string; integrity: string; files: { path: string }[] }[];
-    if (!packed) throw new Error('consumer project: npm pack listed no tarball');
+    const packed = await packPackage(work);
 
     const dir = join(work, 'app');
     mkdirSync(dir);

@@ -1,0 +1,183 @@
+/**
+ * The README's frontend guide, proven on a real app (consumer-app.ts makes it: create-vite's
+ * React + TypeScript template from the npm registry, the packed tarball, the guide's files). In
+ * it: the install prints no `install-scripts` warning and `msw init` records the worker folder;
+ * the guide's component tests pass in the app's vitest, configured in `vite.config.ts`; `tsc`
+ * checks the setup file with the app; `npm run build` (tsc -b, vite build) ships neither the fake
+ * nor msw nor `mockServiceWorker.js`; and `npm run dev` shows the pets in headless Chromium,
+ * answered by the service worker. The app is made once per run and shared by these tests.
+ */
+import { type ChildProcess, spawn, spawnSync } from 'node:child_process';
+import { existsSync, readdirSync, readFileSync } from 'node:fs';
+import { join } from 'node:path';
+import { chromium } from 'playwright-core';
+import { afterAll, beforeAll, expect, test } from 'vitest';
+import pets from '../fixtures/pets.json' with { type: 'json' };
+import { chromiumArgs, chromiumPath } from '../mock/browser/headless-chromium.ts';
+import { freePort } from '../mock/server/fake-process.ts';
+import { type ConsumerApp, createConsumerApp } from './consumer-app.ts';
+import { exampleFileName, fencedBlocks, markdownSection } from './markdown-blocks.ts';
+
+const readme = readFileSync(new URL('../README.md', import.meta.url), 'utf8');
+const project = markdownSection(readme, 'Use it in your project');
+const guide = markdownSection(project, 'In your app (Vite + React, browser)');
+
+let app: ConsumerApp;
+
+beforeAll(async () => {
+  // The app's tests import src/mocks/petstore.ts, which the guide takes from the Node section.
+  const shared = fencedBlocks(markdownSection(project, 'In your tests (vitest, Node)')).filter(
+    (block) => exampleFileName(block) === 'src/mocks/petstore.ts',
+  );
+  expect(shared).toHaveLength(1);
+  app = await createConsumerApp(guide, shared);
+}, 420_000);
+
+afterAll(() => app?.remove());
+
+/** Runs a command in the app, never throwing. */
+function inApp(command: string, args: readonly string[], env: NodeJS.ProcessEnv = {}) {
+  const result = spawnSync(command, args, {
+    cwd: app.dir,
+    encoding: 'utf8',
+    env: { ...app.env, ...env },
+    stdio: ['ignore', 'pipe', 'pipe'],
+    timeout: 180_000,
+  });
+  return { code: result.status, out: `${result.stdout}${result.stderr}` };
+}
+
+test("the guide's commands install the tarball without an install-scripts warning and record the worker folder", () => {
+  expect(app.setupOutput).not.toMatch(/install-scripts/);
+  expect(app.setupOutput).toMatch(/create-vite v9\.3\.0/); // the pinned template, from npm
+  expect(existsSync(join(app.dir, 'public', 'mockServiceWorker.js'))).toBe(true);
+  const manifest = JSON.parse(readFileSync(join(app.dir, 'package.json'), 'utf8'));
+  expect(manifest.msw).toEqual({ workerDirectory: ['public'] });
+  expect(manifest.devDependencies['petstore-fake']).toMatch(/^file:.*petstore-fake-0\.1\.0\.tgz$/);
+}, 180_000);
+
+test("the app's vitest, configured in vite.config.ts, passes the guide's component tests", () => {
+  const tests = readFileSync(join(app.dir, 'src', 'PetList.test.tsx'), 'utf8');
+  const count = tests.match(/^test\(/gm)?.length ?? 0;
+  expect(count).toBe(3);
+  expect(existsSync(join(app.dir, 'vitest.config.ts'))).toBe(false); // vite.config.ts is the one
+  const run = inApp('npx', ['vitest', 'run']);
+  expect(run.out).toMatch(new RegExp(`Tests\\s+${count} passed \\(${count}\\)`));
+  expect(run.code).toBe(0);
+}, 180_000);
+
+test("create-vite's tsconfigs check the setup file, the tests and vite.config.ts", () => {
+  const listed = (tsconfig: string) => {
+    const run = inApp('npx', ['tsc', '-p', tsconfig, '--listFilesOnly']);
+    expect(run.code, run.out).toBe(0);
+    return run.out.split('\n').map((file) => file.replace(`${app.dir}/`, ''));
+  };
+  expect(listed('tsconfig.app.json')).toEqual(
+    expect.arrayContaining([
+      'src/test/setup.ts',
+      'src/mocks/petstore.ts',
+      'src/PetList.test.tsx',
+      'src/PetList.tsx',
+      'src/main.tsx',
+    ]),
+  );
+  expect(listed('tsconfig.node.json')).toContain('vite.config.ts');
+}, 180_000);
+
+/** Every file under `dir`, with its text. */
+function filesUnder(dir: string): { file: string; text: string }[] {
+  return readdirSync(dir, { recursive: true, encoding: 'utf8' })
+    .filter((file) => /\.(js|html|css|svg)$/.test(file))
+    .map((file) => ({ file, text: readFileSync(join(dir, file), 'utf8') }));
+}
+
+/** What only the fake or msw would bring into a bundle. */
+const fakeOrMsw = /startFakeWorker|mockServiceWorker|\[MSW\]|X-RateLimit-Remaining/;
+
+test('npm run build type-checks with tsc -b and ships neither the fake, nor msw, nor mockServiceWorker.js', () => {
+  const build = inApp('npm', ['run', 'build']);
+  expect(build.code, build.out).toBe(0);
+  expect(build.out).toMatch(/tsc -b && vite build/);
+  const production = filesUnder(join(app.dir, 'dist'));
+  expect(production.map(({ file }) => file)).toEqual(
+    expect.arrayContaining(['index.html', 'favicon.svg']), // public/ is still copied
+  );
+  expect(existsSync(join(app.dir, 'dist', 'mockServiceWorker.js'))).toBe(false);
+  expect(production.filter(({ text }) => fakeOrMsw.test(text)).map(({ file }) => file)).toEqual([]);
+  expect(production.some(({ text }) => text.includes('the API answered'))).toBe(true); // PetList
+  // The same check finds the fake where it is: a development build holds it.
+  // (Vite's build takes import.meta.env.DEV from NODE_ENV, not from --mode.)
+  const development = inApp(
+    'npx',
+    ['vite', 'build', '--mode', 'development', '--outDir', 'dist-dev'],
+    { NODE_ENV: 'development' },
+  );
+  expect(development.code, development.out).toBe(0);
+  const chunks = filesUnder(join(app.dir, 'dist-dev')).filter(({ text }) => fakeOrMsw.test(text));
+  expect(chunks.length).toBeGreaterThan(0);
+}, 180_000);
+
+/** Starts a command in the app in its own process group; resolves once its output matches. */
+async function startInApp(args: readonly string[], ready: RegExp): Promise<ChildProcess> {
+  const child = spawn('npm', args, {
+    cwd: app.dir,
+    env: app.env,
+    stdio: ['ignore', 'pipe', 'pipe'],
+    detached: true,
+  });
+  let output = '';
+  child.stdout?.on('data', (chunk) => (output += chunk));
+  child.stderr?.on('data', (chunk) => (output += chunk));
+  for (let waited = 0; !ready.test(output); waited += 100) {
+    if (child.exitCode !== null || waited > 60_000) {
+      stopGroup(child);
+      throw new Error(`npm ${args.join(' ')} did not print ${ready}:\n${output}`);
+    }
+    await new Promise((resolve) => setTimeout(resolve, 100));
+  }
+  return child;
+}
+
+/** Stops a process group started by startInApp. */
+function stopGroup(child: ChildProcess): void {
+  if (child.pid !== undefined && child.exitCode === null) {
+    try {
+      process.kill(-child.pid, 'SIGTERM');
+    } catch {
+      // already gone
+    }
+  }
+}
+
+test('npm run dev in headless Chromium shows the first five pets, answered by the service worker', async () => {
+  const port = await freePort();
+  const dev = await startInApp(
+    ['run', 'dev', '--', '--port', String(port), '--strictPort', '--host', '127.0.0.1'],
+    /Local:/,
+  );
+  const browser = await chromium.launch({
+    executablePath: chromiumPath('consumer app test'),
+    args: chromiumArgs(),
+  });
+  try {
+    const page = await browser.newPage();
+    const pageErrors: string[] = [];
+    page.on('pageerror', (error) => pageErrors.push(String(error)));
+    const answered: boolean[] = [];
+    page.on('response', (response) => {
+      if (response.url().startsWith('http://127.0.0.1:4010/v1/pets'))
+        answered.push(response.fromServiceWorker());
+    });
+    await page.goto(`http://127.0.0.1:${port}/`);
+    const items = page.locator('ul[aria-label="pets"] li');
+    // Vite may reload the page once while it optimises the fake's modules on first use.
+    await items.first().waitFor({ timeout: 60_000 });
+    expect(await items.allTextContents()).toEqual(pets.slice(0, 5).map((pet) => pet.name));
+    expect(answered.length).toBeGreaterThan(0);
+    expect(answered.every(Boolean)).toBe(true);
+    expect(pageErrors).toEqual([]);
+  } finally {
+    await browser.close();
+    stopGroup(dev);
+  }
+}, 120_000);
