@@ -9,9 +9,10 @@
  */
 import { test } from 'vitest';
 import { type CliRun, runCli } from './cli-process.ts';
-import { freeKey } from './real-servers/api-keys.ts';
+import { freeKey, proKey } from './real-servers/api-keys.ts';
 import { startExpressAuthBeforeLimiterServer } from './real-servers/express-auth-before-limiter-server.ts';
 import { startExpressJsonParserServer } from './real-servers/express-json-parser-server.ts';
+import { startExpressRateLimitByAddressServer } from './real-servers/express-rate-limit-by-address-server.ts';
 import { startExpressRateLimitDefaultHandlerServer } from './real-servers/express-rate-limit-default-handler-server.ts';
 import { startExpressRateLimitIetfHeadersServer } from './real-servers/express-rate-limit-ietf-headers-server.ts';
 import { startExpressRateLimitServer } from './real-servers/express-rate-limit-server.ts';
@@ -37,6 +38,8 @@ const rateLimitRunBoundMs = 60_000;
 interface Case {
   readonly start: () => Promise<RealServer>;
   readonly flags: readonly string[];
+  /** The key given as PETSTORE_API_KEY (default: the Free key). */
+  readonly key?: string;
   readonly code: 0 | 1;
   /** The check ids that must fail (none for a conforming server). */
   readonly fails: readonly string[];
@@ -62,7 +65,7 @@ function serverCase(title: string, spec: Case): void {
       onTestFinished(() => server.close());
       const run = await runCli(
         ['--base-url', server.baseUrl, '--seed', '17', ...spec.flags],
-        { PETSTORE_API_KEY: freeKey },
+        { PETSTORE_API_KEY: spec.key ?? freeKey },
         { killAfterMs },
       );
       const output = `${run.stdout}\n${run.stderr}`;
@@ -82,7 +85,7 @@ function serverCase(title: string, spec: Case): void {
         );
         expect(run.stdout).toMatch(/, 0 could not run/);
       } else expect(run.stdout).toContain('petstore-contract: the server breaks the interface');
-      expect(output).not.toContain(freeKey);
+      for (const key of [freeKey, proKey]) expect(output).not.toContain(key);
       expect(output).not.toMatch(/\n\s+at \S|Unhandled|internal error|harness error/);
     },
     killAfterMs + 15_000,
@@ -201,6 +204,13 @@ serverCase(
   },
 );
 
+// Limits, "Rate limits by plan" (Pro: 300 a minute) and X-RateLimit-Limit "Limit applying to the
+// caller": express-rate-limit readme.md, `limit` is a `number | function` (here: by the key's plan).
+serverCase(
+  'express 5 + express-rate-limit, limit by plan: a Pro key is told 300, conforms with --plan pro',
+  { start: startExpressRateLimitServer, flags: ['--plan', 'pro'], key: proKey, code: 0, fails: [] },
+);
+
 // Servers whose library defaults (or README configuration) break a stated rule.
 
 // Errors: "Every error response has a JSON body shaped as Error"; What the service does:
@@ -302,6 +312,20 @@ serverCase(
     flags: ['--rate-limits'],
     code: 1,
     fails: ['rateLimit.retryAfterOn429'],
+  },
+);
+
+// Limits, "Rate limits by plan" and X-RateLimit-Limit "Limit applying to the caller". With no
+// `keyGenerator` express-rate-limit keys by address (dist/index.mjs default keyGenerator:
+// `ipKeyGenerator(ip, subnet)`), so one `limit` serves every key on the machine.
+serverCase(
+  'express-rate-limit keyed by client address: a Pro key is told X-RateLimit-Limit 60 (--plan pro)',
+  {
+    start: startExpressRateLimitByAddressServer,
+    flags: ['--plan', 'pro'],
+    key: proKey,
+    code: 1,
+    fails: ['rateLimit.planLimits'],
   },
 );
 

@@ -7,7 +7,7 @@ import { type PlanName, planLimits } from '../contract/interface-facts.ts';
 /** The Free plan's key. */
 export const freeKey = 'real-servers-free-3b9d0c71';
 /** The Pro plan's key. */
-const proKey = 'real-servers-pro-8e24f5aa';
+export const proKey = 'real-servers-pro-8e24f5aa';
 
 const plans = new Map<string, PlanName>([
   [freeKey, 'free'],
@@ -26,8 +26,12 @@ export function knownKey(authorization: string | undefined): string | undefined 
  * (the interface names no plan for them; the servers give them a Free window of their own).
  */
 export function perMinuteLimit(authorization: string | undefined): number {
-  const key = knownKey(authorization);
-  return planLimits[(key === undefined ? undefined : plans.get(key)) ?? 'free'].perMinute;
+  return perMinuteLimitOf(knownKey(authorization) ?? '');
+}
+
+/** Per-minute limit of a `limiterKey`: its key's plan's, or the Free plan's for an address. */
+export function perMinuteLimitOf(limiterKey: string): number {
+  return planLimits[plans.get(limiterKey) ?? 'free'].perMinute;
 }
 
 /**

@@ -8,8 +8,7 @@
  */
 import { Hono } from 'hono';
 import { type ClientRateLimitInfo, rateLimiter, type Store } from 'hono-rate-limiter';
-import { planLimits } from '../contract/interface-facts.ts';
-import { limiterKey } from './api-keys.ts';
+import { limiterKey, perMinuteLimit, perMinuteLimitOf } from './api-keys.ts';
 import { clientAddress, honoPetRoutes, listenHono } from './hono-pet-store.ts';
 import {
   type LimiterEnv,
@@ -21,8 +20,8 @@ import { answerText, createPetStore, errorAnswer } from './pet-store.ts';
 import { windowMs } from './rate-limit-window.ts';
 import type { RealServer } from './real-server.ts';
 
-/** A sliding log of served requests per key, holding at most `limit` of them. */
-function slidingLogStore(limit: number): Store<LimiterEnv> {
+/** A sliding log of served requests per key, holding at most `limitOf(key)` of them. */
+function slidingLogStore(limitOf: (key: string) => number): Store<LimiterEnv> {
   const logs = new Map<string, number[]>();
   const current = (key: string, now: number): number[] => {
     const log = (logs.get(key) ?? []).filter((at) => at > now - windowMs);
@@ -34,7 +33,7 @@ function slidingLogStore(limit: number): Store<LimiterEnv> {
       const now = Date.now();
       const log = current(key, now);
       // A refused request is not logged: it must not push the caller's next slot further away.
-      const refused = log.length >= limit;
+      const refused = log.length >= limitOf(key);
       if (!refused) log.push(now);
       const oldest = log[0] ?? now;
       return { totalHits: log.length + (refused ? 1 : 0), resetTime: new Date(oldest + windowMs) };
@@ -50,15 +49,14 @@ function slidingLogStore(limit: number): Store<LimiterEnv> {
 
 /** Starts the server. */
 export function startHonoSlidingWindowServer(): Promise<RealServer> {
-  const limit = planLimits.free.perMinute;
   const app = new Hono<LimiterEnv>();
   app.use(
     '/v1/*',
     rateLimiter<LimiterEnv>({
       windowMs,
-      limit,
+      limit: (c) => perMinuteLimit(c.req.header('Authorization')),
       standardHeaders: false,
-      store: slidingLogStore(limit),
+      store: slidingLogStore(perMinuteLimitOf),
       keyGenerator: (c) => limiterKey(c.req.header('Authorization'), clientAddress(c)),
       handler: (c) => {
         setXRateLimitHeaders(c);
