@@ -5,8 +5,10 @@
  * answer. Everything runs on the Node that `npm test` runs on (Node 24 from the `node`
  * devDependency), which is also first on the PATH the commands' `#!/usr/bin/env node` sees.
  */
-import { spawnSync } from 'node:child_process';
+import { spawn, spawnSync } from 'node:child_process';
+import { once } from 'node:events';
 import { mkdirSync, readFileSync, writeFileSync } from 'node:fs';
+import { createServer } from 'node:net';
 import { delimiter, dirname, join } from 'node:path';
 import { build } from 'esbuild';
 import { afterAll, beforeAll, expect, test } from 'vitest';
@@ -26,6 +28,35 @@ let project: ConsumerProject;
 function projectEnv(): NodeJS.ProcessEnv {
   const bins = join(project.dir, 'node_modules', '.bin');
   return { PATH: [dirname(process.execPath), bins, process.env.PATH].join(delimiter) };
+}
+
+/** A loopback port nothing listens on right now. */
+async function freePortNumber(): Promise<number> {
+  const probe = createServer().listen(0, '127.0.0.1');
+  await once(probe, 'listening');
+  const { port } = probe.address() as { port: number };
+  await new Promise((resolve) => probe.close(resolve));
+  return port;
+}
+
+/** As inProject, without blocking this process (a server it started keeps answering). */
+async function inProjectAsync(
+  command: string,
+  args: readonly string[],
+  env: Record<string, string>,
+) {
+  const child = spawn(command, args, {
+    cwd: project.dir,
+    env: { ...process.env, ...projectEnv(), NO_COLOR: '1', ...env },
+    stdio: ['ignore', 'pipe', 'pipe'],
+  });
+  let out = '';
+  child.stdout.on('data', (chunk: Buffer) => (out += chunk.toString()));
+  child.stderr.on('data', (chunk: Buffer) => (out += chunk.toString()));
+  const timer = setTimeout(() => child.kill('SIGKILL'), 90_000);
+  const [code] = (await once(child, 'close')) as [number | null];
+  clearTimeout(timer);
+  return { code, out };
 }
 
 /** Runs a command in the project and returns its exit code and output, never throwing. */
@@ -106,6 +137,7 @@ test('the tarball ships the build, the OpenAPI document and no sources or tests'
     'README.md',
     'openapi/petstore.yaml',
     'openapi/interface.md', // the document petstore.yaml says sits beside it
+    'contract-tests/README.md', // the harness's docs, which its --help names
     'dist/bin/petstore-fake.js',
     'dist/bin/petstore-contract.js',
     ...['fake', 'node', 'browser', 'contract/openapi.generated'].flatMap((entry) => [
@@ -114,7 +146,13 @@ test('the tarball ships the build, the OpenAPI document and no sources or tests'
     ]),
   ])
     expect(files).toContain(file);
-  expect(files.filter((file) => /(?<!\.d)\.ts$|\.test\.|contract-tests\//.test(file))).toEqual([]);
+  // contract-tests/README.md ships: the harness's help points at it.
+  expect(
+    files.filter(
+      (file) =>
+        /(?<!\.d)\.ts$|\.test\.|contract-tests\//.test(file) && file !== 'contract-tests/README.md',
+    ),
+  ).toEqual([]);
   const manifest = JSON.parse(
     readFileSync(join(project.dir, 'node_modules', 'petstore-fake', 'package.json'), 'utf8'),
   );
@@ -315,3 +353,72 @@ test('petstore-contract --fake finds the installed fake conforming', () => {
   expect(run.out).toMatch(/the server conforms to the interface/);
   expect(run.code).toBe(0);
 });
+
+test("the installed bins name themselves in help and usage lines, and the harness's docs path resolves inside the package", () => {
+  const contract = inProject('petstore-contract', ['--help']);
+  expect(contract.out).toMatch(/^Usage: petstore-contract \(--base-url/);
+  expect(contract.out).not.toContain('npm run contract');
+  const docs = /\(docs: ([^)]+)\)/.exec(contract.out)?.[1] ?? '';
+  expect(docs).toBe(join('node_modules', 'petstore-fake', 'contract-tests', 'README.md'));
+  expect(readFileSync(join(project.dir, docs), 'utf8')).toMatch(/^# Contract harness/);
+  for (const sub of ['proxy', 'calibrate']) {
+    const help = inProject('petstore-contract', [sub, '--help']);
+    expect(help.out, sub).toMatch(new RegExp(`^Usage: petstore-contract ${sub} `));
+    expect(help.out, sub).not.toMatch(/npm (run|start)/);
+  }
+  const typo = inProject('petstore-contract', ['--fak']);
+  expect(typo.out).toContain('did you mean --fake?');
+  expect(typo.out).toContain('run petstore-contract --help for usage');
+  const fake = inProject('petstore-fake', ['--help']);
+  expect(fake.out).toMatch(/^Usage: petstore-fake \[options\]/);
+  expect(fake.out).toContain('petstore-contract calibrate');
+  expect(fake.out).not.toMatch(/npm (run|start)/);
+});
+
+test('a failure found by the installed harness prints a replay line that runs as printed there, and the JUnit file holds it whole', async () => {
+  // The installed fake with every GET /pets/{petId} answered 500 (seeded chaos): a broken server.
+  const port = await freePortNumber();
+  const chaos = JSON.stringify({ seed: 1, rules: [{ operationId: 'getPet', errors: { 500: 1 } }] });
+  // The project's installed bin (a name, not a dependency of this repository).
+  const [fakeBin = ''] = Object.keys(packageJson.bin);
+  const server = spawn(
+    fakeBin,
+    ['--port', String(port), '--no-staging', '--quiet', '--chaos', chaos],
+    {
+      cwd: project.dir,
+      env: { ...process.env, ...projectEnv() },
+      stdio: ['ignore', 'pipe', 'pipe'],
+    },
+  );
+  try {
+    let banner = '';
+    server.stdout.on('data', (chunk: Buffer) => (banner += chunk.toString()));
+    for (let waited = 0; !banner.includes('demo keys (send as'); waited += 50) {
+      if (waited > 30_000 || server.exitCode !== null) throw new Error(`no banner: ${banner}`);
+      await new Promise((resolve) => setTimeout(resolve, 50));
+    }
+    const baseUrl = `http://127.0.0.1:${port}/v1`;
+    const keyEnv = { PETSTORE_API_KEY: 'enterprise-demo-key' };
+    const first = await inProjectAsync(
+      'petstore-contract',
+      ['--base-url', baseUrl, '--seed', '7', '--junit', 'report.xml'],
+      keyEnv,
+    );
+    expect(first.code, first.out).toBe(1);
+    const replays = [...first.out.matchAll(/^ +replay: (.+)$/gm)].map((match) => match[1] ?? '');
+    expect(replays.length).toBeGreaterThan(0);
+    const active = replays.find((line) => line.includes(' --only ')) ?? '';
+    expect(active).toMatch(
+      new RegExp(`^petstore-contract --base-url ${baseUrl} --seed=7 --only getPet\\.`),
+    );
+    const xml = readFileSync(join(project.dir, 'report.xml'), 'utf8');
+    for (const line of replays) expect(xml).toContain(`replay: ${line}`);
+    // As printed, in the user's shell, in their project.
+    const again = await inProjectAsync('bash', ['-c', active], keyEnv);
+    expect(again.code, again.out).toBe(1);
+    const id = / --only (\S+)$/.exec(active)?.[1] ?? '';
+    expect(again.out).toMatch(new RegExp(`^ {2}FAIL {2}${id.replaceAll('.', '\\.')} `, 'm'));
+  } finally {
+    server.kill('SIGKILL');
+  }
+}, 120_000);
