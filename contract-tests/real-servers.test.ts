@@ -95,7 +95,7 @@ function serverCase(title: string, spec: Case): void {
 // Conforming servers: each picks its own answer where the interface says "not shown", and the
 // harness must find nothing wrong (a false alarm fails the test).
 
-// express-rate-limit dist/index.mjs setLegacyHeaders: X-RateLimit-Reset is
+// express-rate-limit 8.7.5 dist/index.mjs:217-228 (setLegacyHeaders): X-RateLimit-Reset is
 // Math.ceil(resetTime / 1e3), the Unix time the interface's "Rate limit headers" ask for; the
 // draft-7 `RateLimit` / `RateLimit-Policy` fields beside them are extra, which no rule forbids.
 serverCase(
@@ -103,8 +103,9 @@ serverCase(
   { start: startExpressRateLimitServer, flags: [], code: 0, fails: [] },
 );
 
-// dist/index.mjs setRetryAfterHeader: Retry-After in whole seconds (Errors, 429 row; Limits,
-// rule 2); `message` as an object is sent as JSON (readme.md: message `string | json`).
+// express-rate-limit dist/index.mjs:259-263 (setRetryAfterHeader): Retry-After in whole seconds
+// (Errors, 429 row; Limits, rule 2); `message` as an object is sent as JSON (readme.md:54,
+// message `string | json`).
 serverCase(
   'express 5 + express-rate-limit: conforms with --rate-limits --plan free (429 with delta-seconds Retry-After, JSON Error)',
   {
@@ -145,8 +146,8 @@ serverCase(
   },
 );
 
-// Limits, rule 3: "Repeated requests after a 429 may lead to a temporary ban"; rule 5: its
-// duration is not shown. rate-limiter-flexible README: blockDuration "Block for N seconds, if
+// Limits, rule 3: "Repeated requests after a 429 may lead to a temporary ban"; rule 5: its duration
+// is not shown. rate-limiter-flexible 11.4.0 README.md:183: blockDuration "Block for N seconds, if
 // consumed more than points"; the server's Retry-After is the block's msBeforeNext.
 serverCase(
   'koa 3 + rate-limiter-flexible: conforms with --rate-limits --plan free (the ban ends when its Retry-After says)',
@@ -158,8 +159,8 @@ serverCase(
   },
 );
 
-// @fastify/rate-limit README, createRateLimit(): the returned `ttl` is "the remaining time until
-// the limit will be reset in milliseconds"; the server sends now + ttl in Unix seconds.
+// @fastify/rate-limit 11.2.0 README.md:517, createRateLimit(): the returned `ttl` is "the remaining
+// time until the limit will be reset in milliseconds"; the server sends now + ttl in Unix seconds.
 serverCase(
   'fastify 5 + @fastify/rate-limit through createRateLimit(), Reset as a Unix time, continueExceeding: conforms (default run)',
   {
@@ -170,8 +171,8 @@ serverCase(
   },
 );
 
-// Limits, rule 2: the client retries after Retry-After; README: continueExceeding "Renew user
-// limitation when user sends a request to the server when still limited", which a client that
+// Limits, rule 2: the client retries after Retry-After; README.md:155: continueExceeding "Renew
+// user limitation when user sends a request to the server when still limited", which a client that
 // honours Retry-After (ttlInSeconds) never triggers.
 serverCase(
   'fastify 5 + @fastify/rate-limit through createRateLimit(): conforms with --rate-limits --plan free (a limited caller that waits is served)',
@@ -184,8 +185,9 @@ serverCase(
 );
 
 // Limits, X-RateLimit-Remaining "Requests remaining in the current window": how the window is
-// counted is not shown. hono-rate-limiter dist/index.d.ts: `store` takes any `Store` (increment,
-// decrement, resetKey); this one keeps a sliding log, and Reset is when its oldest entry expires.
+// counted is not shown. hono-rate-limiter 0.5.4 dist/index.d.ts:210-253: `store` takes any `Store`
+// (increment, decrement, resetKey); this one keeps a sliding log, and Reset is when its oldest
+// entry expires.
 serverCase('hono 4 + hono-rate-limiter with a sliding-window store: conforms (default run)', {
   start: startHonoSlidingWindowServer,
   flags: [],
@@ -205,7 +207,8 @@ serverCase(
 );
 
 // Limits, "Rate limits by plan" (Pro: 300 a minute) and X-RateLimit-Limit "Limit applying to the
-// caller": express-rate-limit readme.md, `limit` is a `number | function` (here: by the key's plan).
+// caller": express-rate-limit readme.md:53, `limit` is a `number | function` (here: by the key's
+// plan).
 serverCase(
   'express 5 + express-rate-limit, limit by plan: a Pro key is told 300, conforms with --plan pro',
   { start: startExpressRateLimitServer, flags: ['--plan', 'pro'], key: proKey, code: 0, fails: [] },
@@ -214,8 +217,9 @@ serverCase(
 // Servers whose library defaults (or README configuration) break a stated rule.
 
 // Errors: "Every error response has a JSON body shaped as Error"; What the service does:
-// bodies are application/json. express-rate-limit dist/index.mjs: default `message` "Too many
-// requests, please try again later." and handler `response.send(message)` (a string: text/html).
+// bodies are application/json. express-rate-limit dist/index.mjs:770, default `message` "Too many
+// requests, please try again later.", and :807-813, handler `response.send(message)` (a string:
+// express sends text/html).
 serverCase(
   'express-rate-limit with its default handler: the 429 is text/html, not a JSON Error (--rate-limits)',
   {
@@ -240,9 +244,9 @@ serverCase(
   },
 );
 
-// Limits, "Rate limit headers (present on every response)". The library sets them only in its
-// own middleware (dist/index.mjs: `if (config.legacyHeaders ...) setLegacyHeaders(...)` inside
-// the limiter), which a request refused by auth never reaches.
+// Limits, "Rate limit headers (present on every response)". express-rate-limit sets them only in
+// its own middleware (dist/index.mjs:938-940, `if (config.legacyHeaders ...)
+// setLegacyHeaders(response, info)`), which a request refused by auth never reaches.
 serverCase(
   'express-rate-limit mounted after auth: 401 answers carry no X-RateLimit-* (default run)',
   {
@@ -254,7 +258,8 @@ serverCase(
 );
 
 // Limits: X-RateLimit-Reset "Unix timestamp at which the limit resets". @fastify/rate-limit
-// index.js: `res.header(params.labels.rateReset, ttlInSeconds)`, ttlInSeconds = ceil(ttl / 1000).
+// 11.2.0 index.js:347 and :358, `res.header(params.labels.rateReset, ttlInSeconds)`, with
+// ttlInSeconds = Math.ceil(res.ttl / 1000) (index.js:299): the seconds left.
 serverCase(
   '@fastify/rate-limit: x-ratelimit-reset is the seconds left, not a Unix time (default run)',
   {
@@ -265,9 +270,9 @@ serverCase(
   },
 );
 
-// Errors: Error requires code, message, status. @fastify/rate-limit README: errorResponseBuilder
-// defaults to `{statusCode: 429, error: 'Too Many Requests', message: ...}` (index.js
-// defaultErrorResponse), which fastify's error handler sends without `code` and `status`.
+// Errors: Error requires code, message, status. @fastify/rate-limit README.md:161:
+// errorResponseBuilder defaults to `{statusCode: 429, error: 'Too Many Requests', message: ...}`
+// (index.js:60-64), which fastify's error handler sends without `code` and `status`.
 serverCase("@fastify/rate-limit: its 429 body is fastify's error, not an Error (--rate-limits)", {
   start: startFastifyRateLimitServer,
   flags: ['--rate-limits'],
@@ -276,8 +281,8 @@ serverCase("@fastify/rate-limit: its 429 body is fastify's error, not an Error (
 });
 
 // Limits: X-RateLimit-Reset is a Unix timestamp (the harness: a non-negative integer).
-// koa-ratelimit limiter/memory.js: `reset: reset / 1e6` of a microsecond clock, sent as is by
-// index.js (`[reset]: limit.reset`).
+// koa-ratelimit 6.0.0 limiter/memory.js:60, `reset: reset / 1e6` of a microsecond clock, sent as
+// is by index.js:100 (`[reset]: limit.reset`).
 serverCase('koa-ratelimit memory driver: X-RateLimit-Reset is fractional seconds (default run)', {
   start: startKoaRatelimitServer,
   flags: [],
@@ -285,11 +290,12 @@ serverCase('koa-ratelimit memory driver: X-RateLimit-Reset is fractional seconds
   fails: ['headers.rateLimitValues'],
 });
 
-// Errors: "Every error response has a JSON body shaped as Error". koa-ratelimit index.js:
-// `ctx.body = message` (the README's errorMessage string, text/plain). Its Retry-After is
-// `(limit.reset - Date.now() / 1000) | 0`, the seconds left rounded down: a client that waits
-// exactly that may be refused again (rateLimit.servedAfterRetryAfter; Limits, rule 2), unless
-// the harness's jitter happens to cover the lost fraction, so that id may or may not fail.
+// Errors: "Every error response has a JSON body shaped as Error". koa-ratelimit index.js:116,
+// `ctx.body = message` (the README's errorMessage string, text/plain). Its Retry-After
+// (index.js:111, :117) is `(limit.reset - Date.now() / 1000) | 0`, the seconds left rounded down: a
+// client that waits exactly that may be refused again (rateLimit.servedAfterRetryAfter; Limits,
+// rule 2), unless the harness's jitter happens to cover the lost fraction, so that id may or may
+// not fail.
 serverCase(
   'koa-ratelimit: its 429 is the errorMessage text, and its Retry-After rounds down (--rate-limits)',
   {
@@ -302,7 +308,7 @@ serverCase(
 );
 
 // Errors, 429 row: the client retries after the time in Retry-After (RFC 9110: delta-seconds
-// are whole seconds, or an HTTP-date). rate-limiter-flexible README: `"Retry-After":
+// are whole seconds, or an HTTP-date). rate-limiter-flexible README.md:89: `"Retry-After":
 // rateLimiterRes.msBeforeNext / 1000`, a whole number only when msBeforeNext happens to be a
 // multiple of 1000 ms (about one run in a thousand, when this case would exit 0).
 serverCase(
@@ -316,8 +322,8 @@ serverCase(
 );
 
 // Limits, "Rate limits by plan" and X-RateLimit-Limit "Limit applying to the caller". With no
-// `keyGenerator` express-rate-limit keys by address (dist/index.mjs default keyGenerator:
-// `ipKeyGenerator(ip, subnet)`), so one `limit` serves every key on the machine.
+// `keyGenerator` express-rate-limit keys by address (dist/index.mjs:792-804, default keyGenerator
+// `return ipKeyGenerator(ip, subnet)`), so one `limit` serves every key on the machine.
 serverCase(
   'express-rate-limit keyed by client address: a Pro key is told X-RateLimit-Limit 60 (--plan pro)',
   {
@@ -329,9 +335,10 @@ serverCase(
   },
 );
 
-// Limits, "Rate limit headers (present on every response)". express-rate-limit readme.md
-// Usage: `standardHeaders: 'draft-8'`, `legacyHeaders: false, // Disable the X-RateLimit-*
-// headers`; dist/index.mjs setDraft8Headers sends `RateLimit` and `RateLimit-Policy` instead.
+// Limits, "Rate limit headers (present on every response)". express-rate-limit readme.md:30-31
+// (Usage): `standardHeaders: 'draft-8'`, `legacyHeaders: false, // Disable the X-RateLimit-*
+// headers`; dist/index.mjs:249-258 (setDraft8Headers) sends `RateLimit` and `RateLimit-Policy`
+// instead.
 serverCase(
   "express-rate-limit with the README's standardHeaders 'draft-8', legacyHeaders false: no X-RateLimit-* (--budget 60)",
   {
@@ -342,9 +349,10 @@ serverCase(
   },
 );
 
-// Limits, "Rate limit headers (present on every response)". hono-rate-limiter dist/index.js:
-// `standardHeaders = "draft-6"` by default, setDraft6Headers sends RateLimit-Limit,
-// -Remaining, -Reset and -Policy, and the library has no option for X-RateLimit-*.
+// Limits, "Rate limit headers (present on every response)". hono-rate-limiter 0.5.4
+// dist/index.js:212, `standardHeaders = "draft-6"` by default; setDraft6Headers
+// (dist/index.js:11-19) sends RateLimit-Limit, -Remaining, -Reset and -Policy, and the library has
+// no option for X-RateLimit-*.
 serverCase(
   'hono-rate-limiter with its default standardHeaders draft-6: no X-RateLimit-* (--budget 60)',
   {
