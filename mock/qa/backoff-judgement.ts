@@ -23,8 +23,8 @@ export const backoffRules = {
   growthFactor: 1.6,
   /** Waits within this ratio of each other (largest / smallest) are a fixed interval. */
   fixedRatio: 1.25,
-  /** Successive increases within this share of their mean are linear growth. */
-  linearSpread: 0.1,
+  /** Waits that a straight line fits within this share of their mean (RMS) are linear growth. */
+  linearSpread: 0.05,
 } as const;
 
 /** The verdict on one chain of own waits, with why in words. */
@@ -41,6 +41,22 @@ function seconds(ms: number): string {
 
 function list(waits: readonly number[]): string {
   return waits.map((w) => seconds(w)).join(', ');
+}
+
+/** The least-squares line through the waits: its slope per retry, the mean, the RMS residual. */
+function linearFit(waits: readonly number[]): { slope: number; mean: number; rms: number } {
+  const n = waits.length;
+  const meanX = (n - 1) / 2;
+  const mean = waits.reduce((a, b) => a + b, 0) / n;
+  let sxy = 0;
+  let sxx = 0;
+  for (const [x, y] of waits.entries()) {
+    sxy += (x - meanX) * (y - mean);
+    sxx += (x - meanX) ** 2;
+  }
+  const slope = sxy / sxx;
+  const residuals = waits.map((y, x) => y - (mean + slope * (x - meanX)));
+  return { slope, mean, rms: Math.sqrt(residuals.reduce((a, r) => a + r * r, 0) / n) };
 }
 
 /**
@@ -68,16 +84,11 @@ export function judgeChain(waits: readonly number[]): ChainJudgement {
     };
   if (waits.length >= minFixedWaits && Math.max(...floored) <= fixedRatio * Math.min(...floored))
     return { verdict: 'fail', why: `a fixed interval, not exponential (${list(waits)})` };
-  const steps = floored.slice(1).map((w, i) => w - (floored[i] as number));
-  const meanStep = steps.reduce((a, b) => a + b, 0) / steps.length;
-  if (
-    waits.length >= minLinearWaits &&
-    meanStep > 0 &&
-    steps.every((s) => Math.abs(s - meanStep) <= linearSpread * meanStep)
-  )
+  const fit = linearFit(floored);
+  if (waits.length >= minLinearWaits && fit.slope > 0 && fit.rms <= linearSpread * fit.mean)
     return {
       verdict: 'fail',
-      why: `linear growth, not exponential: about +${seconds(meanStep)} per retry (${list(waits)})`,
+      why: `linear growth, not exponential: about +${seconds(fit.slope)} per retry (${list(waits)})`,
     };
   return {
     verdict: 'inconclusive',

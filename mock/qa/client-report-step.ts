@@ -38,18 +38,21 @@ export const clientReportStep: Step = async (exchange, next) => {
   const bannedBefore = usage.bannedUntil;
   const answer = await next();
   const refused = exchange.refusedUntil !== undefined;
+  const answeredAt = state.clock.now();
+  const reset = exchange.rateLimit?.reset;
   state.qa.clients.record({
     keyId: key.id,
     clientId: clientIdOf(request, state.keys),
     method: request.method,
     url,
     arrivedAt: now,
-    answeredAt: state.clock.now(),
+    answeredAt,
     arrivedReal,
     answeredReal: Date.now(),
     status: answer.status,
     errorCode: answer.errorCode,
     retryAfter: answer.headers['Retry-After'],
+    resetInMs: reset === undefined ? undefined : Math.max(0, reset * 1000 - answeredAt),
     chaos: isChaos(answer),
     dropped: isDropped(answer),
     refused,

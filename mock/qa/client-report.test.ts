@@ -24,6 +24,7 @@ interface Step {
   readonly refused?: boolean;
   readonly violation?: boolean;
   readonly banStarted?: boolean;
+  readonly resetInMs?: number;
 }
 
 function reporterFed(steps: readonly Step[]) {
@@ -42,6 +43,7 @@ function reporterFed(steps: readonly Step[]) {
       status: s.status,
       errorCode: s.code,
       retryAfter: s.retryAfter,
+      resetInMs: s.resetInMs,
       chaos: false,
       dropped: false,
       refused: s.refused ?? false,
@@ -197,6 +199,18 @@ test('a wait Retry-After asked for (plus up to 25% jitter) is the server choice,
   expect(obeying.rules.backoff).toMatchObject({ verdict: 'not-applicable', ownWaits: 0 });
   expect(obeying.rules.backoff.waits.map((w) => w.own)).toEqual([false, false, false]);
   expect(obeying.verdict).toBe('pass');
+});
+
+test('without Retry-After, a wait for X-RateLimit-Reset is the server choice too (ky 2)', () => {
+  // ky 2 core/retry-timing.js: a missing Retry-After falls back to X-RateLimit-Reset.
+  const ky = judge([
+    { at: 0, status: 503, resetInMs: 45_000 },
+    { at: 45_020, status: 503, resetInMs: 60_000 },
+    { at: 105_030, status: 503, resetInMs: 60_000 },
+    { at: 165_040, status: 503, resetInMs: 60_000 },
+    { at: 225_050, status: 200 },
+  ]);
+  expect(ky.rules.backoff).toMatchObject({ verdict: 'not-applicable', ownWaits: 0 });
 });
 
 test('a success ends the chain: waits of two chains are never compared', () => {

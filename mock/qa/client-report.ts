@@ -53,6 +53,8 @@ interface ClientEvent {
   readonly errorCode: string | undefined;
   /** The answer's Retry-After header, if any. */
   readonly retryAfter: string | undefined;
+  /** Ms from the answer to its `X-RateLimit-Reset` (a wait some clients take when no Retry-After came). */
+  readonly resetInMs: number | undefined;
   readonly chaos: boolean;
   readonly dropped: boolean;
   /** A rate-limit refusal, the only answer that counts towards a ban (not forced, not chaos). */
@@ -208,6 +210,8 @@ interface Chain {
   failedReal: number;
   failedStatus: number;
   retryAfterMs: number | null;
+  /** Ms to `X-RateLimit-Reset` when no Retry-After came: ky 2 waits for it then. */
+  resetInMs: number | null;
   deadline: Deadline | undefined;
   readonly ownWaits: number[];
   /** Early requests counted against this chain, not yet shown to be a second copy's. */
@@ -505,11 +509,21 @@ export function createClientReporter(): ClientReporter {
       const fakeWaitMs = Math.max(0, event.arrivedAt - waited.failedAt);
       const waitMs = Math.max(realWaitMs, fakeWaitMs);
       const asked = waited.retryAfterMs;
+      // Without Retry-After, a wait of a second or more for X-RateLimit-Reset after a 429 or 503
+      // is the server's too (ky 2's fallback: core/retry-timing.js getRetryTimingHeader, used
+      // for afterStatusCodes 413, 429, 503 only).
+      const reset =
+        (waited.failedStatus === 429 || waited.failedStatus === 503) &&
+        waited.resetInMs !== null &&
+        waited.resetInMs >= 1000
+          ? waited.resetInMs
+          : null;
+      const told = asked ?? reset;
       const dictated =
-        asked !== null &&
-        waitMs >= asked - complianceTolerance.earlyToleranceMs &&
+        told !== null &&
+        waitMs >= told - complianceTolerance.earlyToleranceMs &&
         waitMs <=
-          asked * (1 + complianceTolerance.dictatedShare) + complianceTolerance.dictatedSlackMs;
+          told * (1 + complianceTolerance.dictatedShare) + complianceTolerance.dictatedSlackMs;
       if (!dictated) {
         ownWait = waitMs;
         c.ownWaits += 1;
@@ -563,6 +577,7 @@ export function createClientReporter(): ClientReporter {
         failedReal: 0,
         failedStatus: 0,
         retryAfterMs: null,
+        resetInMs: null,
         deadline: undefined,
         ownWaits: [],
         early: 0,
@@ -572,6 +587,7 @@ export function createClientReporter(): ClientReporter {
       next.failedReal = event.answeredReal;
       next.failedStatus = event.dropped ? 0 : event.status;
       next.retryAfterMs = delay ?? null;
+      next.resetInMs = event.resetInMs ?? null;
       next.deadline = deadline;
       if (parent !== undefined && chain === undefined) {
         next.ownWaits.push(...parent.ownWaits);
