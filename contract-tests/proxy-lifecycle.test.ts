@@ -119,7 +119,7 @@ test('through npm run contract -- proxy ... -- <command>, the exit code is the v
   expect(code, output).toBe(5);
 }, 60_000);
 
-/** A proxy started with `args` under `parent` (argv of a process that spawns it), its port. */
+/** A proxy started through the CLI with `args`, once its banner is out: the child and its port. */
 async function proxyUnder(args: readonly string[]) {
   let output = '';
   const child = spawn(process.execPath, [join(root, 'contract-tests/cli.ts'), 'proxy', ...args], {
@@ -235,5 +235,35 @@ test('an unknown proxy flag suggests the nearest known one', async () => {
   expect(run.code).toBe(2);
   expect(run.stderr).toMatch(
     /^petstore-contract: proxy: unknown option --targt; did you mean --target\?/,
+  );
+});
+
+test('SIGINT (Ctrl-C) to a proxy that judged traffic ends it with its verdict: exit 0', async () => {
+  const target = await fake();
+  const proxy = await proxyUnder(['--target', target.baseUrl, '--port', '0']);
+  const listed = await fetch(`http://127.0.0.1:${proxy.port}/v1/pets?limit=1`, {
+    headers: { Authorization: `Bearer ${key}` },
+  });
+  await listed.text();
+  proxy.child.kill('SIGINT');
+  const [code] = (await once(proxy.child, 'close')) as [number];
+  expect(code).toBe(0);
+  expect(proxy.output()).toMatch(/no rule seen broken in 1 exchange /);
+});
+
+test('an address that is not this machine is one line naming --host, exit 2', async () => {
+  // 192.0.2.1 is TEST-NET-1 (RFC 5737): never an address of this machine.
+  const run = await runCli([
+    'proxy',
+    '--target',
+    'http://127.0.0.1:9/v1',
+    '--host',
+    '192.0.2.1',
+    '--port',
+    '0',
+  ]);
+  expect(run.code).toBe(2);
+  expect(run.stderr.split('\n')[0]).toBe(
+    'petstore-contract: proxy: --host 192.0.2.1: not an address of this machine (EADDRNOTAVAIL); pick another with --host',
   );
 });

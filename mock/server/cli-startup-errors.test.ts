@@ -122,3 +122,20 @@ test('npm run demo -- --port P on a busy port is one line naming --port, exit 2;
     'build-browser: unknown option --prot; did you mean --port?; valid options: --serve, --port <n>',
   ]);
 }, 120_000);
+
+test('a --host that is not an address of this machine is one line naming --host, exit 2', async () => {
+  // 192.0.2.1 is TEST-NET-1 (RFC 5737): never an address of this machine.
+  const result = await run(process.execPath, [
+    cliPath,
+    '--host',
+    '192.0.2.1',
+    '--port',
+    '0',
+    '--no-staging',
+  ]);
+  expect(result.code).toBe(2);
+  expect(ownLines(result.stderr, 'petstore-fake').at(-1)).toBe(
+    'petstore-fake: --host 192.0.2.1: not an address of this machine (EADDRNOTAVAIL); pick another with --host',
+  );
+  expect(result.stderr).not.toMatch(/\n\s+at /);
+});
