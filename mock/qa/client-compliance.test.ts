@@ -261,3 +261,58 @@ test('the report never holds a key: sent in the query, the path or as the client
     '/v1/pets?api_key=[redacted]',
   ]);
 });
+
+test('a ban is charged to the client whose early requests earned it, not to a polite one on the same key', async () => {
+  const fake = await frozenFake(2);
+  const sleep = virtualSleep(fake);
+  expect(await politeGet(fake, 'polite', sleep)).toBe(200);
+  expect(await naiveGet(fake, 'naive', 1)).toBe(200);
+  // The minute is spent: the naive loop hammers into a ban; the polite client, told to wait,
+  // waits (the clock moves) and then waits out the ban it is told about.
+  expect(await naiveGet(fake, 'naive', 8)).toBe(429);
+  expect(await politeGet(fake, 'polite', sleep)).toBe(200);
+
+  const naive = clientOf(fake, 'naive');
+  const polite = clientOf(fake, 'polite');
+  expect(naive.rules.ban).toMatchObject({ verdict: 'fail', bans: 1 });
+  // It met the ban (a temporarily_banned answer) but no rate-limit refusal of its own.
+  expect(polite.failures).toMatchObject({ '429': 1 });
+  expect(polite.rules.ban).toMatchObject({ verdict: 'not-applicable', bans: 0, violations: 0 });
+  expect(polite.rules.retryAfter).toMatchObject({ verdict: 'pass', earlyRequests: 0 });
+  expect(polite.problems).toEqual([]);
+  expect(polite.verdict).toBe('pass');
+});
+
+test('two ky copies under one X-Client-Id, each waiting its Retry-After, are inconclusive, never failed (HTTP)', async () => {
+  const fake = await createFake();
+  const origin = fake.config.origins[0] as string;
+  const door = await listenHttp(fake.behaviour, { port: 0, origin });
+  try {
+    const base = `http://127.0.0.1:${(door.server.address() as { port: number }).port}`;
+    fake.control.force('listPets', 429, 4, 1);
+    const copy = () =>
+      ky.create({
+        headers: { Authorization: 'Bearer free-demo-key', 'X-Client-Id': 'shop' },
+        retry: { limit: 3 },
+      });
+    const first = copy().get(`${base}/v1/pets?limit=1`).json();
+    await new Promise((resolve) => setTimeout(resolve, 400));
+    await Promise.all([first, copy().get(`${base}/v1/pets?limit=1`).json()]);
+    const report = fake.control.clients();
+    const [shop] = report.clients;
+    expect(shop?.rules.retryAfter).toMatchObject({
+      verdict: 'inconclusive',
+      earlyRequests: 0,
+      ambiguousEarly: 1,
+    });
+    expect(shop?.verdict).toBe('inconclusive');
+    expect(() => expectClientCompliance(fake, { clientId: 'shop' })).toThrow(
+      /^petstore-fake: the evidence does not settle the rule for retries[\s\S]*two copies of one app share the id/,
+    );
+    expect(expectClientCompliance(fake, { clientId: 'shop', requireEvidence: false })).toHaveLength(
+      1,
+    );
+  } finally {
+    await door.close();
+  }
+});

@@ -112,6 +112,9 @@ test('the page shows plans, usage and resets, bans, chaos, last requests and ver
     }
   }
   for (let i = 0; i < 9; i++) await call('/pets?limit=1', 'legacy-cron');
+  // An app that gives up after one 503: nothing shows it honoured Retry-After.
+  fake.control.force('listPets', 503, 1, 1);
+  await call('/pets?limit=1', 'gave-up-app', 'business-demo-key');
 
   const page = await context.newPage();
   await page.goto(`${base}/__control/#token=${token}`);
@@ -132,7 +135,14 @@ test('the page shows plans, usage and resets, bans, chaos, last requests and ver
   expect(legacy).toContain('earned 1 temporary ban(s)');
   const checkout = await text(page, '#clients tr:has-text("checkout-web")');
   expect(checkout.split('\t').slice(0, 3)).toEqual(['demo-pro', 'checkout-web', 'pass']);
-  expect(await text(page, '#recent tbody tr:first-child')).toContain('temporarily_banned');
+  // Inconclusive is its own verdict, with why; and the page says which clock judged.
+  const gaveUp = await text(page, '#clients tr:has-text("gave-up-app")');
+  expect(gaveUp.split('\t').slice(0, 3)).toEqual(['demo-business', 'gave-up-app', 'inconclusive']);
+  expect(gaveUp).toContain('never sent a request after a Retry-After');
+  expect(await text(page, '#judged-on')).toContain('Fake clock frozen');
+  const latest = await text(page, '#recent tbody tr:first-child');
+  expect(latest).toContain('(real ');
+  expect(await text(page, '#recent tbody tr:nth-child(2)')).toContain('temporarily_banned');
   await page.screenshot({ path: screenshotPath, fullPage: true });
   expect(readFileSync(screenshotPath).subarray(1, 4).toString()).toBe('PNG');
 
