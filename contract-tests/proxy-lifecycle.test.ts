@@ -267,3 +267,38 @@ test('an address that is not this machine is one line naming --host, exit 2', as
     'petstore-contract: proxy: --host 192.0.2.1: not an address of this machine (EADDRNOTAVAIL); pick another with --host',
   );
 });
+
+test('SIGTERM to a proxy running a command stops the command too, and exits with the verdict', async () => {
+  const target = await fake();
+  const slowClient = `const r = await fetch(process.env.PETSTORE_PROXY_URL + '/pets?limit=1', { headers: { Authorization: 'Bearer ${key}' } }); await r.text(); console.log('client pid ' + process.pid); setTimeout(() => {}, 60000);`;
+  let output = '';
+  const child = spawn(
+    process.execPath,
+    [
+      join(root, 'contract-tests/cli.ts'),
+      'proxy',
+      '--target',
+      target.baseUrl,
+      '--',
+      process.execPath,
+      '-e',
+      slowClient,
+    ],
+    { stdio: ['ignore', 'pipe', 'pipe'] },
+  );
+  children.push(child);
+  child.stdout.on('data', (chunk: Buffer) => (output += chunk.toString()));
+  child.stderr.on('data', (chunk: Buffer) => (output += chunk.toString()));
+  for (let waited = 0; !/client pid (\d+)/.test(output); waited += 50) {
+    if (waited > 20_000 || child.exitCode !== null) throw new Error(`no client: ${output}`);
+    await new Promise((resolve) => setTimeout(resolve, 50));
+  }
+  const clientPid = Number(/client pid (\d+)/.exec(output)?.[1]);
+  child.kill('SIGTERM');
+  const [code] = (await once(child, 'close')) as [number];
+  expect(code, output).toBe(0);
+  expect(output).toMatch(/stopped \(SIGTERM\) before .* ended/);
+  expect(output).toMatch(/no rule seen broken in 1 exchange /);
+  // The command did not outlive the proxy.
+  expect(() => process.kill(clientPid, 0)).toThrow();
+});

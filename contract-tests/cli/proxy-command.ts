@@ -6,7 +6,6 @@
  * `--junit`): exit 0 when no rule was seen broken, 1 when one was, 2 when it judged nothing.
  * It sends no request of its own, so it costs the key nothing.
  */
-import { spawn } from 'node:child_process';
 import { writeFileSync } from 'node:fs';
 import { parseArgs } from 'node:util';
 import { listenProblem } from '../../mock/server/listen-problem.ts';
@@ -22,6 +21,7 @@ import { createRedactor, type Redactor } from '../report/redact.ts';
 import type { CheckResult, SuiteResult } from '../runner/results.ts';
 import { normaliseBaseUrl } from '../targets/url-target.ts';
 import { checkOutputPath, integer, parsePlan } from './flag-values.ts';
+import { runThroughProxy } from './proxied-command.ts';
 import type { StopReason } from './stop-signals.ts';
 import { ContractUsageError, toolName } from './usage-error.ts';
 
@@ -155,54 +155,6 @@ function jsonReport(target: string, forwarded: number, judged: number, results: 
   );
 }
 
-/** A command's exit as a code: its own, or 128 + the signal's number when a signal ended it. */
-function exitCodeOf(code: number | null, signal: NodeJS.Signals | null): number {
-  if (code !== null) return code;
-  const numbers: Partial<Record<NodeJS.Signals, number>> = {
-    SIGHUP: 1,
-    SIGINT: 2,
-    SIGKILL: 9,
-    SIGTERM: 15,
-  };
-  return 128 + (signal === null ? 0 : (numbers[signal] ?? 0));
-}
-
-/**
- * Runs `command` with PETSTORE_PROXY_URL set; resolves to its exit code, or to undefined when
- * `stopped` came first (the command is then sent SIGTERM, and SIGKILL 3 s later).
- */
-async function runThrough(
-  command: readonly string[],
-  proxyUrl: string,
-  io: ProxyIo,
-): Promise<{ code: number } | { stoppedBy: StopReason; code: number }> {
-  const [file = '', ...args] = command;
-  const child = spawn(file, args, {
-    stdio: 'inherit',
-    env: { ...io.env, PETSTORE_PROXY_URL: proxyUrl },
-  });
-  const exited = new Promise<number>((resolve) => {
-    child.once('error', (error) => {
-      io.err(
-        `${toolName} proxy: cannot run ${file}: ${(error as NodeJS.ErrnoException).code ?? error.message}`,
-      );
-      // As a shell reports a command it cannot find or run.
-      resolve((error as NodeJS.ErrnoException).code === 'ENOENT' ? 127 : 126);
-    });
-    child.once('exit', (code, signal) => resolve(exitCodeOf(code, signal)));
-  });
-  const first = await Promise.race([
-    exited.then((code) => ({ code })),
-    io.stopped.then((reason) => ({ stoppedBy: reason })),
-  ]);
-  if ('code' in first) return first;
-  child.kill('SIGTERM');
-  const killer = setTimeout(() => child.kill('SIGKILL'), 3_000);
-  const code = await exited;
-  clearTimeout(killer);
-  return { stoppedBy: first.stoppedBy, code };
-}
-
 /** Runs the proxy until `io.stopped` or the command ends; resolves to the exit code. */
 export async function runProxyCommand(argv: readonly string[], io: ProxyIo): Promise<number> {
   const flags = parseProxyFlags(argv);
@@ -272,7 +224,7 @@ export async function runProxyCommand(argv: readonly string[], io: ProxyIo): Pro
     if (reason === 'parent gone')
       io.err(`${toolName} proxy: its parent process went away; stopping`);
   } else {
-    const ended = await runThrough(flags.command, proxy.baseUrl, io);
+    const ended = await runThroughProxy(flags.command, proxy.baseUrl, io);
     if ('stoppedBy' in ended)
       io.err(`${toolName} proxy: stopped (${ended.stoppedBy}) before ${flags.command[0]} ended`);
     else commandCode = ended.code;
