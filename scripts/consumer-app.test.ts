@@ -21,6 +21,7 @@ import { exampleFileName, fencedBlocks, markdownSection } from './markdown-block
 const readme = readFileSync(new URL('../README.md', import.meta.url), 'utf8');
 const project = markdownSection(readme, 'Use it in your project');
 const guide = markdownSection(project, 'In your app (Vite + React, browser)');
+const playwrightRecipe = markdownSection(project, 'Recipe: Playwright end-to-end tests');
 
 let app: ConsumerApp;
 
@@ -30,7 +31,7 @@ beforeAll(async () => {
     (block) => exampleFileName(block) === 'src/mocks/petstore.ts',
   );
   expect(shared).toHaveLength(1);
-  app = await createConsumerApp(guide, shared);
+  app = await createConsumerApp(guide, shared, [playwrightRecipe]);
 }, 420_000);
 
 afterAll(() => app?.remove());
@@ -61,7 +62,10 @@ test("the app's vitest, configured in vite.config.ts, passes the guide's compone
   const count = tests.match(/^test\(/gm)?.length ?? 0;
   expect(count).toBe(3);
   expect(existsSync(join(app.dir, 'vitest.config.ts'))).toBe(false); // vite.config.ts is the one
+  // The Playwright recipe's e2e/*.spec.ts are there too: vitest must leave them to Playwright.
+  expect(existsSync(join(app.dir, 'e2e', 'worker.spec.ts'))).toBe(true);
   const run = inApp('npx', ['vitest', 'run']);
+  expect(run.out).toMatch(/Test Files\s+1 passed \(1\)/);
   expect(run.out).toMatch(new RegExp(`Tests\\s+${count} passed \\(${count}\\)`));
   expect(run.code).toBe(0);
 }, 180_000);
@@ -181,3 +185,22 @@ test('npm run dev in headless Chromium shows the first five pets, answered by th
     stopGroup(dev);
   }
 }, 120_000);
+
+test('Playwright runs the recipe: the built app against the fake as its webServer, and the worker in the dev app', async () => {
+  const specs = ['http-fake', 'worker'].map((name) =>
+    readFileSync(join(app.dir, 'e2e', `${name}.spec.ts`), 'utf8'),
+  );
+  const count = specs.join('\n').match(/^test\(/gm)?.length ?? 0;
+  expect(count).toBe(4);
+  const [fakePort, previewPort, devPort] = [await freePort(), await freePort(), await freePort()];
+  const run = inApp('npx', ['playwright', 'test', '--reporter=line'], {
+    CI: 'true',
+    FAKE_PORT: String(fakePort),
+    PREVIEW_PORT: String(previewPort),
+    DEV_PORT: String(devPort),
+    CHROMIUM_PATH: chromiumPath('consumer app test'),
+  });
+  expect(run.out).toMatch(new RegExp(`\\b${count} passed\\b`));
+  expect(run.out).not.toMatch(/failed|flaky|skipped/);
+  expect(run.code).toBe(0);
+}, 240_000);

@@ -65,12 +65,14 @@ function addToApp(appTsx: string, block: FencedBlock): string {
 }
 
 /**
- * Makes the app from `guide` (the README's "In your app" section) and `sharedFiles` (files the
- * guide takes from earlier sections, such as `src/mocks/petstore.ts`).
+ * Makes the app from `guide` (the README's "In your app" section), `sharedFiles` (files the
+ * guide takes from earlier sections, such as `src/mocks/petstore.ts`) and `recipes` (sections
+ * whose commands run in the app after the guide's, and whose files it writes too).
  */
 export async function createConsumerApp(
   guide: string,
   sharedFiles: readonly FencedBlock[],
+  recipes: readonly string[],
 ): Promise<ConsumerApp> {
   const work = mkdtempSync(join(tmpdir(), 'petstore-app-'));
   const remove = () => rmSync(work, { recursive: true, force: true });
@@ -94,10 +96,23 @@ export async function createConsumerApp(
         timeout: 300_000,
       },
     );
-    const setupOutput = `${setup.stdout}${setup.stderr}`;
+    let setupOutput = `${setup.stdout}${setup.stderr}`;
     if (setup.status !== 0)
       throw new Error(`consumer app: the guide's commands exited ${setup.status}:\n${setupOutput}`);
-    for (const block of [...sharedFiles, ...blocks]) {
+    const recipeBlocks = recipes.flatMap((recipe) => fencedBlocks(recipe));
+    for (const block of recipeBlocks.filter((each) => each.lang === 'sh')) {
+      const step = spawnSync('bash', ['-e', '-c', block.text], {
+        cwd: dir,
+        encoding: 'utf8',
+        env: appEnvironment(dir),
+        stdio: ['ignore', 'pipe', 'pipe'],
+        timeout: 300_000,
+      });
+      setupOutput += `${step.stdout}${step.stderr}`;
+      if (step.status !== 0)
+        throw new Error(`consumer app: \`${block.text}\` exited ${step.status}:\n${setupOutput}`);
+    }
+    for (const block of [...sharedFiles, ...blocks, ...recipeBlocks]) {
       const file = exampleFileName(block);
       if (file === undefined) continue;
       mkdirSync(dirname(join(dir, file)), { recursive: true });
