@@ -90,6 +90,10 @@ test('a broken rule exits 1 with the counterexample, a curl line using $PETSTORE
   expect(run.stdout).toContain('the server breaks the interface');
   const xml = readFileSync(junit, 'utf8');
   expect(xml).toMatch(/<failure message="[^"]*" type="listPets.limitRespected">/);
+  // The JUnit failure text holds the whole replay command, as the console prints it.
+  expect(xml).toContain(
+    `replay: npm run contract -- --base-url ${target.baseUrl} --budget 200 --seed=5 --only listPets.limitRespected`,
+  );
   for (const text of [run.stdout, run.stderr, xml]) expect(text).not.toContain(roomyKey);
 });
 
