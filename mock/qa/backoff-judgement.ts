@@ -11,8 +11,12 @@
 
 /** The thresholds of the definition; the report shows them as `tolerance`. */
 export const backoffRules = {
-  /** A wait shorter than this is no wait (a hot loop's 0 ms then 1 ms is not growth). */
-  floorMs: 20,
+  /**
+   * A wait shorter than this is no wait (a hot loop's 0 ms then 1 ms is not growth; on a loaded
+   * machine an immediate retry takes tens of ms). Full jitter (ky's 0.3 s cap first) puts all of
+   * 3 waits under it about 6 times in 10,000.
+   */
+  floorMs: 50,
   /** Own waits one chain needs before it can pass. */
   minWaits: 3,
   /** Own waits needed to call them a fixed interval: with fewer, doubling under jitter looks the same too often. */

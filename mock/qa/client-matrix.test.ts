@@ -93,10 +93,10 @@ const clients: Record<string, Client> = {
     return client.get(url);
   },
   // dist/esm/index.js linearDelay(delayFactor): `Math.max(retryNumber * delayFactor,
-  // retryAfter(error))`; README: `retryDelay: axiosRetry.linearDelay()` (300 ms steps here).
+  // retryAfter(error))`; README: `retryDelay: axiosRetry.linearDelay()` (500 ms steps here: a loaded machine adds up to a few hundred ms to a wait).
   'axios-retry linearDelay': (url) => {
     const client = axios.create({ headers });
-    axiosRetry(client, { retries: 5, retryDelay: linearDelay(300) });
+    axiosRetry(client, { retries: 5, retryDelay: linearDelay(500) });
     return client.get(url);
   },
   // p-retry 9.0.0 index.js: `Math.round(random * options.minTimeout * (options.factor **
@@ -225,7 +225,7 @@ const matrix: readonly Row[] = [
   ...told('axios-retry exponentialDelay', 'pass', 'not-applicable', 'pass'),
   own('axios-retry exponentialDelay', 3, 'pass'), // 0.24, 0.47, 0.94 s
   ...told('axios-retry linearDelay', 'pass', 'not-applicable', 'pass'),
-  own('axios-retry linearDelay', 5, 'fail'), // 0.3, 0.6, 0.9, 1.2, 1.5 s: linear
+  own('axios-retry linearDelay', 5, 'fail'), // 0.5, 1.0, 1.5, 2.0, 2.5 s: linear
   // Ignores Retry-After: early at 0.2 and 0.4 s; two own waits are too few for backoff.
   ...told('p-retry', 'fail', 'inconclusive', 'fail'),
   own('p-retry', 3, 'pass'), // 0.2, 0.4, 0.8 s

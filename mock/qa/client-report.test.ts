@@ -156,8 +156,10 @@ test('linear growth, a fixed interval and a hot loop fail; too few waits decide 
     why: 'linear growth, not exponential: about +0.10 s per retry (0.10 s, 0.20 s, 0.30 s, 0.40 s, 0.50 s)',
   });
   expect(judgeChain([1000, 1003, 998, 1001]).verdict).toBe('fail');
-  // A hot loop's 0 ms then 1 ms is not growth: under the 20 ms floor a wait is no wait.
+  // A hot loop's 0 ms then 1 ms is not growth: under the 50 ms floor a wait is no wait.
   expect(judgeChain([0, 1, 2]).verdict).toBe('fail');
+  // A hot loop on a loaded machine (seen in the matrix): still no wait.
+  expect(judgeChain([23, 16, 1]).verdict).toBe('fail');
   expect(judgeChain([0, 1]).verdict).toBe('too-few');
   expect(judgeChain([1000, 1000, 1000]).verdict).toBe('inconclusive');
   expect(judgeChain([100, 200, 300, 400]).verdict).toBe('inconclusive');
