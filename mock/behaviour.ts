@@ -103,7 +103,7 @@ export function createBehaviour(state: FakeState, control: FakeControl): Behavio
       url: shownUrl,
       status: answer.status,
       keyId: extra.keyId,
-      ...(extra.control ? {} : { clientId: clientIdOf(request, state.keys) }),
+      ...(extra.control ? {} : { clientId: clientIdOf(request, state) }),
       operationId: extra.operationId,
       durationMs: performance.now() - started,
       ...(extra.control ? { control: true } : {}),

@@ -4,15 +4,29 @@
  * fake's clock when the request arrived and when its answer left.
  */
 import type { FakeRequest } from '../core/fake-request.ts';
+import type { FakeState } from '../core/fake-state.ts';
 import { callerOf, type Step } from '../pipeline.ts';
-import type { KeyEntry } from '../policies/plans.ts';
 import { isChaos, isDropped } from './answer-marks.ts';
 
+/** Whether `text` holds `secret` raw, percent-decoded or in base64 (as a Basic credential would). */
+function holdsSecret(text: string, secret: string): boolean {
+  let plain = text;
+  try {
+    plain = decodeURIComponent(text);
+  } catch {
+    // Not percent-encoded: the raw text is all there is.
+  }
+  const base64 = Buffer.from(secret).toString('base64').replace(/=+$/, '');
+  const base64url = Buffer.from(secret).toString('base64url');
+  return [secret, base64, base64url].some((form) => text.includes(form) || plain.includes(form));
+}
+
 /**
- * Who sent a request (also on every request-log line): its `X-Client-Id`, else its `User-Agent`, else `-`, at most 64 characters,
- * and never a known key (a client that sent its key there is shown as `[redacted]`).
+ * Who sent a request (also on every request-log line): its `X-Client-Id`, else its
+ * `User-Agent`, else `-`, at most 64 characters, and never a secret (a client that sent a key or
+ * the control token there, raw, percent-encoded or in base64, is shown as `[redacted]`).
  */
-export function clientIdOf(request: FakeRequest, keys: readonly KeyEntry[]): string {
+export function clientIdOf(request: FakeRequest, state: FakeState): string {
   // Lower-case names: the HTTP door looks headers up as given.
   const raw = request.header('x-client-id') ?? request.header('user-agent') ?? '-';
   // Printable ASCII only: the id reaches the CLI's summary and the page.
@@ -21,7 +35,12 @@ export function clientIdOf(request: FakeRequest, keys: readonly KeyEntry[]): str
       .replace(/[^\x20-\x7e]/g, '?')
       .trim()
       .slice(0, 64) || '-';
-  return keys.some((key) => raw.includes(key.key)) ? '[redacted]' : id;
+  const access = state.config.controlAccess;
+  const secrets = [
+    ...state.keys.map((key) => key.key),
+    ...(typeof access === 'object' ? [access.token] : []),
+  ];
+  return secrets.some((secret) => holdsSecret(raw, secret)) ? '[redacted]' : id;
 }
 
 /**
@@ -42,7 +61,7 @@ export const clientReportStep: Step = async (exchange, next) => {
   const reset = exchange.rateLimit?.reset;
   state.qa.clients.record({
     keyId: key.id,
-    clientId: clientIdOf(request, state.keys),
+    clientId: clientIdOf(request, state),
     method: request.method,
     url,
     arrivedAt: now,

@@ -8,9 +8,13 @@ import { createFake } from '../fake.ts';
 import { formatExchange } from '../server/cli.ts';
 import { listenHttp } from '../server/http-server.ts';
 
-test('every /v1 log line names the client as the report does; control lines do not', async () => {
+test('every /v1 log line names the client as the report does, never a secret in any encoding; control lines do not', async () => {
   const records: ExchangeRecord[] = [];
-  const fake = await createFake({ onExchange: (record) => records.push(record) });
+  const token = 'qa-log-test-token-0123456789';
+  const fake = await createFake({
+    onExchange: (record) => records.push(record),
+    controlAccess: { token },
+  });
   const door = await listenHttp(fake.behaviour, {
     port: 0,
     origin: fake.config.origins[0] as string,
@@ -23,11 +27,18 @@ test('every /v1 log line names the client as the report does; control lines do n
       { headers: { ...auth, 'User-Agent': 'my-agent/1.0' } },
       { headers: { 'X-Client-Id': 'no-key-app' } },
       { headers: { ...auth, 'X-Client-Id': 'app free-demo-key' } },
+      { headers: { ...auth, 'X-Client-Id': encodeURIComponent('free-demo-key') } },
+      {
+        headers: { ...auth, 'User-Agent': `x ${Buffer.from('free-demo-key').toString('base64')}` },
+      },
+      { headers: { ...auth, 'X-Client-Id': `t=${token}` } },
     ]) {
       const res = await fetch(`${base}/v1/pets?limit=1`, init);
       await res.body?.cancel();
     }
-    const control = await fetch(`${base}/__control/state`);
+    const control = await fetch(`${base}/__control/state`, {
+      headers: { 'X-Control-Token': token },
+    });
     await control.body?.cancel();
   } finally {
     await door.close();
@@ -38,7 +49,13 @@ test('every /v1 log line names the client as the report does; control lines do n
     expect.stringMatching(/ 200 [\d.]+ms key=demo-free client="my-agent\/1\.0"$/),
     expect.stringMatching(/ 401 [\d.]+ms key=- error=unauthorized client="no-key-app"$/),
     expect.stringMatching(/ 200 [\d.]+ms key=demo-free client="\[redacted\]"$/),
+    expect.stringMatching(/ 200 [\d.]+ms key=demo-free client="\[redacted\]"$/),
+    expect.stringMatching(/ 200 [\d.]+ms key=demo-free client="\[redacted\]"$/),
+    expect.stringMatching(/ 200 [\d.]+ms key=demo-free client="\[redacted\]"$/),
     expect.stringMatching(/GET \/__control\/state 200 [\d.]+ms control$/),
   ]);
-  expect(lines.join('\n')).not.toContain('free-demo-key');
+  const log = lines.join('\n');
+  for (const secret of ['free-demo-key', token])
+    for (const form of [secret, Buffer.from(secret).toString('base64').replace(/=+$/, '')])
+      expect(log).not.toContain(form);
 });
