@@ -72,6 +72,8 @@ export interface ActiveCheck extends CheckInfo {
   readonly cost: CheckCost;
   /** Shared probes it reads (sent once per run, planned once: not part of `cost`). */
   readonly shares?: readonly SharedProbe[];
+  /** Ids of checks whose outcome it reads (run first, and selected with it by `--only`). */
+  readonly follows?: readonly string[];
   run(context: CheckContext): Promise<void>;
 }
 
@@ -81,8 +83,14 @@ export interface RunFacts {
   readonly plan?: PlanName;
   /** Whether the run may create pets. */
   readonly writes: boolean;
-  /** Whether `--rate-limits` asked to spend the window (and so to provoke a 429). */
+  /** Whether the run spends the window (and so provokes a 429): `--rate-limits`, its checks selected. */
   readonly rateLimitRun: boolean;
+  /**
+   * Whether `--only` narrowed the active checks: observers then see only the selected checks'
+   * traffic, so one that saw nothing was not exercised, never "could not run" (a replay line
+   * `--only <id> --seed=<n>` must reproduce its check's failure, not an unrelated incomplete).
+   */
+  readonly narrowed?: boolean;
   /** Whether the exchanges are others' traffic (the proxy), which no flag of ours can provoke. */
   readonly passive?: boolean;
 }

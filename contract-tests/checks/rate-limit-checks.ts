@@ -74,6 +74,7 @@ export const rateLimitServedAfterRetryAfter = activeCheck({
   needs: ['rateLimitRun', 'rateLimits'],
   priority: priorities.rateLimitRun,
   cost: { fixed: 0, perRun: 0 },
+  follows: ['rateLimit.exceededGives429'],
   async run(context) {
     const refusal = context.rateLimitRun.refusal?.response;
     if (refusal === undefined)

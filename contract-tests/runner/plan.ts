@@ -86,6 +86,29 @@ function matches(check: Check, ids: readonly string[]): boolean {
 }
 
 /**
+ * `--only` plus the checks the selected ones follow (whose outcome they read), so a check
+ * replays alone as it ran in the whole run; undefined when `--only` selects everything.
+ */
+function withFollowed(
+  checks: readonly Check[],
+  only: readonly string[] | undefined,
+): readonly string[] | undefined {
+  if (only === undefined || only.length === 0) return undefined;
+  const selected = new Set(only);
+  for (let grew = true; grew; ) {
+    grew = false;
+    for (const check of checks)
+      if (check.kind === 'active' && matches(check, [...selected]))
+        for (const id of check.follows ?? [])
+          if (!selected.has(id)) {
+            selected.add(id);
+            grew = true;
+          }
+  }
+  return [...selected];
+}
+
+/**
  * Sorts the checks into those that run and those skipped, with the kind of skip.
  * @example selectChecks(allChecks, target, { writes: true, rateLimitRun: false, writesOffReason: '' })
  */
@@ -93,13 +116,14 @@ export function selectChecks(checks: readonly Check[], target: Target, flags: Ru
   const active: ActiveCheck[] = [];
   const observers: ObserverCheck[] = [];
   const skipped: SkippedCheck[] = [];
+  const only = withFollowed(checks, flags.only);
   for (const check of checks) {
-    if (check.kind === 'active' && flags.only !== undefined && flags.only.length > 0) {
-      if (!matches(check, flags.only)) {
+    if (check.kind === 'active' && only !== undefined) {
+      if (!matches(check, only)) {
         skipped.push({
           check,
           kind: 'not-selected',
-          reason: `not in --only ${flags.only.join(',')}`,
+          reason: `not in --only ${(flags.only ?? []).join(',')}`,
         });
         continue;
       }

@@ -12,7 +12,7 @@ import type { PacerWait } from '../http/pacer.ts';
 import type { Target } from '../targets/target.ts';
 import { type ActiveRun, runActiveCheck } from './active-checks.ts';
 import { observe } from './observation.ts';
-import { conformanceCost, selectChecks } from './plan.ts';
+import { conformanceCost, selectChecks, spendsWindow } from './plan.ts';
 import { preflight } from './preflight.ts';
 import type { CheckResult, SuiteResult } from './results.ts';
 import { decideBudget } from './run-budget.ts';
@@ -90,8 +90,13 @@ export async function runSuite(options: SuiteOptions): Promise<SuiteResult> {
     results.push(result);
     options.onResult?.(result);
   };
-  // Observers watch from the first request on, the preflight included.
-  const observation = observe(selection.observers, facts);
+  // Observers watch from the first request on, the preflight included. What they may expect to
+  // see is what the selected checks send: a window spent only if its checks run at all.
+  const observation = observe(selection.observers, {
+    ...facts,
+    rateLimitRun: selection.active.some(spendsWindow),
+    ...(options.only !== undefined && options.only.length > 0 ? { narrowed: true } : {}),
+  });
   const { client, budget, pacer } = createRunClient({
     target,
     random,
