@@ -148,7 +148,7 @@ test('the QA recipe runs as written against npm start, printing what its comment
   expect(state.status).toBe(200);
   expect(recipe).toHaveLength(1);
   const steps = runShellBlock(onThisRunsPorts(recipe[0]?.text ?? ''), process.env, root);
-  expect(steps.map((step) => step.expectation.length > 0).filter(Boolean)).toHaveLength(3);
+  expect(steps.map((step) => step.expectation.length > 0).filter(Boolean)).toHaveLength(4);
   expectAsDocumented(steps);
 }, 60_000);
 

@@ -69,6 +69,16 @@ test('QA recipe: 429, Retry-After, ban and recovery without waiting a real minut
   await control('post', 'clock', { advance: 240 }).expect(200);
   const recovered = await api.get('/v1/pets?limit=1').set(key).expect(200);
   expect(recovered.headers['x-ratelimit-remaining']).toBe('2');
+
+  // 6. Answers with no dictated wait: a 503 without Retry-After, so a client's own backoff shows.
+  await control('post', 'force', {
+    operationId: 'listPets',
+    status: 503,
+    count: 3,
+    retryAfterSeconds: null,
+  }).expect(200);
+  const own = await api.get('/v1/pets?limit=1').set(key).expect(503);
+  expect(own.headers['retry-after']).toBeUndefined();
 });
 
 test('control requests with bad input get a 400 Error that says what to send', async () => {
