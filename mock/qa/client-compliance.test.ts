@@ -9,6 +9,7 @@
  * clock; ky sleeps with setTimeout, so its test runs under vitest's fake timers and the fake's
  * clock reads their Date. One test runs ky over HTTP on the real clock, as QA would.
  */
+import got from 'got';
 import ky from 'ky';
 import { afterEach, expect, test, vi } from 'vitest';
 import { createClock } from '../core/clock.ts';
@@ -316,3 +317,50 @@ test('two ky copies under one X-Client-Id, each waiting its Retry-After, are inc
     await door.close();
   }
 });
+
+test("on the QA recipe's frozen clock and on a shifted ticking one, ky and got that really wait pass (HTTP, both formats)", async () => {
+  const cases = [
+    { client: 'ky', format: 'seconds', clock: 'frozen' },
+    { client: 'got', format: 'http-date', clock: 'frozen' },
+    { client: 'ky', format: 'http-date', clock: 'shifted' },
+    { client: 'got', format: 'http-date', clock: 'shifted' },
+  ] as const;
+  await Promise.all(
+    cases.map(async ({ client, format, clock }) => {
+      const fake = await createFake({ retryAfterFormat: format });
+      const door = await listenHttp(fake.behaviour, {
+        port: 0,
+        origin: fake.config.origins[0] as string,
+      });
+      try {
+        const base = `http://127.0.0.1:${(door.server.address() as { port: number }).port}`;
+        // The issue's clocks: the recipe's frozen 2026-06-01, or six months behind, ticking.
+        if (clock === 'frozen') {
+          fake.control.setTime(start);
+          fake.control.freezeTime(true);
+        } else fake.control.setTime(Date.now() - 180 * 86_400_000);
+        fake.control.force('listPets', 503, 2, 1);
+        const url = `${base}/v1/pets?limit=1`;
+        const headers = { Authorization: 'Bearer free-demo-key', 'X-Client-Id': client };
+        if (client === 'ky') await ky.get(url, { headers, retry: { limit: 3 } }).json();
+        else await got(url, { headers, retry: { limit: 3 } }).json();
+        const report = fake.control.clients();
+        const [judged] = report.clients;
+        expect(report.clock.mode).toBe(clock);
+        expect(judged?.rules.retryAfter, `${client} ${format} ${clock}`).toMatchObject({
+          verdict: 'pass',
+          earlyRequests: 0,
+          judgedRequests: 2,
+        });
+        // Really waited about a second each, on real time, whatever the fake's clock did.
+        for (const wait of judged?.rules.backoff.waits ?? []) {
+          expect(wait.realWaitMs).toBeGreaterThanOrEqual(990);
+          expect(wait.clock).toBe('real');
+        }
+        expect(judged?.verdict).toBe('pass');
+      } finally {
+        await door.close();
+      }
+    }),
+  );
+}, 30_000);

@@ -8,6 +8,19 @@ import type { FakeState } from '../core/fake-state.ts';
 import { callerOf, type Step } from '../pipeline.ts';
 import { isChaos, isDropped } from './answer-marks.ts';
 
+/** The forms of a secret looked for, by secret: computed once, not on every request. */
+const secretForms = new Map<string, readonly string[]>();
+
+function formsOf(secret: string): readonly string[] {
+  let forms = secretForms.get(secret);
+  if (forms === undefined) {
+    const bytes = Buffer.from(secret);
+    forms = [secret, bytes.toString('base64').replace(/=+$/, ''), bytes.toString('base64url')];
+    secretForms.set(secret, forms);
+  }
+  return forms;
+}
+
 /** Whether `text` holds `secret` raw, percent-decoded or in base64 (as a Basic credential would). */
 function holdsSecret(text: string, secret: string): boolean {
   let plain = text;
@@ -16,9 +29,7 @@ function holdsSecret(text: string, secret: string): boolean {
   } catch {
     // Not percent-encoded: the raw text is all there is.
   }
-  const base64 = Buffer.from(secret).toString('base64').replace(/=+$/, '');
-  const base64url = Buffer.from(secret).toString('base64url');
-  return [secret, base64, base64url].some((form) => text.includes(form) || plain.includes(form));
+  return formsOf(secret).some((form) => text.includes(form) || plain.includes(form));
 }
 
 /**
