@@ -22,6 +22,10 @@ const readme = readFileSync(new URL('../README.md', import.meta.url), 'utf8');
 const project = markdownSection(readme, 'Use it in your project');
 const guide = markdownSection(project, 'In your app (Vite + React, browser)');
 const playwrightRecipe = markdownSection(project, 'Recipe: Playwright end-to-end tests');
+const storybookRecipe = markdownSection(
+  project,
+  'Recipe: Storybook stories through `fake.handlers`',
+);
 
 let app: ConsumerApp;
 
@@ -31,7 +35,7 @@ beforeAll(async () => {
     (block) => exampleFileName(block) === 'src/mocks/petstore.ts',
   );
   expect(shared).toHaveLength(1);
-  app = await createConsumerApp(guide, shared, [playwrightRecipe]);
+  app = await createConsumerApp(guide, shared, [playwrightRecipe, storybookRecipe]);
 }, 420_000);
 
 afterAll(() => app?.remove());
@@ -50,6 +54,8 @@ function inApp(command: string, args: readonly string[], env: NodeJS.ProcessEnv 
 
 test("the guide's commands install the tarball without an install-scripts warning and record the worker folder", () => {
   expect(app.setupOutput).not.toMatch(/install-scripts/);
+  // The recipes' packages may have install scripts of their own (esbuild); the fake has none.
+  expect(app.recipesOutput).not.toMatch(/install-scripts\s+petstore-fake/);
   expect(app.setupOutput).toMatch(/create-vite v9\.3\.0/); // the pinned template, from npm
   expect(existsSync(join(app.dir, 'public', 'mockServiceWorker.js'))).toBe(true);
   const manifest = JSON.parse(readFileSync(join(app.dir, 'package.json'), 'utf8'));
@@ -203,4 +209,52 @@ test('Playwright runs the recipe: the built app against the fake as its webServe
   expect(run.out).toMatch(new RegExp(`\\b${count} passed\\b`));
   expect(run.out).not.toMatch(/failed|flaky|skipped/);
   expect(run.code).toBe(0);
+}, 240_000);
+
+test('Storybook builds the stories, and in Chromium they render through fake.handlers in msw-storybook-addon', async () => {
+  const build = inApp('npx', ['storybook', 'build', '--quiet', '-o', 'storybook-static'], {
+    STORYBOOK_DISABLE_TELEMETRY: '1',
+  });
+  expect(build.code, build.out).toBe(0);
+  expect(existsSync(join(app.dir, 'storybook-static', 'mockServiceWorker.js'))).toBe(true);
+  const port = await freePort();
+  const server = await startInApp(
+    [
+      'exec',
+      '--',
+      'vite',
+      'preview',
+      '--outDir',
+      'storybook-static',
+      '--port',
+      String(port),
+      '--strictPort',
+      '--host',
+      '127.0.0.1',
+    ],
+    /Local:/,
+  );
+  const browser = await chromium.launch({
+    executablePath: chromiumPath('consumer app test'),
+    args: chromiumArgs(),
+  });
+  try {
+    const page = await browser.newPage();
+    const story = async (id: string) => {
+      await page.goto(`http://127.0.0.1:${port}/iframe.html?id=${id}&viewMode=story`);
+      const root = page.locator('#storybook-root');
+      await root
+        .locator('ul[aria-label="pets"] li, [role="alert"]')
+        .first()
+        .waitFor({ timeout: 60_000 });
+      return root.innerText();
+    };
+    expect((await story('petlist--from-the-fake')).split('\n')).toEqual(
+      pets.slice(0, 5).map((pet) => pet.name),
+    );
+    expect(await story('petlist--when-the-api-fails')).toBe('No pets: the API answered 503');
+  } finally {
+    await browser.close();
+    stopGroup(server);
+  }
 }, 240_000);

@@ -21,6 +21,8 @@ export interface ConsumerApp {
   readonly dir: string;
   /** Everything the guide's shell commands printed. */
   readonly setupOutput: string;
+  /** Everything the recipes' shell commands printed. */
+  readonly recipesOutput: string;
   /** The environment the app's commands run in: this Node first on PATH, then the app's bins. */
   readonly env: NodeJS.ProcessEnv;
   /** Removes the app and the tarball. */
@@ -96,7 +98,8 @@ export async function createConsumerApp(
         timeout: 300_000,
       },
     );
-    let setupOutput = `${setup.stdout}${setup.stderr}`;
+    const setupOutput = `${setup.stdout}${setup.stderr}`;
+    let recipesOutput = '';
     if (setup.status !== 0)
       throw new Error(`consumer app: the guide's commands exited ${setup.status}:\n${setupOutput}`);
     const recipeBlocks = recipes.flatMap((recipe) => fencedBlocks(recipe));
@@ -108,9 +111,9 @@ export async function createConsumerApp(
         stdio: ['ignore', 'pipe', 'pipe'],
         timeout: 300_000,
       });
-      setupOutput += `${step.stdout}${step.stderr}`;
+      recipesOutput += `${step.stdout}${step.stderr}`;
       if (step.status !== 0)
-        throw new Error(`consumer app: \`${block.text}\` exited ${step.status}:\n${setupOutput}`);
+        throw new Error(`consumer app: \`${block.text}\` exited ${step.status}:\n${recipesOutput}`);
     }
     for (const block of [...sharedFiles, ...blocks, ...recipeBlocks]) {
       const file = exampleFileName(block);
@@ -124,7 +127,7 @@ export async function createConsumerApp(
     if (!appLines) throw new Error("consumer app: the guide no longer shows App.tsx's new lines");
     const appTsx = join(dir, 'src', 'App.tsx');
     writeFileSync(appTsx, addToApp(readFileSync(appTsx, 'utf8'), appLines));
-    return { dir, setupOutput, env: appEnvironment(dir), remove };
+    return { dir, setupOutput, recipesOutput, env: appEnvironment(dir), remove };
   } catch (error) {
     remove();
     throw error;
