@@ -247,7 +247,8 @@ test('Storybook builds the stories, and in Chromium they render through fake.han
         .locator('ul[aria-label="pets"] li, [role="alert"]')
         .first()
         .waitFor({ timeout: 60_000 });
-      return root.innerText();
+      const names = await root.locator('li').allTextContents();
+      return names.length > 0 ? names.join('\n') : ((await root.textContent()) ?? '');
     };
     expect((await story('petlist--from-the-fake')).split('\n')).toEqual(
       pets.slice(0, 5).map((pet) => pet.name),

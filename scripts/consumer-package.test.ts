@@ -19,10 +19,10 @@ import { exampleFileName, fencedBlocks, markdownSection } from './markdown-block
 const readme = readFileSync(new URL('../README.md', import.meta.url), 'utf8');
 const useIt = markdownSection(readme, 'Use it in your project');
 /** The guide less its app section and recipes, whose Vite app consumer-app.test.ts runs. */
-const guide = ['In your app (Vite + React, browser)', 'Recipe: Playwright end-to-end tests'].reduce(
-  (rest, heading) => rest.replace(markdownSection(useIt, heading), ''),
-  useIt,
-);
+const guide = [
+  'In your app (Vite + React, browser)',
+  ...[...useIt.matchAll(/^### (Recipe: .+)$/gm)].map((match) => match[1] ?? ''),
+].reduce((rest, heading) => rest.replace(markdownSection(useIt, heading), ''), useIt);
 const tsc = new URL('../node_modules/.bin/tsc', import.meta.url).pathname;
 
 let project: ConsumerProject;
