@@ -14,8 +14,12 @@ const secretForms = new Map<string, readonly string[]>();
 function formsOf(secret: string): readonly string[] {
   let forms = secretForms.get(secret);
   if (forms === undefined) {
-    const bytes = Buffer.from(secret);
-    forms = [secret, bytes.toString('base64').replace(/=+$/, ''), bytes.toString('base64url')];
+    // btoa over UTF-8 bytes, not Buffer: this code also runs in the browser's service worker.
+    const base64 = btoa(String.fromCharCode(...new TextEncoder().encode(secret))).replace(
+      /=+$/,
+      '',
+    );
+    forms = [secret, base64, base64.replaceAll('+', '-').replaceAll('/', '_')];
     secretForms.set(secret, forms);
   }
   return forms;
