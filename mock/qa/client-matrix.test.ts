@@ -73,6 +73,14 @@ const clients: Record<string, Client> = {
       })
       .json();
   },
+  // Equal jitter through the same option: half the delay fixed, half random (0.95 of it here).
+  'ky equal jitter': (url) =>
+    ky
+      .get(url, {
+        headers,
+        retry: { limit: 3, jitter: (delay) => delay / 2 + (Math.random() * delay) / 2 },
+      })
+      .json(),
   // got 16.1.0: core/calculate-retry-delay.js returns Retry-After when the answer has one,
   // else `2 ** (attemptCount - 1) * 1000 + noise` (noise up to 100 ms; 90 here); core/index.js
   // reads an HTTP-date as `Date.parse(date) - Date.now()`.
@@ -109,6 +117,16 @@ const clients: Record<string, Client> = {
         return res.json();
       },
       { retries: 4, minTimeout: 200 },
+    ),
+  // index.js: `randomize` multiplies each timeout by 1 to 2 (`Math.random() + 1`; 1.9 here).
+  'p-retry randomize': (url) =>
+    pRetry(
+      async () => {
+        const res = await fetch(url, { headers });
+        if (!res.ok) throw new Error(`status ${res.status}`);
+        return res.json();
+      },
+      { retries: 4, minTimeout: 200, randomize: true },
     ),
   // fetch-retry 6.0.0 README: `retryDelay: function(attempt, error, response) { return
   // Math.pow(2, attempt) * 1000 }` (200 here) with `retryOn`; index.js never reads Retry-After.
@@ -218,6 +236,7 @@ const matrix: readonly Row[] = [
   own('ky default', 3, 'pass'), // 0.3, 0.6, 1.2 s
   own('ky jitter: true', 3, 'pass'), // 0.27, 0.54, 1.08 s at random 0.9
   own('ky jitter function', 3, 'inconclusive'), // shrinks once: jitter, never a fail
+  own('ky equal jitter', 3, 'pass'), // 0.29, 0.57, 1.14 s at random 0.9
   ...told('got', 'pass', 'not-applicable', 'pass'),
   own('got', 3, 'pass'), // 1.09, 2.09, 4.09 s
   ...told('axios-retry default', 'pass', 'not-applicable', 'pass'),
@@ -229,6 +248,7 @@ const matrix: readonly Row[] = [
   // Ignores Retry-After: early at 0.2 and 0.4 s; two own waits are too few for backoff.
   ...told('p-retry', 'fail', 'inconclusive', 'fail'),
   own('p-retry', 3, 'pass'), // 0.2, 0.4, 0.8 s
+  own('p-retry randomize', 3, 'pass'), // 0.38, 0.76, 1.52 s at random 0.9
   ...told('fetch-retry', 'fail', 'inconclusive', 'fail'),
   own('fetch-retry', 3, 'pass'), // 0.2, 0.4, 0.8 s
   ...told('openapi-fetch + retry middleware', 'pass', 'not-applicable', 'pass'),
