@@ -87,6 +87,15 @@ export const responsesJson = observerCheck({
   whenUnseen: notExercised('no answer had a body'),
 });
 
+/** The IETF draft's rate-limit fields (draft-6 to draft-8), which are not the interface's. */
+const ietfRateLimitFields = [
+  'RateLimit',
+  'RateLimit-Policy',
+  'RateLimit-Limit',
+  'RateLimit-Remaining',
+  'RateLimit-Reset',
+] as const;
+
 /** X-RateLimit-* on every response. */
 export const headersRateLimitOnEveryResponse = observerCheck({
   id: 'headers.rateLimitOnEveryResponse',
@@ -96,9 +105,11 @@ export const headersRateLimitOnEveryResponse = observerCheck({
   judge(exchange) {
     const response = answerOf(exchange);
     const missing = rateLimitHeaders.filter((name) => response.headers.get(name) === null);
-    return missing.length === 0
-      ? undefined
-      : `a ${response.status} answer without ${missing.join(', ')}`;
+    if (missing.length === 0) return undefined;
+    // Servers built on express-rate-limit / hono-rate-limiter often send the IETF draft's fields
+    // instead: say so, since the interface names X-RateLimit-* and nothing else.
+    const ietf = ietfRateLimitFields.filter((name) => response.headers.get(name) !== null);
+    return `a ${response.status} answer without ${missing.join(', ')}${ietf.length === 0 ? '' : ` (it carries the IETF draft's ${ietf.join(', ')} instead; the interface promises X-RateLimit-*)`}`;
   },
   whenUnseen: notExercised('no answer was seen'),
 });

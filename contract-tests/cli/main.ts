@@ -190,6 +190,7 @@ export async function main(
       ...(options.plan === undefined ? {} : { plan: options.plan }),
       timeoutMs: options.timeoutMs,
       maxWaitMs: options.maxWaitMs,
+      maxDurationMs: options.maxDurationMs,
       maxBodyBytes: options.maxBodyBytes,
       redact,
       ...(options.runs === undefined ? {} : { runs: options.runs }),

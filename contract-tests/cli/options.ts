@@ -29,6 +29,8 @@ export interface CliOptions {
   readonly budget: number | undefined;
   readonly timeoutMs: number;
   readonly maxWaitMs: number;
+  /** `--max-duration`: the run's bound in ms; past it the run ends incomplete (exit 2). */
+  readonly maxDurationMs: number;
   readonly seed: number;
   readonly runs: number | undefined;
   readonly only: readonly string[] | undefined;
@@ -55,6 +57,7 @@ const optionSpecs = {
   budget: { type: 'string' },
   timeout: { type: 'string' },
   'max-wait': { type: 'string' },
+  'max-duration': { type: 'string' },
   seed: { type: 'string' },
   runs: { type: 'string' },
   only: { type: 'string' },
@@ -66,6 +69,9 @@ const optionSpecs = {
   log: { type: 'string' },
   'max-body-bytes': { type: 'string' },
 } as const satisfies ParseArgsOptionsConfig;
+
+/** `--max-duration`'s default, in seconds: a Free key's minute, one long wait and room to spare. */
+const defaultMaxDurationS = 300;
 
 const keyFlags = /^--?(api-?key|key|token|bearer|auth(orization)?)(=|$)/i;
 
@@ -170,6 +176,8 @@ export function parseCliOptions(argv: readonly string[], env: NodeJS.ProcessEnv)
     budget,
     timeoutMs: integer(values.timeout, '--timeout', 10_000, 1, 600_000),
     maxWaitMs: integer(values['max-wait'], '--max-wait', 90, 0, 86_400) * 1000,
+    maxDurationMs:
+      integer(values['max-duration'], '--max-duration', defaultMaxDurationS, 1, 86_400) * 1000,
     seed: integer(values.seed, '--seed', randomSeed(), -(2 ** 31), 2 ** 31 - 1),
     runs,
     only: parseIds(values.only, '--only'),

@@ -30,6 +30,8 @@ Options:
   --timeout <ms>       per-request timeout, body included (default 10000)
   --max-body-bytes <n> most bytes read of an answer (default 4194304); more: no verdict
   --max-wait <s>       longest wait for Retry-After or X-RateLimit-Reset (default 90)
+  --max-duration <s>   the run's bound (default 300): past it, no request and no wait;
+                       the checks left could not run (exit 2, naming the wait)
   --seed <n>           replay a run (printed at the start and with every failure)
   --runs <n>           property runs per property check (default: as the budget allows,
                        at most 100; each property's edge cases always run)

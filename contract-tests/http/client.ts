@@ -164,12 +164,15 @@ export function createClient(options: ClientOptions): ContractClient {
         // Exponential backoff: never sooner than Retry-After, and at least 1 s, 2 s, 4 s...
         const retry = parseRetryAfter(response.headers.get('Retry-After'), clock.now());
         const backoff = 1000 * 2 ** (attempt - 1);
-        pacer.blockUntil(
-          clock.now() + Math.max(retry?.waitMs ?? 0, backoff),
-          (retry?.waitMs ?? 0) >= backoff
-            ? `Retry-After: ${response.headers.get('Retry-After')}`
-            : `backoff after 429 number ${attempt} of this request`,
-        );
+        // The pacer already waits for the Retry-After of an answer to the key, and its reason
+        // says whether the 429 was planned: only a longer backoff replaces it.
+        if (!exchange.authenticated || (retry?.waitMs ?? 0) < backoff)
+          pacer.blockUntil(
+            clock.now() + Math.max(retry?.waitMs ?? 0, backoff),
+            (retry?.waitMs ?? 0) >= backoff
+              ? `Retry-After: ${response.headers.get('Retry-After')}`
+              : `backoff after 429 number ${attempt} of this request`,
+          );
         exchange = await once(spec, true);
       }
       return exchange;

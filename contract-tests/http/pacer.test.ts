@@ -1,7 +1,7 @@
 import { expect, test } from 'vitest';
 import type { HarnessClock } from './clock.ts';
 import type { Exchange } from './exchange.ts';
-import { createPacer, RateLimitedError } from './pacer.ts';
+import { createPacer, RateLimitedError, RunDurationError } from './pacer.ts';
 import { testExchange } from './test-exchange.ts';
 
 function virtualClock(start = 1_000_000_000_000): HarnessClock & { slept: number[] } {
@@ -72,4 +72,43 @@ test('gives up rather than wait longer than --max-wait', async () => {
   const pacer = createPacer({ clock, maxWaitMs: 5_000, random: () => 0 });
   pacer.observe(answer(429, { 'Retry-After': '3600' }));
   await expect(pacer.beforeSend(true, true)).rejects.toBeInstanceOf(RateLimitedError);
+});
+
+test('--max-duration: against 429s forever, no request after the bound and no wait that would end past it', async () => {
+  const clock = virtualClock();
+  const started = clock.now();
+  const pacer = createPacer({
+    clock,
+    maxWaitMs: 90_000,
+    random: () => 0.99,
+    maxDurationMs: 300_000,
+  });
+  let sent = 0;
+  let stop: unknown;
+  try {
+    for (;;) {
+      await pacer.beforeSend(true, true);
+      sent += 1;
+      pacer.observe(answer(429, { 'Retry-After': '60', 'X-RateLimit-Remaining': '0' }));
+    }
+  } catch (error) {
+    stop = error;
+  }
+  expect(stop).toBeInstanceOf(RunDurationError);
+  expect((stop as Error).message).toMatch(
+    /^--max-duration 300 s would pass while waiting \d+ s for Retry-After: 60$/,
+  );
+  expect(clock.now() - started).toBeLessThanOrEqual(300_000);
+  // 60 s plus up to 10% jitter (at most 1 s) a wait: four waits fit in 300 s, a fifth does not.
+  expect(sent).toBe(5);
+});
+
+test('--max-duration: once the bound has passed (slow answers), no request is sent, naming the bound', async () => {
+  const clock = virtualClock();
+  const pacer = createPacer({ clock, maxWaitMs: 90_000, random: () => 0, maxDurationMs: 10_000 });
+  await pacer.beforeSend(true, true);
+  await clock.sleep(10_000);
+  await expect(pacer.beforeSend(true, true)).rejects.toThrow(
+    /^--max-duration 10 s passed \(no wait: the answers took that long\)$/,
+  );
 });

@@ -15,6 +15,17 @@ export class RateLimitedError extends Error {
   }
 }
 
+/**
+ * Thrown when the run's wall-time bound (`--max-duration`) has passed, or a wait would end past
+ * it: the run stops with no verdict for the checks left, naming what it was waiting for.
+ */
+export class RunDurationError extends Error {
+  constructor(message: string) {
+    super(message);
+    this.name = 'RunDurationError';
+  }
+}
+
 /** The key's quota as the last answers told it. */
 export interface KnownQuota {
   /** X-RateLimit-Remaining, less the requests sent since. */
@@ -60,6 +71,11 @@ export interface PacerOptions {
   readonly random: () => number;
   /** Told of every wait longer than a second, before it starts. */
   readonly onWait?: (wait: PacerWait) => void;
+  /**
+   * The run's bound (`--max-duration`), in ms from the pacer's creation on `clock`: no request
+   * is sent and no wait begins that would end past it. Default: no bound.
+   */
+  readonly maxDurationMs?: number;
 }
 
 /** A header holding a non-negative integer (X-RateLimit-*), or undefined when it holds none. */
@@ -69,7 +85,19 @@ export function integerHeader(headers: Headers | undefined, name: string): numbe
 }
 
 /** Creates a pacer. */
-export function createPacer({ clock, maxWaitMs, random, onWait }: PacerOptions): Pacer {
+export function createPacer({
+  clock,
+  maxWaitMs,
+  random,
+  onWait,
+  maxDurationMs,
+}: PacerOptions): Pacer {
+  const deadline = maxDurationMs === undefined ? undefined : clock.now() + maxDurationMs;
+  const bound = () => `--max-duration ${Math.round((maxDurationMs ?? 0) / 1000)} s`;
+  // Why the last wait was made, so a run stopped by its bound says what it was waiting for.
+  let lastWait: string | undefined;
+  // X-RateLimit-Remaining as known when the last request with the key was sent.
+  let remainingAtSend: number | undefined;
   let remaining: number | undefined;
   let limit: number | undefined;
   let resetAt: number | undefined;
@@ -80,6 +108,10 @@ export function createPacer({ clock, maxWaitMs, random, onWait }: PacerOptions):
   const wait = async (until: number, why: string) => {
     const ms = until - clock.now();
     if (ms <= 0) return;
+    if (deadline !== undefined && clock.now() + ms > deadline)
+      throw new RunDurationError(
+        `${bound()} would pass while waiting ${Math.ceil(ms / 1000)} s for ${why}`,
+      );
     if (ms > maxWaitMs) {
       throw new RateLimitedError(
         `waiting for ${why} would take ${Math.ceil(ms / 1000)} s, more than --max-wait ${Math.round(maxWaitMs / 1000)} s`,
@@ -88,12 +120,17 @@ export function createPacer({ clock, maxWaitMs, random, onWait }: PacerOptions):
     // Jitter spreads retries of clients that were refused together (up to 10%, at most 1 s).
     const jitter = Math.min(1000, ms * 0.1) * random();
     if (ms + jitter > 1000) onWait?.({ ms: ms + jitter, reason: why });
+    lastWait = why;
     waitedMs += ms + jitter;
     await clock.sleep(ms + jitter);
   };
 
   return {
     async beforeSend(untilReset, spends) {
+      if (deadline !== undefined && clock.now() >= deadline)
+        throw new RunDurationError(
+          `${bound()} passed${lastWait === undefined ? ' (no wait: the answers took that long)' : `; the last wait was for ${lastWait}`}`,
+        );
       await wait(blockedUntil, blockedBecause);
       if (untilReset && remaining === 0 && resetAt !== undefined) {
         // One extra second: X-RateLimit-Reset has one-second resolution.
@@ -103,23 +140,31 @@ export function createPacer({ clock, maxWaitMs, random, onWait }: PacerOptions):
         );
         remaining = undefined;
       }
+      if (spends) remainingAtSend = remaining;
       if (spends && remaining !== undefined) remaining = Math.max(0, remaining - 1);
     },
     observe(exchange) {
       const response = exchange.response;
       if (response === undefined || !exchange.authenticated) return;
+      const before = remainingAtSend;
       const left = integerHeader(response.headers, 'X-RateLimit-Remaining');
       const reset = integerHeader(response.headers, 'X-RateLimit-Reset');
       limit = integerHeader(response.headers, 'X-RateLimit-Limit') ?? limit;
       if (left !== undefined) remaining = left;
       if (reset !== undefined) resetAt = reset * 1000;
       if (response.status === 429) {
+        // A 429 the headers did not announce (Remaining above 0, or none sent): the plan was
+        // wrong, so the next request waits for what this answer says, and the wait says why.
+        const unplanned =
+          before === 0
+            ? ''
+            : ` (an unplanned 429: ${before === undefined ? 'X-RateLimit-Remaining not known' : `X-RateLimit-Remaining was ${before}`}; the run re-plans: no request before it)`;
         remaining = 0;
         const value = response.headers.get('Retry-After');
         const retry = parseRetryAfter(value, clock.now());
         if (retry !== undefined && clock.now() + retry.waitMs > blockedUntil) {
           blockedUntil = clock.now() + retry.waitMs;
-          blockedBecause = `Retry-After: ${value}`;
+          blockedBecause = `Retry-After: ${value}${unplanned}`;
         }
       }
     },

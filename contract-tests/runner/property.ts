@@ -8,7 +8,7 @@ import fc from 'fast-check';
 import { CheckFailure, CouldNotRun } from '../checks/check.ts';
 import type { CheckContext } from '../checks/check-context.ts';
 import { BudgetSpentError } from '../http/budget.ts';
-import { RateLimitedError } from '../http/pacer.ts';
+import { RateLimitedError, RunDurationError } from '../http/pacer.ts';
 
 /** Thrown when a check's own request allowance is spent (shrinking stops there). */
 export class AllowanceSpentError extends Error {
@@ -23,6 +23,7 @@ export function isStopSignal(error: unknown): error is Error {
   return (
     error instanceof BudgetSpentError ||
     error instanceof RateLimitedError ||
+    error instanceof RunDurationError ||
     error instanceof AllowanceSpentError ||
     error instanceof CouldNotRun
   );

@@ -29,6 +29,8 @@ export interface BudgetRequest {
   readonly quota: KnownQuota;
   /** Requests already sent (the preflight). */
   readonly used: number;
+  /** False when the target enforces no rate limits (Prism's mock): no headers, no window. */
+  readonly rateLimited?: boolean;
 }
 
 /** The run's budget and sizing. */
@@ -87,9 +89,13 @@ export function decideBudget(request: BudgetRequest): RunBudget {
   // A key whose window holds the full plan on this machine: as many runs as asked (or 100).
   const fullRuns = request.runs ?? request.maxRuns;
   const full = conformanceCost(active, fullRuns);
+  // No X-RateLimit-Remaining is no evidence of a roomy window: the run then fits a Free key's
+  // minute (interface, "Limits": the headers are promised on every response).
   const roomy =
     request.loopback &&
-    (quota.remaining === undefined || quota.remaining >= full + (rateLimits ? 2 : 0));
+    (quota.remaining === undefined
+      ? request.rateLimited === false
+      : quota.remaining >= full + (rateLimits ? 2 : 0));
   let sized: { runs: number; conformance: number };
   let why: string;
   if (roomy) {
@@ -102,7 +108,10 @@ export function decideBudget(request: BudgetRequest): RunBudget {
         `the checks asked need at least ${used + fitted.needed} requests, more than the default budget of ${defaultBudget} (a Free key's minute): pass --budget ${used + fitted.needed}, or narrow the run with --only or --skip`,
       );
     sized = fitted;
-    why = "a Free key's minute";
+    why =
+      quota.remaining === undefined
+        ? "a Free key's minute: the preflight's answer had no X-RateLimit-Remaining"
+        : "a Free key's minute";
   }
   let limit = used + sized.conformance;
   if (rateLimits) {

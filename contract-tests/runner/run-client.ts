@@ -17,6 +17,8 @@ export interface RunClientOptions {
   readonly budget?: number;
   readonly timeoutMs?: number;
   readonly maxWaitMs?: number;
+  /** `--max-duration`, in ms: the run's bound (see createPacer). */
+  readonly maxDurationMs?: number;
   readonly maxBodyBytes?: number;
   readonly redact?: (text: string) => string;
   readonly random: () => number;
@@ -42,6 +44,7 @@ export function createRunClient(options: RunClientOptions): RunClient {
   const pacer = createPacer({
     clock,
     maxWaitMs: options.maxWaitMs ?? 90_000,
+    ...(options.maxDurationMs === undefined ? {} : { maxDurationMs: options.maxDurationMs }),
     random: options.random,
     ...(options.onWait === undefined ? {} : { onWait: options.onWait }),
   });

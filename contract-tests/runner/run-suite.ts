@@ -41,6 +41,11 @@ export interface SuiteOptions {
   readonly timeoutMs?: number;
   /** Longest wait for Retry-After or X-RateLimit-Reset, in ms. */
   readonly maxWaitMs?: number;
+  /**
+   * The run's bound in ms (`--max-duration`), on the target's clock: past it no request is sent
+   * and no wait begins, and the checks left could not run. Default: no bound.
+   */
+  readonly maxDurationMs?: number;
   /** Most body bytes read per answer. */
   readonly maxBodyBytes?: number;
   /** Prefix of created pets' names; default `contract-<time><random>-`. */
@@ -103,6 +108,7 @@ export async function runSuite(options: SuiteOptions): Promise<SuiteResult> {
     ...(options.budget === undefined ? {} : { budget: options.budget }),
     ...(options.timeoutMs === undefined ? {} : { timeoutMs: options.timeoutMs }),
     ...(options.maxWaitMs === undefined ? {} : { maxWaitMs: options.maxWaitMs }),
+    ...(options.maxDurationMs === undefined ? {} : { maxDurationMs: options.maxDurationMs }),
     ...(options.maxBodyBytes === undefined ? {} : { maxBodyBytes: options.maxBodyBytes }),
     ...(options.redact === undefined ? {} : { redact: options.redact }),
     ...(options.onWait === undefined ? {} : { onWait: options.onWait }),
@@ -122,6 +128,7 @@ export async function runSuite(options: SuiteOptions): Promise<SuiteResult> {
     loopback: target.loopback,
     quota: client.quota(),
     used: budget.used,
+    rateLimited: target.capabilities.rateLimits,
   });
   budget.resize(decided.limit, decided.source);
   options.onPlan?.({ budget: decided.limit, budgetSource: decided.source, runs: decided.runs });
