@@ -108,10 +108,6 @@ export function createPacer({
   const wait = async (until: number, why: string) => {
     const ms = until - clock.now();
     if (ms <= 0) return;
-    if (deadline !== undefined && clock.now() + ms > deadline)
-      throw new RunDurationError(
-        `${bound()} would pass while waiting ${Math.ceil(ms / 1000)} s for ${why}`,
-      );
     if (ms > maxWaitMs) {
       throw new RateLimitedError(
         `waiting for ${why} would take ${Math.ceil(ms / 1000)} s, more than --max-wait ${Math.round(maxWaitMs / 1000)} s`,
@@ -119,6 +115,11 @@ export function createPacer({
     }
     // Jitter spreads retries of clients that were refused together (up to 10%, at most 1 s).
     const jitter = Math.min(1000, ms * 0.1) * random();
+    // A wait longer than --max-wait is refused as such, even when it would also pass the bound.
+    if (deadline !== undefined && clock.now() + ms + jitter > deadline)
+      throw new RunDurationError(
+        `${bound()} would pass while waiting ${Math.ceil((ms + jitter) / 1000)} s for ${why}`,
+      );
     if (ms + jitter > 1000) onWait?.({ ms: ms + jitter, reason: why });
     lastWait = why;
     waitedMs += ms + jitter;
