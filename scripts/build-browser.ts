@@ -88,7 +88,12 @@ async function main(): Promise<void> {
     try {
       site = await serveStatic(files, port);
     } catch (error) {
-      const problem = listenProblem(error, { flag: '--port', port, host: '127.0.0.1' });
+      const problem = listenProblem(error, {
+        flag: '--port',
+        port,
+        host: '127.0.0.1',
+        zeroPicksFree: true,
+      });
       if (problem === undefined) throw error;
       throw new DemoUsageError(`build-browser: ${problem}`);
     }

@@ -209,7 +209,12 @@ export async function runProxyCommand(argv: readonly string[], io: ProxyIo): Pro
       redact,
     });
   } catch (error) {
-    const problem = listenProblem(error, { flag: '--port', port: flags.port, host: flags.host });
+    const problem = listenProblem(error, {
+      flag: '--port',
+      port: flags.port,
+      host: flags.host,
+      zeroPicksFree: true,
+    });
     if (problem === undefined) throw error;
     throw new ContractUsageError(`proxy: ${problem}`);
   }

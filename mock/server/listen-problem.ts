@@ -4,7 +4,7 @@
  */
 
 /**
- * Why listening failed, naming `flag` (and `hostFlag` for the address), or undefined when the
+ * Why listening failed, naming `flag` (or `--host` for the address), or undefined when the
  * error is not about the port or the address.
  * @example listenProblem(error, { flag: '--staging-port', port: 4011, host: '127.0.0.1' })
  */
@@ -14,16 +14,16 @@ export function listenProblem(
     readonly flag: string;
     readonly port: number;
     readonly host: string;
-    readonly hostFlag?: string;
+    /** Whether the command takes port 0 for a free port and prints the one it got. */
+    readonly zeroPicksFree?: boolean;
   },
 ): string | undefined {
   const code = (error as NodeJS.ErrnoException | undefined)?.code;
-  const hostFlag = where.hostFlag ?? '--host';
   if (code === 'EADDRINUSE')
-    return `${where.flag} ${where.port}: the port is in use on ${where.host}; pick another with ${where.flag} (0 picks a free one)`;
+    return `${where.flag} ${where.port}: the port is in use on ${where.host}; pick another with ${where.flag}${where.zeroPicksFree === true ? ' (0 picks a free one)' : ''}`;
   if (code === 'EACCES')
     return `${where.flag} ${where.port}: no permission to listen on that port (ports below 1024 need privileges); pick another with ${where.flag}`;
   if (code === 'EADDRNOTAVAIL' || code === 'ENOTFOUND' || code === 'EAI_AGAIN')
-    return `${hostFlag} ${where.host}: not an address of this machine (${code}); pick another with ${hostFlag}`;
+    return `--host ${where.host}: not an address of this machine (${code}); pick another with --host`;
   return undefined;
 }
