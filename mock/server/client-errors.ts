@@ -22,11 +22,12 @@ export const doorLimits = {
   keepAliveTimeout: 5_000,
   /** How often Node checks the two time-outs above (its default, 30 s, would let them run late). */
   connectionsCheckingInterval: 1_000,
-  /** Requests one connection may have waiting for their answers to be sent (pipelining). */
+  /**
+   * Requests one connection may have waiting for their answers before the door stops reading
+   * it (pipelining); it reads on once half of them are answered. Nothing is dropped.
+   */
   maxPipelined: 128,
-  /** Unsent answer bytes a socket may hold (a client pipelining without reading) before it is closed. */
-  maxBacklogBytes: 1024 * 1024,
-  /** Time a socket's unsent answers may sit without moving before it is closed. */
+  /** Time a socket's answers may wait with the client taking none of them before it is closed. */
   stallTimeout: 10_000,
   /** On shutdown, time requests in flight get to finish before every connection is closed. */
   shutdownGrace: 5_000,

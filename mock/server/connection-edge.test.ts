@@ -1,7 +1,8 @@
 /**
- * The server process at the edge of its connections: clients that pipeline and never read,
- * SIGTERM with a stalled upload, and host spellings that URL parsing rewrites. Each starts
- * `npm start`'s CLI as a child process and talks to it over raw sockets.
+ * The server process at the edge of its connections: clients that pipeline and read, clients
+ * that pipeline and never read, SIGTERM with a stalled upload, and host spellings that URL
+ * parsing rewrites. Each starts `npm start`'s CLI as a child process and talks to it over raw
+ * sockets.
  */
 import { spawnSync } from 'node:child_process';
 import { once } from 'node:events';
@@ -21,9 +22,123 @@ function residentMiB(pid: number): number {
 
 const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
 
-test('30 clients that pipeline requests and never read add under 100 MiB and lose their sockets within 30 s', async () => {
+/** Answers read off a raw socket: status and body of each, in the order they came. */
+function parseAnswers(bytes: Buffer): { status: number; body: string }[] {
+  const answers: { status: number; body: string }[] = [];
+  let at = 0;
+  for (;;) {
+    const headEnd = bytes.indexOf('\r\n\r\n', at);
+    if (headEnd === -1) return answers;
+    const head = bytes.subarray(at, headEnd).toString('latin1');
+    const length = Number(/\r\ncontent-length: *(\d+)/i.exec(head)?.[1] ?? 0);
+    if (headEnd + 4 + length > bytes.length) return answers;
+    answers.push({
+      status: Number(head.slice(9, 12)),
+      body: bytes.subarray(headEnd + 4, headEnd + 4 + length).toString('utf8'),
+    });
+    at = headEnd + 4 + length;
+  }
+}
+
+test('a client that pipelines 1,000 requests and reads gets 1,000 answers, in order', async () => {
   const port = await freePort();
-  const { child } = await startFakeProcess(['--port', String(port), '--no-staging', '--quiet']);
+  await startFakeProcess(['--port', String(port), '--no-staging', '--quiet']);
+  const socket = connect(port, '127.0.0.1');
+  socket.on('error', () => {});
+  const chunks: Buffer[] = [];
+  socket.on('data', (chunk: Buffer) => chunks.push(chunk));
+  await once(socket, 'connect');
+  // Far past the door's 128 waiting requests: it stops reading the socket instead of closing it.
+  const ids = Array.from({ length: 1000 }, (_, i) => (i % 180) + 1);
+  socket.write(
+    ids.map((id) => `GET /v1/pets/${id} HTTP/1.1\r\nHost: 127.0.0.1\r\n${auth}\r\n\r\n`).join(''),
+  );
+  const started = Date.now();
+  let answers = parseAnswers(Buffer.concat(chunks));
+  while (answers.length < ids.length && !socket.destroyed && Date.now() - started < 30_000) {
+    await sleep(100);
+    answers = parseAnswers(Buffer.concat(chunks));
+  }
+  expect(socket.destroyed).toBe(false);
+  expect(answers.map((answer) => answer.status)).toEqual(ids.map(() => 200));
+  expect(answers.map((answer) => (JSON.parse(answer.body) as { id: number }).id)).toEqual(ids);
+  socket.destroy();
+}, 45_000);
+
+test('400 pipelined creates, bodies split across reads, each get their 201, in order', async () => {
+  const port = await freePort();
+  await startFakeProcess(['--port', String(port), '--no-staging', '--quiet', '--seed', 'empty']);
+  const socket = connect(port, '127.0.0.1');
+  socket.on('error', () => {});
+  const chunks: Buffer[] = [];
+  socket.on('data', (chunk: Buffer) => chunks.push(chunk));
+  await once(socket, 'connect');
+  const names = Array.from({ length: 400 }, (_, i) => `pet-${i}-${'x'.repeat(i % 97)}`);
+  const requests = names
+    .map((name) => {
+      const body = JSON.stringify({ name, categoryId: 1 });
+      return `POST /v1/pets HTTP/1.1\r\nHost: 127.0.0.1\r\n${auth}\r\nContent-Type: application/json\r\nContent-Length: ${Buffer.byteLength(body)}\r\n\r\n${body}`;
+    })
+    .join('');
+  // Odd-sized writes, so bodies straddle the reads while the door holds the socket back.
+  for (let at = 0; at < requests.length; at += 7_919) socket.write(requests.slice(at, at + 7_919));
+  const started = Date.now();
+  let answers = parseAnswers(Buffer.concat(chunks));
+  while (answers.length < names.length && !socket.destroyed && Date.now() - started < 30_000) {
+    await sleep(100);
+    answers = parseAnswers(Buffer.concat(chunks));
+  }
+  expect(answers.map((answer) => answer.status)).toEqual(names.map(() => 201));
+  expect(answers.map((answer) => (JSON.parse(answer.body) as { name: string }).name)).toEqual(
+    names,
+  );
+  socket.destroy();
+}, 45_000);
+
+test('a request whose body is still arriving is read even while the door holds the socket back', async () => {
+  const port = await freePort();
+  await startFakeProcess(['--port', String(port), '--no-staging', '--quiet']);
+  const socket = connect(port, '127.0.0.1');
+  socket.on('error', () => {});
+  socket.pause(); // not reading yet: the lists' answers (about 5 MB) pile up unread
+  await once(socket, 'connect');
+  const body = JSON.stringify({ name: 'Late', categoryId: 3 });
+  socket.write(
+    `GET /v1/pets?limit=100 HTTP/1.1\r\nHost: 127.0.0.1\r\n${auth}\r\n\r\n`.repeat(400) +
+      `POST /v1/pets HTTP/1.1\r\nHost: 127.0.0.1\r\n${auth}\r\nContent-Type: application/json\r\nContent-Length: ${body.length}\r\n\r\n${body.slice(0, 10)}`,
+  );
+  // The create is past the door's 128 waiting requests, so it starts only as the lists' answers
+  // go out, while the door holds the socket back; its body arrives after that. Long enough for
+  // the sweep to see a client that takes nothing (it checks every second).
+  await sleep(2_500);
+  const chunks: Buffer[] = [];
+  socket.on('data', (chunk: Buffer) => chunks.push(chunk));
+  socket.resume();
+  socket.write(body.slice(10));
+  const started = Date.now();
+  let answers = parseAnswers(Buffer.concat(chunks));
+  while (answers.length < 401 && !socket.destroyed && Date.now() - started < 20_000) {
+    await sleep(100);
+    answers = parseAnswers(Buffer.concat(chunks));
+  }
+  expect(answers).toHaveLength(401);
+  expect(answers.at(-1)?.status).toBe(201);
+  expect(JSON.parse(answers.at(-1)?.body ?? '{}')).toMatchObject({ name: 'Late' });
+  socket.destroy();
+}, 30_000);
+
+test('30 clients that pipeline requests and never read add under 256 MiB and lose their sockets within 30 s; others are answered meanwhile', async () => {
+  const port = await freePort();
+  // Limits no flood reaches: every request is answered 200, the most bytes the clients can
+  // make the server owe them (429s are smaller).
+  const { child } = await startFakeProcess([
+    '--port',
+    String(port),
+    '--no-staging',
+    '--quiet',
+    '--enterprise',
+    '1000000000/1000000000000',
+  ]);
   const pid = child.pid as number;
   await sleep(500);
   const before = residentMiB(pid);
@@ -45,14 +160,28 @@ test('30 clients that pipeline requests and never read add under 100 MiB and los
   }
   const started = Date.now();
   let peak = before;
+  let meanwhile: Promise<number> | undefined;
   while (open > 0 && Date.now() - started < 30_000) {
     await sleep(250);
     peak = Math.max(peak, residentMiB(pid));
+    // Two seconds into the flood, a client that reads asks for a pet (a generous time-out: the
+    // machine may be busy; this is about being answered at all, not speed).
+    meanwhile ??=
+      Date.now() - started < 2_000
+        ? undefined
+        : fetch(`http://127.0.0.1:${port}/v1/pets/1`, {
+            headers: { Authorization: 'Bearer enterprise-demo-key' },
+            signal: AbortSignal.timeout(20_000),
+          }).then(
+            (res) => res.status,
+            () => 0,
+          );
   }
   for (const socket of sockets) socket.destroy();
   expect(open).toBe(0);
-  expect(peak - before).toBeLessThan(100);
-  // The server still answers a client that reads.
+  expect(await meanwhile).toBe(200);
+  expect(peak - before).toBeLessThan(256);
+  // And after them.
   const res = await fetch(`http://127.0.0.1:${port}/v1/pets?limit=1`, {
     headers: { Authorization: 'Bearer enterprise-demo-key' },
   });
