@@ -6,6 +6,7 @@
  */
 import { expect, test } from 'vitest';
 import { mutants } from './mutants/catalogue.ts';
+import { before, withQuery } from './mutants/fault-helpers.ts';
 import type { Mutant } from './mutants/mutant.ts';
 import { failedIds } from './runner/results.ts';
 import { runSuite } from './runner/run-suite.ts';
@@ -100,3 +101,20 @@ for (const name of edgeFaults) {
     }
   });
 }
+
+// Issue 17 point 2: a realistic query-builder bug, the status filter dropped whenever limit is
+// also given. The pinned examples pair each status with the limit edge classes, so the default
+// Free-key run (one run per property) catches it on every seed, in listPets.statusFilter itself.
+test('at one run per property, a server that ignores status when limit is present is caught by listPets.statusFilter whatever the seed, within 60 requests', async () => {
+  const statusIgnoredWithLimit = before('listPets', (call) =>
+    withQuery(call, (query) => {
+      if (query.has('limit')) query.delete('status');
+    }),
+  );
+  for (let seed = 1; seed <= 8; seed++) {
+    const result = await freeKeyRun({ seed, rateLimits: false, wrap: statusIgnoredWithLimit });
+    expect(result.runs).toBe(1);
+    expect(failedIds(result), `seed ${seed}`).toContain('listPets.statusFilter');
+    expect(result.requests).toBeLessThanOrEqual(60);
+  }
+});

@@ -41,3 +41,27 @@ export const unknownStatus = (): fc.Arbitrary<string> =>
       fc.string({ maxLength: 12 }),
     )
     .filter((value) => !(petStatuses as readonly string[]).includes(value));
+
+/** A status query and its limit (undefined: omitted), as `listPets.statusFilter` sends it. */
+export interface StatusQuery {
+  readonly status: (typeof petStatuses)[number];
+  readonly limit: number | undefined;
+}
+
+/**
+ * Every status paired with every limit edge class (omitted, 1, 20, 100): 12 queries, in blocks
+ * of three where each status meets a different limit, so the first three already send a status
+ * with limit 100, with limit 20 and without limit, and the four blocks cover every pair. A server
+ * that drops one parameter when the other is present shows it in the first block.
+ */
+export const statusLimitPairs: readonly StatusQuery[] = (() => {
+  const [available, pending, sold] = petStatuses;
+  const limits = [pageSize.max, pageSize.default, undefined, pageSize.min] as const;
+  const pairs: StatusQuery[] = [];
+  // Block b gives the i-th status the limit (b + offset_i) mod 4: a 4 x 3 Latin rectangle.
+  for (let block = 0; block < limits.length; block++)
+    [available, pending, sold].forEach((status, index) => {
+      pairs.push({ status, limit: limits[(block * 3 + index) % limits.length] });
+    });
+  return pairs;
+})();

@@ -253,8 +253,16 @@ export const createPetRefusedLeavesNoPet = activeCheck({
       const exchange = await context.send(listPetsRequest({ status, limit: pageSize.max }));
       const response = expectStatus(exchange, [200], 'GET /pets');
       const rows = Array.isArray(response.json)
-        ? (response.json as { id?: unknown; name?: unknown }[])
+        ? (response.json as { id?: unknown; name?: unknown; status?: unknown }[])
         : [];
+      // The status filter is checked on every answer to a status query (GET /pets, rule 2):
+      // these pair each status with limit 100, which listPets.statusFilter may not send.
+      const other = rows.find((row) => row.status !== status);
+      if (other !== undefined)
+        fail(
+          `status=${status}&limit=${pageSize.max} returned pet ${String(other.id)} with status ${JSON.stringify(other.status)} (GET /pets, rule 2)`,
+          exchange,
+        );
       const leaked = rows.find((row) => row.name === name);
       if (leaked !== undefined)
         fail(

@@ -5,6 +5,7 @@ import {
   knownStatus,
   limitInRange,
   limitOutOfRange,
+  statusLimitPairs,
   unknownStatus,
 } from '../arbitraries/list-query.ts';
 import { pageSize, petStatuses } from '../contract/interface-facts.ts';
@@ -60,7 +61,14 @@ export const listPetsLimitRespected = activeCheck({
   source: 'GET /pets, query limit (minimum 1, maximum 100)',
   priority: priorities.listPets,
   cost: { fixed: 0, perRun: 1, examples: 1 },
+  // limit=100 without status: the shared full listing, at no cost of its own.
+  shares: ['fullListing'],
   async run(context) {
+    // Its status and shape are listPets.responseShape's to judge; here only its length.
+    const full = await context.listing();
+    const fullRows = full.response?.status === 200 ? full.response.json : undefined;
+    if (Array.isArray(fullRows) && fullRows.length > pageSize.max)
+      fail(`limit=${pageSize.max} returned ${fullRows.length} pets`, full);
     await forAll(
       context,
       limitInRange(),
@@ -97,21 +105,23 @@ export const listPetsStatusFilter = activeCheck({
         const exchange = await context.send(
           listPetsRequest(limit === undefined ? { status } : { status, limit }),
         );
-        expectStatus(exchange, [200], `GET /pets?status=${status}`);
+        const query = `status=${status}${limit === undefined ? '' : `&limit=${limit}`}`;
+        expectStatus(exchange, [200], `GET /pets?${query}`);
         const rows = expectShape(exchange, checkPets, 'GET /pets') as Rows;
         const other = rows.find((row) => row.status !== status);
         if (other !== undefined)
-          fail(
-            `status=${status} returned a pet with status ${JSON.stringify(other.status)}`,
-            exchange,
-          );
+          fail(`${query} returned a pet with status ${JSON.stringify(other.status)}`, exchange);
         if (rows.length > (limit ?? pageSize.default))
           fail(
-            `status=${status} returned ${rows.length} pets, more than ${limit ?? pageSize.default}`,
+            `${query} returned ${rows.length} pets, more than ${limit ?? pageSize.default}`,
             exchange,
           );
       },
-      { examples: petStatuses.map((status) => ({ status, limit: undefined })) },
+      // Each status with the limit edge classes pairwise (omitted, 1, 20, 100): as many of the
+      // 12 pairs as the runs allow, never fewer than one per status (the declared examples).
+      {
+        examples: statusLimitPairs.slice(0, Math.max(petStatuses.length, context.runs)),
+      },
     );
   },
 });
