@@ -11,7 +11,7 @@ import { directFakeTarget } from './targets/fake-target.ts';
 
 for (const runs of [1, 4]) {
   test(`at ${runs} run(s) per property, no active check sends more than its declared cost`, async () => {
-    const target = await directFakeTarget();
+    const target = await directFakeTarget({ secondApiKey: 'pro-demo-key' });
     try {
       const result = await runSuite({ target, seed: 17, runs, budget: 5000 });
       for (const check of allChecks) {

@@ -52,7 +52,12 @@ test('a default run with a Free key runs every default check in at most 60 reque
   );
   expect(run.stdout).not.toMatch(/could not run:|not applicable:/);
   expect(run.stdout).toMatch(
-    /skipped: 4 not selected, 0 not applicable, 1 not exercised, 0 could not run/,
+    /skipped: 5 not selected, 0 not applicable, 1 not exercised, 0 could not run/,
+  );
+  // With one key, requests without a valid key are seen not to draw from its window.
+  expect(run.stdout).toMatch(/pass {2}rateLimit\.othersNotCounted/);
+  expect(run.stdout).toMatch(
+    /skip {2}rateLimit\.keysIndependent .*\n +not selected: opt-in: PETSTORE_API_KEY_2/,
   );
   const sent = Number(
     /(\d+) requests sent \(\d+ with the key\) of 60 allowed, 0 answered 429/.exec(run.stdout)?.[1],
@@ -62,7 +67,7 @@ test('a default run with a Free key runs every default check in at most 60 reque
   expect(statuses).toHaveLength(sent);
   expect(statuses).not.toContain(429);
   expect(run.stdout).toMatch(
-    /the server conforms to the interface in all \d+ checks that ran \(not run: 4 not selected, 1 not exercised\)/,
+    /the server conforms to the interface in all \d+ checks that ran \(not run: 5 not selected, 1 not exercised\)/,
   );
   const xml = readFileSync(junit, 'utf8');
   expect(xml).toMatch(/<testsuites name="petstore-contract" tests="\d+" failures="0"/);
@@ -224,6 +229,29 @@ test('--only one check against a conforming server conforms: observers waiting f
     /skip {2}createPet\.readBackUnchanged .*\n\s+not exercised: no created pet was read back/,
   );
 });
+
+test('a second key (PETSTORE_API_KEY_2, --plan2): the two windows are compared within the default budget, and neither key is ever shown', async () => {
+  const { target } = await door();
+  const junit = join(mkdtempSync(join(tmpdir(), 'contract-')), 'report.xml');
+  const env = { PETSTORE_API_KEY: freeKey, PETSTORE_API_KEY_2: 'pro-demo-key' };
+  const args = ['--base-url', target.baseUrl, '--seed=11', '--plan', 'free', '--junit', junit];
+  const run = await runCli([...args, '--plan2', 'pro'], env);
+  expect(run.code, run.stdout + run.stderr).toBe(0);
+  expect(run.stdout).toMatch(/up to 64 requests/);
+  expect(run.stdout).toMatch(/pass {2}rateLimit\.keysIndependent/);
+  expect(run.stdout).toMatch(/pass {2}rateLimit\.othersNotCounted/);
+  // Told the wrong plan for the second key, the run fails naming --plan2.
+  const wrong = await runCli([...args, '--plan2', 'business'], env);
+  expect(wrong.code).toBe(1);
+  expect(wrong.stdout).toMatch(
+    /FAIL {2}rateLimit\.keysIndependent[\s\S]*X-RateLimit-Limit 300 on answers to the second key is neither 1000 \(per minute\) nor 100000 \(per day\), the business plan's limits \(--plan2 business\)[\s\S]*Bearer \$PETSTORE_API_KEY_2/,
+  );
+  const xml = readFileSync(junit, 'utf8');
+  for (const text of [run.stdout, run.stderr, wrong.stdout, wrong.stderr, xml]) {
+    expect(text).not.toContain('pro-demo-key');
+    expect(text).not.toContain(freeKey);
+  }
+}, 60_000);
 
 test('--version and -h answer without a target', async () => {
   const version = await runCli(['--version']);

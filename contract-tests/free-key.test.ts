@@ -44,6 +44,7 @@ test('with --allow-writes --rate-limits a Free key runs every check, one 429, at
     const skipped = result.results.filter((check) => check.status === 'skip');
     // Only the opt-in checks this run did not ask for (--plan, --via-prism) are not run.
     expect(skipped.map((check) => [check.id, check.skip])).toEqual([
+      ['rateLimit.keysIndependent', 'not-selected'],
       ['rateLimit.planLimits', 'not-selected'],
       ['prism.exchangesValid', 'not-selected'],
     ]);

@@ -4,8 +4,9 @@ import { inProcessFakeTarget } from './targets/fake-target.ts';
 
 runContractSuite({
   door: 'fake in-process (setupServer)',
-  newTarget: () => inProcessFakeTarget(),
-  options: { seed: 20_241_122, budget: 5000, runs: 10 },
+  // A second key of another plan: the keys' windows are compared too.
+  newTarget: () => inProcessFakeTarget({ secondApiKey: 'pro-demo-key' }),
+  options: { seed: 20_241_122, budget: 5000, runs: 10, plan2: 'pro' },
   afterRun(result) {
     // Every check but the rate-limit exhaustion (no --rate-limits) and Prism runs against the fake.
     const skipped = result.results

@@ -13,12 +13,16 @@ import { directFakeTarget } from './targets/fake-target.ts';
 
 const seed = 7;
 
-async function run(mutant: Pick<Mutant, 'wrap' | 'rateLimits' | 'fake' | 'runAs'>, strict = false) {
+async function run(
+  mutant: Pick<Mutant, 'wrap' | 'rateLimits' | 'fake' | 'runAs' | 'secondKey'>,
+  strict = false,
+) {
   const apiKey = mutant.runAs?.apiKey ?? (mutant.rateLimits ? smallWindowKey : undefined);
   const target = await directFakeTarget({
     wrap: mutant.wrap,
     ...(mutant.fake === undefined ? {} : { fake: mutant.fake }),
     ...(apiKey === undefined ? {} : { apiKey }),
+    ...(mutant.secondKey === undefined ? {} : { secondApiKey: mutant.secondKey.apiKey }),
   });
   try {
     const result = await runSuite({
@@ -28,6 +32,7 @@ async function run(mutant: Pick<Mutant, 'wrap' | 'rateLimits' | 'fake' | 'runAs'
       runs: 5,
       rateLimits: mutant.rateLimits ?? false,
       ...(mutant.runAs === undefined ? {} : { plan: mutant.runAs.plan }),
+      ...(mutant.secondKey === undefined ? {} : { plan2: mutant.secondKey.plan }),
       timeoutMs: 2000,
     });
     return failedIds(result, strict);

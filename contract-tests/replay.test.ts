@@ -25,6 +25,7 @@ async function run(
     wrap: mutant.wrap,
     ...(mutant.fake === undefined ? {} : { fake: mutant.fake }),
     ...(apiKey === undefined ? {} : { apiKey }),
+    ...(mutant.secondKey === undefined ? {} : { secondApiKey: mutant.secondKey.apiKey }),
   });
   try {
     return await runSuite({
@@ -34,6 +35,7 @@ async function run(
       runs: 5,
       rateLimits: mutant.rateLimits ?? false,
       ...(mutant.runAs === undefined ? {} : { plan: mutant.runAs.plan }),
+      ...(mutant.secondKey === undefined ? {} : { plan2: mutant.secondKey.plan }),
       ...(selection.only === undefined ? {} : { only: selection.only }),
       timeoutMs: 2000,
       // The CLI names a run's pets after the time; the failure is the same whatever the names.

@@ -1,4 +1,6 @@
 /** What a running check gets: the client, its seed and runs, the run prefix, shared probes. */
+
+import type { PlanName } from '../contract/interface-facts.ts';
 import type { ContractClient, SendOptions } from '../http/client.ts';
 import type { Exchange, RequestSpec } from '../http/exchange.ts';
 import type { Target } from '../targets/target.ts';
@@ -46,4 +48,6 @@ export interface CheckContext {
   listedPet(): Promise<ListedPetProbe>;
   /** State of the `--rate-limits` phase. */
   readonly rateLimitRun: RateLimitRunState;
+  /** `--plan2`: the second key's plan, when known. */
+  readonly secondPlan?: PlanName;
 }

@@ -20,7 +20,9 @@ export type Need =
   /** `--via-prism`. */
   | 'prism'
   /** `--plan`: the key's plan is known. */
-  | 'plan';
+  | 'plan'
+  /** `PETSTORE_API_KEY_2`: a second key to compare windows with. */
+  | 'secondKey';
 
 /** Fields every check and observer has. */
 interface CheckInfo {
@@ -54,11 +56,15 @@ export function costAt(cost: CheckCost, runs: number): number {
 
 /** Order of the phases of a run: every conformance check before the rate-limit exhaustion. */
 export const priorities = {
+  /**
+   * First, right after the preflight: their requests carry no valid key, so the next answer to
+   * the key shows whether they drew from its window (rateLimit.othersNotCounted).
+   */
+  auth: 5,
   listPets: 10,
   getPet: 20,
   createPet: 30,
   model: 40,
-  auth: 50,
   concurrency: 60,
   /** Spends what the key's window still holds: always last. */
   rateLimitRun: 100,
@@ -86,7 +92,7 @@ export interface RunFacts {
   /** Whether the run spends the window (and so provokes a 429): `--rate-limits`, its checks selected. */
   readonly rateLimitRun: boolean;
   /**
-   * Whether `--only` narrowed the active checks: observers then see only the selected checks'
+   * Whether `--only` or `--skip` narrowed the active checks: observers then see only the selected checks'
    * traffic, so one that saw nothing was not exercised, never "could not run" (a replay line
    * `--only <id> --seed=<n>` must reproduce its check's failure, not an unrelated incomplete).
    */

@@ -23,6 +23,7 @@ import {
   getPetNotFound,
   getPetResponseShape,
 } from './get-pet-checks.ts';
+import { rateLimitKeysIndependent } from './key-window-checks.ts';
 import {
   listPetsDefaultLimit,
   listPetsLimitOutOfRange,
@@ -50,6 +51,7 @@ import {
   serverNo5xx,
   serverNoFaults,
 } from './observers.ts';
+import { rateLimitOthersNotCounted } from './others-not-counted.ts';
 import { rateLimitExceededGives429, rateLimitServedAfterRetryAfter } from './rate-limit-checks.ts';
 
 /** All checks. Ids are stable: CI configurations and the README refer to them. */
@@ -82,6 +84,7 @@ export const allChecks: readonly Check[] = [
   authMissingKey,
   authUnknownKey,
   authMalformedHeader,
+  rateLimitKeysIndependent,
   createPetConcurrentCreates,
   errorsBodyShape,
   errorsStatusMatches,
@@ -90,6 +93,7 @@ export const allChecks: readonly Check[] = [
   headersRateLimitResetIsTime,
   headersRateLimitValues,
   rateLimitRemainingDecreases,
+  rateLimitOthersNotCounted,
   rateLimitPlanLimits,
   rateLimitRetryAfterOn429,
   rateLimitExceededGives429,

@@ -25,12 +25,12 @@ export function integer(
   return Number(value);
 }
 
-/** `--plan`: a plan whose limits the interface gives, or undefined when absent. */
-export function parsePlan(value: string | undefined): PlanName | undefined {
+/** `--plan` (or `--plan2`): a plan whose limits the interface gives, or undefined when absent. */
+export function parsePlan(value: string | undefined, flag = '--plan'): PlanName | undefined {
   if (value === undefined) return undefined;
   if (!Object.hasOwn(planLimits, value))
     throw new ContractUsageError(
-      `--plan must be one of: ${Object.keys(planLimits).join(', ')} (Enterprise limits are custom); got "${value}"`,
+      `${flag} must be one of: ${Object.keys(planLimits).join(', ')} (Enterprise limits are custom); got "${value}"`,
     );
   return value as PlanName;
 }
@@ -43,6 +43,12 @@ export function apiKeyFrom(env: NodeJS.ProcessEnv): string {
       'set PETSTORE_API_KEY to the API key to send (it is read from the environment only)',
     );
   return key;
+}
+
+/** The optional second key, from `PETSTORE_API_KEY_2` only; undefined when unset. */
+export function secondApiKeyFrom(env: NodeJS.ProcessEnv): string | undefined {
+  const key = env.PETSTORE_API_KEY_2?.trim() ?? '';
+  return key === '' ? undefined : key;
 }
 
 /** `--allow-writes` / `--read-only`: forced on or off, or undefined for the default (loopback). */

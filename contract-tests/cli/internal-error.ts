@@ -1,5 +1,5 @@
 /** The CLI's last resort: a bug in the harness, reported without a word of the key. */
-import { createRedactor } from '../report/redact.ts';
+import { createEnvRedactor } from '../report/redact.ts';
 import { toolName } from './usage-error.ts';
 
 /**
@@ -7,7 +7,7 @@ import { toolName } from './usage-error.ts';
  * quote a server's answer, and the answer may quote the key).
  */
 export function internalErrorMessage(error: unknown, env: NodeJS.ProcessEnv): string {
-  const redact = createRedactor(env.PETSTORE_API_KEY?.trim() ?? '');
+  const redact = createEnvRedactor(env);
   const detail = error instanceof Error ? (error.stack ?? error.message) : String(error);
   return redact(`${toolName}: internal error, please report it: ${detail}`);
 }

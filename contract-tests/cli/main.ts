@@ -13,7 +13,7 @@ import {
 } from '../report/console-report.ts';
 import { openExchangeLog } from '../report/exchange-log.ts';
 import { toJunit } from '../report/junit.ts';
-import { createRedactor, type Redactor } from '../report/redact.ts';
+import { createEnvRedactor, type Redactor } from '../report/redact.ts';
 import { type CheckResult, type SuiteResult, verdictOf } from '../runner/results.ts';
 import { runSuite } from '../runner/run-suite.ts';
 import { httpFakeTarget } from '../targets/fake-target.ts';
@@ -56,9 +56,14 @@ function fakeKey(options: CliOptions): string {
 async function openTarget(options: CliOptions): Promise<Target> {
   let target: Target;
   if (options.target.kind === 'url')
-    target = urlTarget(options.target.baseUrl, options.target.apiKey);
+    target = urlTarget(options.target.baseUrl, options.target.apiKey, options.target.secondApiKey);
   else if (options.target.kind === 'prism-mock') target = await prismMockTarget();
-  else target = await httpFakeTarget({ apiKey: fakeKey(options) });
+  else {
+    target = await httpFakeTarget({ apiKey: fakeKey(options) });
+    // The fake's demo key of the --plan2 plan is the second key.
+    if (options.plan2 !== undefined)
+      target = { ...target, secondApiKey: `${options.plan2}-demo-key` };
+  }
   if (!options.viaPrism) return target;
   try {
     return await viaPrism(target);
@@ -132,7 +137,7 @@ export async function main(
       return await subcommand(argv.slice(1), env, io);
     } catch (error) {
       if (!(error instanceof ContractUsageError)) throw error;
-      const redact = createRedactor(env.PETSTORE_API_KEY?.trim() ?? '');
+      const redact = createEnvRedactor(env);
       io.err(
         `${redact(error.message)}\n${toolName}: run ${io.command ?? repositoryCommand} ${name} --help for usage`,
       );
@@ -157,9 +162,8 @@ export async function main(
     io.out(`${toolName} ${packageJson.version}`);
     return 0;
   }
-  const redact: Redactor = createRedactor(
-    options.target.kind === 'url' ? options.target.apiKey : '',
-  );
+  // The fake's and Prism's keys are demo keys: only a real server's keys are secrets.
+  const redact: Redactor = options.target.kind === 'url' ? createEnvRedactor(env) : (text) => text;
   const out = (line: string) => io.out(redact(line));
   let target: Target | undefined;
   try {
@@ -188,6 +192,7 @@ export async function main(
       writes,
       rateLimits: options.rateLimits,
       ...(options.plan === undefined ? {} : { plan: options.plan }),
+      ...(options.plan2 === undefined ? {} : { plan2: options.plan2 }),
       timeoutMs: options.timeoutMs,
       maxWaitMs: options.maxWaitMs,
       maxDurationMs: options.maxDurationMs,

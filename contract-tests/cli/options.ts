@@ -6,12 +6,18 @@ import type { PlanName } from '../contract/interface-facts.ts';
 import { defaultMaxBodyBytes } from '../http/send.ts';
 import { randomSeed } from '../runner/seeds.ts';
 import { normaliseBaseUrl } from '../targets/url-target.ts';
-import { apiKeyFrom, integer, parsePlan, writesFrom } from './flag-values.ts';
+import { apiKeyFrom, integer, parsePlan, secondApiKeyFrom, writesFrom } from './flag-values.ts';
 import { ContractUsageError } from './usage-error.ts';
 
 /** Which server to check. */
 type TargetChoice =
-  | { readonly kind: 'url'; readonly baseUrl: string; readonly apiKey: string }
+  | {
+      readonly kind: 'url';
+      readonly baseUrl: string;
+      readonly apiKey: string;
+      /** `PETSTORE_API_KEY_2`, when set. */
+      readonly secondApiKey?: string;
+    }
   | { readonly kind: 'fake' }
   | { readonly kind: 'prism-mock' };
 
@@ -25,6 +31,8 @@ export interface CliOptions {
   readonly writes: boolean | undefined;
   readonly rateLimits: boolean;
   readonly plan: PlanName | undefined;
+  /** `--plan2`: the plan of the second key (`PETSTORE_API_KEY_2`; with `--fake`, its demo key). */
+  readonly plan2: PlanName | undefined;
   /** `--budget`; undefined: decided from the key's window (see runner/run-budget.ts). */
   readonly budget: number | undefined;
   readonly timeoutMs: number;
@@ -54,6 +62,7 @@ const optionSpecs = {
   'read-only': { type: 'boolean' },
   'rate-limits': { type: 'boolean' },
   plan: { type: 'string' },
+  plan2: { type: 'string' },
   budget: { type: 'string' },
   timeout: { type: 'string' },
   'max-wait': { type: 'string' },
@@ -149,7 +158,13 @@ export function parseCliOptions(argv: readonly string[], env: NodeJS.ProcessEnv)
   if (values['base-url'] !== undefined) {
     const baseUrl = normaliseBaseUrl(values['base-url']);
     const apiKey = help || version ? '' : apiKeyFrom(env);
-    target = { kind: 'url', baseUrl, apiKey };
+    const secondApiKey = help || version ? undefined : secondApiKeyFrom(env);
+    target = {
+      kind: 'url',
+      baseUrl,
+      apiKey,
+      ...(secondApiKey === undefined ? {} : { secondApiKey }),
+    };
     replayFlags.push(`--base-url ${baseUrl}`);
   } else if (values['prism-mock']) {
     target = { kind: 'prism-mock' };
@@ -160,6 +175,7 @@ export function parseCliOptions(argv: readonly string[], env: NodeJS.ProcessEnv)
   }
   if (values.skip !== undefined) replayFlags.push(`--skip ${values.skip}`);
   if (values.plan !== undefined) replayFlags.push(`--plan ${values.plan}`);
+  if (values.plan2 !== undefined) replayFlags.push(`--plan2 ${values.plan2}`);
   const budget =
     values.budget === undefined ? undefined : integer(values.budget, '--budget', 0, 1, 1_000_000);
   if (budget !== undefined) replayFlags.push(`--budget ${budget}`);
@@ -173,6 +189,7 @@ export function parseCliOptions(argv: readonly string[], env: NodeJS.ProcessEnv)
     writes,
     rateLimits: values['rate-limits'] === true,
     plan: parsePlan(values.plan),
+    plan2: parsePlan(values.plan2, '--plan2'),
     budget,
     timeoutMs: integer(values.timeout, '--timeout', 10_000, 1, 600_000),
     maxWaitMs: integer(values['max-wait'], '--max-wait', 90, 0, 86_400) * 1000,

@@ -23,6 +23,8 @@ Options:
   --rate-limits        after every other check, spend what the key's window still holds
                        (X-RateLimit-Remaining), one refused request, one after Retry-After
   --plan <name>        the key's plan (free, pro, business): X-RateLimit-Limit must match it
+  --plan2 <name>       the plan of the second key, PETSTORE_API_KEY_2 (set, it checks that
+                       the two keys have independent windows; with --fake: that demo key)
   --budget <n>         most requests to send, retries included; too small for what was
                        asked exits 2 naming the number needed. Default: 60 (a Free key's
                        minute), 100 runs per property on loopback when the key's window

@@ -6,7 +6,12 @@
  */
 import { BudgetSpentError, type RequestBudget } from './budget.ts';
 import type { HarnessClock } from './clock.ts';
-import { type Exchange, keyPlaceholder, type RequestSpec } from './exchange.ts';
+import {
+  type Exchange,
+  keyPlaceholder,
+  type RequestSpec,
+  secondKeyPlaceholder,
+} from './exchange.ts';
 import { type KnownQuota, type Pacer, RateLimitedError } from './pacer.ts';
 import { parseRetryAfter } from './retry-after.ts';
 import { send } from './send.ts';
@@ -29,6 +34,8 @@ export interface ClientOptions {
   /** Maps a request to its URLs (the target decides: direct, through Prism, path mapping). */
   readonly route: (spec: RequestSpec) => Route;
   readonly apiKey: string;
+  /** The optional second key, sent where a header carries `secondKeyPlaceholder`. */
+  readonly secondApiKey?: string;
   readonly timeoutMs: number;
   readonly budget: RequestBudget;
   readonly pacer: Pacer;
@@ -74,11 +81,14 @@ export interface ContractClient {
   quota(): KnownQuota;
 }
 
-function wireHeaders(spec: RequestSpec, apiKey: string): Record<string, string> {
+function wireHeaders(spec: RequestSpec, apiKey: string, secondApiKey = ''): Record<string, string> {
   const headers: Record<string, string> = { Accept: 'application/json' };
   if (spec.auth === 'key') headers.Authorization = `Bearer ${apiKey}`;
   else if (spec.auth !== 'none')
-    headers.Authorization = spec.auth.header.replaceAll(keyPlaceholder, apiKey);
+    // The second placeholder first: the first is its prefix.
+    headers.Authorization = spec.auth.header
+      .replaceAll(secondKeyPlaceholder, secondApiKey)
+      .replaceAll(keyPlaceholder, apiKey);
   if (spec.body !== undefined) headers['Content-Type'] = spec.contentType ?? 'application/json';
   return headers;
 }
@@ -113,7 +123,7 @@ export function createClient(options: ClientOptions): ContractClient {
     const outcome = await send({
       url: route.sendUrl,
       method: spec.method,
-      headers: wireHeaders(spec, options.apiKey),
+      headers: wireHeaders(spec, options.apiKey, options.secondApiKey),
       timeoutMs: options.timeoutMs,
       ...(options.maxBodyBytes === undefined ? {} : { maxBodyBytes: options.maxBodyBytes }),
       ...(options.redact === undefined ? {} : { redact: options.redact }),

@@ -5,6 +5,8 @@
 
 /** Stands for the API key in recorded requests, curl lines and counterexamples. */
 export const keyPlaceholder = '$PETSTORE_API_KEY';
+/** Where a request carries the optional second key (`PETSTORE_API_KEY_2`); replaced likewise. */
+export const secondKeyPlaceholder = '$PETSTORE_API_KEY_2';
 
 /** What to send. `path` is relative to the base URL (e.g. `/pets?limit=5`). */
 export interface RequestSpec {

@@ -6,6 +6,7 @@ import { authMutants } from './auth-mutants.ts';
 import { createPetMutants } from './create-pet-mutants.ts';
 import { edgeClassMutants } from './edge-class-mutants.ts';
 import { getPetMutants } from './get-pet-mutants.ts';
+import { keyWindowMutants } from './key-window-mutants.ts';
 import { listPetsMutants } from './list-pets-mutants.ts';
 import type { Mutant } from './mutant.ts';
 import { rateLimitMutants } from './rate-limit-mutants.ts';
@@ -20,4 +21,5 @@ export const mutants: readonly Mutant[] = [
   ...authMutants,
   ...responseMutants,
   ...rateLimitMutants,
+  ...keyWindowMutants,
 ];

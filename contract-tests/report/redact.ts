@@ -4,7 +4,7 @@
  * alignment, as inside a Basic header), and any fragment of 8 or more characters of those (a key
  * cut by a preview, a log line or a truncating server).
  */
-import { keyPlaceholder } from '../http/exchange.ts';
+import { keyPlaceholder, secondKeyPlaceholder } from '../http/exchange.ts';
 
 /** Fragments shorter than this are too likely to match innocent text to be worth redacting. */
 const fragmentLength = 8;
@@ -52,7 +52,7 @@ function base64Forms(key: string): string[] {
  * them would match innocent text.
  * @example createRedactor(key)(`body: ${text}`)
  */
-export function createRedactor(apiKey: string): Redactor {
+export function createRedactor(apiKey: string, placeholder = keyPlaceholder): Redactor {
   if (apiKey.length < 6) return (text) => text;
   const forms = [
     ...new Set(
@@ -66,7 +66,7 @@ export function createRedactor(apiKey: string): Redactor {
     for (let at = 0; at + fragmentLength <= form.length; at++)
       grams.add(form.slice(at, at + fragmentLength));
   return (text) => {
-    let whole = text.split(apiKey).join(keyPlaceholder);
+    let whole = text.split(apiKey).join(placeholder);
     if (grams.size === 0) return whole;
     // Mark every character covered by a fragment of a form, then replace each marked run.
     const covered = new Uint8Array(whole.length);
@@ -82,10 +82,17 @@ export function createRedactor(apiKey: string): Redactor {
     for (let at = 0; at < whole.length; ) {
       if (covered[at] === 1) {
         while (covered[at] === 1) at++;
-        result += keyPlaceholder;
+        result += placeholder;
       } else result += whole[at++];
     }
     whole = result;
     return whole;
   };
+}
+
+/** A redactor for the keys a run reads from the environment: `PETSTORE_API_KEY` and `PETSTORE_API_KEY_2`. */
+export function createEnvRedactor(env: NodeJS.ProcessEnv): Redactor {
+  const first = createRedactor(env.PETSTORE_API_KEY?.trim() ?? '');
+  const second = createRedactor(env.PETSTORE_API_KEY_2?.trim() ?? '', secondKeyPlaceholder);
+  return (text) => first(second(text));
 }

@@ -5,6 +5,7 @@
  */
 import { type ActiveCheck, CheckFailure, CouldNotRun, costAt } from '../checks/check.ts';
 import type { CheckContext, RateLimitRunState } from '../checks/check-context.ts';
+import type { PlanName } from '../contract/interface-facts.ts';
 import type { ContractClient } from '../http/client.ts';
 import { RateLimitedError } from '../http/pacer.ts';
 import type { Target } from '../targets/target.ts';
@@ -26,6 +27,8 @@ export interface ActiveRun {
   readonly writes: boolean;
   /** What the `--rate-limits` checks hand each other. */
   readonly rateLimitRun: RateLimitRunState;
+  /** `--plan2`: the second key's plan. */
+  readonly secondPlan?: PlanName;
   /** Requests the checks not run yet may still need (their planned cost). */
   plannedLeft: number;
 }
@@ -54,6 +57,7 @@ export async function runActiveCheck(check: ActiveCheck, run: ActiveRun): Promis
     listing: run.probes.listing,
     listedPet: run.probes.listedPet,
     rateLimitRun: run.rateLimitRun,
+    ...(run.secondPlan === undefined ? {} : { secondPlan: run.secondPlan }),
   };
   const finish = (rest: Pick<CheckResult, 'status'> & Partial<CheckResult>): CheckResult => ({
     id: check.id,

@@ -72,6 +72,12 @@ function missingNeed(
       return target.viaPrism
         ? undefined
         : notSelected('opt-in: --via-prism has Prism validate every exchange');
+    case 'secondKey':
+      return target.secondApiKey !== undefined
+        ? undefined
+        : notSelected(
+            "opt-in: PETSTORE_API_KEY_2 (a second key, with --plan2 its plan) checks that two keys' windows are independent",
+          );
     case 'plan':
       return flags.plan !== undefined
         ? undefined

@@ -5,6 +5,7 @@
  * spends only what the window still holds, plus one refused request and one after Retry-After.
  */
 import type { ActiveCheck } from '../checks/check.ts';
+import { costAt } from '../checks/check.ts';
 import { ContractUsageError } from '../cli/usage-error.ts';
 import type { KnownQuota } from '../http/pacer.ts';
 import { conformanceCost, type SizingRequest, sizeRuns, spendsWindow } from './plan.ts';
@@ -86,6 +87,10 @@ export function decideBudget(request: BudgetRequest): RunBudget {
     };
   }
 
+  // The second key's check comes on top of the Free minute: half its requests use the other key.
+  const secondKeyRequests = active
+    .filter((check) => (check.needs ?? []).includes('secondKey'))
+    .reduce((sum, check) => sum + costAt(check.cost, 1), 0);
   // A key whose window holds the full plan on this machine: as many runs as asked (or 100).
   const fullRuns = request.runs ?? request.maxRuns;
   const full = conformanceCost(active, fullRuns);
@@ -102,10 +107,10 @@ export function decideBudget(request: BudgetRequest): RunBudget {
     sized = { runs: fullRuns, conformance: full };
     why = `${fullRuns} run${fullRuns === 1 ? '' : 's'} per property: the key's window holds them`;
   } else {
-    const fitted = sizeRuns(active, sizing(defaultBudget - used, false));
+    const fitted = sizeRuns(active, sizing(defaultBudget + secondKeyRequests - used, false));
     if (!fitted.fits)
       throw new ContractUsageError(
-        `the checks asked need at least ${used + fitted.needed} requests, more than the default budget of ${defaultBudget} (a Free key's minute): pass --budget ${used + fitted.needed}, or narrow the run with --only or --skip`,
+        `the checks asked need at least ${used + fitted.needed} requests, more than the default budget of ${defaultBudget + secondKeyRequests} (a Free key's minute${secondKeyRequests > 0 ? ` + ${secondKeyRequests} for PETSTORE_API_KEY_2` : ''}): pass --budget ${used + fitted.needed}, or narrow the run with --only or --skip`,
       );
     sized = fitted;
     why =
@@ -123,7 +128,7 @@ export function decideBudget(request: BudgetRequest): RunBudget {
       shrinkHeadroom,
       Math.max(0, (quota.remaining ?? Number.POSITIVE_INFINITY) - sized.conformance),
     );
-  } else limit = Math.max(limit, defaultBudget);
+  } else limit = Math.max(limit, defaultBudget + secondKeyRequests);
   return {
     limit,
     source: `the default budget (${why})`,

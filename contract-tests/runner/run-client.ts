@@ -55,6 +55,7 @@ export function createRunClient(options: RunClientOptions): RunClient {
       ? {}
       : { maxWireRequestsPerSend: target.maxWireRequestsPerSend }),
     apiKey: target.apiKey,
+    ...(target.secondApiKey === undefined ? {} : { secondApiKey: target.secondApiKey }),
     timeoutMs: options.timeoutMs ?? 10_000,
     ...(options.maxBodyBytes === undefined ? {} : { maxBodyBytes: options.maxBodyBytes }),
     ...(options.redact === undefined ? {} : { redact: options.redact }),

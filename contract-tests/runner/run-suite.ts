@@ -35,6 +35,8 @@ export interface SuiteOptions {
   readonly rateLimits?: boolean;
   /** The key's plan (`--plan`), to check X-RateLimit-Limit against the plan table. */
   readonly plan?: PlanName;
+  /** `--plan2`: the plan of the target's second key. */
+  readonly plan2?: PlanName;
   readonly only?: readonly string[];
   /** Checks never to run (`--skip`). */
   readonly skip?: readonly string[];
@@ -100,7 +102,7 @@ export async function runSuite(options: SuiteOptions): Promise<SuiteResult> {
   const observation = observe(selection.observers, {
     ...facts,
     rateLimitRun: selection.active.some(spendsWindow),
-    ...(options.only !== undefined && options.only.length > 0 ? { narrowed: true } : {}),
+    ...((options.only?.length ?? 0) + (options.skip?.length ?? 0) > 0 ? { narrowed: true } : {}),
   });
   const { client, budget, pacer } = createRunClient({
     target,
@@ -143,6 +145,7 @@ export async function runSuite(options: SuiteOptions): Promise<SuiteResult> {
     runPrefix,
     writes,
     rateLimitRun,
+    ...(options.plan2 === undefined ? {} : { secondPlan: options.plan2 }),
     plannedLeft: conformanceCost(selection.active, decided.runs),
   };
   for (const check of selection.active) report(await runActiveCheck(check, run));

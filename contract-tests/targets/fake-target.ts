@@ -19,6 +19,8 @@ export interface FakeTargetOptions {
   readonly fake?: CreateFakeOptions;
   /** The key to send. Default `enterprise-demo-key`, whose quota a test never exhausts. */
   readonly apiKey?: string;
+  /** A second key (a demo key of another plan), for `rateLimit.keysIndependent`. Default none. */
+  readonly secondApiKey?: string;
   /** Builds the handler list from the fake; default its own handlers. */
   readonly wrap?: (fake: Fake) => RequestHandler[];
   /**
@@ -55,7 +57,13 @@ async function prepare(options: FakeTargetOptions) {
     fake.control.freezeTime(true);
     clock = virtualClock(fake);
   }
-  return { fake, handlers, clock, apiKey: options.apiKey ?? 'enterprise-demo-key' };
+  return {
+    fake,
+    handlers,
+    clock,
+    apiKey: options.apiKey ?? 'enterprise-demo-key',
+    secondApiKey: options.secondApiKey,
+  };
 }
 
 /** A target over a prepared fake: what differs between the doors is the name, URL, fetch and close. */
@@ -68,11 +76,12 @@ function fakeTarget(
     close: () => Promise<void>;
   },
 ): FakeTarget {
-  const { fake, clock, apiKey } = prepared;
+  const { fake, clock, apiKey, secondApiKey } = prepared;
   return {
     name: door.name,
     baseUrl: door.baseUrl,
     apiKey,
+    ...(secondApiKey === undefined ? {} : { secondApiKey }),
     loopback: true,
     capabilities: fullCapabilities,
     viaPrism: false,

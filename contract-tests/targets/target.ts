@@ -28,6 +28,8 @@ export interface Target {
   readonly baseUrl: string;
   /** The API key; never printed. */
   readonly apiKey: string;
+  /** A second key (`PETSTORE_API_KEY_2`), to check that keys' windows are independent; never printed. */
+  readonly secondApiKey?: string;
   /** Whether the server is on this machine, where creating pets is harmless. */
   readonly loopback: boolean;
   readonly capabilities: Capabilities;

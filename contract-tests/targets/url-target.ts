@@ -37,13 +37,14 @@ export function normaliseBaseUrl(value: string, flag = '--base-url'): string {
   return `${url.origin}${path}`;
 }
 
-/** A target for a server at `baseUrl`, sent `apiKey`. */
-export function urlTarget(baseUrl: string, apiKey: string): Target {
+/** A target for a server at `baseUrl`, sent `apiKey` (and `secondApiKey` where a check asks). */
+export function urlTarget(baseUrl: string, apiKey: string, secondApiKey?: string): Target {
   const base = normaliseBaseUrl(baseUrl);
   return {
     name: base,
     baseUrl: base,
     apiKey,
+    ...(secondApiKey === undefined ? {} : { secondApiKey }),
     loopback: isLoopbackHost(new URL(base).hostname),
     capabilities: fullCapabilities,
     viaPrism: false,

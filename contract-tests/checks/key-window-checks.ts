@@ -1,0 +1,93 @@
+/**
+ * Two keys, two windows: X-RateLimit-* describe "the limit applying to the caller" and "requests
+ * remaining in the current window" of the key (Limits: rate limits by plan, rate limit headers),
+ * so another key's requests must not draw from it, and each key is told its own plan's limit. A
+ * limiter keyed by client address (express-rate-limit's default keyGenerator) breaks both; with
+ * one key only, `rateLimit.othersNotCounted` (an observer) looks at requests without a valid key.
+ */
+import { planLimits } from '../contract/interface-facts.ts';
+import type { Exchange } from '../http/exchange.ts';
+import { secondKeyPlaceholder } from '../http/exchange.ts';
+import { integerHeader } from '../http/pacer.ts';
+import { activeCheck, couldNotRun, fail, priorities } from './check.ts';
+import { expectStatus } from './expect.ts';
+import { listPetsRequest } from './requests.ts';
+import { windowDropProblem } from './window-drop.ts';
+
+/** The cheapest read: one pet. */
+const probe = (auth: Parameters<typeof listPetsRequest>[1] = 'key') =>
+  listPetsRequest({ limit: 1 }, auth);
+
+/** Where an answer stands in the key's window. */
+interface WindowReading {
+  readonly remaining: number;
+  readonly limit: number | undefined;
+  readonly reset: number | undefined;
+}
+
+function reading(exchange: Exchange, who: string): WindowReading {
+  expectStatus(exchange, [200], `GET /pets?limit=1 with ${who}`);
+  const headers = exchange.response?.headers;
+  const remaining = integerHeader(headers, 'X-RateLimit-Remaining');
+  if (remaining === undefined)
+    couldNotRun(
+      `the answer to ${who} had no X-RateLimit-Remaining to compare (see headers.rateLimitOnEveryResponse)`,
+    );
+  return {
+    remaining,
+    limit: integerHeader(headers, 'X-RateLimit-Limit'),
+    reset: integerHeader(headers, 'X-RateLimit-Reset'),
+  };
+}
+
+/**
+ * Fails when the key's Remaining fell by more than the one request the key itself sent between
+ * `before` and `after`, within one window. A window that reset in between cannot be compared.
+ */
+function judgeDrop(before: WindowReading, after: WindowReading, exchange: Exchange): void {
+  if (before.reset !== after.reset || before.limit !== after.limit)
+    couldNotRun(
+      "the key's window reset between the two readings (X-RateLimit-Reset or -Limit changed); rerun",
+    );
+  const problem = windowDropProblem(before.remaining, after.remaining, '2 with the second key');
+  if (problem !== undefined) fail(problem, exchange);
+}
+
+/** Two keys have two windows, each with its plan's limit. */
+export const rateLimitKeysIndependent = activeCheck({
+  id: 'rateLimit.keysIndependent',
+  title:
+    "a second key's requests do not draw from the first key's window, and its X-RateLimit-Limit is its own plan's (--plan2)",
+  source:
+    'Limits, "Rate limits by plan"; rate limit headers: X-RateLimit-Limit "limit applying to the caller"',
+  needs: ['secondKey', 'semantics', 'rateLimits'],
+  // Right after the auth checks: before the first listing, every request is a reading.
+  priority: priorities.auth,
+  cost: { fixed: 4, perRun: 0 },
+  async run(context) {
+    const second = { header: `Bearer ${secondKeyPlaceholder}` } as const;
+    const before = reading(await context.send(probe()), 'the key');
+    const answers = [await context.send(probe(second)), await context.send(probe(second))];
+    for (const answer of answers) {
+      if (answer.response?.status === 401)
+        couldNotRun(
+          'the server refused PETSTORE_API_KEY_2 (401): set it to a second valid key, or unset it',
+        );
+      reading(answer, 'the second key');
+    }
+    const plan = context.secondPlan;
+    if (plan !== undefined) {
+      const limits = planLimits[plan];
+      for (const answer of answers) {
+        const limit = integerHeader(answer.response?.headers, 'X-RateLimit-Limit');
+        if (limit !== limits.perMinute && limit !== limits.perDay)
+          fail(
+            `X-RateLimit-Limit ${limit ?? '(none)'} on answers to the second key is neither ${limits.perMinute} (per minute) nor ${limits.perDay} (per day), the ${plan} plan's limits (--plan2 ${plan})`,
+            answer,
+          );
+      }
+    }
+    const exchange = await context.send(probe());
+    judgeDrop(before, reading(exchange, 'the key'), exchange);
+  },
+});

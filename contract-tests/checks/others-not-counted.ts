@@ -1,0 +1,90 @@
+/**
+ * Requests without a valid key do not draw from the key's window: X-RateLimit-Remaining is
+ * "requests remaining in the current window" of "the limit applying to the caller" (Limits, rate
+ * limit headers), and a caller without a valid key is not the key. A limiter keyed by client
+ * address (express-rate-limit's default keyGenerator, run before authentication) counts them.
+ * An observer, so it costs nothing: the auth checks run right after the preflight, so in any
+ * whole run their requests sit between two answers to the key.
+ */
+import { secondKeyPlaceholder } from '../http/exchange.ts';
+import { integerHeader } from '../http/pacer.ts';
+import { statefulObserverCheck } from './check.ts';
+import { windowDropProblem } from './window-drop.ts';
+
+/** An answer to the key, as a point in its window. */
+interface Reading {
+  readonly remaining: number;
+  readonly limit: number | undefined;
+  readonly reset: number | undefined;
+  readonly answeredAt: number;
+}
+
+/** Judges each gap between two answers to the key in one window that only keyless requests filled. */
+export const rateLimitOthersNotCounted = statefulObserverCheck({
+  id: 'rateLimit.othersNotCounted',
+  title:
+    "requests without a key or with an invalid one do not draw from the key's window (X-RateLimit-Remaining before and after)",
+  source:
+    'Limits, rate limit headers: X-RateLimit-Limit "limit applying to the caller", X-RateLimit-Remaining "requests remaining in the current window"',
+  needs: ['semantics', 'rateLimits'],
+  start: () => {
+    let last: Reading | undefined;
+    let none = 0;
+    let invalid = 0;
+    // The gap holds something else (the second key, a request in flight over a reading).
+    let mixed = false;
+    let judged = 0;
+    return {
+      observe(exchange) {
+        if (!exchange.authenticated) {
+          const { auth } = exchange.spec;
+          if (auth !== 'none' && auth !== 'key' && auth.header.includes(secondKeyPlaceholder))
+            mixed = true;
+          else if (auth === 'none') none += 1;
+          else invalid += 1;
+          if (last !== undefined && exchange.sentAt < last.answeredAt) mixed = true;
+          return undefined;
+        }
+        const headers = exchange.response?.headers;
+        const remaining = integerHeader(headers, 'X-RateLimit-Remaining');
+        const current =
+          remaining === undefined
+            ? undefined
+            : {
+                remaining,
+                limit: integerHeader(headers, 'X-RateLimit-Limit'),
+                reset: integerHeader(headers, 'X-RateLimit-Reset'),
+                answeredAt: exchange.answeredAt,
+              };
+        let problem: string | undefined;
+        if (
+          last !== undefined &&
+          current !== undefined &&
+          !mixed &&
+          none + invalid > 0 &&
+          exchange.sentAt >= last.answeredAt &&
+          current.reset === last.reset &&
+          current.limit === last.limit
+        ) {
+          judged += 1;
+          problem = windowDropProblem(
+            last.remaining,
+            current.remaining,
+            `${none} without a key and ${invalid} with an invalid one`,
+          );
+        }
+        last = current;
+        none = 0;
+        invalid = 0;
+        mixed = false;
+        return problem;
+      },
+      judged: () => judged,
+    };
+  },
+  whenUnseen: () => ({
+    reason:
+      'no request without a valid key came between two answers to the key in one window (the auth checks send them)',
+    expected: (run) => run.narrowed !== true,
+  }),
+});
