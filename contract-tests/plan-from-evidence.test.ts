@@ -100,15 +100,19 @@ test.concurrent('a window that never refills: the run stops at --max-duration, i
   expect,
   onTestFinished,
 }) => {
-  // Every answer says the window is spent and resets in 2 s; none ever says it refilled.
-  const server = await startQuotaServer((_index, now) => ({
-    status: 200,
-    headers: {
-      'X-RateLimit-Limit': '60',
-      'X-RateLimit-Remaining': '0',
-      'X-RateLimit-Reset': String(Math.ceil(now / 1000) + 2),
-    },
-  }));
+  // Every answer says the window is spent and resets in 2 s; none ever says it refilled. The
+  // auth checks run first (their requests are not paced): they get the 401s they expect.
+  const server = await startQuotaServer(
+    (_index, now) => ({
+      status: 200,
+      headers: {
+        'X-RateLimit-Limit': '60',
+        'X-RateLimit-Remaining': '0',
+        'X-RateLimit-Reset': String(Math.ceil(now / 1000) + 2),
+      },
+    }),
+    key,
+  );
   const boundMs = 5_000;
   const run = await runAgainst(onTestFinished, server, [
     '--max-duration',

@@ -11,19 +11,29 @@ export interface QuotaAnswer {
   readonly headers: Readonly<Record<string, string>>;
 }
 
-/** Starts a server whose every answer's status and headers come from `answer`. */
+/**
+ * Starts a server whose every answer's status and headers come from `answer`; with `key`, a
+ * request without `Bearer <key>` gets 401 instead (with the same headers), as the interface says.
+ */
 export function startQuotaServer(
   answer: (index: number, now: number) => QuotaAnswer,
+  key?: string,
 ): Promise<BadServer> {
   let index = 0;
-  return startBadHttpServer((_request, response) => {
+  return startBadHttpServer((request, response) => {
     index += 1;
-    const { status, headers } = answer(index, Date.now());
+    const given = answer(index, Date.now());
+    const unauthorised = key !== undefined && request.headers.authorization !== `Bearer ${key}`;
+    const { status, headers } = unauthorised ? { ...given, status: 401 } : given;
     response.writeHead(status, { 'Content-Type': 'application/json', ...headers });
     response.end(
       status < 400
         ? '[]'
-        : JSON.stringify({ code: 'rate_limited', message: 'Too many requests', status }),
+        : JSON.stringify(
+            status === 401
+              ? { code: 'unauthorized', message: 'Missing or invalid API key', status }
+              : { code: 'rate_limited', message: 'Too many requests', status },
+          ),
     );
   });
 }
