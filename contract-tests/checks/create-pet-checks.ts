@@ -228,8 +228,19 @@ export const createPetInt64CategoryId = activeCheck({
     expectStoredOr400(
       context,
       int64CategoryBody(context.runPrefix),
-      [int64.max, int64.min, 2n ** 53n + 1n].map((categoryId) =>
-        validCase(`categoryId ${categoryId}`, { name: `${context.runPrefix}int64`, categoryId }),
+      // Each edge with a different status, or none (pairwise with status, as the edge names).
+      (
+        [
+          [int64.max, 'sold'],
+          [int64.min, undefined],
+          [2n ** 53n + 1n, 'available'],
+        ] as const
+      ).map(([categoryId, status]) =>
+        validCase(`categoryId ${categoryId}`, {
+          name: `${context.runPrefix}int64`,
+          categoryId,
+          ...(status === undefined ? {} : { status }),
+        }),
       ),
     ),
 });
