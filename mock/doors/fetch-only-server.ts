@@ -7,7 +7,9 @@
  * `globalThis.fetch`, the one msw uses in browsers; `@mswjs/interceptors/fetch/web`) under
  * msw's own network API (`defineNetwork`, a `NetworkSource`, `HttpNetworkFrame` from
  * `msw/experimental`), so handlers, `server.use()` overrides, `boundary()`, life-cycle events
- * and `onUnhandledFrame` behave as under `setupServer`. It intercepts `fetch` only: `http`,
+ * and `onUnhandledFrame` behave as under `setupServer`. While nobody listens to the life-cycle
+ * events, requests take a faster path in front of it (fetch-fast-path.ts) that calls the same
+ * handlers without building msw's frame and event objects. It intercepts `fetch` only: `http`,
  * `https` and `XMLHttpRequest` requests are neither answered nor reported as unhandled.
  */
 import type { HttpResponseEvent } from '@mswjs/interceptors';
@@ -21,6 +23,7 @@ import {
 } from 'msw/experimental';
 import { AsyncHandlersController, type SetupServer } from 'msw/node';
 import { TypedEvent } from 'rettime';
+import { answerDirectly, withoutBypassMark } from './fetch-fast-path.ts';
 
 /** The response life-cycle event msw's frames emit (msw does not export its class). */
 class FrameResponseEvent extends TypedEvent<
@@ -63,8 +66,13 @@ class FetchFrame extends HttpNetworkFrame {
     });
   }
 
-  /** An unanswered request: the interceptor performs it as-is once the listeners settle. */
-  passthrough(): void {}
+  /**
+   * An unanswered request: the interceptor performs it as-is once the listeners settle, without
+   * the mark msw's `bypass()` leaves in its Accept header (msw's InterceptorSource removes it too).
+   */
+  passthrough(): void {
+    withoutBypassMark(this.data.request);
+  }
 
   respondWith(response?: Response): void {
     if (response) this.#controller.respondWith(response);
@@ -75,9 +83,10 @@ class FetchFrame extends HttpNetworkFrame {
       this.respondWith(reason);
       return;
     }
-    // `onUnhandledFrame: 'error'` refusing an unmatched request: the `fetch` call rejects.
+    // `onUnhandledFrame: 'error'` refusing an unmatched request: the `fetch` call rejects with
+    // a network error, as under setupServer (where undici reports it).
     if (this.#unhandled) {
-      this.#controller.errorWith(reason);
+      this.#controller.errorWith(new TypeError('Failed to fetch', { cause: reason }));
       return;
     }
     // A handler threw: as under setupServer, the interceptor answers 500 with the error.
@@ -145,6 +154,7 @@ export function setupFetchServer(...handlers: RequestHandler[]): SetupServer {
       network.events.listenerCount('response:bypass') +
       network.events.listenerCount('*') >
     0;
+  let unpatch = () => {};
   const network = defineNetwork({
     sources: [new FetchSource(listensForResponses)],
     handlers: handlersController,
@@ -161,14 +171,37 @@ export function setupFetchServer(...handlers: RequestHandler[]): SetupServer {
         throw new Error(
           'setupFetchServer: server.listen() was called twice; remove the redundant call',
         );
-      network.configure({ onUnhandledFrame: options?.onUnhandledFrame ?? 'warn' });
+      const handle = options?.onUnhandledFrame ?? 'warn';
+      network.configure({ onUnhandledFrame: handle });
+      const original = globalThis.fetch;
       network.enable();
+      const viaFrames = globalThis.fetch;
+      // A callback strategy needs msw's frame; an unknown name is msw's to refuse.
+      if (handle !== 'bypass' && handle !== 'warn' && handle !== 'error') return;
+      const requestHandlers = () =>
+        handlersController.getHandlersByKind('request') as RequestHandler[];
+      const door: typeof fetch = async (input, init) => {
+        // Someone listens to life-cycle events: msw's frame emits them.
+        if (network.events.listenerCount() > 0) return viaFrames(input, init);
+        // As the interceptor does: a relative URL resolves against the page (jsdom, happy-dom).
+        const resolved =
+          typeof input === 'string' && typeof location !== 'undefined' && !URL.canParse(input)
+            ? new URL(input, location.href)
+            : input;
+        return answerDirectly(new Request(resolved, init), requestHandlers, handle, original);
+      };
+      globalThis.fetch = door;
+      unpatch = () => {
+        if (globalThis.fetch === door) globalThis.fetch = viaFrames;
+      };
     },
     use: (...more) => network.use(...more),
     resetHandlers: (...next) => network.resetHandlers(...next),
     restoreHandlers: () => network.restoreHandlers(),
     listHandlers: () => network.listHandlers(),
     close() {
+      unpatch();
+      unpatch = () => {};
       network.disable();
     },
     boundary: (callback) => handlersController.boundary(callback),
