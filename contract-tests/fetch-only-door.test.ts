@@ -4,8 +4,9 @@ import { fetchOnlyFakeTarget } from './targets/fake-target.ts';
 
 runContractSuite({
   door: 'fake in-process (fetch-only door)',
-  newTarget: () => fetchOnlyFakeTarget(),
-  options: { seed: 20_241_122, budget: 5000, runs: 10 },
+  // A second key of another plan, as through setupServer: the keys' windows are compared too.
+  newTarget: () => fetchOnlyFakeTarget({ secondApiKey: 'pro-demo-key' }),
+  options: { seed: 20_241_122, budget: 5000, runs: 10, plan2: 'pro' },
   afterRun(result) {
     // As through setupServer: every check but the rate-limit exhaustion (no --rate-limits) and
     // Prism runs, and passes (runContractSuite asserts the verdict).

@@ -40,6 +40,8 @@ interface Case {
   readonly flags: readonly string[];
   /** The key given as PETSTORE_API_KEY (default: the Free key). */
   readonly key?: string;
+  /** The key given as PETSTORE_API_KEY_2 (default: none). */
+  readonly secondKey?: string;
   readonly code: 0 | 1;
   /** The check ids that must fail (none for a conforming server). */
   readonly fails: readonly string[];
@@ -65,7 +67,10 @@ function serverCase(title: string, spec: Case): void {
       onTestFinished(() => server.close());
       const run = await runCli(
         ['--base-url', server.baseUrl, '--seed', '17', ...spec.flags],
-        { PETSTORE_API_KEY: spec.key ?? freeKey },
+        {
+          PETSTORE_API_KEY: spec.key ?? freeKey,
+          ...(spec.secondKey === undefined ? {} : { PETSTORE_API_KEY_2: spec.secondKey }),
+        },
         { killAfterMs },
       );
       const output = `${run.stdout}\n${run.stderr}`;
@@ -324,6 +329,9 @@ serverCase(
 // Limits, "Rate limits by plan" and X-RateLimit-Limit "Limit applying to the caller". With no
 // `keyGenerator` express-rate-limit keys by address (dist/index.mjs:792-804, default keyGenerator
 // `return ipKeyGenerator(ip, subnet)`), so one `limit` serves every key on the machine.
+// The limiter runs before authentication (app.use order), so the auth checks' requests without a
+// valid key spend the address's window too: with one key, rateLimit.othersNotCounted sees it
+// (Limits, X-RateLimit-Remaining "requests remaining in the current window" of the caller).
 serverCase(
   'express-rate-limit keyed by client address: a Pro key is told X-RateLimit-Limit 60 (--plan pro)',
   {
@@ -331,7 +339,27 @@ serverCase(
     flags: ['--plan', 'pro'],
     key: proKey,
     code: 1,
-    fails: ['rateLimit.planLimits'],
+    fails: ['rateLimit.planLimits', 'rateLimit.othersNotCounted'],
+  },
+);
+serverCase(
+  "express-rate-limit keyed by client address, one key, default run: requests without a valid key draw from the key's window",
+  {
+    start: startExpressRateLimitByAddressServer,
+    flags: [],
+    code: 1,
+    fails: ['rateLimit.othersNotCounted'],
+  },
+);
+// Two keys on one address share one window and one limit: a second key (issue 17, point 3).
+serverCase(
+  'express-rate-limit keyed by client address, two keys (PETSTORE_API_KEY_2, --plan2 pro): one window for both',
+  {
+    start: startExpressRateLimitByAddressServer,
+    flags: ['--plan2', 'pro'],
+    secondKey: proKey,
+    code: 1,
+    fails: ['rateLimit.othersNotCounted', 'rateLimit.keysIndependent'],
   },
 );
 
