@@ -7,6 +7,7 @@
 import { expect, test } from 'vitest';
 import { mutants } from './mutants/catalogue.ts';
 import { before, withQuery } from './mutants/fault-helpers.ts';
+import { rebuild } from './mutants/intercept.ts';
 import type { Mutant } from './mutants/mutant.ts';
 import { failedIds } from './runner/results.ts';
 import { runSuite } from './runner/run-suite.ts';
@@ -117,5 +118,22 @@ test('at one run per property, a server that ignores status when limit is presen
     expect(result.runs).toBe(1);
     expect(failedIds(result), `seed ${seed}`).toContain('listPets.statusFilter');
     expect(result.requests).toBeLessThanOrEqual(60);
+  }
+});
+
+// The malformed-header examples go to different operations: a server whose POST route reads the
+// header apart (here: any scheme before the key is accepted) fails in the default run too.
+test('at one run per property, a server that takes "Basic <key>" on POST /pets is caught by auth.malformedHeader whatever the seed', async () => {
+  const basicAcceptedOnCreate = before('createPet', (call) => {
+    const header = call.request.headers.get('Authorization') ?? '';
+    if (!header.startsWith('Basic ')) return call.request;
+    const headers = new Headers(call.request.headers);
+    headers.set('Authorization', `Bearer ${header.slice('Basic '.length)}`);
+    return rebuild(call.request, { headers, body: call.body });
+  });
+  for (let seed = 1; seed <= 8; seed++) {
+    const result = await freeKeyRun({ seed, rateLimits: false, wrap: basicAcceptedOnCreate });
+    expect(result.runs).toBe(1);
+    expect(failedIds(result), `seed ${seed}`).toContain('auth.malformedHeader');
   }
 });

@@ -84,10 +84,11 @@ export const authMalformedHeader = activeCheck({
         );
       },
       {
-        // The key without a scheme, under another scheme, and a scheme without a key.
+        // The key without a scheme, under another scheme, and a scheme without a key, each on a
+        // different operation (pairwise: a server whose routes parse the header apart shows it).
         examples: [
           ['listPets', keyPlaceholder],
-          ['listPets', `Basic ${keyPlaceholder}`],
+          [context.writes ? 'createPet' : 'getPet', `Basic ${keyPlaceholder}`],
           ['getPet', 'Bearer'],
         ] satisfies [OperationName, string][],
       },
