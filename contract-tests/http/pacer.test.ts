@@ -112,3 +112,26 @@ test('--max-duration: once the bound has passed (slow answers), no request is se
     /^--max-duration 10 s passed \(no wait: the answers took that long\)$/,
   );
 });
+
+test('a 429 without Retry-After while X-RateLimit-Remaining was above 0: the backoff and the wait for X-RateLimit-Reset both say it was unplanned', async () => {
+  const clock = virtualClock();
+  const reasons: string[] = [];
+  const pacer = createPacer({
+    clock,
+    maxWaitMs: 90_000,
+    random: () => 0,
+    onWait: (wait) => reasons.push(wait.reason),
+  });
+  pacer.observe(answer(200, { 'X-RateLimit-Remaining': '5', 'X-RateLimit-Reset': '1000000060' }));
+  await pacer.beforeSend(true, true);
+  pacer.observe(answer(429, { 'X-RateLimit-Remaining': '0', 'X-RateLimit-Reset': '1000000030' }));
+  // As the client does after a 429 without Retry-After: a 2 s backoff.
+  pacer.blockUntil(clock.now() + 2000, 'backoff after 429 number 1 of this request');
+  await pacer.beforeSend(true, true);
+  const note =
+    ' (an unplanned 429: X-RateLimit-Remaining was 5; the run re-plans: no request before it)';
+  expect(reasons).toEqual([
+    `backoff after 429 number 1 of this request${note}`,
+    `X-RateLimit-Reset 1000000030 (X-RateLimit-Remaining is 0)${note}`,
+  ]);
+});

@@ -103,6 +103,8 @@ export function createPacer({
   let resetAt: number | undefined;
   let blockedUntil = 0;
   let blockedBecause = 'Retry-After';
+  // What the last 429 said of the plan (empty when it was planned), for the waits it causes.
+  let unplannedNote = '';
   let waitedMs = 0;
 
   const wait = async (until: number, why: string) => {
@@ -137,7 +139,7 @@ export function createPacer({
         // One extra second: X-RateLimit-Reset has one-second resolution.
         await wait(
           resetAt + 1000,
-          `X-RateLimit-Reset ${resetAt / 1000} (X-RateLimit-Remaining is 0)`,
+          `X-RateLimit-Reset ${resetAt / 1000} (X-RateLimit-Remaining is 0)${unplannedNote}`,
         );
         remaining = undefined;
       }
@@ -153,6 +155,7 @@ export function createPacer({
       limit = integerHeader(response.headers, 'X-RateLimit-Limit') ?? limit;
       if (left !== undefined) remaining = left;
       if (reset !== undefined) resetAt = reset * 1000;
+      if (response.status !== 429 && left !== undefined) unplannedNote = '';
       if (response.status === 429) {
         // A 429 the headers did not announce (Remaining above 0, or none sent): the plan was
         // wrong, so the next request waits for what this answer says, and the wait says why.
@@ -160,6 +163,7 @@ export function createPacer({
           before === 0
             ? ''
             : ` (an unplanned 429: ${before === undefined ? 'X-RateLimit-Remaining not known' : `X-RateLimit-Remaining was ${before}`}; the run re-plans: no request before it)`;
+        unplannedNote = unplanned;
         remaining = 0;
         const value = response.headers.get('Retry-After');
         const retry = parseRetryAfter(value, clock.now());
@@ -172,7 +176,7 @@ export function createPacer({
     blockUntil(until, reason) {
       if (until > blockedUntil) {
         blockedUntil = until;
-        blockedBecause = reason;
+        blockedBecause = `${reason}${unplannedNote}`;
       }
     },
     known: () => ({
