@@ -10,6 +10,8 @@ import type { AddressInfo } from 'node:net';
 export interface RealServer {
   /** The base URL to pass as `--base-url` (ends in `/v1`). */
   readonly baseUrl: string;
+  /** Epoch ms when the first request arrived (undefined before), to time a run without its start-up. */
+  firstRequestAt(): number | undefined;
   close(): Promise<void>;
 }
 
@@ -18,8 +20,13 @@ export async function listenOnLoopback(server: Server): Promise<RealServer> {
   server.listen(0, '127.0.0.1');
   await once(server, 'listening');
   const { port } = server.address() as AddressInfo;
+  let firstRequestAt: number | undefined;
+  server.on('request', () => {
+    firstRequestAt ??= Date.now();
+  });
   return {
     baseUrl: `http://127.0.0.1:${port}/v1`,
+    firstRequestAt: () => firstRequestAt,
     close: () =>
       new Promise<void>((resolve) => {
         server.close(() => resolve());
