@@ -120,16 +120,24 @@ export function createClient(options: ClientOptions): ContractClient {
     const route = options.route(spec);
     const sentAt = performance.now();
     const sentAtEpochMs = clock.now();
+    // An answer is awaited no later than the run's bound: past it the run stops (incomplete),
+    // and a server that has not answered yet is not blamed for a timeout it was not given.
+    const left = pacer.msLeft();
+    const cutByBound = left !== undefined && left < options.timeoutMs;
     const outcome = await send({
       url: route.sendUrl,
       method: spec.method,
       headers: wireHeaders(spec, options.apiKey, options.secondApiKey),
-      timeoutMs: options.timeoutMs,
+      timeoutMs: cutByBound ? Math.max(1, Math.floor(left)) : options.timeoutMs,
       ...(options.maxBodyBytes === undefined ? {} : { maxBodyBytes: options.maxBodyBytes }),
       ...(options.redact === undefined ? {} : { redact: options.redact }),
       ...(options.fetch === undefined ? {} : { fetch: options.fetch }),
       ...(spec.body === undefined ? {} : { body: spec.body }),
     });
+    if (cutByBound && outcome.fault?.kind === 'timeout')
+      throw pacer.boundPassed(
+        `while awaiting the answer to ${spec.method} ${route.reproUrl} (no answer after ${Math.round(performance.now() - sentAt)} ms; --timeout is ${options.timeoutMs} ms)`,
+      );
     // A target whose fetch may re-read an answer says how many requests it sent; only such a
     // target is believed, and never beyond what it declared (a server could send the header).
     if (maxWire > 1) {
