@@ -327,3 +327,18 @@ test('past 64 clients on one key, later ones share one entry', () => {
   expect(clients.at(-1)?.clientId).toBe('(other clients)');
   expect(clients.at(-1)?.requests).toBe(6);
 });
+
+test('a client flooding early retries keeps its report bounded: a chain holds its latest 64 own waits', () => {
+  // Each 429 says Retry-After: 60 and the client comes back 1 ms later, 3,000 times: every
+  // request opens a chain early against the last. The hot loop fails backoff on its latest waits.
+  const steps: Step[] = Array.from({ length: 3000 }, (_, i) => ({
+    at: i,
+    status: 429,
+    retryAfter: '60',
+  }));
+  const backoff = judge(steps)?.rules.backoff;
+  expect(backoff?.verdict).toBe('fail');
+  const listed = /\(([^)]*)\)/.exec(backoff?.reason ?? '')?.[1]?.split(', ') ?? [];
+  expect(listed.length).toBeGreaterThanOrEqual(3);
+  expect(listed.length).toBeLessThanOrEqual(64);
+});

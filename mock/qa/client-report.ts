@@ -35,6 +35,20 @@ const clientRecentLength = 10;
 const waitsKept = 20;
 /** Open retry chains kept per client (a client that gives up leaves one open). */
 const openChainsKept = 16;
+/**
+ * Own waits a chain keeps, its latest: every rule of backoff-judgement.ts reads at most five in a
+ * row, and a client flooding early retries opens a chain per request, each carrying its parent's
+ * waits: unbounded, that grew by the square of the requests (4 GB from 30 flooding clients).
+ */
+const ownWaitsKept = 64;
+
+/** Drops a chain's oldest own waits past `ownWaitsKept` (inherited ones come first). */
+function trimWaits(chain: Chain): void {
+  const over = chain.ownWaits.length - ownWaitsKept;
+  if (over <= 0) return;
+  chain.ownWaits.splice(0, over);
+  chain.inherited = Math.max(0, chain.inherited - over);
+}
 
 /** One answered request, as the report sees it. */
 interface ClientEvent {
@@ -289,6 +303,9 @@ function countJudgement(c: ClientRecord, judgement: ChainJudgement): void {
 function closeChain(c: ClientRecord, chain: Chain): void {
   // A chain whose heirs carry its waits is judged through them, once.
   if (chain.heirs === 0 && chain.ownWaits.length > 0) countJudgement(c, judgeChain(chain.ownWaits));
+  // Only open chains are matched: a closed one needs no ancestry, and keeping it would keep
+  // every chain a flood of early retries ever opened.
+  chain.parent = undefined;
   c.early += chain.early;
   c.maxEarlyMs = Math.max(c.maxEarlyMs, chain.maxEarlyMs);
 }
@@ -527,7 +544,10 @@ export function createClientReporter(): ClientReporter {
       if (!dictated) {
         ownWait = waitMs;
         c.ownWaits += 1;
-        chain?.ownWaits.push(waitMs);
+        if (chain !== undefined) {
+          chain.ownWaits.push(waitMs);
+          trimWaits(chain);
+        }
       }
       c.waits.push({
         afterStatus: waited.failedStatus,
@@ -591,9 +611,10 @@ export function createClientReporter(): ClientReporter {
       next.resetInMs = event.resetInMs ?? null;
       next.deadline = deadline;
       if (parent !== undefined && chain === undefined) {
-        next.ownWaits.push(...parent.ownWaits);
+        next.ownWaits.push(...parent.ownWaits.slice(-ownWaitsKept));
         if (ownWait !== undefined) next.ownWaits.push(ownWait);
         next.inherited = next.ownWaits.length;
+        trimWaits(next);
         next.tentativeOwn = ownWait === undefined ? 0 : 1;
         parent.heirs += 1;
       }
