@@ -5,8 +5,9 @@
  * a minute and frozen: the harness's waits move it, nothing else does.
  */
 import { expect, test } from 'vitest';
+import { pageSize, petStatuses } from './contract/interface-facts.ts';
 import { mutants } from './mutants/catalogue.ts';
-import { before, withQuery } from './mutants/fault-helpers.ts';
+import { after, before, withQuery } from './mutants/fault-helpers.ts';
 import { rebuild } from './mutants/intercept.ts';
 import type { Mutant } from './mutants/mutant.ts';
 import { failedIds } from './runner/results.ts';
@@ -137,3 +138,54 @@ test('at one run per property, a server that takes "Basic <key>" on POST /pets i
     expect(failedIds(result), `seed ${seed}`).toContain('auth.malformedHeader');
   }
 });
+
+/** The answer as a query builder that throws would give it: 500, an Error body, the same headers. */
+function serverError(response: Response): Response {
+  const body = { code: 'internal_error', message: 'query failed', status: 500 };
+  return new Response(JSON.stringify(body), { status: 500, headers: response.headers });
+}
+
+// The other listPets properties pair their parameters too: a server whose paged path (limit
+// given) fails on an unknown status, or whose filtered path (status given) fails on a limit out
+// of range, is caught in the default run, in the property that sends the pair (before, neither
+// property ever sent the second parameter at one run per property: missed on every seed).
+const listPetsPairFaults: readonly {
+  readonly name: string;
+  readonly expect: string;
+  readonly fails: (query: URLSearchParams) => boolean;
+}[] = [
+  {
+    name: 'an unknown status answered 500 when limit is given',
+    expect: 'listPets.unknownStatus',
+    fails: (query) =>
+      query.has('limit') &&
+      query.has('status') &&
+      !(petStatuses as readonly string[]).includes(query.get('status') ?? ''),
+  },
+  {
+    name: 'a limit out of range answered 500 when status is given',
+    expect: 'listPets.limitOutOfRange',
+    fails: (query) => {
+      const limit = Number(query.get('limit'));
+      return (
+        query.has('status') && query.has('limit') && (limit < pageSize.min || limit > pageSize.max)
+      );
+    },
+  },
+];
+
+for (const fault of listPetsPairFaults) {
+  test(`at one run per property, ${fault.name} is caught by ${fault.expect} whatever the seed, within 60 requests`, async () => {
+    const wrap = after((response, call) =>
+      call.operation === 'listPets' && fault.fails(call.url.searchParams)
+        ? serverError(response)
+        : response,
+    );
+    for (let seed = 1; seed <= 8; seed++) {
+      const result = await freeKeyRun({ seed, rateLimits: false, wrap });
+      expect(result.runs).toBe(1);
+      expect(failedIds(result), `seed ${seed}`).toContain(fault.expect);
+      expect(result.requests).toBeLessThanOrEqual(60);
+    }
+  });
+}

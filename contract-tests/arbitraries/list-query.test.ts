@@ -1,6 +1,6 @@
 import { expect, test } from 'vitest';
 import { pageSize, petStatuses } from '../contract/interface-facts.ts';
-import { statusLimitPairs } from './list-query.ts';
+import { outOfRangeStatusPairs, statusLimitPairs, unknownStatusLimitPairs } from './list-query.ts';
 
 test('statusLimitPairs: every status with every limit edge class once, each block of three a status each with a different limit', () => {
   const limits = [undefined, pageSize.min, pageSize.default, pageSize.max];
@@ -16,4 +16,28 @@ test('statusLimitPairs: every status with every limit edge class once, each bloc
   }
   // The first block, all a Free key's run sends: a status with limit 100, with 20 and without.
   expect(statusLimitPairs.slice(0, 3).map(({ limit }) => limit)).toEqual([100, 20, undefined]);
+});
+
+test('outOfRangeStatusPairs: each end of the range with every status and none once; the first two one end without status, the other with one', () => {
+  const ends = [String(pageSize.min - 1), String(pageSize.max + 1)];
+  const statuses = [undefined, ...petStatuses];
+  const keys = outOfRangeStatusPairs.map(({ limit, status }) => `${limit}/${status}`);
+  expect(new Set(keys)).toEqual(
+    new Set(ends.flatMap((limit) => statuses.map((status) => `${limit}/${status}`))),
+  );
+  expect(keys).toHaveLength(ends.length * statuses.length);
+  const [first, second] = outOfRangeStatusPairs;
+  expect(new Set([first?.limit, second?.limit])).toEqual(new Set(ends));
+  expect([first?.status === undefined, second?.status === undefined]).toEqual([true, false]);
+});
+
+test('unknownStatusLimitPairs: statuses that are not a PetStatus, with every limit edge class once, limit 100 first', () => {
+  for (const { status } of unknownStatusLimitPairs)
+    expect(petStatuses as readonly string[]).not.toContain(status);
+  expect(unknownStatusLimitPairs.map(({ limit }) => limit)).toEqual([
+    pageSize.max,
+    pageSize.default,
+    undefined,
+    pageSize.min,
+  ]);
 });

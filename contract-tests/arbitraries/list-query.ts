@@ -65,3 +65,39 @@ export const statusLimitPairs: readonly StatusQuery[] = (() => {
     });
   return pairs;
 })();
+
+/** A limit outside 1..100 and the status sent with it (undefined: omitted). */
+export interface OutOfRangeQuery {
+  readonly limit: string;
+  readonly status: (typeof petStatuses)[number] | undefined;
+}
+
+/**
+ * Each end of the range (just below, just above) with every status or none: 8 queries, the end
+ * alternating, so the first two already send one end without status and the other with one. A
+ * server that checks limit only on the path without status (or only with) shows it there.
+ */
+export const outOfRangeStatusPairs: readonly OutOfRangeQuery[] = (() => {
+  const [available, pending, sold] = petStatuses;
+  const ends = [String(pageSize.min - 1), String(pageSize.max + 1)];
+  const statuses = [undefined, available, pending, undefined, sold, pending, available, sold];
+  return statuses.map((status, index) => ({ limit: ends[index % 2] ?? '0', status }));
+})();
+
+/** A status that is not a PetStatus and the limit sent with it (undefined: omitted). */
+export interface UnknownStatusQuery {
+  readonly status: string;
+  readonly limit: number | undefined;
+}
+
+/**
+ * Unknown statuses with each limit edge class (100, 20, omitted, 1), limit 100 first: a server
+ * that reads status apart on its paged path (e.g. a query builder that throws on an unknown enum
+ * value only with a limit) shows it in the first run.
+ */
+export const unknownStatusLimitPairs: readonly UnknownStatusQuery[] = [
+  { status: 'Available', limit: pageSize.max },
+  { status: 'deleted', limit: pageSize.default },
+  { status: 'SOLD', limit: undefined },
+  { status: 'pending ', limit: pageSize.min },
+];

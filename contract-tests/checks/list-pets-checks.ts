@@ -5,8 +5,10 @@ import {
   knownStatus,
   limitInRange,
   limitOutOfRange,
+  outOfRangeStatusPairs,
   statusLimitPairs,
   unknownStatus,
+  unknownStatusLimitPairs,
 } from '../arbitraries/list-query.ts';
 import { pageSize, petStatuses } from '../contract/interface-facts.ts';
 import { checkPets } from '../contract/schemas.ts';
@@ -135,23 +137,30 @@ export const listPetsLimitOutOfRange = activeCheck({
   priority: priorities.listPets,
   cost: { fixed: 0, perRun: 1, examples: 2 },
   async run(context) {
+    const query = fc.record({
+      limit: limitOutOfRange(),
+      status: fc.option(knownStatus(), { nil: undefined }),
+    });
     await forAll(
       context,
-      limitOutOfRange(),
-      async (limit) => {
-        const exchange = await context.send(listPetsRequest({ limit }));
-        const response = expectNoFault(exchange, `GET /pets?limit=${limit}`);
+      query,
+      async ({ limit, status }) => {
+        const exchange = await context.send(
+          listPetsRequest(status === undefined ? { limit } : { limit, status }),
+        );
+        const sent = `GET /pets?limit=${limit}${status === undefined ? '' : `&status=${status}`}`;
+        const response = expectNoFault(exchange, sent);
         if (response.status >= 200 && response.status < 300) {
-          const rows = expectShape(exchange, checkPets, `GET /pets?limit=${limit}`) as Rows;
+          const rows = expectShape(exchange, checkPets, sent) as Rows;
           if (rows.length > pageSize.max)
-            fail(
-              `limit=${limit} returned ${rows.length} pets, more than ${pageSize.max}`,
-              exchange,
-            );
+            fail(`${sent} returned ${rows.length} pets, more than ${pageSize.max}`, exchange);
         }
       },
-      // Just past each end of the range.
-      { examples: [String(pageSize.min - 1), String(pageSize.max + 1)] },
+      // Just past each end of the range, with and without a status (pairwise as the runs allow;
+      // never fewer than the two ends, the declared examples).
+      {
+        examples: outOfRangeStatusPairs.slice(0, Math.max(2, context.runs)),
+      },
     );
   },
 });
@@ -163,13 +172,26 @@ export const listPetsUnknownStatus = activeCheck({
   source: 'GET /pets, query status (the answer to a bad status is not shown)',
   needs: ['semantics'],
   priority: priorities.listPets,
-  cost: { fixed: 0, perRun: 1 },
+  cost: { fixed: 0, perRun: 1, examples: 1 },
   async run(context) {
-    await forAll(context, unknownStatus(), async (status) => {
-      const exchange = await context.send(listPetsRequest({ status }));
-      const response = expectNoFault(exchange, `GET /pets?status=${status}`);
-      if (response.status >= 200 && response.status < 300)
-        expectShape(exchange, checkPets, 'GET /pets');
+    const query = fc.record({
+      status: unknownStatus(),
+      limit: fc.option(limitInRange(), { nil: undefined }),
     });
+    await forAll(
+      context,
+      query,
+      async ({ status, limit }) => {
+        const exchange = await context.send(
+          listPetsRequest(limit === undefined ? { status } : { status, limit }),
+        );
+        const sent = `GET /pets?status=${status}${limit === undefined ? '' : `&limit=${limit}`}`;
+        const response = expectNoFault(exchange, sent);
+        if (response.status >= 200 && response.status < 300)
+          expectShape(exchange, checkPets, 'GET /pets');
+      },
+      // An unknown status with each limit edge class, limit 100 first (one run: that pair).
+      { examples: unknownStatusLimitPairs.slice(0, Math.max(1, context.runs)) },
+    );
   },
 });
