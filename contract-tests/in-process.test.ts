@@ -1,5 +1,4 @@
-import { expect } from 'vitest';
-import { runContractSuite } from './suite.case.ts';
+import { expectOnlyOptInsSkipped, runContractSuite } from './suite.case.ts';
 import { inProcessFakeTarget } from './targets/fake-target.ts';
 
 runContractSuite({
@@ -7,20 +6,6 @@ runContractSuite({
   // A second key of another plan: the keys' windows are compared too.
   newTarget: () => inProcessFakeTarget({ secondApiKey: 'pro-demo-key' }),
   options: { seed: 20_241_122, budget: 5000, runs: 10, plan2: 'pro' },
-  afterRun(result) {
-    // Every check but the rate-limit exhaustion (no --rate-limits) and Prism runs against the fake.
-    const skipped = result.results
-      .filter((check) => check.status === 'skip')
-      .map((check) => check.id);
-    expect(skipped.sort()).toEqual(
-      [
-        'prism.exchangesValid',
-        'rateLimit.planLimits',
-        'rateLimit.exceededGives429',
-        'rateLimit.retryAfterOn429',
-        'rateLimit.servedAfterRetryAfter',
-      ].sort(),
-    );
-    expect(result.answered429).toBe(0);
-  },
+  // Every check but the rate-limit exhaustion (no --rate-limits) and Prism runs against the fake.
+  afterRun: expectOnlyOptInsSkipped,
 });

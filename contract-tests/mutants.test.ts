@@ -6,39 +6,12 @@ import { expect, test } from 'vitest';
 import { mutants } from './mutants/catalogue.ts';
 import { intercept } from './mutants/intercept.ts';
 import type { Mutant } from './mutants/mutant.ts';
-import { smallWindowFake, smallWindowKey } from './mutants/small-window.ts';
+import { type MutantRun, runMutant } from './mutants/run-mutant.ts';
+import { smallWindowFake } from './mutants/small-window.ts';
 import { failedIds } from './runner/results.ts';
-import { runSuite } from './runner/run-suite.ts';
-import { directFakeTarget } from './targets/fake-target.ts';
 
-const seed = 7;
-
-async function run(
-  mutant: Pick<Mutant, 'wrap' | 'rateLimits' | 'fake' | 'runAs' | 'secondKey'>,
-  strict = false,
-) {
-  const apiKey = mutant.runAs?.apiKey ?? (mutant.rateLimits ? smallWindowKey : undefined);
-  const target = await directFakeTarget({
-    wrap: mutant.wrap,
-    ...(mutant.fake === undefined ? {} : { fake: mutant.fake }),
-    ...(apiKey === undefined ? {} : { apiKey }),
-    ...(mutant.secondKey === undefined ? {} : { secondApiKey: mutant.secondKey.apiKey }),
-  });
-  try {
-    const result = await runSuite({
-      target,
-      seed,
-      budget: 5000,
-      runs: 5,
-      rateLimits: mutant.rateLimits ?? false,
-      ...(mutant.runAs === undefined ? {} : { plan: mutant.runAs.plan }),
-      ...(mutant.secondKey === undefined ? {} : { plan2: mutant.secondKey.plan }),
-      timeoutMs: 2000,
-    });
-    return failedIds(result, strict);
-  } finally {
-    await target.close();
-  }
+async function run(mutant: MutantRun, strict = false) {
+  return failedIds(await runMutant(mutant), strict);
 }
 
 test('there are at least 25 mutants, with distinct names', () => {

@@ -6,45 +6,11 @@
 import { expect, test } from 'vitest';
 import { parseCliOptions } from './cli/options.ts';
 import { mutants } from './mutants/catalogue.ts';
-import type { Mutant } from './mutants/mutant.ts';
-import { smallWindowKey } from './mutants/small-window.ts';
+import { runMutant } from './mutants/run-mutant.ts';
 import { replayLine } from './report/console-report.ts';
 import type { CheckResult, SuiteResult } from './runner/results.ts';
-import { runSuite } from './runner/run-suite.ts';
-import { directFakeTarget } from './targets/fake-target.ts';
 
 const seed = 7;
-
-/** The mutant tests' settings (mutants.test.ts), with `--seed`/`--only` as a replay line gives them. */
-async function run(
-  mutant: Mutant,
-  selection: { seed: number; only?: readonly string[] | undefined },
-): Promise<SuiteResult> {
-  const apiKey = mutant.runAs?.apiKey ?? (mutant.rateLimits ? smallWindowKey : undefined);
-  const target = await directFakeTarget({
-    wrap: mutant.wrap,
-    ...(mutant.fake === undefined ? {} : { fake: mutant.fake }),
-    ...(apiKey === undefined ? {} : { apiKey }),
-    ...(mutant.secondKey === undefined ? {} : { secondApiKey: mutant.secondKey.apiKey }),
-  });
-  try {
-    return await runSuite({
-      target,
-      seed: selection.seed,
-      budget: 5000,
-      runs: 5,
-      rateLimits: mutant.rateLimits ?? false,
-      ...(mutant.runAs === undefined ? {} : { plan: mutant.runAs.plan }),
-      ...(mutant.secondKey === undefined ? {} : { plan2: mutant.secondKey.plan }),
-      ...(selection.only === undefined ? {} : { only: selection.only }),
-      timeoutMs: 2000,
-      // The CLI names a run's pets after the time; the failure is the same whatever the names.
-      runPrefix: 'contract-replay-',
-    });
-  } finally {
-    await target.close();
-  }
-}
 
 const failing = (result: SuiteResult, strict: boolean): CheckResult[] =>
   result.results.filter((check) => check.status === 'fail' || (strict && check.status === 'warn'));
@@ -67,14 +33,14 @@ const couldNotRun = (result: SuiteResult): string[] =>
 
 for (const mutant of mutants) {
   test(`the printed replay line reproduces ${mutant.expect} on ${mutant.name}`, async () => {
-    const whole = await run(mutant, { seed });
+    const whole = await runMutant(mutant, { seed });
     const failures = failing(whole, mutant.advisory === true);
     expect(failures.map((check) => check.id)).toContain(mutant.expect);
     for (const failure of failures) {
       const line = replayLine({ command: 'petstore-contract --fake', seed }, failure);
       const [, ...flags] = line.split(' ');
       const options = parseCliOptions(flags, {});
-      const replay = await run(mutant, { seed: options.seed, only: options.only });
+      const replay = await runMutant(mutant, { seed: options.seed, only: options.only });
       const again = replay.results.find((check) => check.id === failure.id);
       expect(failureOf(again), line).toEqual(failureOf(failure));
       // Narrowing adds no "could not run": only what the whole run could not judge either.

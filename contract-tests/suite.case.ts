@@ -48,3 +48,23 @@ export function runContractSuite({ door, newTarget, options, afterRun }: SuiteCa
     });
   }
 }
+
+/**
+ * What a door's run without `--rate-limits`, `--plan` and `--via-prism` must show: only those
+ * opt-in checks are skipped, every other check ran (and the run passed), and nothing got a 429.
+ */
+export function expectOnlyOptInsSkipped(result: SuiteResult): void {
+  const skipped = result.results
+    .filter((check) => check.status === 'skip')
+    .map((check) => check.id);
+  expect(skipped.sort()).toEqual(
+    [
+      'prism.exchangesValid',
+      'rateLimit.planLimits',
+      'rateLimit.exceededGives429',
+      'rateLimit.retryAfterOn429',
+      'rateLimit.servedAfterRetryAfter',
+    ].sort(),
+  );
+  expect(result.answered429).toBe(0);
+}
