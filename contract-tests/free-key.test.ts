@@ -7,7 +7,7 @@
 import { expect, test } from 'vitest';
 import { pageSize, petStatuses } from './contract/interface-facts.ts';
 import { mutants } from './mutants/catalogue.ts';
-import { after, before, withQuery } from './mutants/fault-helpers.ts';
+import { after, before, safeParse, withQuery } from './mutants/fault-helpers.ts';
 import { rebuild } from './mutants/intercept.ts';
 import type { Mutant } from './mutants/mutant.ts';
 import { failedIds } from './runner/results.ts';
@@ -189,3 +189,26 @@ for (const fault of listPetsPairFaults) {
     }
   });
 }
+
+// createPet's refused bodies pair the broken field with a status: a server that validates only
+// bodies without a status (here: answers 201 to any body with a PetStatus) fails both checks in
+// the default run (before, their examples sent no valid status: missed on every seed).
+test('at one run per property, a server that skips validation when status is given is caught by createPet.requiredFields and createPet.invalidValues whatever the seed', async () => {
+  const unvalidatedWithStatus = after((response, call) => {
+    if (call.operation !== 'createPet' || response.status !== 400) return response;
+    const body = safeParse(call.body);
+    const status = (body as { status?: unknown } | undefined)?.status;
+    if (typeof status !== 'string' || !(petStatuses as readonly string[]).includes(status))
+      return response;
+    const created = { id: 900_001, ...(body as object) };
+    return new Response(JSON.stringify(created), { status: 201, headers: response.headers });
+  });
+  for (let seed = 1; seed <= 8; seed++) {
+    const result = await freeKeyRun({ seed, rateLimits: false, wrap: unvalidatedWithStatus });
+    expect(result.runs).toBe(1);
+    expect(failedIds(result), `seed ${seed}`).toEqual(
+      expect.arrayContaining(['createPet.requiredFields', 'createPet.invalidValues']),
+    );
+    expect(result.requests).toBeLessThanOrEqual(60);
+  }
+});

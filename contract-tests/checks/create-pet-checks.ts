@@ -121,9 +121,11 @@ export const createPetRequiredFields = activeCheck({
   priority: priorities.createPet,
   cost: { fixed: 0, perRun: 1, examples: 3 },
   run: (context) =>
+    // Each missing field with a status, and both without one: a server whose validation
+    // depends on whether status was sent shows it at no extra request.
     expectAll400(context, missingRequiredBody(context.runPrefix), [
-      example('without name', { categoryId: 1n }),
-      example('without categoryId', { name: `${context.runPrefix}no-category` }),
+      example('without name', { categoryId: 1n, status: 'available' }),
+      example('without categoryId', { name: `${context.runPrefix}no-category`, status: 'sold' }),
       example('empty object', {}),
     ]),
 });
@@ -139,11 +141,12 @@ export const createPetInvalidValues = activeCheck({
   cost: { fixed: 0, perRun: 1, examples: 4 },
   run: (context) => {
     const name = `${context.runPrefix}invalid`;
+    // Half the invalid values sent beside a valid status, half without one (see requiredFields).
     return expectAll400(context, invalidValueBody(context.runPrefix), [
-      example('categoryId = "5"', { name, categoryId: '5' }),
+      example('categoryId = "5"', { name, categoryId: '5', status: 'pending' }),
       example('status = "adopted"', { name, categoryId: 1n, status: 'adopted' }),
       example('name = 42', { name: 42, categoryId: 1n }),
-      example('categoryId = 2^63', { name, categoryId: 2n ** 63n }),
+      example('categoryId = 2^63', { name, categoryId: 2n ** 63n, status: 'available' }),
     ]);
   },
 });
