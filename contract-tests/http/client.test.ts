@@ -3,7 +3,7 @@ import { BudgetSpentError, createBudget } from './budget.ts';
 import { createClient } from './client.ts';
 import type { HarnessClock } from './clock.ts';
 import type { RequestSpec } from './exchange.ts';
-import { createPacer, RateLimitedError } from './pacer.ts';
+import { createPacer, RateLimitedError, RunDurationError } from './pacer.ts';
 
 const listing: RequestSpec = {
   method: 'GET',
@@ -61,4 +61,31 @@ test('after a request is refused through all its retries, sends nothing more', a
   await expect(client.send(listing)).rejects.toThrow(/not sent: an earlier request/);
   expect(sentAt).toHaveLength(4);
   expect(elapsed()).toBe(before);
+});
+
+test('--max-duration: an answer still awaited at the bound is awaited no longer; the run stops there, and the server is not blamed for a timeout', async () => {
+  // A server that never answers; --timeout far longer than the bound (200 ms of real time).
+  const fetch = (_url: string | URL | Request, init?: RequestInit) =>
+    new Promise<Response>((_resolve, reject) => {
+      init?.signal?.addEventListener('abort', () => reject(init.signal?.reason));
+    });
+  const exchanges: unknown[] = [];
+  const clock: HarnessClock = { now: () => Date.now(), sleep: async () => {} };
+  const client = createClient({
+    route: () => ({ sendUrl: 'http://h/v1/pets', reproUrl: 'http://h/v1/pets' }),
+    apiKey: 'key-123456',
+    timeoutMs: 600_000,
+    budget: createBudget(5),
+    pacer: createPacer({ clock, maxWaitMs: 90_000, random: () => 0, maxDurationMs: 200 }),
+    clock,
+    onExchange: (exchange) => exchanges.push(exchange),
+    fetch,
+  });
+  const stop = await client.send(listing).catch((error: unknown) => error);
+  expect(stop).toBeInstanceOf(RunDurationError);
+  expect((stop as Error).message).toMatch(
+    /^--max-duration 0 s passed while awaiting the answer to GET http:\/\/h\/v1\/pets \(no answer after \d+ ms; --timeout is 600000 ms\)$/,
+  );
+  expect(exchanges).toEqual([]);
+  expect(client.stats.faults).toBe(0);
 });
