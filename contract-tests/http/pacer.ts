@@ -57,7 +57,7 @@ export interface Pacer {
   /** Blocks sends until `until` (epoch ms, target clock), e.g. after a 429; `reason` names why. */
   blockUntil(until: number, reason: string): void;
   /**
-   * Real milliseconds left before the run's bound (`--max-duration`), so an answer still awaited
+   * Milliseconds left before the run's bound (`--max-duration`), so an answer still awaited
    * does not hold the run past it; undefined without a bound.
    */
   msLeft(): number | undefined;
@@ -100,8 +100,6 @@ export function createPacer({
   maxDurationMs,
 }: PacerOptions): Pacer {
   const deadline = maxDurationMs === undefined ? undefined : clock.now() + maxDurationMs;
-  // The bound in real time too: a virtual clock stands still while an answer is awaited.
-  const realStart = performance.now();
   const bound = () => `--max-duration ${Math.round((maxDurationMs ?? 0) / 1000)} s`;
   // Why the last wait was made, so a run stopped by its bound says what it was waiting for.
   let lastWait: string | undefined;
@@ -188,10 +186,8 @@ export function createPacer({
         blockedBecause = `${reason}${unplannedNote}`;
       }
     },
-    msLeft: () =>
-      maxDurationMs === undefined
-        ? undefined
-        : Math.max(0, maxDurationMs - (performance.now() - realStart)),
+    // On the harness's clock, as the bound itself (a virtual clock's under --fake).
+    msLeft: () => (deadline === undefined ? undefined : Math.max(0, deadline - clock.now())),
     boundPassed: (what) => new RunDurationError(`${bound()} passed ${what}`),
     known: () => ({
       ...(remaining === undefined ? {} : { remaining }),
