@@ -22,8 +22,8 @@ async function freeKeyRun(options: { seed: number; rateLimits: boolean; wrap?: M
     apiKey: 'free-demo-key',
     ...(options.wrap === undefined ? {} : { wrap: options.wrap }),
   });
-  target.fake.control.setTime(startOfMinute);
   target.fake.control.freezeTime(true);
+  target.fake.control.setTime(startOfMinute);
   try {
     return await runSuite({
       target: { ...target, loopback: false },

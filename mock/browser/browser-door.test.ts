@@ -60,8 +60,8 @@ beforeEach(async () => {
   const nextMinute = (Math.floor(Date.now() / 60_000) + 1) * 60_000;
   await page.evaluate((epochMs) => {
     window.fake?.control.reset();
-    window.fake?.control.setTime(epochMs);
     window.fake?.control.freezeTime(true);
+    window.fake?.control.setTime(epochMs);
   }, nextMinute);
 });
 

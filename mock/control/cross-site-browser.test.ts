@@ -98,8 +98,8 @@ afterAll(async () => {
 
 test('a page on another site cannot reset, re-clock, force or add keys through the control surface', async () => {
   await fake.control.reset();
-  fake.control.setTime(Date.UTC(2026, 5, 1, 12));
   fake.control.freezeTime(true);
+  fake.control.setTime(Date.UTC(2026, 5, 1, 12));
   const before = fake.control.describe();
 
   const page = await context.newPage();

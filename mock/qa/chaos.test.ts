@@ -26,8 +26,8 @@ afterEach(() => {
 /** A fake with `chaos`, its clock frozen at `start`, its keys' limits out of the way. */
 async function chaoticFake(chaos: ChaosSettings): Promise<Fake> {
   const fake = await createFake({ chaos, enterpriseLimits: { perMinute: 10_000, perDay: 1e6 } });
-  fake.control.setTime(start);
   fake.control.freezeTime(true);
+  fake.control.setTime(start);
   for (const id of ['demo-free', 'demo-pro'])
     fake.control.updateKey(id, { limits: { perMinute: 100_000, perDay: 1_000_000 } });
   return fake;
@@ -101,8 +101,8 @@ test('chaos answers are interface answers: Error body, X-RateLimit-*, Retry-Afte
     chaos: { seed: 5, rules: [{ errors: { '429': 0.5, '503': 0.5 }, retryAfterSeconds: 7 }] },
     onExchange: (record) => log.push(record),
   });
-  fake.control.setTime(start);
   fake.control.freezeTime(true);
+  fake.control.setTime(start);
   for (let i = 0; i < 6; i++) {
     const res = await fake.fetch(`${api}/pets?limit=1`, {
       headers: { ...free, 'X-Client-Id': 'qa' },

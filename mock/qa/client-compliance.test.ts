@@ -29,8 +29,8 @@ afterEach(() => {
 /** A fake on a frozen clock at `start`, its Free key limited to `perMinute`. */
 async function frozenFake(perMinute = 60): Promise<Fake> {
   const fake = await createFake();
-  fake.control.setTime(start);
   fake.control.freezeTime(true);
+  fake.control.setTime(start);
   fake.control.updateKey('demo-free', { limits: { perMinute, perDay: 1000 } });
   return fake;
 }
@@ -336,8 +336,8 @@ test("on the QA recipe's frozen clock and on a shifted ticking one, ky and got t
         const base = `http://127.0.0.1:${(door.server.address() as { port: number }).port}`;
         // The issue's clocks: the recipe's frozen 2026-06-01, or six months behind, ticking.
         if (clock === 'frozen') {
-          fake.control.setTime(start);
           fake.control.freezeTime(true);
+          fake.control.setTime(start);
         } else fake.control.setTime(Date.now() - 180 * 86_400_000);
         fake.control.force('listPets', 503, 2, 1);
         const url = `${base}/v1/pets?limit=1`;

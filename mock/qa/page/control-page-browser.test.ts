@@ -99,8 +99,8 @@ async function text(page: Page, selector: string): Promise<string> {
 }
 
 test('the page shows plans, usage and resets, bans, chaos, last requests and verdicts; it updates live; its buttons advance the clock and reset', async () => {
-  fake.control.setTime(Date.UTC(2026, 5, 1, 12, 0, 30));
   fake.control.freezeTime(true);
+  fake.control.setTime(Date.UTC(2026, 5, 1, 12, 0, 30));
   fake.control.updateKey('demo-free', { limits: { perMinute: 3, perDay: 1000 } });
   // A polite app on the Pro key meets chaos on getPet and waits as told; a naive one on the
   // Free key hammers through its 429s into a ban.
