@@ -12,32 +12,21 @@ import { integerHeader } from '../http/pacer.ts';
 import { activeCheck, couldNotRun, fail, priorities } from './check.ts';
 import { expectStatus } from './expect.ts';
 import { listPetsRequest } from './requests.ts';
-import { windowDropProblem } from './window-drop.ts';
+import { sameWindow, type WindowReading, windowDropProblem, windowReading } from './window-drop.ts';
 
 /** The cheapest read: one pet. */
 const probe = (auth: Parameters<typeof listPetsRequest>[1] = 'key') =>
   listPetsRequest({ limit: 1 }, auth);
 
-/** Where an answer stands in the key's window. */
-interface WindowReading {
-  readonly remaining: number;
-  readonly limit: number | undefined;
-  readonly reset: number | undefined;
-}
-
+/** The window reading of a 200 to `who`; the check could not run without one. */
 function reading(exchange: Exchange, who: string): WindowReading {
   expectStatus(exchange, [200], `GET /pets?limit=1 with ${who}`);
-  const headers = exchange.response?.headers;
-  const remaining = integerHeader(headers, 'X-RateLimit-Remaining');
-  if (remaining === undefined)
+  const found = windowReading(exchange.response?.headers);
+  if (found === undefined)
     couldNotRun(
       `the answer to ${who} had no X-RateLimit-Remaining to compare (see headers.rateLimitOnEveryResponse)`,
     );
-  return {
-    remaining,
-    limit: integerHeader(headers, 'X-RateLimit-Limit'),
-    reset: integerHeader(headers, 'X-RateLimit-Reset'),
-  };
+  return found;
 }
 
 /**
@@ -45,11 +34,11 @@ function reading(exchange: Exchange, who: string): WindowReading {
  * `before` and `after`, within one window. A window that reset in between cannot be compared.
  */
 function judgeDrop(before: WindowReading, after: WindowReading, exchange: Exchange): void {
-  if (before.reset !== after.reset || before.limit !== after.limit)
+  if (!sameWindow(before, after))
     couldNotRun(
       "the key's window reset between the two readings (X-RateLimit-Reset or -Limit changed); rerun",
     );
-  const problem = windowDropProblem(before.remaining, after.remaining, '2 with the second key');
+  const problem = windowDropProblem(before, after, '2 with the second key');
   if (problem !== undefined) fail(problem, exchange);
 }
 

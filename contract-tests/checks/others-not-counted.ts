@@ -7,15 +7,11 @@
  * whole run their requests sit between two answers to the key.
  */
 import { secondKeyPlaceholder } from '../http/exchange.ts';
-import { integerHeader } from '../http/pacer.ts';
 import { statefulObserverCheck } from './check.ts';
-import { windowDropProblem } from './window-drop.ts';
+import { sameWindow, type WindowReading, windowDropProblem, windowReading } from './window-drop.ts';
 
 /** An answer to the key, as a point in its window. */
-interface Reading {
-  readonly remaining: number;
-  readonly limit: number | undefined;
-  readonly reset: number | undefined;
+interface Reading extends WindowReading {
   readonly answeredAt: number;
 }
 
@@ -45,17 +41,9 @@ export const rateLimitOthersNotCounted = statefulObserverCheck({
           if (last !== undefined && exchange.sentAt < last.answeredAt) mixed = true;
           return undefined;
         }
-        const headers = exchange.response?.headers;
-        const remaining = integerHeader(headers, 'X-RateLimit-Remaining');
+        const found = windowReading(exchange.response?.headers);
         const current =
-          remaining === undefined
-            ? undefined
-            : {
-                remaining,
-                limit: integerHeader(headers, 'X-RateLimit-Limit'),
-                reset: integerHeader(headers, 'X-RateLimit-Reset'),
-                answeredAt: exchange.answeredAt,
-              };
+          found === undefined ? undefined : { ...found, answeredAt: exchange.answeredAt };
         let problem: string | undefined;
         if (
           last !== undefined &&
@@ -63,13 +51,12 @@ export const rateLimitOthersNotCounted = statefulObserverCheck({
           !mixed &&
           none + invalid > 0 &&
           exchange.sentAt >= last.answeredAt &&
-          current.reset === last.reset &&
-          current.limit === last.limit
+          sameWindow(last, current)
         ) {
           judged += 1;
           problem = windowDropProblem(
-            last.remaining,
-            current.remaining,
+            last,
+            current,
             `${none} without a key and ${invalid} with an invalid one`,
           );
         }
