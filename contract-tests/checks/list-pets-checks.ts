@@ -104,9 +104,7 @@ export const listPetsStatusFilter = activeCheck({
       context,
       query,
       async ({ status, limit }) => {
-        const exchange = await context.send(
-          listPetsRequest(limit === undefined ? { status } : { status, limit }),
-        );
+        const exchange = await context.send(listPetsRequest({ status, limit }));
         const query = `status=${status}${limit === undefined ? '' : `&limit=${limit}`}`;
         expectStatus(exchange, [200], `GET /pets?${query}`);
         const rows = expectShape(exchange, checkPets, 'GET /pets') as Rows;
@@ -145,9 +143,7 @@ export const listPetsLimitOutOfRange = activeCheck({
       context,
       query,
       async ({ limit, status }) => {
-        const exchange = await context.send(
-          listPetsRequest(status === undefined ? { limit } : { limit, status }),
-        );
+        const exchange = await context.send(listPetsRequest({ limit, status }));
         const sent = `GET /pets?limit=${limit}${status === undefined ? '' : `&status=${status}`}`;
         const response = expectNoFault(exchange, sent);
         if (response.status >= 200 && response.status < 300) {
@@ -182,9 +178,7 @@ export const listPetsUnknownStatus = activeCheck({
       context,
       query,
       async ({ status, limit }) => {
-        const exchange = await context.send(
-          listPetsRequest(limit === undefined ? { status } : { status, limit }),
-        );
+        const exchange = await context.send(listPetsRequest({ status, limit }));
         const sent = `GET /pets?status=${status}${limit === undefined ? '' : `&limit=${limit}`}`;
         const response = expectNoFault(exchange, sent);
         if (response.status >= 200 && response.status < 300)

@@ -6,8 +6,8 @@ export type Auth = RequestSpec['auth'];
 
 /** Query of `GET /pets`; values are sent as given (strings allow malformed ones). */
 export interface ListQuery {
-  readonly limit?: string | number;
-  readonly status?: string;
+  readonly limit?: string | number | undefined;
+  readonly status?: string | undefined;
 }
 
 /** `GET /pets` with a query. */
