@@ -3,9 +3,23 @@
  * server (each server file adds its own limiter, where its team put it).
  */
 import express, { type RequestHandler, type Response, type Router } from 'express';
+import { ipKeyGenerator, type Options } from 'express-rate-limit';
 import { stringifyJson } from '../../mock/contract/lossless-json.ts';
-import { knownKey } from './api-keys.ts';
+import { knownKey, limiterKey, perMinuteLimit } from './api-keys.ts';
 import { answerText, errorAnswer, type PetStore, type PetStoreAnswer } from './pet-store.ts';
+import { windowMs } from './rate-limit-window.ts';
+
+/**
+ * express-rate-limit options of a team that limits by API key and plan, as its README's
+ * `limit` and `keyGenerator` functions allow (the client's address for requests without a key);
+ * each server adds the header and 429 settings that make it that server.
+ */
+export const perKeyAndPlan = {
+  windowMs,
+  limit: (request) => perMinuteLimit(request.get('Authorization')),
+  keyGenerator: (request) =>
+    limiterKey(request.get('Authorization'), ipKeyGenerator(request.ip ?? '')),
+} satisfies Partial<Options>;
 
 /** Writes a store answer as JSON. */
 function send(response: Response, answer: PetStoreAnswer): void {

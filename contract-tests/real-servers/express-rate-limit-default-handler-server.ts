@@ -6,11 +6,9 @@
  */
 import { createServer } from 'node:http';
 import express from 'express';
-import { ipKeyGenerator, rateLimit } from 'express-rate-limit';
-import { limiterKey, perMinuteLimit } from './api-keys.ts';
-import { expressAuth, expressPetRoutes } from './express-pet-store.ts';
+import { rateLimit } from 'express-rate-limit';
+import { expressAuth, expressPetRoutes, perKeyAndPlan } from './express-pet-store.ts';
 import { createPetStore } from './pet-store.ts';
-import { windowMs } from './rate-limit-window.ts';
 import { listenOnLoopback, type RealServer } from './real-server.ts';
 
 /** Starts the server. */
@@ -19,12 +17,9 @@ export function startExpressRateLimitDefaultHandlerServer(): Promise<RealServer>
   app.use(
     '/v1',
     rateLimit({
-      windowMs,
-      limit: (request) => perMinuteLimit(request.get('Authorization')),
+      ...perKeyAndPlan,
       standardHeaders: false,
       legacyHeaders: true,
-      keyGenerator: (request) =>
-        limiterKey(request.get('Authorization'), ipKeyGenerator(request.ip ?? '')),
     }),
     expressAuth,
     expressPetRoutes(createPetStore()),

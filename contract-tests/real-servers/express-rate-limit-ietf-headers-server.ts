@@ -7,11 +7,9 @@
  */
 import { createServer } from 'node:http';
 import express from 'express';
-import { ipKeyGenerator, rateLimit } from 'express-rate-limit';
-import { limiterKey, perMinuteLimit } from './api-keys.ts';
-import { expressAuth, expressPetRoutes } from './express-pet-store.ts';
+import { rateLimit } from 'express-rate-limit';
+import { expressAuth, expressPetRoutes, perKeyAndPlan } from './express-pet-store.ts';
 import { createPetStore } from './pet-store.ts';
-import { windowMs } from './rate-limit-window.ts';
 import { listenOnLoopback, type RealServer } from './real-server.ts';
 
 /** Starts the server. */
@@ -20,12 +18,9 @@ export function startExpressRateLimitIetfHeadersServer(): Promise<RealServer> {
   app.use(
     '/v1',
     rateLimit({
-      windowMs,
-      limit: (request) => perMinuteLimit(request.get('Authorization')),
+      ...perKeyAndPlan,
       standardHeaders: 'draft-8',
       legacyHeaders: false,
-      keyGenerator: (request) =>
-        limiterKey(request.get('Authorization'), ipKeyGenerator(request.ip ?? '')),
       message: { code: 'rate_limited', message: 'Too many requests', status: 429 },
     }),
     expressAuth,

@@ -8,11 +8,9 @@
  */
 import { createServer } from 'node:http';
 import express from 'express';
-import { ipKeyGenerator, rateLimit } from 'express-rate-limit';
-import { limiterKey, perMinuteLimit } from './api-keys.ts';
-import { expressAuth, expressPetRoutes } from './express-pet-store.ts';
+import { rateLimit } from 'express-rate-limit';
+import { expressAuth, expressPetRoutes, perKeyAndPlan } from './express-pet-store.ts';
 import { createPetStore, type PetStore } from './pet-store.ts';
-import { windowMs } from './rate-limit-window.ts';
 import { listenOnLoopback, type RealServer } from './real-server.ts';
 
 /** Starts the server, serving `store` (default: a fresh store with the default choices). */
@@ -23,12 +21,9 @@ export function startExpressRateLimitServer(
   app.use(
     '/v1',
     rateLimit({
-      windowMs,
-      limit: (request) => perMinuteLimit(request.get('Authorization')),
+      ...perKeyAndPlan,
       standardHeaders: 'draft-7',
       legacyHeaders: true,
-      keyGenerator: (request) =>
-        limiterKey(request.get('Authorization'), ipKeyGenerator(request.ip ?? '')),
       message: { code: 'rate_limited', message: 'Too many requests', status: 429 },
     }),
     expressAuth,
