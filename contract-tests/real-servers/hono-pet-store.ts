@@ -7,8 +7,9 @@ import { createAdaptorServer } from '@hono/node-server';
 import { getConnInfo } from '@hono/node-server/conninfo';
 import { type Context, type Env, Hono } from 'hono';
 import type { ContentfulStatusCode } from 'hono/utils/http-status';
-import { knownKey } from './api-keys.ts';
+import { knownKey, limiterKey, perMinuteLimit } from './api-keys.ts';
 import { answerText, errorAnswer, type PetStore, type PetStoreAnswer } from './pet-store.ts';
+import { windowMs } from './rate-limit-window.ts';
 import { listenOnLoopback, type RealServer } from './real-server.ts';
 
 /** Writes a store answer as JSON (headers set earlier on the context are kept). */
@@ -18,9 +19,20 @@ function send(c: Context, answer: PetStoreAnswer): Response {
 }
 
 /** The client's address, for limiters keyed by it. */
-export function clientAddress(c: Context): string {
+function clientAddress(c: Context): string {
   return getConnInfo(c).remote.address ?? '';
 }
+
+/**
+ * hono-rate-limiter options of a team that limits by API key and plan, as its README's `limit`
+ * and `keyGenerator` functions allow (the client's address for requests without a key); each
+ * server adds the header and 429 settings that make it that server.
+ */
+export const perKeyAndPlan = {
+  windowMs,
+  limit: (c: Context) => perMinuteLimit(c.req.header('Authorization')),
+  keyGenerator: (c: Context) => limiterKey(c.req.header('Authorization'), clientAddress(c)),
+};
 
 /** Auth and the three routes, relative to the base path. */
 export function honoPetRoutes(store: PetStore): Hono {

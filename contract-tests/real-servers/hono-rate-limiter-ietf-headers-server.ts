@@ -6,10 +6,8 @@
  */
 import { Hono } from 'hono';
 import { rateLimiter } from 'hono-rate-limiter';
-import { limiterKey, perMinuteLimit } from './api-keys.ts';
-import { clientAddress, honoPetRoutes, listenHono } from './hono-pet-store.ts';
+import { honoPetRoutes, listenHono, perKeyAndPlan } from './hono-pet-store.ts';
 import { createPetStore } from './pet-store.ts';
-import { windowMs } from './rate-limit-window.ts';
 import type { RealServer } from './real-server.ts';
 
 /** Starts the server. */
@@ -18,9 +16,7 @@ export function startHonoRateLimiterIetfHeadersServer(): Promise<RealServer> {
   app.use(
     '/v1/*',
     rateLimiter({
-      windowMs,
-      limit: (c) => perMinuteLimit(c.req.header('Authorization')),
-      keyGenerator: (c) => limiterKey(c.req.header('Authorization'), clientAddress(c)),
+      ...perKeyAndPlan,
     }),
   );
   app.route('/v1', honoPetRoutes(createPetStore()));

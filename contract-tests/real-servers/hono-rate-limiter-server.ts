@@ -7,8 +7,7 @@
  */
 import { Hono } from 'hono';
 import { rateLimiter } from 'hono-rate-limiter';
-import { limiterKey, perMinuteLimit } from './api-keys.ts';
-import { clientAddress, honoPetRoutes, listenHono } from './hono-pet-store.ts';
+import { honoPetRoutes, listenHono, perKeyAndPlan } from './hono-pet-store.ts';
 import {
   type LimiterEnv,
   resetSeconds,
@@ -16,7 +15,6 @@ import {
   xRateLimitHeaders,
 } from './hono-x-rate-limit-headers.ts';
 import { answerText, createPetStore, errorAnswer } from './pet-store.ts';
-import { windowMs } from './rate-limit-window.ts';
 import type { RealServer } from './real-server.ts';
 
 /** Starts the server. */
@@ -25,10 +23,8 @@ export function startHonoRateLimiterServer(): Promise<RealServer> {
   app.use(
     '/v1/*',
     rateLimiter<LimiterEnv>({
-      windowMs,
-      limit: (c) => perMinuteLimit(c.req.header('Authorization')),
+      ...perKeyAndPlan,
       standardHeaders: false,
-      keyGenerator: (c) => limiterKey(c.req.header('Authorization'), clientAddress(c)),
       handler: (c) => {
         setXRateLimitHeaders(c);
         const info = c.get('rateLimit');

@@ -8,8 +8,8 @@
  */
 import { Hono } from 'hono';
 import { type ClientRateLimitInfo, rateLimiter, type Store } from 'hono-rate-limiter';
-import { limiterKey, perMinuteLimit, perMinuteLimitOf } from './api-keys.ts';
-import { clientAddress, honoPetRoutes, listenHono } from './hono-pet-store.ts';
+import { perMinuteLimitOf } from './api-keys.ts';
+import { honoPetRoutes, listenHono, perKeyAndPlan } from './hono-pet-store.ts';
 import {
   type LimiterEnv,
   resetSeconds,
@@ -53,11 +53,9 @@ export function startHonoSlidingWindowServer(): Promise<RealServer> {
   app.use(
     '/v1/*',
     rateLimiter<LimiterEnv>({
-      windowMs,
-      limit: (c) => perMinuteLimit(c.req.header('Authorization')),
+      ...perKeyAndPlan,
       standardHeaders: false,
       store: slidingLogStore(perMinuteLimitOf),
-      keyGenerator: (c) => limiterKey(c.req.header('Authorization'), clientAddress(c)),
       handler: (c) => {
         setXRateLimitHeaders(c);
         const waitSeconds = resetSeconds(c.get('rateLimit')) - Math.floor(Date.now() / 1000);
