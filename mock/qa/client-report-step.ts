@@ -42,6 +42,18 @@ function holdsSecret(text: string, secret: string): boolean {
  * the control token there, raw, percent-encoded or in base64, is shown as `[redacted]`).
  */
 export function clientIdOf(request: FakeRequest, state: FakeState): string {
+  // Asked twice per request (the report's step, then the request log): worked out once.
+  const known = clientIds.get(request);
+  if (known !== undefined) return known;
+  const found = clientIdFrom(request, state);
+  clientIds.set(request, found);
+  return found;
+}
+
+/** The client id of each request in flight, once worked out. */
+const clientIds = new WeakMap<FakeRequest, string>();
+
+function clientIdFrom(request: FakeRequest, state: FakeState): string {
   // Lower-case names: the HTTP door looks headers up as given.
   const raw = request.header('x-client-id') ?? request.header('user-agent') ?? '-';
   // Printable ASCII only: the id reaches the CLI's summary and the page.
