@@ -148,13 +148,20 @@ function harnessChecks(harness: HarnessResult | undefined): TargetCheck[] {
       verdict: verdict(fast === undefined ? undefined : fast.wallMs <= 20_000 && !fast.timedOut),
     },
     {
-      target: 'default run against a URL with a Free key: <= 60 requests and zero 429s',
+      // The key's window counts requests with the key; the auth checks' 7 without a valid key
+      // (answered 401) come on top of the minute.
+      target:
+        'default run against a URL with a Free key: <= 60 requests with the key, <= 67 in all, and zero 429s',
       measured:
         free === undefined
           ? why
-          : `${free.counts.requests} requests, ${free.rateLimited} answered 429`,
+          : `${free.counts.requests} requests (${free.counts.requests - (free.counts.statuses['401'] ?? 0)} not answered 401), ${free.rateLimited} answered 429`,
       verdict: verdict(
-        free === undefined ? undefined : free.counts.requests <= 60 && free.rateLimited === 0,
+        free === undefined
+          ? undefined
+          : free.counts.requests - (free.counts.statuses['401'] ?? 0) <= 60 &&
+              free.counts.requests <= 67 &&
+              free.rateLimited === 0,
       ),
     },
   ];

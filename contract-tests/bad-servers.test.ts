@@ -177,7 +177,7 @@ test.concurrent('a storm of 500s with Error bodies: exit 1, server.no5xx', async
 }) => {
   const spec = {
     server: await startErrorStorm({ status: 500, json: true }),
-    budget: 10,
+    budget: 16,
     only: 'listPets.',
   };
   const run = await runAgainst(onTestFinished, spec);
@@ -191,7 +191,7 @@ test.concurrent('a storm of 503 HTML pages that echo the key: exit 1, the key ne
 }) => {
   const spec = {
     server: await startErrorStorm({ status: 503, json: false }),
-    budget: 10,
+    budget: 16,
     only: 'listPets.',
   };
   const run = await runAgainst(onTestFinished, spec);
@@ -284,7 +284,7 @@ test.concurrent('X-RateLimit-* that are not numbers: exit 1, headers.rateLimitVa
 }) => {
   const spec = {
     server: await startGarbageServer({ kind: 'rate-limit-headers' }),
-    budget: 10,
+    budget: 16,
     only: 'listPets.',
   };
   const run = await runAgainst(onTestFinished, spec);
@@ -311,7 +311,7 @@ test.concurrent('200 answers that are not JSON and echo the key: exit 1, respons
 }) => {
   const spec = {
     server: await startGarbageServer({ kind: 'not-json' }),
-    budget: 10,
+    budget: 16,
     only: 'listPets.',
   };
   const run = await runAgainst(onTestFinished, spec);

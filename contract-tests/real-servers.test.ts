@@ -401,10 +401,9 @@ serverCase(
 
 // GET /pets, rule 2: "When status is given, only animals with that status are returned", whatever
 // limit says. The query-builder bug (status-dropped-with-limit-server.ts) shows only when both
-// parameters are sent; listPets.statusFilter's first examples pair each status with limit 100,
-// 20, omitted and 1 (issue 17, point 2), so every seed catches it, and
-// createPet.refusedLeavesNoPet, which looks for pets with `status=...&limit=100`, sees the wrong
-// statuses too. model.createListGet may also list with both, depending on the seed.
+// parameters are sent; listPets.statusFilter's first examples pair each status with limit 20, 1
+// and omitted (issue 17, point 2), so every seed catches it, and createPet.refusedLeavesNoPet,
+// which looks for pets with `status=...&limit=100`, sees the wrong statuses too. model.createListGet may also list with both, depending on the seed.
 for (const seed of [1, 2, 17])
   serverCase(
     `a listing that drops status when limit is given: caught by the default run (seed ${seed})`,

@@ -53,7 +53,7 @@ test('with writes allowed, every pet the run creates is named with the run prefi
 test('a --budget too small for the checks asked stops after the preflight, naming the number needed', async () => {
   const { target, exchanges, onExchange } = await record();
   await expect(runSuite({ target, seed: 5, budget: 15, onExchange })).rejects.toThrow(
-    /--budget 15 is too small for the checks asked: they need at least 60 requests; rerun with --budget 60/,
+    /--budget 15 is too small for the checks asked: they need at least 67 requests; rerun with --budget 67/,
   );
   expect(exchanges).toHaveLength(1);
 });

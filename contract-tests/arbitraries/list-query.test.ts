@@ -1,21 +1,34 @@
 import { expect, test } from 'vitest';
 import { pageSize, petStatuses } from '../contract/interface-facts.ts';
-import { outOfRangeStatusPairs, statusLimitPairs, unknownStatusLimitPairs } from './list-query.ts';
+import {
+  outOfRangeStatusPairs,
+  statusLimitExamples,
+  statusLimitPairs,
+  unknownStatusLimitPairs,
+} from './list-query.ts';
 
-test('statusLimitPairs: every status with every limit edge class once, each block of three a status each with a different limit', () => {
+test('statusLimitPairs: every status with every limit edge class once; the nine always sent are blocks of three, each status with a different limit of omitted, 1 and 20; limit 100 last', () => {
   const limits = [undefined, pageSize.min, pageSize.default, pageSize.max];
   const keys = statusLimitPairs.map(({ status, limit }) => `${status}/${limit}`);
   expect(new Set(keys)).toEqual(
     new Set(petStatuses.flatMap((status) => limits.map((limit) => `${status}/${limit}`))),
   );
   expect(keys).toHaveLength(petStatuses.length * limits.length);
+  const always = statusLimitPairs.slice(0, statusLimitExamples);
+  expect(new Set(always.map(({ limit }) => limit))).toEqual(
+    new Set([undefined, pageSize.min, pageSize.default]),
+  );
   for (let start = 0; start < statusLimitPairs.length; start += petStatuses.length) {
     const block = statusLimitPairs.slice(start, start + petStatuses.length);
     expect(block.map(({ status }) => status)).toEqual([...petStatuses]);
-    expect(new Set(block.map(({ limit }) => limit)).size).toBe(petStatuses.length);
+    const blockLimits = new Set(block.map(({ limit }) => limit));
+    expect(blockLimits.size).toBe(start < statusLimitExamples ? petStatuses.length : 1);
   }
-  // The first block, all a Free key's run sends: a status with limit 100, with 20 and without.
-  expect(statusLimitPairs.slice(0, 3).map(({ limit }) => limit)).toEqual([100, 20, undefined]);
+  // The first block: a status with limit 20, with 1 and without.
+  expect(statusLimitPairs.slice(0, 3).map(({ limit }) => limit)).toEqual([20, 1, undefined]);
+  expect(statusLimitPairs.slice(statusLimitExamples).map(({ limit }) => limit)).toEqual([
+    100, 100, 100,
+  ]);
 });
 
 test('outOfRangeStatusPairs: each end of the range with every status and none once; the first two one end without status, the other with one', () => {

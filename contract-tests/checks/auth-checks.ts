@@ -29,7 +29,7 @@ export const authMissingKey = activeCheck({
   title: 'answers 401 when no Authorization header is sent, on every operation',
   source: 'Authentication, "Failure"; 401 rows of every endpoint',
   priority: priorities.auth,
-  cost: { fixed: 3, perRun: 0 },
+  cost: { fixed: 3, perRun: 0, withoutKey: true },
   async run(context) {
     for (const operation of operationNames(context)) {
       const spec = request(context, operation, 'none');
@@ -45,7 +45,7 @@ export const authUnknownKey = activeCheck({
   source: 'Authentication, "Missing or invalid API key gives 401"',
   needs: ['semantics'],
   priority: priorities.auth,
-  cost: { fixed: 0, perRun: 1 },
+  cost: { fixed: 0, perRun: 1, withoutKey: true },
   async run(context) {
     await forAll(
       context,
@@ -70,7 +70,7 @@ export const authMalformedHeader = activeCheck({
   source: 'Authentication, scheme HTTP bearer, header "Authorization: Bearer <API_KEY>"',
   needs: ['semantics'],
   priority: priorities.auth,
-  cost: { fixed: 0, perRun: 1, examples: 3 },
+  cost: { fixed: 0, perRun: 1, examples: 3, withoutKey: true },
   async run(context) {
     await forAll(
       context,

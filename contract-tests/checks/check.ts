@@ -47,6 +47,12 @@ export interface CheckCost {
   readonly perRun: number;
   /** Property runs that are pinned examples (default 0: no property, or no pinned examples). */
   readonly examples?: number;
+  /**
+   * Its requests carry no valid key, so they draw on no key's window (interface, Limits: the
+   * limit applies to the caller; rateLimit.othersNotCounted checks it): a Free key's minute
+   * counts them apart.
+   */
+  readonly withoutKey?: true;
 }
 
 /** Requests a check may send at `runs` property runs. */
@@ -76,6 +82,11 @@ export interface ActiveCheck extends CheckInfo {
   /** Lower runs first; checks of equal priority keep their registry order. */
   readonly priority: number;
   readonly cost: CheckCost;
+  /**
+   * Its cost in a run that does not write, when it sends more there: a check covers what a
+   * writing check would otherwise have covered (the plan picks it in `selectChecks`).
+   */
+  readonly readOnlyCost?: CheckCost;
   /** Shared probes it reads (sent once per run, planned once: not part of `cost`). */
   readonly shares?: readonly SharedProbe[];
   /** Ids of checks whose outcome it reads (run first, and selected with it by `--only`). */

@@ -6,11 +6,12 @@ import {
   limitInRange,
   limitOutOfRange,
   outOfRangeStatusPairs,
+  statusLimitExamples,
   statusLimitPairs,
   unknownStatus,
   unknownStatusLimitPairs,
 } from '../arbitraries/list-query.ts';
-import { pageSize, petStatuses } from '../contract/interface-facts.ts';
+import { pageSize } from '../contract/interface-facts.ts';
 import { checkPets } from '../contract/schemas.ts';
 import { forAll } from '../runner/property.ts';
 import { activeCheck, fail, priorities } from './check.ts';
@@ -62,7 +63,7 @@ export const listPetsLimitRespected = activeCheck({
   title: 'returns at most `limit` pets for every limit from 1 to 100',
   source: 'GET /pets, query limit (minimum 1, maximum 100)',
   priority: priorities.listPets,
-  cost: { fixed: 0, perRun: 1, examples: 1 },
+  cost: { fixed: 0, perRun: 1, examples: 2 },
   // limit=100 without status: the shared full listing, at no cost of its own.
   shares: ['fullListing'],
   async run(context) {
@@ -80,9 +81,10 @@ export const listPetsLimitRespected = activeCheck({
         const rows = expectShape(exchange, checkPets, `GET /pets?limit=${limit}`) as Rows;
         if (rows.length > limit) fail(`limit=${limit} returned ${rows.length} pets`, exchange);
       },
-      // The smallest page, where a server that ignores limit shows it (a limit above 100 is
-      // listPets.limitOutOfRange's).
-      { examples: [pageSize.min] },
+      // The smallest page, where a server that ignores limit shows it, and the default page
+      // size sent explicitly (a limit above 100 is listPets.limitOutOfRange's; omitted is
+      // listPets.defaultLimit's, 100 the full listing's).
+      { examples: [pageSize.min, pageSize.default] },
     );
   },
 });
@@ -94,7 +96,9 @@ export const listPetsStatusFilter = activeCheck({
   source: 'GET /pets, rule 2; query status',
   needs: ['semantics'],
   priority: priorities.listPets,
-  cost: { fixed: 0, perRun: 1, examples: petStatuses.length },
+  cost: { fixed: 0, perRun: 1, examples: statusLimitExamples },
+  // Without writes, createPet.refusedLeavesNoPet does not send each status with limit 100.
+  readOnlyCost: { fixed: 0, perRun: 1, examples: statusLimitPairs.length },
   async run(context) {
     const query = fc.record({
       status: knownStatus(),
@@ -117,10 +121,13 @@ export const listPetsStatusFilter = activeCheck({
             exchange,
           );
       },
-      // Each status with the limit edge classes pairwise (omitted, 1, 20, 100): as many of the
-      // 12 pairs as the runs allow, never fewer than one per status (the declared examples).
+      // Each status with limit omitted, 1 and 20, and with limit 100 unless the run writes:
+      // createPet.refusedLeavesNoPet then sends those three and checks the filter on them.
       {
-        examples: statusLimitPairs.slice(0, Math.max(petStatuses.length, context.runs)),
+        examples: statusLimitPairs.slice(
+          0,
+          Math.max(context.writes ? statusLimitExamples : statusLimitPairs.length, context.runs),
+        ),
       },
     );
   },

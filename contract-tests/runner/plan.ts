@@ -142,7 +142,12 @@ export function selectChecks(checks: readonly Check[], target: Target, flags: Ru
       .map((need) => missingNeed(need, target, flags))
       .find((found) => found !== undefined);
     if (missing !== undefined) skipped.push({ check, ...missing });
-    else if (check.kind === 'active') active.push(check);
+    else if (check.kind === 'active')
+      active.push(
+        !flags.writes && check.readOnlyCost !== undefined
+          ? { ...check, cost: check.readOnlyCost }
+          : check,
+      );
     else observers.push(check);
   }
   // Array.prototype.sort is stable: equal priorities keep their registry order.
@@ -160,12 +165,23 @@ const probeNeeds: Record<SharedProbe, readonly SharedProbe[]> = {
   listedPet: ['fullListing', 'listedPet'],
 };
 
-/** Requests the conformance checks may send at `runs` runs, their shared probes included. */
-export function conformanceCost(active: readonly ActiveCheck[], runs: number): number {
+/** Which requests a cost counts: all, or only those with the key (those its window counts). */
+export type Counted = 'all' | 'withKey';
+
+/**
+ * Requests the conformance checks may send at `runs` runs, their shared probes included (every
+ * probe carries the key); `withKey` leaves out the checks whose requests carry no valid key.
+ */
+export function conformanceCost(
+  active: readonly ActiveCheck[],
+  runs: number,
+  counted: Counted = 'all',
+): number {
   const probes = new Set<SharedProbe>();
   let total = 0;
   for (const check of active) {
     if (spendsWindow(check)) continue;
+    if (counted === 'withKey' && check.cost.withoutKey === true) continue;
     total += costAt(check.cost, runs);
     for (const probe of check.shares ?? []) for (const need of probeNeeds[probe]) probes.add(need);
   }
@@ -180,8 +196,8 @@ export interface SizingRequest {
   /** Fixed property runs (`--runs`). */
   readonly runs?: number;
   /**
-   * What the `--rate-limits` phase needs on top of `conformance` requests (window left + 2), or
-   * undefined when the run does not spend the window.
+   * What the `--rate-limits` phase needs on top of the conformance checks, given how many of
+   * their requests carry the key (window left + 2), or undefined when the run does not spend it.
    */
   readonly windowNeed?: (conformance: number) => number;
 }
@@ -204,7 +220,9 @@ export type Sizing =
 export function sizeRuns(active: readonly ActiveCheck[], request: SizingRequest): Sizing {
   const total = (runs: number) => {
     const conformance = conformanceCost(active, runs);
-    const window = request.windowNeed?.(conformance) ?? 0;
+    const withKey = conformanceCost(active, runs, 'withKey');
+    // Only requests with the key draw on its window.
+    const window = request.windowNeed?.(withKey) ?? 0;
     return { conformance, window, sum: conformance + window };
   };
   const lowest = request.runs ?? 1;

@@ -17,8 +17,11 @@ test("a remote run without --budget fits a Free key's minute", () => {
     quota: freeWindow,
     used: 1,
   });
-  expect(decided).toMatchObject({ limit: 60, runs: 1 });
-  expect(decided.source).toBe("the default budget (a Free key's minute)");
+  // 60 requests with the key (the preflight's one included), and 7 without a valid key, which
+  // draw on no key's window (rateLimit.othersNotCounted).
+  expect(1 + conformanceCost(select(false), 1, 'withKey')).toBe(60);
+  expect(decided).toMatchObject({ limit: 67, runs: 1 });
+  expect(decided.source).toBe("the default budget (a Free key's minute, + 7 without a valid key)");
 });
 
 test('on loopback, a key whose window holds them gets 100 runs per property', () => {
@@ -55,7 +58,10 @@ test('with --rate-limits the window phase gets what the window still holds + 2, 
 
 test('an explicit --budget too small for what was asked names the number needed', () => {
   const active = select(true);
-  const needed = 1 + 59 + 2; // the preflight, the window's 59, one refused, one after Retry-After
+  // The preflight, the conformance checks (59 with the key: the window's 59; 7 without a valid
+  // key, which it does not count), one refused, one after Retry-After.
+  expect(conformanceCost(active, 1, 'withKey')).toBe(59);
+  const needed = 1 + conformanceCost(active, 1) + 2;
   expect(() =>
     decideBudget({ active, budget: 61, maxRuns: 100, loopback: false, quota: freeWindow, used: 1 }),
   ).toThrow(`--budget 61 is too small for the checks asked: they need at least ${needed} requests`);
@@ -87,9 +93,9 @@ test("no X-RateLimit-Remaining on the preflight is no evidence of a roomy window
   const active = select(false);
   const decided = decideBudget({ active, maxRuns: 100, loopback: true, quota: {}, used: 1 });
   // Before issue 17: 100 runs per property, 2913 requests, against a server with IETF headers.
-  expect(decided).toMatchObject({ limit: 60, runs: 1 });
+  expect(decided).toMatchObject({ limit: 67, runs: 1 });
   expect(decided.source).toBe(
-    "the default budget (a Free key's minute: the preflight's answer had no X-RateLimit-Remaining)",
+    "the default budget (a Free key's minute: the preflight's answer had no X-RateLimit-Remaining, + 7 without a valid key)",
   );
   // A target that declares it enforces no limits (Prism's mock) keeps the roomy plan.
   expect(

@@ -1,8 +1,9 @@
 /**
  * How many requests a run may send and how many property runs that buys, decided after the
  * preflight from the flags and the key's window (X-RateLimit-Remaining / -Limit): every request
- * draws from the same window, so the conformance checks come first and the `--rate-limits` phase
- * spends only what the window still holds, plus one refused request and one after Retry-After.
+ * with the key draws from the same window, so the conformance checks come first and the
+ * `--rate-limits` phase spends only what the window still holds, plus one refused request and one
+ * after Retry-After. Requests without a valid key draw on no key's window.
  */
 import type { ActiveCheck } from '../checks/check.ts';
 import { costAt } from '../checks/check.ts';
@@ -10,7 +11,10 @@ import { ContractUsageError } from '../cli/usage-error.ts';
 import type { KnownQuota } from '../http/pacer.ts';
 import { conformanceCost, type SizingRequest, sizeRuns, spendsWindow } from './plan.ts';
 
-/** A Free key's minute: the default budget wherever the key's window does not allow more. */
+/**
+ * A Free key's minute: the default budget, in requests with the key, wherever the key's window
+ * does not allow more. Requests without a valid key come on top: they draw on no key's window.
+ */
 const defaultBudget = 60;
 
 /** Most extra requests a failing property may spend on shrinking. */
@@ -53,6 +57,11 @@ function windowNeed(quota: KnownQuota): (conformance: number) => number {
     if (conformance <= remaining) return remaining - conformance + 2;
     return (limit ?? remaining) + 2;
   };
+}
+
+/** Requests without a valid key at `runs` runs: no key's window counts them. */
+function withoutKeyAt(active: readonly ActiveCheck[], runs: number): number {
+  return conformanceCost(active, runs) - conformanceCost(active, runs, 'withKey');
 }
 
 function tooSmall(budget: number, needed: number, rateLimits: boolean): never {
@@ -100,23 +109,30 @@ export function decideBudget(request: BudgetRequest): RunBudget {
     request.loopback &&
     (quota.remaining === undefined
       ? request.rateLimited === false
-      : quota.remaining >= full + (rateLimits ? 2 : 0));
+      : quota.remaining >= conformanceCost(active, fullRuns, 'withKey') + (rateLimits ? 2 : 0));
   let sized: { runs: number; conformance: number };
   let why: string;
+  let withoutKey = 0;
   if (roomy) {
     sized = { runs: fullRuns, conformance: full };
     why = `${fullRuns} run${fullRuns === 1 ? '' : 's'} per property: the key's window holds them`;
   } else {
-    const fitted = sizeRuns(active, sizing(defaultBudget + secondKeyRequests - used, false));
+    // The minute is the key's; the auth checks' requests at one run come on top (they carry no
+    // valid key). More runs of theirs come out of the minute, so a server that wrongly counts
+    // them against the key (rateLimit.othersNotCounted) meets at most those few extra.
+    withoutKey = withoutKeyAt(active, 1);
+    const defaultLimit = defaultBudget + secondKeyRequests + withoutKey;
+    const fitted = sizeRuns(active, sizing(defaultLimit - used, false));
     if (!fitted.fits)
       throw new ContractUsageError(
-        `the checks asked need at least ${used + fitted.needed} requests, more than the default budget of ${defaultBudget + secondKeyRequests} (a Free key's minute${secondKeyRequests > 0 ? ` + ${secondKeyRequests} for PETSTORE_API_KEY_2` : ''}): pass --budget ${used + fitted.needed}, or narrow the run with --only or --skip`,
+        `the checks asked need at least ${used + fitted.needed} requests, more than the default budget of ${defaultLimit} (a Free key's minute${secondKeyRequests > 0 ? ` + ${secondKeyRequests} for PETSTORE_API_KEY_2` : ''}${withoutKey > 0 ? ` + ${withoutKey} without a valid key` : ''}): pass --budget ${used + fitted.needed}, or narrow the run with --only or --skip`,
       );
     sized = fitted;
     why =
       quota.remaining === undefined
         ? "a Free key's minute: the preflight's answer had no X-RateLimit-Remaining"
         : "a Free key's minute";
+    if (withoutKey > 0) why += `, + ${withoutKey} without a valid key`;
   }
   let limit = used + sized.conformance;
   if (rateLimits) {
@@ -128,7 +144,7 @@ export function decideBudget(request: BudgetRequest): RunBudget {
       shrinkHeadroom,
       Math.max(0, (quota.remaining ?? Number.POSITIVE_INFINITY) - sized.conformance),
     );
-  } else limit = Math.max(limit, defaultBudget + secondKeyRequests);
+  } else limit = Math.max(limit, defaultBudget + secondKeyRequests + withoutKey);
   return {
     limit,
     source: `the default budget (${why})`,
