@@ -8,13 +8,13 @@
 import type { OperationId } from './contract/types.ts';
 import type { FakeControl } from './control/control.ts';
 import { answerControl } from './control/control-handlers.ts';
-import { forcedStep } from './control/forced-responses.ts';
+import { forcedStep } from './control/forced-step.ts';
 import { type Answer, errorAnswer, withErrorCodes } from './core/answer.ts';
 import type { FakeRequest } from './core/fake-request.ts';
 import type { FakeState } from './core/fake-state.ts';
 import { type Exchange, runPipeline, type Step } from './pipeline.ts';
 import { authenticateStep } from './policies/auth.ts';
-import { banStep } from './policies/ban.ts';
+import { banStep } from './policies/ban-step.ts';
 import { corsHeaders, preflightHeaders } from './policies/cors.ts';
 import { hostProblem, hostStep } from './policies/host-check.ts';
 import { redactUrl } from './policies/log-redaction.ts';
@@ -22,9 +22,9 @@ import {
   anonymousRateLimit,
   type RateLimitHeaders,
   rateLimitHeaderRecord,
-  rateLimitStep,
 } from './policies/rate-limit.ts';
-import { chaosStep } from './qa/chaos.ts';
+import { rateLimitStep } from './policies/rate-limit-step.ts';
+import { chaosStep } from './qa/chaos-step.ts';
 import { clientIdOf, clientReportStep } from './qa/client-report-step.ts';
 import { findRoute } from './routes/route-table.ts';
 
@@ -73,7 +73,7 @@ function isUnder(path: string, prefix: string): boolean {
 /** Creates the behaviour core over one fake's state and control surface. */
 export function createBehaviour(state: FakeState, control: FakeControl): Behaviour {
   const { config } = state;
-  const anonymous = () => rateLimitHeaderRecord(anonymousRateLimit(state, state.clock.now()));
+  const anonymous = () => rateLimitHeaderRecord(anonymousRateLimit(state.plans, state.clock.now()));
 
   function log(
     request: FakeRequest,
@@ -136,7 +136,7 @@ export function createBehaviour(state: FakeState, control: FakeControl): Behavio
         refused === undefined
           ? { status: 204, headers: preflightHeaders(origin), body: undefined }
           : errorAnswer('host_not_allowed', refused);
-      finish(answer, anonymousRateLimit(state, now), undefined);
+      finish(answer, anonymousRateLimit(state.plans, now), undefined);
       log(request, url, answer, started, { keyId: '-' });
       return answer;
     }
@@ -167,7 +167,7 @@ export function createBehaviour(state: FakeState, control: FakeControl): Behavio
     const cors = origin === null ? undefined : corsHeaders(origin);
     finish(
       answer,
-      exchange.rateLimit ?? anonymousRateLimit(state, now),
+      exchange.rateLimit ?? anonymousRateLimit(state.plans, now),
       cors === undefined ? extra : { ...extra, ...cors },
     );
     log(request, url, answer, started, {

@@ -65,17 +65,13 @@ export type { ForceableStatus, ForcedRule } from './control/forced-responses.ts'
 export type { Answer } from './core/answer.ts';
 export type { Clock, ControllableClock } from './core/clock.ts';
 export { createClock } from './core/clock.ts';
-export type {
-  ExchangeRecord,
-  FakeOptions,
-  ResolvedConfig,
-  RetryAfterFormat,
-} from './core/config.ts';
+export type { ExchangeRecord, FakeOptions, ResolvedConfig } from './core/config.ts';
 export { ConfigError } from './core/config-error.ts';
 export type { BodyBytes, FakeRequest } from './core/fake-request.ts';
 export type { BadQueryChoice, FakeProfile, ProfileChoices } from './core/profile.ts';
 export { parseProfile } from './core/profile.ts';
 export type { KeyEntry, KeysFile, Limits } from './policies/plans.ts';
+export type { RetryAfterFormat } from './policies/retry-after.ts';
 export type {
   ChaosRule,
   ChaosSettings,
@@ -94,8 +90,7 @@ export {
   ClientComplianceError,
   expectClientCompliance,
 } from './qa/expect-client-compliance.ts';
-export type { StorePersistence } from './store/persistence.ts';
-export type { StoreSnapshot } from './store/pet-store.ts';
+export type { StorePersistence, StoreSnapshot } from './store/persistence.ts';
 
 /** The default seed pets (fixtures/pets.json). */
 export const defaultSeed: readonly Pet[] = defaultPets as Pet[];

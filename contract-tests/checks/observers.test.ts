@@ -3,12 +3,10 @@ import type { Exchange } from '../http/exchange.ts';
 import { testExchange } from '../http/test-exchange.ts';
 import { observe } from '../runner/observation.ts';
 import type { RunFacts } from './check.ts';
-import {
-  createPetUniqueIds,
-  headersRateLimitResetIsTime,
-  rateLimitRemainingDecreases,
-  rateLimitRetryAfterOn429,
-} from './observers.ts';
+import { createPetUniqueIds } from './observers/create-pet-unique-ids.ts';
+import { headersRateLimitResetIsTime } from './observers/headers-rate-limit-reset-is-time.ts';
+import { rateLimitRemainingDecreases } from './observers/rate-limit-remaining-decreases.ts';
+import { rateLimitRetryAfterOn429 } from './observers/rate-limit-retry-after-on-429.ts';
 
 const facts: RunFacts = { writes: true, rateLimitRun: false };
 

@@ -14,8 +14,8 @@ import { compareProfiles } from '../calibrate/compare.ts';
 import { createRedactor } from '../report/redact.ts';
 import { fakeFetchTarget } from '../targets/fake-target.ts';
 import { normaliseBaseUrl, urlTarget } from '../targets/url-target.ts';
+import type { CliIo } from './cli-io.ts';
 import { apiKeyFrom, checkOutputPath, integer, writesFrom } from './flag-values.ts';
-import type { CliIo } from './main.ts';
 import { ContractUsageError, toolName } from './usage-error.ts';
 
 /** The fake's command beside the harness's: the bin when installed, else the npm script. */

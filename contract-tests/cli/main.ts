@@ -21,27 +21,13 @@ import { prismMockTarget, viaPrism } from '../targets/prism-targets.ts';
 import type { Target } from '../targets/target.ts';
 import { urlTarget } from '../targets/url-target.ts';
 import { runCalibrateCommand } from './calibrate-command.ts';
+import type { CliIo } from './cli-io.ts';
 import { checkOutputPath } from './flag-values.ts';
 import { type CliOptions, parseCliOptions } from './options.ts';
 import { runProxyCommand } from './proxy-command.ts';
-import type { StopReason } from './stop-signals.ts';
 import { stoppedRunOutcome } from './stopped-run.ts';
 import { usage } from './usage.ts';
 import { ContractUsageError, toolName } from './usage-error.ts';
-
-/** Where the CLI writes; tests pass their own. */
-export interface CliIo {
-  readonly out: (line: string) => void;
-  readonly err: (line: string) => void;
-  /** Whether report labels may be coloured (stdout is a terminal and NO_COLOR is unset). */
-  readonly colour?: boolean;
-  /** Starts listening for what stops a long-running command (a signal, the parent gone). */
-  readonly untilStopped?: () => Promise<StopReason>;
-  /** The command as the user invoked it, for usage and replay lines (default: the npm script). */
-  readonly command?: string;
-  /** Where the harness's README is, for the help. */
-  readonly docs?: string;
-}
 
 /** The npm script that runs the harness in this repository. */
 const repositoryCommand = 'npm run contract --';

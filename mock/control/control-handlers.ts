@@ -21,7 +21,7 @@ import { constantTimeEqual } from '../policies/auth.ts';
 import { hostProblem } from '../policies/host-check.ts';
 import type { Limits } from '../policies/plans.ts';
 import { controlPageAnswer } from '../qa/page/control-page.ts';
-import type { StoreSnapshot } from '../store/pet-store.ts';
+import type { StoreSnapshot } from '../store/persistence.ts';
 import { StorageError } from '../store/storage-error.ts';
 import type { FakeControl, ResetSeed } from './control.ts';
 import { ControlInputError } from './control-input-error.ts';

@@ -18,7 +18,8 @@ import {
 } from '../policies/plans.ts';
 import { emptyUsage, peekRateLimit } from '../policies/rate-limit.ts';
 import { createQaControl, type QaControl, resetQa } from '../qa/qa-control.ts';
-import { type StoreSnapshot, snapshotProblem } from '../store/pet-store.ts';
+import type { StoreSnapshot } from '../store/persistence.ts';
+import { snapshotProblem } from '../store/pet-store.ts';
 import { ControlInputError } from './control-input-error.ts';
 import type { ForcedResponses } from './forced-responses.ts';
 

@@ -4,16 +4,11 @@
  */
 import { operationIds } from '../contract/schemas.ts';
 import type { OperationId } from '../contract/types.ts';
-import { errorAnswer } from '../core/answer.ts';
-import { type ErrorCode, errorTemplates } from '../core/errors.ts';
-import { callerOf, type Step } from '../pipeline.ts';
-import { invalidTokenChallenge } from '../policies/auth.ts';
-import { peekRateLimit } from '../policies/rate-limit.ts';
-import { retryAfterValue } from '../policies/retry-after.ts';
+import type { ErrorCode } from '../core/errors.ts';
 import { ControlInputError } from './control-input-error.ts';
 
 /** Statuses a response can be forced to, with the error code each uses. */
-const forceableStatuses = {
+export const forceableStatuses = {
   400: 'invalid_body',
   401: 'unauthorized',
   404: 'not_found',
@@ -105,31 +100,3 @@ export function createForcedResponses(): ForcedResponses {
     clear: () => rules.clear(),
   };
 }
-
-/**
- * The pipeline step, after authentication: spends one forced response of the operation, if any
- * is queued, and answers with it. A forced 429 or 503 says when to retry in the fake's
- * Retry-After format (`0` included; a 503 whose rule says `null` sends none); a forced response
- * does not count against the key's quota.
- */
-export const forcedStep: Step = (exchange, next) => {
-  const { operationId } = exchange.route;
-  const rule = operationId === undefined ? undefined : exchange.state.forced.take(operationId);
-  if (rule === undefined) return next();
-  const { usage, limits } = callerOf(exchange);
-  const { now, state } = exchange;
-  const peek = peekRateLimit(usage, limits, now);
-  exchange.rateLimit = rule.status === 429 ? { ...peek, remaining: 0 } : peek;
-  const headers: Record<string, string> = {};
-  if ((rule.status === 429 || rule.status === 503) && rule.retryAfterSeconds !== null) {
-    const retryAt = now + rule.retryAfterSeconds * 1000;
-    headers['Retry-After'] = retryAfterValue(state.config.retryAfterFormat, retryAt, now, 0);
-  }
-  if (rule.status === 401) headers['WWW-Authenticate'] = invalidTokenChallenge;
-  const code = forceableStatuses[rule.status];
-  return errorAnswer(
-    code,
-    `${errorTemplates[code].message} (forced by the control surface)`,
-    headers,
-  );
-};

@@ -6,6 +6,7 @@ import type { PetStatus } from '../contract/types.ts';
 import { type BanPolicy, defaultBanPolicy } from '../policies/ban.ts';
 import { type DeprecationSchedule, getPetDeprecation } from '../policies/deprecation.ts';
 import { assertLimits, type Limits } from '../policies/plans.ts';
+import type { RetryAfterFormat } from '../policies/retry-after.ts';
 import { ConfigError } from './config-error.ts';
 import type { ErrorCode } from './errors.ts';
 import {
@@ -15,9 +16,6 @@ import {
   parseProfile,
   profileOptions,
 } from './profile.ts';
-
-/** How `Retry-After` is written: delta-seconds (`"30"`) or an HTTP-date. */
-export type RetryAfterFormat = 'seconds' | 'http-date';
 
 /** One line of the request log: never the key itself, only its public id. */
 export interface ExchangeRecord {

@@ -3,11 +3,7 @@
  * epoch so `X-RateLimit-Reset` is predictable. A request is admitted only when both windows have
  * room, and then counts in both. Plain functions over a usage record and a time: no I/O, no clock.
  */
-import { errorAnswer } from '../core/answer.ts';
-import type { FakeState } from '../core/fake-state.ts';
-import { callerOf, type Step } from '../pipeline.ts';
 import type { Limits } from './plans.ts';
-import { retryAfterValue } from './retry-after.ts';
 
 const MINUTE_MS = 60_000;
 const DAY_MS = 86_400_000;
@@ -135,8 +131,11 @@ function anonymousLimits(plans: Readonly<Record<string, Limits>>): Limits {
 }
 
 /** The headers an unauthenticated caller sees: the anonymous limits, never spent. */
-export function anonymousRateLimit(state: FakeState, now: number): RateLimitHeaders {
-  return peekRateLimit(emptyUsage(), anonymousLimits(state.plans), now);
+export function anonymousRateLimit(
+  plans: Readonly<Record<string, Limits>>,
+  now: number,
+): RateLimitHeaders {
+  return peekRateLimit(emptyUsage(), anonymousLimits(plans), now);
 }
 
 /** The three X-RateLimit-* headers as a record. */
@@ -147,21 +146,3 @@ export function rateLimitHeaderRecord(rateLimit: RateLimitHeaders): Record<strin
     'X-RateLimit-Reset': String(rateLimit.reset),
   };
 }
-
-/**
- * The pipeline step: spends one request of the caller's quota, or answers 429 `rate_limited`
- * with Retry-After and leaves `refusedUntil` on the exchange for the ban step. It decides before
- * anything awaits, so concurrent requests can never be admitted past the limit.
- */
-export const rateLimitStep: Step = (exchange, next) => {
-  const { usage, limits } = callerOf(exchange);
-  const { now } = exchange;
-  const admission = admitRequest(usage, limits, now);
-  exchange.rateLimit = admission.headers;
-  if (admission.admitted) return next();
-  exchange.refusedUntil = admission.retryAtMs;
-  const format = exchange.state.config.retryAfterFormat;
-  return errorAnswer('rate_limited', undefined, {
-    'Retry-After': retryAfterValue(format, admission.retryAtMs, now),
-  });
-};

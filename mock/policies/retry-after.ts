@@ -9,7 +9,8 @@
  * `retryAfter()`), whatever the fake's virtual clock shows: a frozen or shifted clock moves the
  * fake's windows, never the wall clock a client sleeps on.
  */
-import type { RetryAfterFormat } from '../core/config.ts';
+/** How `Retry-After` is written: delta-seconds (`"30"`) or an HTTP-date. */
+export type RetryAfterFormat = 'seconds' | 'http-date';
 
 /**
  * The Retry-After value for a client that may retry at `retryAtMs` on the fake's clock, which

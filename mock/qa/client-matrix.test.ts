@@ -28,8 +28,8 @@ import ky from 'ky';
 import createClient, { type Middleware } from 'openapi-fetch';
 import pRetry from 'p-retry';
 import { afterAll, beforeAll, describe, expect, test, vi } from 'vitest';
-import type { RetryAfterFormat } from '../core/config.ts';
 import { createFake } from '../fake.ts';
+import type { RetryAfterFormat } from '../policies/retry-after.ts';
 import { listenHttp } from '../server/http-server.ts';
 import type { ClientReport, RuleVerdict } from './client-report.ts';
 

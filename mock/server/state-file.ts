@@ -17,8 +17,8 @@ import { dirname } from 'node:path';
 import { parseJson, stringifyJson } from '../contract/lossless-json.ts';
 import { checkPet, describeIssues } from '../contract/schemas.ts';
 import type { Pet } from '../contract/types.ts';
-import type { StorePersistence } from '../store/persistence.ts';
-import { maxPetId, type StoreSnapshot, snapshotProblem } from '../store/pet-store.ts';
+import type { StorePersistence, StoreSnapshot } from '../store/persistence.ts';
+import { maxPetId, snapshotProblem } from '../store/pet-store.ts';
 
 /** The file-system calls a state file makes: tests pass a faulty one to simulate a full disk. */
 export type StateFileSystem = Pick<

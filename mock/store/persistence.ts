@@ -3,7 +3,12 @@
  * supplies a file (mock/server/state-file.ts); the browser and tests use none.
  */
 import type { Pet } from '../contract/types.ts';
-import type { StoreSnapshot } from './pet-store.ts';
+
+/** A point-in-time copy of the store, as `snapshot()` returns and `restore()` accepts. */
+export interface StoreSnapshot {
+  readonly pets: readonly Pet[];
+  readonly nextId: number;
+}
 
 /** A durable home for the store's state. Every method is synchronous on purpose: see appendCreated. */
 export interface StorePersistence {

@@ -6,17 +6,11 @@
 import { Collection } from '@msw/data';
 import { checkPet, describeIssues, petStandardSchema } from '../contract/schemas.ts';
 import type { NewPet, Pet, PetStatus } from '../contract/types.ts';
-import type { StorePersistence } from './persistence.ts';
+import type { StorePersistence, StoreSnapshot } from './persistence.ts';
 import { StorageError } from './storage-error.ts';
 
 /** The largest id the fake keeps exact (2^53 - 1); ids and `nextId` past it are refused. */
 export const maxPetId = Number.MAX_SAFE_INTEGER;
-
-/** A point-in-time copy of the store, as `snapshot()` returns and `restore()` accepts. */
-export interface StoreSnapshot {
-  readonly pets: readonly Pet[];
-  readonly nextId: number;
-}
 
 /** The pet store the routes and the control surface share. */
 export interface PetStore {

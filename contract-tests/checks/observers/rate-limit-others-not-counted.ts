@@ -6,9 +6,14 @@
  * An observer, so it costs nothing: the auth checks run right after the preflight, so in any
  * whole run their requests sit between two answers to the key.
  */
-import { secondKeyPlaceholder } from '../http/exchange.ts';
-import { statefulObserverCheck } from './check.ts';
-import { sameWindow, type WindowReading, windowDropProblem, windowReading } from './window-drop.ts';
+import { secondKeyPlaceholder } from '../../http/exchange.ts';
+import { statefulObserverCheck } from '../check.ts';
+import {
+  sameWindow,
+  type WindowReading,
+  windowDropProblem,
+  windowReading,
+} from '../window-drop.ts';
 
 /** An answer to the key, as a point in its window. */
 interface Reading extends WindowReading {

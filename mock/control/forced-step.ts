@@ -1,0 +1,36 @@
+/** The forced-answer step of the pipeline, over the queue of forced-responses.ts. */
+import { errorAnswer } from '../core/answer.ts';
+import { errorTemplates } from '../core/errors.ts';
+import { callerOf, type Step } from '../pipeline.ts';
+import { invalidTokenChallenge } from '../policies/auth.ts';
+import { peekRateLimit } from '../policies/rate-limit.ts';
+import { retryAfterValue } from '../policies/retry-after.ts';
+import { forceableStatuses } from './forced-responses.ts';
+
+/**
+ * The pipeline step, after authentication: spends one forced response of the operation, if any
+ * is queued, and answers with it. A forced 429 or 503 says when to retry in the fake's
+ * Retry-After format (`0` included; a 503 whose rule says `null` sends none); a forced response
+ * does not count against the key's quota.
+ */
+export const forcedStep: Step = (exchange, next) => {
+  const { operationId } = exchange.route;
+  const rule = operationId === undefined ? undefined : exchange.state.forced.take(operationId);
+  if (rule === undefined) return next();
+  const { usage, limits } = callerOf(exchange);
+  const { now, state } = exchange;
+  const peek = peekRateLimit(usage, limits, now);
+  exchange.rateLimit = rule.status === 429 ? { ...peek, remaining: 0 } : peek;
+  const headers: Record<string, string> = {};
+  if ((rule.status === 429 || rule.status === 503) && rule.retryAfterSeconds !== null) {
+    const retryAt = now + rule.retryAfterSeconds * 1000;
+    headers['Retry-After'] = retryAfterValue(state.config.retryAfterFormat, retryAt, now, 0);
+  }
+  if (rule.status === 401) headers['WWW-Authenticate'] = invalidTokenChallenge;
+  const code = forceableStatuses[rule.status];
+  return errorAnswer(
+    code,
+    `${errorTemplates[code].message} (forced by the control surface)`,
+    headers,
+  );
+};
