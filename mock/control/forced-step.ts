@@ -1,10 +1,9 @@
 /** The forced-answer step of the pipeline, over the queue of forced-responses.ts. */
-import { errorAnswer } from '../core/answer.ts';
 import { errorTemplates } from '../core/errors.ts';
 import { callerOf, type Step } from '../pipeline.ts';
 import { invalidTokenChallenge } from '../policies/auth.ts';
 import { peekRateLimit } from '../policies/rate-limit.ts';
-import { retryAfterValue } from '../policies/retry-after.ts';
+import { refuse } from '../policies/refusal.ts';
 import { forceableStatuses } from './forced-responses.ts';
 
 /**
@@ -18,19 +17,16 @@ export const forcedStep: Step = (exchange, next) => {
   const rule = operationId === undefined ? undefined : exchange.state.forced.take(operationId);
   if (rule === undefined) return next();
   const { usage, limits } = callerOf(exchange);
-  const { now, state } = exchange;
+  const { now } = exchange;
   const peek = peekRateLimit(usage, limits, now);
-  exchange.rateLimit = rule.status === 429 ? { ...peek, remaining: 0 } : peek;
-  const headers: Record<string, string> = {};
-  if ((rule.status === 429 || rule.status === 503) && rule.retryAfterSeconds !== null) {
-    const retryAt = now + rule.retryAfterSeconds * 1000;
-    headers['Retry-After'] = retryAfterValue(state.config.retryAfterFormat, retryAt, now, 0);
-  }
-  if (rule.status === 401) headers['WWW-Authenticate'] = invalidTokenChallenge;
   const code = forceableStatuses[rule.status];
-  return errorAnswer(
-    code,
-    `${errorTemplates[code].message} (forced by the control surface)`,
-    headers,
-  );
+  const retries = (rule.status === 429 || rule.status === 503) && rule.retryAfterSeconds !== null;
+  return refuse(exchange, code, {
+    rateLimit: rule.status === 429 ? { ...peek, remaining: 0 } : peek,
+    message: `${errorTemplates[code].message} (forced by the control surface)`,
+    ...(retries
+      ? { retryAtMs: now + (rule.retryAfterSeconds ?? 0) * 1000, minWaitSeconds: 0 }
+      : {}),
+    ...(rule.status === 401 ? { headers: { 'WWW-Authenticate': invalidTokenChallenge } } : {}),
+  });
 };

@@ -1,15 +1,8 @@
 /** The ban step of the pipeline, over the ban rules of ban.ts. */
-import { type Answer, errorAnswer } from '../core/answer.ts';
 import { callerOf, type Step } from '../pipeline.ts';
 import { isBanned, recordAdmission, recordRefusal } from './ban.ts';
 import { peekRateLimit } from './rate-limit.ts';
-import { type RetryAfterFormat, retryAfterValue } from './retry-after.ts';
-
-function banAnswer(format: RetryAfterFormat, bannedUntil: number, now: number): Answer {
-  return errorAnswer('temporarily_banned', undefined, {
-    'Retry-After': retryAfterValue(format, bannedUntil, now),
-  });
-}
+import { refuse } from './refusal.ts';
 
 /**
  * The pipeline step, in front of rate limiting: a banned key is refused until the ban ends; a
@@ -19,15 +12,12 @@ function banAnswer(format: RetryAfterFormat, bannedUntil: number, now: number): 
 export const banStep: Step = (exchange, next) => {
   const { usage, limits } = callerOf(exchange);
   const { now, state } = exchange;
-  const format = state.config.retryAfterFormat;
   if (isBanned(usage, now)) {
     const peek = peekRateLimit(usage, limits, now);
-    exchange.rateLimit = {
-      limit: peek.limit,
-      remaining: 0,
-      reset: Math.ceil(usage.bannedUntil / 1000),
-    };
-    return banAnswer(format, usage.bannedUntil, now);
+    return refuse(exchange, 'temporarily_banned', {
+      rateLimit: { limit: peek.limit, remaining: 0, reset: Math.ceil(usage.bannedUntil / 1000) },
+      retryAtMs: usage.bannedUntil,
+    });
   }
   // Rate limiting decides synchronously inside next(), before any operation awaits: the count is
   // cleared at admission, as a refused request arriving meanwhile must still count.
@@ -39,6 +29,8 @@ export const banStep: Step = (exchange, next) => {
   }
   if (!recordRefusal(usage, refusedUntil, now, state.config.ban)) return rest;
   const shown = exchange.rateLimit ?? peekRateLimit(usage, limits, now);
-  exchange.rateLimit = { ...shown, reset: Math.ceil(usage.bannedUntil / 1000) };
-  return banAnswer(format, usage.bannedUntil, now);
+  return refuse(exchange, 'temporarily_banned', {
+    rateLimit: { ...shown, reset: Math.ceil(usage.bannedUntil / 1000) },
+    retryAtMs: usage.bannedUntil,
+  });
 };

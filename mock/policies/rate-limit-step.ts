@@ -1,8 +1,7 @@
 /** The rate-limit step of the pipeline, over the quota arithmetic of rate-limit.ts. */
-import { errorAnswer } from '../core/answer.ts';
 import { callerOf, type Step } from '../pipeline.ts';
 import { admitRequest } from './rate-limit.ts';
-import { retryAfterValue } from './retry-after.ts';
+import { refuse } from './refusal.ts';
 
 /**
  * The pipeline step: spends one request of the caller's quota, or answers 429 `rate_limited`
@@ -16,8 +15,8 @@ export const rateLimitStep: Step = (exchange, next) => {
   exchange.rateLimit = admission.headers;
   if (admission.admitted) return next();
   exchange.refusedUntil = admission.retryAtMs;
-  const format = exchange.state.config.retryAfterFormat;
-  return errorAnswer('rate_limited', undefined, {
-    'Retry-After': retryAfterValue(format, admission.retryAtMs, now),
+  return refuse(exchange, 'rate_limited', {
+    rateLimit: admission.headers,
+    retryAtMs: admission.retryAtMs,
   });
 };

@@ -11,7 +11,7 @@ import type { ControllableClock } from '../core/clock.ts';
 import { type ErrorCode, errorTemplates } from '../core/errors.ts';
 import { callerOf, type Exchange, type Step } from '../pipeline.ts';
 import { peekRateLimit } from '../policies/rate-limit.ts';
-import { retryAfterValue } from '../policies/retry-after.ts';
+import { refuse } from '../policies/refusal.ts';
 import { markChaos } from './answer-marks.ts';
 import type { ChaosDecision } from './chaos.ts';
 import type { ChaosStatus } from './chaos-settings.ts';
@@ -41,7 +41,7 @@ async function hold(clock: ControllableClock, ms: number): Promise<void> {
 
 function chaosAnswer(exchange: Exchange, decision: ChaosDecision, seed: number): Answer {
   if (decision.outcome === 'pass') throw new Error('petstore-fake: no chaos answer for "pass"');
-  const { now, state } = exchange;
+  const { now } = exchange;
   const { usage, limits } = callerOf(exchange);
   const peek = peekRateLimit(usage, limits, now);
   if (decision.outcome === 'drop') {
@@ -55,14 +55,15 @@ function chaosAnswer(exchange: Exchange, decision: ChaosDecision, seed: number):
     return markChaos(dropped, true);
   }
   const code = codes[decision.outcome];
-  const headers: Record<string, string> = {};
-  if (decision.outcome === '429' || decision.outcome === '503') {
-    const retryAt = now + decision.retryAfterSeconds * 1000;
-    headers['Retry-After'] = retryAfterValue(state.config.retryAfterFormat, retryAt, now, 0);
-  }
-  exchange.rateLimit = decision.outcome === '429' ? { ...peek, remaining: 0 } : peek;
+  const retries = decision.outcome === '429' || decision.outcome === '503';
   const message = errorTemplates[code].message.replace(' (forced).', '.');
-  return markChaos(errorAnswer(code, `${message} (chaos, seed ${seed})`, headers));
+  return markChaos(
+    refuse(exchange, code, {
+      rateLimit: decision.outcome === '429' ? { ...peek, remaining: 0 } : peek,
+      message: `${message} (chaos, seed ${seed})`,
+      ...(retries ? { retryAtMs: now + decision.retryAfterSeconds * 1000, minWaitSeconds: 0 } : {}),
+    }),
+  );
 }
 
 /**

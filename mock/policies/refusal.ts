@@ -1,0 +1,36 @@
+/**
+ * The one way a step refuses a request it lets go no further (a 429, a ban, a forced or a chaos
+ * answer): it sets the X-RateLimit-* values the answer carries and writes Retry-After in the
+ * fake's format, so every refusal says when to come back the same way.
+ */
+import { type Answer, errorAnswer } from '../core/answer.ts';
+import type { ErrorCode } from '../core/errors.ts';
+import type { Exchange } from '../pipeline.ts';
+import type { RateLimitHeaders } from './rate-limit.ts';
+import { retryAfterValue } from './retry-after.ts';
+
+/** How a step refuses. */
+interface Refusal {
+  /** The X-RateLimit-* values the answer carries. */
+  readonly rateLimit: RateLimitHeaders;
+  /** A more specific message than the code's. */
+  readonly message?: string;
+  /** When the client may retry, on the fake's clock; no Retry-After when absent. */
+  readonly retryAtMs?: number;
+  /** The shortest Retry-After in seconds (default 1; 0 for a forced answer that asks no wait). */
+  readonly minWaitSeconds?: number;
+  readonly headers?: Readonly<Record<string, string>>;
+}
+
+/** The Error answer of a refusal, its rate-limit values set on the exchange. */
+export function refuse(exchange: Exchange, code: ErrorCode, refusal: Refusal): Answer {
+  exchange.rateLimit = refusal.rateLimit;
+  if (refusal.retryAtMs === undefined) return errorAnswer(code, refusal.message, refusal.headers);
+  const retryAfter = retryAfterValue(
+    exchange.state.config.retryAfterFormat,
+    refusal.retryAtMs,
+    exchange.now,
+    refusal.minWaitSeconds,
+  );
+  return errorAnswer(code, refusal.message, { ...refusal.headers, 'Retry-After': retryAfter });
+}
