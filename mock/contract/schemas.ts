@@ -15,6 +15,19 @@ export const checkNewPet = compileSchema(schemas.NewPet);
 export const checkPet = compileSchema(schemas.Pet);
 /** The fields NewPet defines, from the document. */
 export const newPetFields: readonly string[] = Object.keys(schemas.NewPet.properties);
+/** The fields a Pet carries, in the order answers show them: its id, then NewPet's. */
+export const petFields: readonly string[] = ['id', ...newPetFields];
+
+/**
+ * `value` with only the given fields that are set, in their order: a field the document adds is
+ * kept without another list to edit, and anything else a body carried is dropped.
+ */
+export function onlyFields<T extends object>(value: T, fields: readonly string[]): T {
+  const source = value as Record<string, unknown>;
+  const copy: Record<string, unknown> = {};
+  for (const field of fields) if (source[field] !== undefined) copy[field] = source[field];
+  return copy as T;
+}
 /** The PetStatus values, in the document's order. */
 export const petStatuses = schemas.PetStatus.enum;
 

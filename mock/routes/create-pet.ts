@@ -2,7 +2,7 @@
  * `POST /pets` (createPet): validates the body against NewPet from the contract, then the fake's
  * own rules for points the interface leaves open (name length), and stores the pet.
  */
-import { checkNewPet, describeIssues, newPetFields } from '../contract/schemas.ts';
+import { checkNewPet, describeIssues, newPetFields, onlyFields } from '../contract/schemas.ts';
 import type { NewPet } from '../contract/types.ts';
 import { errorAnswer, jsonAnswer } from '../core/answer.ts';
 import { errorTemplates } from '../core/errors.ts';
@@ -49,10 +49,10 @@ export const createPet: Operation = async ({ request, state }) => {
       `The fake holds its maximum of ${state.config.maxPets} pets; reset it or raise maxPets.`,
     );
   }
-  const { name, categoryId, status = state.config.defaultStatus } = result.pet;
+  const { status = state.config.defaultStatus } = result.pet;
   let pet: Awaited<ReturnType<typeof state.store.create>>;
   try {
-    pet = await state.store.create({ name, categoryId, status });
+    pet = await state.store.create({ ...onlyFields(result.pet, newPetFields), status });
   } catch (error) {
     if (!(error instanceof StorageError)) throw error;
     // The store undid the create: answer an Error, never a 201 for a pet a restart would lose.

@@ -4,7 +4,13 @@
  * by status go through a Map and per-status lists instead, which keeps both flat at 100k pets.
  */
 import { Collection } from '@msw/data';
-import { checkPet, describeIssues, petStandardSchema } from '../contract/schemas.ts';
+import {
+  checkPet,
+  describeIssues,
+  onlyFields,
+  petFields,
+  petStandardSchema,
+} from '../contract/schemas.ts';
 import type { NewPet, Pet, PetStatus } from '../contract/types.ts';
 import type { StorePersistence, StoreSnapshot } from './persistence.ts';
 import { StorageError } from './storage-error.ts';
@@ -139,9 +145,7 @@ export async function createPetStore(
 
 /** A plain copy of a pet with only the contract's fields, in the contract's order. */
 function copyPet(pet: Pet): Pet {
-  const copy: Pet = { id: pet.id, name: pet.name, categoryId: pet.categoryId };
-  if (pet.status !== undefined) copy.status = pet.status;
-  return copy;
+  return onlyFields(pet, petFields);
 }
 
 /** Pets in id order and a `nextId` past the largest id: what the store holds after a restore. */
