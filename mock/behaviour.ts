@@ -1,49 +1,90 @@
 /**
  * The fake's behaviour core: one function from a request to an answer, which every door calls.
  * The HTTP door and `fake.fetch` call it directly; the msw handlers (browser and Node doors) are
- * a thin adapter over it. It routes the request (control surface, CORS preflight, an operation
- * under `/v1`, or nothing), runs the operation behind the pipeline's steps, and makes sure every
- * answer, error or not, leaves with the X-RateLimit-* headers and one request-log record.
+ * a thin adapter over it. It sends the request down one of three pipelines of the same step
+ * type (the interface's under `/v1`, its CORS preflight, the control surface) or answers it
+ * itself when it is none of them. Which steps run, in which order, is written here and nowhere
+ * else.
  */
-import type { OperationId } from './contract/types.ts';
 import type { FakeControl } from './control/control.ts';
-import { answerControl } from './control/control-handlers.ts';
-import { forcedStep } from './control/forced-step.ts';
-import { type Answer, errorAnswer, withErrorCodes } from './core/answer.ts';
+import { controlPipeline } from './control/control-handlers.ts';
+import { type Answer, errorAnswer } from './core/answer.ts';
 import type { FakeRequest } from './core/fake-request.ts';
 import type { FakeState } from './core/fake-state.ts';
-import { type Exchange, runPipeline, type Step } from './pipeline.ts';
+import { createContext, type Handler, type Policy, runPipeline, type Step } from './pipeline.ts';
 import { authenticateStep } from './policies/auth.ts';
 import { banStep } from './policies/ban-step.ts';
-import { corsHeaders, preflightHeaders } from './policies/cors.ts';
-import { hostProblem, hostStep } from './policies/host-check.ts';
-import { redactUrl } from './policies/log-redaction.ts';
+import { answerPreflight, corsStep } from './policies/cors.ts';
+import { errorCodesStep } from './policies/error-codes-step.ts';
+import { hostStep } from './policies/host-check.ts';
+import { internalErrorStep } from './policies/internal-error-step.ts';
+import { anonymousRateLimit, rateLimitHeaderRecord } from './policies/rate-limit.ts';
+import { rateLimitHeadersStep } from './policies/rate-limit-headers-step.ts';
+import { rateLimitPolicy } from './policies/rate-limit-step.ts';
+import { createRefuse } from './policies/refusal.ts';
+import { createRequestLog, pathStart, type RequestLog } from './policies/request-log.ts';
+import { clientReportPolicy, createClientIds } from './qa/client-report-step.ts';
+import { injectedFailurePolicy } from './qa/injected-failure-step.ts';
 import {
-  anonymousRateLimit,
-  type RateLimitHeaders,
-  rateLimitHeaderRecord,
-} from './policies/rate-limit.ts';
-import { rateLimitStep } from './policies/rate-limit-step.ts';
-import { chaosStep } from './qa/chaos-step.ts';
-import { clientIdOf, clientReportStep } from './qa/client-report-step.ts';
-import { findRoute } from './routes/route-table.ts';
-
-/**
- * The steps every `/v1` request runs through, in order. A new policy is a new entry here: a
- * function that answers its own refusal or calls `next()`.
- */
-const steps: readonly Step[] = [
-  hostStep,
-  authenticateStep,
-  clientReportStep,
-  forcedStep,
-  chaosStep,
-  banStep,
-  rateLimitStep,
-];
+  answerRoute,
+  createRouteTable,
+  routeHeadersStep,
+  routingStep,
+} from './routes/route-table.ts';
 
 /** Longest request target (path and query) answered; longer ones get 414 `uri_too_long`. */
 export const maxUrlLength = 8192;
+
+/** The interface's pipeline of one fake: its steps, and what a control reset puts back. */
+export interface ApiPipeline {
+  readonly steps: readonly Step[];
+  readonly log: RequestLog;
+  /** Puts every policy's own state back as the fake started (a control reset). */
+  reset(): void;
+}
+
+/**
+ * The steps every `/v1` request runs through, in order: the first ones see the answer last
+ * (they log it and write the headers every answer carries), the last ones decide first. A new
+ * policy is a new entry here: a step, or a policy (a step with a reset) made by a factory that
+ * takes the slice of the fake it needs.
+ */
+export function createApiPipeline(state: FakeState): ApiPipeline {
+  const { config, clock, keys, plans, qa } = state;
+  const refuse = createRefuse(config.retryAfterFormat);
+  const clientIds = createClientIds(keys, config.controlAccess);
+  const log = createRequestLog({ onExchange: config.onExchange, keys, clientIds });
+  const routes = createRouteTable({ store: state.store, clock, config });
+  const entries: readonly (Step | Policy)[] = [
+    log.step('api'),
+    routingStep(routes, config.basePath),
+    corsStep,
+    routeHeadersStep,
+    rateLimitHeadersStep(plans),
+    errorCodesStep(config.errorCodes),
+    internalErrorStep('handler'),
+    hostStep(config.allowedHosts),
+    authenticateStep({ keys, plans, ledger: state.usage }),
+    clientReportPolicy({ reporter: qa.clients, clock, clientIds }),
+    injectedFailurePolicy({
+      forced: state.forced,
+      chaos: qa.chaos,
+      initialChaos: qa.initialChaos,
+      clock,
+      refuse,
+    }),
+    banStep({ policy: config.ban, refuse }),
+    rateLimitPolicy({ ledger: state.usage, refuse }),
+  ];
+  const policies = entries.filter((entry): entry is Policy => typeof entry !== 'function');
+  return {
+    steps: entries.map((entry) => (typeof entry === 'function' ? entry : entry.step)),
+    log,
+    reset: () => {
+      for (const policy of policies) policy.reset();
+    },
+  };
+}
 
 /** The behaviour of one fake, for the doors. */
 export interface Behaviour {
@@ -55,13 +96,6 @@ export interface Behaviour {
   anonymousRateLimitHeaders(): Record<string, string>;
 }
 
-/** Where the path starts in an absolute URL string (after `scheme://authority`). */
-function pathStart(url: string): number {
-  const authority = url.indexOf('//');
-  const slash = url.indexOf('/', authority === -1 ? 0 : authority + 2);
-  return slash === -1 ? url.length : slash;
-}
-
 /** Whether `path` (with any query) is `prefix` itself or below it. */
 function isUnder(path: string, prefix: string): boolean {
   if (!path.startsWith(prefix)) return false;
@@ -70,166 +104,69 @@ function isUnder(path: string, prefix: string): boolean {
   return Number.isNaN(next) || next === 47 || next === 63 || next === 35;
 }
 
-/** Creates the behaviour core over one fake's state and control surface. */
-export function createBehaviour(state: FakeState, control: FakeControl): Behaviour {
-  const { config } = state;
-  const anonymous = () => rateLimitHeaderRecord(anonymousRateLimit(state.plans, state.clock.now()));
+/** Creates the behaviour core over one fake's state, its interface pipeline and control surface. */
+export function createBehaviour(
+  state: FakeState,
+  api: ApiPipeline,
+  control: FakeControl,
+): Behaviour {
+  const { config, plans, clock } = state;
+  const { log } = api;
+  const anonymous = () => rateLimitHeaderRecord(anonymousRateLimit(plans, clock.now()));
+  // Preflights carry no credentials, so they are answered before authentication.
+  const preflightSteps: readonly Step[] = [
+    log.step('api'),
+    rateLimitHeadersStep(plans),
+    hostStep(config.allowedHosts),
+  ];
+  const controlSurface = controlPipeline(control, config);
+  const controlSteps: readonly Step[] = [log.step('control'), ...controlSurface.steps];
 
-  function log(
+  /** Answers a request the fake gives before any pipeline, and logs it. */
+  const refuseEarly = (
     request: FakeRequest,
     url: URL | undefined,
     answer: Answer,
     started: number,
-    extra: {
-      keyId: string;
-      operationId?: OperationId;
-      control?: true;
-      controlAction?: string;
-    },
-  ): void {
-    if (config.onExchange === undefined) return;
-    const shownUrl =
-      url === undefined
-        ? request.url.slice(pathStart(request.url), pathStart(request.url) + 200)
-        : extra.control
-          ? // Control URLs carry no secrets (the token travels in a header); bounded for the log.
-            url.pathname.slice(0, 200)
-          : redactUrl(
-              url,
-              state.keys.map((key) => key.key),
-            );
-    config.onExchange({
-      method: request.method,
-      url: shownUrl,
-      status: answer.status,
-      keyId: extra.keyId,
-      ...(extra.control ? {} : { clientId: clientIdOf(request, state) }),
-      operationId: extra.operationId,
-      durationMs: performance.now() - started,
-      ...(extra.control ? { control: true } : {}),
-      ...(answer.errorCode === undefined ? {} : { errorCode: answer.errorCode }),
-      ...(extra.controlAction === undefined ? {} : { controlAction: extra.controlAction }),
-    });
-  }
-
-  /** Adds the X-RateLimit-* and any extra headers to an answer. */
-  function finish(
-    answer: Answer,
-    rateLimit: RateLimitHeaders,
-    extra: Record<string, string> | undefined,
-  ): Answer {
-    const headers = answer.headers;
-    headers['X-RateLimit-Limit'] = String(rateLimit.limit);
-    headers['X-RateLimit-Remaining'] = String(rateLimit.remaining);
-    headers['X-RateLimit-Reset'] = String(rateLimit.reset);
-    if (extra !== undefined) Object.assign(headers, extra);
+  ) => {
+    log.record(request, url, answer, started);
     return answer;
-  }
-
-  async function answerApi(request: FakeRequest, url: URL, started: number): Promise<Answer> {
-    const now = state.clock.now();
-    const origin = request.header('origin');
-    if (request.method === 'OPTIONS') {
-      // Preflights carry no credentials, so they are answered before authentication.
-      const refused = hostProblem(request.header('host'), config.allowedHosts);
-      const answer =
-        refused === undefined
-          ? { status: 204, headers: preflightHeaders(origin), body: undefined }
-          : errorAnswer('host_not_allowed', refused);
-      finish(answer, anonymousRateLimit(state.plans, now), undefined);
-      log(request, url, answer, started, { keyId: '-' });
-      return answer;
-    }
-    const { route, params } = findRoute(request.method, url.pathname.slice(config.basePath.length));
-    const exchange: Exchange = {
-      request,
-      url,
-      params,
-      route,
-      state,
-      now,
-      caller: undefined,
-      keyId: '-',
-      rateLimit: undefined,
-      refusedUntil: undefined,
-    };
-    let answer: Answer;
-    try {
-      answer = await runPipeline(steps, exchange);
-    } catch (error) {
-      // A bug in the fake must surface as a logged 500, never as a hang or a crash of the server.
-      console.error('petstore-fake: handler failed', error);
-      answer = errorAnswer('internal_error');
-      exchange.rateLimit = undefined;
-    }
-    answer = withErrorCodes(answer, config.errorCodes);
-    const extra = route.headers?.(url, state);
-    const cors = origin === null ? undefined : corsHeaders(origin);
-    finish(
-      answer,
-      exchange.rateLimit ?? anonymousRateLimit(state.plans, now),
-      cors === undefined ? extra : { ...extra, ...cors },
-    );
-    log(request, url, answer, started, {
-      keyId: exchange.keyId,
-      ...(route.operationId === undefined ? {} : { operationId: route.operationId }),
-    });
-    return answer;
-  }
+  };
 
   async function answer(request: FakeRequest): Promise<Answer> {
     const started = performance.now();
     const start = pathStart(request.url);
     if (request.url.length - start > maxUrlLength) {
-      const answer = errorAnswer(
-        'uri_too_long',
-        `The request target must be at most ${maxUrlLength} characters; got ${request.url.length - start}.`,
-        anonymous(),
+      const message = `The request target must be at most ${maxUrlLength} characters; got ${request.url.length - start}.`;
+      return refuseEarly(
+        request,
+        undefined,
+        errorAnswer('uri_too_long', message, anonymous()),
+        started,
       );
-      log(request, undefined, answer, started, { keyId: '-' });
-      return answer;
     }
     let url: URL;
     try {
       url = new URL(request.url);
     } catch {
-      const answer = errorAnswer(
+      const refused = errorAnswer(
         'bad_request',
         'The request URL could not be parsed.',
         anonymous(),
       );
-      log(request, undefined, answer, started, { keyId: '-' });
-      return answer;
+      return refuseEarly(request, undefined, refused, started);
     }
     const path = url.pathname;
-    if (isUnder(path, config.basePath)) return answerApi(request, url, started);
-    if (path.startsWith(`${config.controlPrefix}/`)) {
-      let outcome: Awaited<ReturnType<typeof answerControl>>;
-      try {
-        outcome = await answerControl(
-          control,
-          config,
-          request,
-          path.slice(config.controlPrefix.length),
-        );
-      } catch (error) {
-        console.error('petstore-fake: control request failed', error);
-        outcome = { answer: errorAnswer('internal_error') };
-      }
-      log(request, url, outcome.answer, started, {
-        keyId: '-',
-        control: true,
-        ...(outcome.action === undefined ? {} : { controlAction: outcome.action }),
-      });
-      return outcome.answer;
+    const context = createContext(request, url, clock.now());
+    if (isUnder(path, config.basePath)) {
+      const [steps, handler]: [readonly Step[], Handler] =
+        request.method === 'OPTIONS' ? [preflightSteps, answerPreflight] : [api.steps, answerRoute];
+      return runPipeline(steps, handler, context);
     }
-    const answer = errorAnswer(
-      'route_not_found',
-      `No endpoint at ${path.slice(0, 200)}; the API lives under ${config.basePath}.`,
-      anonymous(),
-    );
-    log(request, url, answer, started, { keyId: '-' });
-    return answer;
+    if (path.startsWith(`${config.controlPrefix}/`))
+      return runPipeline(controlSteps, controlSurface.handler, context);
+    const message = `No endpoint at ${path.slice(0, 200)}; the API lives under ${config.basePath}.`;
+    return refuseEarly(request, url, errorAnswer('route_not_found', message, anonymous()), started);
   }
 
   function owns(url: string): boolean {

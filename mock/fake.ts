@@ -6,10 +6,9 @@
 import type { RequestHandler } from 'msw';
 import defaultKeysFile from '../fixtures/keys.json' with { type: 'json' };
 import defaultPets from '../fixtures/pets.json' with { type: 'json' };
-import { type Behaviour, createBehaviour } from './behaviour.ts';
+import { type Behaviour, createApiPipeline, createBehaviour } from './behaviour.ts';
 import type { Pet } from './contract/types.ts';
 import { createControl, type FakeControl } from './control/control.ts';
-import { createForcedResponses } from './control/forced-responses.ts';
 import { type ControllableClock, createClock } from './core/clock.ts';
 import { type FakeOptions, type ResolvedConfig, resolveConfig } from './core/config.ts';
 import { ConfigError } from './core/config-error.ts';
@@ -18,6 +17,7 @@ import { createFakeFetch } from './doors/fake-fetch.ts';
 import { createMswHandlers } from './doors/msw-handlers.ts';
 import { type KeyEntry, type KeysFile, type Limits, parseKeysFile } from './policies/plans.ts';
 import { type ChaosSettings, checkChaosSettings } from './qa/chaos-settings.ts';
+import { createForcedResponses } from './qa/forced-responses.ts';
 import { createQaState } from './qa/qa-state.ts';
 import type { StorePersistence } from './store/persistence.ts';
 import { createPetStore, snapshotProblem } from './store/pet-store.ts';
@@ -61,7 +61,6 @@ export type { Behaviour } from './behaviour.ts';
 export type { ErrorBody, Int64, NewPet, OperationId, Pet, PetStatus } from './contract/types.ts';
 export type { FakeControl, KeyInfo, ResetSeed } from './control/control.ts';
 export { ControlInputError } from './control/control-input-error.ts';
-export type { ForceableStatus, ForcedRule } from './control/forced-responses.ts';
 export type { Answer } from './core/answer.ts';
 export type { Clock, ControllableClock } from './core/clock.ts';
 export { createClock } from './core/clock.ts';
@@ -90,6 +89,7 @@ export {
   ClientComplianceError,
   expectClientCompliance,
 } from './qa/expect-client-compliance.ts';
+export type { ForceableStatus, ForcedRule } from './qa/forced-responses.ts';
 export type { StorePersistence, StoreSnapshot } from './store/persistence.ts';
 
 /** The default seed pets (fixtures/pets.json). */
@@ -128,8 +128,9 @@ export async function createFake(options: CreateFakeOptions = {}): Promise<Fake>
     forced: createForcedResponses(),
     qa: createQaState(chaos),
   };
-  const control = createControl(state, seed, initialKeys);
-  const behaviour = createBehaviour(state, control);
+  const api = createApiPipeline(state);
+  const control = createControl(state, seed, initialKeys, api.reset);
+  const behaviour = createBehaviour(state, api, control);
   return {
     handlers: createMswHandlers(behaviour),
     fetch: createFakeFetch(behaviour, config.origins),

@@ -32,7 +32,9 @@ export interface ConsumerApp {
 /**
  * The environment of a command in `dir`: this Node (24, from the `node` devDependency) first on
  * PATH as an npm script's would be, no variables of the vitest running this test (the app's
- * vitest would take them as its own), no colours, and npm from its cache where it can.
+ * vitest would take them as its own), no colours, and npm from its cache where it can. `npm
+ * create` asks before it downloads create-vite, and without a terminal to answer it gives up
+ * unless CI is set: `npm_config_yes` answers yes, as the user pasting the guide would.
  */
 export function appEnvironment(dir: string): NodeJS.ProcessEnv {
   return {
@@ -45,6 +47,7 @@ export function appEnvironment(dir: string): NodeJS.ProcessEnv {
       delimiter,
     ),
     NO_COLOR: '1',
+    npm_config_yes: 'true',
     npm_config_prefer_offline: 'true',
     npm_config_audit: 'false',
     npm_config_fund: 'false',

@@ -17,9 +17,12 @@ import { clockRangeProblem } from '../core/clock.ts';
 import type { ResolvedConfig } from '../core/config.ts';
 import type { ErrorCode } from '../core/errors.ts';
 import type { FakeRequest } from '../core/fake-request.ts';
+import type { Context, Handler, Step } from '../pipeline.ts';
 import { constantTimeEqual } from '../policies/auth.ts';
-import { hostProblem } from '../policies/host-check.ts';
+import { hostProblem, hostStep } from '../policies/host-check.ts';
+import { internalErrorStep } from '../policies/internal-error-step.ts';
 import type { Limits } from '../policies/plans.ts';
+import { controlActionSlot } from '../policies/request-log.ts';
 import { controlPageAnswer } from '../qa/page/control-page.ts';
 import type { StoreSnapshot } from '../store/persistence.ts';
 import { StorageError } from '../store/storage-error.ts';
@@ -236,25 +239,39 @@ function isJson(contentType: string | null): boolean {
   return contentType !== null && /^application\/json\s*(;|$)/i.test(contentType.trim());
 }
 
+/** The path below the control prefix, still percent-encoded. */
+function pathOf(context: Context, prefix: string): string {
+  return context.url.pathname.slice(prefix.length);
+}
+
 /**
- * Why a control request is refused, or `undefined`. The live page's files (`page`) hold no data,
- * so a browser may load them without the token, which its script then sends with every call.
+ * The refusals in front of every control route, as steps: the Host (no DNS rebinding), another
+ * site (Origin, Sec-Fetch-Site), the control token, and the content type of a change. The live
+ * page's files hold no data, so a browser may load them without the token, which its script
+ * then sends with every call.
  */
-function refusal(request: FakeRequest, config: ResolvedConfig, page = false): Answer | undefined {
-  const host = hostProblem(request.header('host'), config.allowedHosts);
-  if (host !== undefined) return errorAnswer('host_not_allowed', host);
-  const crossSite = crossSiteProblem(request, config.allowedHosts);
-  if (crossSite !== undefined) return errorAnswer('cross_site_request', crossSite);
-  const access = page && config.controlAccess !== 'disabled' ? 'open' : config.controlAccess;
-  const denied = checkControlAccess(access, request);
-  if (denied !== undefined) return errorAnswer('control_forbidden', denied);
-  if (!SAFE_METHODS.has(request.method) && !isJson(request.header('content-type'))) {
+function controlRefusalSteps(config: ResolvedConfig): Step[] {
+  const crossSite: Step = (context, next) => {
+    const problem = crossSiteProblem(context.request, config.allowedHosts);
+    return problem === undefined ? next() : errorAnswer('cross_site_request', problem);
+  };
+  const token: Step = (context, next) => {
+    const page =
+      context.request.method === 'GET' &&
+      controlPageAnswer(pathOf(context, config.controlPrefix)) !== undefined;
+    const access = page && config.controlAccess !== 'disabled' ? 'open' : config.controlAccess;
+    const denied = checkControlAccess(access, context.request);
+    return denied === undefined ? next() : errorAnswer('control_forbidden', denied);
+  };
+  const jsonChanges: Step = (context, next) => {
+    const { request } = context;
+    if (SAFE_METHODS.has(request.method) || isJson(request.header('content-type'))) return next();
     return errorAnswer(
       'invalid_control_request',
       'control requests that change state must be sent as Content-Type: application/json',
     );
-  }
-  return undefined;
+  };
+  return [hostStep(config.allowedHosts), crossSite, token, jsonChanges];
 }
 
 function decodeSegment(segment: string): string | undefined {
@@ -265,18 +282,12 @@ function decodeSegment(segment: string): string | undefined {
   }
 }
 
-/** A control answer, and what it changed in words for the log. */
-export interface ControlOutcome {
-  readonly answer: Answer;
-  readonly action?: string;
-}
-
 /** Answers one control request, given the path after the prefix (still percent-encoded). */
 async function answerRoute(
   control: FakeControl,
   request: ControlRequest,
   path: string,
-): Promise<ControlOutcome> {
+): Promise<{ readonly answer: Answer; readonly action?: string }> {
   const [resource = '', ...rest] = path.split('/').filter(Boolean);
   const route = routes[`${request.method} ${resource}`];
   const takesId = request.method === 'PATCH' && resource === 'keys';
@@ -307,21 +318,30 @@ async function answerRoute(
   }
 }
 
+/** The control surface as a pipeline: its refusals, then its routes (see runPipeline). */
+export interface ControlPipeline {
+  readonly steps: readonly Step[];
+  readonly handler: Handler;
+}
+
 /**
- * Answers a request under the control prefix: the refusals first (Host, cross-site, token,
- * content type), then the route. `path` is the URL path after the prefix.
+ * The control surface's sub-pipeline: a bug in it is a logged 500, then the refusals (Host,
+ * cross-site, token, content type), then the page or the route, whose change the log records.
  */
-export function answerControl(
-  control: FakeControl,
-  config: ResolvedConfig,
-  request: FakeRequest,
-  path: string,
-): Promise<ControlOutcome> {
-  const page = request.method === 'GET' ? controlPageAnswer(path) : undefined;
-  const refused = refusal(request, config, page !== undefined);
-  if (refused !== undefined) return Promise.resolve({ answer: refused });
-  if (page !== undefined) return Promise.resolve({ answer: page });
-  return answerRoute(control, { ...bind(request), maxBodyBytes: config.maxBodyBytes }, path);
+export function controlPipeline(control: FakeControl, config: ResolvedConfig): ControlPipeline {
+  const handler: Handler = async (context) => {
+    const path = pathOf(context, config.controlPrefix);
+    const page = context.request.method === 'GET' ? controlPageAnswer(path) : undefined;
+    if (page !== undefined) return page;
+    const request = { ...bind(context.request), maxBodyBytes: config.maxBodyBytes };
+    const outcome = await answerRoute(control, request, path);
+    context.set(controlActionSlot, outcome.action);
+    return outcome.answer;
+  };
+  return {
+    steps: [internalErrorStep('control request'), ...controlRefusalSteps(config)],
+    handler,
+  };
 }
 
 /** The request's methods bound to it, so it can be spread into a ControlRequest. */

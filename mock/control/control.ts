@@ -17,11 +17,11 @@ import {
   limitsFor,
 } from '../policies/plans.ts';
 import { emptyUsage, peekRateLimit } from '../policies/rate-limit.ts';
-import { createQaControl, type QaControl, resetQa } from '../qa/qa-control.ts';
+import type { ForcedResponses } from '../qa/forced-responses.ts';
+import { createQaControl, type QaControl } from '../qa/qa-control.ts';
 import type { StoreSnapshot } from '../store/persistence.ts';
 import { snapshotProblem } from '../store/pet-store.ts';
 import { ControlInputError } from './control-input-error.ts';
-import type { ForcedResponses } from './forced-responses.ts';
 
 /** What the control surface says about a key: never the key itself. */
 export interface KeyInfo {
@@ -73,11 +73,16 @@ function checkTime(epochMs: number, what: string): void {
   if (problem !== undefined) throw new ControlInputError(problem);
 }
 
-/** Creates the control surface over a fake's state; `seed` is what `reset()` restores. */
+/**
+ * Creates the control surface over a fake's state; `seed` and `initialKeys` are what `reset()`
+ * restores, and `resetPolicies` puts every pipeline policy's own state back (usage, forced
+ * answers, chaos, the client report).
+ */
 export function createControl(
   state: FakeState,
   seed: readonly Pet[],
   initialKeys: readonly KeyEntry[],
+  resetPolicies: () => void,
 ): FakeControl {
   const keyInfo = (entry: KeyEntry): KeyInfo => {
     const limits = limitsFor(state.plans, entry);
@@ -131,9 +136,7 @@ export function createControl(
       const pets = next === 'default' ? seed : next === 'empty' ? [] : next;
       checkSnapshot({ pets, nextId: 1 });
       await state.store.restore({ pets, nextId: 1 });
-      state.usage.clear();
-      state.forced.clear();
-      resetQa(state);
+      resetPolicies();
       state.clock.reset();
       state.keys.splice(0, state.keys.length, ...initialKeys.map((key) => ({ ...key })));
     },

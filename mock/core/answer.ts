@@ -34,17 +34,3 @@ export function errorAnswer(code: ErrorCode, message?: string, headers?: AnswerH
   const body = errorBody(code, message);
   return { ...jsonAnswer(body.status, body, headers), errorCode: code };
 }
-
-/**
- * The answer with its Error `code` renamed as `codes` says (a profile learned from a real
- * server); the same answer when there is nothing to rename.
- */
-export function withErrorCodes(
-  answer: Answer,
-  codes: Readonly<Partial<Record<ErrorCode, string>>>,
-): Answer {
-  const renamed = answer.errorCode === undefined ? undefined : codes[answer.errorCode];
-  if (renamed === undefined || answer.body === undefined) return answer;
-  const body = JSON.parse(answer.body) as Record<string, unknown>;
-  return { ...answer, body: stringifyJson({ ...body, code: renamed }) };
-}

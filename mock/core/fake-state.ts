@@ -2,9 +2,10 @@
  * Everything one fake instance holds. Routes, policies and the control surface all receive it;
  * nothing in the fake keeps module-level state, so two fakes never share anything.
  */
-import type { ForcedResponses } from '../control/forced-responses.ts';
+
 import type { KeyEntry, Limits } from '../policies/plans.ts';
 import type { KeyUsage } from '../policies/rate-limit.ts';
+import type { ForcedResponses } from '../qa/forced-responses.ts';
 import type { QaState } from '../qa/qa-state.ts';
 import type { PetStore } from '../store/pet-store.ts';
 import type { ControllableClock } from './clock.ts';

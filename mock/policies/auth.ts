@@ -3,10 +3,10 @@
  * every request, so response time says nothing about how close a guess was.
  */
 import { errorAnswer } from '../core/answer.ts';
-import type { Step } from '../pipeline.ts';
+import { createSlot, type Step } from '../pipeline.ts';
 import { bearerTokenPattern } from './key-format.ts';
-import { type KeyEntry, limitsFor } from './plans.ts';
-import { usageOf } from './rate-limit.ts';
+import { type KeyEntry, type Limits, limitsFor } from './plans.ts';
+import { type KeyUsage, usageOf } from './rate-limit.ts';
 
 /** Why a request was not authenticated; `undefined` key means it was. */
 export type AuthResult =
@@ -69,25 +69,43 @@ const unauthorizedMessage = {
   unknown: 'Invalid API key.',
 } as const;
 
+/** The authenticated caller: its key, its usage record and the limits that apply to it. */
+export interface Caller {
+  readonly key: KeyEntry;
+  readonly usage: KeyUsage;
+  readonly limits: Limits;
+}
+
+/** The caller, for every step after authentication. */
+export const callerSlot = createSlot<Caller>('the authenticated caller');
+
+/** The key id the request log shows: `-` without a key, `unknown` for a key that matched none. */
+export const keyIdSlot = createSlot<string>('the key id');
+
+/** What authentication reads: the known keys and plans (both changed by the control surface) and the usage ledger. */
+interface AuthenticateOptions {
+  readonly keys: readonly KeyEntry[];
+  readonly plans: Readonly<Record<string, Limits>>;
+  /** Rate-limit usage by key id. */
+  readonly ledger: Map<string, KeyUsage>;
+}
+
 /**
  * The pipeline step: a request without a valid key gets 401 with its challenge; one with a valid
  * key goes on as that key's caller, with its usage record and limits.
  */
-export const authenticateStep: Step = (exchange, next) => {
-  const { state } = exchange;
-  const auth = authenticate(exchange.request.header('authorization'), state.keys);
-  if (!auth.ok) {
-    exchange.keyId = auth.reason === 'missing' ? '-' : 'unknown';
-    return errorAnswer('unauthorized', unauthorizedMessage[auth.reason], {
-      'WWW-Authenticate': auth.reason === 'missing' ? 'Bearer' : invalidTokenChallenge,
-    });
-  }
-  const key = auth.key;
-  exchange.keyId = key.id;
-  exchange.caller = {
-    key,
-    usage: usageOf(state.usage, key.id),
-    limits: limitsFor(state.plans, key),
+export function authenticateStep({ keys, plans, ledger }: AuthenticateOptions): Step {
+  return (context, next) => {
+    const auth = authenticate(context.request.header('authorization'), keys);
+    if (!auth.ok) {
+      if (auth.reason !== 'missing') context.set(keyIdSlot, 'unknown');
+      return errorAnswer('unauthorized', unauthorizedMessage[auth.reason], {
+        'WWW-Authenticate': auth.reason === 'missing' ? 'Bearer' : invalidTokenChallenge,
+      });
+    }
+    const key = auth.key;
+    context.set(keyIdSlot, key.id);
+    context.set(callerSlot, { key, usage: usageOf(ledger, key.id), limits: limitsFor(plans, key) });
+    return next();
   };
-  return next();
-};
+}

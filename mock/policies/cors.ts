@@ -2,6 +2,7 @@
  * CORS for browser apps served from a local dev server (localhost, 127.0.0.1, [::1], any port)
  * calling the fake's HTTP door. Other origins get no CORS headers, so browsers block them.
  */
+import type { Handler, Step } from '../pipeline.ts';
 
 const LOCAL_ORIGIN = /^https?:\/\/(localhost|127\.0\.0\.1|\[::1\])(:\d{1,5})?$/;
 
@@ -10,7 +11,7 @@ const exposedHeaders =
   'X-RateLimit-Limit, X-RateLimit-Remaining, X-RateLimit-Reset, Retry-After, Deprecation, Sunset, Link, WWW-Authenticate';
 
 /** CORS headers for a response to a request from `origin` (the request's Origin header). */
-export function corsHeaders(origin: string | null): Record<string, string> {
+function corsHeaders(origin: string | null): Record<string, string> {
   if (origin === null || !LOCAL_ORIGIN.test(origin)) return {};
   return {
     'Access-Control-Allow-Origin': origin,
@@ -20,7 +21,7 @@ export function corsHeaders(origin: string | null): Record<string, string> {
 }
 
 /** Extra headers of a preflight (OPTIONS) response. */
-export function preflightHeaders(origin: string | null): Record<string, string> {
+function preflightHeaders(origin: string | null): Record<string, string> {
   if (origin === null || !LOCAL_ORIGIN.test(origin)) return {};
   return {
     ...corsHeaders(origin),
@@ -30,3 +31,18 @@ export function preflightHeaders(origin: string | null): Record<string, string> 
     'Access-Control-Max-Age': '600',
   };
 }
+
+/** The step: adds the CORS headers to every answer to a request that names an Origin. */
+export const corsStep: Step = async (context, next) => {
+  const answer = await next();
+  const origin = context.request.header('origin');
+  if (origin !== null) Object.assign(answer.headers, corsHeaders(origin));
+  return answer;
+};
+
+/** Answers a preflight: no content, with what a local page may send (preflights carry no credentials). */
+export const answerPreflight: Handler = ({ request }) => ({
+  status: 204,
+  headers: preflightHeaders(request.header('origin')),
+  body: undefined,
+});

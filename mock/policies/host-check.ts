@@ -30,8 +30,14 @@ export function hostProblem(header: string | null, allowed: readonly string[]): 
   return `Host "${header.slice(0, 100)}" is not one this fake answers to (allowed: ${allowed.join(', ')}); add it with --allowed-hosts or the allowedHosts option.`;
 }
 
-/** The pipeline step: a request on a Host the fake does not answer to gets 403 `host_not_allowed`. */
-export const hostStep: Step = (exchange, next) => {
-  const refused = hostProblem(exchange.request.header('host'), exchange.state.config.allowedHosts);
-  return refused === undefined ? next() : errorAnswer('host_not_allowed', refused);
-};
+/**
+ * The pipeline step: a request on a Host the fake does not answer to gets 403
+ * `host_not_allowed`. One step, run by every pipeline that answers on the fake's names: the
+ * interface's, the CORS preflight's and the control surface's.
+ */
+export function hostStep(allowedHosts: readonly string[]): Step {
+  return (context, next) => {
+    const refused = hostProblem(context.request.header('host'), allowedHosts);
+    return refused === undefined ? next() : errorAnswer('host_not_allowed', refused);
+  };
+}

@@ -5,9 +5,12 @@
  */
 import { type Answer, errorAnswer } from '../core/answer.ts';
 import type { ErrorCode } from '../core/errors.ts';
-import type { Exchange } from '../pipeline.ts';
+import { type Context, createSlot } from '../pipeline.ts';
 import type { RateLimitHeaders } from './rate-limit.ts';
-import { retryAfterValue } from './retry-after.ts';
+import { type RetryAfterFormat, retryAfterValue } from './retry-after.ts';
+
+/** The X-RateLimit-* values the answer carries; empty means the anonymous ones. */
+export const rateLimitSlot = createSlot<RateLimitHeaders>("the answer's rate-limit values");
 
 /** How a step refuses. */
 interface Refusal {
@@ -22,15 +25,20 @@ interface Refusal {
   readonly headers?: Readonly<Record<string, string>>;
 }
 
-/** The Error answer of a refusal, its rate-limit values set on the exchange. */
-export function refuse(exchange: Exchange, code: ErrorCode, refusal: Refusal): Answer {
-  exchange.rateLimit = refusal.rateLimit;
-  if (refusal.retryAtMs === undefined) return errorAnswer(code, refusal.message, refusal.headers);
-  const retryAfter = retryAfterValue(
-    exchange.state.config.retryAfterFormat,
-    refusal.retryAtMs,
-    exchange.now,
-    refusal.minWaitSeconds,
-  );
-  return errorAnswer(code, refusal.message, { ...refusal.headers, 'Retry-After': retryAfter });
+/** Writes refusals in one Retry-After format. */
+export type Refuse = (context: Context, code: ErrorCode, refusal: Refusal) => Answer;
+
+/** The refusal writer of a fake whose Retry-After is in `format`. */
+export function createRefuse(format: RetryAfterFormat): Refuse {
+  return (context, code, refusal) => {
+    context.set(rateLimitSlot, refusal.rateLimit);
+    if (refusal.retryAtMs === undefined) return errorAnswer(code, refusal.message, refusal.headers);
+    const retryAfter = retryAfterValue(
+      format,
+      refusal.retryAtMs,
+      context.now,
+      refusal.minWaitSeconds,
+    );
+    return errorAnswer(code, refusal.message, { ...refusal.headers, 'Retry-After': retryAfter });
+  };
 }

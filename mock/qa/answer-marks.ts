@@ -1,23 +1,30 @@
 /**
  * Marks on answers that the doors and the client report read without a field on Answer: an
- * answer injected by chaos, and one whose connection must be dropped instead of answered.
- * WeakSets, so a mark lives exactly as long as its answer.
+ * answer injected by QA (forced through the control surface, or drawn by chaos), and one whose
+ * connection must be dropped instead of answered. A WeakMap, so a mark lives exactly as long as
+ * its answer.
  */
 import type { Answer } from '../core/answer.ts';
 
-const injected = new WeakSet<Answer>();
-const dropped = new WeakSet<Answer>();
+/** Who injected an answer. */
+export type InjectedBy = 'forced' | 'chaos';
 
-/** Marks an answer as injected by chaos (and, with `drop`, as a connection to drop). */
-export function markChaos(answer: Answer, drop = false): Answer {
-  injected.add(answer);
-  if (drop) dropped.add(answer);
+interface Mark {
+  readonly by: InjectedBy;
+  readonly drop: boolean;
+}
+
+const marks = new WeakMap<Answer, Mark>();
+
+/** Marks an answer as injected (and, with `drop`, as a connection to drop). */
+export function markInjected(answer: Answer, by: InjectedBy, drop = false): Answer {
+  marks.set(answer, { by, drop });
   return answer;
 }
 
-/** Whether chaos injected this answer. */
-export function isChaos(answer: Answer): boolean {
-  return injected.has(answer);
+/** Who injected this answer, or `undefined` for one the fake gave on its own. */
+export function injectedBy(answer: Answer): InjectedBy | undefined {
+  return marks.get(answer)?.by;
 }
 
 /**
@@ -25,5 +32,5 @@ export function isChaos(answer: Answer): boolean {
  * socket, `fake.fetch` and the msw handlers fail the fetch as a network error.
  */
 export function isDropped(answer: Answer): boolean {
-  return dropped.has(answer);
+  return marks.get(answer)?.drop === true;
 }

@@ -3,7 +3,7 @@
  * 500, 502, 503 (with Retry-After) or 504, a share of connections dropped, and latency drawn from
  * a distribution. Each (operation, key) pair draws from its own stream of the seed, so the same
  * seed gives the same answers to the same requests however other keys' traffic interleaves.
- * The pipeline step that applies it is chaos-step.ts.
+ * The pipeline step that applies it is injected-failure-step.ts.
  */
 import type { OperationId } from '../contract/types.ts';
 import {

@@ -3,10 +3,16 @@
  * answer a key's client gets (forced, chaos, ban, rate limit or the operation's own) and the
  * fake's clock when the request arrived and when its answer left.
  */
+import type { ControllableClock } from '../core/clock.ts';
+import type { ResolvedConfig } from '../core/config.ts';
 import type { FakeRequest } from '../core/fake-request.ts';
-import type { FakeState } from '../core/fake-state.ts';
-import { callerOf, type Step } from '../pipeline.ts';
-import { isChaos, isDropped } from './answer-marks.ts';
+import type { Policy } from '../pipeline.ts';
+import { callerSlot } from '../policies/auth.ts';
+import type { KeyEntry } from '../policies/plans.ts';
+import { refusedUntilSlot } from '../policies/rate-limit-step.ts';
+import { rateLimitSlot } from '../policies/refusal.ts';
+import { injectedBy, isDropped } from './answer-marks.ts';
+import type { ClientReporter } from './client-report.ts';
 
 /** The forms of a secret looked for, by secret: computed once, not on every request. */
 const secretForms = new Map<string, readonly string[]>();
@@ -36,24 +42,35 @@ function holdsSecret(text: string, secret: string): boolean {
   return formsOf(secret).some((form) => text.includes(form) || plain.includes(form));
 }
 
+/** Names the client of a request (see createClientIds). */
+export type ClientIds = (request: FakeRequest) => string;
+
 /**
  * Who sent a request (also on every request-log line): its `X-Client-Id`, else its
  * `User-Agent`, else `-`, at most 64 characters, and never a secret (a client that sent a key or
  * the control token there, raw, percent-encoded or in base64, is shown as `[redacted]`).
  */
-export function clientIdOf(request: FakeRequest, state: FakeState): string {
+export function createClientIds(
+  keys: readonly KeyEntry[],
+  controlAccess: ResolvedConfig['controlAccess'],
+): ClientIds {
   // Asked twice per request (the report's step, then the request log): worked out once.
-  const known = clientIds.get(request);
-  if (known !== undefined) return known;
-  const found = clientIdFrom(request, state);
-  clientIds.set(request, found);
-  return found;
+  const known = new WeakMap<FakeRequest, string>();
+  return (request) => {
+    let found = known.get(request);
+    if (found === undefined) {
+      found = clientIdFrom(request, keys, controlAccess);
+      known.set(request, found);
+    }
+    return found;
+  };
 }
 
-/** The client id of each request in flight, once worked out. */
-const clientIds = new WeakMap<FakeRequest, string>();
-
-function clientIdFrom(request: FakeRequest, state: FakeState): string {
+function clientIdFrom(
+  request: FakeRequest,
+  keys: readonly KeyEntry[],
+  access: ResolvedConfig['controlAccess'],
+): string {
   // Lower-case names: the HTTP door looks headers up as given.
   const raw = request.header('x-client-id') ?? request.header('user-agent') ?? '-';
   // Printable ASCII only: the id reaches the CLI's summary and the page.
@@ -62,49 +79,58 @@ function clientIdFrom(request: FakeRequest, state: FakeState): string {
       .replace(/[^\x20-\x7e]/g, '?')
       .trim()
       .slice(0, 64) || '-';
-  const access = state.config.controlAccess;
   const secrets = [
-    ...state.keys.map((key) => key.key),
+    ...keys.map((key) => key.key),
     ...(typeof access === 'object' ? [access.token] : []),
   ];
   return secrets.some((secret) => holdsSecret(raw, secret)) ? '[redacted]' : id;
+}
+
+/** What the client report's step reads. */
+interface ClientReportOptions {
+  readonly reporter: ClientReporter;
+  readonly clock: ControllableClock;
+  readonly clientIds: ClientIds;
 }
 
 /**
  * The step: passes the request on, then records its answer in the client report, with real time
  * beside the fake's clock and what the ban policy made of it (read off the key's usage).
  */
-export const clientReportStep: Step = async (exchange, next) => {
-  const { request, url, state, now } = exchange;
-  const arrivedReal = Date.now();
-  const { usage, key } = callerOf(exchange);
-  // Rate limiting and the ban step decide synchronously inside next(): read the key's
-  // Retry-After deadline and ban before them.
-  const retryAtBefore = usage.retryAt;
-  const bannedBefore = usage.bannedUntil;
-  const answer = await next();
-  const refused = exchange.refusedUntil !== undefined;
-  const answeredAt = state.clock.now();
-  const reset = exchange.rateLimit?.reset;
-  state.qa.clients.record({
-    keyId: key.id,
-    clientId: clientIdOf(request, state),
-    method: request.method,
-    url,
-    arrivedAt: now,
-    answeredAt,
-    arrivedReal,
-    answeredReal: Date.now(),
-    status: answer.status,
-    errorCode: answer.errorCode,
-    retryAfter: answer.headers['Retry-After'],
-    resetInMs: reset === undefined ? undefined : Math.max(0, reset * 1000 - answeredAt),
-    chaos: isChaos(answer),
-    dropped: isDropped(answer),
-    refused,
-    violation: refused && now < retryAtBefore,
-    banStarted:
-      answer.errorCode === 'temporarily_banned' && refused && usage.bannedUntil !== bannedBefore,
-  });
-  return answer;
-};
+export function clientReportPolicy({ reporter, clock, clientIds }: ClientReportOptions): Policy {
+  const step: Policy['step'] = async (context, next) => {
+    const { request, url, now } = context;
+    const arrivedReal = Date.now();
+    const { usage, key } = context.need(callerSlot);
+    // Rate limiting and the ban step decide synchronously inside next(): read the key's
+    // Retry-After deadline and ban before them.
+    const retryAtBefore = usage.retryAt;
+    const bannedBefore = usage.bannedUntil;
+    const answer = await next();
+    const refused = context.get(refusedUntilSlot) !== undefined;
+    const answeredAt = clock.now();
+    const reset = context.get(rateLimitSlot)?.reset;
+    reporter.record({
+      keyId: key.id,
+      clientId: clientIds(request),
+      method: request.method,
+      url,
+      arrivedAt: now,
+      answeredAt,
+      arrivedReal,
+      answeredReal: Date.now(),
+      status: answer.status,
+      errorCode: answer.errorCode,
+      retryAfter: answer.headers['Retry-After'],
+      resetInMs: reset === undefined ? undefined : Math.max(0, reset * 1000 - answeredAt),
+      chaos: injectedBy(answer) === 'chaos',
+      dropped: isDropped(answer),
+      refused,
+      violation: refused && now < retryAtBefore,
+      banStarted:
+        answer.errorCode === 'temporarily_banned' && refused && usage.bannedUntil !== bannedBefore,
+    });
+    return answer;
+  };
+  return { step, reset: () => reporter.clear() };
+}

@@ -41,9 +41,3 @@ export function createQaControl(state: FakeState): QaControl {
     clearChaos: () => state.qa.chaos.set(null),
   };
 }
-
-/** Back to the QA state a fake started with: no report, the initial chaos (a control reset). */
-export function resetQa(state: FakeState): void {
-  state.qa.clients.clear();
-  state.qa.chaos.set(state.qa.initialChaos);
-}

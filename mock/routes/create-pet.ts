@@ -6,10 +6,11 @@ import { checkNewPet, describeIssues, newPetFields, onlyFields } from '../contra
 import type { NewPet } from '../contract/types.ts';
 import { errorAnswer, jsonAnswer } from '../core/answer.ts';
 import { errorTemplates } from '../core/errors.ts';
-import type { Operation } from '../pipeline.ts';
+import type { Handler } from '../pipeline.ts';
 import { maxPetId } from '../store/pet-store.ts';
 import { StorageError } from '../store/storage-error.ts';
 import { readJsonBody } from './request-body.ts';
+import type { RouteOptions } from './route.ts';
 
 /** Checks a parsed body; returns the NewPet or a message saying every problem found. */
 export function validateNewPet(
@@ -38,32 +39,34 @@ export function validateNewPet(
 }
 
 /** Answers createPet. */
-export const createPet: Operation = async ({ request, state }) => {
-  const body = await readJsonBody(request, state.config.maxBodyBytes);
-  if (!body.ok) return body.answer;
-  const result = validateNewPet(body.value, state.config.maxNameLength, state.config.unknownFields);
-  if ('error' in result) return errorAnswer('invalid_body', result.error);
-  if (state.store.count() >= state.config.maxPets) {
-    return errorAnswer(
-      'store_full',
-      `The fake holds its maximum of ${state.config.maxPets} pets; reset it or raise maxPets.`,
-    );
-  }
-  const { status = state.config.defaultStatus } = result.pet;
-  let pet: Awaited<ReturnType<typeof state.store.create>>;
-  try {
-    pet = await state.store.create({ ...onlyFields(result.pet, newPetFields), status });
-  } catch (error) {
-    if (!(error instanceof StorageError)) throw error;
-    // The store undid the create: answer an Error, never a 201 for a pet a restart would lose.
-    const code = error.kind === 'full' ? 'insufficient_storage' : 'storage_failed';
-    return errorAnswer(code, `${errorTemplates[code].message} (${error.message})`);
-  }
-  if (pet === undefined) {
-    return errorAnswer(
-      'store_full',
-      `Every pet id up to ${maxPetId} (2^53 - 1) is used; reset or restore the fake.`,
-    );
-  }
-  return jsonAnswer(201, pet);
-};
+export const createPet =
+  ({ store, config }: RouteOptions): Handler =>
+  async ({ request }) => {
+    const body = await readJsonBody(request, config.maxBodyBytes);
+    if (!body.ok) return body.answer;
+    const result = validateNewPet(body.value, config.maxNameLength, config.unknownFields);
+    if ('error' in result) return errorAnswer('invalid_body', result.error);
+    if (store.count() >= config.maxPets) {
+      return errorAnswer(
+        'store_full',
+        `The fake holds its maximum of ${config.maxPets} pets; reset it or raise maxPets.`,
+      );
+    }
+    const { status = config.defaultStatus } = result.pet;
+    let pet: Awaited<ReturnType<typeof store.create>>;
+    try {
+      pet = await store.create({ ...onlyFields(result.pet, newPetFields), status });
+    } catch (error) {
+      if (!(error instanceof StorageError)) throw error;
+      // The store undid the create: answer an Error, never a 201 for a pet a restart would lose.
+      const code = error.kind === 'full' ? 'insufficient_storage' : 'storage_failed';
+      return errorAnswer(code, `${errorTemplates[code].message} (${error.message})`);
+    }
+    if (pet === undefined) {
+      return errorAnswer(
+        'store_full',
+        `Every pet id up to ${maxPetId} (2^53 - 1) is used; reset or restore the fake.`,
+      );
+    }
+    return jsonAnswer(201, pet);
+  };

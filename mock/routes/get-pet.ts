@@ -3,9 +3,10 @@
  * response, and gone (404 `endpoint_removed`) once the fake's clock passes the sunset.
  */
 import { errorAnswer, jsonAnswer } from '../core/answer.ts';
-import type { FakeState } from '../core/fake-state.ts';
-import type { Operation } from '../pipeline.ts';
+import type { ResolvedConfig } from '../core/config.ts';
+import type { Handler } from '../pipeline.ts';
 import { deprecationHeaders, isSunset } from '../policies/deprecation.ts';
+import { type RouteOptions, routeSlot } from './route.ts';
 
 const INT64_MAX = 2n ** 63n - 1n;
 
@@ -28,27 +29,29 @@ function isInt64Text(raw: string): boolean {
 }
 
 /** The deprecation headers of getPet, pointing at its replacement on the same origin. */
-export function getPetHeaders(url: URL, state: FakeState): Record<string, string> {
-  return deprecationHeaders(state.config.deprecation, `${url.origin}${state.config.basePath}/pets`);
+export function getPetHeaders(config: ResolvedConfig): (url: URL) => Record<string, string> {
+  return (url) => deprecationHeaders(config.deprecation, `${url.origin}${config.basePath}/pets`);
 }
 
 /** Answers getPet. */
-export const getPet: Operation = ({ params, state }) => {
-  if (isSunset(state.config.deprecation, state.clock.now())) {
-    return errorAnswer(
-      'endpoint_removed',
-      'GET /pets/{petId} was removed on its sunset date; use GET /pets?status=...',
-    );
-  }
-  const raw = params.petId;
-  if (state.config.malformedIdStatus === 400 && !isInt64Text(raw ?? ''))
-    return errorAnswer(
-      'invalid_id',
-      `petId must be an int64, got ${JSON.stringify(String(raw).slice(0, 40))}.`,
-    );
-  const id = raw === undefined ? undefined : parsePetId(raw);
-  const pet = id === undefined ? undefined : state.store.get(id);
-  if (pet === undefined)
-    return errorAnswer('not_found', `No pet with id ${String(raw).slice(0, 40)}.`);
-  return jsonAnswer(200, pet);
-};
+export const getPet =
+  ({ store, clock, config }: RouteOptions): Handler =>
+  (context) => {
+    if (isSunset(config.deprecation, clock.now())) {
+      return errorAnswer(
+        'endpoint_removed',
+        'GET /pets/{petId} was removed on its sunset date; use GET /pets?status=...',
+      );
+    }
+    const raw = context.need(routeSlot).params.petId;
+    if (config.malformedIdStatus === 400 && !isInt64Text(raw ?? ''))
+      return errorAnswer(
+        'invalid_id',
+        `petId must be an int64, got ${JSON.stringify(String(raw).slice(0, 40))}.`,
+      );
+    const id = raw === undefined ? undefined : parsePetId(raw);
+    const pet = id === undefined ? undefined : store.get(id);
+    if (pet === undefined)
+      return errorAnswer('not_found', `No pet with id ${String(raw).slice(0, 40)}.`);
+    return jsonAnswer(200, pet);
+  };

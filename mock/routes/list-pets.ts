@@ -6,7 +6,8 @@
 import { listLimits, petStatuses } from '../contract/schemas.ts';
 import type { PetStatus } from '../contract/types.ts';
 import { errorAnswer, jsonAnswer } from '../core/answer.ts';
-import type { Operation } from '../pipeline.ts';
+import type { Handler } from '../pipeline.ts';
+import type { RouteOptions } from './route.ts';
 
 /** The parsed query of listPets, or a message saying what is wrong with it. */
 export type ListQuery = { limit: number; status: PetStatus | undefined } | { error: string };
@@ -61,12 +62,14 @@ function lenientQuery(
 }
 
 /** Answers listPets. */
-export const listPets: Operation = ({ url, state }) => {
-  let query = parseListQuery(url.searchParams);
-  if ('error' in query) {
-    const { badQuery } = state.config;
-    if (badQuery === 'refuse') return errorAnswer('invalid_query', query.error);
-    query = lenientQuery(url.searchParams, badQuery);
-  }
-  return jsonAnswer(200, state.store.list(query.limit, query.status));
-};
+export const listPets =
+  ({ store, config }: RouteOptions): Handler =>
+  ({ url }) => {
+    let query = parseListQuery(url.searchParams);
+    if ('error' in query) {
+      const { badQuery } = config;
+      if (badQuery === 'refuse') return errorAnswer('invalid_query', query.error);
+      query = lenientQuery(url.searchParams, badQuery);
+    }
+    return jsonAnswer(200, store.list(query.limit, query.status));
+  };

@@ -4,7 +4,7 @@
  * authenticated and carry the rate-limit headers like every other response.
  */
 import { errorAnswer } from '../core/answer.ts';
-import type { Operation } from '../pipeline.ts';
+import type { Handler } from '../pipeline.ts';
 
 const allowedMethods: readonly (readonly [RegExp, string])[] = [
   [/^\/pets\/?$/, 'GET, HEAD, POST, OPTIONS'],
@@ -12,15 +12,17 @@ const allowedMethods: readonly (readonly [RegExp, string])[] = [
 ];
 
 /** Answers a request no operation matched. */
-export const unknownRoute: Operation = ({ request, url, state }) => {
-  const path = url.pathname.slice(state.config.basePath.length);
-  const allow = allowedMethods.find(([pattern]) => pattern.test(path))?.[1];
-  if (allow !== undefined) {
-    return errorAnswer(
-      'method_not_allowed',
-      `${request.method} is not allowed here; allowed: ${allow}.`,
-      { Allow: allow },
-    );
-  }
-  return errorAnswer('route_not_found', `No endpoint at ${url.pathname.slice(0, 200)}.`);
-};
+export const unknownRoute =
+  (basePath: string): Handler =>
+  ({ request, url }) => {
+    const path = url.pathname.slice(basePath.length);
+    const allow = allowedMethods.find(([pattern]) => pattern.test(path))?.[1];
+    if (allow !== undefined) {
+      return errorAnswer(
+        'method_not_allowed',
+        `${request.method} is not allowed here; allowed: ${allow}.`,
+        { Allow: allow },
+      );
+    }
+    return errorAnswer('route_not_found', `No endpoint at ${url.pathname.slice(0, 200)}.`);
+  };

@@ -4,8 +4,8 @@
  */
 import { operationIds } from '../contract/schemas.ts';
 import type { OperationId } from '../contract/types.ts';
+import { ControlInputError } from '../control/control-input-error.ts';
 import type { ErrorCode } from '../core/errors.ts';
-import { ControlInputError } from './control-input-error.ts';
 
 /** Statuses a response can be forced to, with the error code each uses. */
 export const forceableStatuses = {

@@ -1,0 +1,20 @@
+/** A bug in the fake must surface as a logged 500, never as a hang or a crash of the server. */
+import { errorAnswer } from '../core/answer.ts';
+import type { Step } from '../pipeline.ts';
+import { rateLimitSlot } from './refusal.ts';
+
+/**
+ * The step: a later step or the handler that throws gets 500 `internal_error`, with the
+ * anonymous X-RateLimit-* values (whatever a step had set is of no use once it failed).
+ */
+export function internalErrorStep(what: string): Step {
+  return async (context, next) => {
+    try {
+      return await next();
+    } catch (error) {
+      console.error(`petstore-fake: ${what} failed`, error);
+      context.set(rateLimitSlot, undefined);
+      return errorAnswer('internal_error');
+    }
+  };
+}

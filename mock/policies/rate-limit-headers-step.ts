@@ -1,0 +1,21 @@
+/** X-RateLimit-* on every answer of the interface, errors included (interface: Limits). */
+import type { Step } from '../pipeline.ts';
+import type { Limits } from './plans.ts';
+import { anonymousRateLimit } from './rate-limit.ts';
+import { rateLimitSlot } from './refusal.ts';
+
+/**
+ * The step: writes the X-RateLimit-* values a later step left (the caller's window, or a
+ * refusal's), else the anonymous ones: a request no key's window counts still learns the limits.
+ */
+export function rateLimitHeadersStep(plans: Readonly<Record<string, Limits>>): Step {
+  return async (context, next) => {
+    const answer = await next();
+    const rateLimit = context.get(rateLimitSlot) ?? anonymousRateLimit(plans, context.now);
+    const headers = answer.headers;
+    headers['X-RateLimit-Limit'] = String(rateLimit.limit);
+    headers['X-RateLimit-Remaining'] = String(rateLimit.remaining);
+    headers['X-RateLimit-Reset'] = String(rateLimit.reset);
+    return answer;
+  };
+}

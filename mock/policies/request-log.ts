@@ -1,0 +1,105 @@
+/**
+ * The request log: one record per answered request, for `onExchange` (the `npm start` log, tests).
+ * Never the key itself: its public id, and the URL with credentials redacted (log-redaction.ts).
+ */
+import type { OperationId } from '../contract/types.ts';
+import type { Answer } from '../core/answer.ts';
+import type { ExchangeRecord } from '../core/config.ts';
+import type { FakeRequest } from '../core/fake-request.ts';
+import { createSlot, type Step } from '../pipeline.ts';
+import type { ClientIds } from '../qa/client-report-step.ts';
+import { routeSlot } from '../routes/route.ts';
+import { keyIdSlot } from './auth.ts';
+import { redactUrl } from './log-redaction.ts';
+import type { KeyEntry } from './plans.ts';
+
+/** What a control request changed, in words for the log (never a secret). */
+export const controlActionSlot = createSlot<string>('what the control request changed');
+
+/** Where the path starts in an absolute URL string (after `scheme://authority`). */
+export function pathStart(url: string): number {
+  const authority = url.indexOf('//');
+  const slash = url.indexOf('/', authority === -1 ? 0 : authority + 2);
+  return slash === -1 ? url.length : slash;
+}
+
+/** The request log of one fake. */
+export interface RequestLog {
+  /** The step that logs every answer of a pipeline: the interface's, or the control surface's. */
+  step(kind: 'api' | 'control'): Step;
+  /** Logs an answer given before any pipeline ran (a request target too long or unparsable, a path the fake does not serve). */
+  record(request: FakeRequest, url: URL | undefined, answer: Answer, started: number): void;
+}
+
+interface RequestLogOptions {
+  readonly onExchange: ((record: ExchangeRecord) => void) | undefined;
+  /** Whose secrets the URL must not show. */
+  readonly keys: readonly KeyEntry[];
+  readonly clientIds: ClientIds;
+}
+
+/** Creates the request log; without `onExchange` its steps pass straight through. */
+export function createRequestLog({ onExchange, keys, clientIds }: RequestLogOptions): RequestLog {
+  const write = (
+    request: FakeRequest,
+    shownUrl: string,
+    answer: Answer,
+    started: number,
+    extra: {
+      readonly keyId: string;
+      readonly operationId?: OperationId | undefined;
+      readonly control?: true;
+      readonly controlAction?: string | undefined;
+    },
+  ) =>
+    onExchange?.({
+      method: request.method,
+      url: shownUrl,
+      status: answer.status,
+      keyId: extra.keyId,
+      ...(extra.control ? {} : { clientId: clientIds(request) }),
+      operationId: extra.operationId,
+      durationMs: performance.now() - started,
+      ...(extra.control ? { control: true } : {}),
+      ...(answer.errorCode === undefined ? {} : { errorCode: answer.errorCode }),
+      ...(extra.controlAction === undefined ? {} : { controlAction: extra.controlAction }),
+    });
+  const redacted = (url: URL) =>
+    redactUrl(
+      url,
+      keys.map((key) => key.key),
+    );
+
+  const apiStep: Step = async (context, next) => {
+    const started = performance.now();
+    const answer = await next();
+    write(context.request, redacted(context.url), answer, started, {
+      keyId: context.get(keyIdSlot) ?? '-',
+      operationId: context.get(routeSlot)?.route.operationId,
+    });
+    return answer;
+  };
+  const controlStep: Step = async (context, next) => {
+    const started = performance.now();
+    const answer = await next();
+    // Control URLs carry no secrets (the token travels in a header); bounded for the log.
+    write(context.request, context.url.pathname.slice(0, 200), answer, started, {
+      keyId: '-',
+      control: true,
+      controlAction: context.get(controlActionSlot),
+    });
+    return answer;
+  };
+  const passThrough: Step = (_context, next) => next();
+
+  return {
+    step: (kind) =>
+      onExchange === undefined ? passThrough : kind === 'api' ? apiStep : controlStep,
+    record(request, url, answer, started) {
+      if (onExchange === undefined) return;
+      const start = pathStart(request.url);
+      const shownUrl = url === undefined ? request.url.slice(start, start + 200) : redacted(url);
+      write(request, shownUrl, answer, started, { keyId: '-' });
+    },
+  };
+}

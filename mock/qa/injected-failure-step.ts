@@ -1,0 +1,151 @@
+/**
+ * The injected-failure step of the pipeline: answers QA asked for instead of the operation's,
+ * either forced through the control surface ("the next 3 listPets are 503", forced-responses.ts)
+ * or drawn by seeded chaos (chaos.ts), which may also hold any answer back. Both are marked
+ * (answer-marks.ts), written by the one refusal helper, and never count against the key's quota.
+ *
+ * Latency counts on the fake's clock: while the clock ticks in real time the answer is held back
+ * with a timer captured when this module loaded (so test frameworks' fake timers cannot stall
+ * it); while the clock is frozen, no timer runs at all: the frozen clock is moved forward by the
+ * latency and the answer leaves at once.
+ */
+import { type Answer, errorAnswer } from '../core/answer.ts';
+import type { ControllableClock } from '../core/clock.ts';
+import { type ErrorCode, errorTemplates } from '../core/errors.ts';
+import type { Context, Policy } from '../pipeline.ts';
+import { callerSlot, invalidTokenChallenge } from '../policies/auth.ts';
+import { peekRateLimit } from '../policies/rate-limit.ts';
+import { type Refuse, rateLimitSlot } from '../policies/refusal.ts';
+import { routeSlot } from '../routes/route.ts';
+import { markInjected } from './answer-marks.ts';
+import type { Chaos, ChaosDecision } from './chaos.ts';
+import type { ChaosSettings, ChaosStatus } from './chaos-settings.ts';
+import { type ForcedResponses, type ForcedRule, forceableStatuses } from './forced-responses.ts';
+
+const chaosCodes: Record<ChaosStatus, ErrorCode> = {
+  '429': 'rate_limited',
+  '500': 'internal_error',
+  '502': 'bad_gateway',
+  '503': 'service_unavailable',
+  '504': 'gateway_timeout',
+};
+
+// Captured at load: `vi.useFakeTimers()` and the like replace the global later, and a timer they
+// own would never fire unless the test advanced it.
+const realSetTimeout = globalThis.setTimeout;
+
+/** Holds an answer back `ms` on the fake's clock: a real wait, or a frozen clock moved forward. */
+async function hold(clock: ControllableClock, ms: number): Promise<void> {
+  if (ms <= 0) return;
+  if (clock.frozen) {
+    // At the end of the clock's range the answer simply leaves without moving it.
+    if (clock.now() + ms <= Date.UTC(9999, 11, 31, 23, 59, 59, 999)) clock.advance(ms);
+    return;
+  }
+  await new Promise((resolve) => realSetTimeout(resolve, ms));
+}
+
+/** What the step reads: the forced queue, the chaos streams, the clock and the refusal writer. */
+interface InjectedFailureOptions {
+  readonly forced: ForcedResponses;
+  readonly chaos: Chaos;
+  /** The chaos a control reset goes back to. */
+  readonly initialChaos: ChaosSettings | null;
+  readonly clock: ControllableClock;
+  readonly refuse: Refuse;
+}
+
+/**
+ * The pipeline step, after authentication and before the ban: a forced answer queued for the
+ * operation wins; else chaos draws the request's fate from its stream. A forced 429 or 503 says
+ * when to retry in the fake's Retry-After format (`0` included; a 503 whose rule says `null`
+ * sends none); chaos latency holds back whatever answer the request gets.
+ */
+export function injectedFailurePolicy({
+  forced,
+  chaos,
+  initialChaos,
+  clock,
+  refuse,
+}: InjectedFailureOptions): Policy {
+  const forcedAnswer = (context: Context, rule: ForcedRule): Answer => {
+    const { usage, limits } = context.need(callerSlot);
+    const { now } = context;
+    const peek = peekRateLimit(usage, limits, now);
+    const code = forceableStatuses[rule.status];
+    const retries = (rule.status === 429 || rule.status === 503) && rule.retryAfterSeconds !== null;
+    return markInjected(
+      refuse(context, code, {
+        rateLimit: rule.status === 429 ? { ...peek, remaining: 0 } : peek,
+        message: `${errorTemplates[code].message} (forced by the control surface)`,
+        ...(retries
+          ? { retryAtMs: now + (rule.retryAfterSeconds ?? 0) * 1000, minWaitSeconds: 0 }
+          : {}),
+        ...(rule.status === 401 ? { headers: { 'WWW-Authenticate': invalidTokenChallenge } } : {}),
+      }),
+      'forced',
+    );
+  };
+
+  const chaosAnswer = (context: Context, decision: ChaosDecision, seed: number): Answer => {
+    if (decision.outcome === 'pass') throw new Error('petstore-fake: no chaos answer for "pass"');
+    const { now } = context;
+    const { usage, limits } = context.need(callerSlot);
+    const peek = peekRateLimit(usage, limits, now);
+    if (decision.outcome === 'drop') {
+      context.set(rateLimitSlot, peek);
+      // No error code: nothing downstream (a profile's code renaming) may copy the answer and so
+      // lose its mark; the doors never send it anyway.
+      const { errorCode: _unsent, ...dropped } = errorAnswer(
+        'service_unavailable',
+        `Connection dropped (chaos, seed ${seed}).`,
+      );
+      return markInjected(dropped, 'chaos', true);
+    }
+    const code = chaosCodes[decision.outcome];
+    const retries = decision.outcome === '429' || decision.outcome === '503';
+    const message = errorTemplates[code].message.replace(' (forced).', '.');
+    return markInjected(
+      refuse(context, code, {
+        rateLimit: decision.outcome === '429' ? { ...peek, remaining: 0 } : peek,
+        message: `${message} (chaos, seed ${seed})`,
+        ...(retries
+          ? { retryAtMs: now + decision.retryAfterSeconds * 1000, minWaitSeconds: 0 }
+          : {}),
+      }),
+      'chaos',
+    );
+  };
+
+  /** Answers a request chaos picked: its chaos answer or the real one, then the latency. */
+  const spoil = async (
+    context: Context,
+    next: () => Promise<Answer>,
+    decision: ChaosDecision,
+    seed: number,
+  ): Promise<Answer> => {
+    // next() runs synchronously up to the rate limit's decision: the latency comes after it.
+    const answer =
+      decision.outcome === 'pass' ? await next() : chaosAnswer(context, decision, seed);
+    await hold(clock, decision.latencyMs);
+    return answer;
+  };
+
+  const step: Policy['step'] = (context, next) => {
+    const { operationId } = context.need(routeSlot).route;
+    if (operationId === undefined) return next();
+    const rule = forced.take(operationId);
+    if (rule !== undefined) return forcedAnswer(context, rule);
+    const settings = chaos.settings();
+    // Without chaos the step adds no promise of its own to the request.
+    if (settings === null) return next();
+    const decision = chaos.decide(operationId, context.need(callerSlot).key.id);
+    if (decision === undefined) return next();
+    return spoil(context, next, decision, settings.seed);
+  };
+  const reset = () => {
+    forced.clear();
+    chaos.set(initialChaos);
+  };
+  return { step, reset };
+}
