@@ -1,21 +1,28 @@
 /**
  * The import rules `npm test` enforces (npm run lint:layers). Layers, lowest first:
- *   1. ground floor: the contract (mock/contract/), requests and answers, errors, the clock, quota
+ *   1. ground floor: the contract (mock/contract/), the request the core reads and the answer it
+ *      writes with the error table (mock/messages/), the clock (mock/clock/), ConfigError, quota
  *      arithmetic (rate-limit windows, bans, plans, key format) and Retry-After formatting;
- *   2. the pipeline (mock/pipeline.ts) and the fake's state and configuration;
- *   3. steps and routes (mock/policies/*-step.ts, auth, cors, host check, deprecation, control/,
- *      qa/, routes/, store/);
- *   4. the behaviour core and createFake (mock/behaviour.ts, mock/fake.ts);
- *   5. the doors (mock/doors/, mock/server/, mock/browser*, mock/node.ts);
- *   6. the tools built on the fake: contract-tests/, bench/, scripts/, and every test file.
+ *   2. the generic pipeline (mock/core/pipeline.ts: requests, answers, steps, slots), the fake's
+ *      state and its configuration (mock/core/fake-state.ts, mock/config/);
+ *   3. steps and routes (mock/policies/, mock/control/, mock/qa/, mock/routes/, mock/store/);
+ *   4. the behaviour core that wires the steps (mock/core/behaviour.ts);
+ *   5. the doors that need no environment, adapters over the core (mock/doors/fake-fetch.ts,
+ *      msw-handlers.ts, fetch-adapter.ts);
+ *   6. createFake (mock/fake.ts), which builds a fake with those two doors;
+ *   7. the doors of an environment (mock/doors/node.ts, fetch-only-server.ts, fetch-fast-path.ts,
+ *      browser/, http/) and the npm start CLI (mock/cli/);
+ *   8. the tools built on the fake: contract-tests/, bench/, scripts/, and every test file.
  * A module may import its own layer or lower ones, never a higher one, and nothing may import in a
  * circle. There is no exception list: a rule that does not hold is fixed in the code.
  */
 const ground =
-  '^mock/(contract/|core/(answer|errors|clock|fake-request|config-error)\\.ts$|policies/(rate-limit|ban|retry-after|plans|key-format)\\.ts$)';
+  '^mock/(contract/|messages/|clock/|config/config-error\\.ts$|policies/(rate-limit|ban|retry-after|plans|key-format)\\.ts$)';
 const steps = '^mock/(policies|control|qa|routes|store)/';
-const core = '^mock/(behaviour|fake)\\.ts$';
-const doors = '^mock/(doors/|server/|browser|node\\.ts$)';
+const core = '^mock/core/behaviour\\.ts$';
+const adapters = '^mock/doors/(fake-fetch|msw-handlers|fetch-adapter)\\.ts$';
+const createFake = '^mock/fake\\.ts$';
+const doors = '^mock/(doors|cli)/';
 const tools = '^(contract-tests|bench|scripts)/';
 // Tests sit beside what they test and reach it through the door a user uses: they are tools.
 const test = '\\.test\\.ts$';
@@ -40,10 +47,18 @@ module.exports = {
       to: { path: '^mock/', pathNot: ground },
     },
     {
-      name: 'pipeline-knows-no-step',
+      name: 'pipeline-is-generic',
       severity: 'error',
-      comment: 'The pipeline runs steps; it never names one, nor a door.',
-      from: { path: '^mock/(pipeline|core/(fake-state|config|profile))\\.ts$', pathNot: test },
+      comment:
+        'The pipeline knows requests, answers, steps and slots: what a step learns is declared by that step.',
+      from: { path: '^mock/core/pipeline\\.ts$' },
+      to: { path: '^mock/', pathNot: [ground, '^mock/core/pipeline\\.ts$'] },
+    },
+    {
+      name: 'state-and-config-know-no-step',
+      severity: 'error',
+      comment: 'The state and the configuration name no step, no core and no door.',
+      from: { path: '^mock/(core/fake-state\\.ts$|config/)', pathNot: test },
       to: {
         path: [core, doors, '^mock/policies/.*-step\\.ts$', '^mock/(routes|control|qa)/.*step'],
       },
@@ -54,14 +69,29 @@ module.exports = {
       comment:
         'Steps, routes and the store answer requests; which door brought them is not theirs to know.',
       from: { path: steps, pathNot: test },
-      to: { path: [core, doors] },
+      to: { path: [core, createFake, doors] },
     },
     {
       name: 'core-knows-no-door',
       severity: 'error',
       comment: 'Every door calls the behaviour core; the core calls none of them.',
       from: { path: core, pathNot: test },
-      to: { path: '^mock/(server/|browser|node\\.ts$)' },
+      to: { path: [createFake, doors] },
+    },
+    {
+      name: 'adapters-know-no-environment',
+      severity: 'error',
+      comment:
+        'fake.fetch and the msw handlers adapt the core for any environment: no createFake, no Node or browser door.',
+      from: { path: adapters, pathNot: test },
+      to: { path: [createFake, doors], pathNot: adapters },
+    },
+    {
+      name: 'createFake-knows-no-environment',
+      severity: 'error',
+      comment: 'createFake runs anywhere: Node, a service worker, a browser page.',
+      from: { path: createFake },
+      to: { path: doors, pathNot: adapters },
     },
     {
       name: 'the-fake-knows-no-tool',

@@ -7,7 +7,7 @@ export default defineConfig({
     testTimeout: 30_000,
     hookTimeout: 60_000,
     // Finds (or unpacks from npm) the Chromium of the browser tests, once per run.
-    globalSetup: ['./mock/browser/chromium-global-setup.ts'],
+    globalSetup: ['./mock/doors/browser/chromium-global-setup.ts'],
     reporters: ['default', './scripts/summary-reporter.ts'],
   },
 });

@@ -172,7 +172,7 @@ function inProcessSection(result: InProcessResult): string[] {
     '| Path | µs per request |',
     '|---|---|',
     `| \`fake.fetch\`: the behaviour core, no msw, no socket | ${n(result.fakeFetchUs)} |`,
-    `| msw \`setupServer\` over the fake's handlers (\`createFakeServer\`, mock/node.ts) | ${n(result.setupServerUs)} (CPU ${n(result.setupServerCpuUs)}) |`,
+    `| msw \`setupServer\` over the fake's handlers (\`createFakeServer\`, mock/doors/node.ts) | ${n(result.setupServerUs)} (CPU ${n(result.setupServerCpuUs)}) |`,
     `| fetch-only msw door over the same handlers (\`createFakeFetchServer\`, mock/doors/fetch-only-server.ts): no emulated socket | ${n(result.fetchOnlyUs)} (CPU ${n(result.fetchOnlyCpuUs)}) |`,
     `| loopback \`fetch\` to the bare ceiling server (another process) | ${n(result.loopbackUs)} |`,
     `| msw \`getResponse(fake.handlers, request)\` called directly: same handlers, no interception | ${n(result.getResponseUs)} |`,

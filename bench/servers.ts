@@ -19,7 +19,7 @@ export const projectRoot = fileURLToPath(new URL('..', import.meta.url));
 /** `npm start`'s server: the CLI bundled by its prestart step. */
 const fakeCli = serverBundlePath;
 /** The same CLI run from source, as the tests and older checkouts run it. */
-export const fakeSourceCli = fileURLToPath(new URL('../mock/server/cli.ts', import.meta.url));
+export const fakeSourceCli = fileURLToPath(new URL('../mock/cli/cli.ts', import.meta.url));
 const ceilingScript = fileURLToPath(new URL('./ceiling-server.ts', import.meta.url));
 const prismCli = createRequire(import.meta.url).resolve('@stoplight/prism-cli');
 const openapi = fileURLToPath(new URL('../openapi/petstore.yaml', import.meta.url));
@@ -52,7 +52,7 @@ export function fakeSpec(
 ): ServerSpec {
   return {
     name: 'fake',
-    script: root === projectRoot ? fakeCli : join(root, 'mock/server/cli.ts'),
+    script: root === projectRoot ? fakeCli : join(root, 'mock/cli/cli.ts'),
     args: ['--port', String(port), '--no-staging', '--quiet', ...unboundLimitsFlags, ...extra],
     readyUrl: `${baseUrl('fake', port)}/pets?limit=1`,
     readyHeaders: { Authorization: benchHeaders.Authorization },

@@ -6,12 +6,12 @@
 import type { RequestHandler } from 'msw';
 import defaultKeysFile from '../fixtures/keys.json' with { type: 'json' };
 import defaultPets from '../fixtures/pets.json' with { type: 'json' };
-import { type Behaviour, createApiPipeline, createBehaviour } from './behaviour.ts';
+import { type ControllableClock, createClock } from './clock/clock.ts';
+import { type FakeOptions, type ResolvedConfig, resolveConfig } from './config/config.ts';
+import { ConfigError } from './config/config-error.ts';
 import type { Pet } from './contract/types.ts';
 import { createControl, type FakeControl } from './control/control.ts';
-import { type ControllableClock, createClock } from './core/clock.ts';
-import { type FakeOptions, type ResolvedConfig, resolveConfig } from './core/config.ts';
-import { ConfigError } from './core/config-error.ts';
+import { type Behaviour, createApiPipeline, createBehaviour } from './core/behaviour.ts';
 import type { FakeState } from './core/fake-state.ts';
 import { createFakeFetch } from './doors/fake-fetch.ts';
 import { createMswHandlers } from './doors/msw-handlers.ts';
@@ -57,18 +57,18 @@ export interface Fake {
   anonymousRateLimitHeaders(): Record<string, string>;
 }
 
-export type { Behaviour } from './behaviour.ts';
+export type { Clock, ControllableClock } from './clock/clock.ts';
+export { createClock } from './clock/clock.ts';
+export type { ExchangeRecord, FakeOptions, ResolvedConfig } from './config/config.ts';
+export { ConfigError } from './config/config-error.ts';
+export type { BadQueryChoice, FakeProfile, ProfileChoices } from './config/profile.ts';
+export { parseProfile } from './config/profile.ts';
 export type { ErrorBody, Int64, NewPet, OperationId, Pet, PetStatus } from './contract/types.ts';
 export type { FakeControl, KeyInfo, ResetSeed } from './control/control.ts';
 export { ControlInputError } from './control/control-input-error.ts';
-export type { Answer } from './core/answer.ts';
-export type { Clock, ControllableClock } from './core/clock.ts';
-export { createClock } from './core/clock.ts';
-export type { ExchangeRecord, FakeOptions, ResolvedConfig } from './core/config.ts';
-export { ConfigError } from './core/config-error.ts';
-export type { BodyBytes, FakeRequest } from './core/fake-request.ts';
-export type { BadQueryChoice, FakeProfile, ProfileChoices } from './core/profile.ts';
-export { parseProfile } from './core/profile.ts';
+export type { Behaviour } from './core/behaviour.ts';
+export type { Answer } from './messages/answer.ts';
+export type { BodyBytes, FakeRequest } from './messages/fake-request.ts';
 export type { KeyEntry, KeysFile, Limits } from './policies/plans.ts';
 export type { RetryAfterFormat } from './policies/retry-after.ts';
 export type {

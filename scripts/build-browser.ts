@@ -1,8 +1,8 @@
 /**
- * Builds the browser demo (mock/browser/): bundles demo.ts with esbuild for `platform: 'browser'`,
+ * Builds the browser demo (mock/doors/browser/): bundles demo.ts with esbuild for `platform: 'browser'`,
  * which fails on any `node:*` import, and writes or serves index.html, demo.js and
  * mockServiceWorker.js.
- *   node scripts/build-browser.ts                  writes mock/browser/dist/
+ *   node scripts/build-browser.ts                  writes mock/doors/browser/dist/
  *   node scripts/build-browser.ts --serve [--port 5180]   also serves it on 127.0.0.1
  */
 import { mkdirSync, readFileSync, writeFileSync } from 'node:fs';
@@ -10,11 +10,11 @@ import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { parseArgs } from 'node:util';
 import { build } from 'esbuild';
-import { type StaticFile, serveStatic } from '../mock/browser/static-server.ts';
-import { listenProblem } from '../mock/server/listen-problem.ts';
-import { describeParseError } from '../mock/server/unknown-flag.ts';
+import { describeParseError } from '../mock/cli/unknown-flag.ts';
+import { type StaticFile, serveStatic } from '../mock/doors/browser/static-server.ts';
+import { listenProblem } from '../mock/doors/http/listen-problem.ts';
 
-const browserDir = fileURLToPath(new URL('../mock/browser/', import.meta.url));
+const browserDir = fileURLToPath(new URL('../mock/browser', import.meta.url));
 
 /** The demo bundle and the source files it was built from (for checks on what it pulls in). */
 export interface DemoBundle {
@@ -22,7 +22,7 @@ export interface DemoBundle {
   readonly inputs: readonly string[];
 }
 
-/** Bundles mock/browser/demo.ts for the browser, in memory. */
+/** Bundles mock/doors/browser/demo.ts for the browser, in memory. */
 export async function bundleDemo(): Promise<DemoBundle> {
   const result = await build({
     entryPoints: [join(browserDir, 'demo.ts')],

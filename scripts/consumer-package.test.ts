@@ -143,10 +143,9 @@ test('the tarball ships the build, the OpenAPI document and no sources or tests'
     'contract-tests/README.md', // the harness's docs, which its --help names
     'dist/bin/petstore-fake.js',
     'dist/bin/petstore-contract.js',
-    ...['fake', 'node', 'browser', 'contract/openapi.generated'].flatMap((entry) => [
-      `dist/mock/${entry}.js`,
-      `dist/mock/${entry}.d.ts`,
-    ]),
+    ...['fake', 'doors/node', 'doors/browser/browser', 'contract/openapi.generated'].flatMap(
+      (entry) => [`dist/mock/${entry}.js`, `dist/mock/${entry}.d.ts`],
+    ),
   ])
     expect(files).toContain(file);
   // contract-tests/README.md ships: the harness's help points at it.
@@ -279,7 +278,7 @@ test('esbuild bundles the installed browser door for the browser, without Node m
     "import { startFakeWorker } from 'petstore-fake/browser';\nawait startFakeWorker({ quiet: true });\n",
   );
   const inputs = Object.keys(result.metafile.inputs);
-  expect(inputs).toContain('node_modules/petstore-fake/dist/mock/browser.js');
+  expect(inputs).toContain('node_modules/petstore-fake/dist/mock/doors/browser/browser.js');
   expect(inputs).toContain('node_modules/petstore-fake/dist/fixtures/pets.json');
   expect(
     inputs.filter(

@@ -3,14 +3,14 @@
  * then `npm start` in the background, on free ports given with its documented flags (the README's
  * 4010 and 4011 may be taken on a shared machine), then every curl line against it, with each
  * command's output held against the comment the README writes under it. And `npm run demo`,
- * which the quick start and mock/browser/README.md name, serves the page at the URL it prints.
+ * which the quick start and mock/doors/browser/README.md name, serves the page at the URL it prints.
  */
 import { type ChildProcess, spawn, spawnSync } from 'node:child_process';
 import { once } from 'node:events';
 import { readFileSync } from 'node:fs';
 import { fileURLToPath } from 'node:url';
 import { afterAll, beforeAll, expect, test } from 'vitest';
-import { freePort } from '../mock/server/fake-process.ts';
+import { freePort } from '../mock/cli/fake-process.ts';
 import { fencedBlocks, markdownSection } from './markdown-blocks.ts';
 import { runShellBlock, type ShellStep, shellCommands } from './shell-block.ts';
 

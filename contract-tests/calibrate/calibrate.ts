@@ -3,7 +3,7 @@
  * own client (paced by X-RateLimit-*, every 429 honoured), and turns what they found into a
  * profile. Choices a probe could not learn, or was not allowed to try, are listed with the reason.
  */
-import type { FakeProfile } from '../../mock/core/profile.ts';
+import type { FakeProfile } from '../../mock/config/profile.ts';
 import { listPetsRequest } from '../checks/requests.ts';
 import { ContractUsageError } from '../cli/usage-error.ts';
 import { realClock } from '../http/clock.ts';

@@ -6,9 +6,9 @@
  */
 import { readFileSync, writeFileSync } from 'node:fs';
 import { parseArgs } from 'node:util';
-import { ConfigError } from '../../mock/core/config-error.ts';
-import { type FakeProfile, parseProfile } from '../../mock/core/profile.ts';
-import { describeParseError } from '../../mock/server/unknown-flag.ts';
+import { describeParseError } from '../../mock/cli/unknown-flag.ts';
+import { ConfigError } from '../../mock/config/config-error.ts';
+import { type FakeProfile, parseProfile } from '../../mock/config/profile.ts';
 import { calibrate } from '../calibrate/calibrate.ts';
 import { compareProfiles } from '../calibrate/compare.ts';
 import { createRedactor } from '../report/redact.ts';

@@ -2,7 +2,7 @@
  * Reading flag values and the key, shared by every command of the CLI (the run, `proxy`,
  * `calibrate`), so each value is checked one way and refused with one message.
  */
-import { outputPathProblem } from '../../mock/server/output-path.ts';
+import { outputPathProblem } from '../../mock/cli/output-path.ts';
 import { type PlanName, planLimits } from '../contract/interface-facts.ts';
 import { ContractUsageError } from './usage-error.ts';
 

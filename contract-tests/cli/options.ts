@@ -1,6 +1,6 @@
 /** Parses the command line and the environment into run options, or throws ContractUsageError. */
 import { type ParseArgsOptionsConfig, parseArgs } from 'node:util';
-import { describeParseError } from '../../mock/server/unknown-flag.ts';
+import { describeParseError } from '../../mock/cli/unknown-flag.ts';
 import { checkIds } from '../checks/registry.ts';
 import type { PlanName } from '../contract/interface-facts.ts';
 import { defaultMaxBodyBytes } from '../http/send.ts';

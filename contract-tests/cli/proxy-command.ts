@@ -8,8 +8,8 @@
  */
 import { writeFileSync } from 'node:fs';
 import { parseArgs } from 'node:util';
-import { listenProblem } from '../../mock/server/listen-problem.ts';
-import { describeParseError } from '../../mock/server/unknown-flag.ts';
+import { describeParseError } from '../../mock/cli/unknown-flag.ts';
+import { listenProblem } from '../../mock/doors/http/listen-problem.ts';
 import type { PlanName } from '../contract/interface-facts.ts';
 import { toCurl } from '../http/curl.ts';
 import { defaultMaxBodyBytes } from '../http/send.ts';

@@ -8,8 +8,8 @@
 import { getResponse, type RequestHandler } from 'msw';
 import { setupServer } from 'msw/node';
 import { setupFetchServer } from '../../mock/doors/fetch-only-server.ts';
+import { listenHttp } from '../../mock/doors/http/http-server.ts';
 import { type Behaviour, type CreateFakeOptions, createFake, type Fake } from '../../mock/fake.ts';
-import { listenHttp } from '../../mock/server/http-server.ts';
 import type { HarnessClock } from '../http/clock.ts';
 import { directRoute, fullCapabilities, type Target } from './target.ts';
 

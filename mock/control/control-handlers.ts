@@ -10,14 +10,15 @@
  * `no-cors` fetch) can have that content type without a CORS preflight, which this surface never
  * grants.
  */
+
+import { clockRangeProblem } from '../clock/clock.ts';
+import type { ResolvedConfig } from '../config/config.ts';
 import { parseJson } from '../contract/lossless-json.ts';
 import type { OperationId } from '../contract/types.ts';
-import { type Answer, errorAnswer, jsonAnswer } from '../core/answer.ts';
-import { clockRangeProblem } from '../core/clock.ts';
-import type { ResolvedConfig } from '../core/config.ts';
-import type { ErrorCode } from '../core/errors.ts';
-import type { FakeRequest } from '../core/fake-request.ts';
-import type { Context, Handler, Step } from '../pipeline.ts';
+import type { Context, Handler, Step } from '../core/pipeline.ts';
+import { type Answer, errorAnswer, jsonAnswer } from '../messages/answer.ts';
+import type { ErrorCode } from '../messages/errors.ts';
+import type { FakeRequest } from '../messages/fake-request.ts';
 import { constantTimeEqual } from '../policies/auth.ts';
 import { hostProblem, hostStep } from '../policies/host-check.ts';
 import { internalErrorStep } from '../policies/internal-error-step.ts';

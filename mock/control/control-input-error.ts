@@ -3,7 +3,7 @@
  * field, an unknown key id, a secret already in use. It carries the Error code to answer with,
  * so the HTTP control surface never classifies errors by their message.
  */
-import type { ErrorCode } from '../core/errors.ts';
+import type { ErrorCode } from '../messages/errors.ts';
 
 /** The codes a refused control request answers with. */
 export type ControlInputCode = Extract<

@@ -5,9 +5,9 @@
  */
 import { request as httpRequest, type OutgoingHttpHeaders } from 'node:http';
 import { afterAll, beforeAll, expect, test } from 'vitest';
+import { freePort } from '../cli/fake-process.ts';
+import { type HttpDoor, listenHttp } from '../doors/http/http-server.ts';
 import { createFake, type Fake } from '../fake.ts';
-import { freePort } from '../server/fake-process.ts';
-import { type HttpDoor, listenHttp } from '../server/http-server.ts';
 
 let fake: Fake;
 let door: HttpDoor;

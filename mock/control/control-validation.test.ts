@@ -6,8 +6,8 @@
  */
 import fc from 'fast-check';
 import { afterAll, beforeAll, beforeEach, expect, test } from 'vitest';
+import { type HttpDoor, listenHttp } from '../doors/http/http-server.ts';
 import { createFake, type Fake } from '../fake.ts';
-import { type HttpDoor, listenHttp } from '../server/http-server.ts';
 
 let fake: Fake;
 let door: HttpDoor;

@@ -4,9 +4,10 @@
  * checks all of its input before it changes anything, and refuses bad input with a
  * ControlInputError: a refused request leaves the fake exactly as it was.
  */
+
+import { clockRangeProblem } from '../clock/clock.ts';
+import { ConfigError } from '../config/config-error.ts';
 import type { Pet } from '../contract/types.ts';
-import { clockRangeProblem } from '../core/clock.ts';
-import { ConfigError } from '../core/config-error.ts';
 import type { FakeState } from '../core/fake-state.ts';
 import { keyFormatProblem } from '../policies/key-format.ts';
 import {

@@ -4,8 +4,8 @@
  */
 import request from 'supertest';
 import { afterAll, beforeAll, expect, test } from 'vitest';
+import { type HttpDoor, listenHttp } from '../doors/http/http-server.ts';
 import { createFake } from '../fake.ts';
-import { type HttpDoor, listenHttp } from '../server/http-server.ts';
 
 let door: HttpDoor;
 let api: ReturnType<typeof request>;

@@ -3,13 +3,13 @@
  * nothing in the fake keeps module-level state, so two fakes never share anything.
  */
 
+import type { ControllableClock } from '../clock/clock.ts';
+import type { ResolvedConfig } from '../config/config.ts';
 import type { KeyEntry, Limits } from '../policies/plans.ts';
 import type { KeyUsage } from '../policies/rate-limit.ts';
 import type { ForcedResponses } from '../qa/forced-responses.ts';
 import type { QaState } from '../qa/qa-state.ts';
 import type { PetStore } from '../store/pet-store.ts';
-import type { ControllableClock } from './clock.ts';
-import type { ResolvedConfig } from './config.ts';
 
 /** One fake's state. */
 export interface FakeState {

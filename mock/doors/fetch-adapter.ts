@@ -2,8 +2,8 @@
  * Between the Fetch API and the behaviour core: a `Request` read as a FakeRequest, an Answer
  * written as a `Response`. `fake.fetch` and the msw handlers both use it, so they cannot differ.
  */
-import type { Answer } from '../core/answer.ts';
-import type { BodyBytes, FakeRequest } from '../core/fake-request.ts';
+import type { Answer } from '../messages/answer.ts';
+import type { BodyBytes, FakeRequest } from '../messages/fake-request.ts';
 
 /** Reads a Fetch body whole, stopping (and cancelling the stream) once it passes `maxBytes`. */
 async function readCapped(request: Request, maxBytes: number): Promise<BodyBytes> {

@@ -11,7 +11,7 @@ import { gzipSync } from 'node:zlib';
 import { bypass, HttpResponse, http, passthrough } from 'msw';
 import { setupServer } from 'msw/node';
 import { afterAll, afterEach, beforeAll, expect, test, vi } from 'vitest';
-import { createFake, createFakeFetchServer, type FakeServer, setupFetchServer } from '../node.ts';
+import { createFake, createFakeFetchServer, type FakeServer, setupFetchServer } from './node.ts';
 
 const base = 'http://127.0.0.1:4010/v1';
 const auth = { Authorization: 'Bearer pro-demo-key' };

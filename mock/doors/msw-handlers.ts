@@ -5,7 +5,7 @@
  * characters, and the core answers those 414 `uri_too_long` instead.
  */
 import { http, type RequestHandler } from 'msw';
-import type { Behaviour } from '../behaviour.ts';
+import type { Behaviour } from '../core/behaviour.ts';
 import { isDropped } from '../qa/answer-marks.ts';
 import { fromFetchRequest, toFetchResponse } from './fetch-adapter.ts';
 

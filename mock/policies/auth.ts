@@ -2,8 +2,9 @@
  * Bearer authentication. Keys are compared in constant time, and every known key is compared on
  * every request, so response time says nothing about how close a guess was.
  */
-import { errorAnswer } from '../core/answer.ts';
-import { createSlot, type Step } from '../pipeline.ts';
+
+import { createSlot, type Step } from '../core/pipeline.ts';
+import { errorAnswer } from '../messages/answer.ts';
 import { bearerTokenPattern } from './key-format.ts';
 import { type KeyEntry, type Limits, limitsFor } from './plans.ts';
 import { type KeyUsage, usageOf } from './rate-limit.ts';

@@ -1,5 +1,5 @@
 /** The ban step of the pipeline, over the ban rules of ban.ts. */
-import type { Step } from '../pipeline.ts';
+import type { Step } from '../core/pipeline.ts';
 import { callerSlot } from './auth.ts';
 import { type BanPolicy, isBanned, recordAdmission, recordRefusal } from './ban.ts';
 import { peekRateLimit } from './rate-limit.ts';

@@ -2,7 +2,7 @@
  * CORS for browser apps served from a local dev server (localhost, 127.0.0.1, [::1], any port)
  * calling the fake's HTTP door. Other origins get no CORS headers, so browsers block them.
  */
-import type { Handler, Step } from '../pipeline.ts';
+import type { Handler, Step } from '../core/pipeline.ts';
 
 const LOCAL_ORIGIN = /^https?:\/\/(localhost|127\.0\.0\.1|\[::1\])(:\d{1,5})?$/;
 

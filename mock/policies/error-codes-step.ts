@@ -4,9 +4,9 @@
  * keeps the fake's code.
  */
 import { stringifyJson } from '../contract/lossless-json.ts';
-import type { Answer } from '../core/answer.ts';
-import type { ErrorCode } from '../core/errors.ts';
-import type { Step } from '../pipeline.ts';
+import type { Step } from '../core/pipeline.ts';
+import type { Answer } from '../messages/answer.ts';
+import type { ErrorCode } from '../messages/errors.ts';
 
 /** The answer with its Error `code` renamed as `codes` says; the same answer when there is nothing to rename. */
 function withErrorCodes(

@@ -4,8 +4,9 @@
  * browser still sends the attacker's name as `Host`, so answering only the fake's own names
  * (Vite's `server.allowedHosts`, webpack-dev-server's `allowedHosts`) stops it.
  */
-import { errorAnswer } from '../core/answer.ts';
-import type { Step } from '../pipeline.ts';
+
+import type { Step } from '../core/pipeline.ts';
+import { errorAnswer } from '../messages/answer.ts';
 
 /** The host name of a `Host` header value, lower case, without its port. */
 function hostName(header: string): string {

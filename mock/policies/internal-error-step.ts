@@ -1,6 +1,7 @@
 /** A bug in the fake must surface as a logged 500, never as a hang or a crash of the server. */
-import { errorAnswer } from '../core/answer.ts';
-import type { Step } from '../pipeline.ts';
+
+import type { Step } from '../core/pipeline.ts';
+import { errorAnswer } from '../messages/answer.ts';
 import { rateLimitSlot } from './refusal.ts';
 
 /**

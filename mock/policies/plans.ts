@@ -2,7 +2,7 @@
  * Plans and API keys. The interface names the plans and their limits but not which key has
  * which plan: the fake reads that from a keys file (fixtures/keys.json by default).
  */
-import { ConfigError } from '../core/config-error.ts';
+import { ConfigError } from '../config/config-error.ts';
 import { keyFormatProblem } from './key-format.ts';
 
 /** Requests allowed per fixed minute window and per fixed UTC day window. */

@@ -1,5 +1,5 @@
 /** X-RateLimit-* on every answer of the interface, errors included (interface: Limits). */
-import type { Step } from '../pipeline.ts';
+import type { Step } from '../core/pipeline.ts';
 import type { Limits } from './plans.ts';
 import { anonymousRateLimit } from './rate-limit.ts';
 import { rateLimitSlot } from './refusal.ts';

@@ -1,5 +1,5 @@
 /** The rate-limit step of the pipeline, over the quota arithmetic of rate-limit.ts. */
-import { createSlot, type Policy } from '../pipeline.ts';
+import { createSlot, type Policy } from '../core/pipeline.ts';
 import { callerSlot } from './auth.ts';
 import { admitRequest, type KeyUsage } from './rate-limit.ts';
 import { type Refuse, rateLimitSlot } from './refusal.ts';

@@ -3,9 +3,10 @@
  * answer): it sets the X-RateLimit-* values the answer carries and writes Retry-After in the
  * fake's format, so every refusal says when to come back the same way.
  */
-import { type Answer, errorAnswer } from '../core/answer.ts';
-import type { ErrorCode } from '../core/errors.ts';
-import { type Context, createSlot } from '../pipeline.ts';
+
+import { type Context, createSlot } from '../core/pipeline.ts';
+import { type Answer, errorAnswer } from '../messages/answer.ts';
+import type { ErrorCode } from '../messages/errors.ts';
 import type { RateLimitHeaders } from './rate-limit.ts';
 import { type RetryAfterFormat, retryAfterValue } from './retry-after.ts';
 

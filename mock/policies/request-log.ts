@@ -2,11 +2,12 @@
  * The request log: one record per answered request, for `onExchange` (the `npm start` log, tests).
  * Never the key itself: its public id, and the URL with credentials redacted (log-redaction.ts).
  */
+
+import type { ExchangeRecord } from '../config/config.ts';
 import type { OperationId } from '../contract/types.ts';
-import type { Answer } from '../core/answer.ts';
-import type { ExchangeRecord } from '../core/config.ts';
-import type { FakeRequest } from '../core/fake-request.ts';
-import { createSlot, type Step } from '../pipeline.ts';
+import { createSlot, type Step } from '../core/pipeline.ts';
+import type { Answer } from '../messages/answer.ts';
+import type { FakeRequest } from '../messages/fake-request.ts';
 import type { ClientIds } from '../qa/client-report-step.ts';
 import { routeSlot } from '../routes/route.ts';
 import { keyIdSlot } from './auth.ts';

@@ -4,7 +4,7 @@
  * connection must be dropped instead of answered. A WeakMap, so a mark lives exactly as long as
  * its answer.
  */
-import type { Answer } from '../core/answer.ts';
+import type { Answer } from '../messages/answer.ts';
 
 /** Who injected an answer. */
 export type InjectedBy = 'forced' | 'chaos';

@@ -7,9 +7,9 @@
 import { setupServer } from 'msw/node';
 import supertest from 'supertest';
 import { afterEach, expect, test, vi } from 'vitest';
-import { ConfigError } from '../core/config-error.ts';
+import { ConfigError } from '../config/config-error.ts';
+import { listenHttp } from '../doors/http/http-server.ts';
 import { createFake, type Fake } from '../fake.ts';
-import { listenHttp } from '../server/http-server.ts';
 import type { ChaosSettings } from './chaos-settings.ts';
 
 const api = 'http://127.0.0.1:4010/v1';

@@ -9,7 +9,7 @@ import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, afterEach, expect, test } from 'vitest';
-import { cliPath, freePort, startFakeProcess, stopFakeProcesses } from '../server/fake-process.ts';
+import { cliPath, freePort, startFakeProcess, stopFakeProcesses } from '../cli/fake-process.ts';
 import type { ClientReport } from './client-report.ts';
 
 const dir = mkdtempSync(join(tmpdir(), 'petstore-qa-cli-'));

@@ -12,9 +12,9 @@
 import got from 'got';
 import ky from 'ky';
 import { afterEach, expect, test, vi } from 'vitest';
-import { createClock } from '../core/clock.ts';
+import { createClock } from '../clock/clock.ts';
+import { listenHttp } from '../doors/http/http-server.ts';
 import { createFake, type Fake } from '../fake.ts';
-import { listenHttp } from '../server/http-server.ts';
 import { expectClientCompliance } from './expect-client-compliance.ts';
 import { seededRandom } from './seeded-random.ts';
 

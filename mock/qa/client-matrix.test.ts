@@ -28,9 +28,9 @@ import ky from 'ky';
 import createClient, { type Middleware } from 'openapi-fetch';
 import pRetry from 'p-retry';
 import { afterAll, beforeAll, describe, expect, test, vi } from 'vitest';
+import { listenHttp } from '../doors/http/http-server.ts';
 import { createFake } from '../fake.ts';
 import type { RetryAfterFormat } from '../policies/retry-after.ts';
-import { listenHttp } from '../server/http-server.ts';
 import type { ClientReport, RuleVerdict } from './client-report.ts';
 
 beforeAll(() => {

@@ -3,10 +3,10 @@
  * answer a key's client gets (forced, chaos, ban, rate limit or the operation's own) and the
  * fake's clock when the request arrived and when its answer left.
  */
-import type { ControllableClock } from '../core/clock.ts';
-import type { ResolvedConfig } from '../core/config.ts';
-import type { FakeRequest } from '../core/fake-request.ts';
-import type { Policy } from '../pipeline.ts';
+import type { ControllableClock } from '../clock/clock.ts';
+import type { ResolvedConfig } from '../config/config.ts';
+import type { Policy } from '../core/pipeline.ts';
+import type { FakeRequest } from '../messages/fake-request.ts';
 import { callerSlot } from '../policies/auth.ts';
 import type { KeyEntry } from '../policies/plans.ts';
 import { refusedUntilSlot } from '../policies/rate-limit-step.ts';

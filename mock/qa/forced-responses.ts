@@ -5,7 +5,7 @@
 import { operationIds } from '../contract/schemas.ts';
 import type { OperationId } from '../contract/types.ts';
 import { ControlInputError } from '../control/control-input-error.ts';
-import type { ErrorCode } from '../core/errors.ts';
+import type { ErrorCode } from '../messages/errors.ts';
 
 /** Statuses a response can be forced to, with the error code each uses. */
 export const forceableStatuses = {

@@ -9,10 +9,11 @@
  * it); while the clock is frozen, no timer runs at all: the frozen clock is moved forward by the
  * latency and the answer leaves at once.
  */
-import { type Answer, errorAnswer } from '../core/answer.ts';
-import type { ControllableClock } from '../core/clock.ts';
-import { type ErrorCode, errorTemplates } from '../core/errors.ts';
-import type { Context, Policy } from '../pipeline.ts';
+
+import type { ControllableClock } from '../clock/clock.ts';
+import type { Context, Policy } from '../core/pipeline.ts';
+import { type Answer, errorAnswer } from '../messages/answer.ts';
+import { type ErrorCode, errorTemplates } from '../messages/errors.ts';
 import { callerSlot, invalidTokenChallenge } from '../policies/auth.ts';
 import { peekRateLimit } from '../policies/rate-limit.ts';
 import { type Refuse, rateLimitSlot } from '../policies/refusal.ts';

@@ -3,10 +3,10 @@
  * beside the client report (which keeps only each client's latest requests and waits).
  */
 import { expect, test } from 'vitest';
-import type { ExchangeRecord } from '../core/config.ts';
+import { formatExchange } from '../cli/cli.ts';
+import type { ExchangeRecord } from '../config/config.ts';
+import { listenHttp } from '../doors/http/http-server.ts';
 import { createFake } from '../fake.ts';
-import { formatExchange } from '../server/cli.ts';
-import { listenHttp } from '../server/http-server.ts';
 
 test('every /v1 log line names the client as the report does, never a secret in any encoding; control lines do not', async () => {
   const records: ExchangeRecord[] = [];

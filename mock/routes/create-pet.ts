@@ -4,9 +4,9 @@
  */
 import { checkNewPet, describeIssues, newPetFields, onlyFields } from '../contract/schemas.ts';
 import type { NewPet } from '../contract/types.ts';
-import { errorAnswer, jsonAnswer } from '../core/answer.ts';
-import { errorTemplates } from '../core/errors.ts';
-import type { Handler } from '../pipeline.ts';
+import type { Handler } from '../core/pipeline.ts';
+import { errorAnswer, jsonAnswer } from '../messages/answer.ts';
+import { errorTemplates } from '../messages/errors.ts';
 import { maxPetId } from '../store/pet-store.ts';
 import { StorageError } from '../store/storage-error.ts';
 import { readJsonBody } from './request-body.ts';

@@ -2,9 +2,10 @@
  * `GET /pets/{petId}` (getPet), deprecated: 200 or 404, with the deprecation headers on every
  * response, and gone (404 `endpoint_removed`) once the fake's clock passes the sunset.
  */
-import { errorAnswer, jsonAnswer } from '../core/answer.ts';
-import type { ResolvedConfig } from '../core/config.ts';
-import type { Handler } from '../pipeline.ts';
+
+import type { ResolvedConfig } from '../config/config.ts';
+import type { Handler } from '../core/pipeline.ts';
+import { errorAnswer, jsonAnswer } from '../messages/answer.ts';
 import { deprecationHeaders, isSunset } from '../policies/deprecation.ts';
 import { type RouteOptions, routeSlot } from './route.ts';
 

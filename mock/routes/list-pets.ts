@@ -5,8 +5,8 @@
  */
 import { listLimits, petStatuses } from '../contract/schemas.ts';
 import type { PetStatus } from '../contract/types.ts';
-import { errorAnswer, jsonAnswer } from '../core/answer.ts';
-import type { Handler } from '../pipeline.ts';
+import type { Handler } from '../core/pipeline.ts';
+import { errorAnswer, jsonAnswer } from '../messages/answer.ts';
 import type { RouteOptions } from './route.ts';
 
 /** The parsed query of listPets, or a message saying what is wrong with it. */

@@ -4,8 +4,8 @@
  * int64 digits.
  */
 import { parseJson } from '../contract/lossless-json.ts';
-import { type Answer, errorAnswer } from '../core/answer.ts';
-import type { FakeRequest } from '../core/fake-request.ts';
+import { type Answer, errorAnswer } from '../messages/answer.ts';
+import type { FakeRequest } from '../messages/fake-request.ts';
 
 /** The parsed body, or the error answer to send instead. */
 export type BodyResult =

@@ -4,7 +4,7 @@
  * replaced did: case-sensitive, one trailing slash ignored, the path id percent-decoded (kept as
  * sent when it does not decode).
  */
-import type { Handler, Step } from '../pipeline.ts';
+import type { Handler, Step } from '../core/pipeline.ts';
 import { createPet } from './create-pet.ts';
 import { getPet, getPetHeaders } from './get-pet.ts';
 import { listPets } from './list-pets.ts';

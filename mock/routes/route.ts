@@ -1,8 +1,9 @@
 /** What a route is, and where the steps find the request's route. */
+
+import type { ControllableClock } from '../clock/clock.ts';
+import type { ResolvedConfig } from '../config/config.ts';
 import type { OperationId } from '../contract/types.ts';
-import type { ControllableClock } from '../core/clock.ts';
-import type { ResolvedConfig } from '../core/config.ts';
-import { createSlot, type Handler } from '../pipeline.ts';
+import { createSlot, type Handler } from '../core/pipeline.ts';
 import type { PetStore } from '../store/pet-store.ts';
 
 /** How a route is served: its operation, its id (if it is one of the interface's) and extra headers. */

@@ -3,8 +3,9 @@
  * method, 404 `route_not_found` otherwise. Both go through the pipeline, so they are
  * authenticated and carry the rate-limit headers like every other response.
  */
-import { errorAnswer } from '../core/answer.ts';
-import type { Handler } from '../pipeline.ts';
+
+import type { Handler } from '../core/pipeline.ts';
+import { errorAnswer } from '../messages/answer.ts';
 
 const allowedMethods: readonly (readonly [RegExp, string])[] = [
   [/^\/pets\/?$/, 'GET, HEAD, POST, OPTIONS'],

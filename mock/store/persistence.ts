@@ -1,6 +1,6 @@
 /**
  * Where a store keeps its state across restarts, when asked to. Environment-free: the HTTP door
- * supplies a file (mock/server/state-file.ts); the browser and tests use none.
+ * supplies a file (mock/cli/state-file.ts); the browser and tests use none.
  */
 import type { Pet } from '../contract/types.ts';
 

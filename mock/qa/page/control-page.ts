@@ -3,7 +3,7 @@
  * everything through the control surface, with the token when one is set), and their headers
  * forbid framing (no clickjacking of the buttons), inline or foreign script, and caching.
  */
-import type { Answer } from '../../core/answer.ts';
+import type { Answer } from '../../messages/answer.ts';
 import { pageHtml } from './page-html.ts';
 import { pageScript } from './page-script.ts';
 

@@ -7,8 +7,8 @@
  * server.listen({ onUnhandledFrame: 'error' });
  */
 import { type SetupServer, setupServer } from 'msw/node';
-import { setupFetchServer } from './doors/fetch-only-server.ts';
-import { type CreateFakeOptions, createFake, type Fake } from './fake.ts';
+import { type CreateFakeOptions, createFake, type Fake } from '../fake.ts';
+import { setupFetchServer } from './fetch-only-server.ts';
 
 /** A fake and the msw server that intercepts requests to it. */
 export interface FakeServer {
@@ -31,5 +31,5 @@ export async function createFakeFetchServer(options: CreateFakeOptions = {}): Pr
   return { server: setupFetchServer(...fake.handlers), fake };
 }
 
-export * from './fake.ts';
+export * from '../fake.ts';
 export { setupFetchServer };

@@ -3,25 +3,25 @@
  * `npm start`: serves the fake on real ports (production and staging origins), prints the base
  * URLs and demo keys, and logs one line per request with the key redacted to its public id.
  *
- * Each flag maps onto one `createFake` option; defaults and checks live in mock/core/config.ts
+ * Each flag maps onto one `createFake` option; defaults and checks live in mock/config/config.ts
  * only. The CLI checks flag syntax (a number is digits) and renames a ConfigError's option to the
  * flag or variable the user set.
  */
 import { readFileSync, writeFileSync } from 'node:fs';
 import { parseArgs } from 'node:util';
 import packageJson from '../../package.json' with { type: 'json' };
+import { defaults, type ExchangeRecord, minControlTokenLength } from '../config/config.ts';
+import { ConfigError } from '../config/config-error.ts';
+import type { FakeProfile } from '../config/profile.ts';
 import { parseJson } from '../contract/lossless-json.ts';
 import type { Pet } from '../contract/types.ts';
-import { defaults, type ExchangeRecord, minControlTokenLength } from '../core/config.ts';
-import { ConfigError } from '../core/config-error.ts';
-import type { FakeProfile } from '../core/profile.ts';
+import { listenHttp } from '../doors/http/http-server.ts';
+import { listenProblem } from '../doors/http/listen-problem.ts';
 import { type ChaosSettings, type CreateFakeOptions, createFake, type Fake } from '../fake.ts';
 import { parseKeysFile } from '../policies/plans.ts';
 import { formatClientReport } from '../qa/client-report-summary.ts';
 import { StorageError } from '../store/storage-error.ts';
-import { listenHttp } from './http-server.ts';
 import { invokedAs } from './invoked-as.ts';
-import { listenProblem } from './listen-problem.ts';
 import { outputPathProblem } from './output-path.ts';
 import { createStateFile, StateFileError } from './state-file.ts';
 import { describeParseError } from './unknown-flag.ts';

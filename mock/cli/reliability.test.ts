@@ -8,9 +8,9 @@ import { connect, type Socket } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, afterEach, beforeAll, expect, test } from 'vitest';
+import { type HttpDoor, listenHttp } from '../doors/http/http-server.ts';
 import { createFake, type Fake } from '../fake.ts';
 import { freePort, startFakeProcess, stopFakeProcesses } from './fake-process.ts';
-import { type HttpDoor, listenHttp } from './http-server.ts';
 
 const auth = { Authorization: 'Bearer enterprise-demo-key' };
 afterEach(stopFakeProcesses);

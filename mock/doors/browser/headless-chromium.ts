@@ -15,7 +15,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { inject } from 'vitest';
-import packageJson from '../../package.json' with { type: 'json' };
+import packageJson from '../../../package.json' with { type: 'json' };
 
 /** Debian's Chromium (`apt-get install chromium`), used when present. */
 const debianChromium = '/usr/bin/chromium';
@@ -32,7 +32,7 @@ declare module 'vitest' {
   }
 }
 
-const repositoryRoot = fileURLToPath(new URL('../..', import.meta.url));
+const repositoryRoot = fileURLToPath(new URL('../../..', import.meta.url));
 /** The pinned (exact) version of the npm package that ships a Chromium. */
 const packagedVersion = packageJson.devDependencies['@sparticuz/chromium'];
 

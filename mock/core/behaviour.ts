@@ -6,31 +6,31 @@
  * itself when it is none of them. Which steps run, in which order, is written here and nowhere
  * else.
  */
-import type { FakeControl } from './control/control.ts';
-import { controlPipeline } from './control/control-handlers.ts';
-import { type Answer, errorAnswer } from './core/answer.ts';
-import type { FakeRequest } from './core/fake-request.ts';
-import type { FakeState } from './core/fake-state.ts';
-import { createContext, type Handler, type Policy, runPipeline, type Step } from './pipeline.ts';
-import { authenticateStep } from './policies/auth.ts';
-import { banStep } from './policies/ban-step.ts';
-import { answerPreflight, corsStep } from './policies/cors.ts';
-import { errorCodesStep } from './policies/error-codes-step.ts';
-import { hostStep } from './policies/host-check.ts';
-import { internalErrorStep } from './policies/internal-error-step.ts';
-import { anonymousRateLimit, rateLimitHeaderRecord } from './policies/rate-limit.ts';
-import { rateLimitHeadersStep } from './policies/rate-limit-headers-step.ts';
-import { rateLimitPolicy } from './policies/rate-limit-step.ts';
-import { createRefuse } from './policies/refusal.ts';
-import { createRequestLog, pathStart, type RequestLog } from './policies/request-log.ts';
-import { clientReportPolicy, createClientIds } from './qa/client-report-step.ts';
-import { injectedFailurePolicy } from './qa/injected-failure-step.ts';
+import type { FakeControl } from '../control/control.ts';
+import { controlPipeline } from '../control/control-handlers.ts';
+import { type Answer, errorAnswer } from '../messages/answer.ts';
+import type { FakeRequest } from '../messages/fake-request.ts';
+import { authenticateStep } from '../policies/auth.ts';
+import { banStep } from '../policies/ban-step.ts';
+import { answerPreflight, corsStep } from '../policies/cors.ts';
+import { errorCodesStep } from '../policies/error-codes-step.ts';
+import { hostStep } from '../policies/host-check.ts';
+import { internalErrorStep } from '../policies/internal-error-step.ts';
+import { anonymousRateLimit, rateLimitHeaderRecord } from '../policies/rate-limit.ts';
+import { rateLimitHeadersStep } from '../policies/rate-limit-headers-step.ts';
+import { rateLimitPolicy } from '../policies/rate-limit-step.ts';
+import { createRefuse } from '../policies/refusal.ts';
+import { createRequestLog, pathStart, type RequestLog } from '../policies/request-log.ts';
+import { clientReportPolicy, createClientIds } from '../qa/client-report-step.ts';
+import { injectedFailurePolicy } from '../qa/injected-failure-step.ts';
 import {
   answerRoute,
   createRouteTable,
   routeHeadersStep,
   routingStep,
-} from './routes/route-table.ts';
+} from '../routes/route-table.ts';
+import type { FakeState } from './fake-state.ts';
+import { createContext, type Handler, type Policy, runPipeline, type Step } from './pipeline.ts';
 
 /** Longest request target (path and query) answered; longer ones get 414 `uri_too_long`. */
 export const maxUrlLength = 8192;

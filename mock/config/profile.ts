@@ -7,8 +7,8 @@
 
 import { petStatuses } from '../contract/schemas.ts';
 import type { PetStatus } from '../contract/types.ts';
+import type { ErrorCode } from '../messages/errors.ts';
 import { ConfigError } from './config-error.ts';
-import type { ErrorCode } from './errors.ts';
 
 /** The profile format this version reads and writes. */
 const profileFormat = 'petstore-profile/1';

@@ -8,8 +8,8 @@ import { mkdtempSync, readFileSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterEach, expect, test } from 'vitest';
+import { type HttpDoor, listenHttp } from '../doors/http/http-server.ts';
 import { createFake, type StorePersistence } from '../fake.ts';
-import { type HttpDoor, listenHttp } from './http-server.ts';
 import { createStateFile, StateFileError, type StateFileSystem } from './state-file.ts';
 
 const auth = { Authorization: 'Bearer enterprise-demo-key' };

@@ -9,7 +9,7 @@ import { once } from 'node:events';
 import { readFileSync } from 'node:fs';
 import { connect, type Socket } from 'node:net';
 import { afterEach, expect, test } from 'vitest';
-import { cliPath, freePort, startFakeProcess, stopFakeProcesses } from './fake-process.ts';
+import { cliPath, freePort, startFakeProcess, stopFakeProcesses } from '../../cli/fake-process.ts';
 
 afterEach(stopFakeProcesses);
 

@@ -2,7 +2,7 @@
  * The demo page's script: starts the fake's worker, then calls the Pet Store with plain `fetch`
  * and prints each exchange. Bundled by scripts/build-browser.ts; the browser test drives it.
  */
-import { type Fake, startFakeWorker } from '../browser.ts';
+import { type Fake, startFakeWorker } from './browser.ts';
 
 declare global {
   interface Window {

@@ -10,7 +10,7 @@
  */
 import type { UnhandledFrameHandle } from 'msw';
 import { type SetupWorker, setupWorker } from 'msw/browser';
-import { type CreateFakeOptions, createFake, type Fake } from './fake.ts';
+import { type CreateFakeOptions, createFake, type Fake } from '../../fake.ts';
 
 /** Options of `startFakeWorker`: the fake's own options plus how the worker is started. */
 export interface StartFakeWorkerOptions extends CreateFakeOptions {
@@ -49,4 +49,4 @@ export async function startFakeWorker(options: StartFakeWorkerOptions = {}): Pro
   return { worker, fake };
 }
 
-export * from './fake.ts';
+export * from '../../fake.ts';

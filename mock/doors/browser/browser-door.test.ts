@@ -1,6 +1,6 @@
 import { type Browser, type BrowserContext, chromium, type Page } from 'playwright-core';
 import { afterAll, beforeAll, beforeEach, expect, it } from 'vitest';
-import { bundleDemo, type DemoBundle, demoFiles } from '../../scripts/build-browser.ts';
+import { bundleDemo, type DemoBundle, demoFiles } from '../../../scripts/build-browser.ts';
 import { chromiumArgs, chromiumPath } from './headless-chromium.ts';
 import { type StaticServer, serveStatic } from './static-server.ts';
 
@@ -85,8 +85,12 @@ function call(
 
 it('bundles the browser door without any node:* module or server code', () => {
   expect(bundle.inputs.filter((input) => input.startsWith('node:'))).toEqual([]);
-  expect(bundle.inputs.filter((input) => input.includes('mock/server/'))).toEqual([]);
-  expect(bundle.inputs).toContain('mock/browser.ts');
+  expect(
+    bundle.inputs.filter(
+      (input) => input.includes('mock/doors/http/') || input.includes('mock/cli/'),
+    ),
+  ).toEqual([]);
+  expect(bundle.inputs).toContain('mock/doors/browser/browser.ts');
 });
 
 it('lists pets with X-RateLimit-* headers the page can read', async () => {

@@ -44,7 +44,7 @@ export async function waitForBanner(
   return () => text;
 }
 
-/** Starts `node mock/server/cli.ts <args>` and resolves once it prints its demo keys. */
+/** Starts `node mock/cli/cli.ts <args>` and resolves once it prints its demo keys. */
 export async function startFakeProcess(
   args: readonly string[],
   env: Record<string, string> = {},

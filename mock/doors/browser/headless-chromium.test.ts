@@ -8,7 +8,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { chromium } from 'playwright-core';
 import { afterAll, expect, test } from 'vitest';
-import packageJson from '../../package.json' with { type: 'json' };
+import packageJson from '../../../package.json' with { type: 'json' };
 import { chromiumArgs, findChromium } from './headless-chromium.ts';
 
 const version = packageJson.devDependencies['@sparticuz/chromium'];

@@ -5,8 +5,8 @@
  * step learns for later steps (the caller, the rate-limit values) travels in a slot that the step
  * owning it declares, as hono's `c.set` / `c.get` do, so no step's data is written here.
  */
-import type { Answer } from './core/answer.ts';
-import type { FakeRequest } from './core/fake-request.ts';
+import type { Answer } from '../messages/answer.ts';
+import type { FakeRequest } from '../messages/fake-request.ts';
 
 /** A typed place on the context for one thing a step learned. */
 export interface Slot<T> {

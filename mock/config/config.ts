@@ -3,12 +3,12 @@
  * "not shown"; the README's "Choices the fake makes" table mirrors this file.
  */
 import type { PetStatus } from '../contract/types.ts';
+import type { ErrorCode } from '../messages/errors.ts';
 import { type BanPolicy, defaultBanPolicy } from '../policies/ban.ts';
 import { type DeprecationSchedule, getPetDeprecation } from '../policies/deprecation.ts';
 import { assertLimits, type Limits } from '../policies/plans.ts';
 import type { RetryAfterFormat } from '../policies/retry-after.ts';
 import { ConfigError } from './config-error.ts';
-import type { ErrorCode } from './errors.ts';
 import {
   type BadQueryChoice,
   choiceValues,

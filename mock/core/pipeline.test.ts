@@ -1,5 +1,5 @@
 import { expect, test } from 'vitest';
-import { errorAnswer, jsonAnswer } from './core/answer.ts';
+import { errorAnswer, jsonAnswer } from '../messages/answer.ts';
 import { type Context, createContext, createSlot, runPipeline, type Step } from './pipeline.ts';
 
 function context(): Context {
