@@ -7,11 +7,21 @@ import type { RequestHandler } from 'msw';
 import defaultKeysFile from '../fixtures/keys.json' with { type: 'json' };
 import defaultPets from '../fixtures/pets.json' with { type: 'json' };
 import { type ControllableClock, createClock } from './clock/clock.ts';
-import { type FakeOptions, type ResolvedConfig, resolveConfig } from './config/config.ts';
+import {
+  type FakeOptions,
+  type ResolvedConfig,
+  resolveConfig,
+  withProfile,
+} from './config/config.ts';
 import { ConfigError } from './config/config-error.ts';
 import type { Pet } from './contract/types.ts';
 import { createControl, type FakeControl } from './control/control.ts';
-import { type Behaviour, createApiPipeline, createBehaviour } from './core/behaviour.ts';
+import {
+  type Behaviour,
+  createApiPipeline,
+  createBehaviour,
+  type PolicyOptions,
+} from './core/behaviour.ts';
 import type { FakeState } from './core/fake-state.ts';
 import { createFakeFetch } from './doors/fake-fetch.ts';
 import { createMswHandlers } from './doors/msw-handlers.ts';
@@ -22,8 +32,11 @@ import { createQaState } from './qa/qa-state.ts';
 import type { StorePersistence } from './store/persistence.ts';
 import { createPetStore, snapshotProblem } from './store/pet-store.ts';
 
-/** Options of a fake: behaviour (see FakeOptions) plus its data and clock. */
-export interface CreateFakeOptions extends FakeOptions {
+/**
+ * Options of a fake: its settings (FakeOptions), the options each policy declares for itself
+ * (PolicyOptions, e.g. `ban`), its data and its clock.
+ */
+export interface CreateFakeOptions extends FakeOptions, PolicyOptions {
   /** Pets to start with (and to reset to). Default: fixtures/pets.json. */
   readonly seed?: readonly Pet[] | 'empty';
   /** Plans and keys. Default: fixtures/keys.json. */
@@ -99,7 +112,8 @@ export const defaultSeed: readonly Pet[] = defaultPets as Pet[];
  * Creates a fake Pet Store.
  * @example const fake = await createFake({ seed: 'empty', retryAfterFormat: 'http-date' });
  */
-export async function createFake(options: CreateFakeOptions = {}): Promise<Fake> {
+export async function createFake(given: CreateFakeOptions = {}): Promise<Fake> {
+  const options = withProfile(given);
   const config = resolveConfig(options);
   const keysFile = parseKeysFile(
     options.keys ?? defaultKeysFile,
@@ -128,7 +142,7 @@ export async function createFake(options: CreateFakeOptions = {}): Promise<Fake>
     forced: createForcedResponses(),
     qa: createQaState(chaos),
   };
-  const api = createApiPipeline(state);
+  const api = createApiPipeline(state, options);
   const control = createControl(state, seed, initialKeys, api.reset);
   const behaviour = createBehaviour(state, api, control);
   return {

@@ -18,6 +18,7 @@ import type { Pet } from '../contract/types.ts';
 import { listenHttp } from '../doors/http/http-server.ts';
 import { listenProblem } from '../doors/http/listen-problem.ts';
 import { type ChaosSettings, type CreateFakeOptions, createFake, type Fake } from '../fake.ts';
+import { defaultBanPolicy } from '../policies/ban.ts';
 import { parseKeysFile } from '../policies/plans.ts';
 import { formatClientReport } from '../qa/client-report-summary.ts';
 import { StorageError } from '../store/storage-error.ts';
@@ -64,8 +65,8 @@ const usage = `Usage: ${command} [options]
   --seed <file|empty>      pets to start with (default fixtures/pets.json)
   --keys <file>            plans and keys (default fixtures/keys.json)
   --retry-after <format>   seconds | http-date (default ${defaults.retryAfterFormat})
-  --ban-threshold <n>      requests during Retry-After that ban a key (default ${defaults.ban.threshold})
-  --ban-seconds <n>        length of a ban (default ${defaults.ban.durationSeconds})
+  --ban-threshold <n>      requests during Retry-After that ban a key (default ${defaultBanPolicy.threshold})
+  --ban-seconds <n>        length of a ban (default ${defaultBanPolicy.durationSeconds})
   --enterprise <m>/<d>     Enterprise limits per minute/day (default: the keys file's plan)
   --state-file <path>      keep pets across restarts in this file (default: memory only)
   --fsync                  flush the state file to disk on every write (survives power loss)

@@ -4,7 +4,6 @@
  */
 import type { PetStatus } from '../contract/types.ts';
 import type { ErrorCode } from '../messages/errors.ts';
-import { type BanPolicy, defaultBanPolicy } from '../policies/ban.ts';
 import { type DeprecationSchedule, getPetDeprecation } from '../policies/deprecation.ts';
 import { assertLimits, type Limits } from '../policies/plans.ts';
 import type { RetryAfterFormat } from '../policies/retry-after.ts';
@@ -37,7 +36,11 @@ export interface ExchangeRecord {
   readonly controlAction?: string;
 }
 
-/** Options of `createFake`; every field is optional. */
+/**
+ * The settings more than one part of the fake reads (origins, Hosts, the Retry-After format, the
+ * routes' limits); every field is optional. A setting only one policy reads is declared by that
+ * policy and joins `createFake`'s options through its registration (core/behaviour.ts).
+ */
 export interface FakeOptions {
   /** Origin of the production base URL (the fake adds `/v1`). Default `http://127.0.0.1:4010`. */
   readonly origin?: string;
@@ -51,8 +54,6 @@ export interface FakeOptions {
   readonly maxBodyBytes?: number;
   /** Format of `Retry-After`. Default `seconds`. */
   readonly retryAfterFormat?: RetryAfterFormat;
-  /** When keys get banned. Default: 5 requests during Retry-After, banned 300 s. */
-  readonly ban?: Partial<BanPolicy>;
   /** Limits of the Enterprise plan, which the interface calls "custom". */
   readonly enterpriseLimits?: Limits;
   /** Deprecation and sunset dates of getPet. */
@@ -97,7 +98,6 @@ export interface ResolvedConfig {
   readonly maxNameLength: number;
   readonly maxBodyBytes: number;
   readonly retryAfterFormat: RetryAfterFormat;
-  readonly ban: BanPolicy;
   readonly enterpriseLimits: Limits | undefined;
   readonly deprecation: DeprecationSchedule;
   readonly controlPrefix: string;
@@ -127,7 +127,6 @@ export const defaults = {
   retryAfterFormat: 'seconds',
   controlPrefix: '/__control',
   maxPets: 1_000_000,
-  ban: defaultBanPolicy,
   unknownFields: 'ignore',
   malformedIdStatus: 404,
   badQuery: 'refuse',
@@ -156,7 +155,8 @@ function normaliseOrigin(value: string, option: string): string {
   return url.origin;
 }
 
-function positiveInteger(value: number, option: string): number {
+/** The one check of a setting that must be a positive integer (a policy's own ones too). */
+export function positiveInteger(value: number, option: string): number {
   if (!Number.isSafeInteger(value) || value < 1) {
     throw new ConfigError(option, `must be a positive integer, got ${value}`);
   }
@@ -191,12 +191,16 @@ function resolveAllowedHosts(origins: readonly string[], extra: readonly string[
   return [...new Set(hosts)];
 }
 
+/** The options with a profile's choices under them (options given beside it win). */
+export function withProfile<Options extends FakeOptions>(given: Options): Options {
+  return given.profile === undefined
+    ? given
+    : { ...profileOptions(parseProfile(given.profile)), ...given };
+}
+
 /** Fills in defaults and rejects bad options with a ConfigError that says how to fix them. */
 export function resolveConfig(given: FakeOptions = {}): ResolvedConfig {
-  const options: FakeOptions =
-    given.profile === undefined
-      ? given
-      : { ...profileOptions(parseProfile(given.profile)), ...given };
+  const options = withProfile(given);
   const origins = [normaliseOrigin(options.origin ?? defaults.origin, 'origin')];
   const staging = options.stagingOrigin ?? defaults.stagingOrigin;
   if (staging !== false) origins.push(normaliseOrigin(staging, 'stagingOrigin'));
@@ -248,13 +252,6 @@ export function resolveConfig(given: FakeOptions = {}): ResolvedConfig {
     ),
     maxBodyBytes: positiveInteger(options.maxBodyBytes ?? defaults.maxBodyBytes, 'maxBodyBytes'),
     retryAfterFormat,
-    ban: {
-      threshold: positiveInteger(options.ban?.threshold ?? defaults.ban.threshold, 'ban.threshold'),
-      durationSeconds: positiveInteger(
-        options.ban?.durationSeconds ?? defaults.ban.durationSeconds,
-        'ban.durationSeconds',
-      ),
-    },
     enterpriseLimits: options.enterpriseLimits,
     deprecation: { ...getPetDeprecation, ...options.deprecation },
     controlPrefix,

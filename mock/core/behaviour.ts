@@ -19,13 +19,14 @@ import { internalErrorStep } from '../policies/internal-error-step.ts';
 import { anonymousRateLimit, rateLimitHeaderRecord } from '../policies/rate-limit.ts';
 import { rateLimitHeadersStep } from '../policies/rate-limit-headers-step.ts';
 import { rateLimitPolicy } from '../policies/rate-limit-step.ts';
-import { createRefuse } from '../policies/refusal.ts';
+import { createRefuse, type Refuse } from '../policies/refusal.ts';
 import { createRequestLog, pathStart, type RequestLog } from '../policies/request-log.ts';
-import { clientReportPolicy, createClientIds } from '../qa/client-report-step.ts';
+import { type ClientIds, clientReportPolicy, createClientIds } from '../qa/client-report-step.ts';
 import { injectedFailurePolicy } from '../qa/injected-failure-step.ts';
 import {
   answerRoute,
   createRouteTable,
+  type RouteTable,
   routeHeadersStep,
   routingStep,
 } from '../routes/route-table.ts';
@@ -35,6 +36,65 @@ import { createContext, type Handler, type Policy, runPipeline, type Step } from
 /** Longest request target (path and query) answered; longer ones get 414 `uri_too_long`. */
 export const maxUrlLength = 8192;
 
+/** What the steps are built from: the fake's state and the parts several steps share. */
+interface StepParts extends FakeState {
+  readonly refuse: Refuse;
+  readonly clientIds: ClientIds;
+  readonly log: RequestLog;
+  readonly routes: RouteTable;
+}
+
+/** Builds one entry of the pipeline from the shared parts and the policy's own options. */
+type StepFactory = (parts: StepParts, options: never) => Step | Policy;
+
+/**
+ * The steps every `/v1` request runs through, in order: the first ones see the answer last
+ * (they log it and write the headers every answer carries), the last ones decide first. A new
+ * policy is one entry here: a factory that takes the parts it needs and, if it has settings only
+ * it reads, its own options type, which joins createFake's options (`PolicyOptions`) from here.
+ */
+const apiSteps = [
+  (parts) => parts.log.step('api'),
+  (parts) => routingStep(parts.routes, parts.config.basePath),
+  () => corsStep,
+  () => routeHeadersStep,
+  (parts) => rateLimitHeadersStep(parts.plans),
+  (parts) => errorCodesStep(parts.config.errorCodes),
+  () => internalErrorStep('handler'),
+  (parts) => hostStep(parts.config.allowedHosts),
+  (parts) => authenticateStep({ keys: parts.keys, plans: parts.plans, ledger: parts.usage }),
+  (parts) =>
+    clientReportPolicy({
+      reporter: parts.qa.clients,
+      clock: parts.clock,
+      clientIds: parts.clientIds,
+    }),
+  (parts) =>
+    injectedFailurePolicy({
+      forced: parts.forced,
+      chaos: parts.qa.chaos,
+      initialChaos: parts.qa.initialChaos,
+      clock: parts.clock,
+      refuse: parts.refuse,
+    }),
+  banStep,
+  (parts) => rateLimitPolicy({ ledger: parts.usage, refuse: parts.refuse }),
+] as const satisfies readonly StepFactory[];
+
+type OptionsOf<Factory> = Factory extends (parts: StepParts, options: infer Options) => unknown
+  ? unknown extends Options
+    ? object
+    : Options
+  : object;
+type Intersection<Union> = (Union extends unknown ? (each: Union) => void : never) extends (
+  all: infer All,
+) => void
+  ? All
+  : never;
+
+/** The options the registered policies declare for themselves (e.g. the ban's `ban`). */
+export type PolicyOptions = Intersection<OptionsOf<(typeof apiSteps)[number]>>;
+
 /** The interface's pipeline of one fake: its steps, and what a control reset puts back. */
 export interface ApiPipeline {
   readonly steps: readonly Step[];
@@ -43,43 +103,24 @@ export interface ApiPipeline {
   reset(): void;
 }
 
-/**
- * The steps every `/v1` request runs through, in order: the first ones see the answer last
- * (they log it and write the headers every answer carries), the last ones decide first. A new
- * policy is a new entry here: a step, or a policy (a step with a reset) made by a factory that
- * takes the slice of the fake it needs.
- */
-export function createApiPipeline(state: FakeState): ApiPipeline {
-  const { config, clock, keys, plans, qa } = state;
-  const refuse = createRefuse(config.retryAfterFormat);
+/** Builds the interface's pipeline over one fake's state; a bad policy option throws a ConfigError. */
+export function createApiPipeline(state: FakeState, options: PolicyOptions): ApiPipeline {
+  const { config, keys } = state;
   const clientIds = createClientIds(keys, config.controlAccess);
-  const log = createRequestLog({ onExchange: config.onExchange, keys, clientIds });
-  const routes = createRouteTable({ store: state.store, clock, config });
-  const entries: readonly (Step | Policy)[] = [
-    log.step('api'),
-    routingStep(routes, config.basePath),
-    corsStep,
-    routeHeadersStep,
-    rateLimitHeadersStep(plans),
-    errorCodesStep(config.errorCodes),
-    internalErrorStep('handler'),
-    hostStep(config.allowedHosts),
-    authenticateStep({ keys, plans, ledger: state.usage }),
-    clientReportPolicy({ reporter: qa.clients, clock, clientIds }),
-    injectedFailurePolicy({
-      forced: state.forced,
-      chaos: qa.chaos,
-      initialChaos: qa.initialChaos,
-      clock,
-      refuse,
-    }),
-    banStep({ policy: config.ban, refuse }),
-    rateLimitPolicy({ ledger: state.usage, refuse }),
-  ];
+  const parts: StepParts = {
+    ...state,
+    refuse: createRefuse(config.retryAfterFormat),
+    clientIds,
+    log: createRequestLog({ onExchange: config.onExchange, keys, clientIds }),
+    routes: createRouteTable({ store: state.store, clock: state.clock, config }),
+  };
+  const entries = apiSteps.map((factory) =>
+    (factory as (parts: StepParts, options: PolicyOptions) => Step | Policy)(parts, options),
+  );
   const policies = entries.filter((entry): entry is Policy => typeof entry !== 'function');
   return {
     steps: entries.map((entry) => (typeof entry === 'function' ? entry : entry.step)),
-    log,
+    log: parts.log,
     reset: () => {
       for (const policy of policies) policy.reset();
     },

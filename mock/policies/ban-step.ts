@@ -1,23 +1,42 @@
 /** The ban step of the pipeline, over the ban rules of ban.ts. */
+import { positiveInteger } from '../config/config.ts';
 import type { Step } from '../core/pipeline.ts';
 import { callerSlot } from './auth.ts';
-import { type BanPolicy, isBanned, recordAdmission, recordRefusal } from './ban.ts';
+import {
+  type BanPolicy,
+  defaultBanPolicy,
+  isBanned,
+  recordAdmission,
+  recordRefusal,
+} from './ban.ts';
 import { peekRateLimit } from './rate-limit.ts';
 import { refusedUntilSlot } from './rate-limit-step.ts';
 import { type Refuse, rateLimitSlot } from './refusal.ts';
+
+/** The ban's options, which join createFake's through the step's registration. */
+export interface BanOptions {
+  /** When keys get banned. Default: 5 requests during Retry-After, banned 300 s. */
+  readonly ban?: Partial<BanPolicy>;
+}
+
+/** The ban policy with its defaults filled in; a bad value throws a ConfigError naming it. */
+export function resolveBan(given: Partial<BanPolicy> = {}): BanPolicy {
+  return {
+    threshold: positiveInteger(given.threshold ?? defaultBanPolicy.threshold, 'ban.threshold'),
+    durationSeconds: positiveInteger(
+      given.durationSeconds ?? defaultBanPolicy.durationSeconds,
+      'ban.durationSeconds',
+    ),
+  };
+}
 
 /**
  * The pipeline step, in front of rate limiting: a banned key is refused until the ban ends; a
  * rate-limit refusal (`refusedUntilSlot`) counts towards a ban and may start one, and an admitted
  * request clears the count.
  */
-export function banStep({
-  policy,
-  refuse,
-}: {
-  readonly policy: BanPolicy;
-  readonly refuse: Refuse;
-}): Step {
+export function banStep({ refuse }: { readonly refuse: Refuse }, options: BanOptions): Step {
+  const policy = resolveBan(options.ban);
   return (context, next) => {
     const { usage, limits } = context.need(callerSlot);
     const { now } = context;
