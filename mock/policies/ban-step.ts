@@ -20,7 +20,7 @@ export interface BanOptions {
 }
 
 /** The ban policy with its defaults filled in; a bad value throws a ConfigError naming it. */
-export function resolveBan(given: Partial<BanPolicy> = {}): BanPolicy {
+function resolveBan(given: Partial<BanPolicy> = {}): BanPolicy {
   return {
     threshold: positiveInteger(given.threshold ?? defaultBanPolicy.threshold, 'ban.threshold'),
     durationSeconds: positiveInteger(
