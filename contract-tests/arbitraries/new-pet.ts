@@ -2,16 +2,22 @@
  * Request bodies for `POST /pets`: valid NewPets, and bodies that miss required fields, carry
  * wrong types or unknown statuses, extra fields, edge-case names and int64 edges. Every name
  * starts with the run prefix, so pets a run creates on a shared server can be recognised.
+ * NewPet's fields, which are required and what values they take come from the OpenAPI document
+ * (contract/pet-fields.ts, field-values.ts): a field the document adds is sent too.
  */
 import fc from 'fast-check';
-import { int64, type PetStatus, petStatuses } from '../contract/interface-facts.ts';
+import { int64, type PetStatus } from '../contract/interface-facts.ts';
+import { newPetFieldNames, newPetFields, requiredNewPetFields } from '../contract/pet-fields.ts';
 import { toJsonText } from '../http/exact-json.ts';
+import { fieldArbitraries, invalidValue, objectValue, zipFields } from './field-values.ts';
 
-/** What a valid body asks the server to store. */
+/** What a valid body asks the server to store: NewPet's fields that are set. */
 export interface SentPet {
   readonly name: string;
   readonly categoryId: bigint;
   readonly status?: PetStatus;
+  /** Any other field the document gives NewPet. */
+  readonly [field: string]: unknown;
 }
 
 /** A body to send: its text, and the pet it asks for when it is a valid NewPet. */
@@ -22,9 +28,10 @@ export interface BodyCase {
   readonly sent?: SentPet;
 }
 
+/** The body for `pet`: its fields that are set, in its order. */
 function toBody(pet: SentPet): Record<string, unknown> {
-  const body: Record<string, unknown> = { name: pet.name, categoryId: pet.categoryId };
-  if (pet.status !== undefined) body.status = pet.status;
+  const body: Record<string, unknown> = {};
+  for (const [field, value] of Object.entries(pet)) if (value !== undefined) body[field] = value;
   return body;
 }
 
@@ -33,69 +40,55 @@ export function validCase(label: string, pet: SentPet): BodyCase {
   return { label, body: toJsonText(toBody(pet)), sent: pet };
 }
 
+/**
+ * One arbitrary per NewPet field, in the document's order, for a valid NewPet: `name` as given,
+ * every other field derived from its schema (optional ones sometimes left out).
+ */
+export function newPetArbitraries(name: fc.Arbitrary<string>): fc.Arbitrary<unknown>[] {
+  return fieldArbitraries(newPetFields, { name });
+}
+
+/** The SentPet of values drawn from `newPetArbitraries`, in the same order. */
+export function sentPet(values: readonly unknown[]): SentPet {
+  return zipFields(newPetFields, values) as SentPet;
+}
+
 /** A plainly valid NewPet: prefixed letters and digits, a small categoryId, status or none. */
 const plainPet = (prefix: string): fc.Arbitrary<SentPet> =>
-  fc
-    .record({
-      name: fc.stringMatching(/^[A-Za-z0-9][A-Za-z0-9 ]{0,19}$/).map((text) => `${prefix}${text}`),
-      categoryId: fc.bigInt(1n, 1000n),
-      status: fc.option(fc.constantFrom(...petStatuses), { nil: undefined }),
-    })
-    .map(({ name, categoryId, status }) =>
-      status === undefined ? { name, categoryId } : { name, categoryId, status },
-    );
+  objectValue(newPetFields, {
+    name: fc.stringMatching(/^[A-Za-z0-9][A-Za-z0-9 ]{0,19}$/).map((text) => `${prefix}${text}`),
+  }) as fc.Arbitrary<SentPet>;
 
 /** Valid NewPet bodies. */
 export const validBody = (prefix: string): fc.Arbitrary<BodyCase> =>
   plainPet(prefix).map((pet) => validCase('valid NewPet', pet));
 
+/** Each required field alone, then all of them together (`name`, `categoryId`, both). */
+const dropChoices: readonly (readonly string[])[] =
+  requiredNewPetFields.length > 1
+    ? [...requiredNewPetFields.map((field) => [field]), requiredNewPetFields]
+    : [requiredNewPetFields];
+
 /** Bodies without `name`, without `categoryId`, or without both (interface: 400). */
 export const missingRequiredBody = (prefix: string): fc.Arbitrary<BodyCase> =>
-  fc.tuple(plainPet(prefix), fc.constantFrom('name', 'categoryId', 'both')).map(([pet, drop]) => {
+  fc.tuple(plainPet(prefix), fc.constantFrom(...dropChoices)).map(([pet, drop]) => {
     const body = toBody(pet);
-    if (drop !== 'categoryId') delete body.name;
-    if (drop !== 'name') delete body.categoryId;
-    return {
-      label: `without ${drop === 'both' ? 'name and categoryId' : drop}`,
-      body: toJsonText(body),
-    };
+    for (const field of drop) delete body[field];
+    return { label: `without ${drop.join(' and ')}`, body: toJsonText(body) };
   });
 
-const wrongName = fc.constantFrom<unknown>(42, true, null, [], {}, ['a']);
-const wrongCategoryId = fc.constantFrom<unknown>(
-  '5',
-  1.5,
-  true,
-  null,
-  [],
-  {},
-  '',
-  int64.max + 1n,
-  int64.min - 1n,
-  10n ** 30n,
-);
-const wrongStatus = fc.oneof(
-  fc.constantFrom<unknown>('Available', 'SOLD', 'adopted', '', 1, null, true, ['sold']),
-  fc
-    .stringMatching(/^[a-z]{1,12}$/)
-    .filter((value) => !(petStatuses as readonly string[]).includes(value)),
-);
+/** Each NewPet field with the values its schema refuses, in the document's order. */
+const wrongValues = newPetFields.flatMap((field) => {
+  const values = invalidValue(field.schema);
+  return values === undefined ? [] : [values.map((value) => [field.name, value] as const)];
+});
 
 /** Bodies with one field of the wrong type or value (interface: 400 for invalid values). */
 export const invalidValueBody = (prefix: string): fc.Arbitrary<BodyCase> =>
-  fc
-    .tuple(
-      plainPet(prefix),
-      fc.oneof(
-        wrongName.map((value) => ['name', value] as const),
-        wrongCategoryId.map((value) => ['categoryId', value] as const),
-        wrongStatus.map((value) => ['status', value] as const),
-      ),
-    )
-    .map(([pet, [field, value]]) => {
-      const body = { ...toBody(pet), [field]: value };
-      return { label: `${field} = ${toJsonText(value)}`, body: toJsonText(body) };
-    });
+  fc.tuple(plainPet(prefix), fc.oneof(...wrongValues)).map(([pet, [field, value]]) => {
+    const body = { ...toBody(pet), [field]: value };
+    return { label: `${field} = ${toJsonText(value)}`, body: toJsonText(body) };
+  });
 
 /** Bodies that are missing, empty, not JSON or not an object (interface: a JSON NewPet is required). */
 export const notANewPetBody = (): fc.Arbitrary<BodyCase> =>
@@ -125,9 +118,7 @@ export const extraFieldsBody = (prefix: string): fc.Arbitrary<BodyCase> =>
     .tuple(
       plainPet(prefix),
       fc.dictionary(
-        fc
-          .stringMatching(/^[a-zA-Z_]{1,12}$/)
-          .filter((key) => !['name', 'categoryId', 'status'].includes(key)),
+        fc.stringMatching(/^[a-zA-Z_]{1,12}$/).filter((key) => !newPetFieldNames.includes(key)),
         fc.jsonValue({ maxDepth: 2 }),
         { minKeys: 1, maxKeys: 3 },
       ),
@@ -160,18 +151,10 @@ export const edgeNameBody = (prefix: string, allowUnprefixed: boolean): fc.Arbit
       .map((text) => `${prefix}${text}`),
   ];
   if (allowUnprefixed) names.push(fc.constantFrom('', ' ', '   \t'));
-  return fc
-    .tuple(
-      fc.oneof(...names),
-      fc.bigInt(1n, 1000n),
-      fc.option(fc.constantFrom(...petStatuses), { nil: undefined }),
-    )
-    .map(([name, categoryId, status]) =>
-      validCase(
-        `name of ${[...name].length} characters`,
-        status === undefined ? { name, categoryId } : { name, categoryId, status },
-      ),
-    );
+  return fc.tuple(...newPetArbitraries(fc.oneof(...names))).map((values) => {
+    const pet = sentPet(values);
+    return validCase(`name of ${[...pet.name].length} characters`, pet);
+  });
 };
 
 /**

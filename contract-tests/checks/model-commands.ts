@@ -5,8 +5,11 @@
  * not required to appear in it; when it does, it must be unchanged and under its own status.
  */
 import fc from 'fast-check';
+import { onlyFields } from '../../mock/contract/schemas.ts';
 import { limitInRange } from '../arbitraries/list-query.ts';
+import { newPetArbitraries, type SentPet, sentPet } from '../arbitraries/new-pet.ts';
 import { type PetStatus, pageSize, petStatuses } from '../contract/interface-facts.ts';
+import { newPetFieldNames, petFieldNames } from '../contract/pet-fields.ts';
 import { checkPets } from '../contract/schemas.ts';
 import { toJsonText } from '../http/exact-json.ts';
 import { fail } from './check.ts';
@@ -27,29 +30,33 @@ export interface RealSystem {
 /** One command of the model-based run. */
 export type PetCommand = fc.AsyncCommand<PetModel, RealSystem>;
 
-function createCommand(
-  suffix: string,
-  categoryId: bigint,
-  status: PetStatus | undefined,
-): PetCommand {
+/** A field's value in a command's description: `omitted`, digits, a word, or quoted text. */
+function describe(value: unknown): string {
+  if (value === undefined) return 'omitted';
+  if (typeof value === 'bigint') return value.toString();
+  return typeof value === 'string' && /^[\w-]+$/.test(value) ? value : show(value);
+}
+
+/** Creates a pet from drawn NewPet fields; `name` is the suffix of the run's next name. */
+function createCommand(fields: SentPet): PetCommand {
+  const { name: suffix, ...others } = fields;
   return {
     check: () => true,
     async run(model, real) {
-      const name = `${real.nextName('pet')}${suffix}`;
-      const sent = status === undefined ? { name, categoryId } : { name, categoryId, status };
+      const sent: SentPet = { ...fields, name: `${real.nextName('pet')}${suffix}` };
       const exchange = await real.context.send(createPetRequest(toJsonText(sent)));
       const pet = expectCreated(exchange, sent, 'create');
       if (model.pets.has(pet.id) || model.otherIds.has(pet.id))
         fail(`create assigned id ${pet.id}, which another pet already has`, exchange);
-      model.pets.set(pet.id, {
-        id: pet.id,
-        name: pet.name,
-        categoryId: pet.categoryId,
-        status: pet.status,
-      });
+      model.pets.set(pet.id, onlyFields(pet, petFieldNames));
     },
-    toString: () =>
-      `create(${show(suffix)}, categoryId ${categoryId}, status ${status ?? 'omitted'})`,
+    toString: () => {
+      // Every other NewPet field, set or omitted (an omitted one is not in `others`).
+      const rest = newPetFieldNames
+        .filter((field) => field !== 'name')
+        .map((field) => `${field} ${describe(others[field])}`);
+      return `create(${[show(suffix), ...rest].join(', ')})`;
+    },
   };
 }
 
@@ -136,8 +143,8 @@ export function petCommands(): fc.Arbitrary<PetCommand>[] {
   const status = fc.option(fc.constantFrom(...petStatuses), { nil: undefined });
   return [
     fc
-      .tuple(fc.stringMatching(/^[A-Za-z0-9 ]{0,12}$/), fc.bigInt(1n, 1000n), status)
-      .map(([suffix, categoryId, chosen]) => createCommand(suffix, categoryId, chosen)),
+      .tuple(...newPetArbitraries(fc.stringMatching(/^[A-Za-z0-9 ]{0,12}$/)))
+      .map((values) => createCommand(sentPet(values))),
     fc
       .constantFrom<Refusal>('no categoryId', 'categoryId as string', 'unknown status')
       .map(refusedCreateCommand),

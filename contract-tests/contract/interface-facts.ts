@@ -2,12 +2,13 @@
  * The numbers and names the interface (openapi/interface.md) states, in one place, so every check quotes the
  * interface rather than a constant of its own. Shapes come from the OpenAPI document (schemas.ts).
  */
+import { openapiDocument } from '../../mock/contract/openapi.generated.ts';
 
 /** Page size of `GET /pets`: minimum 1, maximum 100, default 20 (interface, "Limits"). */
 export const pageSize = { min: 1, max: 100, default: 20 } as const;
 
-/** The PetStatus values (interface, "PetStatus"). */
-export const petStatuses = ['available', 'pending', 'sold'] as const;
+/** The PetStatus values, in the OpenAPI document's order (interface, "PetStatus"). */
+export const petStatuses = openapiDocument.components.schemas.PetStatus.enum;
 
 /** One PetStatus value. */
 export type PetStatus = (typeof petStatuses)[number];

@@ -128,6 +128,21 @@ export function compileSchema(schema: Schema): SchemaCheck {
         });
         break;
       }
+      case 'minLength':
+      case 'maxLength': {
+        const bound = Number(argument);
+        const isMin = keyword === 'minLength';
+        checks.push((value, path = '') => {
+          if (typeof value !== 'string') return [];
+          // Characters as JSON Schema counts them: code points, not UTF-16 units.
+          const length = [...value].length;
+          const ok = isMin ? length >= bound : length <= bound;
+          return ok
+            ? []
+            : [{ path, message: `must be at ${isMin ? 'least' : 'most'} ${bound} characters` }];
+        });
+        break;
+      }
       case 'required': {
         const names = argument as readonly string[];
         checks.push((value, path = '') => {
