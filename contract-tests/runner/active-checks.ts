@@ -28,7 +28,7 @@ export interface ActiveRun {
   /** What the `--rate-limits` checks hand each other. */
   readonly rateLimitRun: RateLimitRunState;
   /** `--plan2`: the second key's plan. */
-  readonly secondPlan?: PlanName;
+  readonly secondPlan?: PlanName | undefined;
   /** Requests the checks not run yet may still need (their planned cost). */
   plannedLeft: number;
 }
