@@ -8,8 +8,8 @@
  */
 import { writeFileSync } from 'node:fs';
 import { parseArgs } from 'node:util';
-import { listenProblem } from '../../mock/server/listen-problem.ts';
 import { type FlagSpecs, flagHelp, parseInteger } from '../../mock/server/command-line.ts';
+import { listenProblem } from '../../mock/server/listen-problem.ts';
 import { describeParseError } from '../../mock/server/unknown-flag.ts';
 import type { PlanName } from '../contract/interface-facts.ts';
 import { toCurl } from '../http/curl.ts';
@@ -32,10 +32,7 @@ const proxyFlags = {
   port: {
     type: 'string',
     value: '<n>',
-    help: [
-      'port to listen on (default 4020, or a free one with a',
-      'command; 0 picks a free one)',
-    ],
+    help: ['port to listen on (default 4020, or a free one with a', 'command; 0 picks a free one)'],
   },
   host: {
     type: 'string',

@@ -28,7 +28,7 @@ export class UsageError extends Error {
 }
 
 /**
- * One help entry: `label` padded so the help starts at `column`; further lines start there too.
+ * One help entry: `label` padded so the help starts `column` characters in; further lines too.
  * @example helpEntry('--port <n>', 'port to listen on', 23)
  */
 export function helpEntry(label: string, help: string | readonly string[], column: number): string {
