@@ -37,7 +37,7 @@ export interface KnownQuota {
 }
 
 /** A wait the pacer is about to make, for a progress line (waits over a second). */
-export interface PacerWait {
+interface PacerWait {
   readonly ms: number;
   /** What it waits for, naming the header, e.g. `Retry-After: 30`. */
   readonly reason: string;

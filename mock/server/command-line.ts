@@ -9,7 +9,7 @@ import type { ParseArgsOptionDescriptor } from 'node:util';
  * One flag: what `node:util` parseArgs needs (type, short, default) and what `--help` says.
  * @example { type: 'string', default: '10000', value: '<ms>', help: 'per-request timeout (default 10000)' }
  */
-export type FlagSpec = ParseArgsOptionDescriptor & {
+type FlagSpec = ParseArgsOptionDescriptor & {
   /** The value's name in help, e.g. `<ms>`; boolean flags have none. */
   readonly value?: string;
   /** Its help, one string per printed line; absent when another flag's line explains it. */
