@@ -169,7 +169,7 @@ export async function runCalibrateCommand(
   // The same probes, with the same flags, against the fake as the profile under test sets it up.
   const fake = await fakeFetchTarget({
     apiKey: 'free-demo-key',
-    ...(fakeProfile === undefined ? {} : { fake: { profile: fakeProfile } }),
+    fake: fakeProfile === undefined ? undefined : { profile: fakeProfile },
   });
   try {
     const mirrored = await calibrate({

@@ -18,7 +18,7 @@ type TargetChoice =
       readonly baseUrl: string;
       readonly apiKey: string;
       /** `PETSTORE_API_KEY_2`, when set. */
-      readonly secondApiKey?: string;
+      readonly secondApiKey: string | undefined;
     }
   | { readonly kind: 'fake' }
   | { readonly kind: 'prism-mock' };
@@ -45,8 +45,10 @@ export interface CliOptions {
 const defaultMaxDurationS = 300;
 
 /**
- * Every flag the CLI takes, with its help (cli/usage.ts prints it). The order is the one unknown
- * flags are matched in (did you mean); the help lists them in its own order.
+ * Every flag the CLI takes, with its help (cli/usage.ts prints it). A flag is declared here and
+ * parsed in parseCliOptions, into the run's client settings or its suite choices, which main
+ * hands on whole. This order is the one unknown flags are matched in (did you mean); the help
+ * lists them as targetFlags and optionFlags below say.
  */
 export const cliFlags = {
   'base-url': {
@@ -165,6 +167,40 @@ export const cliFlags = {
   },
 } as const satisfies FlagSpecs;
 
+/** Where each flag's help starts in --help (cli/usage.ts). */
+export const helpColumn = 23;
+
+/** The flags that choose the target, listed first. */
+export const targetFlags = [
+  'base-url',
+  'fake',
+  'prism-mock',
+] as const satisfies readonly (keyof typeof cliFlags)[];
+
+/** Every other flag, in the order the help lists them. */
+export const optionFlags = [
+  'via-prism',
+  'allow-writes',
+  'read-only',
+  'rate-limits',
+  'plan',
+  'plan2',
+  'budget',
+  'timeout',
+  'max-body-bytes',
+  'max-wait',
+  'max-duration',
+  'seed',
+  'runs',
+  'only',
+  'skip',
+  'junit',
+  'log',
+  'strict',
+  'version',
+  'help',
+] as const satisfies readonly (keyof typeof cliFlags)[];
+
 const keyFlags = /^--?(api-?key|key|token|bearer|auth(orization)?)(=|$)/i;
 
 function parseIds(value: string | undefined, flag: string): string[] | undefined {
@@ -246,7 +282,7 @@ export function parseCliOptions(argv: readonly string[], env: NodeJS.ProcessEnv)
       kind: 'url',
       baseUrl,
       apiKey,
-      ...(secondApiKey === undefined ? {} : { secondApiKey }),
+      secondApiKey,
     };
     replayFlags.push(`--base-url ${baseUrl}`);
   } else if (values['prism-mock']) {

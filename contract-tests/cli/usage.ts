@@ -1,35 +1,5 @@
 import { flagHelp } from '../../mock/server/command-line.ts';
-import { cliFlags } from './options.ts';
-
-/** Where each flag's help starts. */
-const column = 23;
-
-/** The flags that choose the target, listed first. */
-const targetFlags = ['base-url', 'fake', 'prism-mock'] as const;
-
-/** Every other flag, in the order the help lists them. */
-const optionFlags = [
-  'via-prism',
-  'allow-writes',
-  'read-only',
-  'rate-limits',
-  'plan',
-  'plan2',
-  'budget',
-  'timeout',
-  'max-body-bytes',
-  'max-wait',
-  'max-duration',
-  'seed',
-  'runs',
-  'only',
-  'skip',
-  'junit',
-  'log',
-  'strict',
-  'version',
-  'help',
-] as const satisfies readonly (keyof typeof cliFlags)[];
+import { cliFlags, helpColumn, optionFlags, targetFlags } from './options.ts';
 
 /**
  * The CLI's help text, naming the command as the user invoked it and where its docs are.
@@ -45,10 +15,10 @@ The API key is read from the PETSTORE_API_KEY environment variable only; it is
 never printed, in any encoding.
 
 Target (one of):
-${flagHelp(cliFlags, column, targetFlags)}
+${flagHelp(cliFlags, helpColumn, targetFlags)}
 
 Options:
-${flagHelp(cliFlags, column, optionFlags)}
+${flagHelp(cliFlags, helpColumn, optionFlags)}
 
 Exit codes: 0 the server conforms (every selected, applicable check ran and passed),
 1 a rule is broken, 2 no verdict: usage or connection error, or a selected check
