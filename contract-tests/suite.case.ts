@@ -7,7 +7,8 @@ import { allChecks } from './checks/registry.ts';
 import { formatResult } from './report/console-report.ts';
 import type { SuiteResult } from './runner/results.ts';
 import { type ClientSettings, createRunClient } from './runner/run-client.ts';
-import { runSuite, type SuiteChoices } from './runner/run-suite.ts';
+import { runSuite } from './runner/run-suite.ts';
+import type { SuiteChoices } from './runner/suite-choices.ts';
 import type { Target } from './targets/target.ts';
 
 /** How to run the suite for one door. */

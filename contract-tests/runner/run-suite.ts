@@ -6,7 +6,6 @@
 import type { RunFacts } from '../checks/check.ts';
 import type { RateLimitRunState } from '../checks/check-context.ts';
 import { allChecks } from '../checks/registry.ts';
-import type { PlanName } from '../contract/interface-facts.ts';
 import { type ActiveRun, runActiveCheck } from './active-checks.ts';
 import { observe } from './observation.ts';
 import { conformanceCost, selectChecks, spendsWindow } from './plan.ts';
@@ -15,26 +14,7 @@ import type { CheckResult, SuiteResult } from './results.ts';
 import { decideBudget } from './run-budget.ts';
 import type { RunClient } from './run-client.ts';
 import { createSharedProbes } from './shared-probes.ts';
-
-/** What a run checks, as its flags choose it; absent or undefined: the default. */
-export interface SuiteChoices {
-  /** Property runs (`--runs`); default as many as the budget allows, up to `maxRuns`. */
-  readonly runs?: number | undefined;
-  readonly maxRuns?: number;
-  /** May create pets (default: only on loopback targets). */
-  readonly writes?: boolean | undefined;
-  /** Spend the key's window once on purpose (`--rate-limits`). */
-  readonly rateLimits?: boolean;
-  /** The key's plan (`--plan`), to check X-RateLimit-Limit against the plan table. */
-  readonly plan?: PlanName | undefined;
-  /** `--plan2`: the plan of the target's second key. */
-  readonly plan2?: PlanName | undefined;
-  readonly only?: readonly string[] | undefined;
-  /** Checks never to run (`--skip`). */
-  readonly skip?: readonly string[] | undefined;
-  /** Prefix of created pets' names; default `contract-<time><random>-`. */
-  readonly runPrefix?: string;
-}
+import type { SuiteChoices } from './suite-choices.ts';
 
 /** Options of one run: its client, built by whoever starts the run, what to check, and whom to tell. */
 export interface SuiteOptions extends SuiteChoices {
@@ -114,7 +94,7 @@ export async function runSuite(options: SuiteOptions): Promise<SuiteResult> {
     runPrefix,
     writes,
     rateLimitRun,
-    secondPlan: options.plan2,
+    choices: options,
     plannedLeft: conformanceCost(selection.active, decided.runs),
   };
   for (const check of selection.active) report(await runActiveCheck(check, run));
