@@ -13,6 +13,7 @@ import type { CreateFakeOptions } from '../mock/fake.ts';
 import { calibrate } from './calibrate/calibrate.ts';
 import { compareProfiles } from './calibrate/compare.ts';
 import { runCli } from './cli-process.ts';
+import { createRunClient } from './runner/run-client.ts';
 import { type FakeTarget, fakeFetchTarget, httpFakeTarget } from './targets/fake-target.ts';
 
 /** Choices unlike every default of the fake. */
@@ -39,7 +40,11 @@ afterEach(async () => {
 async function learn(fake: CreateFakeOptions, rateLimits = true) {
   const target = await fakeFetchTarget({ apiKey: 'free-demo-key', fake });
   open.push(target);
-  return calibrate({ target: { ...target, loopback: false }, writes: true, rateLimits });
+  return calibrate({
+    client: createRunClient({ ...target, loopback: false }),
+    writes: true,
+    rateLimits,
+  });
 }
 
 test('learns every choice a fake was configured with, within a Free key window', async () => {
@@ -87,7 +92,9 @@ test('the profile it writes makes a fresh fake compare equal; the default fake d
 test('without writes or --rate-limits, the choices those need are listed as not learned', async () => {
   const target = await fakeFetchTarget({ apiKey: 'free-demo-key', fake: otherChoices });
   open.push(target);
-  const { profile, requests } = await calibrate({ target: { ...target, loopback: false } });
+  const { profile, requests } = await calibrate({
+    client: createRunClient({ ...target, loopback: false }),
+  });
   expect(Object.keys(profile.choices).sort()).toEqual([
     'badQuery',
     'errorCodes',

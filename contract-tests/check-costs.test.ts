@@ -6,6 +6,7 @@ import { expect, test } from 'vitest';
 import { costAt } from './checks/check.ts';
 import { allChecks } from './checks/registry.ts';
 import { spendsWindow } from './runner/plan.ts';
+import { createRunClient } from './runner/run-client.ts';
 import { runSuite } from './runner/run-suite.ts';
 import { directFakeTarget } from './targets/fake-target.ts';
 
@@ -13,7 +14,10 @@ for (const runs of [1, 4]) {
   test(`at ${runs} run(s) per property, no active check sends more than its declared cost`, async () => {
     const target = await directFakeTarget({ secondApiKey: 'pro-demo-key' });
     try {
-      const result = await runSuite({ target, seed: 17, runs, budget: 5000 });
+      const result = await runSuite({
+        client: createRunClient(target, { seed: 17, budget: 5000 }),
+        runs,
+      });
       for (const check of allChecks) {
         if (check.kind !== 'active' || spendsWindow(check)) continue;
         const outcome = result.results.find((entry) => entry.id === check.id);

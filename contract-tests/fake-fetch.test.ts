@@ -6,7 +6,8 @@ import { fakeFetchTarget } from './targets/fake-target.ts';
 runContractSuite({
   door: 'fake.fetch',
   newTarget: () => fakeFetchTarget(),
-  options: { seed: 20_241_122, budget: 5000, runs: 10 },
+  client: { seed: 20_241_122, budget: 5000 },
+  options: { runs: 10 },
   afterRun(result) {
     expect(result.answered429).toBe(0);
   },

@@ -5,6 +5,7 @@ runContractSuite({
   door: 'fake in-process (fetch-only door)',
   // As through setupServer, with a second key of another plan.
   newTarget: () => fetchOnlyFakeTarget({ secondApiKey: 'pro-demo-key' }),
-  options: { seed: 20_241_122, budget: 5000, runs: 10, plan2: 'pro' },
+  client: { seed: 20_241_122, budget: 5000 },
+  options: { runs: 10, plan2: 'pro' },
   afterRun: expectOnlyOptInsSkipped,
 });

@@ -12,6 +12,7 @@ import { after, before, safeParse, withQuery } from './mutants/fault-helpers.ts'
 import { rebuild } from './mutants/intercept.ts';
 import type { Mutant } from './mutants/mutant.ts';
 import { failedIds, type SuiteResult } from './runner/results.ts';
+import { createRunClient } from './runner/run-client.ts';
 import { runSuite } from './runner/run-suite.ts';
 import { directFakeTarget } from './targets/fake-target.ts';
 
@@ -34,11 +35,15 @@ async function freeKeyRun(options: {
   target.fake.control.setTime(startOfMinute);
   try {
     return await runSuite({
-      target: { ...target, loopback: false },
-      seed: options.seed,
+      client: createRunClient(
+        { ...target, loopback: false },
+        {
+          seed: options.seed,
+          ...(options.onExchange === undefined ? {} : { onExchange: options.onExchange }),
+        },
+      ),
       writes: options.writes ?? true,
       rateLimits: options.rateLimits,
-      ...(options.onExchange === undefined ? {} : { onExchange: options.onExchange }),
     });
   } finally {
     await target.close();

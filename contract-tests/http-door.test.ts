@@ -12,7 +12,8 @@ runContractSuite({
       fake: { ...smallWindowFake, retryAfterFormat: 'http-date' },
       apiKey: smallWindowKey,
     }),
-  options: { seed: 7, budget: 900, runs: 5, rateLimits: true },
+  client: { seed: 7, budget: 900 },
+  options: { runs: 5, rateLimits: true },
   afterRun(result) {
     expect(result.answered429).toBe(1);
     expect(result.waitedMs).toBeGreaterThan(60_000);

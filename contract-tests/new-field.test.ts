@@ -13,9 +13,9 @@ import type { AddressInfo } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, expect, test } from 'vitest';
+import { freePort, waitForBanner } from '../mock/cli/fake-process.ts';
 import { parseJson, stringifyJson } from '../mock/contract/lossless-json.ts';
 import { createFake } from '../mock/fake.ts';
-import { freePort, waitForBanner } from '../mock/server/fake-process.ts';
 
 const repository = new URL('..', import.meta.url).pathname;
 const apiKey = 'enterprise-demo-key';

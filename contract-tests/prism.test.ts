@@ -7,6 +7,7 @@
 import { expect, test } from 'vitest';
 import { mutants } from './mutants/catalogue.ts';
 import { failedIds } from './runner/results.ts';
+import { createRunClient } from './runner/run-client.ts';
 import { runSuite } from './runner/run-suite.ts';
 import { httpFakeTarget } from './targets/fake-target.ts';
 import { prismMockTarget, viaPrism } from './targets/prism-targets.ts';
@@ -14,7 +15,7 @@ import { prismMockTarget, viaPrism } from './targets/prism-targets.ts';
 test('the checks prism mock can support pass against it; the rest are skipped with the reason', async () => {
   const target = await prismMockTarget();
   try {
-    const result = await runSuite({ target, seed: 11, budget: 60 });
+    const result = await runSuite({ client: createRunClient(target, { seed: 11, budget: 60 }) });
     expect(failedIds(result, true)).toEqual([]);
     const statusOf = (id: string) => result.results.find((check) => check.id === id);
     for (const id of [
@@ -49,13 +50,14 @@ test('through prism proxy, the fake passes every check and every answer Prism ju
   try {
     let recorded = 0;
     const result = await runSuite({
-      target,
-      seed: 12,
-      budget: 2000,
+      client: createRunClient(target, {
+        seed: 12,
+        budget: 2000,
+        onExchange: () => {
+          recorded += 1;
+        },
+      }),
       runs: 4,
-      onExchange: () => {
-        recorded += 1;
-      },
     });
     expect(failedIds(result, true)).toEqual([]);
     expect(result.results.find((check) => check.id === 'prism.exchangesValid')?.status).toBe(
@@ -75,7 +77,11 @@ test("Prism's validator flags answers that break the document", async () => {
     await httpFakeTarget(fault === undefined ? {} : { wrap: fault.wrap }),
   );
   try {
-    const result = await runSuite({ target, seed: 13, budget: 300, runs: 2, only: ['listPets.'] });
+    const result = await runSuite({
+      client: createRunClient(target, { seed: 13, budget: 300 }),
+      runs: 2,
+      only: ['listPets.'],
+    });
     const prism = result.results.find((check) => check.id === 'prism.exchangesValid');
     expect(prism?.status).toBe('fail');
     expect(prism?.failure?.message).toMatch(/must have required property 'categoryId'/);

@@ -13,6 +13,7 @@ import { afterEach, expect, test } from 'vitest';
 import { mutants } from './mutants/catalogue.ts';
 import { passiveObservers } from './proxy/passive-verdicts.ts';
 import { failedIds } from './runner/results.ts';
+import { createRunClient } from './runner/run-client.ts';
 import { runSuite } from './runner/run-suite.ts';
 import { type FakeTarget, type FakeTargetOptions, httpFakeTarget } from './targets/fake-target.ts';
 import { urlTarget } from './targets/url-target.ts';
@@ -82,10 +83,8 @@ test('in front of the fake: forwards the whole active run, adds no request, find
   const junit = join(mkdtempSync(join(tmpdir(), 'contract-proxy-')), 'proxy.xml');
   const proxy = await startProxyCli(target.baseUrl, ['--junit', junit]);
   const active = await runSuite({
-    target: urlTarget(proxy.baseUrl, key),
-    seed: 31,
+    client: createRunClient(urlTarget(proxy.baseUrl, key), { seed: 31, budget: 1000 }),
     runs: 3,
-    budget: 1000,
   });
   expect(failedIds(active, true)).toEqual([]);
   expect(served()).toBe(active.requests);
@@ -129,10 +128,8 @@ for (const name of faults) {
     const { target, served } = await fakeDoor(fault.wrap);
     const proxy = await startProxyCli(target.baseUrl);
     const active = await runSuite({
-      target: urlTarget(proxy.baseUrl, key),
-      seed: 32,
+      client: createRunClient(urlTarget(proxy.baseUrl, key), { seed: 32, budget: 1000 }),
       runs: 3,
-      budget: 1000,
     });
     const passive = new Set(passiveObservers(undefined).map((check) => check.id));
     const expected = failedIds(active).filter((id) => passive.has(id));

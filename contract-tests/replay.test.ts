@@ -40,7 +40,10 @@ for (const mutant of mutants) {
       const line = replayLine({ command: 'petstore-contract --fake', seed }, failure);
       const [, ...flags] = line.split(' ');
       const options = parseCliOptions(flags, {});
-      const replay = await runMutant(mutant, { seed: options.seed, only: options.only });
+      const replay = await runMutant(mutant, {
+        seed: options.client.seed,
+        only: options.suite.only,
+      });
       const again = replay.results.find((check) => check.id === failure.id);
       expect(failureOf(again), line).toEqual(failureOf(failure));
       // Narrowing adds no "could not run": only what the whole run could not judge either.

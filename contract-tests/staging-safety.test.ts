@@ -7,6 +7,7 @@ import { expect, test } from 'vitest';
 import { defaultSeed } from '../mock/fake.ts';
 import type { Exchange } from './http/exchange.ts';
 import { intercept } from './mutants/intercept.ts';
+import { createRunClient } from './runner/run-client.ts';
 import { runSuite } from './runner/run-suite.ts';
 import { directFakeTarget } from './targets/fake-target.ts';
 
@@ -19,10 +20,7 @@ async function record(options: Parameters<typeof directFakeTarget>[0] = {}) {
 test('a non-loopback server is only read by default, in at most the 60-request budget', async () => {
   const { target, exchanges, onExchange } = await record({ apiKey: 'free-demo-key' });
   const result = await runSuite({
-    target: { ...target, loopback: false },
-    seed: 3,
-    budget: 60,
-    onExchange,
+    client: createRunClient({ ...target, loopback: false }, { seed: 3, budget: 60, onExchange }),
   });
   expect(exchanges.filter((exchange) => exchange.spec.method !== 'GET')).toEqual([]);
   expect(result.requests).toBeLessThanOrEqual(60);
@@ -38,9 +36,7 @@ test('a non-loopback server is only read by default, in at most the 60-request b
 test('with writes allowed, every pet the run creates is named with the run prefix', async () => {
   const { target } = await record();
   const result = await runSuite({
-    target: { ...target, loopback: false },
-    seed: 4,
-    budget: 400,
+    client: createRunClient({ ...target, loopback: false }, { seed: 4, budget: 400 }),
     writes: true,
     runPrefix: 'contract-test1-',
   });
@@ -52,7 +48,9 @@ test('with writes allowed, every pet the run creates is named with the run prefi
 
 test('a --budget too small for the checks asked stops after the preflight, naming the number needed', async () => {
   const { target, exchanges, onExchange } = await record();
-  await expect(runSuite({ target, seed: 5, budget: 15, onExchange })).rejects.toThrow(
+  await expect(
+    runSuite({ client: createRunClient(target, { seed: 5, budget: 15, onExchange }) }),
+  ).rejects.toThrow(
     /--budget 15 is too small for the checks asked: they need at least 67 requests; rerun with --budget 67/,
   );
   expect(exchanges).toHaveLength(1);
@@ -62,12 +60,9 @@ test('a 429 is honoured: the client waits for Retry-After and retries, and the c
   const { target, exchanges, onExchange } = await record();
   target.fake.control.force('listPets', 429, 2, 3);
   const result = await runSuite({
-    target,
-    seed: 6,
-    budget: 300,
+    client: createRunClient(target, { seed: 6, budget: 300, onExchange }),
     runs: 2,
     only: ['listPets.'],
-    onExchange,
   });
   expect(result.answered429).toBe(2);
   // First retry after Retry-After (3 s), the second after max(Retry-After, 2 s backoff).
@@ -81,18 +76,13 @@ test('a 429 is honoured: the client waits for Retry-After and retries, and the c
 test('a server that keeps answering 429 stops the check after three honoured retries, without a ban', async () => {
   const { target } = await record();
   const result = await runSuite({
-    target,
-    seed: 6,
-    budget: 300,
+    client: createRunClient(target, { seed: 6, budget: 300, onExchange: () => {} }),
     runs: 2,
     only: ['getPet.notFound'],
-    onExchange: () => {},
   });
   target.fake.control.force('getPet', 429, 100, 1);
   const stubborn = await runSuite({
-    target,
-    seed: 6,
-    budget: 300,
+    client: createRunClient(target, { seed: 6, budget: 300 }),
     runs: 2,
     only: ['getPet.notFound'],
   });
@@ -117,7 +107,10 @@ test('timeouts and dropped connections are findings, never a crash of the harnes
             : call.forward(),
       ),
   });
-  const result = await runSuite({ target, seed: 8, budget: 300, runs: 3, timeoutMs: 200 });
+  const result = await runSuite({
+    client: createRunClient(target, { seed: 8, budget: 300, timeoutMs: 200 }),
+    runs: 3,
+  });
   const faults = result.results.find((check) => check.id === 'server.noFaults');
   expect(faults?.status).toBe('fail');
   expect(faults?.failure?.message).toMatch(/no answer within 200 ms|connection reset/);

@@ -6,7 +6,9 @@ import { afterAll, beforeAll, expect, test } from 'vitest';
 import { allChecks } from './checks/registry.ts';
 import { formatResult } from './report/console-report.ts';
 import type { SuiteResult } from './runner/results.ts';
-import { runSuite, type SuiteOptions } from './runner/run-suite.ts';
+import { type ClientSettings, createRunClient } from './runner/run-client.ts';
+import { runSuite } from './runner/run-suite.ts';
+import type { SuiteChoices } from './runner/suite-choices.ts';
 import type { Target } from './targets/target.ts';
 
 /** How to run the suite for one door. */
@@ -14,25 +16,27 @@ export interface SuiteCase {
   /** Names the door in test titles, e.g. `in-process`. */
   readonly door: string;
   readonly newTarget: () => Promise<Target>;
-  /** Run options besides the target (seed, runs, rate limits...). */
-  readonly options: Omit<SuiteOptions, 'target'>;
+  /** The run's client settings: the seed, the budget... */
+  readonly client: ClientSettings & { readonly seed: number };
+  /** What the run checks (runs, rate limits, plans...). */
+  readonly options?: SuiteChoices;
   /** Extra assertions on the whole run. */
   readonly afterRun?: (result: SuiteResult) => void;
 }
 
 /** Registers one vitest test per check, over a single run of the suite against the door. */
-export function runContractSuite({ door, newTarget, options, afterRun }: SuiteCase): void {
+export function runContractSuite({ door, newTarget, client, options, afterRun }: SuiteCase): void {
   let target: Target;
   let result: SuiteResult;
   beforeAll(async () => {
     target = await newTarget();
-    result = await runSuite({ target, ...options });
+    result = await runSuite({ ...options, client: createRunClient(target, client) });
   });
   afterAll(async () => {
     await target?.close();
   });
 
-  test(`${door}: the run (seed ${options.seed}) ends without a failure`, () => {
+  test(`${door}: the run (seed ${client.seed}) ends without a failure`, () => {
     const failures = result.results.filter(
       (check) => check.status === 'fail' || check.status === 'warn',
     );

@@ -6,28 +6,22 @@
 import type { FakeProfile } from '../../mock/config/profile.ts';
 import { listPetsRequest } from '../checks/requests.ts';
 import { ContractUsageError } from '../cli/usage-error.ts';
-import { realClock } from '../http/clock.ts';
-import type { PacerWait } from '../http/pacer.ts';
 import { preflight } from '../runner/preflight.ts';
 import { isStopSignal } from '../runner/property.ts';
-import { createRunClient } from '../runner/run-client.ts';
-import { seededRandom } from '../runner/seeds.ts';
-import type { Target } from '../targets/target.ts';
+import type { RunClient } from '../runner/run-client.ts';
 import { type Findings, probes, toProfile } from './probes.ts';
 
 /** Options of one calibration. */
 export interface CalibrateOptions {
-  readonly target: Target;
+  /**
+   * The calibration's client (createRunClient), built by its command: the target, `--budget`
+   * (default 60, a Free key's minute; + the window with `rateLimits`), `--timeout`, the waits.
+   */
+  readonly client: RunClient;
   /** May create pets (default: loopback targets only). */
   readonly writes?: boolean;
   /** May spend the key's window once, to see a 429 (`--rate-limits`). */
   readonly rateLimits?: boolean;
-  /** Most requests (default 60, a Free key's minute; + the window with `rateLimits`). */
-  readonly budget?: number;
-  readonly timeoutMs?: number;
-  readonly maxWaitMs?: number;
-  readonly redact?: (text: string) => string;
-  readonly onWait?: (wait: PacerWait) => void;
   /** Prefix of the names of pets the probes create. */
   readonly runPrefix?: string;
 }
@@ -41,20 +35,11 @@ export interface Calibration {
 
 /** Learns the target's choices. Throws ContractUsageError when the target cannot be used. */
 export async function calibrate(options: CalibrateOptions): Promise<Calibration> {
-  const { target } = options;
-  const clock = target.clock ?? realClock;
+  const { target, client, fixedBudget } = options.client;
+  const { budget, clock } = client;
   const writes = options.writes ?? target.loopback;
   const rateLimits = options.rateLimits ?? false;
   const runPrefix = options.runPrefix ?? `calibrate-${Date.now().toString(36)}-`;
-  const { client, budget } = createRunClient({
-    target,
-    random: seededRandom(1),
-    ...(options.budget === undefined ? {} : { budget: options.budget }),
-    ...(options.timeoutMs === undefined ? {} : { timeoutMs: options.timeoutMs }),
-    ...(options.maxWaitMs === undefined ? {} : { maxWaitMs: options.maxWaitMs }),
-    ...(options.redact === undefined ? {} : { redact: options.redact }),
-    ...(options.onWait === undefined ? {} : { onWait: options.onWait }),
-  });
   await preflight(target.baseUrl, () => client.send(listPetsRequest()));
   const selected = probes.filter(
     (probe) => (probe.needs !== 'writes' || writes) && (probe.needs !== 'rateLimits' || rateLimits),
@@ -62,11 +47,11 @@ export async function calibrate(options: CalibrateOptions): Promise<Calibration>
   const planned = selected.reduce((sum, probe) => sum + probe.cost, 0);
   const quota = client.quota();
   const window = rateLimits ? (quota.limit ?? quota.remaining ?? 0) + 2 : 0;
-  if (options.budget === undefined)
+  if (fixedBudget === undefined)
     budget.resize(Math.max(60, budget.used + planned + window), 'the default budget');
-  else if (budget.used + planned + window > options.budget)
+  else if (budget.used + planned + window > fixedBudget)
     throw new ContractUsageError(
-      `--budget ${options.budget} is too small for calibrate: the probes asked need up to ${budget.used + planned + window} requests; rerun with --budget ${budget.used + planned + window}`,
+      `--budget ${fixedBudget} is too small for calibrate: the probes asked need up to ${budget.used + planned + window} requests; rerun with --budget ${budget.used + planned + window}`,
     );
 
   const findings: Findings = { choices: {}, errorCodes: {}, notLearned: {} };

@@ -1,8 +1,8 @@
 /** What a running check gets: the client, its seed and runs, the run prefix, shared probes. */
 
-import type { PlanName } from '../contract/interface-facts.ts';
 import type { ContractClient, SendOptions } from '../http/client.ts';
 import type { Exchange, RequestSpec } from '../http/exchange.ts';
+import type { SuiteChoices } from '../runner/suite-choices.ts';
 import type { Target } from '../targets/target.ts';
 
 /** Requests several checks read, sent once per run by whichever check needs them first. */
@@ -48,6 +48,9 @@ export interface CheckContext {
   listedPet(): Promise<ListedPetProbe>;
   /** State of the `--rate-limits` phase. */
   readonly rateLimitRun: RateLimitRunState;
-  /** `--plan2`: the second key's plan, when known. */
-  readonly secondPlan?: PlanName;
+  /**
+   * What the run was asked, as its flags say it (`--plan2`...), defaults not applied: `writes`
+   * and `runs` above are what the run decided.
+   */
+  readonly choices: SuiteChoices;
 }

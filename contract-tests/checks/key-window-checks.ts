@@ -64,7 +64,7 @@ export const rateLimitKeysIndependent = activeCheck({
         );
       reading(answer, 'the second key');
     }
-    const plan = context.secondPlan;
+    const plan = context.choices.plan2;
     if (plan !== undefined) {
       const limits = planLimits[plan];
       for (const answer of answers) {

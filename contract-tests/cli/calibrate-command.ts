@@ -6,22 +6,60 @@
  */
 import { readFileSync, writeFileSync } from 'node:fs';
 import { parseArgs } from 'node:util';
+import { type FlagSpecs, flagHelp, parseInteger } from '../../mock/cli/command-line.ts';
 import { describeParseError } from '../../mock/cli/unknown-flag.ts';
 import { ConfigError } from '../../mock/config/config-error.ts';
 import { type FakeProfile, parseProfile } from '../../mock/config/profile.ts';
 import { calibrate } from '../calibrate/calibrate.ts';
 import { compareProfiles } from '../calibrate/compare.ts';
 import { createRedactor } from '../report/redact.ts';
+import { type ClientSettings, createRunClient } from '../runner/run-client.ts';
 import { fakeFetchTarget } from '../targets/fake-target.ts';
 import { normaliseBaseUrl, urlTarget } from '../targets/url-target.ts';
 import type { CliIo } from './cli-io.ts';
-import { apiKeyFrom, checkOutputPath, integer, writesFrom } from './flag-values.ts';
+import { apiKeyFrom, checkOutputPath, writesFrom } from './flag-values.ts';
 import { ContractUsageError, toolName } from './usage-error.ts';
 
 /** The fake's command beside the harness's: the bin when installed, else the npm script. */
 function fakeCommand(command: string): string {
   return command === 'petstore-contract' ? 'petstore-fake' : 'npm start --';
 }
+
+/** Every flag of calibrate, with its help. */
+const calibrateFlags = {
+  'base-url': { type: 'string', value: '<url>', help: "the server's base address, ending in /v1" },
+  out: { type: 'string', value: '<file>', help: 'write the profile here (default: print it)' },
+  compare: {
+    type: 'boolean',
+    help: 'also probe the fake and list every choice that differs (exit 1)',
+  },
+  'fake-profile': {
+    type: 'string',
+    value: '<file>',
+    help: 'the profile the fake is run with for --compare (default: none)',
+  },
+  'allow-writes': {
+    type: 'boolean',
+    help: 'create pets on a non-loopback server (needed for most choices)',
+  },
+  'read-only': { type: 'boolean', help: 'never create pets' },
+  'rate-limits': {
+    type: 'boolean',
+    help: "spend the key's window once to see a 429 (Retry-After format)",
+  },
+  budget: {
+    type: 'string',
+    value: '<n>',
+    help: 'most requests (default 60; + the window with --rate-limits)',
+  },
+  timeout: {
+    type: 'string',
+    default: '10000',
+    value: '<ms>',
+    help: 'per-request timeout (default 10000)',
+  },
+  help: { type: 'boolean', short: 'h', help: 'this text' },
+} as const satisfies FlagSpecs;
 
 function calibrateUsage(command: string): string {
   return `Usage: ${command} calibrate --base-url <url> [options]
@@ -33,31 +71,8 @@ ${fakeCommand(command)} --profile <file>, or createFake({ profile }). Choices it
 learn are listed as such, never guessed. The key comes from PETSTORE_API_KEY.
 
 Options:
-  --base-url <url>       the server's base address, ending in /v1
-  --out <file>           write the profile here (default: print it)
-  --compare              also probe the fake and list every choice that differs (exit 1)
-  --fake-profile <file>  the profile the fake is run with for --compare (default: none)
-  --allow-writes         create pets on a non-loopback server (needed for most choices)
-  --read-only            never create pets
-  --rate-limits          spend the key's window once to see a 429 (Retry-After format)
-  --budget <n>           most requests (default 60; + the window with --rate-limits)
-  --timeout <ms>         per-request timeout (default 10000)
-  -h, --help             this text`;
+${flagHelp(calibrateFlags, 25)}`;
 }
-
-/** Every flag of calibrate. */
-const calibrateFlags = {
-  'base-url': { type: 'string' },
-  out: { type: 'string' },
-  compare: { type: 'boolean' },
-  'fake-profile': { type: 'string' },
-  'allow-writes': { type: 'boolean' },
-  'read-only': { type: 'boolean' },
-  'rate-limits': { type: 'boolean' },
-  budget: { type: 'string' },
-  timeout: { type: 'string' },
-  help: { type: 'boolean', short: 'h' },
-} as const;
 
 function readProfile(path: string): FakeProfile {
   let text: string;
@@ -96,14 +111,9 @@ export async function runCalibrateCommand(
   env: NodeJS.ProcessEnv,
   io: CliIo,
 ): Promise<number> {
-  let values: Record<string, string | boolean | undefined>;
+  let values: ReturnType<typeof parseCalibrateFlags>['values'];
   try {
-    values = parseArgs({
-      args: [...argv],
-      strict: true,
-      allowPositionals: false,
-      options: calibrateFlags,
-    }).values;
+    values = parseCalibrateFlags(argv).values;
   } catch (error) {
     throw new ContractUsageError(
       `calibrate: ${describeParseError(error, Object.keys(calibrateFlags))}`,
@@ -114,40 +124,35 @@ export async function runCalibrateCommand(
     io.out(calibrateUsage(command));
     return 0;
   }
-  if (typeof values['base-url'] !== 'string')
+  if (values['base-url'] === undefined)
     throw new ContractUsageError(
       'calibrate: --base-url <url> is required (the base URL, ending in /v1)',
     );
   const key = apiKeyFrom(env);
-  const budget =
-    values.budget === undefined
-      ? undefined
-      : integer(values.budget as string, '--budget', 0, 1, 1_000_000);
-  const timeoutMs = integer(values.timeout as string | undefined, '--timeout', 10_000, 1, 600_000);
   const redact = createRedactor(key);
   const out = (line: string) => io.out(redact(line));
+  // One set of client settings for both targets: the server and, with --compare, the fake.
+  const settings: ClientSettings = {
+    budget: parseInteger('--budget', values.budget, { min: 1, max: 1_000_000 }),
+    timeoutMs: parseInteger('--timeout', values.timeout, { min: 1, max: 600_000 }),
+    redact,
+    onWait: (wait) =>
+      out(`${toolName}: waiting ${(wait.ms / 1000).toFixed(1)} s for ${wait.reason}`),
+  };
   const target = urlTarget(normaliseBaseUrl(values['base-url']), key);
   const writes = writesFrom(values) ?? target.loopback;
-  const shared = {
-    writes,
-    rateLimits: values['rate-limits'] === true,
-    timeoutMs,
-    redact,
-    onWait: (wait: { ms: number; reason: string }) =>
-      out(`${toolName}: waiting ${(wait.ms / 1000).toFixed(1)} s for ${wait.reason}`),
-    ...(budget === undefined ? {} : { budget }),
-  };
+  const shared = { writes, rateLimits: values['rate-limits'] === true };
   const fakeProfile =
-    typeof values['fake-profile'] === 'string' ? readProfile(values['fake-profile']) : undefined;
+    values['fake-profile'] === undefined ? undefined : readProfile(values['fake-profile']);
   // Before the first probe: a typo in --out must not cost the key's window and pets.
-  checkOutputPath('--out', typeof values.out === 'string' ? values.out : undefined);
+  checkOutputPath('--out', values.out);
   out(`${toolName}: calibrating against ${target.baseUrl} (${writes ? 'writes on' : 'read-only'})`);
-  const server = await calibrate({ target, ...shared });
+  const server = await calibrate({ client: createRunClient(target, settings), ...shared });
   const profile = server.profile;
   for (const line of describe(profile)) out(line);
   out(`${toolName}: ${server.requests} requests sent (${server.keyRequests} with the key)`);
   const text = `${JSON.stringify(profile, null, 2)}\n`;
-  if (typeof values.out === 'string') {
+  if (values.out !== undefined) {
     try {
       writeFileSync(values.out, redact(text));
     } catch (error) {
@@ -164,10 +169,13 @@ export async function runCalibrateCommand(
   // The same probes, with the same flags, against the fake as the profile under test sets it up.
   const fake = await fakeFetchTarget({
     apiKey: 'free-demo-key',
-    ...(fakeProfile === undefined ? {} : { fake: { profile: fakeProfile } }),
+    fake: fakeProfile === undefined ? undefined : { profile: fakeProfile },
   });
   try {
-    const mirrored = await calibrate({ target: { ...fake, loopback: target.loopback }, ...shared });
+    const mirrored = await calibrate({
+      client: createRunClient({ ...fake, loopback: target.loopback }, settings),
+      ...shared,
+    });
     const comparison = compareProfiles(profile, mirrored.profile);
     for (const line of comparison.differences) out(`  differs: ${line}`);
     for (const line of comparison.notCompared) out(`  not compared: ${line}`);
@@ -184,4 +192,13 @@ export async function runCalibrateCommand(
   } finally {
     await fake.close();
   }
+}
+
+function parseCalibrateFlags(argv: readonly string[]) {
+  return parseArgs({
+    args: [...argv],
+    strict: true,
+    allowPositionals: false,
+    options: calibrateFlags,
+  });
 }

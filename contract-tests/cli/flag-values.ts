@@ -1,29 +1,11 @@
 /**
  * Reading flag values and the key, shared by every command of the CLI (the run, `proxy`,
- * `calibrate`), so each value is checked one way and refused with one message.
+ * `calibrate`), so each value is checked one way and refused with one message. Integers are
+ * read by parseInteger (mock/cli/command-line.ts), which the fake's CLI shares.
  */
 import { outputPathProblem } from '../../mock/cli/output-path.ts';
 import { type PlanName, planLimits } from '../contract/interface-facts.ts';
 import { ContractUsageError } from './usage-error.ts';
-
-/**
- * An integer flag from `min` to `max`, or `fallback` when absent.
- * @example integer(values.timeout, '--timeout', 10_000, 1, 600_000)
- */
-export function integer(
-  value: string | undefined,
-  flag: string,
-  fallback: number,
-  min: number,
-  max: number,
-): number {
-  if (value === undefined) return fallback;
-  if (!/^-?\d+$/.test(value) || Number(value) < min || Number(value) > max)
-    throw new ContractUsageError(
-      `${flag} must be an integer from ${min} to ${max}, got "${value}"`,
-    );
-  return Number(value);
-}
 
 /** `--plan` (or `--plan2`): a plan whose limits the interface gives, or undefined when absent. */
 export function parsePlan(value: string | undefined, flag = '--plan'): PlanName | undefined {

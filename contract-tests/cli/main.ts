@@ -3,6 +3,7 @@
  * Exit 0 conforming, 1 a rule broken, 2 no verdict (usage, connection, or checks that could not run).
  */
 import { writeFileSync } from 'node:fs';
+import { UsageError } from '../../mock/cli/command-line.ts';
 import packageJson from '../../package.json' with { type: 'json' };
 import {
   formatHeader,
@@ -15,6 +16,7 @@ import { openExchangeLog } from '../report/exchange-log.ts';
 import { toJunit } from '../report/junit.ts';
 import { createEnvRedactor, type Redactor } from '../report/redact.ts';
 import { type CheckResult, type SuiteResult, verdictOf } from '../runner/results.ts';
+import { createRunClient } from '../runner/run-client.ts';
 import { runSuite } from '../runner/run-suite.ts';
 import { httpFakeTarget } from '../targets/fake-target.ts';
 import { prismMockTarget, viaPrism } from '../targets/prism-targets.ts';
@@ -27,16 +29,17 @@ import { type CliOptions, parseCliOptions } from './options.ts';
 import { runProxyCommand } from './proxy-command.ts';
 import { stoppedRunOutcome } from './stopped-run.ts';
 import { usage } from './usage.ts';
-import { ContractUsageError, toolName } from './usage-error.ts';
+import { ContractUsageError, contractMessage, toolName } from './usage-error.ts';
 
 /** The npm script that runs the harness in this repository. */
 const repositoryCommand = 'npm run contract --';
 
 /** The fake's demo key for a `--fake` run: the plan's, or one whose window a run never spends. */
 function fakeKey(options: CliOptions): string {
-  if (options.plan !== undefined) return `${options.plan}-demo-key`;
+  const { plan, rateLimits } = options.suite;
+  if (plan !== undefined) return `${plan}-demo-key`;
   // A Free key's window is quick to spend; an Enterprise key's takes 10,000 requests.
-  return options.rateLimits ? 'free-demo-key' : 'enterprise-demo-key';
+  return rateLimits ? 'free-demo-key' : 'enterprise-demo-key';
 }
 
 async function openTarget(options: CliOptions): Promise<Target> {
@@ -47,8 +50,8 @@ async function openTarget(options: CliOptions): Promise<Target> {
   else {
     target = await httpFakeTarget({ apiKey: fakeKey(options) });
     // The fake's demo key of the --plan2 plan is the second key.
-    if (options.plan2 !== undefined)
-      target = { ...target, secondApiKey: `${options.plan2}-demo-key` };
+    if (options.suite.plan2 !== undefined)
+      target = { ...target, secondApiKey: `${options.suite.plan2}-demo-key` };
   }
   if (!options.viaPrism) return target;
   try {
@@ -122,10 +125,10 @@ export async function main(
     try {
       return await subcommand(argv.slice(1), env, io);
     } catch (error) {
-      if (!(error instanceof ContractUsageError)) throw error;
+      if (!(error instanceof UsageError)) throw error;
       const redact = createEnvRedactor(env);
       io.err(
-        `${redact(error.message)}\n${toolName}: run ${io.command ?? repositoryCommand} ${name} --help for usage`,
+        `${redact(contractMessage(error))}\n${toolName}: run ${io.command ?? repositoryCommand} ${name} --help for usage`,
       );
       return 2;
     }
@@ -134,9 +137,9 @@ export async function main(
   try {
     options = parseCliOptions(argv, env);
   } catch (error) {
-    if (!(error instanceof ContractUsageError)) throw error;
+    if (!(error instanceof UsageError)) throw error;
     io.err(
-      `${error.message}\n${toolName}: run ${io.command ?? repositoryCommand} --help for usage`,
+      `${contractMessage(error)}\n${toolName}: run ${io.command ?? repositoryCommand} --help for usage`,
     );
     return 2;
   }
@@ -157,11 +160,12 @@ export async function main(
     checkOutputPath('--junit', options.junit);
     checkOutputPath('--log', options.log);
     target = await openTarget(options);
-    const writes = options.writes ?? target.loopback;
-    out(formatHeader(target.name, { seed: options.seed, writes }));
+    const { seed } = options.client;
+    const writes = options.suite.writes ?? target.loopback;
+    out(formatHeader(target.name, { seed, writes }));
     const replay = {
       command: `${io.command ?? repositoryCommand} ${options.replayFlags.join(' ')}`,
-      seed: options.seed,
+      seed,
     };
     const logPath = options.log;
     const log =
@@ -171,29 +175,21 @@ export async function main(
     const finished: CheckResult[] = [];
     let sent = 0;
     const startedAt = Date.now();
-    const running = runSuite({
-      target,
-      seed: options.seed,
-      ...(options.budget === undefined ? {} : { budget: options.budget }),
-      writes,
-      rateLimits: options.rateLimits,
-      ...(options.plan === undefined ? {} : { plan: options.plan }),
-      ...(options.plan2 === undefined ? {} : { plan2: options.plan2 }),
-      timeoutMs: options.timeoutMs,
-      maxWaitMs: options.maxWaitMs,
-      maxDurationMs: options.maxDurationMs,
-      maxBodyBytes: options.maxBodyBytes,
+    const client = createRunClient(target, {
+      ...options.client,
       redact,
-      ...(options.runs === undefined ? {} : { runs: options.runs }),
-      ...(options.only === undefined ? {} : { only: options.only }),
-      ...(options.skip === undefined ? {} : { skip: options.skip }),
+      onWait: (wait) =>
+        out(`${toolName}: waiting ${(wait.ms / 1000).toFixed(1)} s for ${wait.reason}`),
       onExchange: (exchange) => {
         sent += 1;
         log?.(exchange);
       },
+    });
+    const running = runSuite({
+      ...options.suite,
+      client,
+      writes,
       onPlan: (plan) => out(formatPlan(plan)),
-      onWait: (wait) =>
-        out(`${toolName}: waiting ${(wait.ms / 1000).toFixed(1)} s for ${wait.reason}`),
       onResult: (check) => {
         finished.push(check);
         out(formatResult(check, replay, io.colour ?? false));
@@ -211,7 +207,7 @@ export async function main(
           reason: ended.reason,
           target: target.name,
           baseUrl: target.baseUrl,
-          seed: options.seed,
+          seed,
           writes,
           finished,
           requests: sent,

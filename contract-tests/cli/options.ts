@@ -1,12 +1,14 @@
 /** Parses the command line and the environment into run options, or throws ContractUsageError. */
-import { type ParseArgsOptionsConfig, parseArgs } from 'node:util';
+import { parseArgs } from 'node:util';
+import { type FlagSpecs, parseInteger } from '../../mock/cli/command-line.ts';
 import { describeParseError } from '../../mock/cli/unknown-flag.ts';
 import { checkIds } from '../checks/registry.ts';
-import type { PlanName } from '../contract/interface-facts.ts';
 import { defaultMaxBodyBytes } from '../http/send.ts';
+import type { ClientSettings } from '../runner/run-client.ts';
 import { randomSeed } from '../runner/seeds.ts';
+import type { SuiteChoices } from '../runner/suite-choices.ts';
 import { normaliseBaseUrl } from '../targets/url-target.ts';
-import { apiKeyFrom, integer, parsePlan, secondApiKeyFrom, writesFrom } from './flag-values.ts';
+import { apiKeyFrom, parsePlan, secondApiKeyFrom, writesFrom } from './flag-values.ts';
 import { ContractUsageError } from './usage-error.ts';
 
 /** Which server to check. */
@@ -16,7 +18,7 @@ type TargetChoice =
       readonly baseUrl: string;
       readonly apiKey: string;
       /** `PETSTORE_API_KEY_2`, when set. */
-      readonly secondApiKey?: string;
+      readonly secondApiKey: string | undefined;
     }
   | { readonly kind: 'fake' }
   | { readonly kind: 'prism-mock' };
@@ -27,60 +29,177 @@ export interface CliOptions {
   readonly version: boolean;
   readonly target: TargetChoice;
   readonly viaPrism: boolean;
-  /** `true` / `false` when forced, `undefined` for the default (writes on loopback only). */
-  readonly writes: boolean | undefined;
-  readonly rateLimits: boolean;
-  readonly plan: PlanName | undefined;
-  /** `--plan2`: the plan of the second key (`PETSTORE_API_KEY_2`; with `--fake`, its demo key). */
-  readonly plan2: PlanName | undefined;
-  /** `--budget`; undefined: decided from the key's window (see runner/run-budget.ts). */
-  readonly budget: number | undefined;
-  readonly timeoutMs: number;
-  readonly maxWaitMs: number;
-  /** `--max-duration`: the run's bound in ms; past it the run ends incomplete (exit 2). */
-  readonly maxDurationMs: number;
-  readonly seed: number;
-  readonly runs: number | undefined;
-  readonly only: readonly string[] | undefined;
-  readonly skip: readonly string[] | undefined;
+  /** The run's client, as the flags set it (`--seed`, `--budget`, `--timeout`, the waits...). */
+  readonly client: ClientSettings & { readonly seed: number };
+  /** What the run checks, as the flags set it (`--rate-limits`, `--plan`, `--only`...). */
+  readonly suite: SuiteChoices;
   readonly junit: string | undefined;
   /** `--log <file>`: every request and answer as JSON lines, the key redacted. */
   readonly log: string | undefined;
-  readonly maxBodyBytes: number;
   readonly strict: boolean;
   /** The flags that select the target and mode, for replay lines. */
   readonly replayFlags: readonly string[];
 }
 
-/** Every flag the CLI takes. */
-const optionSpecs = {
-  'base-url': { type: 'string' },
-  fake: { type: 'boolean' },
-  'prism-mock': { type: 'boolean' },
-  'via-prism': { type: 'boolean' },
-  'allow-writes': { type: 'boolean' },
-  'read-only': { type: 'boolean' },
-  'rate-limits': { type: 'boolean' },
-  plan: { type: 'string' },
-  plan2: { type: 'string' },
-  budget: { type: 'string' },
-  timeout: { type: 'string' },
-  'max-wait': { type: 'string' },
-  'max-duration': { type: 'string' },
-  seed: { type: 'string' },
-  runs: { type: 'string' },
-  only: { type: 'string' },
-  skip: { type: 'string' },
-  junit: { type: 'string' },
-  strict: { type: 'boolean' },
-  help: { type: 'boolean', short: 'h' },
-  version: { type: 'boolean' },
-  log: { type: 'string' },
-  'max-body-bytes': { type: 'string' },
-} as const satisfies ParseArgsOptionsConfig;
-
 /** `--max-duration`'s default, in seconds: a Free key's minute, one long wait and room to spare. */
 const defaultMaxDurationS = 300;
+
+/**
+ * Every flag the CLI takes, with its help (cli/usage.ts prints it). A flag is declared here and
+ * parsed in parseCliOptions, into the run's client settings or its suite choices, which main
+ * hands on whole. This order is the one unknown flags are matched in (did you mean); the help
+ * lists them as targetFlags and optionFlags below say.
+ */
+export const cliFlags = {
+  'base-url': {
+    type: 'string',
+    value: '<url>',
+    help: "the server's base address, ending in /v1",
+  },
+  fake: {
+    type: 'boolean',
+    help: "the project's fake, started here on a free port (demo keys)",
+  },
+  'prism-mock': {
+    type: 'boolean',
+    help: '`prism mock` of openapi/petstore.yaml (stateless checks only)',
+  },
+  'via-prism': {
+    type: 'boolean',
+    help: 'pass exchanges through `prism proxy`: its validator judges every answer',
+  },
+  'allow-writes': {
+    type: 'boolean',
+    help: 'create pets on a non-loopback server (names start with contract-<run id>-)',
+  },
+  'read-only': { type: 'boolean', help: 'never create pets, even on a loopback server' },
+  'rate-limits': {
+    type: 'boolean',
+    help: [
+      "after every other check, spend what the key's window still holds",
+      '(X-RateLimit-Remaining), one refused request, one after Retry-After',
+    ],
+  },
+  plan: {
+    type: 'string',
+    value: '<name>',
+    help: "the key's plan (free, pro, business): X-RateLimit-Limit must match it",
+  },
+  plan2: {
+    type: 'string',
+    value: '<name>',
+    help: [
+      'the plan of the second key, PETSTORE_API_KEY_2 (set, it checks that',
+      'the two keys have independent windows; with --fake: that demo key)',
+    ],
+  },
+  budget: {
+    type: 'string',
+    value: '<n>',
+    help: [
+      'most requests to send, retries included; too small for what was',
+      "asked exits 2 naming the number needed. Default: 60 (a Free key's",
+      "minute), 100 runs per property on loopback when the key's window",
+      'holds them, + X-RateLimit-Limit + 2 with --rate-limits',
+    ],
+  },
+  timeout: {
+    type: 'string',
+    default: '10000',
+    value: '<ms>',
+    help: 'per-request timeout, body included (default 10000)',
+  },
+  'max-wait': {
+    type: 'string',
+    default: '90',
+    value: '<s>',
+    help: 'longest wait for Retry-After or X-RateLimit-Reset (default 90)',
+  },
+  'max-duration': {
+    type: 'string',
+    default: String(defaultMaxDurationS),
+    value: '<s>',
+    help: [
+      `the run's bound (default ${defaultMaxDurationS}): past it, no request and no wait;`,
+      'the checks left could not run (exit 2, naming the wait)',
+    ],
+  },
+  seed: {
+    type: 'string',
+    value: '<n>',
+    help: 'replay a run (printed at the start and with every failure)',
+  },
+  runs: {
+    type: 'string',
+    value: '<n>',
+    help: [
+      'property runs per property check (default: as the budget allows,',
+      "at most 100; each property's edge cases always run)",
+    ],
+  },
+  only: {
+    type: 'string',
+    value: '<ids>',
+    help: [
+      'run only these checks: comma-separated ids or prefixes ending in "."',
+      '(e.g. listPets.); the every-response checks always run',
+    ],
+  },
+  skip: {
+    type: 'string',
+    value: '<ids>',
+    help: 'never run these checks (same syntax), e.g. a deviation you accept',
+  },
+  junit: { type: 'string', value: '<file>', help: 'also write a JUnit XML report' },
+  strict: { type: 'boolean', help: 'advisory checks fail the run too' },
+  help: { type: 'boolean', short: 'h', help: 'this text' },
+  version: { type: 'boolean', help: "the harness's version" },
+  log: {
+    type: 'string',
+    value: '<file>',
+    help: 'write every request and answer as JSON lines (key redacted)',
+  },
+  'max-body-bytes': {
+    type: 'string',
+    default: String(defaultMaxBodyBytes),
+    value: '<n>',
+    help: `most bytes read of an answer (default ${defaultMaxBodyBytes}); more: no verdict`,
+  },
+} as const satisfies FlagSpecs;
+
+/** Where each flag's help starts in --help (cli/usage.ts). */
+export const helpColumn = 23;
+
+/** The flags that choose the target, listed first. */
+export const targetFlags = [
+  'base-url',
+  'fake',
+  'prism-mock',
+] as const satisfies readonly (keyof typeof cliFlags)[];
+
+/** Every other flag, in the order the help lists them. */
+export const optionFlags = [
+  'via-prism',
+  'allow-writes',
+  'read-only',
+  'rate-limits',
+  'plan',
+  'plan2',
+  'budget',
+  'timeout',
+  'max-body-bytes',
+  'max-wait',
+  'max-duration',
+  'seed',
+  'runs',
+  'only',
+  'skip',
+  'junit',
+  'log',
+  'strict',
+  'version',
+  'help',
+] as const satisfies readonly (keyof typeof cliFlags)[];
 
 const keyFlags = /^--?(api-?key|key|token|bearer|auth(orization)?)(=|$)/i;
 
@@ -103,7 +222,7 @@ function parseIds(value: string | undefined, flag: string): string[] | undefined
 }
 
 const valueFlags = new Set(
-  Object.entries(optionSpecs)
+  Object.entries(cliFlags)
     .filter(([, spec]) => spec.type === 'string')
     .map(([name]) => `--${name}`),
 );
@@ -136,7 +255,7 @@ export function parseCliOptions(argv: readonly string[], env: NodeJS.ProcessEnv)
   try {
     values = parse(joinNegativeValues(argv)).values;
   } catch (error) {
-    throw new ContractUsageError(describeParseError(error, Object.keys(optionSpecs)));
+    throw new ContractUsageError(describeParseError(error, Object.keys(cliFlags)));
   }
   const help = values.help === true;
   const version = values.version === true;
@@ -163,7 +282,7 @@ export function parseCliOptions(argv: readonly string[], env: NodeJS.ProcessEnv)
       kind: 'url',
       baseUrl,
       apiKey,
-      ...(secondApiKey === undefined ? {} : { secondApiKey }),
+      secondApiKey,
     };
     replayFlags.push(`--base-url ${baseUrl}`);
   } else if (values['prism-mock']) {
@@ -176,38 +295,43 @@ export function parseCliOptions(argv: readonly string[], env: NodeJS.ProcessEnv)
   if (values.skip !== undefined) replayFlags.push(`--skip ${values.skip}`);
   if (values.plan !== undefined) replayFlags.push(`--plan ${values.plan}`);
   if (values.plan2 !== undefined) replayFlags.push(`--plan2 ${values.plan2}`);
-  const budget =
-    values.budget === undefined ? undefined : integer(values.budget, '--budget', 0, 1, 1_000_000);
+  // Parsed in this order, so the first bad flag is the one reported.
+  const budget = parseInteger('--budget', values.budget, { min: 1, max: 1_000_000 });
   if (budget !== undefined) replayFlags.push(`--budget ${budget}`);
-  const runs = values.runs === undefined ? undefined : integer(values.runs, '--runs', 1, 1, 10_000);
+  const runs = parseInteger('--runs', values.runs, { min: 1, max: 10_000 });
   if (runs !== undefined) replayFlags.push(`--runs ${runs}`);
+  const plan = parsePlan(values.plan);
+  const plan2 = parsePlan(values.plan2, '--plan2');
+  const timeoutMs = parseInteger('--timeout', values.timeout, { min: 1, max: 600_000 });
+  const maxWaitS = parseInteger('--max-wait', values['max-wait'], { min: 0, max: 86_400 });
+  const maxDurationS = parseInteger('--max-duration', values['max-duration'], {
+    min: 1,
+    max: 86_400,
+  });
+  const seed =
+    parseInteger('--seed', values.seed, { min: -(2 ** 31), max: 2 ** 31 - 1 }) ?? randomSeed();
+  const only = parseIds(values.only, '--only');
+  const skip = parseIds(values.skip, '--skip');
+  const maxBodyBytes = parseInteger('--max-body-bytes', values['max-body-bytes'], {
+    min: 1024,
+    max: 1024 ** 3,
+  });
   return {
     help,
     version,
     target,
     viaPrism: values['via-prism'] === true,
-    writes,
-    rateLimits: values['rate-limits'] === true,
-    plan: parsePlan(values.plan),
-    plan2: parsePlan(values.plan2, '--plan2'),
-    budget,
-    timeoutMs: integer(values.timeout, '--timeout', 10_000, 1, 600_000),
-    maxWaitMs: integer(values['max-wait'], '--max-wait', 90, 0, 86_400) * 1000,
-    maxDurationMs:
-      integer(values['max-duration'], '--max-duration', defaultMaxDurationS, 1, 86_400) * 1000,
-    seed: integer(values.seed, '--seed', randomSeed(), -(2 ** 31), 2 ** 31 - 1),
-    runs,
-    only: parseIds(values.only, '--only'),
-    skip: parseIds(values.skip, '--skip'),
+    client: {
+      seed,
+      budget,
+      timeoutMs,
+      maxWaitMs: maxWaitS * 1000,
+      maxDurationMs: maxDurationS * 1000,
+      maxBodyBytes,
+    },
+    suite: { writes, rateLimits: values['rate-limits'] === true, plan, plan2, runs, only, skip },
     junit: values.junit,
     log: values.log,
-    maxBodyBytes: integer(
-      values['max-body-bytes'],
-      '--max-body-bytes',
-      defaultMaxBodyBytes,
-      1024,
-      1024 ** 3,
-    ),
     strict: values.strict === true,
     replayFlags,
   };
@@ -218,6 +342,6 @@ function parse(argv: readonly string[]) {
     args: [...argv],
     strict: true,
     allowPositionals: false,
-    options: optionSpecs,
+    options: cliFlags,
   });
 }

@@ -8,6 +8,7 @@
  */
 import { writeFileSync } from 'node:fs';
 import { parseArgs } from 'node:util';
+import { type FlagSpecs, flagHelp, parseInteger } from '../../mock/cli/command-line.ts';
 import { describeParseError } from '../../mock/cli/unknown-flag.ts';
 import { listenProblem } from '../../mock/doors/http/listen-problem.ts';
 import type { PlanName } from '../contract/interface-facts.ts';
@@ -20,10 +21,39 @@ import { toJunit } from '../report/junit.ts';
 import { createRedactor, type Redactor } from '../report/redact.ts';
 import type { CheckResult, SuiteResult } from '../runner/results.ts';
 import { normaliseBaseUrl } from '../targets/url-target.ts';
-import { checkOutputPath, integer, parsePlan } from './flag-values.ts';
+import { checkOutputPath, parsePlan } from './flag-values.ts';
 import { runThroughProxy } from './proxied-command.ts';
 import type { StopReason } from './stop-signals.ts';
 import { ContractUsageError, toolName } from './usage-error.ts';
+
+/** The proxy's flags, with their help. */
+const proxyFlags = {
+  target: { type: 'string', value: '<url>', help: "the server's base address, ending in /v1" },
+  port: {
+    type: 'string',
+    value: '<n>',
+    help: ['port to listen on (default 4020, or a free one with a', 'command; 0 picks a free one)'],
+  },
+  host: {
+    type: 'string',
+    default: '127.0.0.1',
+    value: '<address>',
+    help: 'address to bind (default 127.0.0.1)',
+  },
+  plan: {
+    type: 'string',
+    value: '<name>',
+    help: 'the plan of the keys in the traffic (free, pro, business)',
+  },
+  junit: { type: 'string', value: '<file>', help: 'write a JUnit XML report on exit' },
+  'max-body-bytes': {
+    type: 'string',
+    default: String(defaultMaxBodyBytes),
+    value: '<n>',
+    help: `most bytes of a body kept to judge it (default ${defaultMaxBodyBytes})`,
+  },
+  help: { type: 'boolean', short: 'h', help: 'this text' },
+} as const satisfies FlagSpecs;
 
 /** The proxy's help text, for the command as it was invoked (`npm run contract --`, the bin). */
 function proxyUsage(command: string): string {
@@ -42,26 +72,8 @@ process goes away. Exit 0: no rule seen broken, 1: a rule broken, 2: no verdict
 (no exchange was judged, or a usage error).
 
 Options:
-  --target <url>          the server's base address, ending in /v1
-  --port <n>              port to listen on (default 4020, or a free one with a
-                          command; 0 picks a free one)
-  --host <address>        address to bind (default 127.0.0.1)
-  --plan <name>           the plan of the keys in the traffic (free, pro, business)
-  --junit <file>          write a JUnit XML report on exit
-  --max-body-bytes <n>    most bytes of a body kept to judge it (default 4194304)
-  -h, --help              this text`;
+${flagHelp(proxyFlags, 26)}`;
 }
-
-/** The proxy's flags, for did-you-mean suggestions. */
-const proxyFlags = {
-  target: { type: 'string' },
-  port: { type: 'string' },
-  host: { type: 'string' },
-  plan: { type: 'string' },
-  junit: { type: 'string' },
-  'max-body-bytes': { type: 'string' },
-  help: { type: 'boolean', short: 'h' },
-} as const;
 
 /** Where the proxy writes, and what stops it. */
 export interface ProxyIo {
@@ -95,38 +107,39 @@ function parseProxyFlags(all: readonly string[]): ProxyFlags {
     throw new ContractUsageError(
       'proxy: nothing after --; name the command to run through the proxy',
     );
-  let values: Record<string, string | boolean | undefined>;
+  let values: ReturnType<typeof parseProxyArgs>['values'];
   try {
-    values = parseArgs({
-      args: [...argv],
-      strict: true,
-      allowPositionals: false,
-      options: proxyFlags,
-    }).values;
+    values = parseProxyArgs(argv).values;
   } catch (error) {
     throw new ContractUsageError(`proxy: ${describeParseError(error, Object.keys(proxyFlags))}`);
   }
   const help = values.help === true;
-  const target = typeof values.target === 'string' ? values.target : undefined;
+  const target = values.target;
   if (!help && target === undefined)
     throw new ContractUsageError('proxy: --target <url> is required (the base URL, ending in /v1)');
   return {
     help,
     target: target === undefined ? '' : normaliseBaseUrl(target, '--target'),
     // With a command, the command learns the address: a free port never collides in CI.
-    port: integer(values.port as string | undefined, '--port', command ? 0 : 4020, 0, 65_535),
-    host: typeof values.host === 'string' ? values.host : '127.0.0.1',
-    plan: parsePlan(values.plan as string | undefined),
-    junit: typeof values.junit === 'string' ? values.junit : undefined,
-    maxBodyBytes: integer(
-      values['max-body-bytes'] as string | undefined,
-      '--max-body-bytes',
-      defaultMaxBodyBytes,
-      0,
-      1024 ** 3,
-    ),
+    port: parseInteger('--port', values.port, { min: 0, max: 65_535 }) ?? (command ? 0 : 4020),
+    host: values.host,
+    plan: parsePlan(values.plan),
+    junit: values.junit,
+    maxBodyBytes: parseInteger('--max-body-bytes', values['max-body-bytes'], {
+      min: 0,
+      max: 1024 ** 3,
+    }),
     command,
   };
+}
+
+function parseProxyArgs(argv: readonly string[]) {
+  return parseArgs({
+    args: [...argv],
+    strict: true,
+    allowPositionals: false,
+    options: proxyFlags,
+  });
 }
 
 function jsonReport(target: string, forwarded: number, judged: number, results: CheckResult[]) {

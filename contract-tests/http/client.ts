@@ -29,29 +29,33 @@ export interface Route {
   readonly reproUrl: string;
 }
 
-/** Options of a client. */
-export interface ClientOptions {
+/** What the user of a client chooses (`--timeout`, `--max-body-bytes`, the redaction). */
+export interface ClientChoices {
+  readonly timeoutMs: number;
+  /** Retries of a request answered 429 before giving up. Default 3. */
+  readonly maxRetries?: number;
+  /** Most body bytes read per answer (`--max-body-bytes`); default send's 4 MiB. */
+  readonly maxBodyBytes?: number;
+  /** Redacts the key from response previews (see report/redact.ts). */
+  readonly redact?: (text: string) => string;
+}
+
+/** Options of a client: the choices, and what the target and the run give it. */
+export interface ClientOptions extends ClientChoices {
   /** Maps a request to its URLs (the target decides: direct, through Prism, path mapping). */
   readonly route: (spec: RequestSpec) => Route;
   readonly apiKey: string;
   /** The optional second key, sent where a header carries `secondKeyPlaceholder`. */
-  readonly secondApiKey?: string;
-  readonly timeoutMs: number;
+  readonly secondApiKey?: string | undefined;
   readonly budget: RequestBudget;
   readonly pacer: Pacer;
   readonly clock: HarnessClock;
   /** Called with every exchange, retries included, in order. */
   readonly onExchange: (exchange: Exchange) => void;
   /** The fetch to send with (see Target.fetch). */
-  readonly fetch?: typeof fetch;
-  /** Retries of a request answered 429 before giving up. Default 3. */
-  readonly maxRetries?: number;
+  readonly fetch?: typeof fetch | undefined;
   /** Most requests one send may put on the wire (see `wireRequestsHeader`); default 1. */
-  readonly maxWireRequestsPerSend?: number;
-  /** Most body bytes read per answer (`--max-body-bytes`). */
-  readonly maxBodyBytes?: number;
-  /** Redacts the key from response previews (see report/redact.ts). */
-  readonly redact?: (text: string) => string;
+  readonly maxWireRequestsPerSend?: number | undefined;
 }
 
 /** Per-request options. */
@@ -129,10 +133,10 @@ export function createClient(options: ClientOptions): ContractClient {
       method: spec.method,
       headers: wireHeaders(spec, options.apiKey, options.secondApiKey),
       timeoutMs: cutByBound ? Math.max(1, Math.floor(left)) : options.timeoutMs,
-      ...(options.maxBodyBytes === undefined ? {} : { maxBodyBytes: options.maxBodyBytes }),
-      ...(options.redact === undefined ? {} : { redact: options.redact }),
-      ...(options.fetch === undefined ? {} : { fetch: options.fetch }),
-      ...(spec.body === undefined ? {} : { body: spec.body }),
+      maxBodyBytes: options.maxBodyBytes,
+      redact: options.redact,
+      fetch: options.fetch,
+      body: spec.body,
     });
     if (cutByBound && outcome.fault?.kind === 'timeout')
       throw pacer.boundPassed(

@@ -37,7 +37,7 @@ export interface KnownQuota {
 }
 
 /** A wait the pacer is about to make, for a progress line (waits over a second). */
-export interface PacerWait {
+interface PacerWait {
   readonly ms: number;
   /** What it waits for, naming the header, e.g. `Retry-After: 30`. */
   readonly reason: string;
@@ -69,13 +69,10 @@ export interface Pacer {
   known(): KnownQuota;
 }
 
-/** Options of a pacer. */
-export interface PacerOptions {
-  readonly clock: HarnessClock;
+/** What the user of a pacer chooses (`--max-wait`, `--max-duration`, a progress line). */
+export interface PacerChoices {
   /** Longest single wait before giving up, in ms. */
   readonly maxWaitMs: number;
-  /** Random source for jitter, in [0, 1). */
-  readonly random: () => number;
   /** Told of every wait longer than a second, before it starts. */
   readonly onWait?: (wait: PacerWait) => void;
   /**
@@ -83,6 +80,13 @@ export interface PacerOptions {
    * is sent and no wait begins that would end past it. Default: no bound.
    */
   readonly maxDurationMs?: number;
+}
+
+/** Options of a pacer: the choices, and the run's clock and random source. */
+export interface PacerOptions extends PacerChoices {
+  readonly clock: HarnessClock;
+  /** Random source for jitter, in [0, 1). */
+  readonly random: () => number;
 }
 
 /** A header holding a non-negative integer (X-RateLimit-*), or undefined when it holds none. */

@@ -18,14 +18,14 @@ export interface WireRequest {
   readonly url: string;
   readonly method: string;
   readonly headers: Record<string, string>;
-  readonly body?: string;
+  readonly body?: string | undefined;
   readonly timeoutMs: number;
   /** Most body bytes to read; a longer body is an `oversized` fault (default 4 MiB). */
-  readonly maxBodyBytes?: number;
+  readonly maxBodyBytes?: number | undefined;
   /** Default the global fetch. */
-  readonly fetch?: typeof fetch;
+  readonly fetch?: typeof fetch | undefined;
   /** Applied to the body before any preview of it is cut (see ReceivedResponse.preview). */
-  readonly redact?: (text: string) => string;
+  readonly redact?: ((text: string) => string) | undefined;
 }
 
 /** Default of `--max-body-bytes`: far above any page of 100 pets with reasonable names. */

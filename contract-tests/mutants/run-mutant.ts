@@ -1,5 +1,6 @@
 /** Runs the suite against one mutant, as the mutant tests do (seed 7, 5 runs per property). */
 import type { SuiteResult } from '../runner/results.ts';
+import { createRunClient } from '../runner/run-client.ts';
 import { runSuite } from '../runner/run-suite.ts';
 import { directFakeTarget } from '../targets/fake-target.ts';
 import type { Mutant } from './mutant.ts';
@@ -19,21 +20,18 @@ export async function runMutant(
   const apiKey = mutant.runAs?.apiKey ?? (mutant.rateLimits ? smallWindowKey : undefined);
   const target = await directFakeTarget({
     wrap: mutant.wrap,
-    ...(mutant.fake === undefined ? {} : { fake: mutant.fake }),
-    ...(apiKey === undefined ? {} : { apiKey }),
-    ...(mutant.secondKey === undefined ? {} : { secondApiKey: mutant.secondKey.apiKey }),
+    fake: mutant.fake,
+    apiKey,
+    secondApiKey: mutant.secondKey?.apiKey,
   });
   try {
     return await runSuite({
-      target,
-      seed: selection.seed ?? 7,
-      budget: 5000,
+      client: createRunClient(target, { seed: selection.seed ?? 7, budget: 5000, timeoutMs: 2000 }),
       runs: 5,
       rateLimits: mutant.rateLimits ?? false,
-      ...(mutant.runAs === undefined ? {} : { plan: mutant.runAs.plan }),
-      ...(mutant.secondKey === undefined ? {} : { plan2: mutant.secondKey.plan }),
-      ...(selection.only === undefined ? {} : { only: selection.only }),
-      timeoutMs: 2000,
+      plan: mutant.runAs?.plan,
+      plan2: mutant.secondKey?.plan,
+      only: selection.only,
       runPrefix: 'contract-mutant-',
     });
   } finally {

@@ -5,7 +5,6 @@
  */
 import { type ActiveCheck, CheckFailure, CouldNotRun, costAt } from '../checks/check.ts';
 import type { CheckContext, RateLimitRunState } from '../checks/check-context.ts';
-import type { PlanName } from '../contract/interface-facts.ts';
 import type { ContractClient } from '../http/client.ts';
 import { RateLimitedError } from '../http/pacer.ts';
 import type { Target } from '../targets/target.ts';
@@ -15,6 +14,7 @@ import type { CheckResult } from './results.ts';
 import { shrinkHeadroom } from './run-budget.ts';
 import { checkSeed } from './seeds.ts';
 import type { SharedProbes } from './shared-probes.ts';
+import type { SuiteChoices } from './suite-choices.ts';
 
 /** What every active check of one run shares. */
 export interface ActiveRun {
@@ -27,8 +27,8 @@ export interface ActiveRun {
   readonly writes: boolean;
   /** What the `--rate-limits` checks hand each other. */
   readonly rateLimitRun: RateLimitRunState;
-  /** `--plan2`: the second key's plan. */
-  readonly secondPlan?: PlanName;
+  /** What the run was asked (its flags), for the checks. */
+  readonly choices: SuiteChoices;
   /** Requests the checks not run yet may still need (their planned cost). */
   plannedLeft: number;
 }
@@ -57,7 +57,7 @@ export async function runActiveCheck(check: ActiveCheck, run: ActiveRun): Promis
     listing: run.probes.listing,
     listedPet: run.probes.listedPet,
     rateLimitRun: run.rateLimitRun,
-    ...(run.secondPlan === undefined ? {} : { secondPlan: run.secondPlan }),
+    choices: run.choices,
   };
   const finish = (rest: Pick<CheckResult, 'status'> & Partial<CheckResult>): CheckResult => ({
     id: check.id,

@@ -25,9 +25,9 @@ export interface RunFlags {
   /** Why writes are off, for skip reasons. */
   readonly writesOffReason: string;
   /** `--only`: only these active checks (ids or `area.` prefixes); observers always run. */
-  readonly only?: readonly string[];
+  readonly only?: readonly string[] | undefined;
   /** `--skip`: checks never to run (ids or prefixes). */
-  readonly skip?: readonly string[];
+  readonly skip?: readonly string[] | undefined;
 }
 
 /** A check the run will not perform, the kind of skip and why. */
@@ -194,7 +194,7 @@ export interface SizingRequest {
   readonly available: number;
   readonly maxRuns: number;
   /** Fixed property runs (`--runs`). */
-  readonly runs?: number;
+  readonly runs?: number | undefined;
   /**
    * What the `--rate-limits` phase needs on top of the conformance checks, given how many of
    * their requests carry the key (window left + 2), or undefined when the run does not spend it.

@@ -24,9 +24,9 @@ export const shrinkHeadroom = 200;
 export interface BudgetRequest {
   readonly active: readonly ActiveCheck[];
   /** `--budget`, when given. */
-  readonly budget?: number;
+  readonly budget?: number | undefined;
   /** `--runs`, when given. */
-  readonly runs?: number;
+  readonly runs?: number | undefined;
   readonly maxRuns: number;
   /** Whether the target is on this machine (where 100 runs per property are the default). */
   readonly loopback: boolean;
@@ -81,7 +81,7 @@ export function decideBudget(request: BudgetRequest): RunBudget {
   const sizing = (available: number, withWindow: boolean): SizingRequest => ({
     available,
     maxRuns: request.maxRuns,
-    ...(request.runs === undefined ? {} : { runs: request.runs }),
+    runs: request.runs,
     ...(withWindow ? { windowNeed: windowNeed(quota) } : {}),
   });
 

@@ -6,60 +6,22 @@
 import type { RunFacts } from '../checks/check.ts';
 import type { RateLimitRunState } from '../checks/check-context.ts';
 import { allChecks } from '../checks/registry.ts';
-import type { PlanName } from '../contract/interface-facts.ts';
-import type { Exchange } from '../http/exchange.ts';
-import type { PacerWait } from '../http/pacer.ts';
-import type { Target } from '../targets/target.ts';
 import { type ActiveRun, runActiveCheck } from './active-checks.ts';
 import { observe } from './observation.ts';
 import { conformanceCost, selectChecks, spendsWindow } from './plan.ts';
 import { preflight } from './preflight.ts';
 import type { CheckResult, SuiteResult } from './results.ts';
 import { decideBudget } from './run-budget.ts';
-import { createRunClient } from './run-client.ts';
-import { seededRandom } from './seeds.ts';
+import type { RunClient } from './run-client.ts';
 import { createSharedProbes } from './shared-probes.ts';
+import type { SuiteChoices } from './suite-choices.ts';
 
-/** Options of one run. */
-export interface SuiteOptions {
-  readonly target: Target;
-  readonly seed: number;
-  /** Request budget, retries included (`--budget`); default from the key's window. */
-  readonly budget?: number;
-  /** Property runs (`--runs`); default as many as the budget allows, up to `maxRuns`. */
-  readonly runs?: number;
-  readonly maxRuns?: number;
-  /** May create pets (default: only on loopback targets). */
-  readonly writes?: boolean;
-  /** Spend the key's window once on purpose (`--rate-limits`). */
-  readonly rateLimits?: boolean;
-  /** The key's plan (`--plan`), to check X-RateLimit-Limit against the plan table. */
-  readonly plan?: PlanName;
-  /** `--plan2`: the plan of the target's second key. */
-  readonly plan2?: PlanName;
-  readonly only?: readonly string[];
-  /** Checks never to run (`--skip`). */
-  readonly skip?: readonly string[];
-  readonly timeoutMs?: number;
-  /** Longest wait for Retry-After or X-RateLimit-Reset, in ms. */
-  readonly maxWaitMs?: number;
-  /**
-   * The run's bound in ms (`--max-duration`), on the target's clock: past it no request is sent
-   * and no wait begins, and the checks left could not run. Default: no bound.
-   */
-  readonly maxDurationMs?: number;
-  /** Most body bytes read per answer. */
-  readonly maxBodyBytes?: number;
-  /** Prefix of created pets' names; default `contract-<time><random>-`. */
-  readonly runPrefix?: string;
-  /** Redacts the key from response previews. */
-  readonly redact?: (text: string) => string;
+/** Options of one run: its client, built by whoever starts the run, what to check, and whom to tell. */
+export interface SuiteOptions extends SuiteChoices {
+  /** The run's client (createRunClient): the target, the seed, the budget, waits and timeouts. */
+  readonly client: RunClient;
   /** Called with each result as soon as it is known. */
   readonly onResult?: (result: CheckResult) => void;
-  /** Called with each exchange (tests count requests; `--log` writes them). */
-  readonly onExchange?: (exchange: Exchange) => void;
-  /** Called before each wait longer than a second. */
-  readonly onWait?: (wait: PacerWait) => void;
   /** Called once the budget and runs are decided. */
   readonly onPlan?: (plan: { budget: number; budgetSource: string; runs: number }) => void;
 }
@@ -74,9 +36,9 @@ function newRunPrefix(random: () => number): string {
 /** Runs the suite and returns every check's result. Throws ContractUsageError when the server cannot be used. */
 export async function runSuite(options: SuiteOptions): Promise<SuiteResult> {
   const started = performance.now();
-  const { target } = options;
-  const random = seededRandom(options.seed);
-  const runPrefix = options.runPrefix ?? newRunPrefix(random);
+  const { target, client, pacer, seed } = options.client;
+  // Drawn before the first request, as the seed's stream always was: the waits replay too.
+  const runPrefix = options.runPrefix ?? newRunPrefix(options.client.random);
   const writes = options.writes ?? target.loopback;
   const facts: RunFacts = {
     writes,
@@ -89,8 +51,8 @@ export async function runSuite(options: SuiteOptions): Promise<SuiteResult> {
     writesOffReason: target.loopback
       ? 'writes are off (--read-only)'
       : `opt-in: --allow-writes creates pets on a non-loopback server (named ${runPrefix}...; the interface has no delete)`,
-    ...(options.only === undefined ? {} : { only: options.only }),
-    ...(options.skip === undefined ? {} : { skip: options.skip }),
+    only: options.only,
+    skip: options.skip,
   });
   const results: CheckResult[] = [];
   const report = (result: CheckResult) => {
@@ -104,28 +66,15 @@ export async function runSuite(options: SuiteOptions): Promise<SuiteResult> {
     rateLimitRun: selection.active.some(spendsWindow),
     ...((options.only?.length ?? 0) + (options.skip?.length ?? 0) > 0 ? { narrowed: true } : {}),
   });
-  const { client, budget, pacer } = createRunClient({
-    target,
-    random,
-    ...(options.budget === undefined ? {} : { budget: options.budget }),
-    ...(options.timeoutMs === undefined ? {} : { timeoutMs: options.timeoutMs }),
-    ...(options.maxWaitMs === undefined ? {} : { maxWaitMs: options.maxWaitMs }),
-    ...(options.maxDurationMs === undefined ? {} : { maxDurationMs: options.maxDurationMs }),
-    ...(options.maxBodyBytes === undefined ? {} : { maxBodyBytes: options.maxBodyBytes }),
-    ...(options.redact === undefined ? {} : { redact: options.redact }),
-    ...(options.onWait === undefined ? {} : { onWait: options.onWait }),
-    onExchange(exchange) {
-      observation.see(exchange);
-      options.onExchange?.(exchange);
-    },
-  });
+  options.client.watch((exchange) => observation.see(exchange));
+  const { budget } = client;
   const probes = createSharedProbes(client);
 
   await preflight(target.baseUrl, probes.defaultListing);
   const decided = decideBudget({
     active: selection.active,
-    ...(options.budget === undefined ? {} : { budget: options.budget }),
-    ...(options.runs === undefined ? {} : { runs: options.runs }),
+    budget: options.client.fixedBudget,
+    runs: options.runs,
     maxRuns: options.maxRuns ?? 100,
     loopback: target.loopback,
     quota: client.quota(),
@@ -140,12 +89,12 @@ export async function runSuite(options: SuiteOptions): Promise<SuiteResult> {
     target,
     client,
     probes,
-    seed: options.seed,
+    seed,
     runs: decided.runs,
     runPrefix,
     writes,
     rateLimitRun,
-    ...(options.plan2 === undefined ? {} : { secondPlan: options.plan2 }),
+    choices: options,
     plannedLeft: conformanceCost(selection.active, decided.runs),
   };
   for (const check of selection.active) report(await runActiveCheck(check, run));
@@ -166,7 +115,7 @@ export async function runSuite(options: SuiteOptions): Promise<SuiteResult> {
   return {
     target: target.name,
     baseUrl: target.baseUrl,
-    seed: options.seed,
+    seed,
     runs: decided.runs,
     runPrefix,
     writes,

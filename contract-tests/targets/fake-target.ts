@@ -16,11 +16,11 @@ import { directRoute, fullCapabilities, type Target } from './target.ts';
 /** Options of a fake target. */
 export interface FakeTargetOptions {
   /** Options of the fake itself (seed, keys, Retry-After format...). */
-  readonly fake?: CreateFakeOptions;
+  readonly fake?: CreateFakeOptions | undefined;
   /** The key to send. Default `enterprise-demo-key`, whose quota a test never exhausts. */
-  readonly apiKey?: string;
+  readonly apiKey?: string | undefined;
   /** A second key (a demo key of another plan), for `rateLimit.keysIndependent`. Default none. */
-  readonly secondApiKey?: string;
+  readonly secondApiKey?: string | undefined;
   /** Builds the handler list from the fake; default its own handlers. */
   readonly wrap?: (fake: Fake) => RequestHandler[];
   /**

@@ -246,7 +246,7 @@ test('a bad value is reported under the flag the user typed, from the one check 
     [['--retry-after', 'minutes'], '--retry-after must be one of: seconds, http-date'],
     [['--allowed-hosts', 'http://x.test'], '--allowed-hosts'],
     [['--fsync'], '--fsync needs --state-file'],
-    [['--port', '70000'], '--port must be a port from 0 to 65535'],
+    [['--port', '70000'], '--port must be an integer from 0 to 65535'],
   ] as const) {
     const result = spawnSync(process.execPath, [cli, '--no-staging', ...args], {
       encoding: 'utf8',

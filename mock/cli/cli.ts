@@ -22,6 +22,7 @@ import { defaultBanPolicy } from '../policies/ban.ts';
 import { parseKeysFile } from '../policies/plans.ts';
 import { formatClientReport } from '../qa/client-report-summary.ts';
 import { StorageError } from '../store/storage-error.ts';
+import { type FlagSpecs, flagHelp, helpEntry, parseInteger, UsageError } from './command-line.ts';
 import { invokedAs } from './invoked-as.ts';
 import { outputPathProblem } from './output-path.ts';
 import { createStateFile, StateFileError } from './state-file.ts';
@@ -57,37 +58,109 @@ const command = invokedAs(process.argv[1], 'petstore-fake', 'npm start --');
 /** The harness's command beside it (the same package ships both). */
 const contractCommand = command === 'petstore-fake' ? 'petstore-contract' : 'npm run contract --';
 
+/** Every flag `npm start` takes, with its help. */
+const flagSpecs = {
+  host: { type: 'string', value: '<addr>', help: `address to bind (default ${defaults.host})` },
+  port: { type: 'string', value: '<n>', help: `production port (default ${defaults.port})` },
+  'staging-port': {
+    type: 'string',
+    value: '<n>',
+    help: 'staging port (default port + 1); --no-staging to serve none',
+  },
+  // Explained on --staging-port's line.
+  'no-staging': { type: 'boolean', default: false },
+  seed: {
+    type: 'string',
+    value: '<file|empty>',
+    help: 'pets to start with (default fixtures/pets.json)',
+  },
+  keys: { type: 'string', value: '<file>', help: 'plans and keys (default fixtures/keys.json)' },
+  'retry-after': {
+    type: 'string',
+    value: '<format>',
+    help: `seconds | http-date (default ${defaults.retryAfterFormat})`,
+  },
+  'ban-threshold': {
+    type: 'string',
+    value: '<n>',
+    help: `requests during Retry-After that ban a key (default ${defaultBanPolicy.threshold})`,
+  },
+  'ban-seconds': {
+    type: 'string',
+    value: '<n>',
+    help: `length of a ban (default ${defaultBanPolicy.durationSeconds})`,
+  },
+  enterprise: {
+    type: 'string',
+    value: '<m>/<d>',
+    help: "Enterprise limits per minute/day (default: the keys file's plan)",
+  },
+  'state-file': {
+    type: 'string',
+    value: '<path>',
+    help: 'keep pets across restarts in this file (default: memory only)',
+  },
+  fsync: {
+    type: 'boolean',
+    default: false,
+    help: 'flush the state file to disk on every write (survives power loss)',
+  },
+  'max-pets': {
+    type: 'string',
+    value: '<n>',
+    help: `most pets the store holds (default ${defaults.maxPets})`,
+  },
+  'allowed-hosts': {
+    type: 'string',
+    value: '<names>',
+    help: [
+      'comma-separated extra Host names to answer (default: only the bound',
+      'address, localhost, 127.0.0.1 and [::1]); .example.test admits subdomains',
+    ],
+  },
+  profile: {
+    type: 'string',
+    value: '<file>',
+    help: [
+      'answer as a real server does where the interface is silent: a profile',
+      `written by \`${contractCommand} calibrate\` (flags given beside it win)`,
+    ],
+  },
+  chaos: {
+    type: 'string',
+    value: '<json|file>',
+    help: [
+      'seeded chaos: shares of 429 and 5xx answers, dropped connections and',
+      'latency, per operation and key (README: QA, chaos)',
+    ],
+  },
+  'client-report': {
+    type: 'string',
+    value: '<file>',
+    help: 'on exit, also write the client compliance report there as JSON',
+  },
+  quiet: { type: 'boolean', default: false, help: 'no request log' },
+  help: { type: 'boolean', default: false, help: 'this text' },
+  version: { type: 'boolean', default: false, help: 'the package version' },
+} as const satisfies FlagSpecs;
+
+/** Where each flag's help starts. */
+const helpColumn = 27;
+
 const usage = `Usage: ${command} [options]
 
-  --host <addr>            address to bind (default ${defaults.host})
-  --port <n>               production port (default ${defaults.port})
-  --staging-port <n>       staging port (default port + 1); --no-staging to serve none
-  --seed <file|empty>      pets to start with (default fixtures/pets.json)
-  --keys <file>            plans and keys (default fixtures/keys.json)
-  --retry-after <format>   seconds | http-date (default ${defaults.retryAfterFormat})
-  --ban-threshold <n>      requests during Retry-After that ban a key (default ${defaultBanPolicy.threshold})
-  --ban-seconds <n>        length of a ban (default ${defaultBanPolicy.durationSeconds})
-  --enterprise <m>/<d>     Enterprise limits per minute/day (default: the keys file's plan)
-  --state-file <path>      keep pets across restarts in this file (default: memory only)
-  --fsync                  flush the state file to disk on every write (survives power loss)
-  --max-pets <n>           most pets the store holds (default ${defaults.maxPets})
-  --allowed-hosts <names>  comma-separated extra Host names to answer (default: only the bound
-                           address, localhost, 127.0.0.1 and [::1]); .example.test admits subdomains
-  --profile <file>         answer as a real server does where the interface is silent: a profile
-                           written by \`${contractCommand} calibrate\` (flags given beside it win)
-  --chaos <json|file>      seeded chaos: shares of 429 and 5xx answers, dropped connections and
-                           latency, per operation and key (README: QA, chaos)
-  --client-report <file>   on exit, also write the client compliance report there as JSON
-  --quiet                  no request log
-  --help                   this text
-  --version                the package version
+${flagHelp(flagSpecs, helpColumn)}
 
 Environment:
-  ${tokenVariable}   a secret of at least ${minControlTokenLength} characters; when set, every
-                           /__control/ request must send it as X-Control-Token. Without it,
-                           binding beyond loopback disables /__control/.`;
-
-class UsageError extends Error {}
+${helpEntry(
+  tokenVariable,
+  [
+    `a secret of at least ${minControlTokenLength} characters; when set, every`,
+    '/__control/ request must send it as X-Control-Token. Without it,',
+    'binding beyond loopback disables /__control/.',
+  ],
+  helpColumn,
+)}`;
 
 /** A start that cannot go on (a busy port, an unusable path): one line, exit 2, no usage. */
 class StartupError extends Error {}
@@ -118,19 +191,8 @@ function describeConfigError(error: ConfigError, keysPath: string | undefined): 
   return `${source?.[1] ?? error.option} ${error.problem}`;
 }
 
-function integer(value: string | undefined, flag: string): number | undefined {
-  if (value === undefined) return undefined;
-  if (!/^\d{1,15}$/.test(value))
-    throw new UsageError(`${flag} must be a non-negative integer, got "${value}"`);
-  return Number(value);
-}
-
-function port(value: string | undefined, flag: string): number | undefined {
-  const n = integer(value, flag);
-  if (n !== undefined && n > 65_535)
-    throw new UsageError(`${flag} must be a port from 0 to 65535, got ${n}`);
-  return n;
-}
+/** Any count the config then checks (which names the rule: `must be a positive integer`). */
+const count = { min: 0, max: Number.MAX_SAFE_INTEGER };
 
 function readJsonFile(path: string, flag: string): unknown {
   try {
@@ -217,30 +279,6 @@ export function formatExchange(record: ExchangeRecord, at = new Date()): string 
   return `${head} ${who}${error}${client}${action}`;
 }
 
-/** Every flag `npm start` takes. */
-const flagSpecs = {
-  host: { type: 'string' },
-  port: { type: 'string' },
-  'staging-port': { type: 'string' },
-  'no-staging': { type: 'boolean', default: false },
-  seed: { type: 'string' },
-  keys: { type: 'string' },
-  'retry-after': { type: 'string' },
-  'ban-threshold': { type: 'string' },
-  'ban-seconds': { type: 'string' },
-  enterprise: { type: 'string' },
-  'state-file': { type: 'string' },
-  fsync: { type: 'boolean', default: false },
-  'max-pets': { type: 'string' },
-  'allowed-hosts': { type: 'string' },
-  profile: { type: 'string' },
-  chaos: { type: 'string' },
-  'client-report': { type: 'string' },
-  quiet: { type: 'boolean', default: false },
-  help: { type: 'boolean', default: false },
-  version: { type: 'boolean', default: false },
-} as const;
-
 function optionsFromFlags(argv: readonly string[]) {
   let values: ReturnType<typeof parseFlags>['values'];
   try {
@@ -251,9 +289,10 @@ function optionsFromFlags(argv: readonly string[]) {
   if (values.help) return 'help' as const;
   if (values.version) return 'version' as const;
   const host = canonicalHost(values.host ?? defaults.host);
-  const productionPort = port(values.port, '--port') ?? defaults.port;
+  const ports = { min: 0, max: 65_535 };
+  const productionPort = parseInteger('--port', values.port, ports) ?? defaults.port;
   const stagingPort =
-    port(values['staging-port'], '--staging-port') ??
+    parseInteger('--staging-port', values['staging-port'], ports) ??
     (productionPort === 0 ? 0 : productionPort + 1);
   let enterpriseLimits: { perMinute: number; perDay: number } | undefined;
   if (values.enterprise !== undefined) {
@@ -273,9 +312,9 @@ function optionsFromFlags(argv: readonly string[]) {
   const controlToken = process.env[tokenVariable];
   const hostForUrl = host.includes(':') ? `[${host}]` : host;
   const origin = `http://${hostForUrl}:${productionPort}`;
-  const threshold = integer(values['ban-threshold'], '--ban-threshold');
-  const durationSeconds = integer(values['ban-seconds'], '--ban-seconds');
-  const maxPets = integer(values['max-pets'], '--max-pets');
+  const threshold = parseInteger('--ban-threshold', values['ban-threshold'], count);
+  const durationSeconds = parseInteger('--ban-seconds', values['ban-seconds'], count);
+  const maxPets = parseInteger('--max-pets', values['max-pets'], count);
   const options: CreateFakeOptions = {
     origin,
     stagingOrigin: values['no-staging'] ? false : `http://${hostForUrl}:${stagingPort}`,
