@@ -14,7 +14,7 @@ import { describeParseError } from '../mock/cli/unknown-flag.ts';
 import { type StaticFile, serveStatic } from '../mock/doors/browser/static-server.ts';
 import { listenProblem } from '../mock/doors/http/listen-problem.ts';
 
-const browserDir = fileURLToPath(new URL('../mock/browser', import.meta.url));
+const browserDir = fileURLToPath(new URL('../mock/doors/browser', import.meta.url));
 
 /** The demo bundle and the source files it was built from (for checks on what it pulls in). */
 export interface DemoBundle {
