@@ -15,20 +15,18 @@ import {
 } from './config/config.ts';
 import { ConfigError } from './config/config-error.ts';
 import type { Pet } from './contract/types.ts';
-import { createControl, type FakeControl } from './control/control.ts';
+import { type BaseControl, createControl } from './control/control.ts';
 import {
   type Behaviour,
   createApiPipeline,
   createBehaviour,
+  type PolicyControls,
   type PolicyOptions,
 } from './core/behaviour.ts';
 import type { FakeState } from './core/fake-state.ts';
 import { createFakeFetch } from './doors/fake-fetch.ts';
 import { createMswHandlers } from './doors/msw-handlers.ts';
 import { type KeyEntry, type KeysFile, type Limits, parseKeysFile } from './policies/plans.ts';
-import { type ChaosSettings, checkChaosSettings } from './qa/chaos-settings.ts';
-import { createForcedResponses } from './qa/forced-responses.ts';
-import { createQaState } from './qa/qa-state.ts';
 import type { StorePersistence } from './store/persistence.ts';
 import { createPetStore, snapshotProblem } from './store/pet-store.ts';
 
@@ -45,8 +43,6 @@ export interface CreateFakeOptions extends FakeOptions, PolicyOptions {
   readonly clock?: ControllableClock;
   /** Where to keep the pets across restarts (saved state wins over `seed`). Default: memory only. */
   readonly persistence?: StorePersistence;
-  /** Seeded chaos to start with (and to reset to): see the README's QA section. Default: none. */
-  readonly chaos?: ChaosSettings;
 }
 
 /** One running fake. */
@@ -77,7 +73,10 @@ export { ConfigError } from './config/config-error.ts';
 export type { BadQueryChoice, FakeProfile, ProfileChoices } from './config/profile.ts';
 export { parseProfile } from './config/profile.ts';
 export type { ErrorBody, Int64, NewPet, OperationId, Pet, PetStatus } from './contract/types.ts';
-export type { FakeControl, KeyInfo, ResetSeed } from './control/control.ts';
+export type { KeyInfo, ResetSeed } from './control/control.ts';
+
+/** The QA control surface, in-process: its own functions and what each policy adds. */
+export type FakeControl = BaseControl & PolicyControls;
 export { ControlInputError } from './control/control-input-error.ts';
 export type { Behaviour } from './core/behaviour.ts';
 export type { Answer } from './messages/answer.ts';
@@ -125,12 +124,6 @@ export async function createFake(given: CreateFakeOptions = {}): Promise<Fake> {
   const seedProblem = snapshotProblem({ pets: seed, nextId: 1 });
   if (seedProblem !== undefined)
     throw new ConfigError('seed', seedProblem.replace(/^snapshot\.?/, ''));
-  const chaos =
-    options.chaos === undefined
-      ? null
-      : checkChaosSettings(options.chaos, (problem) => {
-          throw new ConfigError('chaos', problem.replace(/^chaos\.?\s*/, ''));
-        });
   const initialKeys = keysFile.keys.map((key) => ({ ...key }));
   const state: FakeState = {
     config,
@@ -139,11 +132,9 @@ export async function createFake(given: CreateFakeOptions = {}): Promise<Fake> {
     keys: initialKeys.map((key) => ({ ...key })),
     plans,
     usage: new Map(),
-    forced: createForcedResponses(),
-    qa: createQaState(chaos),
   };
   const api = createApiPipeline(state, options);
-  const control = createControl(state, seed, initialKeys, api.reset);
+  const control: FakeControl = createControl(state, seed, initialKeys, api);
   const behaviour = createBehaviour(state, api, control);
   return {
     handlers: createMswHandlers(behaviour),

@@ -24,13 +24,18 @@ import { hostProblem, hostStep } from '../policies/host-check.ts';
 import { internalErrorStep } from '../policies/internal-error-step.ts';
 import type { Limits } from '../policies/plans.ts';
 import { controlActionSlot } from '../policies/request-log.ts';
+import type { ClientReportControl } from '../qa/client-report-step.ts';
+import type { InjectedFailureControl } from '../qa/injected-failure-step.ts';
 import { controlPageAnswer } from '../qa/page/control-page.ts';
 import type { StoreSnapshot } from '../store/persistence.ts';
 import { StorageError } from '../store/storage-error.ts';
-import type { FakeControl, ResetSeed } from './control.ts';
+import type { BaseControl, ResetSeed } from './control.ts';
 import { ControlInputError } from './control-input-error.ts';
 
 type Body = Record<string, unknown>;
+
+/** What the HTTP routes drive: the control surface's own functions and the QA policies' ones. */
+export type HttpControl = BaseControl & InjectedFailureControl & ClientReportControl;
 
 /** Reads a JSON object body with only the given fields; an empty body is `{}`. */
 async function bodyOf(request: ControlRequest, fields: readonly string[]): Promise<Body> {
@@ -76,12 +81,12 @@ interface ControlRequest extends FakeRequest {
 }
 
 type ControlRoute = (
-  control: FakeControl,
+  control: HttpControl,
   request: ControlRequest,
   id: string,
 ) => Promise<RouteResult>;
 
-function clockView(control: FakeControl) {
+function clockView(control: HttpControl) {
   const now = control.now();
   return { now: new Date(now).toISOString(), epochMs: now, frozen: control.describe().clockFrozen };
 }
@@ -285,7 +290,7 @@ function decodeSegment(segment: string): string | undefined {
 
 /** Answers one control request, given the path after the prefix (still percent-encoded). */
 async function answerRoute(
-  control: FakeControl,
+  control: HttpControl,
   request: ControlRequest,
   path: string,
 ): Promise<{ readonly answer: Answer; readonly action?: string }> {
@@ -329,7 +334,7 @@ export interface ControlPipeline {
  * The control surface's sub-pipeline: a bug in it is a logged 500, then the refusals (Host,
  * cross-site, token, content type), then the page or the route, whose change the log records.
  */
-export function controlPipeline(control: FakeControl, config: ResolvedConfig): ControlPipeline {
+export function controlPipeline(control: HttpControl, config: ResolvedConfig): ControlPipeline {
   const handler: Handler = async (context) => {
     const path = pathOf(context, config.controlPrefix);
     const page = context.request.method === 'GET' ? controlPageAnswer(path) : undefined;

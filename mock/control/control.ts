@@ -18,8 +18,6 @@ import {
   limitsFor,
 } from '../policies/plans.ts';
 import { emptyUsage, peekRateLimit } from '../policies/rate-limit.ts';
-import type { ForcedResponses } from '../qa/forced-responses.ts';
-import { createQaControl, type QaControl } from '../qa/qa-control.ts';
 import type { StoreSnapshot } from '../store/persistence.ts';
 import { snapshotProblem } from '../store/pet-store.ts';
 import { ControlInputError } from './control-input-error.ts';
@@ -37,8 +35,12 @@ export interface KeyInfo {
 /** Where a reset takes the store: the fake's seed, nothing, or the given pets. */
 export type ResetSeed = 'default' | 'empty' | readonly Pet[];
 
-/** The in-process control surface of one fake. Bad input throws a ControlInputError and changes nothing. */
-export interface FakeControl extends QaControl {
+/**
+ * The control surface's own functions, over what the fake shares: the store, the clock and the
+ * keys. The policies add theirs (forced answers and chaos, the client report): `fake.control` is
+ * both. Bad input throws a ControlInputError and changes nothing.
+ */
+export interface BaseControl {
   /** Back to the start: the seed's pets (or the given ones), no usage, bans, forced rules or client report, the starting chaos, real time. */
   reset(seed?: ResetSeed): Promise<void>;
   /** The fake's current time, epoch ms. */
@@ -61,11 +63,7 @@ export interface FakeControl extends QaControl {
   snapshot(): StoreSnapshot;
   /** Replaces the store with a snapshot. */
   restore(snapshot: StoreSnapshot): Promise<void>;
-  /** Forces the next `count` responses of an operation to an error status. */
-  force: ForcedResponses['force'];
-  /** Drops every forced rule. */
-  clearForced(): void;
-  /** A summary: time, pet count, keys, forced rules, chaos. */
+  /** A summary: time, pet count, keys, and what each policy adds (forced rules, chaos). */
   describe(): Record<string, unknown>;
 }
 
@@ -74,17 +72,26 @@ function checkTime(epochMs: number, what: string): void {
   if (problem !== undefined) throw new ControlInputError(problem);
 }
 
+/** What the pipeline's policies give the control surface. */
+interface PolicyControl<Control extends object> {
+  /** Their control functions, in one object. */
+  readonly control: Control;
+  /** Puts every policy's own state back (usage, forced answers, chaos, the client report). */
+  reset(): void;
+  /** What they add to the summary. */
+  describe(): Record<string, unknown>;
+}
+
 /**
- * Creates the control surface over a fake's state; `seed` and `initialKeys` are what `reset()`
- * restores, and `resetPolicies` puts every pipeline policy's own state back (usage, forced
- * answers, chaos, the client report).
+ * Creates the control surface over a fake's state and its policies' controls; `seed` and
+ * `initialKeys` are what `reset()` restores.
  */
-export function createControl(
+export function createControl<Control extends object>(
   state: FakeState,
   seed: readonly Pet[],
   initialKeys: readonly KeyEntry[],
-  resetPolicies: () => void,
-): FakeControl {
+  policies: PolicyControl<Control>,
+): BaseControl & Control {
   const keyInfo = (entry: KeyEntry): KeyInfo => {
     const limits = limitsFor(state.plans, entry);
     const usage = state.usage.get(entry.id) ?? emptyUsage();
@@ -129,15 +136,14 @@ export function createControl(
     if (problem !== undefined) throw new ControlInputError(problem);
   };
 
-  const control: FakeControl = {
-    ...createQaControl(state),
+  const control: BaseControl = {
     async reset(next = 'default') {
       if (next !== 'default' && next !== 'empty' && !Array.isArray(next))
         throw new ControlInputError('seed must be "default", "empty" or an array of pets');
       const pets = next === 'default' ? seed : next === 'empty' ? [] : next;
       checkSnapshot({ pets, nextId: 1 });
       await state.store.restore({ pets, nextId: 1 });
-      resetPolicies();
+      policies.reset();
       state.clock.reset();
       state.keys.splice(0, state.keys.length, ...initialKeys.map((key) => ({ ...key })));
     },
@@ -194,18 +200,14 @@ export function createControl(
       checkSnapshot(snapshot);
       await state.store.restore(snapshot);
     },
-    force: (operationId, status, count, retryAfterSeconds) =>
-      state.forced.force(operationId, status, count, retryAfterSeconds),
-    clearForced: () => state.forced.clear(),
     describe: () => ({
       now: new Date(state.clock.now()).toISOString(),
       clockFrozen: state.clock.frozen,
       pets: state.store.count(),
       keys: control.keys(),
-      forced: state.forced.list(),
-      chaos: state.qa.chaos.settings(),
+      ...policies.describe(),
       origins: state.config.origins,
     }),
   };
-  return control;
+  return { ...control, ...policies.control };
 }

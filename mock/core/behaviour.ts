@@ -6,8 +6,7 @@
  * itself when it is none of them. Which steps run, in which order, is written here and nowhere
  * else.
  */
-import type { FakeControl } from '../control/control.ts';
-import { controlPipeline } from '../control/control-handlers.ts';
+import { controlPipeline, type HttpControl } from '../control/control-handlers.ts';
 import { type Answer, errorAnswer } from '../messages/answer.ts';
 import type { FakeRequest } from '../messages/fake-request.ts';
 import { authenticateStep } from '../policies/auth.ts';
@@ -63,20 +62,8 @@ const apiSteps = [
   () => internalErrorStep('handler'),
   (parts) => hostStep(parts.config.allowedHosts),
   (parts) => authenticateStep({ keys: parts.keys, plans: parts.plans, ledger: parts.usage }),
-  (parts) =>
-    clientReportPolicy({
-      reporter: parts.qa.clients,
-      clock: parts.clock,
-      clientIds: parts.clientIds,
-    }),
-  (parts) =>
-    injectedFailurePolicy({
-      forced: parts.forced,
-      chaos: parts.qa.chaos,
-      initialChaos: parts.qa.initialChaos,
-      clock: parts.clock,
-      refuse: parts.refuse,
-    }),
+  clientReportPolicy,
+  injectedFailurePolicy,
   banStep,
   (parts) => rateLimitPolicy({ ledger: parts.usage, refuse: parts.refuse }),
 ] as const satisfies readonly StepFactory[];
@@ -92,15 +79,30 @@ type Intersection<Union> = (Union extends unknown ? (each: Union) => void : neve
   ? All
   : never;
 
+type ControlOf<Factory> = Factory extends (...args: never[]) => infer Made
+  ? Made extends { readonly control?: infer Control }
+    ? Control extends object
+      ? Control
+      : object
+    : object
+  : object;
+
 /** The options the registered policies declare for themselves (e.g. the ban's `ban`). */
 export type PolicyOptions = Intersection<OptionsOf<(typeof apiSteps)[number]>>;
 
-/** The interface's pipeline of one fake: its steps, and what a control reset puts back. */
+/** What the registered policies add to the control surface (forced answers, chaos, the client report). */
+export type PolicyControls = Intersection<ControlOf<(typeof apiSteps)[number]>>;
+
+/** The interface's pipeline of one fake: its steps, and what its policies give the control surface. */
 export interface ApiPipeline {
   readonly steps: readonly Step[];
   readonly log: RequestLog;
+  /** Every policy's control functions, in one object. */
+  readonly control: PolicyControls;
   /** Puts every policy's own state back as the fake started (a control reset). */
   reset(): void;
+  /** What the policies add to the control surface's summary. */
+  describe(): Record<string, unknown>;
 }
 
 /** Builds the interface's pipeline over one fake's state; a bad policy option throws a ConfigError. */
@@ -121,9 +123,11 @@ export function createApiPipeline(state: FakeState, options: PolicyOptions): Api
   return {
     steps: entries.map((entry) => (typeof entry === 'function' ? entry : entry.step)),
     log: parts.log,
+    control: Object.assign({}, ...policies.map((policy) => policy.control)) as PolicyControls,
     reset: () => {
       for (const policy of policies) policy.reset();
     },
+    describe: () => Object.assign({}, ...policies.map((policy) => policy.describe?.())),
   };
 }
 
@@ -149,7 +153,7 @@ function isUnder(path: string, prefix: string): boolean {
 export function createBehaviour(
   state: FakeState,
   api: ApiPipeline,
-  control: FakeControl,
+  control: HttpControl,
 ): Behaviour {
   const { config, plans, clock } = state;
   const { log } = api;

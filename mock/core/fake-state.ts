@@ -1,14 +1,13 @@
 /**
- * Everything one fake instance holds. Routes, policies and the control surface all receive it;
- * nothing in the fake keeps module-level state, so two fakes never share anything.
+ * What one fake holds that several parts share: its settings, clock, pets, keys, plans and the
+ * usage ledger (authentication, rate limit, ban and the control surface's key view all read it).
+ * A policy's own state (forced answers, chaos, the client report) lives in the policy. Nothing in
+ * the fake keeps module-level state, so two fakes never share anything.
  */
-
 import type { ControllableClock } from '../clock/clock.ts';
 import type { ResolvedConfig } from '../config/config.ts';
 import type { KeyEntry, Limits } from '../policies/plans.ts';
 import type { KeyUsage } from '../policies/rate-limit.ts';
-import type { ForcedResponses } from '../qa/forced-responses.ts';
-import type { QaState } from '../qa/qa-state.ts';
 import type { PetStore } from '../store/pet-store.ts';
 
 /** One fake's state. */
@@ -22,7 +21,4 @@ export interface FakeState {
   readonly plans: Record<string, Limits>;
   /** Rate-limit usage by key id. */
   readonly usage: Map<string, KeyUsage>;
-  readonly forced: ForcedResponses;
-  /** Chaos and the client compliance report. */
-  readonly qa: QaState;
 }

@@ -83,9 +83,12 @@ export function runPipeline(
 
 /**
  * A step with state of its own (a ledger, a queue, a report): `reset` puts that state back as
- * the fake started, for a control reset. A stateless step needs no policy around it.
+ * the fake started, for a control reset; `control` is what it adds to the control surface and
+ * `describe` what it adds to the surface's summary. A stateless step needs no policy around it.
  */
-export interface Policy {
+export interface Policy<Control extends object = object> {
   readonly step: Step;
   readonly reset: () => void;
+  readonly control?: Control;
+  readonly describe?: () => Record<string, unknown>;
 }

@@ -12,7 +12,7 @@ import type { KeyEntry } from '../policies/plans.ts';
 import { refusedUntilSlot } from '../policies/rate-limit-step.ts';
 import { rateLimitSlot } from '../policies/refusal.ts';
 import { injectedBy, isDropped } from './answer-marks.ts';
-import type { ClientReporter } from './client-report.ts';
+import { type ClientReport, createClientReporter } from './client-report.ts';
 
 /** The forms of a secret looked for, by secret: computed once, not on every request. */
 const secretForms = new Map<string, readonly string[]>();
@@ -86,18 +86,30 @@ function clientIdFrom(
   return secrets.some((secret) => holdsSecret(raw, secret)) ? '[redacted]' : id;
 }
 
-/** What the client report's step reads. */
-interface ClientReportOptions {
-  readonly reporter: ClientReporter;
+/** What the client report's step is built from. */
+interface ClientReportParts {
   readonly clock: ControllableClock;
   readonly clientIds: ClientIds;
+  /** Whose secrets the report's URLs must not show. */
+  readonly keys: readonly KeyEntry[];
+}
+
+/** What the control surface can read of the client report (part of `fake.control`). */
+export interface ClientReportControl {
+  /** The client compliance report: every key's clients, their verdicts per rule, the latest requests. */
+  clients(): ClientReport;
 }
 
 /**
  * The step: passes the request on, then records its answer in the client report, with real time
  * beside the fake's clock and what the ban policy made of it (read off the key's usage).
  */
-export function clientReportPolicy({ reporter, clock, clientIds }: ClientReportOptions): Policy {
+export function clientReportPolicy({
+  clock,
+  clientIds,
+  keys,
+}: ClientReportParts): Policy<ClientReportControl> {
+  const reporter = createClientReporter();
   const step: Policy['step'] = async (context, next) => {
     const { request, url, now } = context;
     const arrivedReal = Date.now();
@@ -132,5 +144,14 @@ export function clientReportPolicy({ reporter, clock, clientIds }: ClientReportO
     });
     return answer;
   };
-  return { step, reset: () => reporter.clear() };
+  const control: ClientReportControl = {
+    clients: () =>
+      reporter.report(
+        clock.now(),
+        Date.now(),
+        clock.frozen,
+        keys.map((key) => key.key),
+      ),
+  };
+  return { step, reset: () => reporter.clear(), control };
 }

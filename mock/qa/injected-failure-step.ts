@@ -11,6 +11,8 @@
  */
 
 import type { ControllableClock } from '../clock/clock.ts';
+import { ConfigError } from '../config/config-error.ts';
+import { ControlInputError } from '../control/control-input-error.ts';
 import type { Context, Policy } from '../core/pipeline.ts';
 import { type Answer, errorAnswer } from '../messages/answer.ts';
 import { type ErrorCode, errorTemplates } from '../messages/errors.ts';
@@ -19,9 +21,14 @@ import { peekRateLimit } from '../policies/rate-limit.ts';
 import { type Refuse, rateLimitSlot } from '../policies/refusal.ts';
 import { routeSlot } from '../routes/route.ts';
 import { markInjected } from './answer-marks.ts';
-import type { Chaos, ChaosDecision } from './chaos.ts';
-import type { ChaosSettings, ChaosStatus } from './chaos-settings.ts';
-import { type ForcedResponses, type ForcedRule, forceableStatuses } from './forced-responses.ts';
+import { type ChaosDecision, createChaos } from './chaos.ts';
+import { type ChaosSettings, type ChaosStatus, checkChaosSettings } from './chaos-settings.ts';
+import {
+  createForcedResponses,
+  type ForcedResponses,
+  type ForcedRule,
+  forceableStatuses,
+} from './forced-responses.ts';
 
 const chaosCodes: Record<ChaosStatus, ErrorCode> = {
   '429': 'rate_limited',
@@ -46,12 +53,28 @@ async function hold(clock: ControllableClock, ms: number): Promise<void> {
   await new Promise((resolve) => realSetTimeout(resolve, ms));
 }
 
-/** What the step reads: the forced queue, the chaos streams, the clock and the refusal writer. */
-interface InjectedFailureOptions {
-  readonly forced: ForcedResponses;
-  readonly chaos: Chaos;
-  /** The chaos a control reset goes back to. */
-  readonly initialChaos: ChaosSettings | null;
+/** The injected failures' own options, which join createFake's through the registration. */
+export interface InjectedFailureOptions {
+  /** Seeded chaos to start with (and to reset to): see the README's QA section. Default: none. */
+  readonly chaos?: ChaosSettings;
+}
+
+/** What the control surface can do with injected failures (part of `fake.control`). */
+export interface InjectedFailureControl {
+  /** Forces the next `count` responses of an operation to an error status. */
+  force: ForcedResponses['force'];
+  /** Drops every forced rule. */
+  clearForced(): void;
+  /** The chaos settings in force, or `null` for none. */
+  chaos(): ChaosSettings | null;
+  /** Replaces the chaos settings (checked whole: bad settings throw and change nothing); streams restart from the seed. */
+  setChaos(settings: unknown): ChaosSettings;
+  /** Turns chaos off. */
+  clearChaos(): void;
+}
+
+/** What the step is built from: the fake's clock and the refusal writer. */
+interface InjectedFailureParts {
   readonly clock: ControllableClock;
   readonly refuse: Refuse;
 }
@@ -62,13 +85,19 @@ interface InjectedFailureOptions {
  * when to retry in the fake's Retry-After format (`0` included; a 503 whose rule says `null`
  * sends none); chaos latency holds back whatever answer the request gets.
  */
-export function injectedFailurePolicy({
-  forced,
-  chaos,
-  initialChaos,
-  clock,
-  refuse,
-}: InjectedFailureOptions): Policy {
+export function injectedFailurePolicy(
+  { clock, refuse }: InjectedFailureParts,
+  options: InjectedFailureOptions,
+): Policy<InjectedFailureControl> {
+  const initialChaos =
+    options.chaos === undefined
+      ? null
+      : checkChaosSettings(options.chaos, (problem) => {
+          throw new ConfigError('chaos', problem.replace(/^chaos\.?\s*/, ''));
+        });
+  const forced = createForcedResponses();
+  const chaos = createChaos(initialChaos);
+
   const forcedAnswer = (context: Context, rule: ForcedRule): Answer => {
     const { usage, limits } = context.need(callerSlot);
     const { now } = context;
@@ -148,5 +177,24 @@ export function injectedFailurePolicy({
     forced.clear();
     chaos.set(initialChaos);
   };
-  return { step, reset };
+  const control: InjectedFailureControl = {
+    force: (operationId, status, count, retryAfterSeconds) =>
+      forced.force(operationId, status, count, retryAfterSeconds),
+    clearForced: () => forced.clear(),
+    chaos: () => chaos.settings(),
+    setChaos(settings) {
+      const checked = checkChaosSettings(settings, (message) => {
+        throw new ControlInputError(message);
+      });
+      chaos.set(checked);
+      return checked;
+    },
+    clearChaos: () => chaos.set(null),
+  };
+  return {
+    step,
+    reset,
+    control,
+    describe: () => ({ forced: forced.list(), chaos: chaos.settings() }),
+  };
 }
