@@ -174,7 +174,7 @@ beforeAll(async () => {
   fake = spawn(
     process.execPath,
     [
-      join(copy, 'mock/server/cli.ts'),
+      join(copy, 'mock/cli/cli.ts'),
       '--port',
       String(port),
       '--no-staging',
