@@ -4,8 +4,8 @@
  * than guess, so a client bug shows up at once (README: "Choices the fake makes").
  */
 import { listLimits, petStatuses } from '../contract/schemas.ts';
-import type { PetStatus } from '../contract/types.ts';
-import { errorAnswer, jsonAnswer } from '../core/answer.ts';
+import type { Pet, PetStatus } from '../contract/types.ts';
+import { type Answer, errorAnswer, jsonAnswer } from '../core/answer.ts';
 import type { Operation } from '../pipeline.ts';
 
 /** The parsed query of listPets, or a message saying what is wrong with it. */
@@ -60,6 +60,24 @@ function lenientQuery(
   return { limit, status };
 }
 
+/**
+ * The JSON text of each page the store handed out. The store hands out the same frozen page
+ * until a pet is inserted among its pets (mock/store/pet-list.ts), and its pets are frozen: a
+ * page seen before is answered without serialising it again (a full page of 100 pets is most of
+ * the request's cost). Entries go with their pages.
+ */
+const pageJson = new WeakMap<readonly Pet[], string>();
+
+/** A 200 with the page's JSON, serialised once per page. */
+function pageAnswer(page: readonly Pet[]): Answer {
+  const body = pageJson.get(page);
+  if (body !== undefined)
+    return { status: 200, headers: { 'Content-Type': 'application/json' }, body };
+  const answer = jsonAnswer(200, page);
+  if (answer.body !== undefined) pageJson.set(page, answer.body);
+  return answer;
+}
+
 /** Answers listPets. */
 export const listPets: Operation = ({ url, state }) => {
   let query = parseListQuery(url.searchParams);
@@ -68,5 +86,5 @@ export const listPets: Operation = ({ url, state }) => {
     if (badQuery === 'refuse') return errorAnswer('invalid_query', query.error);
     query = lenientQuery(url.searchParams, badQuery);
   }
-  return jsonAnswer(200, state.store.list(query.limit, query.status));
+  return pageAnswer(state.store.list(query.limit, query.status));
 };
