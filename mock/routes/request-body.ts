@@ -31,6 +31,9 @@ export function checkJsonContentType(header: string | null): string | undefined 
 
 const refused = (answer: Answer): BodyResult => ({ ok: false, answer });
 
+/** Strict UTF-8 (a malformed byte throws); one decoder serves every request, as it keeps no state between whole-input decodes. */
+const utf8 = new TextDecoder('utf-8', { fatal: true, ignoreBOM: false });
+
 /** Reads and parses a JSON body of at most `maxBytes` bytes. */
 export async function readJsonBody(request: FakeRequest, maxBytes: number): Promise<BodyResult> {
   const typeProblem = checkJsonContentType(request.header('content-type'));
@@ -47,7 +50,7 @@ export async function readJsonBody(request: FakeRequest, maxBytes: number): Prom
     );
   let text: string;
   try {
-    text = new TextDecoder('utf-8', { fatal: true, ignoreBOM: false }).decode(bytes);
+    text = utf8.decode(bytes);
   } catch {
     return refused(errorAnswer('invalid_json', 'The request body is not valid UTF-8.'));
   }
