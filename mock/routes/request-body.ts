@@ -31,7 +31,10 @@ export function checkJsonContentType(header: string | null): string | undefined 
 
 const refused = (answer: Answer): BodyResult => ({ ok: false, answer });
 
-/** Strict UTF-8 (a malformed byte throws); one decoder serves every request, as it keeps no state between whole-input decodes. */
+/**
+ * Strict UTF-8 (a malformed byte throws). One decoder serves every request: a decode without
+ * `stream` keeps no state for the next one.
+ */
 const utf8 = new TextDecoder('utf-8', { fatal: true, ignoreBOM: false });
 
 /** Reads and parses a JSON body of at most `maxBytes` bytes. */
