@@ -3,8 +3,8 @@
  * reports for the HTTP fake) is mostly V8's heap high-water mark: garbage not yet collected and
  * pages not yet returned. This creates pets in process through `fake.fetch`, forces a full GC
  * before and after, and divides the heap that stays by the pets created; then does the same
- * with a bare @msw/data collection of the same schema, the part of the store's cost that is
- * @msw/data's own.
+ * with a bare @msw/data collection of the same schema, which the store kept every pet in until
+ * 2026-11-25 (mock/store/pet-store.ts), for comparison.
  */
 import { setFlagsFromString } from 'node:v8';
 import { runInNewContext } from 'node:vm';
@@ -21,7 +21,7 @@ export interface RetainedHeap {
   readonly bytesPerPet: number;
   readonly heapBeforeBytes: number;
   readonly heapAfterBytes: number;
-  /** The same pets in a bare @msw/data collection (no indexes, no fake), bytes per pet. */
+  /** The same pets in a bare @msw/data collection (no indexes, no fake), bytes per pet: what the store used to pay. */
   readonly mswDataBytesPerPet: number;
 }
 
