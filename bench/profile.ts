@@ -72,9 +72,10 @@ async function main(): Promise<void> {
   const dir = values.keep ?? mkdtempSync(join(tmpdir(), 'petstore-profile-'));
   await bundleServer();
   const port = await freePort();
+  const spec = fakeSpec(port);
   const server = await startServer({
-    ...fakeSpec(port),
-    nodeFlags: ['--cpu-prof', '--cpu-prof-dir', dir],
+    ...spec,
+    nodeFlags: [...(spec.nodeFlags ?? []), '--cpu-prof', '--cpu-prof-dir', dir],
   });
   const load = (what: BenchRequest, amount: { durationSeconds: number } | { amount: number }) =>
     runLoad({

@@ -17,6 +17,7 @@ const JSON_TYPE = /^application\/(?:[\w.+-]+\+)?json$/i;
 /** Checks the Content-Type header: `application/json` or `*+json`, charset absent or UTF-8. */
 export function checkJsonContentType(header: string | null): string | undefined {
   if (header === null) return 'Content-Type is missing: send application/json';
+  if (header === 'application/json') return undefined;
   const [type = '', ...parameters] = header.split(';').map((part) => part.trim());
   if (!JSON_TYPE.test(type))
     return `Content-Type must be application/json, got "${type.slice(0, 100)}"`;

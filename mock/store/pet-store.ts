@@ -21,7 +21,7 @@ export const maxPetId = Number.MAX_SAFE_INTEGER;
 /** The pet store the routes and the control surface share. */
 export interface PetStore {
   /**
-   * Adds a pet with the next id and returns it as stored. Saved before it is visible: when the
+   * Adds a pet with the next id (only the contract's fields of `pet`) and returns it as stored. Saved before it is visible: when the
    * save fails it throws a StorageError and the store is as it was. Returns `undefined` when
    * every id up to `maxPetId` is used.
    */
@@ -110,7 +110,8 @@ export async function createPetStore(
   return {
     create(pet) {
       if (nextId > maxPetId) return Promise.resolve(undefined);
-      const record = copyPet({ id: nextId, ...pet });
+      // The id last: a body's own `id` (or any field past the contract's) never reaches the store.
+      const record = copyPet({ ...pet, id: nextId });
       // Saved first, synchronously: a failed save leaves no trace, and no request can see the
       // pet (or be given its id) before it is safely written.
       if (persistence !== undefined) {
