@@ -4,6 +4,10 @@
  * side-by-side section does, loads one request for a while, stops it and prints the functions
  * with the most self time, and its resident memory before and after.
  *
+ * V8 samples on wall-clock time: the socket write (`writeUtf8String`, a third of the samples or
+ * more) also holds the time the fake waits for a core while the load generator it just woke
+ * runs on this 2-core machine. Compare changes by the CPU per request the first line prints.
+ *
  *   node bench/profile.ts --request create --seconds 6
  *   node bench/profile.ts --request list-sold --top 25 --keep /tmp/profiles
  */
@@ -35,7 +39,7 @@ interface CpuProfile {
 }
 
 /** Self time per function (name, file and line), largest first, as shares of all samples. */
-export function selfTimes(profile: CpuProfile): { name: string; share: number }[] {
+function selfTimes(profile: CpuProfile): { name: string; share: number }[] {
   const nodeName = new Map<number, string>();
   for (const { id, callFrame } of profile.nodes) {
     const where =
