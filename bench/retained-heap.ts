@@ -21,7 +21,10 @@ export interface RetainedHeap {
   readonly bytesPerPet: number;
   readonly heapBeforeBytes: number;
   readonly heapAfterBytes: number;
-  /** The same pets in a bare @msw/data collection (no indexes, no fake), bytes per pet: what the store used to pay. */
+  /**
+   * The same pets in a bare @msw/data collection (no indexes, no fake), bytes per pet: what the
+   * store paid before 2026-11-25.
+   */
   readonly mswDataBytesPerPet: number;
 }
 

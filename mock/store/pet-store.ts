@@ -5,9 +5,10 @@
  * come from a NewPet the route validated plus an id the store assigns, restored ones are checked
  * against the contract's Pet schema whole before anything changes (`snapshotProblem`).
  *
- * (Until 2026-11-25 the pets also went through an @msw/data collection. Its records cost about
- * 700 bytes each beyond the pet, a random UUID and a Map per record and a dictionary-mode object,
- * and about 15 µs a create, while every read went through the indexes here: bench/optimisations.md.)
+ * (Until 2026-11-25 every pet also went through an @msw/data collection, which only validated
+ * and held a second record of it: about 700 bytes a pet beyond the pet itself (a random UUID, a
+ * Map and symbol-keyed properties per record) and about 15 µs a create, while every read went
+ * through the indexes here. Measured in bench/optimisations.md.)
  */
 import { checkPet, describeIssues, onlyFields, petFields } from '../contract/schemas.ts';
 import type { NewPet, Pet, PetStatus } from '../contract/types.ts';
@@ -21,9 +22,9 @@ export const maxPetId = Number.MAX_SAFE_INTEGER;
 /** The pet store the routes and the control surface share. */
 export interface PetStore {
   /**
-   * Adds a pet with the next id (only the contract's fields of `pet`) and returns it as stored. Saved before it is visible: when the
-   * save fails it throws a StorageError and the store is as it was. Returns `undefined` when
-   * every id up to `maxPetId` is used.
+   * Adds a pet with the next id (only the contract's fields of `pet`) and returns it as stored.
+   * Saved before it is visible: when the save fails it throws a StorageError and the store is as
+   * it was. Returns `undefined` when every id up to `maxPetId` is used.
    */
   create(pet: NewPet & { status: PetStatus }): Promise<Pet | undefined>;
   /** The pet with this id, if any. */
@@ -59,7 +60,7 @@ export async function createPetStore(
   let byStatus = new Map<PetStatus | undefined, PetList>();
   let nextId = 1;
 
-  /** Stores a plain copy of a valid pet whose id is free (`copyPet`). */
+  /** Stores a valid pet, a plain copy from `copyPet`, under its id; throws if the id is taken. */
   const add = (pet: Pet): Pet => {
     const id = Number(pet.id);
     if (!Number.isSafeInteger(id) || index.has(id))
