@@ -123,7 +123,7 @@ function throughputSection(result: ThroughputResult): string[] {
       ? `WireMock serves the fake's own answers (status, Content-Type, X-RateLimit-* and body, captured after the warm-up) as static stubs, with its request journal and request logging off, after a warm-up of at least 5 s per request so the JVM has compiled its hot paths. On \`GET /v1/pets?limit=20\` the fake serves ${times(ratio(fake, wiremock))} WireMock's req/s.`
       : `WireMock was left out: ${result.wiremockSkipped}.`,
     '',
-    'Resident memory of each server process (VmRSS):',
+    `Resident memory of each server process (VmRSS). The fake keeps every pet it is sent (it is a store): after the rounds it held ${result.petsAfterLoad === undefined ? 'an unknown number of' : result.petsAfterLoad.toLocaleString('en-US')} pets.`,
     '',
     '| Server | once it first answered | after the rounds |',
     '|---|---|---|',
@@ -206,7 +206,7 @@ function scaleSection(result: ScaleResult): string[] {
     '',
     `Creates over HTTP: ${n(result.creates)} \`POST /v1/pets\` at ${result.createConnections} connections into a fake started with ${n(first)} pets: **${n(result.createsPerSecond)} creates/s** (p99 ${n(result.createP99Ms, 2)} ms); resident memory ${mib(result.rssBeforeCreatesBytes)} before, **${mib(result.rssAfterCreatesBytes)} after**.`,
     '',
-    `Resident memory is mostly V8's heap high-water mark (garbage not yet collected, pages not yet returned), not what the store keeps: created in process through the same handlers and measured after a full GC, the store keeps **${n(result.retained.bytesPerPet)} bytes per pet** (${n(result.retained.pets)} pets: heap ${mib(result.retained.heapBeforeBytes)} → ${mib(result.retained.heapAfterBytes)}), about ${mib(result.retained.bytesPerPet * 100_000)} for 100,000 pets. A bare @msw/data collection of the same schema holding the same pets keeps **${n(result.retained.mswDataBytesPerPet)} bytes per pet** on its own: ${percent(ratio(result.retained.mswDataBytesPerPet, result.retained.bytesPerPet))} of the store's cost is @msw/data's; the rest is the store's id index and per-status lists.`,
+    `Resident memory is mostly V8's heap high-water mark (garbage not yet collected, pages not yet returned), not what the store keeps: created in process through the same handlers and measured after a full GC, the store keeps **${n(result.retained.bytesPerPet)} bytes per pet** (${n(result.retained.pets)} pets: heap ${mib(result.retained.heapBeforeBytes)} → ${mib(result.retained.heapAfterBytes)}), about ${mib(result.retained.bytesPerPet * 100_000)} for 100,000 pets. The store keeps plain records in an id index and id-ordered lists; a bare @msw/data collection of the same schema, which the store kept every pet in until 2026-11-25, keeps **${n(result.retained.mswDataBytesPerPet)} bytes per pet** for the same pets on its own (${times(ratio(result.retained.mswDataBytesPerPet, result.retained.bytesPerPet))} the store's whole cost).`,
     '',
   );
   return lines;

@@ -9,6 +9,7 @@ import { readdirSync } from 'node:fs';
 import { createRequire } from 'node:module';
 import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
+import packageJson from '../package.json' with { type: 'json' };
 import { serverBundlePath } from '../scripts/build-server.ts';
 import type { ServerSpec } from './processes.ts';
 import { benchHeaders, unboundLimitsFlags } from './requests.ts';
@@ -18,6 +19,21 @@ export const projectRoot = fileURLToPath(new URL('..', import.meta.url));
 
 /** `npm start`'s server: the CLI bundled by its prestart step. */
 const fakeCli = serverBundlePath;
+
+/**
+ * The Node flags `npm start` runs the bundle with (package.json's `start` script is
+ * `node [flags] <bundle>`), so every fake the bench starts from the bundle runs as `npm start`
+ * runs it.
+ */
+export const startNodeFlags: readonly string[] = (() => {
+  const [command, ...rest] = packageJson.scripts.start.split(/\s+/);
+  const flags = rest.slice(0, -1);
+  if (command !== 'node' || flags.some((flag) => !flag.startsWith('--')))
+    throw new Error(
+      `bench: package.json's start script must read "node [--flags] <bundle>", got "${packageJson.scripts.start}"`,
+    );
+  return flags;
+})();
 /** The same CLI run from source, as the tests and older checkouts run it. */
 export const fakeSourceCli = fileURLToPath(new URL('../mock/cli/cli.ts', import.meta.url));
 const ceilingScript = fileURLToPath(new URL('./ceiling-server.ts', import.meta.url));
@@ -53,6 +69,7 @@ export function fakeSpec(
   return {
     name: 'fake',
     script: root === projectRoot ? fakeCli : join(root, 'mock/cli/cli.ts'),
+    ...(root === projectRoot ? { nodeFlags: startNodeFlags } : {}),
     args: ['--port', String(port), '--no-staging', '--quiet', ...unboundLimitsFlags, ...extra],
     readyUrl: `${baseUrl('fake', port)}/pets?limit=1`,
     readyHeaders: { Authorization: benchHeaders.Authorization },
@@ -66,6 +83,7 @@ export function fakeDefaultSpec(port: number): ServerSpec {
   return {
     name: 'fake (npm start)',
     script: fakeCli,
+    nodeFlags: startNodeFlags,
     args: ['--port', String(port)],
     readyUrl: `${baseUrl('fake', port)}/pets?limit=20`,
     readyHeaders: { Authorization: benchHeaders.Authorization },

@@ -63,6 +63,8 @@ export interface ThroughputResult {
   /** Resident memory of each server once it first answered, and after the last round, bytes. */
   readonly residentAfterStart: Readonly<Partial<Record<TargetId, number>>>;
   readonly residentAfterLoad: Readonly<Partial<Record<TargetId, number>>>;
+  /** Pets the fake holds after the rounds (its seed and every create), from its control surface. */
+  readonly petsAfterLoad: number | undefined;
 }
 
 const allTargets: readonly TargetId[] = [
@@ -127,6 +129,17 @@ async function capture(base: string, request: BenchRequest): Promise<Captured> {
     if (name === 'content-type' || name.startsWith('x-ratelimit-')) headers[name] = value;
   });
   return { status: response.status, body, headers };
+}
+
+/** How many pets the fake holds (`GET /__control/state`, open on loopback), if it says. */
+async function petCount(fakeBase: string): Promise<number | undefined> {
+  try {
+    const response = await fetch(new URL('/__control/state', fakeBase));
+    const state = (await response.json()) as { pets?: unknown };
+    return typeof state.pets === 'number' ? state.pets : undefined;
+  } catch {
+    return undefined;
+  }
 }
 
 function load(
@@ -241,6 +254,15 @@ export async function measureThroughput(
       const resident = residentBytes(server.pid);
       if (resident !== undefined) residentAfterLoad[target] = resident;
     }
+    const petsAfterLoad = await petCount(fakeBase);
+    log(
+      `resident memory after the rounds: ${Object.entries(residentAfterLoad)
+        .map(
+          ([target, bytes]) =>
+            `${targetLabels[target as TargetId]} ${(bytes / 2 ** 20).toFixed(0)} MiB`,
+        )
+        .join(', ')}; the fake holds ${petsAfterLoad ?? '?'} pets`,
+    );
     const cells: Record<string, Partial<Record<TargetId, Cell>>> = {};
     for (const request of benchRequests) {
       const perRequest: Partial<Record<TargetId, Cell>> = {};
@@ -261,6 +283,7 @@ export async function measureThroughput(
       wiremockSkipped,
       residentAfterStart,
       residentAfterLoad,
+      petsAfterLoad,
     };
   } finally {
     await Promise.all([...servers.values()].map(({ server }) => server.stop()));

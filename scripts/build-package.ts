@@ -7,7 +7,7 @@
  *   The contract types ship written out, without json-schema-to-ts (inline-contract-types.ts).
  * - dist/bin/: the two CLIs, each one esbuild bundle with every devDependency it uses inlined
  *   (the harness runs on fast-check, Ajv and yaml, which users of the fake should not install);
- *   the package's own dependencies (msw, @msw/data) stay imports.
+ *   the package's own dependencies (msw and its interceptors) stay imports.
  * The repository itself never runs dist/: its scripts and tests run the TypeScript sources.
  *   node scripts/build-package.ts                 builds dist/ (`npm run build`, `prepack`)
  *   node scripts/build-package.ts --if-missing    only when there is no dist/ yet (`prepare`:

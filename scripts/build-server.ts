@@ -1,7 +1,7 @@
 /**
  * Bundles the fake's CLI (mock/cli/cli.ts) and everything it imports into one ES module, which
  * `npm start` runs (this script is its `prestart`). Loading one file instead of ~600 modules
- * (TypeScript stripped on load, @msw/data's `es-toolkit/compat` barrel alone is ~340) cuts the
+ * (TypeScript stripped on load, and the dependencies' own modules) cuts the
  * fake's cold start to a fraction of Prism's (bench/results.md). It is the same source: tests run
  * mock/cli/cli.ts directly, and one test runs this bundle. The bundle is rebuilt only when a
  * file it was built from (source, fixture, dependency) is newer than it.

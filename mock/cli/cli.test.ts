@@ -65,7 +65,9 @@ test('`npm start` itself builds the bundled server, serves it and stops on SIGTE
   try {
     // The first start may rebuild the bundle: allow it more than a plain start.
     const text = (await waitForBanner(npm, 60_000))();
-    expect(text).toContain('node node_modules/.cache/petstore-fake/server.mjs');
+    expect(text).toContain(
+      'node --max-semi-space-size=8 node_modules/.cache/petstore-fake/server.mjs',
+    );
     expect(text).toMatch(/enterprise-demo-key\s+enterprise/);
     const ok = await fetch(`http://127.0.0.1:${port}/v1/pets?limit=3`, {
       headers: { Authorization: 'Bearer free-demo-key' },

@@ -1,8 +1,4 @@
-/**
- * Compiled checks for the contract's schemas, read from the generated OpenAPI document, and a
- * Standard Schema view of Pet for @msw/data.
- */
-import type { StandardSchemaV1 } from '@standard-schema/spec';
+/** Compiled checks for the contract's schemas, read from the generated OpenAPI document. */
 import { openapiDocument } from './openapi.generated.ts';
 import { compileSchema, type SchemaIssue } from './schema-validator.ts';
 import type { OperationId, Pet } from './types.ts';
@@ -58,18 +54,3 @@ export function describeIssues(issues: readonly SchemaIssue[]): string {
     )
     .join('; ');
 }
-
-/** Pet as a Standard Schema, so the @msw/data collection validates what it stores against the contract. */
-export const petStandardSchema: StandardSchemaV1<Pet, Pet> = {
-  '~standard': {
-    version: 1,
-    vendor: 'petstore-openapi',
-    validate(value) {
-      const issues = checkPet(value);
-      if (issues.length === 0) return { value: value as Pet };
-      return {
-        issues: issues.map(({ path, message }) => ({ message, path: path.split('/').slice(1) })),
-      };
-    },
-  },
-};

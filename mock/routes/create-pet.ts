@@ -2,7 +2,7 @@
  * `POST /pets` (createPet): validates the body against NewPet from the contract, then the fake's
  * own rules for points the interface leaves open (name length), and stores the pet.
  */
-import { checkNewPet, describeIssues, newPetFields, onlyFields } from '../contract/schemas.ts';
+import { checkNewPet, describeIssues, newPetFields } from '../contract/schemas.ts';
 import type { NewPet } from '../contract/types.ts';
 import type { Handler } from '../core/pipeline.ts';
 import { errorAnswer, jsonAnswer } from '../messages/answer.ts';
@@ -33,7 +33,8 @@ export function validateNewPet(
   const pet = body as NewPet;
   // The interface sets no length limits; the fake refuses blank and very long names (README).
   if (pet.name.trim() === '') return { error: 'name must not be blank' };
-  if ([...pet.name].length > maxNameLength)
+  // Counted in code points; a name no longer in UTF-16 units than the cap is within it anyway.
+  if (pet.name.length > maxNameLength && [...pet.name].length > maxNameLength)
     return { error: `name must be at most ${maxNameLength} characters` };
   return { pet };
 }
@@ -55,7 +56,8 @@ export const createPet =
     const { status = config.defaultStatus } = result.pet;
     let pet: Awaited<ReturnType<typeof store.create>>;
     try {
-      pet = await store.create({ ...onlyFields(result.pet, newPetFields), status });
+      // The store keeps only the contract's fields (anything else the body carried is dropped).
+      pet = await store.create({ ...result.pet, status });
     } catch (error) {
       if (!(error instanceof StorageError)) throw error;
       // The store undid the create: answer an Error, never a 201 for a pet a restart would lose.

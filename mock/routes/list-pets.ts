@@ -4,9 +4,9 @@
  * than guess, so a client bug shows up at once (README: "Choices the fake makes").
  */
 import { listLimits, petStatuses } from '../contract/schemas.ts';
-import type { PetStatus } from '../contract/types.ts';
+import type { Pet, PetStatus } from '../contract/types.ts';
 import type { Handler } from '../core/pipeline.ts';
-import { errorAnswer, jsonAnswer } from '../messages/answer.ts';
+import { type Answer, errorAnswer, jsonAnswer } from '../messages/answer.ts';
 import type { RouteOptions } from './route.ts';
 
 /** The parsed query of listPets, or a message saying what is wrong with it. */
@@ -62,14 +62,29 @@ function lenientQuery(
 }
 
 /** Answers listPets. */
-export const listPets =
-  ({ store, config }: RouteOptions): Handler =>
-  ({ url }) => {
+export const listPets = ({ store, config }: RouteOptions): Handler => {
+  /**
+   * The JSON text of each page the store handed out. The store hands out the same frozen page
+   * until a pet is inserted among its pets (mock/store/pet-list.ts), and its pets are frozen: a
+   * page seen before is answered without serialising it again (a full page of 100 pets is most
+   * of the request's cost). Entries go with their pages.
+   */
+  const pageJson = new WeakMap<readonly Pet[], string>();
+  const pageAnswer = (page: readonly Pet[]): Answer => {
+    const body = pageJson.get(page);
+    if (body !== undefined)
+      return { status: 200, headers: { 'Content-Type': 'application/json' }, body };
+    const answer = jsonAnswer(200, page);
+    if (answer.body !== undefined) pageJson.set(page, answer.body);
+    return answer;
+  };
+  return ({ url }) => {
     let query = parseListQuery(url.searchParams);
     if ('error' in query) {
       const { badQuery } = config;
       if (badQuery === 'refuse') return errorAnswer('invalid_query', query.error);
       query = lenientQuery(url.searchParams, badQuery);
     }
-    return jsonAnswer(200, store.list(query.limit, query.status));
+    return pageAnswer(store.list(query.limit, query.status));
   };
+};

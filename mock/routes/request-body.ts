@@ -17,6 +17,7 @@ const JSON_TYPE = /^application\/(?:[\w.+-]+\+)?json$/i;
 /** Checks the Content-Type header: `application/json` or `*+json`, charset absent or UTF-8. */
 export function checkJsonContentType(header: string | null): string | undefined {
   if (header === null) return 'Content-Type is missing: send application/json';
+  if (header === 'application/json') return undefined;
   const [type = '', ...parameters] = header.split(';').map((part) => part.trim());
   if (!JSON_TYPE.test(type))
     return `Content-Type must be application/json, got "${type.slice(0, 100)}"`;
@@ -30,6 +31,12 @@ export function checkJsonContentType(header: string | null): string | undefined 
 }
 
 const refused = (answer: Answer): BodyResult => ({ ok: false, answer });
+
+/**
+ * Strict UTF-8 (a malformed byte throws). One decoder serves every request: a decode without
+ * `stream` keeps no state for the next one.
+ */
+const utf8 = new TextDecoder('utf-8', { fatal: true, ignoreBOM: false });
 
 /** Reads and parses a JSON body of at most `maxBytes` bytes. */
 export async function readJsonBody(request: FakeRequest, maxBytes: number): Promise<BodyResult> {
@@ -47,7 +54,7 @@ export async function readJsonBody(request: FakeRequest, maxBytes: number): Prom
     );
   let text: string;
   try {
-    text = new TextDecoder('utf-8', { fatal: true, ignoreBOM: false }).decode(bytes);
+    text = utf8.decode(bytes);
   } catch {
     return refused(errorAnswer('invalid_json', 'The request body is not valid UTF-8.'));
   }
