@@ -1,7 +1,7 @@
 /** Compiled checks for the contract's schemas, read from the generated OpenAPI document. */
 import { openapiDocument } from './openapi.generated.ts';
 import { compileSchema, type SchemaIssue } from './schema-validator.ts';
-import type { OperationId, Pet } from './types.ts';
+import type { OperationId } from './types.ts';
 
 const schemas = openapiDocument.components.schemas;
 

@@ -40,6 +40,16 @@ function bytesOf(entry: KeyEntry): Uint8Array {
   return bytes;
 }
 
+// One buffer for the token of the request being authenticated, instead of a new array per
+// request: authentication is synchronous, so no two requests share it at once.
+const tokenBuffer = new Uint8Array(1024);
+
+/** The token's UTF-8 bytes: a view of the shared buffer, or a copy when it does not fit. */
+function tokenBytesOf(token: string): Uint8Array {
+  const { read, written } = encoder.encodeInto(token, tokenBuffer);
+  return read === token.length ? tokenBuffer.subarray(0, written) : encoder.encode(token);
+}
+
 /** Extracts the token of an `Authorization: Bearer <token>` header (scheme case-insensitive, RFC 9110). */
 export function parseBearer(header: string | null): string | 'missing' | 'malformed' {
   if (header === null || header.trim() === '') return 'missing';
@@ -52,7 +62,7 @@ export function parseBearer(header: string | null): string | 'missing' | 'malfor
 export function authenticate(header: string | null, keys: readonly KeyEntry[]): AuthResult {
   const token = parseBearer(header);
   if (token === 'missing' || token === 'malformed') return { ok: false, reason: token };
-  const tokenBytes = encoder.encode(token);
+  const tokenBytes = tokenBytesOf(token);
   let found: KeyEntry | undefined;
   for (const entry of keys) {
     // No early exit: every key costs the same whether or not an earlier one matched.

@@ -56,23 +56,38 @@ export function createClientIds(
 ): ClientIds {
   // Asked twice per request (the report's step, then the request log): worked out once.
   const known = new WeakMap<FakeRequest, string>();
+  // A client sends the same header on every request: its id is worked out once per header text
+  // while the keys stay the same entries (adding a key or a reset brings new secrets to look for).
+  const byHeader = new Map<string, string>();
+  let keysSeen: readonly KeyEntry[] = [];
+  const keysChanged = () =>
+    keys.length !== keysSeen.length || keys.some((entry, index) => entry !== keysSeen[index]);
   return (request) => {
     let found = known.get(request);
-    if (found === undefined) {
-      found = clientIdFrom(request, keys, controlAccess);
-      known.set(request, found);
+    if (found !== undefined) return found;
+    // Lower-case names: the HTTP door looks headers up as given.
+    const raw = request.header('x-client-id') ?? request.header('user-agent') ?? '-';
+    if (keysChanged()) {
+      byHeader.clear();
+      keysSeen = [...keys];
     }
+    found = byHeader.get(raw);
+    if (found === undefined) {
+      found = clientIdFrom(raw, keys, controlAccess);
+      // Bounded: a client that changes its header on every request costs no memory.
+      if (byHeader.size >= 256) byHeader.clear();
+      byHeader.set(raw, found);
+    }
+    known.set(request, found);
     return found;
   };
 }
 
 function clientIdFrom(
-  request: FakeRequest,
+  raw: string,
   keys: readonly KeyEntry[],
   access: ResolvedConfig['controlAccess'],
 ): string {
-  // Lower-case names: the HTTP door looks headers up as given.
-  const raw = request.header('x-client-id') ?? request.header('user-agent') ?? '-';
   // Printable ASCII only: the id reaches the CLI's summary and the page.
   const id =
     raw

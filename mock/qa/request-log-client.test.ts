@@ -59,3 +59,25 @@ test('every /v1 log line names the client as the report does, never a secret in 
     for (const form of [secret, Buffer.from(secret).toString('base64').replace(/=+$/, '')])
       expect(log).not.toContain(form);
 });
+
+test('a client id worked out before a key was added is worked out again: the new secret is never logged', async () => {
+  const records: ExchangeRecord[] = [];
+  const fake = await createFake({ seed: 'empty', onExchange: (record) => records.push(record) });
+  const secret = 'added-later-secret-0123456789';
+  const send = async (key: string) =>
+    (
+      await fake.fetch('http://127.0.0.1:4010/v1/pets', {
+        headers: { Authorization: `Bearer ${key}`, 'X-Client-Id': `app ${secret}` },
+      })
+    ).status;
+  expect(await send('free-demo-key')).toBe(200);
+  fake.control.addKey({ id: 'later', key: secret, plan: 'free' });
+  expect(await send(secret)).toBe(200);
+  await fake.control.reset();
+  expect(await send('free-demo-key')).toBe(200);
+  expect(records.map((record) => record.clientId)).toEqual([
+    `app ${secret}`,
+    '[redacted]',
+    `app ${secret}`,
+  ]);
+});
