@@ -59,16 +59,20 @@ export function coverageMarkdown(record: CoverageRecord): string {
   return lines.join('\n');
 }
 
+/** Whether XML 1.0 can carry a character at all (most control characters it cannot, even escaped). */
+function xmlSafe(char: string): boolean {
+  const code = char.charCodeAt(0);
+  return code >= 0x20 || code === 0x09 || code === 0x0a || code === 0x0d;
+}
+
 function escapeXml(text: string): string {
-  return (
-    text
-      // XML 1.0 cannot carry most control characters, even escaped.
-      .replace(/[\x00-\x08\x0b\x0c\x0e-\x1f]/g, '?')
-      .replace(/&/g, '&amp;')
-      .replace(/</g, '&lt;')
-      .replace(/>/g, '&gt;')
-      .replace(/"/g, '&quot;')
-  );
+  return [...text]
+    .map((char) => (xmlSafe(char) ? char : '?'))
+    .join('')
+    .replace(/&/g, '&amp;')
+    .replace(/</g, '&lt;')
+    .replace(/>/g, '&gt;')
+    .replace(/"/g, '&quot;');
 }
 
 /** The record as JUnit XML: one testcase per item. */
