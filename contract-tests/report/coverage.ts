@@ -26,7 +26,7 @@ function keyNameOf(exchange: Exchange): string | undefined {
 }
 
 /** One harness or proxy exchange in the coverage model's words; undefined without an answer. */
-export function coverageExchangeOf(
+function coverageExchangeOf(
   exchange: Exchange,
   who: { readonly keyId?: string | undefined; readonly checkId?: string | undefined },
 ): CoverageExchange | undefined {

@@ -319,12 +319,15 @@ export function createCoverageRecorder(): CoverageRecorder {
         const until = retryDeadline(exchange.header('retry-after'), exchange.at);
         if (until !== undefined) retryUntil.set(who, until);
       }
+      if (ids.length === 0) return ids;
+      const sender = senderOf(exchange);
+      const senderKey = `${sender.keyId ?? ''}\n${sender.clientId ?? ''}\n${sender.checkId ?? ''}`;
       const example: CoverageExample = {
         method: exchange.method,
         path: exchange.path,
         status: exchange.status,
         at: new Date(exchange.at).toISOString(),
-        ...senderOf(exchange),
+        ...sender,
       };
       for (const id of ids) {
         let tally = tallies.get(id);
@@ -334,8 +337,6 @@ export function createCoverageRecorder(): CoverageRecorder {
         }
         tally.count += 1;
         tally.last = example;
-        const sender = senderOf(exchange);
-        const senderKey = JSON.stringify(sender);
         const seen = tally.senders.get(senderKey);
         if (seen !== undefined) seen.count += 1;
         // Bounded: a flood of distinct clients cannot grow one item's list without end.
