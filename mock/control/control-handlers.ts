@@ -225,6 +225,10 @@ const routes: Record<string, ControlRoute> = {
       },
     };
   },
+  'DELETE coverage': async (control) => {
+    control.clearCoverage();
+    return { body: control.coverage().summary, action: 'coverage cleared' };
+  },
   'GET chaos': async (control) => ({ body: control.chaos() }),
   'POST chaos': async (control, request) => {
     const settings = control.setChaos(await bodyOf(request, ['seed', 'rules']));

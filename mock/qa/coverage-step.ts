@@ -5,6 +5,7 @@
  * or chaos answer, the ban) with the headers every answer carries already written.
  */
 import type { ControllableClock } from '../clock/clock.ts';
+import { ConfigError } from '../config/config-error.ts';
 import {
   type CoverageExchange,
   type CoverageRecord,
@@ -23,6 +24,19 @@ import type { ClientIds } from './client-report-step.ts';
 export interface CoverageControl {
   /** Interface coverage since the start or the last reset (docs/coverage.schema.json). */
   coverage(): CoverageRecord;
+  /** Forgets the coverage so far (what a control reset does, unless `keepOnReset`). */
+  clearCoverage(): void;
+}
+
+/** The coverage's options, which join createFake's through the step's registration. */
+export interface CoverageOptions {
+  readonly coverage?: {
+    /**
+     * Keep counting across control resets, so a suite that resets the fake after every test
+     * still gets the whole suite's coverage (clear it with `clearCoverage()`). Default false.
+     */
+    readonly keepOnReset?: boolean;
+  };
 }
 
 /** What the coverage step is built from. */
@@ -55,7 +69,16 @@ function hasErrorBody(answer: Answer): boolean {
 }
 
 /** The step: passes the request on, then records its answer in the coverage. */
-export function coveragePolicy({ clock, clientIds, keys }: CoverageParts): Policy<CoverageControl> {
+export function coveragePolicy(
+  { clock, clientIds, keys }: CoverageParts,
+  options: CoverageOptions,
+): Policy<CoverageControl> {
+  const keepOnReset = options.coverage?.keepOnReset ?? false;
+  if (typeof keepOnReset !== 'boolean')
+    throw new ConfigError(
+      'coverage.keepOnReset',
+      `must be true or false, got ${String(keepOnReset)}`,
+    );
   const recorder = createCoverageRecorder();
   const step: Policy['step'] = async (context, next) => {
     const answer = await next();
@@ -82,7 +105,12 @@ export function coveragePolicy({ clock, clientIds, keys }: CoverageParts): Polic
   };
   return {
     step,
-    reset: () => recorder.clear(),
-    control: { coverage: () => recorder.record('fake', clock.now()) },
+    reset: () => {
+      if (!keepOnReset) recorder.clear();
+    },
+    control: {
+      coverage: () => recorder.record('fake', clock.now()),
+      clearCoverage: () => recorder.clear(),
+    },
   };
 }

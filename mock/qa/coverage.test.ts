@@ -202,3 +202,37 @@ test('npm start prints the coverage on SIGTERM and writes --coverage-report in t
     '| `listPets.pageBounds` listPets was asked with limit at or past a bound (1, 100, or outside them) | exercised | 1 | GET /v1/pets?limit=100 200 (key demo-free, client "node") |',
   );
 });
+
+test('with coverage.keepOnReset a suite that resets after every test keeps the whole suite coverage; clearCoverage and DELETE clear it', async () => {
+  const fake = await createFake({ coverage: { keepOnReset: true } });
+  const key = { Authorization: 'Bearer free-demo-key' };
+  await fake.fetch(`${api}/pets/0`, { headers: key });
+  await fake.control.reset();
+  await fake.fetch(`${api}/pets`, { method: 'POST', headers: key, body: 'not json' });
+  await fake.control.reset();
+  expect(
+    expectInterfaceCoverage(fake, { require: ['getPet 404', 'createPet 400'] }).summary.exchanges,
+  ).toBe(2);
+  fake.control.clearCoverage();
+  expect(fake.control.coverage().summary.exchanges).toBe(0);
+
+  await fake.fetch(`${api}/pets/0`, { headers: key });
+  const door = await listenHttp(fake.behaviour, {
+    port: 0,
+    origin: fake.config.origins[0] as string,
+  });
+  try {
+    const http = request(`http://127.0.0.1:${(door.server.address() as { port: number }).port}`);
+    const cleared = await http
+      .delete('/__control/coverage')
+      .set('Content-Type', 'application/json')
+      .expect(200);
+    expect(cleared.body).toMatchObject({ exercised: 0, exchanges: 0 });
+    expect(fake.control.coverage().summary.exchanges).toBe(0);
+  } finally {
+    await door.close();
+  }
+  await expect(
+    createFake({ coverage: { keepOnReset: 'yes' as unknown as boolean } }),
+  ).rejects.toThrow('petstore-fake: coverage.keepOnReset must be true or false, got yes');
+});
