@@ -105,7 +105,7 @@ test('expectInterfaceCoverage lists every required item never exercised, and pas
   expect(thrown).toBeInstanceOf(InterfaceCoverageError);
   expect((thrown as Error).message).toBe(
     [
-      'petstore-fake: the tests never exercised 3 of the 4 required interface item(s) (1 requests seen):',
+      'petstore-fake: the tests never exercised 3 of the 4 required interface item(s) (1 request seen):',
       '  - createPet 400: POST /pets answered 400 (POST /pets (createPet))',
       '  - getPet 404: GET /pets/{petId} answered 404 (GET /pets/{petId} (getPet))',
       '  - limits.retryAfter: a 429 said Retry-After (Limits, rule 2; Errors)',

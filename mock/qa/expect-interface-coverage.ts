@@ -55,7 +55,7 @@ export function expectInterfaceCoverage(
   );
   if (missing.length > 0)
     throw new InterfaceCoverageError(
-      `petstore-fake: the tests never exercised ${missing.length} of the ${required.length} required interface item(s) (${record.summary.exchanges} requests seen):\n${missing
+      `petstore-fake: the tests never exercised ${missing.length} of the ${required.length} required interface item(s) (${record.summary.exchanges} request${record.summary.exchanges === 1 ? '' : 's'} seen):\n${missing
         .map((item) => `  - ${item.id}: ${item.title} (${item.source})`)
         .join('\n')}`,
       missing,
