@@ -77,6 +77,14 @@ export type { KeyInfo, ResetSeed } from './control/control.ts';
 
 /** The QA control surface, in-process: its own functions and what each policy adds. */
 export type FakeControl = BaseControl & PolicyControls;
+export type { CoverageFormat } from './contract/coverage-formats.ts';
+export { formatCoverage } from './contract/coverage-formats.ts';
+export type {
+  CoverageExample,
+  CoverageItemRecord,
+  CoverageRecord,
+  CoverageSender,
+} from './contract/interface-coverage.ts';
 export { ControlInputError } from './control/control-input-error.ts';
 export type { Behaviour } from './core/behaviour.ts';
 export type { Answer } from './messages/answer.ts';
@@ -101,6 +109,11 @@ export {
   ClientComplianceError,
   expectClientCompliance,
 } from './qa/expect-client-compliance.ts';
+export type { InterfaceCoverageOptions } from './qa/expect-interface-coverage.ts';
+export {
+  expectInterfaceCoverage,
+  InterfaceCoverageError,
+} from './qa/expect-interface-coverage.ts';
 export type { ForceableStatus, ForcedRule } from './qa/forced-responses.ts';
 export type { StorePersistence, StoreSnapshot } from './store/persistence.ts';
 

@@ -12,6 +12,7 @@ import {
   formatSummary,
   formatVerdict,
 } from '../report/console-report.ts';
+import { coverageLine, createRunCoverage, writeCoverage } from '../report/coverage.ts';
 import { openExchangeLog } from '../report/exchange-log.ts';
 import { toJunit } from '../report/junit.ts';
 import { createEnvRedactor, type Redactor } from '../report/redact.ts';
@@ -159,6 +160,7 @@ export async function main(
     // Before the first request: a typo in an output path must not cost the key's window.
     checkOutputPath('--junit', options.junit);
     checkOutputPath('--log', options.log);
+    checkOutputPath('--coverage', options.coverage);
     target = await openTarget(options);
     const { seed } = options.client;
     const writes = options.suite.writes ?? target.loopback;
@@ -173,6 +175,19 @@ export async function main(
         ? undefined
         : writable('--log', logPath, () => openExchangeLog(logPath, redact));
     const finished: CheckResult[] = [];
+    const coverage = options.coverage === undefined ? undefined : createRunCoverage();
+    /** Writes --coverage, if asked, and says so; false when the file could not be written. */
+    const finishCoverage = (results: readonly CheckResult[]): boolean => {
+      if (coverage === undefined || options.coverage === undefined) return true;
+      const record = coverage.record(results);
+      const problem = writeCoverage(options.coverage, record, redact);
+      if (problem !== undefined) {
+        io.err(`${toolName}: ${problem}`);
+        return false;
+      }
+      out(`${toolName}: ${coverageLine(record, options.coverage)}`);
+      return true;
+    };
     let sent = 0;
     const startedAt = Date.now();
     const client = createRunClient(target, {
@@ -183,14 +198,19 @@ export async function main(
       onExchange: (exchange) => {
         sent += 1;
         log?.(exchange);
+        coverage?.see(exchange);
       },
     });
     const running = runSuite({
       ...options.suite,
       client,
       writes,
-      onPlan: (plan) => out(formatPlan(plan)),
+      onPlan: (plan) => {
+        coverage?.planned();
+        out(formatPlan(plan));
+      },
       onResult: (check) => {
+        coverage?.finished(check);
         finished.push(check);
         out(formatResult(check, replay, io.colour ?? false));
       },
@@ -221,6 +241,7 @@ export async function main(
         writable('--junit', junitPath, () =>
           writeFileSync(junitPath, redact(toJunit(stopped.suite, options.strict, replay))),
         );
+      finishCoverage(finished);
       return stopped.code;
     }
     const result = ended.result;
@@ -232,6 +253,7 @@ export async function main(
       writable('--junit', junitPath, () =>
         writeFileSync(junitPath, redact(toJunit(result, options.strict, replay))),
       );
+    if (!finishCoverage(result.results)) return 2;
     const verdict = verdictOf(result, options.strict);
     if (verdict === 'incomplete') {
       io.err(redact(incompleteMessage(result)));

@@ -34,6 +34,8 @@ export interface CliOptions {
   /** What the run checks, as the flags set it (`--rate-limits`, `--plan`, `--only`...). */
   readonly suite: SuiteChoices;
   readonly junit: string | undefined;
+  /** `--coverage <file>`: the interface coverage of the run (README: interface coverage). */
+  readonly coverage: string | undefined;
   /** `--log <file>`: every request and answer as JSON lines, the key redacted. */
   readonly log: string | undefined;
   readonly strict: boolean;
@@ -151,6 +153,14 @@ export const cliFlags = {
     help: 'never run these checks (same syntax), e.g. a deviation you accept',
   },
   junit: { type: 'string', value: '<file>', help: 'also write a JUnit XML report' },
+  coverage: {
+    type: 'string',
+    value: '<file>',
+    help: [
+      'write what the run exercised of the interface, and what it skipped',
+      'and why (.md, .xml JUnit, .ctrf.json CTRF, else JSON)',
+    ],
+  },
   strict: { type: 'boolean', help: 'advisory checks fail the run too' },
   help: { type: 'boolean', short: 'h', help: 'this text' },
   version: { type: 'boolean', help: "the harness's version" },
@@ -195,6 +205,7 @@ export const optionFlags = [
   'only',
   'skip',
   'junit',
+  'coverage',
   'log',
   'strict',
   'version',
@@ -331,6 +342,7 @@ export function parseCliOptions(argv: readonly string[], env: NodeJS.ProcessEnv)
     },
     suite: { writes, rateLimits: values['rate-limits'] === true, plan, plan2, runs, only, skip },
     junit: values.junit,
+    coverage: values.coverage,
     log: values.log,
     strict: values.strict === true,
     replayFlags,

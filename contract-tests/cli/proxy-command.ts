@@ -17,6 +17,7 @@ import { defaultMaxBodyBytes } from '../http/send.ts';
 import { createPassiveVerdicts } from '../proxy/passive-verdicts.ts';
 import { startProxy } from '../proxy/proxy-server.ts';
 import { formatResult } from '../report/console-report.ts';
+import { coverageLine, createProxyCoverage, writeCoverage } from '../report/coverage.ts';
 import { toJunit } from '../report/junit.ts';
 import { createRedactor, type Redactor } from '../report/redact.ts';
 import type { CheckResult, SuiteResult } from '../runner/results.ts';
@@ -46,6 +47,14 @@ const proxyFlags = {
     help: 'the plan of the keys in the traffic (free, pro, business)',
   },
   junit: { type: 'string', value: '<file>', help: 'write a JUnit XML report on exit' },
+  coverage: {
+    type: 'string',
+    value: '<file>',
+    help: [
+      'on exit, write what the traffic exercised of the interface (.md,',
+      '.xml JUnit, .ctrf.json CTRF, else JSON)',
+    ],
+  },
   'max-body-bytes': {
     type: 'string',
     default: String(defaultMaxBodyBytes),
@@ -93,6 +102,7 @@ interface ProxyFlags {
   readonly host: string;
   readonly plan: PlanName | undefined;
   readonly junit: string | undefined;
+  readonly coverage: string | undefined;
   readonly maxBodyBytes: number;
   readonly help: boolean;
   /** The command to run through the proxy (after `--`), or undefined to run until stopped. */
@@ -125,6 +135,7 @@ function parseProxyFlags(all: readonly string[]): ProxyFlags {
     host: values.host,
     plan: parsePlan(values.plan),
     junit: values.junit,
+    coverage: values.coverage,
     maxBodyBytes: parseInteger('--max-body-bytes', values['max-body-bytes'], {
       min: 0,
       max: 1024 ** 3,
@@ -177,7 +188,9 @@ export async function runProxyCommand(argv: readonly string[], io: ProxyIo): Pro
   }
   // Checked before listening: a typo is reported now, not after the whole suite went through.
   checkOutputPath('--junit', flags.junit);
+  checkOutputPath('--coverage', flags.coverage);
   const verdicts = createPassiveVerdicts(flags.plan);
+  const coverage = createProxyCoverage();
   const keys = new Set<string>();
   let redactors: Redactor[] = [];
   const redact = (text: string) => redactors.reduce((current, next) => next(current), text);
@@ -208,7 +221,10 @@ export async function runProxyCommand(argv: readonly string[], io: ProxyIo): Pro
       port: flags.port,
       host: flags.host,
       maxBodyBytes: flags.maxBodyBytes,
-      onExchange: (exchange, keyId) => verdicts.see(exchange, keyId),
+      onExchange: (exchange, keyId) => {
+        verdicts.see(exchange, keyId);
+        coverage.see(exchange, keyId);
+      },
       onKey(key) {
         // Every key seen is redacted from every report; a bounded number is remembered.
         if (keys.has(key) || keys.size >= 1_000) return;
@@ -275,6 +291,15 @@ export async function runProxyCommand(argv: readonly string[], io: ProxyIo): Pro
       );
       return commandCode !== 0 ? commandCode : 2;
     }
+  }
+  if (flags.coverage !== undefined) {
+    const record = coverage.record();
+    const problem = writeCoverage(flags.coverage, record, redact);
+    if (problem !== undefined) {
+      io.err(`${toolName}: ${problem}`);
+      return commandCode !== 0 ? commandCode : 2;
+    }
+    io.out(`${toolName} proxy: ${coverageLine(record, flags.coverage)}`);
   }
   const verdict = proxyVerdict(results, verdicts.judged, io);
   if (commandCode !== 0) {

@@ -13,6 +13,7 @@ import packageJson from '../../package.json' with { type: 'json' };
 import { defaults, type ExchangeRecord, minControlTokenLength } from '../config/config.ts';
 import { ConfigError } from '../config/config-error.ts';
 import type { FakeProfile } from '../config/profile.ts';
+import { coverageFormatOf, formatCoverage } from '../contract/coverage-formats.ts';
 import { parseJson } from '../contract/lossless-json.ts';
 import type { Pet } from '../contract/types.ts';
 import { listenHttp } from '../doors/http/http-server.ts';
@@ -138,6 +139,14 @@ const flagSpecs = {
     type: 'string',
     value: '<file>',
     help: 'on exit, also write the client compliance report there as JSON',
+  },
+  'coverage-report': {
+    type: 'string',
+    value: '<file>',
+    help: [
+      'on exit, also write the interface coverage there (.md Markdown, .xml',
+      'JUnit, .ctrf.json CTRF, else JSON; README: interface coverage)',
+    ],
   },
   quiet: { type: 'boolean', default: false, help: 'no request log' },
   help: { type: 'boolean', default: false, help: 'this text' },
@@ -266,6 +275,28 @@ function finishClientReport(fake: Fake, path: string | undefined): void {
 }
 
 /**
+ * On exit: one line of interface coverage on stdout and, with --coverage-report, the record in a
+ * file, in the format its name says.
+ */
+function finishCoverage(fake: Fake, path: string | undefined): void {
+  const record = fake.control.coverage();
+  const { summary } = record;
+  const missed = record.items.filter((item) => item.status !== 'exercised').map((item) => item.id);
+  console.log(
+    `petstore-fake: interface coverage: ${summary.exercised} of ${summary.items} items exercised by ${summary.exchanges} requests${missed.length === 0 ? '' : `; never: ${missed.join(', ')}`}`,
+  );
+  if (path === undefined) return;
+  try {
+    writeFileSync(path, formatCoverage(record, coverageFormatOf(path)));
+    console.log(`petstore-fake: coverage report written to ${path}`);
+  } catch (error) {
+    console.error(
+      `petstore-fake: --coverage-report: cannot write ${path}: ${(error as Error).message}`,
+    );
+  }
+}
+
+/**
  * One request-log line: time, method, path (credentials redacted), status, duration, then the
  * key id (never the key), the error code and the client id as the client report names it
  * (quoted: it may hold spaces), or for a control request what it changed.
@@ -308,6 +339,7 @@ function optionsFromFlags(argv: readonly string[]) {
   // Before the store reads the file: a directory or a missing folder is one line, not a stack.
   checkWritable(values['state-file'], '--state-file');
   checkWritable(values['client-report'], '--client-report');
+  checkWritable(values['coverage-report'], '--coverage-report');
   const loopback = isLoopback(host);
   const controlToken = process.env[tokenVariable];
   const hostForUrl = host.includes(':') ? `[${host}]` : host;
@@ -357,6 +389,7 @@ function optionsFromFlags(argv: readonly string[]) {
     loopback,
     controlToken,
     clientReport: values['client-report'],
+    coverageReport: values['coverage-report'],
   };
 }
 
@@ -404,6 +437,7 @@ async function main(argv: readonly string[]): Promise<void> {
     console.log(`petstore-fake: ${signal}, finishing in-flight requests`);
     await Promise.all(doors.map((door) => door.close()));
     finishClientReport(fake, flags.clientReport);
+    finishCoverage(fake, flags.coverageReport);
     process.exit(0);
   };
   process.once('SIGTERM', () => void shutdown('SIGTERM'));

@@ -13,6 +13,11 @@
 
 import { clockRangeProblem } from '../clock/clock.ts';
 import type { ResolvedConfig } from '../config/config.ts';
+import {
+  type CoverageFormat,
+  coverageFormats,
+  formatCoverage,
+} from '../contract/coverage-formats.ts';
 import { parseJson } from '../contract/lossless-json.ts';
 import type { OperationId } from '../contract/types.ts';
 import type { Context, Handler, Step } from '../core/pipeline.ts';
@@ -25,6 +30,7 @@ import { internalErrorStep } from '../policies/internal-error-step.ts';
 import type { Limits } from '../policies/plans.ts';
 import { controlActionSlot } from '../policies/request-log.ts';
 import type { ClientReportControl } from '../qa/client-report-step.ts';
+import type { CoverageControl } from '../qa/coverage-step.ts';
 import type { InjectedFailureControl } from '../qa/injected-failure-step.ts';
 import { controlPageAnswer } from '../qa/page/control-page.ts';
 import type { StoreSnapshot } from '../store/persistence.ts';
@@ -35,7 +41,10 @@ import { ControlInputError } from './control-input-error.ts';
 type Body = Record<string, unknown>;
 
 /** What the HTTP routes drive: the control surface's own functions and the QA policies' ones. */
-export type HttpControl = BaseControl & InjectedFailureControl & ClientReportControl;
+export type HttpControl = BaseControl &
+  InjectedFailureControl &
+  ClientReportControl &
+  CoverageControl;
 
 /** Reads a JSON object body with only the given fields; an empty body is `{}`. */
 async function bodyOf(request: ControlRequest, fields: readonly string[]): Promise<Body> {
@@ -73,6 +82,8 @@ function toEpochMs(value: unknown): number {
 interface RouteResult {
   readonly body: unknown;
   readonly action?: string;
+  /** An answer that is not the body as JSON (a coverage report in Markdown or XML). */
+  readonly answer?: Answer;
 }
 
 /** A control request, with the largest body the fake reads. */
@@ -191,6 +202,33 @@ const routes: Record<string, ControlRoute> = {
     return { body: control.describe().forced, action: 'forced responses cleared' };
   },
   'GET clients': async (control) => ({ body: control.clients() }),
+  'GET coverage': async (control, request) => {
+    const format = new URL(request.url).searchParams.get('format') ?? 'json';
+    if (!coverageFormats.includes(format as CoverageFormat))
+      throw new ControlInputError(
+        `format must be one of ${coverageFormats.join(', ')}, got ${JSON.stringify(format.slice(0, 40))}`,
+      );
+    const record = control.coverage();
+    if (format === 'json') return { body: record };
+    const type =
+      format === 'markdown'
+        ? 'text/markdown'
+        : format === 'junit'
+          ? 'application/xml'
+          : 'application/json';
+    return {
+      body: record,
+      answer: {
+        status: 200,
+        headers: { 'Content-Type': `${type}; charset=utf-8` },
+        body: formatCoverage(record, format as CoverageFormat),
+      },
+    };
+  },
+  'DELETE coverage': async (control) => {
+    control.clearCoverage();
+    return { body: control.coverage().summary, action: 'coverage cleared' };
+  },
   'GET chaos': async (control) => ({ body: control.chaos() }),
   'POST chaos': async (control, request) => {
     const settings = control.setChaos(await bodyOf(request, ['seed', 'rules']));
@@ -310,7 +348,7 @@ async function answerRoute(
   try {
     const result = await route(control, request, id ?? '');
     return {
-      answer: jsonAnswer(200, result.body),
+      answer: result.answer ?? jsonAnswer(200, result.body),
       ...(result.action === undefined ? {} : { action: result.action }),
     };
   } catch (error) {

@@ -21,6 +21,7 @@ import { rateLimitPolicy } from '../policies/rate-limit-step.ts';
 import { createRefuse, type Refuse } from '../policies/refusal.ts';
 import { createRequestLog, pathStart, type RequestLog } from '../policies/request-log.ts';
 import { type ClientIds, clientReportPolicy, createClientIds } from '../qa/client-report-step.ts';
+import { coveragePolicy } from '../qa/coverage-step.ts';
 import { injectedFailurePolicy } from '../qa/injected-failure-step.ts';
 import {
   answerRoute,
@@ -55,6 +56,7 @@ type StepFactory = (parts: StepParts, options: never) => Step | Policy;
 const apiSteps = [
   (parts) => parts.log.step('api'),
   (parts) => routingStep(parts.routes, parts.config.basePath),
+  coveragePolicy,
   () => corsStep,
   () => routeHeadersStep,
   (parts) => rateLimitHeadersStep(parts.plans),

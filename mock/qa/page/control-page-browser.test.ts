@@ -143,6 +143,11 @@ test('the page shows plans, usage and resets, bans, chaos, last requests and ver
   const latest = await text(page, '#recent tbody tr:first-child');
   expect(latest).toContain('(real ');
   expect(await text(page, '#recent tbody tr:nth-child(2)')).toContain('temporarily_banned');
+  // Interface coverage: the ban was met, a create never was.
+  const coverage = await text(page, '#coverage');
+  expect(coverage).toMatch(/^\d+ of 22 items exercised by \d+ requests; never: /);
+  expect(coverage).toContain('createPet 201');
+  expect(coverage.slice(coverage.indexOf('never:'))).not.toContain('limits.ban');
   await page.screenshot({ path: screenshotPath, fullPage: true });
   expect(readFileSync(screenshotPath).subarray(1, 4).toString()).toBe('PNG');
 

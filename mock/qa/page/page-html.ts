@@ -47,6 +47,8 @@ export const pageHtml = `<!doctype html>
 <h2>Client verdicts (Limits, rule 2)</h2>
 <p id="judged-on">...</p>
 <p id="clients" class="empty">...</p>
+<h2>Interface coverage</h2>
+<p id="coverage" class="empty">...</p>
 <h2>Last requests</h2>
 <p id="recent" class="empty">...</p>
 <script src="page.js"></script>

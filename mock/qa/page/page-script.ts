@@ -60,6 +60,14 @@ function badge(verdict) {
   return el('span', { class: 'badge ' + verdict, text: verdict });
 }
 
+// Which items of the interface no request exercised yet: what the tests still owe.
+function renderCoverage(c) {
+  const never = c.items.filter((i) => i.status !== 'exercised').map((i) => i.id);
+  document.getElementById('coverage').replaceWith(el('p', { id: 'coverage', text:
+    c.summary.exercised + ' of ' + c.summary.items + ' items exercised by ' + c.summary.exchanges +
+    ' requests' + (never.length ? '; never: ' + never.join(', ') : '.') }));
+}
+
 function render(state, report) {
   const now = Date.parse(state.now);
   const minuteReset = Math.floor(now / 60000) * 60000 + 60000;
@@ -126,8 +134,9 @@ function showError(error) {
 
 async function refresh() {
   try {
-    const [state, report] = await Promise.all([call('GET', 'state'), call('GET', 'clients')]);
+    const [state, report, coverage] = await Promise.all([call('GET', 'state'), call('GET', 'clients'), call('GET', 'coverage')]);
     render(state, report);
+    renderCoverage(coverage);
     const status = document.getElementById('status');
     status.textContent = 'Live: updated ' + new Date().toLocaleTimeString();
     status.className = 'ok';

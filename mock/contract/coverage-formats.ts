@@ -1,0 +1,179 @@
+/**
+ * A coverage record in the formats CI reads: Markdown (a job summary), JUnit XML and CTRF (the
+ * common JSON test-report format, ctrf.io). Each item is one test: exercised passes, skipped is
+ * skipped (with why), not exercised fails, so a dashboard shows the interface's gaps as red.
+ */
+import type { CoverageItemRecord, CoverageRecord } from './interface-coverage.ts';
+
+/** The formats a coverage record is written in. */
+export type CoverageFormat = 'json' | 'markdown' | 'junit' | 'ctrf';
+
+/** Every format, for messages that list the valid ones. */
+export const coverageFormats: readonly CoverageFormat[] = ['json', 'markdown', 'junit', 'ctrf'];
+
+/** Who sent an example, in a few words. */
+function senderText(example: CoverageItemRecord['first']): string {
+  if (example === undefined) return '';
+  return [
+    example.keyId === undefined ? undefined : `key ${example.keyId}`,
+    example.clientId === undefined ? undefined : `client "${example.clientId}"`,
+    example.checkId === undefined ? undefined : `check ${example.checkId}`,
+  ]
+    .filter(Boolean)
+    .join(', ');
+}
+
+function exampleText(example: CoverageItemRecord['first']): string {
+  if (example === undefined) return '';
+  const who = senderText(example);
+  return `${example.method} ${example.path} ${example.status}${who === '' ? '' : ` (${who})`}`;
+}
+
+/** A table cell: no pipe or line break may end it early. */
+function cell(text: string): string {
+  return text.replace(/\|/g, '\\|').replace(/[\r\n]+/g, ' ');
+}
+
+/** The record as a Markdown table, exercised or not, with a first example or why it was skipped. */
+export function coverageMarkdown(record: CoverageRecord): string {
+  const { summary } = record;
+  const lines = [
+    `## Interface coverage (${record.source})`,
+    '',
+    `${summary.exercised} of ${summary.items} items exercised, ${summary.notExercised} not exercised, ${summary.skipped} skipped; ${summary.exchanges} exchanges seen (${record.generatedAt}).`,
+    '',
+    '| Item | Status | Count | First example, or why |',
+    '|---|---|---|---|',
+    ...record.items.map((item) => {
+      const mark =
+        item.status === 'exercised'
+          ? 'exercised'
+          : item.status === 'skipped'
+            ? 'skipped'
+            : '**not exercised**';
+      const detail = item.status === 'skipped' ? (item.reason ?? '') : exampleText(item.first);
+      return `| \`${cell(item.id)}\` ${cell(item.title)} | ${mark} | ${item.count} | ${cell(detail)} |`;
+    }),
+    '',
+  ];
+  return lines.join('\n');
+}
+
+/** Whether XML 1.0 can carry a character at all (most control characters it cannot, even escaped). */
+function xmlSafe(char: string): boolean {
+  const code = char.charCodeAt(0);
+  return code >= 0x20 || code === 0x09 || code === 0x0a || code === 0x0d;
+}
+
+function escapeXml(text: string): string {
+  return [...text]
+    .map((char) => (xmlSafe(char) ? char : '?'))
+    .join('')
+    .replace(/&/g, '&amp;')
+    .replace(/</g, '&lt;')
+    .replace(/>/g, '&gt;')
+    .replace(/"/g, '&quot;');
+}
+
+/** The record as JUnit XML: one testcase per item. */
+export function coverageJunit(record: CoverageRecord): string {
+  const { summary } = record;
+  const cases = record.items.map((item) => {
+    const open = `    <testcase classname="interface-coverage.${escapeXml(item.kind)}" name="${escapeXml(item.id)}" time="0">`;
+    if (item.status === 'exercised')
+      return `${open}<system-out>${escapeXml(`${item.count}x, first: ${exampleText(item.first)}`)}</system-out></testcase>`;
+    if (item.status === 'skipped')
+      return `${open}<skipped message="${escapeXml(item.reason ?? 'skipped')}"/></testcase>`;
+    return `${open}<failure message="${escapeXml(`not exercised: ${item.title}`)}" type="not-exercised">${escapeXml(`${item.title} (${item.source}, openapi/interface.md)`)}</failure></testcase>`;
+  });
+  const counts = `tests="${summary.items}" failures="${summary.notExercised}" skipped="${summary.skipped}" time="0"`;
+  return [
+    '<?xml version="1.0" encoding="UTF-8"?>',
+    `<testsuites name="interface-coverage" ${counts}>`,
+    `  <testsuite name="interface-coverage (${escapeXml(record.source)})" ${counts} timestamp="${record.generatedAt}">`,
+    ...cases,
+    '  </testsuite>',
+    '</testsuites>',
+    '',
+  ].join('\n');
+}
+
+/** A CTRF report (ctrf.io: `results.tool`, `summary`, `tests`). */
+export interface CtrfReport {
+  readonly results: {
+    readonly tool: { readonly name: string; readonly version?: string };
+    readonly summary: {
+      readonly tests: number;
+      readonly passed: number;
+      readonly failed: number;
+      readonly skipped: number;
+      readonly pending: number;
+      readonly other: number;
+      readonly start: number;
+      readonly stop: number;
+    };
+    readonly tests: readonly {
+      readonly name: string;
+      readonly status: 'passed' | 'failed' | 'skipped';
+      readonly duration: number;
+      readonly message?: string;
+      readonly suite?: string;
+    }[];
+  };
+}
+
+/** The record as a CTRF report; `start` and `stop` are the record's time. */
+export function coverageCtrf(record: CoverageRecord): CtrfReport {
+  const at = Date.parse(record.generatedAt);
+  const { summary } = record;
+  return {
+    results: {
+      tool: { name: `petstore interface coverage (${record.source})` },
+      summary: {
+        tests: summary.items,
+        passed: summary.exercised,
+        failed: summary.notExercised,
+        skipped: summary.skipped,
+        pending: 0,
+        other: 0,
+        start: at,
+        stop: at,
+      },
+      tests: record.items.map((item) => ({
+        name: item.id,
+        status:
+          item.status === 'exercised' ? 'passed' : item.status === 'skipped' ? 'skipped' : 'failed',
+        duration: 0,
+        suite: item.kind,
+        message:
+          item.status === 'exercised'
+            ? `${item.count}x, first: ${exampleText(item.first)}`
+            : item.status === 'skipped'
+              ? (item.reason ?? 'skipped')
+              : `not exercised: ${item.title}`,
+      })),
+    },
+  };
+}
+
+/** The record as text in one format (JSON and CTRF pretty-printed). */
+export function formatCoverage(record: CoverageRecord, format: CoverageFormat): string {
+  switch (format) {
+    case 'json':
+      return `${JSON.stringify(record, null, 2)}\n`;
+    case 'markdown':
+      return coverageMarkdown(record);
+    case 'junit':
+      return coverageJunit(record);
+    case 'ctrf':
+      return `${JSON.stringify(coverageCtrf(record), null, 2)}\n`;
+  }
+}
+
+/** The format a file name suggests: `.md`, `.xml`, `.ctrf.json`; else JSON. */
+export function coverageFormatOf(path: string): CoverageFormat {
+  if (/\.(md|markdown)$/i.test(path)) return 'markdown';
+  if (/\.xml$/i.test(path)) return 'junit';
+  if (/\.ctrf\.json$/i.test(path)) return 'ctrf';
+  return 'json';
+}

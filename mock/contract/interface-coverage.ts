@@ -1,0 +1,408 @@
+/**
+ * Interface coverage: which parts of the interface a body of traffic exercised. One model for
+ * three sources (the fake, the contract harness, the harness's proxy): the items are every
+ * operation x documented status of the OpenAPI document, plus the interface's named rules and
+ * headers (the "Coverage items" section of openapi/interface.md, mirrored in `ruleItems`). A
+ * recorder takes each exchange, in the words every source can give, and says which items it
+ * exercised and by whom; `coverageRecord` turns that into the documented JSON record
+ * (docs/coverage.schema.json).
+ */
+import { openapiDocument } from './openapi.generated.ts';
+import type { OperationId } from './types.ts';
+
+/** The version of the record's shape, in every record (`schema`). */
+const coverageSchemaVersion = 'petstore-coverage/1';
+
+/** One thing of the interface that traffic can exercise. */
+export interface CoverageItem {
+  /** `listPets 200` for an operation x status; a dotted name (`limits.ban`) for a rule. */
+  readonly id: string;
+  readonly kind: 'status' | 'rule';
+  /** What exercises it, in a sentence. */
+  readonly title: string;
+  /** Where the interface says it (openapi/interface.md). */
+  readonly source: string;
+  /** The harness checks that exercise it (for a harness run's skipped-and-why). */
+  readonly checks: readonly string[];
+}
+
+/** Where each operation is described in openapi/interface.md, and the harness checks on each status. */
+const operationSources: Record<OperationId, string> = {
+  listPets: 'GET /pets (listPets)',
+  createPet: 'POST /pets (createPet)',
+  getPet: 'GET /pets/{petId} (getPet)',
+};
+
+const statusChecks: Record<string, readonly string[]> = {
+  'listPets 200': ['listPets.responseShape', 'listPets.defaultLimit', 'listPets.statusFilter'],
+  'listPets 401': ['auth.missingKey', 'auth.unknownKey', 'auth.malformedHeader'],
+  'listPets 429': ['rateLimit.exceededGives429'],
+  'createPet 201': ['createPet.created', 'createPet.roundTrip'],
+  'createPet 400': [
+    'createPet.requiredFields',
+    'createPet.invalidValues',
+    'createPet.bodyRequired',
+  ],
+  'createPet 401': ['auth.missingKey', 'auth.unknownKey'],
+  'createPet 429': ['rateLimit.exceededGives429'],
+  'getPet 200': ['getPet.found', 'getPet.responseShape'],
+  'getPet 401': ['auth.missingKey', 'auth.unknownKey'],
+  'getPet 404': ['getPet.notFound'],
+  'getPet 429': ['rateLimit.exceededGives429'],
+};
+
+/** Every operation x documented status, read from the OpenAPI document's responses. */
+function statusItems(): CoverageItem[] {
+  const items: CoverageItem[] = [];
+  for (const [path, methods] of Object.entries(openapiDocument.paths)) {
+    for (const [method, operation] of Object.entries(methods)) {
+      const { operationId, responses } = operation as {
+        operationId: OperationId;
+        responses: Record<string, { description?: string }>;
+      };
+      for (const status of Object.keys(responses).filter((key) => /^\d{3}$/.test(key))) {
+        const id = `${operationId} ${status}`;
+        items.push({
+          id,
+          kind: 'status',
+          title: `${method.toUpperCase()} ${path} answered ${status}`,
+          source: operationSources[operationId],
+          checks: statusChecks[id] ?? [],
+        });
+      }
+    }
+  }
+  return items;
+}
+
+/**
+ * The interface's named rules and headers, as openapi/interface.md lists them under "Coverage
+ * items" (a test keeps the two lists equal).
+ */
+export const ruleItems: readonly CoverageItem[] = [
+  {
+    id: 'headers.rateLimit',
+    kind: 'rule',
+    title: 'a response carried X-RateLimit-Limit, X-RateLimit-Remaining and X-RateLimit-Reset',
+    source: 'Limits: rate-limit headers, on every response',
+    checks: ['headers.rateLimitOnEveryResponse', 'headers.rateLimitValues'],
+  },
+  {
+    id: 'headers.rateLimitReset',
+    kind: 'rule',
+    title: 'X-RateLimit-Reset was a Unix time (seconds, not a countdown)',
+    source: 'Limits: rate-limit headers, on every response',
+    checks: ['headers.rateLimitResetIsTime'],
+  },
+  {
+    id: 'limits.retryAfter',
+    kind: 'rule',
+    title: 'a 429 said Retry-After',
+    source: 'Limits, rule 2; Errors',
+    checks: ['rateLimit.retryAfterOn429'],
+  },
+  {
+    id: 'limits.retryAfterHonoured',
+    kind: 'rule',
+    title: 'after a 429, the same key sent again once its Retry-After had passed',
+    source: 'Limits, rule 2',
+    checks: ['rateLimit.servedAfterRetryAfter'],
+  },
+  {
+    id: 'limits.ban',
+    kind: 'rule',
+    title: 'after a 429, the same key kept sending before its Retry-After had passed (the ban)',
+    source: 'Limits, rule 3',
+    checks: [],
+  },
+  {
+    id: 'auth.challenge',
+    kind: 'rule',
+    title: 'a 401 carried a WWW-Authenticate challenge',
+    source: 'Authentication: on failure',
+    checks: ['auth.missingKey', 'auth.unknownKey', 'auth.malformedHeader'],
+  },
+  {
+    id: 'getPet.deprecation',
+    kind: 'rule',
+    title: 'getPet answered with Deprecation, Sunset and Link headers',
+    source: 'GET /pets/{petId}, rules 1-2; Versioning',
+    checks: ['getPet.deprecationHeader', 'getPet.sunsetDate'],
+  },
+  {
+    id: 'listPets.defaultPage',
+    kind: 'rule',
+    title: 'listPets was asked without limit (at most 20 animals)',
+    source: 'GET /pets, rule 1; Limits: page size',
+    checks: ['listPets.defaultLimit'],
+  },
+  {
+    id: 'listPets.pageBounds',
+    kind: 'rule',
+    title: 'listPets was asked with limit at or past a bound (1, 100, or outside them)',
+    source: 'Limits: page size',
+    checks: ['listPets.limitRespected', 'listPets.limitOutOfRange'],
+  },
+  {
+    id: 'listPets.statusFilter',
+    kind: 'rule',
+    title: 'listPets was asked with the status filter',
+    source: 'GET /pets, rule 2',
+    checks: ['listPets.statusFilter'],
+  },
+  {
+    id: 'errors.body',
+    kind: 'rule',
+    title: 'an error response carried a JSON Error body (code, message, status)',
+    source: 'Errors',
+    checks: ['errors.bodyShape', 'errors.statusMatches'],
+  },
+];
+
+/** Every coverage item: the document's operation x status items, then the rules. */
+export const coverageItems: readonly CoverageItem[] = [...statusItems(), ...ruleItems];
+
+/** One exchange, in the words every source can give; the key itself never appears. */
+export interface CoverageExchange {
+  /** One of the interface's operations, or undefined for any other path. */
+  readonly operationId: OperationId | undefined;
+  readonly method: string;
+  /** Path and query as shown in reports (credentials already redacted). */
+  readonly path: string;
+  /** The request's query parameters. */
+  readonly query: URLSearchParams;
+  readonly status: number;
+  /** A response header by name (any case), or undefined. */
+  header(name: string): string | undefined;
+  /** Whether the body was a JSON Error (`code` string, `message` string, `status` integer). */
+  readonly errorBody: boolean;
+  /** When the request was sent, in epoch ms on the source's clock (Retry-After is read against it). */
+  readonly at: number;
+  /** Who sent it: the key's public id, the client id, the harness check. */
+  readonly keyId?: string | undefined;
+  readonly clientId?: string | undefined;
+  readonly checkId?: string | undefined;
+}
+
+/** An exchange shown as an example of an item. */
+export interface CoverageExample {
+  readonly method: string;
+  readonly path: string;
+  readonly status: number;
+  /** ISO time on the source's clock. */
+  readonly at: string;
+  readonly keyId?: string;
+  readonly clientId?: string;
+  readonly checkId?: string;
+}
+
+/** How often one sender exercised an item. */
+export interface CoverageSender {
+  readonly keyId?: string;
+  readonly clientId?: string;
+  readonly checkId?: string;
+  readonly count: number;
+}
+
+/** One item's line in a record. */
+export interface CoverageItemRecord {
+  readonly id: string;
+  readonly kind: 'status' | 'rule';
+  readonly title: string;
+  readonly source: string;
+  /** `skipped`: a harness run chose not to exercise it; `reason` says why. */
+  readonly status: 'exercised' | 'not-exercised' | 'skipped';
+  readonly count: number;
+  readonly first?: CoverageExample;
+  readonly last?: CoverageExample;
+  /** Per sender (key and client id, or check), most first, at most `maxSenders`. */
+  readonly by: readonly CoverageSender[];
+  readonly reason?: string;
+}
+
+/** What a coverage record says: the source, a summary, and every item. */
+export interface CoverageRecord {
+  readonly schema: typeof coverageSchemaVersion;
+  readonly source: 'fake' | 'harness' | 'proxy';
+  readonly generatedAt: string;
+  readonly summary: {
+    readonly items: number;
+    readonly exercised: number;
+    readonly notExercised: number;
+    readonly skipped: number;
+    /** Exchanges seen, whether or not they exercised an item. */
+    readonly exchanges: number;
+  };
+  readonly items: readonly CoverageItemRecord[];
+}
+
+/** Most senders listed per item; the rest are counted in the item's `count` only. */
+const maxSenders = 20;
+
+/** Parses Retry-After (seconds or an HTTP date) into epoch ms after `at`, or undefined. */
+function retryDeadline(value: string | undefined, at: number): number | undefined {
+  if (value === undefined) return undefined;
+  if (/^\d+$/.test(value.trim())) return at + Number(value.trim()) * 1000;
+  const date = Date.parse(value);
+  return Number.isNaN(date) ? undefined : date;
+}
+
+/** Which items one exchange exercises, given the key's open Retry-After (if any). */
+function itemsOf(exchange: CoverageExchange, retryUntil: number | undefined): string[] {
+  const { operationId, status, query, header } = exchange;
+  const ids: string[] = [];
+  if (operationId !== undefined) ids.push(`${operationId} ${status}`);
+  const limit = header('x-ratelimit-limit');
+  const remaining = header('x-ratelimit-remaining');
+  const reset = header('x-ratelimit-reset');
+  if (limit !== undefined && remaining !== undefined && reset !== undefined)
+    ids.push('headers.rateLimit');
+  // A Unix time in seconds is past 2001 (1e9); a countdown is small.
+  if (reset !== undefined && /^\d+$/.test(reset.trim()) && Number(reset) >= 1e9)
+    ids.push('headers.rateLimitReset');
+  if (status === 429 && header('retry-after') !== undefined) ids.push('limits.retryAfter');
+  if (retryUntil !== undefined)
+    ids.push(exchange.at >= retryUntil ? 'limits.retryAfterHonoured' : 'limits.ban');
+  if (status === 401 && header('www-authenticate') !== undefined) ids.push('auth.challenge');
+  if (
+    operationId === 'getPet' &&
+    header('deprecation') !== undefined &&
+    header('sunset') !== undefined &&
+    header('link') !== undefined
+  )
+    ids.push('getPet.deprecation');
+  if (operationId === 'listPets') {
+    const limitParam = query.get('limit');
+    if (limitParam === null) ids.push('listPets.defaultPage');
+    else if (!(Number(limitParam) > 1 && Number(limitParam) < 100)) ids.push('listPets.pageBounds');
+    if (query.has('status')) ids.push('listPets.statusFilter');
+  }
+  if (status >= 400 && exchange.errorBody) ids.push('errors.body');
+  return ids;
+}
+
+interface Tally {
+  count: number;
+  first?: CoverageExample;
+  last?: CoverageExample;
+  readonly senders: Map<string, { sender: Omit<CoverageSender, 'count'>; count: number }>;
+}
+
+/** Collects exchanges into coverage; one per source, cleared on a fake's reset. */
+export interface CoverageRecorder {
+  /** Records one exchange; returns the ids of the items it exercised. */
+  see(exchange: CoverageExchange): readonly string[];
+  /** The record so far; `skipped` maps an item id to why a run chose not to exercise it. */
+  record(
+    source: CoverageRecord['source'],
+    now: number,
+    skipped?: ReadonlyMap<string, string>,
+  ): CoverageRecord;
+  /** Forgets everything seen. */
+  clear(): void;
+}
+
+/** Creates a recorder over the interface's coverage items. */
+export function createCoverageRecorder(): CoverageRecorder {
+  let tallies = new Map<string, Tally>();
+  // Per key (or client, when no key): when the last 429's Retry-After ends.
+  let retryUntil = new Map<string, number>();
+  let exchanges = 0;
+  return {
+    see(exchange) {
+      exchanges += 1;
+      const who = exchange.keyId ?? `client:${exchange.clientId ?? '-'}`;
+      const open = retryUntil.get(who);
+      if (open !== undefined) retryUntil.delete(who);
+      const ids = itemsOf(exchange, open);
+      if (exchange.status === 429) {
+        const until = retryDeadline(exchange.header('retry-after'), exchange.at);
+        if (until !== undefined) retryUntil.set(who, until);
+      }
+      if (ids.length === 0) return ids;
+      const sender = senderOf(exchange);
+      const senderKey = `${sender.keyId ?? ''}\n${sender.clientId ?? ''}\n${sender.checkId ?? ''}`;
+      const example: CoverageExample = {
+        method: exchange.method,
+        path: exchange.path,
+        status: exchange.status,
+        at: new Date(exchange.at).toISOString(),
+        ...sender,
+      };
+      for (const id of ids) {
+        let tally = tallies.get(id);
+        if (tally === undefined) {
+          tally = { count: 0, first: example, senders: new Map() };
+          tallies.set(id, tally);
+        }
+        tally.count += 1;
+        tally.last = example;
+        const seen = tally.senders.get(senderKey);
+        if (seen !== undefined) seen.count += 1;
+        // Bounded: a flood of distinct clients cannot grow one item's list without end.
+        else if (tally.senders.size < maxSenders * 4)
+          tally.senders.set(senderKey, { sender, count: 1 });
+      }
+      return ids;
+    },
+    record(source, now, skipped = new Map()) {
+      const items = coverageItems.map((item): CoverageItemRecord => {
+        const tally = tallies.get(item.id);
+        const base = { id: item.id, kind: item.kind, title: item.title, source: item.source };
+        if (tally === undefined) {
+          const reason = skipped.get(item.id);
+          return reason === undefined
+            ? { ...base, status: 'not-exercised', count: 0, by: [] }
+            : { ...base, status: 'skipped', count: 0, by: [], reason };
+        }
+        const by = [...tally.senders.values()]
+          .sort((a, b) => b.count - a.count)
+          .slice(0, maxSenders)
+          .map(({ sender, count }) => ({ ...sender, count }));
+        return {
+          ...base,
+          status: 'exercised',
+          count: tally.count,
+          ...(tally.first === undefined ? {} : { first: tally.first }),
+          ...(tally.last === undefined ? {} : { last: tally.last }),
+          by,
+        };
+      });
+      const exercised = items.filter((item) => item.status === 'exercised').length;
+      const skippedCount = items.filter((item) => item.status === 'skipped').length;
+      return {
+        schema: coverageSchemaVersion,
+        source,
+        generatedAt: new Date(now).toISOString(),
+        summary: {
+          items: items.length,
+          exercised,
+          notExercised: items.length - exercised - skippedCount,
+          skipped: skippedCount,
+          exchanges,
+        },
+        items,
+      };
+    },
+    clear() {
+      tallies = new Map();
+      retryUntil = new Map();
+      exchanges = 0;
+    },
+  };
+}
+
+function senderOf(exchange: CoverageExchange): Omit<CoverageSender, 'count'> {
+  return {
+    ...(exchange.keyId === undefined ? {} : { keyId: exchange.keyId }),
+    ...(exchange.clientId === undefined ? {} : { clientId: exchange.clientId }),
+    ...(exchange.checkId === undefined ? {} : { checkId: exchange.checkId }),
+  };
+}
+
+/** Whether a JSON body is shaped as the interface's Error (`code`, `message`, `status`). */
+export function isErrorBody(json: unknown): boolean {
+  if (json === null || typeof json !== 'object' || Array.isArray(json)) return false;
+  const { code, message, status } = json as Record<string, unknown>;
+  return typeof code === 'string' && typeof message === 'string' && Number.isInteger(status);
+}

@@ -1,0 +1,116 @@
+/**
+ * The interface coverage policy: which operations x statuses and which of the interface's named
+ * rules the app's own tests exercised against the fake, per key and client id. Its step sits
+ * right after routing, so it sees every answer of `/v1` (a 401 before authentication, a forced
+ * or chaos answer, the ban) with the headers every answer carries already written.
+ */
+import type { ControllableClock } from '../clock/clock.ts';
+import { ConfigError } from '../config/config-error.ts';
+import {
+  type CoverageExchange,
+  type CoverageRecord,
+  createCoverageRecorder,
+  isErrorBody,
+} from '../contract/interface-coverage.ts';
+import type { Policy } from '../core/pipeline.ts';
+import type { Answer } from '../messages/answer.ts';
+import { keyIdSlot } from '../policies/auth.ts';
+import { redactUrl } from '../policies/log-redaction.ts';
+import type { KeyEntry } from '../policies/plans.ts';
+import { routeSlot } from '../routes/route.ts';
+import type { ClientIds } from './client-report-step.ts';
+
+/** What the control surface can read of the coverage (part of `fake.control`). */
+export interface CoverageControl {
+  /** Interface coverage since the start or the last reset (docs/coverage.schema.json). */
+  coverage(): CoverageRecord;
+  /** Forgets the coverage so far (what a control reset does, unless `keepOnReset`). */
+  clearCoverage(): void;
+}
+
+/** The coverage's options, which join createFake's through the step's registration. */
+export interface CoverageOptions {
+  readonly coverage?: {
+    /**
+     * Keep counting across control resets, so a suite that resets the fake after every test
+     * still gets the whole suite's coverage (clear it with `clearCoverage()`). Default false.
+     */
+    readonly keepOnReset?: boolean;
+  };
+}
+
+/** What the coverage step is built from. */
+interface CoverageParts {
+  readonly clock: ControllableClock;
+  readonly clientIds: ClientIds;
+  /** Whose secrets the examples' paths must not show. */
+  readonly keys: readonly KeyEntry[];
+}
+
+/** A header of an answer by name in any case (answers write names as the step that set them). */
+function headerOf(answer: Answer): (name: string) => string | undefined {
+  let lower: Map<string, string> | undefined;
+  return (name) => {
+    lower ??= new Map(
+      Object.entries(answer.headers).map(([key, value]) => [key.toLowerCase(), value]),
+    );
+    return lower.get(name);
+  };
+}
+
+function hasErrorBody(answer: Answer): boolean {
+  if (answer.errorCode !== undefined) return true;
+  if (answer.status < 400 || answer.body === undefined) return false;
+  try {
+    return isErrorBody(JSON.parse(answer.body));
+  } catch {
+    return false;
+  }
+}
+
+/** The step: passes the request on, then records its answer in the coverage. */
+export function coveragePolicy(
+  { clock, clientIds, keys }: CoverageParts,
+  options: CoverageOptions,
+): Policy<CoverageControl> {
+  const keepOnReset = options.coverage?.keepOnReset ?? false;
+  if (typeof keepOnReset !== 'boolean')
+    throw new ConfigError(
+      'coverage.keepOnReset',
+      `must be true or false, got ${String(keepOnReset)}`,
+    );
+  const recorder = createCoverageRecorder();
+  const step: Policy['step'] = async (context, next) => {
+    const answer = await next();
+    const { request, url, now } = context;
+    const keyId = context.get(keyIdSlot);
+    const exchange: CoverageExchange = {
+      operationId: context.get(routeSlot)?.route.operationId,
+      method: request.method,
+      path: redactUrl(
+        url,
+        keys.map((key) => key.key),
+      ),
+      query: url.searchParams,
+      status: answer.status,
+      header: headerOf(answer),
+      errorBody: hasErrorBody(answer),
+      at: now,
+      // `unknown` names no key: its tries are a client's, not a key's.
+      keyId: keyId === undefined || keyId === 'unknown' ? undefined : keyId,
+      clientId: clientIds(request),
+    };
+    recorder.see(exchange);
+    return answer;
+  };
+  return {
+    step,
+    reset: () => {
+      if (!keepOnReset) recorder.clear();
+    },
+    control: {
+      coverage: () => recorder.record('fake', clock.now()),
+      clearCoverage: () => recorder.clear(),
+    },
+  };
+}
