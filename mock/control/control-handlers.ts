@@ -26,6 +26,8 @@ import type { Limits } from '../policies/plans.ts';
 import { controlActionSlot } from '../policies/request-log.ts';
 import type { ClientReportControl } from '../qa/client-report-step.ts';
 import type { InjectedFailureControl } from '../qa/injected-failure-step.ts';
+import type { ProviderStateRequest } from '../qa/pact-provider-states.ts';
+import type { PactControl } from '../qa/pact-step.ts';
 import { controlPageAnswer } from '../qa/page/control-page.ts';
 import type { StoreSnapshot } from '../store/persistence.ts';
 import { StorageError } from '../store/storage-error.ts';
@@ -35,7 +37,7 @@ import { ControlInputError } from './control-input-error.ts';
 type Body = Record<string, unknown>;
 
 /** What the HTTP routes drive: the control surface's own functions and the QA policies' ones. */
-export type HttpControl = BaseControl & InjectedFailureControl & ClientReportControl;
+export type HttpControl = BaseControl & InjectedFailureControl & ClientReportControl & PactControl;
 
 /** Reads a JSON object body with only the given fields; an empty body is `{}`. */
 async function bodyOf(request: ControlRequest, fields: readonly string[]): Promise<Body> {
@@ -191,6 +193,26 @@ const routes: Record<string, ControlRoute> = {
     return { body: control.describe().forced, action: 'forced responses cleared' };
   },
   'GET clients': async (control) => ({ body: control.clients() }),
+  'GET pact': async (control, request) => {
+    const query = new URL(request.url).searchParams;
+    const consumer = query.get('consumer') ?? undefined;
+    const provider = query.get('provider') ?? undefined;
+    return {
+      body: control.pact({
+        ...(consumer === undefined ? {} : { consumer }),
+        ...(provider === undefined ? {} : { provider }),
+      }),
+    };
+  },
+  // What a Pact verifier POSTs to its provider-states URL: { state, params, action }.
+  'POST provider-states': async (control, request) => {
+    const body = await bodyOf(request, ['state', 'params', 'action', 'consumer']);
+    const values = await control.providerState(body as unknown as ProviderStateRequest);
+    return {
+      body: values,
+      action: `provider state ${String(body.action ?? 'setup')}: ${String(body.state).slice(0, 80)}`,
+    };
+  },
   'GET chaos': async (control) => ({ body: control.chaos() }),
   'POST chaos': async (control, request) => {
     const settings = control.setChaos(await bodyOf(request, ['seed', 'rules']));

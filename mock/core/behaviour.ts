@@ -22,6 +22,7 @@ import { createRefuse, type Refuse } from '../policies/refusal.ts';
 import { createRequestLog, pathStart, type RequestLog } from '../policies/request-log.ts';
 import { type ClientIds, clientReportPolicy, createClientIds } from '../qa/client-report-step.ts';
 import { injectedFailurePolicy } from '../qa/injected-failure-step.ts';
+import { pactPolicy } from '../qa/pact-step.ts';
 import {
   answerRoute,
   createRouteTable,
@@ -55,6 +56,7 @@ type StepFactory = (parts: StepParts, options: never) => Step | Policy;
 const apiSteps = [
   (parts) => parts.log.step('api'),
   (parts) => routingStep(parts.routes, parts.config.basePath),
+  pactPolicy,
   () => corsStep,
   () => routeHeadersStep,
   (parts) => rateLimitHeadersStep(parts.plans),
