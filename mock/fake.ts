@@ -102,6 +102,8 @@ export {
   expectClientCompliance,
 } from './qa/expect-client-compliance.ts';
 export type { ForceableStatus, ForcedRule } from './qa/forced-responses.ts';
+export type { ProviderState, ProviderStateRequest } from './qa/pact-provider-states.ts';
+export type { PactFile, PactInteraction, PactNames } from './qa/pact-step.ts';
 export type { StorePersistence, StoreSnapshot } from './store/persistence.ts';
 
 /** The default seed pets (fixtures/pets.json). */

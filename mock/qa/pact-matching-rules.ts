@@ -9,7 +9,7 @@
 import { openapiDocument } from '../contract/openapi.generated.ts';
 
 /** One Pact V4 matcher (`{ match: 'type' }`, `{ match: 'regex', regex }`, ...). */
-export type PactMatcher = Readonly<Record<string, unknown>> & { readonly match: string };
+type PactMatcher = Readonly<Record<string, unknown>> & { readonly match: string };
 
 /** Rules for one category (`body`, `header`, ...): a path or name, and the matchers it must meet. */
 export type PactRules = Record<string, { combine: 'AND'; matchers: PactMatcher[] }>;
