@@ -139,6 +139,11 @@ const flagSpecs = {
     value: '<file>',
     help: 'on exit, also write the client compliance report there as JSON',
   },
+  'pact-out': {
+    type: 'string',
+    value: '<file>',
+    help: 'on exit, write the Pact V4 file of what the clients did there',
+  },
   quiet: { type: 'boolean', default: false, help: 'no request log' },
   help: { type: 'boolean', default: false, help: 'this text' },
   version: { type: 'boolean', default: false, help: 'the package version' },
@@ -265,6 +270,19 @@ function finishClientReport(fake: Fake, path: string | undefined): void {
   }
 }
 
+/** On exit, with --pact-out: the recorded interactions as a Pact V4 file. */
+function writePact(fake: Fake, path: string): void {
+  const pact = fake.control.pact();
+  try {
+    writeFileSync(path, `${JSON.stringify(pact, null, 2)}\n`);
+    console.log(
+      `petstore-fake: pact written to ${path} (${pact.interactions.length} interactions)`,
+    );
+  } catch (error) {
+    console.error(`petstore-fake: --pact-out: cannot write ${path}: ${(error as Error).message}`);
+  }
+}
+
 /**
  * One request-log line: time, method, path (credentials redacted), status, duration, then the
  * key id (never the key), the error code and the client id as the client report names it
@@ -308,6 +326,7 @@ function optionsFromFlags(argv: readonly string[]) {
   // Before the store reads the file: a directory or a missing folder is one line, not a stack.
   checkWritable(values['state-file'], '--state-file');
   checkWritable(values['client-report'], '--client-report');
+  checkWritable(values['pact-out'], '--pact-out');
   const loopback = isLoopback(host);
   const controlToken = process.env[tokenVariable];
   const hostForUrl = host.includes(':') ? `[${host}]` : host;
@@ -357,6 +376,7 @@ function optionsFromFlags(argv: readonly string[]) {
     loopback,
     controlToken,
     clientReport: values['client-report'],
+    pactOut: values['pact-out'],
   };
 }
 
@@ -404,6 +424,7 @@ async function main(argv: readonly string[]): Promise<void> {
     console.log(`petstore-fake: ${signal}, finishing in-flight requests`);
     await Promise.all(doors.map((door) => door.close()));
     finishClientReport(fake, flags.clientReport);
+    if (flags.pactOut !== undefined) writePact(fake, flags.pactOut);
     process.exit(0);
   };
   process.once('SIGTERM', () => void shutdown('SIGTERM'));
