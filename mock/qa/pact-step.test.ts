@@ -153,6 +153,16 @@ test('the file has the shape Pact V4 gives: consumer, provider, Synchronous/HTTP
   }
 });
 
+test("an interaction's key is the same in every run, so pacts gathered across resets merge by it", async () => {
+  const [first, second] = [await createFake(), await createFake()];
+  await consumerSuite(first);
+  await consumerSuite(second);
+  const keys = (fake: Fake) => fake.control.pact().interactions.map((each) => each.key);
+  expect(keys(first)).toEqual(keys(second));
+  expect(new Set(keys(first)).size).toBe(10);
+  expect(keys(first)[0]).toMatch(/^[0-9a-f]{16}$/);
+});
+
 test('answers QA injected are not recorded, and a control reset empties the pact', async () => {
   const fake = await createFake();
   fake.control.force('listPets', 503, 1);

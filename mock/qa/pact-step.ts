@@ -54,6 +54,7 @@ interface PactBody {
 /** One Pact V4 `Synchronous/HTTP` interaction. */
 export interface PactInteraction {
   readonly type: 'Synchronous/HTTP';
+  /** The same for the same request shape, answer and state in every run (merge pacts by it). */
   readonly key: string;
   readonly description: string;
   readonly providerStates: readonly ProviderState[];
@@ -115,6 +116,19 @@ function jsonOf(text: string | undefined): { ok: true; value: unknown } | { ok: 
   } catch {
     return { ok: false };
   }
+}
+
+/**
+ * A short stable key for an interaction's shape (FNV-1a, 64 bits): the same requests give the
+ * same key in every run, so pacts gathered across control resets merge by it.
+ */
+function shapeKey(shape: string): string {
+  let hash = 0xcbf29ce484222325n;
+  for (const unit of new TextEncoder().encode(shape)) {
+    hash ^= BigInt(unit);
+    hash = (hash * 0x100000001b3n) & 0xffffffffffffffffn;
+  }
+  return hash.toString(16).padStart(16, '0');
 }
 
 /** The path template of a route's path: its parameters named, not valued. */
@@ -273,7 +287,7 @@ export function pactPolicy(parts: PactParts): Policy<PactControl> {
     const stateText = [...who, ...states.map((s) => s.name)].join(', ');
     const interaction: PactInteraction = {
       type: 'Synchronous/HTTP',
-      key: `${recorded.size + 1}`,
+      key: shapeKey(shape),
       description: `${operationId} ${answer.status}${answer.errorCode === undefined ? '' : ` ${answer.errorCode}`}: ${request.method} ${template}${Object.keys(query).length === 0 ? '' : `?${Object.keys(query).join('&')}`} (${stateText})`,
       providerStates: states,
       pending: false,
