@@ -163,6 +163,21 @@ test("an interaction's key is the same in every run, so pacts gathered across re
   expect(keys(first)[0]).toMatch(/^[0-9a-f]{16}$/);
 });
 
+test('an empty list is its own interaction, with the state "no pets", its body exact (no min rule)', async () => {
+  const fake = await createFake({ seed: 'empty' });
+  await fake.fetch(`${api}/pets`, { headers: free });
+  await fake.control.restore({
+    pets: [{ id: 1, name: 'Rex', categoryId: 1, status: 'sold' }],
+    nextId: 2,
+  });
+  await fake.fetch(`${api}/pets`, { headers: free });
+  const [empty, full] = fake.control.pact().interactions;
+  expect(empty?.description).toBe('listPets 200: GET /pets (a key on the free plan, no pets)');
+  expect(empty?.response.body?.content).toEqual([]);
+  expect(empty?.response.matchingRules.body).toEqual({});
+  expect(full?.description).toBe('listPets 200: GET /pets (a key on the free plan, pets exist)');
+});
+
 test('answers QA injected are not recorded, and a control reset empties the pact', async () => {
   const fake = await createFake();
   fake.control.force('listPets', 503, 1);

@@ -157,11 +157,48 @@ export function pactPolicy(parts: PactParts): Policy<PactControl> {
       return answer;
     const { request, url } = context;
     const caller = context.get(callerSlot);
+    const authorization = request.header('authorization');
+    const contentType = request.header('content-type');
+    // Paths are the document's: relative to the base URL, which holds the `/v1` prefix.
+    const path = url.pathname.slice(parts.config.basePath.length) || '/';
+    const template = templateOf(path, match?.params ?? {});
+    let requestText = '';
+    if (request.method === 'POST') {
+      const bytes = await request.body(parts.config.maxBodyBytes);
+      requestText = bytes === 'too-large' ? '' : new TextDecoder().decode(bytes);
+    }
+    const requestJson = jsonOf(requestText);
+    const bodyKeys = requestJson.ok
+      ? requestJson.value !== null && typeof requestJson.value === 'object'
+        ? Object.keys(requestJson.value).sort().join(',')
+        : ''
+      : requestText === ''
+        ? ''
+        : '<text>';
+    const statusFilter = url.searchParams.get('status') ?? undefined;
+    // Worked out before anything is parsed: a request of a shape already kept costs little.
+    const shape = [
+      operationId,
+      answer.status,
+      answer.errorCode ?? '',
+      request.method,
+      template,
+      [...new Set(url.searchParams.keys())].sort().join(','),
+      `${authorization === null ? '' : 'Authorization'},${contentType === null ? '' : 'Content-Type'}`,
+      bodyKeys,
+      caller?.key.plan ?? (authorization === null ? 'no key' : 'unknown key'),
+      operationId === 'listPets' ? `${answer.body === '[]'} ${statusFilter ?? ''}` : '',
+    ].join(' ');
+    if (recorded.has(shape)) return answer;
+    if (recorded.size >= maxInteractions) {
+      dropped += 1;
+      return answer;
+    }
+
     const states: ProviderState[] = [];
     const requestHeaders: Record<string, string[]> = {};
     const requestRules: Record<string, PactRules> = {};
     let generators: Record<string, Record<string, unknown>> | undefined;
-    const authorization = request.header('authorization');
     if (caller !== undefined) {
       states.push(keyState(caller.key.plan));
       requestHeaders.Authorization = [redactedAuthorization];
@@ -183,6 +220,7 @@ export function pactPolicy(parts: PactParts): Policy<PactControl> {
         /^bearer\s/i.test(authorization) ? unknownAuthorization : 'Basic cmVkYWN0ZWQ=',
       ];
     }
+    if (contentType !== null) requestHeaders['Content-Type'] = [contentType];
     if (answer.errorCode === 'rate_limited' && caller !== undefined)
       states.push(spentState(caller.key.plan));
     if (answer.errorCode === 'temporarily_banned' && caller !== undefined)
@@ -195,57 +233,27 @@ export function pactPolicy(parts: PactParts): Policy<PactControl> {
       if (answer.status === 404) states.push(petMissingState(petId));
     }
     if (operationId === 'listPets' && answer.status === 200 && body.ok && Array.isArray(body.value))
-      states.push(listState(body.value.length === 0, url.searchParams.get('status') ?? undefined));
+      states.push(listState(body.value.length === 0, statusFilter));
 
-    const contentType = request.header('content-type');
     let requestBody: PactBody | undefined;
-    let bodyKeys = '';
-    if (contentType !== null) requestHeaders['Content-Type'] = [contentType];
-    if (request.method === 'POST') {
-      const bytes = await request.body(parts.config.maxBodyBytes);
-      const text = bytes === 'too-large' ? '' : new TextDecoder().decode(bytes);
-      const parsed = jsonOf(text);
-      if (parsed.ok) {
-        requestBody = {
-          content: parsed.value,
-          contentType: 'application/json',
-          contentTypeHint: 'TEXT',
-          encoded: false,
-        };
-        requestRules.body = requestBodyRules(operationId, parsed.value);
-        if (parsed.value !== null && typeof parsed.value === 'object')
-          bodyKeys = Object.keys(parsed.value).sort().join(',');
-      } else if (text !== '') {
-        requestBody = {
-          content: text,
-          contentType: 'text/plain',
-          contentTypeHint: 'TEXT',
-          encoded: false,
-        };
-        bodyKeys = '<text>';
-      }
+    if (requestJson.ok) {
+      requestBody = {
+        content: requestJson.value,
+        contentType: 'application/json',
+        contentTypeHint: 'TEXT',
+        encoded: false,
+      };
+      requestRules.body = requestBodyRules(operationId, requestJson.value);
+    } else if (requestText !== '') {
+      requestBody = {
+        content: requestText,
+        contentType: 'text/plain',
+        contentTypeHint: 'TEXT',
+        encoded: false,
+      };
     }
-
     const query: Record<string, string[]> = {};
     for (const [name, value] of url.searchParams) query[name] = [...(query[name] ?? []), value];
-    // Paths are the document's: relative to the base URL, which holds the `/v1` prefix.
-    const path = url.pathname.slice(parts.config.basePath.length) || '/';
-    const template = templateOf(path, match?.params ?? {});
-    const shape = [
-      operationId,
-      answer.status,
-      request.method,
-      template,
-      Object.keys(query).sort().join(','),
-      Object.keys(requestHeaders).sort().join(','),
-      bodyKeys,
-      states.map((state) => state.name).join(';'),
-    ].join(' ');
-    if (recorded.has(shape)) return answer;
-    if (recorded.size >= maxInteractions) {
-      dropped += 1;
-      return answer;
-    }
 
     const responseHeaders: Record<string, string[]> = {};
     const headerRules = responseHeaderRules(operationId, answer.status);
