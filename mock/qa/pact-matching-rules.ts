@@ -85,7 +85,7 @@ function addBodyRules(rules: PactRules, path: string, schema: Json, value: unkno
   if (isObject(value)) {
     const properties = isObject(flat.properties) ? flat.properties : {};
     for (const [field, fieldValue] of Object.entries(value)) {
-      const fieldSchema = properties[field];
+      const fieldSchema = Object.hasOwn(properties, field) ? properties[field] : undefined;
       addBodyRules(rules, `${path}.${field}`, isObject(fieldSchema) ? fieldSchema : {}, fieldValue);
     }
     return;

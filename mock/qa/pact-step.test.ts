@@ -178,6 +178,27 @@ test('an empty list is its own interaction, with the state "no pets", its body e
   expect(full?.description).toBe('listPets 200: GET /pets (a key on the free plan, pets exist)');
 });
 
+test('a query parameter or body field named __proto__ is recorded as any other, and the answer is untouched', async () => {
+  const fake = await createFake();
+  const listed = await fake.fetch(`${api}/pets?__proto__=x&limit=1`, { headers: free });
+  expect(listed.status).toBe(200);
+  await fake.fetch(`${api}/pets`, {
+    method: 'POST',
+    headers: freeJson,
+    body: '{"__proto__":{"polluted":true},"name":"Rex","categoryId":1}',
+  });
+  const pact = fake.control.pact();
+  expect(pact.interactions[0]?.request.query).toEqual(
+    Object.fromEntries([
+      ['__proto__', ['x']],
+      ['limit', ['1']],
+    ]),
+  );
+  expect(pact.interactions).toHaveLength(2);
+  expect(pact.metadata.petstoreFake).toEqual({ recordedBy: 'petstore-fake', notRecorded: 0 });
+  expect(({} as Record<string, unknown>).polluted).toBeUndefined();
+});
+
 test('answers QA injected are not recorded, and a control reset empties the pact', async () => {
   const fake = await createFake();
   fake.control.force('listPets', 503, 1);

@@ -9,7 +9,8 @@
  */
 import { parseJson } from '../contract/lossless-json.ts';
 import { ControlInputError } from '../control/control-input-error.ts';
-import type { Policy } from '../core/pipeline.ts';
+import type { Context, Policy } from '../core/pipeline.ts';
+import type { Answer } from '../messages/answer.ts';
 import { callerSlot } from '../policies/auth.ts';
 import { routeSlot } from '../routes/route.ts';
 import { injectedBy } from './answer-marks.ts';
@@ -143,9 +144,10 @@ function templateOf(path: string, params: Readonly<Record<string, string>>): str
 export function pactPolicy(parts: PactParts): Policy<PactControl> {
   const recorded = new Map<string, PactInteraction>();
   let dropped = 0;
+  const failures = { count: 0, last: '' };
 
-  const step: Policy['step'] = async (context, next) => {
-    const answer = await next();
+  /** Records one exchange, unless one of its shape is kept already. */
+  async function record(context: Context, answer: Answer): Promise<void> {
     const match = context.get(routeSlot);
     const operationId = match?.route.operationId;
     if (
@@ -154,7 +156,7 @@ export function pactPolicy(parts: PactParts): Policy<PactControl> {
       injectedBy(answer) !== undefined ||
       answer.errorCode === 'host_not_allowed'
     )
-      return answer;
+      return;
     const { request, url } = context;
     const caller = context.get(callerSlot);
     const authorization = request.header('authorization');
@@ -189,10 +191,10 @@ export function pactPolicy(parts: PactParts): Policy<PactControl> {
       caller?.key.plan ?? (authorization === null ? 'no key' : 'unknown key'),
       operationId === 'listPets' ? `${answer.body === '[]'} ${statusFilter ?? ''}` : '',
     ].join(' ');
-    if (recorded.has(shape)) return answer;
+    if (recorded.has(shape)) return;
     if (recorded.size >= maxInteractions) {
       dropped += 1;
-      return answer;
+      return;
     }
 
     const states: ProviderState[] = [];
@@ -252,8 +254,11 @@ export function pactPolicy(parts: PactParts): Policy<PactControl> {
         encoded: false,
       };
     }
-    const query: Record<string, string[]> = {};
-    for (const [name, value] of url.searchParams) query[name] = [...(query[name] ?? []), value];
+    // A Map, then own properties: a parameter may be called `__proto__`.
+    const values = new Map<string, string[]>();
+    for (const [name, value] of url.searchParams)
+      values.set(name, [...(values.get(name) ?? []), value]);
+    const query: Record<string, string[]> = Object.fromEntries(values);
 
     const responseHeaders: Record<string, string[]> = {};
     const headerRules = responseHeaderRules(operationId, answer.status);
@@ -316,6 +321,18 @@ export function pactPolicy(parts: PactParts): Policy<PactControl> {
       },
     };
     recorded.set(shape, interaction);
+    return;
+  }
+
+  const step: Policy['step'] = async (context, next) => {
+    const answer = await next();
+    try {
+      await record(context, answer);
+    } catch (error) {
+      // The recorder never changes an answer; the pact's metadata says what it missed and why.
+      failures.count += 1;
+      failures.last = String((error as Error).message).slice(0, 200);
+    }
     return answer;
   };
 
@@ -331,7 +348,13 @@ export function pactPolicy(parts: PactParts): Policy<PactControl> {
           pactSpecification: { version: '4.0' },
           // Request paths are relative to the base URL, as the document's are: verify with /v1 in it.
           baseUrlIncludes: parts.config.basePath,
-          petstoreFake: { recordedBy: 'petstore-fake', notRecorded: dropped },
+          petstoreFake: {
+            recordedBy: 'petstore-fake',
+            notRecorded: dropped,
+            ...(failures.count === 0
+              ? {}
+              : { recordingFailures: failures.count, lastFailure: failures.last }),
+          },
         },
       };
     },
@@ -342,6 +365,8 @@ export function pactPolicy(parts: PactParts): Policy<PactControl> {
     reset: () => {
       recorded.clear();
       dropped = 0;
+      failures.count = 0;
+      failures.last = '';
     },
     control,
   };
