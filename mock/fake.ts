@@ -115,6 +115,8 @@ export {
   InterfaceCoverageError,
 } from './qa/expect-interface-coverage.ts';
 export type { ForceableStatus, ForcedRule } from './qa/forced-responses.ts';
+export type { ProviderState, ProviderStateRequest } from './qa/pact-provider-states.ts';
+export type { PactFile, PactInteraction, PactNames } from './qa/pact-step.ts';
 export type { StorePersistence, StoreSnapshot } from './store/persistence.ts';
 
 /** The default seed pets (fixtures/pets.json). */

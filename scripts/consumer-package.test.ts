@@ -334,6 +334,14 @@ test('vitest runs the README test with the setup file and server.use overrides',
   const run = inProject(join(project.dir, 'node_modules', '.bin', 'vitest'), ['run']);
   expect(run.out).toMatch(new RegExp(`Tests\\s+${count} passed \\(${count}\\)`));
   expect(run.code).toBe(0);
+  // The README's vitest.pact.ts wrote the pact of what the tests' requests did, gathered across resets.
+  const pact = JSON.parse(
+    readFileSync(join(project.dir, 'pacts', 'web-app-petstore.json'), 'utf8'),
+  );
+  expect(pact.metadata.pactSpecification).toEqual({ version: '4.0' });
+  expect(pact.interactions.map((each: { description: string }) => each.description)).toContain(
+    'listPets 200: GET /pets?limit (a key on the free plan, pets exist)',
+  );
 });
 
 test('both commands answer --help and --version', () => {

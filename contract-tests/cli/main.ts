@@ -31,6 +31,7 @@ import { runProxyCommand } from './proxy-command.ts';
 import { stoppedRunOutcome } from './stopped-run.ts';
 import { usage } from './usage.ts';
 import { ContractUsageError, contractMessage, toolName } from './usage-error.ts';
+import { runVerifyPactCommand } from './verify-pact-command.ts';
 
 /** The npm script that runs the harness in this repository. */
 const repositoryCommand = 'npm run contract --';
@@ -111,6 +112,7 @@ const subcommands: Readonly<
       command: io.command ?? repositoryCommand,
     }),
   calibrate: runCalibrateCommand,
+  'verify-pact': runVerifyPactCommand,
 };
 
 /** Runs the CLI and resolves to its exit code. */

@@ -9,6 +9,7 @@ export function usage(command: string, docs: string): string {
   return `Usage: ${command} (--base-url <url> | --fake | --prism-mock) [options]
        ${command} proxy --target <url> [options] [-- <command>]   (see proxy --help)
        ${command} calibrate --base-url <url> [options]   (see calibrate --help)
+       ${command} verify-pact <pact-file> --base-url <url> [options]   (see verify-pact --help)
 
 Checks a server against the Pet Store interface (docs: ${docs}).
 The API key is read from the PETSTORE_API_KEY environment variable only; it is

@@ -148,6 +148,11 @@ const flagSpecs = {
       'JUnit, .ctrf.json CTRF, else JSON; README: interface coverage)',
     ],
   },
+  'pact-out': {
+    type: 'string',
+    value: '<file>',
+    help: 'on exit, write the Pact V4 file of what the clients did there',
+  },
   quiet: { type: 'boolean', default: false, help: 'no request log' },
   help: { type: 'boolean', default: false, help: 'this text' },
   version: { type: 'boolean', default: false, help: 'the package version' },
@@ -274,6 +279,19 @@ function finishClientReport(fake: Fake, path: string | undefined): void {
   }
 }
 
+/** On exit, with --pact-out: the recorded interactions as a Pact V4 file. */
+function writePact(fake: Fake, path: string): void {
+  const pact = fake.control.pact();
+  try {
+    writeFileSync(path, `${JSON.stringify(pact, null, 2)}\n`);
+    console.log(
+      `petstore-fake: pact written to ${path} (${pact.interactions.length} interactions)`,
+    );
+  } catch (error) {
+    console.error(`petstore-fake: --pact-out: cannot write ${path}: ${(error as Error).message}`);
+  }
+}
+
 /**
  * On exit: one line of interface coverage on stdout and, with --coverage-report, the record in a
  * file, in the format its name says.
@@ -340,6 +358,7 @@ function optionsFromFlags(argv: readonly string[]) {
   checkWritable(values['state-file'], '--state-file');
   checkWritable(values['client-report'], '--client-report');
   checkWritable(values['coverage-report'], '--coverage-report');
+  checkWritable(values['pact-out'], '--pact-out');
   const loopback = isLoopback(host);
   const controlToken = process.env[tokenVariable];
   const hostForUrl = host.includes(':') ? `[${host}]` : host;
@@ -390,6 +409,7 @@ function optionsFromFlags(argv: readonly string[]) {
     controlToken,
     clientReport: values['client-report'],
     coverageReport: values['coverage-report'],
+    pactOut: values['pact-out'],
   };
 }
 
@@ -438,6 +458,7 @@ async function main(argv: readonly string[]): Promise<void> {
     await Promise.all(doors.map((door) => door.close()));
     finishClientReport(fake, flags.clientReport);
     finishCoverage(fake, flags.coverageReport);
+    if (flags.pactOut !== undefined) writePact(fake, flags.pactOut);
     process.exit(0);
   };
   process.once('SIGTERM', () => void shutdown('SIGTERM'));

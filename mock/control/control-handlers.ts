@@ -32,6 +32,8 @@ import { controlActionSlot } from '../policies/request-log.ts';
 import type { ClientReportControl } from '../qa/client-report-step.ts';
 import type { CoverageControl } from '../qa/coverage-step.ts';
 import type { InjectedFailureControl } from '../qa/injected-failure-step.ts';
+import type { ProviderStateRequest } from '../qa/pact-provider-states.ts';
+import type { PactControl } from '../qa/pact-step.ts';
 import { controlPageAnswer } from '../qa/page/control-page.ts';
 import type { StoreSnapshot } from '../store/persistence.ts';
 import { StorageError } from '../store/storage-error.ts';
@@ -44,7 +46,8 @@ type Body = Record<string, unknown>;
 export type HttpControl = BaseControl &
   InjectedFailureControl &
   ClientReportControl &
-  CoverageControl;
+  CoverageControl &
+  PactControl;
 
 /** Reads a JSON object body with only the given fields; an empty body is `{}`. */
 async function bodyOf(request: ControlRequest, fields: readonly string[]): Promise<Body> {
@@ -228,6 +231,26 @@ const routes: Record<string, ControlRoute> = {
   'DELETE coverage': async (control) => {
     control.clearCoverage();
     return { body: control.coverage().summary, action: 'coverage cleared' };
+  },
+  'GET pact': async (control, request) => {
+    const query = new URL(request.url).searchParams;
+    const consumer = query.get('consumer') ?? undefined;
+    const provider = query.get('provider') ?? undefined;
+    return {
+      body: control.pact({
+        ...(consumer === undefined ? {} : { consumer }),
+        ...(provider === undefined ? {} : { provider }),
+      }),
+    };
+  },
+  // What a Pact verifier POSTs to its provider-states URL: { state, params, action }.
+  'POST provider-states': async (control, request) => {
+    const body = await bodyOf(request, ['state', 'params', 'action', 'consumer']);
+    const values = await control.providerState(body as unknown as ProviderStateRequest);
+    return {
+      body: values,
+      action: `provider state ${String(body.action ?? 'setup')}: ${String(body.state).slice(0, 80)}`,
+    };
   },
   'GET chaos': async (control) => ({ body: control.chaos() }),
   'POST chaos': async (control, request) => {

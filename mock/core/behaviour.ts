@@ -23,6 +23,7 @@ import { createRequestLog, pathStart, type RequestLog } from '../policies/reques
 import { type ClientIds, clientReportPolicy, createClientIds } from '../qa/client-report-step.ts';
 import { coveragePolicy } from '../qa/coverage-step.ts';
 import { injectedFailurePolicy } from '../qa/injected-failure-step.ts';
+import { pactPolicy } from '../qa/pact-step.ts';
 import {
   answerRoute,
   createRouteTable,
@@ -57,6 +58,7 @@ const apiSteps = [
   (parts) => parts.log.step('api'),
   (parts) => routingStep(parts.routes, parts.config.basePath),
   coveragePolicy,
+  pactPolicy,
   () => corsStep,
   () => routeHeadersStep,
   (parts) => rateLimitHeadersStep(parts.plans),

@@ -34,12 +34,17 @@ async function readCapped(request: Request, maxBytes: number): Promise<BodyBytes
 
 /** A Fetch `Request` as the core reads it. */
 export function fromFetchRequest(request: Request): FakeRequest {
+  // A Fetch body can be read once; the Pact recorder reads it again after the route did.
+  let read: Promise<BodyBytes> | undefined;
   return {
     method: request.method,
     url: request.url,
     header: (name) => request.headers.get(name),
     headerList: () => [...request.headers],
-    body: (maxBytes) => readCapped(request, maxBytes),
+    body: (maxBytes) => {
+      read ??= readCapped(request, maxBytes);
+      return read;
+    },
   };
 }
 

@@ -1,0 +1,134 @@
+/**
+ * The pact the fake records, read by the Pact ecosystem's own tools, pinned in package.json:
+ * the official verifier (@pact-foundation/pact's Verifier, configured as its README's "Provider
+ * API Testing" section shows, with `providerStatesSetupUrl` pointing at the fake's
+ * provider-states route) replays it against the fake's HTTP door, and PactFlow's
+ * bi-directional check (@pactflow/swagger-mock-validator) finds it compatible with
+ * openapi/petstore.yaml.
+ */
+import { spawnSync } from 'node:child_process';
+import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { Verifier } from '@pact-foundation/pact';
+import { afterAll, afterEach, expect, test } from 'vitest';
+import { parse, stringify } from 'yaml';
+import { listenHttp } from '../mock/doors/http/http-server.ts';
+import { createFake, type Fake } from '../mock/fake.ts';
+
+// The verifier's core reports usage over the network unless told not to; no network here.
+process.env.PACT_DO_NOT_TRACK = 'true';
+
+const dir = mkdtempSync(join(tmpdir(), 'petstore-pact-'));
+const closers: (() => Promise<void>)[] = [];
+afterEach(async () => {
+  for (const close of closers.splice(0)) await close();
+});
+afterAll(() => rmSync(dir, { recursive: true, force: true }));
+
+const api = 'http://127.0.0.1:4010/v1';
+const free = { Authorization: 'Bearer free-demo-key' };
+
+/** Records a consumer's suite and writes its pact; answers the file's path. */
+async function recordPact(): Promise<string> {
+  const fake = await createFake();
+  const send = (path: string, init?: RequestInit) => fake.fetch(`${api}${path}`, init);
+  await send('/pets?limit=3', { headers: free });
+  await send('/pets?status=pending', { headers: free });
+  await send('/pets', {
+    method: 'POST',
+    headers: { ...free, 'Content-Type': 'application/json' },
+    body: JSON.stringify({ name: 'Biscuit', categoryId: 2 }),
+  });
+  await send('/pets', {
+    method: 'POST',
+    headers: { ...free, 'Content-Type': 'application/json' },
+    body: JSON.stringify({ categoryId: 2 }),
+  });
+  await send('/pets/3', { headers: free });
+  await send('/pets/424242', { headers: free });
+  await send('/pets');
+  fake.control.updateKey('demo-free', { limits: { perMinute: 1, perDay: 50 } });
+  await send('/pets', { headers: free });
+  const file = join(dir, `pact-${closers.length}-${Date.now()}.json`);
+  writeFileSync(
+    file,
+    JSON.stringify(fake.control.pact({ consumer: 'web-app', provider: 'petstore' })),
+  );
+  return file;
+}
+
+async function serve(fake: Fake): Promise<string> {
+  const door = await listenHttp(fake.behaviour, {
+    port: 0,
+    origin: fake.config.origins[0] as string,
+  });
+  closers.push(() => door.close());
+  return `http://127.0.0.1:${(door.server.address() as { port: number }).port}`;
+}
+
+test('the official Pact verifier replays the recorded pact against the fake, states set up by the fake', async () => {
+  const file = await recordPact();
+  const base = await serve(await createFake());
+  const output = await new Verifier({
+    provider: 'petstore',
+    providerBaseUrl: `${base}/v1`,
+    pactUrls: [file],
+    providerStatesSetupUrl: `${base}/__control/provider-states`,
+    logLevel: 'error',
+  }).verifyProvider();
+  const result = JSON.parse(String(output)) as {
+    result: boolean;
+    interactionResults: { description: string; result: string }[];
+  };
+  expect(result.result).toBe(true);
+  expect(result.interactionResults).toHaveLength(8);
+  expect(result.interactionResults.every((each) => each.result === 'OK')).toBe(true);
+}, 60_000);
+
+test('the official verifier fails a provider that breaks the pact (getPet answers 404 for a pet the state created)', async () => {
+  const file = await recordPact();
+  const broken = await createFake();
+  broken.control.force('getPet', 404, 100);
+  const base = await serve(broken);
+  const run = new Verifier({
+    provider: 'petstore',
+    providerBaseUrl: `${base}/v1`,
+    pactUrls: [file],
+    providerStatesSetupUrl: `${base}/__control/provider-states`,
+    logLevel: 'error',
+  }).verifyProvider();
+  await expect(run).rejects.toThrow(/getPet 200: GET \/pets\/\{petId\}/);
+}, 60_000);
+
+test('swagger-mock-validator (PactFlow bi-directional) finds the pact compatible with openapi/petstore.yaml', async () => {
+  const file = await recordPact();
+  // swagger-mock-validator 14.5's OpenAPI 3.1 schema refuses `description` on a server
+  // variable, which OpenAPI 3.1 allows ("#/servers/0/variables/origin must NOT have
+  // unevaluated properties"); the copy it reads lacks those two descriptions, nothing else.
+  // It ignores `servers` (its docs/OPENAPI3.md: "servers | no"), so the pact's paths are
+  // relative to the base URL, as the document's are.
+  const document = parse(readFileSync('openapi/petstore.yaml', 'utf8'));
+  for (const server of document.servers)
+    for (const variable of Object.values(server.variables) as { description?: string }[])
+      delete variable.description;
+  const spec = join(dir, 'petstore-for-smv.yaml');
+  writeFileSync(spec, stringify(document));
+  // Its package exports no subpath to resolve its bin by: the npm bin link, as `npx` runs it.
+  const bin = join('node_modules', '.bin', 'swagger-mock-validator');
+  const run = spawnSync(process.execPath, [bin, spec, file], { encoding: 'utf8' });
+  expect(run.stdout + run.stderr).toContain('0 error(s)');
+  expect(run.status).toBe(0);
+  // And it does check: a pact whose createPet answer has a status outside PetStatus is refused.
+  const pact = JSON.parse(readFileSync(file, 'utf8'));
+  const create = pact.interactions.find((each: { description: string }) =>
+    each.description.startsWith('createPet 201'),
+  );
+  create.response.body.content = { ...create.response.body.content, status: 'lost' };
+  create.response.matchingRules = {};
+  const broken = join(dir, 'broken-pact.json');
+  writeFileSync(broken, JSON.stringify(pact));
+  const refused = spawnSync(process.execPath, [bin, spec, broken], { encoding: 'utf8' });
+  expect(refused.status).toBe(1);
+  expect(refused.stdout + refused.stderr).toContain('response.body.incompatible');
+}, 60_000);

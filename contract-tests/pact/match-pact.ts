@@ -1,0 +1,147 @@
+/**
+ * Whether an answer meets a Pact V4 interaction's response: its status, each header it states
+ * (by its rule, else equal; a media type compared without parameters), and its body by the
+ * matching rules (`type` with `min`, `integer`, `number`, `regex`, `equality`), else equal. The
+ * subset of Pact matching the fake's pacts use, as the Pact specification's V4 README describes
+ * it; a rule it does not know is reported as a mismatch rather than passed.
+ */
+
+/** A Pact matcher and the rules of one category, as a pact file writes them. */
+interface Matcher {
+  readonly match: string;
+  readonly regex?: string;
+  readonly min?: number;
+  readonly max?: number;
+}
+type Rules = Readonly<Record<string, { readonly matchers: readonly Matcher[] }>>;
+
+/** The expected response of an interaction. */
+export interface ExpectedResponse {
+  readonly status: number;
+  readonly headers?: Readonly<Record<string, string | readonly string[]>>;
+  readonly body?: { readonly content?: unknown };
+  readonly matchingRules?: { readonly header?: Rules; readonly body?: Rules };
+}
+
+/** What came back. */
+export interface ActualResponse {
+  readonly status: number;
+  readonly headers: Headers;
+  readonly body: unknown;
+}
+
+const typeOf = (value: unknown) =>
+  value === null ? 'null' : Array.isArray(value) ? 'array' : typeof value;
+
+function applyMatcher(matcher: Matcher, actual: unknown, expected: unknown): string | undefined {
+  switch (matcher.match) {
+    case 'type': {
+      if (typeOf(actual) !== typeOf(expected))
+        return `expected a ${typeOf(expected)}, got ${typeOf(actual)}`;
+      if (Array.isArray(actual) && matcher.min !== undefined && actual.length < matcher.min)
+        return `expected at least ${matcher.min} item(s), got ${actual.length}`;
+      if (Array.isArray(actual) && matcher.max !== undefined && actual.length > matcher.max)
+        return `expected at most ${matcher.max} item(s), got ${actual.length}`;
+      return undefined;
+    }
+    case 'integer':
+      return Number.isInteger(actual)
+        ? undefined
+        : `expected an integer, got ${JSON.stringify(actual)}`;
+    case 'number':
+      return typeof actual === 'number'
+        ? undefined
+        : `expected a number, got ${JSON.stringify(actual)}`;
+    case 'regex':
+      return new RegExp(matcher.regex ?? '').test(String(actual))
+        ? undefined
+        : `${JSON.stringify(actual)} does not match /${matcher.regex}/`;
+    case 'equality':
+      return JSON.stringify(actual) === JSON.stringify(expected)
+        ? undefined
+        : `expected ${JSON.stringify(expected)}, got ${JSON.stringify(actual)}`;
+    default:
+      return `matcher "${matcher.match}" is not supported`;
+  }
+}
+
+/** The rule for a body path: its own, or the `[*]` form of an array item's. */
+function ruleFor(rules: Rules, path: string): readonly Matcher[] | undefined {
+  return rules[path]?.matchers ?? rules[path.replace(/\[\d+\]/g, '[*]')]?.matchers;
+}
+
+function compareBody(
+  rules: Rules,
+  path: string,
+  expected: unknown,
+  actual: unknown,
+  problems: string[],
+): void {
+  const matchers = ruleFor(rules, path);
+  if (matchers !== undefined) {
+    for (const matcher of matchers) {
+      const problem = applyMatcher(matcher, actual, expected);
+      if (problem !== undefined) problems.push(`${path}: ${problem}`);
+    }
+  } else if (typeOf(actual) !== typeOf(expected)) {
+    problems.push(`${path}: expected ${JSON.stringify(expected)}, got ${JSON.stringify(actual)}`);
+    return;
+  }
+  if (Array.isArray(expected) && Array.isArray(actual)) {
+    // With a type rule every item is held against the first expected one; without, item by item.
+    if (matchers === undefined && actual.length !== expected.length)
+      problems.push(`${path}: expected ${expected.length} item(s), got ${actual.length}`);
+    actual.forEach((item, index) => {
+      const template = matchers === undefined ? expected[index] : expected[0];
+      if (template !== undefined) compareBody(rules, `${path}[${index}]`, template, item, problems);
+    });
+    return;
+  }
+  if (typeOf(expected) === 'object' && typeOf(actual) === 'object') {
+    const actualObject = actual as Record<string, unknown>;
+    for (const [key, value] of Object.entries(expected as Record<string, unknown>)) {
+      if (!(key in actualObject)) problems.push(`${path}.${key}: missing`);
+      else compareBody(rules, `${path}.${key}`, value, actualObject[key], problems);
+    }
+    return;
+  }
+  if (matchers === undefined && JSON.stringify(actual) !== JSON.stringify(expected))
+    problems.push(`${path}: expected ${JSON.stringify(expected)}, got ${JSON.stringify(actual)}`);
+}
+
+const mediaType = (value: string) => value.split(';')[0]?.trim().toLowerCase() ?? '';
+
+/** Every way the answer differs from the interaction's response; empty when it matches. */
+export function responseMismatches(expected: ExpectedResponse, actual: ActualResponse): string[] {
+  const problems: string[] = [];
+  if (actual.status !== expected.status)
+    problems.push(`status: expected ${expected.status}, got ${actual.status}`);
+  const headerRules = expected.matchingRules?.header ?? {};
+  for (const [name, value] of Object.entries(expected.headers ?? {})) {
+    const wanted = Array.isArray(value) ? value.join(', ') : String(value);
+    const got = actual.headers.get(name);
+    if (got === null) {
+      problems.push(`header ${name}: missing`);
+      continue;
+    }
+    const matchers = headerRules[name]?.matchers;
+    if (matchers !== undefined) {
+      for (const matcher of matchers) {
+        const problem = applyMatcher(matcher, got, wanted);
+        if (problem !== undefined) problems.push(`header ${name}: ${problem}`);
+      }
+    } else if (
+      name.toLowerCase() === 'content-type' ? mediaType(got) !== mediaType(wanted) : got !== wanted
+    )
+      problems.push(`header ${name}: expected "${wanted}", got "${got}"`);
+  }
+  if (expected.body?.content !== undefined)
+    compareBody(
+      expected.matchingRules?.body ?? {},
+      '$',
+      expected.body.content,
+      actual.body,
+      problems,
+    );
+  return problems;
+}

@@ -1,0 +1,238 @@
+/**
+ * Replays a Pact V4 file's `Synchronous/HTTP` interactions against any server that claims the
+ * interface (staging), setting each provider state up through the interface itself: a pet that
+ * must exist is created with POST (its new id takes the recorded one's place in the path), a list
+ * that must hold pets gets one, a spent window is spent with GETs, all within a request budget.
+ * A state the interface cannot make (no pets on a server that holds some, a banned key) skips the
+ * interaction with the reason, as a harness check it could not run.
+ */
+import { type ExpectedResponse, responseMismatches } from './match-pact.ts';
+
+/** One interaction of a pact file, as far as the replay reads it. */
+interface Interaction {
+  readonly type?: string;
+  readonly description: string;
+  readonly providerStates?: readonly {
+    readonly name: string;
+    readonly params?: Readonly<Record<string, unknown>>;
+  }[];
+  readonly request: {
+    readonly method: string;
+    readonly path: string;
+    readonly query?: Readonly<Record<string, readonly string[] | string>>;
+    readonly headers?: Readonly<Record<string, readonly string[] | string>>;
+    readonly body?: { readonly content?: unknown };
+    readonly generators?: {
+      readonly header?: Readonly<
+        Record<string, { readonly type?: string; readonly expression?: string }>
+      >;
+    };
+  };
+  readonly response: ExpectedResponse;
+}
+
+/** What the replay needs: where, with which key, whether it may create pets, and its budget. */
+export interface ReplayOptions {
+  /** The base URL, ending in `/v1`: the pact's paths are relative to it. */
+  readonly baseUrl: string;
+  readonly apiKey: string;
+  readonly writes: boolean;
+  /** Most requests sent, state setup included. */
+  readonly budget: number;
+  readonly timeoutMs: number;
+  readonly onResult?: (result: InteractionResult) => void;
+}
+
+/** How one interaction went. */
+export interface InteractionResult {
+  readonly description: string;
+  readonly verdict: 'pass' | 'fail' | 'skip';
+  /** Why it failed (each mismatch) or was skipped (one reason). */
+  readonly reasons: readonly string[];
+}
+
+/** The replay of a whole pact. */
+export interface ReplayResult {
+  readonly results: readonly InteractionResult[];
+  readonly requests: number;
+}
+
+/** An interaction the replay cannot run here; its message is the reason. */
+class Skip extends Error {}
+
+const spentWindow = "the key's window is spent";
+
+/** Checks the parts of a pact file the replay reads; throws a readable Error when it is not one. */
+export function readPact(value: unknown): readonly Interaction[] {
+  const pact = value as {
+    interactions?: unknown;
+    metadata?: { pactSpecification?: { version?: unknown } };
+  };
+  if (pact === null || typeof pact !== 'object' || !Array.isArray(pact.interactions))
+    throw new Error('not a pact file: it has no "interactions" array');
+  const version = String(pact.metadata?.pactSpecification?.version ?? '');
+  if (!version.startsWith('4'))
+    throw new Error(
+      `a Pact V4 file is needed (metadata.pactSpecification.version "4.0"), got "${version}"`,
+    );
+  for (const [index, each] of (pact.interactions as Interaction[]).entries()) {
+    if (typeof each?.description !== 'string' || typeof each.request?.path !== 'string')
+      throw new Error(`interaction ${index} has no description or request path`);
+    if (typeof each.response?.status !== 'number')
+      throw new Error(`interaction ${index} ("${each.description}") has no response status`);
+  }
+  return pact.interactions as Interaction[];
+}
+
+/** Replays every HTTP interaction, those that spend the key's window last. */
+export async function replayPact(
+  interactions: readonly Interaction[],
+  options: ReplayOptions,
+): Promise<ReplayResult> {
+  let requests = 0;
+  const send = async (
+    method: string,
+    path: string,
+    init: { headers?: Record<string, string>; body?: string } = {},
+  ) => {
+    if (requests >= options.budget)
+      throw new Skip(`the request budget (${options.budget}) is spent: raise --budget`);
+    requests += 1;
+    const response = await fetch(`${options.baseUrl}${path}`, {
+      method,
+      headers: init.headers ?? {},
+      ...(init.body === undefined ? {} : { body: init.body }),
+      signal: AbortSignal.timeout(options.timeoutMs),
+    });
+    const text = await response.text();
+    let body: unknown;
+    try {
+      body = text === '' ? undefined : JSON.parse(text);
+    } catch {
+      body = text;
+    }
+    return { status: response.status, headers: response.headers, body };
+  };
+  const auth = { Authorization: `Bearer ${options.apiKey}` };
+  const json = { ...auth, 'Content-Type': 'application/json' };
+
+  /** Puts the server in one state; answers path rewrites (a created pet's id for the recorded one). */
+  async function setUp(
+    name: string,
+    params: Readonly<Record<string, unknown>>,
+  ): Promise<[string, string] | undefined> {
+    if (/^a key on the .+ plan$/.test(name)) return undefined;
+    let match = /^pet (\d+) exists$/.exec(name);
+    if (match !== null) {
+      if (!options.writes)
+        throw new Skip(`"${name}" needs a pet created: allow writes (--allow-writes)`);
+      const { id: _id, ...fields } = params;
+      const created = await send('POST', '/pets', { headers: json, body: JSON.stringify(fields) });
+      const id = (created.body as { id?: unknown } | undefined)?.id;
+      if (created.status !== 201 || id === undefined)
+        throw new Skip(`"${name}": creating the pet answered ${created.status}`);
+      return [`/pets/${match[1]}`, `/pets/${String(id)}`];
+    }
+    match = /^pet (\d+) does not exist$/.exec(name);
+    if (match !== null) {
+      const found = await send('GET', `/pets/${match[1]}`, { headers: auth });
+      if (found.status === 200)
+        throw new Skip(
+          `"${name}": pet ${match[1]} exists here, and the interface cannot delete it`,
+        );
+      return undefined;
+    }
+    const status = typeof params.status === 'string' ? params.status : undefined;
+    const filter = status === undefined ? '' : `&status=${encodeURIComponent(status)}`;
+    if (/^(pets exist|a pet with status \w+ exists)$/.test(name)) {
+      if (options.writes) {
+        const body = JSON.stringify({
+          name: 'pact-state',
+          categoryId: 1,
+          ...(status === undefined ? {} : { status }),
+        });
+        await send('POST', '/pets', { headers: json, body });
+        return undefined;
+      }
+      const list = await send('GET', `/pets?limit=1${filter}`, { headers: auth });
+      if (!Array.isArray(list.body) || list.body.length === 0)
+        throw new Skip(`"${name}": the server holds none, and creating one needs --allow-writes`);
+      return undefined;
+    }
+    if (/^no pets( with status \w+)?$/.test(name)) {
+      const list = await send('GET', `/pets?limit=1${filter}`, { headers: auth });
+      if (Array.isArray(list.body) && list.body.length > 0)
+        throw new Skip(`"${name}": the server holds some, and the interface cannot remove them`);
+      return undefined;
+    }
+    if (name === spentWindow) {
+      // Spend what is left of the window, as X-RateLimit-Remaining says, within the budget.
+      for (;;) {
+        const probe = await send('GET', '/pets?limit=1', { headers: auth });
+        if (probe.status === 429) return undefined;
+        const remaining = Number(probe.headers.get('X-RateLimit-Remaining'));
+        if (Number.isFinite(remaining) && requests + remaining + 1 > options.budget)
+          throw new Skip(
+            `"${name}": spending the window takes ${remaining + 1} more requests than the budget allows`,
+          );
+      }
+    }
+    if (name === 'the key is banned')
+      throw new Skip(`"${name}": setting it up would get the key banned for real`);
+    throw new Skip(`unknown provider state "${name}"`);
+  }
+
+  async function run(interaction: Interaction): Promise<InteractionResult> {
+    const { description, request } = interaction;
+    try {
+      let path = request.path;
+      for (const state of interaction.providerStates ?? []) {
+        const rewrite = await setUp(state.name, state.params ?? {});
+        if (rewrite !== undefined) path = path.replace(rewrite[0], rewrite[1]);
+      }
+      const headers: Record<string, string> = {};
+      for (const [name, value] of Object.entries(request.headers ?? {}))
+        headers[name] = Array.isArray(value) ? value.join(', ') : String(value);
+      const generator = request.generators?.header?.Authorization;
+      if (generator?.type === 'ProviderState') headers.Authorization = auth.Authorization;
+      const query = new URLSearchParams();
+      for (const [name, values] of Object.entries(request.query ?? {}))
+        for (const value of Array.isArray(values) ? values : [values])
+          query.append(name, String(value));
+      const search = query.size === 0 ? '' : `?${query}`;
+      const content = request.body?.content;
+      const answer = await send(request.method, `${path}${search}`, {
+        headers,
+        ...(content === undefined
+          ? {}
+          : { body: typeof content === 'string' ? content : JSON.stringify(content) }),
+      });
+      if (answer.status === 429 && interaction.response.status !== 429)
+        throw new Skip(
+          'rate limited (429) before the interaction ran: rerun when the quota resets',
+        );
+      const problems = responseMismatches(interaction.response, answer);
+      return { description, verdict: problems.length === 0 ? 'pass' : 'fail', reasons: problems };
+    } catch (error) {
+      if (error instanceof Skip) return { description, verdict: 'skip', reasons: [error.message] };
+      return {
+        description,
+        verdict: 'skip',
+        reasons: [`could not run: ${(error as Error).message}`],
+      };
+    }
+  }
+
+  const http = interactions.filter(
+    (each) => (each.type ?? 'Synchronous/HTTP') === 'Synchronous/HTTP',
+  );
+  const spends = (each: Interaction) =>
+    (each.providerStates ?? []).some((state) => state.name === spentWindow);
+  const results: InteractionResult[] = [];
+  for (const interaction of [...http.filter((each) => !spends(each)), ...http.filter(spends)]) {
+    const result = await run(interaction);
+    options.onResult?.(result);
+    results.push(result);
+  }
+  return { results, requests };
+}

@@ -1,0 +1,119 @@
+/**
+ * `petstore-contract verify-pact <file> --base-url <url>` as a process, against the fake's HTTP
+ * door: a pact the fake recorded is replayed with its provider states set up through the
+ * interface (a pet created for "pet 3 exists", the window spent for the 429), exit 0; a server
+ * that breaks it exits 1 naming the mismatch; a state it cannot make here, or a budget too small,
+ * exits 2 with the reason; the key is never printed.
+ */
+import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { afterAll, afterEach, expect, test } from 'vitest';
+import { listenHttp } from '../mock/doors/http/http-server.ts';
+import { createFake, type Fake } from '../mock/fake.ts';
+import { runCli } from './cli-process.ts';
+
+const dir = mkdtempSync(join(tmpdir(), 'petstore-verify-pact-'));
+const closers: (() => Promise<void>)[] = [];
+afterEach(async () => {
+  for (const close of closers.splice(0)) await close();
+});
+afterAll(() => rmSync(dir, { recursive: true, force: true }));
+
+const api = 'http://127.0.0.1:4010/v1';
+const free = { Authorization: 'Bearer free-demo-key' };
+const env = { PETSTORE_API_KEY: 'free-demo-key' };
+
+/** Records a small consumer suite and writes its pact; answers the file. */
+async function recordedPact(): Promise<string> {
+  const fake = await createFake();
+  const send = (path: string, init?: RequestInit) => fake.fetch(`${api}${path}`, init);
+  await send('/pets?limit=2', { headers: free });
+  await send('/pets', {
+    method: 'POST',
+    headers: { ...free, 'Content-Type': 'application/json' },
+    body: JSON.stringify({ name: 'Biscuit', categoryId: 2, status: 'pending' }),
+  });
+  await send('/pets/3', { headers: free });
+  await send('/pets/424242', { headers: free });
+  await send('/pets');
+  fake.control.updateKey('demo-free', { limits: { perMinute: 1, perDay: 50 } });
+  await send('/pets', { headers: free });
+  const file = join(dir, `pact-${Date.now()}-${Math.random()}.json`);
+  writeFileSync(file, JSON.stringify(fake.control.pact({ consumer: 'web', provider: 'petstore' })));
+  return file;
+}
+
+async function serve(fake: Fake): Promise<string> {
+  const door = await listenHttp(fake.behaviour, {
+    port: 0,
+    origin: fake.config.origins[0] as string,
+  });
+  closers.push(() => door.close());
+  return `http://127.0.0.1:${(door.server.address() as { port: number }).port}/v1`;
+}
+
+test('replays a recorded pact against a server, states set up through the interface: exit 0', async () => {
+  const file = await recordedPact();
+  // An empty server: every pet a state needs is created by the replay itself.
+  const base = await serve(await createFake({ seed: 'empty' }));
+  const run = await runCli(['verify-pact', file, '--base-url', base], env);
+  expect(run.stderr).toBe('');
+  expect(run.stdout).toContain(
+    '  PASS  getPet 200: GET /pets/{petId} (a key on the free plan, pet 3 exists)',
+  );
+  expect(run.stdout).toContain(
+    "  PASS  listPets 429 rate_limited: GET /pets (a key on the free plan, the key's window is spent)",
+  );
+  expect(run.stdout).toMatch(/petstore-contract: 6 passed, 0 failed, 0 skipped; \d+ requests sent/);
+  expect(run.stdout).toContain('the server honours the pact (6 interactions)');
+  expect(run.code).toBe(0);
+  expect(run.stdout + run.stderr).not.toContain('free-demo-key');
+});
+
+test('a server that breaks the pact exits 1, naming the mismatch', async () => {
+  const file = await recordedPact();
+  const broken = await createFake();
+  broken.control.force('getPet', 404, 100);
+  const run = await runCli(['verify-pact', file, '--base-url', await serve(broken)], env);
+  expect(run.stdout).toContain(
+    '  FAIL  getPet 200: GET /pets/{petId} (a key on the free plan, pet 3 exists)',
+  );
+  expect(run.stdout).toContain('          - status: expected 200, got 404');
+  expect(run.stdout).toContain('the server breaks the pact (1 interaction(s))');
+  expect(run.code).toBe(1);
+});
+
+test('a state the interface cannot make here, or a spent budget, skips with the reason: exit 2', async () => {
+  const file = await recordedPact();
+  const base = await serve(await createFake());
+  const readOnly = await runCli(['verify-pact', file, '--base-url', base, '--read-only'], env);
+  expect(readOnly.stdout).toContain(
+    '  SKIP  getPet 200: GET /pets/{petId} (a key on the free plan, pet 3 exists)\n          - "pet 3 exists" needs a pet created: allow writes (--allow-writes)',
+  );
+  expect(readOnly.stderr).toContain('incomplete, no verdict');
+  expect(readOnly.code).toBe(2);
+  const small = await runCli(['verify-pact', file, '--base-url', base, '--budget', '3'], env);
+  expect(small.stdout).toContain('the request budget (3) is spent: raise --budget');
+  expect(small.stdout).toMatch(/; 3 requests sent/);
+  expect(small.code).toBe(2);
+});
+
+test('usage problems exit 2: no file, not a V4 pact, no --base-url', async () => {
+  const notPact = join(dir, 'not-pact.json');
+  writeFileSync(
+    notPact,
+    JSON.stringify({ interactions: [], metadata: { pactSpecification: { version: '2.0.0' } } }),
+  );
+  const noFile = await runCli(['verify-pact', '--base-url', 'http://127.0.0.1:1/v1'], env);
+  expect(noFile.stderr).toContain('verify-pact: give exactly one pact file');
+  expect(noFile.code).toBe(2);
+  const v2 = await runCli(['verify-pact', notPact, '--base-url', 'http://127.0.0.1:1/v1'], env);
+  expect(v2.stderr).toContain(
+    'a Pact V4 file is needed (metadata.pactSpecification.version "4.0"), got "2.0.0"',
+  );
+  expect(v2.code).toBe(2);
+  const noUrl = await runCli(['verify-pact', notPact], env);
+  expect(noUrl.stderr).toContain('--base-url <url> is required');
+  expect(noUrl.code).toBe(2);
+});

@@ -1,0 +1,373 @@
+/**
+ * The Pact recorder: the interactions a consumer's requests really made with the fake, written
+ * as a Pact V4 file. One interaction per operation, status, request shape (method, path
+ * template, query keys, header names, body keys) and provider state; the API key is never
+ * written (a placeholder, a regex rule and a ProviderState generator that takes the key from the
+ * state's setup); bodies carry matching rules derived from the OpenAPI document; each interaction
+ * names the state the fake was in (see pact-provider-states.ts). Answers QA injected (forced,
+ * chaos) and the fake's own 5xx are not recorded: no provider owes them.
+ */
+import { parseJson } from '../contract/lossless-json.ts';
+import { ControlInputError } from '../control/control-input-error.ts';
+import type { Context, Policy } from '../core/pipeline.ts';
+import type { Answer } from '../messages/answer.ts';
+import { callerSlot } from '../policies/auth.ts';
+import { routeSlot } from '../routes/route.ts';
+import { injectedBy } from './answer-marks.ts';
+import {
+  type PactRules,
+  requestBodyRules,
+  responseBodyRules,
+  responseHeaderRules,
+} from './pact-matching-rules.ts';
+import {
+  applyProviderState,
+  bannedState,
+  keyState,
+  listState,
+  type ProviderState,
+  type ProviderStateParts,
+  type ProviderStateRequest,
+  petExistsState,
+  petMissingState,
+  spentState,
+} from './pact-provider-states.ts';
+
+/** What the recorder reads: what provider states change, and the largest body the fake reads. */
+interface PactParts extends ProviderStateParts {
+  readonly config: { readonly maxBodyBytes: number; readonly basePath: string };
+}
+
+/** Names a pact's two sides. */
+export interface PactNames {
+  readonly consumer?: string;
+  readonly provider?: string;
+}
+
+/** A Pact V4 body. */
+interface PactBody {
+  readonly content: unknown;
+  readonly contentType: string;
+  readonly contentTypeHint: 'TEXT';
+  readonly encoded: false;
+}
+
+/** One Pact V4 `Synchronous/HTTP` interaction. */
+export interface PactInteraction {
+  readonly type: 'Synchronous/HTTP';
+  /** The same for the same request shape, answer and state in every run (merge pacts by it). */
+  readonly key: string;
+  readonly description: string;
+  readonly providerStates: readonly ProviderState[];
+  readonly pending: false;
+  readonly request: {
+    readonly method: string;
+    readonly path: string;
+    readonly query?: Record<string, string[]>;
+    readonly headers?: Record<string, string[]>;
+    readonly body?: PactBody;
+    readonly matchingRules?: Record<string, PactRules>;
+    readonly generators?: Record<string, Record<string, unknown>>;
+  };
+  readonly response: {
+    readonly status: number;
+    readonly headers: Record<string, string[]>;
+    readonly body?: PactBody;
+    readonly matchingRules: Record<string, PactRules>;
+  };
+}
+
+/** A Pact V4 file. */
+export interface PactFile {
+  readonly consumer: { readonly name: string };
+  readonly provider: { readonly name: string };
+  readonly interactions: readonly PactInteraction[];
+  readonly metadata: Record<string, unknown>;
+}
+
+/** What the Pact recorder adds to the control surface (part of `fake.control`). */
+export interface PactControl {
+  /** The interactions recorded since the start or the last reset, as a Pact V4 file. */
+  pact(names?: PactNames): PactFile;
+  /** Puts the fake in a recorded provider state (what a Pact verifier's state-change call does). */
+  providerState(request: ProviderStateRequest): Promise<Record<string, unknown>>;
+}
+
+/** Most interactions kept: past it new shapes are counted, not kept (memory stays bounded). */
+const maxInteractions = 1000;
+/** What the Authorization header is written as: a key of the right form that no fake holds. */
+export const redactedAuthorization = 'Bearer REDACTED-API-KEY';
+/** What a key that matched none is written as: any unknown key is refused alike. */
+const unknownAuthorization = 'Bearer not-a-known-key';
+
+/**
+ * Response headers a pact states besides the document's for the answer. Not Deprecation or
+ * Sunset: the document does not declare them as headers, and a pact must stay within it
+ * (@pactflow/swagger-mock-validator refuses a header the document lacks).
+ */
+const statedHeaders = ['Content-Type', 'WWW-Authenticate'];
+
+const nameProblem = (name: unknown) =>
+  typeof name !== 'string' || name.trim() === '' || name.length > 200;
+
+function jsonOf(text: string | undefined): { ok: true; value: unknown } | { ok: false } {
+  if (text === undefined || text === '') return { ok: false };
+  try {
+    return { ok: true, value: parseJson(text) };
+  } catch {
+    return { ok: false };
+  }
+}
+
+/**
+ * A short stable key for an interaction's shape (FNV-1a, 64 bits): the same requests give the
+ * same key in every run, so pacts gathered across control resets merge by it.
+ */
+function shapeKey(shape: string): string {
+  let hash = 0xcbf29ce484222325n;
+  for (const unit of new TextEncoder().encode(shape)) {
+    hash ^= BigInt(unit);
+    hash = (hash * 0x100000001b3n) & 0xffffffffffffffffn;
+  }
+  return hash.toString(16).padStart(16, '0');
+}
+
+/** The path template of a route's path: its parameters named, not valued. */
+function templateOf(path: string, params: Readonly<Record<string, string>>): string {
+  let template = path;
+  for (const [name, value] of Object.entries(params))
+    template = template.replace(`/${encodeURIComponent(value)}`, `/{${name}}`);
+  return template;
+}
+
+/** The Pact recorder's policy; it sits just inside routing, so it sees every answer as sent. */
+export function pactPolicy(parts: PactParts): Policy<PactControl> {
+  const recorded = new Map<string, PactInteraction>();
+  let dropped = 0;
+  const failures = { count: 0, last: '' };
+
+  /** Records one exchange, unless one of its shape is kept already. */
+  async function record(context: Context, answer: Answer): Promise<void> {
+    const match = context.get(routeSlot);
+    const operationId = match?.route.operationId;
+    if (
+      operationId === undefined ||
+      answer.status >= 500 ||
+      injectedBy(answer) !== undefined ||
+      answer.errorCode === 'host_not_allowed'
+    )
+      return;
+    const { request, url } = context;
+    const caller = context.get(callerSlot);
+    const authorization = request.header('authorization');
+    const contentType = request.header('content-type');
+    // Paths are the document's: relative to the base URL, which holds the `/v1` prefix.
+    const path = url.pathname.slice(parts.config.basePath.length) || '/';
+    const template = templateOf(path, match?.params ?? {});
+    let requestText = '';
+    if (request.method === 'POST') {
+      const bytes = await request.body(parts.config.maxBodyBytes);
+      requestText = bytes === 'too-large' ? '' : new TextDecoder().decode(bytes);
+    }
+    const requestJson = jsonOf(requestText);
+    const bodyKeys = requestJson.ok
+      ? requestJson.value !== null && typeof requestJson.value === 'object'
+        ? Object.keys(requestJson.value).sort().join(',')
+        : ''
+      : requestText === ''
+        ? ''
+        : '<text>';
+    const statusFilter = url.searchParams.get('status') ?? undefined;
+    // Worked out before anything is parsed: a request of a shape already kept costs little.
+    const shape = [
+      operationId,
+      answer.status,
+      answer.errorCode ?? '',
+      request.method,
+      template,
+      [...new Set(url.searchParams.keys())].sort().join(','),
+      `${authorization === null ? '' : 'Authorization'},${contentType === null ? '' : 'Content-Type'}`,
+      bodyKeys,
+      caller?.key.plan ?? (authorization === null ? 'no key' : 'unknown key'),
+      operationId === 'listPets' ? `${answer.body === '[]'} ${statusFilter ?? ''}` : '',
+    ].join(' ');
+    if (recorded.has(shape)) return;
+    if (recorded.size >= maxInteractions) {
+      dropped += 1;
+      return;
+    }
+
+    const states: ProviderState[] = [];
+    const requestHeaders: Record<string, string[]> = {};
+    const requestRules: Record<string, PactRules> = {};
+    let generators: Record<string, Record<string, unknown>> | undefined;
+    if (caller !== undefined) {
+      states.push(keyState(caller.key.plan));
+      requestHeaders.Authorization = [redactedAuthorization];
+      requestRules.header = {
+        Authorization: { combine: 'AND', matchers: [{ match: 'regex', regex: '^Bearer \\S+$' }] },
+      };
+      generators = {
+        header: {
+          Authorization: {
+            type: 'ProviderState',
+            // biome-ignore lint/suspicious/noTemplateCurlyInString: Pact's own expression syntax, filled in by the verifier.
+            expression: 'Bearer ${apiKey}',
+            dataType: 'STRING',
+          },
+        },
+      };
+    } else if (authorization !== null) {
+      requestHeaders.Authorization = [
+        /^bearer\s/i.test(authorization) ? unknownAuthorization : 'Basic cmVkYWN0ZWQ=',
+      ];
+    }
+    if (contentType !== null) requestHeaders['Content-Type'] = [contentType];
+    if (answer.errorCode === 'rate_limited' && caller !== undefined)
+      states.push(spentState(caller.key.plan));
+    if (answer.errorCode === 'temporarily_banned' && caller !== undefined)
+      states.push(bannedState(caller.key.plan));
+    const body = jsonOf(answer.body);
+    const petId = Number(match?.params.petId);
+    if (operationId === 'getPet' && Number.isSafeInteger(petId) && petId > 0) {
+      if (answer.status === 200 && body.ok)
+        states.push(petExistsState(body.value as Record<string, unknown>));
+      if (answer.status === 404) states.push(petMissingState(petId));
+    }
+    if (operationId === 'listPets' && answer.status === 200 && body.ok && Array.isArray(body.value))
+      states.push(listState(body.value.length === 0, statusFilter));
+
+    let requestBody: PactBody | undefined;
+    if (requestJson.ok) {
+      requestBody = {
+        content: requestJson.value,
+        contentType: 'application/json',
+        contentTypeHint: 'TEXT',
+        encoded: false,
+      };
+      requestRules.body = requestBodyRules(operationId, requestJson.value);
+    } else if (requestText !== '') {
+      requestBody = {
+        content: requestText,
+        contentType: 'text/plain',
+        contentTypeHint: 'TEXT',
+        encoded: false,
+      };
+    }
+    // A Map, then own properties: a parameter may be called `__proto__`.
+    const values = new Map<string, string[]>();
+    for (const [name, value] of url.searchParams)
+      values.set(name, [...(values.get(name) ?? []), value]);
+    const query: Record<string, string[]> = Object.fromEntries(values);
+
+    const responseHeaders: Record<string, string[]> = {};
+    const headerRules = responseHeaderRules(operationId, answer.status);
+    for (const [name, value] of Object.entries(answer.headers)) {
+      const documented = Object.keys(headerRules).find(
+        (each) => each.toLowerCase() === name.toLowerCase(),
+      );
+      if (documented !== undefined) responseHeaders[documented] = [value];
+      else if (statedHeaders.includes(name)) responseHeaders[name] = [value];
+    }
+    const statedRules: PactRules = {};
+    for (const name of Object.keys(responseHeaders)) {
+      const rule = headerRules[name];
+      if (rule !== undefined) statedRules[name] = rule;
+    }
+    if (responseHeaders['Retry-After'] !== undefined)
+      statedRules['Retry-After'] = {
+        combine: 'AND',
+        matchers: [
+          {
+            match: 'regex',
+            regex: '^(\\d+|[A-Z][a-z]{2}, \\d{2} [A-Z][a-z]{2} \\d{4} \\d{2}:\\d{2}:\\d{2} GMT)$',
+          },
+        ],
+      };
+    const responseRules: Record<string, PactRules> = { header: statedRules };
+    let responseBody: PactBody | undefined;
+    if (body.ok && request.method !== 'HEAD') {
+      responseBody = {
+        content: body.value,
+        contentType: 'application/json',
+        contentTypeHint: 'TEXT',
+        encoded: false,
+      };
+      responseRules.body = responseBodyRules(operationId, answer.status, body.value);
+    }
+    const who =
+      caller !== undefined ? [] : [authorization === null ? 'no key' : 'a key that matches none'];
+    const stateText = [...who, ...states.map((s) => s.name)].join(', ');
+    const interaction: PactInteraction = {
+      type: 'Synchronous/HTTP',
+      key: shapeKey(shape),
+      description: `${operationId} ${answer.status}${answer.errorCode === undefined ? '' : ` ${answer.errorCode}`}: ${request.method} ${template}${Object.keys(query).length === 0 ? '' : `?${Object.keys(query).join('&')}`} (${stateText})`,
+      providerStates: states,
+      pending: false,
+      request: {
+        method: request.method,
+        path,
+        ...(Object.keys(query).length === 0 ? {} : { query }),
+        ...(Object.keys(requestHeaders).length === 0 ? {} : { headers: requestHeaders }),
+        ...(requestBody === undefined ? {} : { body: requestBody }),
+        ...(Object.keys(requestRules).length === 0 ? {} : { matchingRules: requestRules }),
+        ...(generators === undefined ? {} : { generators }),
+      },
+      response: {
+        status: answer.status,
+        headers: responseHeaders,
+        ...(responseBody === undefined ? {} : { body: responseBody }),
+        matchingRules: responseRules,
+      },
+    };
+    recorded.set(shape, interaction);
+    return;
+  }
+
+  const step: Policy['step'] = async (context, next) => {
+    const answer = await next();
+    try {
+      await record(context, answer);
+    } catch (error) {
+      // The recorder never changes an answer; the pact's metadata says what it missed and why.
+      failures.count += 1;
+      failures.last = String((error as Error).message).slice(0, 200);
+    }
+    return answer;
+  };
+
+  const control: PactControl = {
+    pact: ({ consumer = 'petstore-consumer', provider = 'petstore' } = {}) => {
+      if (nameProblem(consumer) || nameProblem(provider))
+        throw new ControlInputError('consumer and provider must be names of 1 to 200 characters');
+      return {
+        consumer: { name: consumer },
+        provider: { name: provider },
+        interactions: [...recorded.values()],
+        metadata: {
+          pactSpecification: { version: '4.0' },
+          // Request paths are relative to the base URL, as the document's are: verify with /v1 in it.
+          baseUrlIncludes: parts.config.basePath,
+          petstoreFake: {
+            recordedBy: 'petstore-fake',
+            notRecorded: dropped,
+            ...(failures.count === 0
+              ? {}
+              : { recordingFailures: failures.count, lastFailure: failures.last }),
+          },
+        },
+      };
+    },
+    providerState: (request) => applyProviderState(parts, request),
+  };
+  return {
+    step,
+    reset: () => {
+      recorded.clear();
+      dropped = 0;
+      failures.count = 0;
+      failures.last = '';
+    },
+    control,
+  };
+}
