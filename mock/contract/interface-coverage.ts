@@ -167,8 +167,11 @@ export interface CoverageExchange {
   /** One of the interface's operations, or undefined for any other path. */
   readonly operationId: OperationId | undefined;
   readonly method: string;
-  /** Path and query as shown in reports (credentials already redacted). */
-  readonly path: string;
+  /**
+   * Path and query as shown in reports (credentials already redacted), or how to work it out:
+   * only the first and last example of each item are ever shown, so a source may defer it.
+   */
+  readonly path: string | (() => string);
   /** The request's query parameters. */
   readonly query: URLSearchParams;
   readonly status: number;
@@ -281,10 +284,29 @@ function itemsOf(exchange: CoverageExchange, retryUntil: number | undefined): st
   return ids;
 }
 
+/** An example as seen: its path and time are formatted only when a record shows it. */
+interface SeenExample {
+  readonly method: string;
+  readonly path: string | (() => string);
+  readonly status: number;
+  readonly at: number;
+  readonly sender: Omit<CoverageSender, 'count'>;
+}
+
+function shown(seen: SeenExample): CoverageExample {
+  return {
+    method: seen.method,
+    path: typeof seen.path === 'string' ? seen.path : seen.path(),
+    status: seen.status,
+    at: new Date(seen.at).toISOString(),
+    ...seen.sender,
+  };
+}
+
 interface Tally {
   count: number;
-  first?: CoverageExample;
-  last?: CoverageExample;
+  first?: SeenExample;
+  last?: SeenExample;
   readonly senders: Map<string, { sender: Omit<CoverageSender, 'count'>; count: number }>;
 }
 
@@ -322,12 +344,12 @@ export function createCoverageRecorder(): CoverageRecorder {
       if (ids.length === 0) return ids;
       const sender = senderOf(exchange);
       const senderKey = `${sender.keyId ?? ''}\n${sender.clientId ?? ''}\n${sender.checkId ?? ''}`;
-      const example: CoverageExample = {
+      const example: SeenExample = {
         method: exchange.method,
         path: exchange.path,
         status: exchange.status,
-        at: new Date(exchange.at).toISOString(),
-        ...sender,
+        at: exchange.at,
+        sender,
       };
       for (const id of ids) {
         let tally = tallies.get(id);
@@ -363,8 +385,8 @@ export function createCoverageRecorder(): CoverageRecorder {
           ...base,
           status: 'exercised',
           count: tally.count,
-          ...(tally.first === undefined ? {} : { first: tally.first }),
-          ...(tally.last === undefined ? {} : { last: tally.last }),
+          ...(tally.first === undefined ? {} : { first: shown(tally.first) }),
+          ...(tally.last === undefined ? {} : { last: shown(tally.last) }),
           by,
         };
       });

@@ -47,12 +47,30 @@ interface CoverageParts {
   readonly keys: readonly KeyEntry[];
 }
 
-/** A header of an answer by name in any case (answers write names as the step that set them). */
+/** How the fake's own steps spell the headers the coverage reads, by lower-case name. */
+const spelling: Readonly<Record<string, string>> = {
+  'x-ratelimit-limit': 'X-RateLimit-Limit',
+  'x-ratelimit-remaining': 'X-RateLimit-Remaining',
+  'x-ratelimit-reset': 'X-RateLimit-Reset',
+  'retry-after': 'Retry-After',
+  'www-authenticate': 'WWW-Authenticate',
+  deprecation: 'Deprecation',
+  sunset: 'Sunset',
+  link: 'Link',
+};
+
+/**
+ * A header of an answer by name in any case: the fake's own spelling first (one lookup on every
+ * request), else every name lower-cased (answers write names as the step that set them).
+ */
 function headerOf(answer: Answer): (name: string) => string | undefined {
   let lower: Map<string, string> | undefined;
   return (name) => {
+    const spelt = spelling[name];
+    const value = spelt === undefined ? undefined : answer.headers[spelt];
+    if (value !== undefined) return value;
     lower ??= new Map(
-      Object.entries(answer.headers).map(([key, value]) => [key.toLowerCase(), value]),
+      Object.entries(answer.headers).map(([key, each]) => [key.toLowerCase(), each]),
     );
     return lower.get(name);
   };
@@ -87,10 +105,12 @@ export function coveragePolicy(
     const exchange: CoverageExchange = {
       operationId: context.get(routeSlot)?.route.operationId,
       method: request.method,
-      path: redactUrl(
-        url,
-        keys.map((key) => key.key),
-      ),
+      // Redacted only when an example is shown (most requests never are), against the secrets
+      // known when the request came: a key removed by a reset since is still hidden.
+      path: (
+        (secrets) => () =>
+          redactUrl(url, secrets)
+      )(keys.map((key) => key.key)),
       query: url.searchParams,
       status: answer.status,
       header: headerOf(answer),

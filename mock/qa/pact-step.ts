@@ -140,6 +140,8 @@ function templateOf(path: string, params: Readonly<Record<string, string>>): str
   return template;
 }
 
+const utf8 = new TextDecoder();
+
 /** The Pact recorder's policy; it sits just inside routing, so it sees every answer as sent. */
 export function pactPolicy(parts: PactParts): Policy<PactControl> {
   const recorded = new Map<string, PactInteraction>();
@@ -167,7 +169,7 @@ export function pactPolicy(parts: PactParts): Policy<PactControl> {
     let requestText = '';
     if (request.method === 'POST') {
       const bytes = await request.body(parts.config.maxBodyBytes);
-      requestText = bytes === 'too-large' ? '' : new TextDecoder().decode(bytes);
+      requestText = bytes === 'too-large' ? '' : utf8.decode(bytes);
     }
     const requestJson = jsonOf(requestText);
     const bodyKeys = requestJson.ok
