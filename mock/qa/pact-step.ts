@@ -103,7 +103,7 @@ const unknownAuthorization = 'Bearer not-a-known-key';
 /**
  * Response headers a pact states besides the document's for the answer. Not Deprecation or
  * Sunset: the document does not declare them as headers, and a pact must stay within it
- * (@pactflow/swagger-mock-validator refuses a header the document lacks).
+ * (PactFlow's bi-directional check refuses a header the document lacks).
  */
 const statedHeaders = ['Content-Type', 'WWW-Authenticate'];
 
