@@ -5,13 +5,11 @@
  * provider-states route) replays it against the fake's HTTP door. (PactFlow's bi-directional
  * check, @pactflow/swagger-mock-validator, does not install here: README, Pact files.)
  */
-import { spawnSync } from 'node:child_process';
-import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { Verifier } from '@pact-foundation/pact';
 import { afterAll, afterEach, expect, test } from 'vitest';
-import { parse, stringify } from 'yaml';
 import { listenHttp } from '../mock/doors/http/http-server.ts';
 import { createFake, type Fake } from '../mock/fake.ts';
 
