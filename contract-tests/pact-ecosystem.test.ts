@@ -64,16 +64,21 @@ async function serve(fake: Fake): Promise<string> {
   return `http://127.0.0.1:${(door.server.address() as { port: number }).port}`;
 }
 
-test('the official Pact verifier replays the recorded pact against the fake, states set up by the fake', async () => {
-  const file = await recordPact();
-  const base = await serve(await createFake());
-  const output = await new Verifier({
+/** The official verifier over a recorded pact, states set up through the fake's own route. */
+function verify(base: string, file: string): Promise<unknown> {
+  return new Verifier({
     provider: 'petstore',
     providerBaseUrl: `${base}/v1`,
     pactUrls: [file],
     providerStatesSetupUrl: `${base}/__control/provider-states`,
     logLevel: 'error',
   }).verifyProvider();
+}
+
+test('the official Pact verifier replays the recorded pact against the fake, states set up by the fake', async () => {
+  const file = await recordPact();
+  const base = await serve(await createFake());
+  const output = await verify(base, file);
   const result = JSON.parse(String(output)) as {
     result: boolean;
     interactionResults: { description: string; result: string }[];
@@ -88,12 +93,6 @@ test('the official verifier fails a provider that breaks the pact (getPet answer
   const broken = await createFake();
   broken.control.force('getPet', 404, 100);
   const base = await serve(broken);
-  const run = new Verifier({
-    provider: 'petstore',
-    providerBaseUrl: `${base}/v1`,
-    pactUrls: [file],
-    providerStatesSetupUrl: `${base}/__control/provider-states`,
-    logLevel: 'error',
-  }).verifyProvider();
+  const run = verify(base, file);
   await expect(run).rejects.toThrow(/getPet 200: GET \/pets\/\{petId\}/);
 }, 60_000);

@@ -17,7 +17,7 @@ import { type ClientSettings, createRunClient } from '../runner/run-client.ts';
 import { fakeFetchTarget } from '../targets/fake-target.ts';
 import { normaliseBaseUrl, urlTarget } from '../targets/url-target.ts';
 import type { CliIo } from './cli-io.ts';
-import { apiKeyFrom, checkOutputPath, writesFrom } from './flag-values.ts';
+import { apiKeyFrom, checkOutputPath, timeoutFlag, writesFrom } from './flag-values.ts';
 import { ContractUsageError, toolName } from './usage-error.ts';
 
 /** The fake's command beside the harness's: the bin when installed, else the npm script. */
@@ -52,12 +52,7 @@ const calibrateFlags = {
     value: '<n>',
     help: 'most requests (default 60; + the window with --rate-limits)',
   },
-  timeout: {
-    type: 'string',
-    default: '10000',
-    value: '<ms>',
-    help: 'per-request timeout (default 10000)',
-  },
+  timeout: timeoutFlag,
   help: { type: 'boolean', short: 'h', help: 'this text' },
 } as const satisfies FlagSpecs;
 

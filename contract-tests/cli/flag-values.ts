@@ -7,6 +7,14 @@ import { outputPathProblem } from '../../mock/cli/output-path.ts';
 import { type PlanName, planLimits } from '../contract/interface-facts.ts';
 import { ContractUsageError } from './usage-error.ts';
 
+/** `--timeout` of the subcommands (calibrate, verify-pact): its spec, with its help line. */
+export const timeoutFlag = {
+  type: 'string',
+  default: '10000',
+  value: '<ms>',
+  help: 'per-request timeout (default 10000)',
+} as const;
+
 /** `--plan` (or `--plan2`): a plan whose limits the interface gives, or undefined when absent. */
 export function parsePlan(value: string | undefined, flag = '--plan'): PlanName | undefined {
   if (value === undefined) return undefined;

@@ -13,7 +13,7 @@ import { type InteractionResult, readPact, replayPact } from '../pact/replay-pac
 import { createRedactor } from '../report/redact.ts';
 import { normaliseBaseUrl, urlTarget } from '../targets/url-target.ts';
 import type { CliIo } from './cli-io.ts';
-import { apiKeyFrom, writesFrom } from './flag-values.ts';
+import { apiKeyFrom, timeoutFlag, writesFrom } from './flag-values.ts';
 import { ContractUsageError, toolName } from './usage-error.ts';
 
 /** Every flag of verify-pact, with its help. */
@@ -30,12 +30,7 @@ const verifyPactFlags = {
     value: '<n>',
     help: 'most requests, state setup included (default 200)',
   },
-  timeout: {
-    type: 'string',
-    default: '10000',
-    value: '<ms>',
-    help: 'per-request timeout (default 10000)',
-  },
+  timeout: timeoutFlag,
   help: { type: 'boolean', short: 'h', help: 'this text' },
 } as const satisfies FlagSpecs;
 

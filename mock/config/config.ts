@@ -198,9 +198,11 @@ export function withProfile<Options extends FakeOptions>(given: Options): Option
     : { ...profileOptions(parseProfile(given.profile)), ...given };
 }
 
-/** Fills in defaults and rejects bad options with a ConfigError that says how to fix them. */
-export function resolveConfig(given: FakeOptions = {}): ResolvedConfig {
-  const options = withProfile(given);
+/**
+ * Fills in defaults and rejects bad options with a ConfigError that says how to fix them. A
+ * profile's choices are put under the options first, once (withProfile; createFake does).
+ */
+export function resolveConfig(options: FakeOptions = {}): ResolvedConfig {
   const origins = [normaliseOrigin(options.origin ?? defaults.origin, 'origin')];
   const staging = options.stagingOrigin ?? defaults.stagingOrigin;
   if (staging !== false) origins.push(normaliseOrigin(staging, 'stagingOrigin'));

@@ -1,7 +1,7 @@
 /** X-RateLimit-* on every answer of the interface, errors included (interface: Limits). */
 import type { Step } from '../core/pipeline.ts';
 import type { Limits } from './plans.ts';
-import { anonymousRateLimit } from './rate-limit.ts';
+import { anonymousRateLimit, rateLimitHeaderRecord } from './rate-limit.ts';
 import { rateLimitSlot } from './refusal.ts';
 
 /**
@@ -12,10 +12,7 @@ export function rateLimitHeadersStep(plans: Readonly<Record<string, Limits>>): S
   return async (context, next) => {
     const answer = await next();
     const rateLimit = context.get(rateLimitSlot) ?? anonymousRateLimit(plans, context.now);
-    const headers = answer.headers;
-    headers['X-RateLimit-Limit'] = String(rateLimit.limit);
-    headers['X-RateLimit-Remaining'] = String(rateLimit.remaining);
-    headers['X-RateLimit-Reset'] = String(rateLimit.reset);
+    Object.assign(answer.headers, rateLimitHeaderRecord(rateLimit));
     return answer;
   };
 }

@@ -93,9 +93,8 @@ function addBodyRules(rules: PactRules, path: string, schema: Json, value: unkno
   if (value !== undefined) rules[path] = { combine: 'AND', matchers: [leafMatcher(flat)] };
 }
 
-/** The body rules of a recorded JSON body of an operation's answer with this status. */
-export function responseBodyRules(operationId: string, status: number, body: unknown): PactRules {
-  const content = responseOf(operationId, status)?.content;
+/** The body rules of a recorded JSON body, from the `application/json` schema of `content`. */
+function jsonBodyRules(content: unknown, body: unknown): PactRules {
   const schema =
     isObject(content) && isObject(content['application/json'])
       ? (content['application/json'] as Json).schema
@@ -105,17 +104,15 @@ export function responseBodyRules(operationId: string, status: number, body: unk
   return rules;
 }
 
+/** The body rules of a recorded JSON body of an operation's answer with this status. */
+export function responseBodyRules(operationId: string, status: number, body: unknown): PactRules {
+  return jsonBodyRules(responseOf(operationId, status)?.content, body);
+}
+
 /** The body rules of a recorded JSON request body of an operation (its requestBody schema). */
 export function requestBodyRules(operationId: string, body: unknown): PactRules {
   const requestBody = operationOf(operationId)?.requestBody;
-  const content = isObject(requestBody) ? requestBody.content : undefined;
-  const schema =
-    isObject(content) && isObject(content['application/json'])
-      ? (content['application/json'] as Json).schema
-      : undefined;
-  const rules: PactRules = {};
-  addBodyRules(rules, '$', isObject(schema) ? schema : {}, body);
-  return rules;
+  return jsonBodyRules(isObject(requestBody) ? requestBody.content : undefined, body);
 }
 
 /**
