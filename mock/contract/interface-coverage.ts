@@ -162,6 +162,20 @@ export const ruleItems: readonly CoverageItem[] = [
 /** Every coverage item: the document's operation x status items, then the rules. */
 export const coverageItems: readonly CoverageItem[] = [...statusItems(), ...ruleItems];
 
+/** The documented status items' ids by operation and status: one look-up a request, no new text. */
+const statusIds = new Map<string, Map<number, string>>();
+for (const { id, kind } of coverageItems) {
+  if (kind !== 'status') continue;
+  const [operationId = '', status = ''] = id.split(' ');
+  const byStatus = statusIds.get(operationId) ?? new Map<number, string>();
+  statusIds.set(operationId, byStatus.set(Number(status), id));
+}
+
+/** The id of an operation x status item (an undocumented status gets one too, never shown). */
+function statusItemId(operationId: OperationId, status: number): string {
+  return statusIds.get(operationId)?.get(status) ?? `${operationId} ${status}`;
+}
+
 /** One exchange, in the words every source can give; the key itself never appears. */
 export interface CoverageExchange {
   /** One of the interface's operations, or undefined for any other path. */
@@ -254,7 +268,7 @@ function retryDeadline(value: string | undefined, at: number): number | undefine
 function itemsOf(exchange: CoverageExchange, retryUntil: number | undefined): string[] {
   const { operationId, status, query, header } = exchange;
   const ids: string[] = [];
-  if (operationId !== undefined) ids.push(`${operationId} ${status}`);
+  if (operationId !== undefined) ids.push(statusItemId(operationId, status));
   const limit = header('x-ratelimit-limit');
   const remaining = header('x-ratelimit-remaining');
   const reset = header('x-ratelimit-reset');
@@ -330,6 +344,7 @@ export function createCoverageRecorder(): CoverageRecorder {
   // Per key (or client, when no key): when the last 429's Retry-After ends.
   let retryUntil = new Map<string, number>();
   let exchanges = 0;
+  const senders = new Map<string, Omit<CoverageSender, 'count'>>();
   return {
     see(exchange) {
       exchanges += 1;
@@ -342,8 +357,14 @@ export function createCoverageRecorder(): CoverageRecorder {
         if (until !== undefined) retryUntil.set(who, until);
       }
       if (ids.length === 0) return ids;
-      const sender = senderOf(exchange);
-      const senderKey = `${sender.keyId ?? ''}\n${sender.clientId ?? ''}\n${sender.checkId ?? ''}`;
+      const senderKey = `${exchange.keyId ?? ''}\n${exchange.clientId ?? ''}\n${exchange.checkId ?? ''}`;
+      // The same few senders send most exchanges: one object each, while they stay few.
+      let sender = senders.get(senderKey);
+      if (sender === undefined) {
+        sender = senderOf(exchange);
+        if (senders.size >= maxSenders * 4) senders.clear();
+        senders.set(senderKey, sender);
+      }
       const example: SeenExample = {
         method: exchange.method,
         path: exchange.path,

@@ -37,6 +37,23 @@ export function limitsFor(plans: Readonly<Record<string, Limits>>, key: KeyEntry
   return limits;
 }
 
+/**
+ * The keys' secrets as they stand: one array while `keys` holds the same entries (a reset or an
+ * added key brings new ones, and a new array). The steps that hide secrets ask on every request;
+ * a caller may also tell from the array's identity that the keys changed.
+ */
+export function keySecrets(keys: readonly KeyEntry[]): () => readonly string[] {
+  let seen: readonly KeyEntry[] = [];
+  let secrets: readonly string[] = [];
+  return () => {
+    if (keys.length !== seen.length || keys.some((entry, index) => entry !== seen[index])) {
+      seen = [...keys];
+      secrets = keys.map((key) => key.key);
+    }
+    return secrets;
+  };
+}
+
 /** Throws a ConfigError naming the bad field unless `limits` are two positive safe integers. */
 export function assertLimits(limits: unknown, where: string): asserts limits is Limits {
   const value = limits as Partial<Limits> | null;

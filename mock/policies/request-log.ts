@@ -12,7 +12,7 @@ import type { ClientIds } from '../qa/client-report-step.ts';
 import { routeSlot } from '../routes/route.ts';
 import { keyIdSlot } from './auth.ts';
 import { redactUrl } from './log-redaction.ts';
-import type { KeyEntry } from './plans.ts';
+import { type KeyEntry, keySecrets } from './plans.ts';
 
 /** What a control request changed, in words for the log (never a secret). */
 export const controlActionSlot = createSlot<string>('what the control request changed');
@@ -48,6 +48,7 @@ export function createRequestLog({ onExchange, keys, clientIds }: RequestLogOpti
     started: number,
     extra: {
       readonly keyId: string;
+      readonly clientId?: string;
       readonly operationId?: OperationId | undefined;
       readonly control?: true;
       readonly controlAction?: string | undefined;
@@ -58,24 +59,22 @@ export function createRequestLog({ onExchange, keys, clientIds }: RequestLogOpti
       url: shownUrl,
       status: answer.status,
       keyId: extra.keyId,
-      ...(extra.control ? {} : { clientId: clientIds(request) }),
+      ...(extra.clientId === undefined ? {} : { clientId: extra.clientId }),
       operationId: extra.operationId,
       durationMs: performance.now() - started,
       ...(extra.control ? { control: true } : {}),
       ...(answer.errorCode === undefined ? {} : { errorCode: answer.errorCode }),
       ...(extra.controlAction === undefined ? {} : { controlAction: extra.controlAction }),
     });
-  const redacted = (url: URL) =>
-    redactUrl(
-      url,
-      keys.map((key) => key.key),
-    );
+  const secrets = keySecrets(keys);
+  const redacted = (url: URL) => redactUrl(url, secrets());
 
   const apiStep: Step = async (context, next) => {
     const started = performance.now();
     const answer = await next();
     write(context.request, redacted(context.url), answer, started, {
       keyId: context.get(keyIdSlot) ?? '-',
+      clientId: clientIds(context),
       operationId: context.get(routeSlot)?.route.operationId,
     });
     return answer;

@@ -5,10 +5,9 @@
  */
 import type { ControllableClock } from '../clock/clock.ts';
 import type { ResolvedConfig } from '../config/config.ts';
-import type { Policy } from '../core/pipeline.ts';
-import type { FakeRequest } from '../messages/fake-request.ts';
+import { type Context, createSlot, type Policy } from '../core/pipeline.ts';
 import { callerSlot } from '../policies/auth.ts';
-import type { KeyEntry } from '../policies/plans.ts';
+import { type KeyEntry, keySecrets } from '../policies/plans.ts';
 import { refusedUntilSlot } from '../policies/rate-limit-step.ts';
 import { rateLimitSlot } from '../policies/refusal.ts';
 import { injectedBy, isDropped } from './answer-marks.ts';
@@ -43,7 +42,10 @@ function holdsSecret(text: string, secret: string): boolean {
 }
 
 /** Names the client of a request (see createClientIds). */
-export type ClientIds = (request: FakeRequest) => string;
+export type ClientIds = (context: Context) => string;
+
+/** The request's client id, once a step has worked it out. */
+const clientIdSlot = createSlot<string>('client id');
 
 /**
  * Who sent a request (also on every request-log line): its `X-Client-Id`, else its
@@ -54,38 +56,39 @@ export function createClientIds(
   keys: readonly KeyEntry[],
   controlAccess: ResolvedConfig['controlAccess'],
 ): ClientIds {
-  // Asked twice per request (the report's step, then the request log): worked out once.
-  const known = new WeakMap<FakeRequest, string>();
   // A client sends the same header on every request: its id is worked out once per header text
   // while the keys stay the same entries (adding a key or a reset brings new secrets to look for).
   const byHeader = new Map<string, string>();
-  let keysSeen: readonly KeyEntry[] = [];
-  const keysChanged = () =>
-    keys.length !== keysSeen.length || keys.some((entry, index) => entry !== keysSeen[index]);
-  return (request) => {
-    let found = known.get(request);
+  const secretsNow = keySecrets(keys);
+  let secretsSeen: readonly string[] | undefined;
+  return (context) => {
+    // Asked by three steps per request (the report, the coverage, the request log): worked out
+    // once, against the secrets known when the first asked.
+    let found = context.get(clientIdSlot);
     if (found !== undefined) return found;
     // Lower-case names: the HTTP door looks headers up as given.
+    const { request } = context;
     const raw = request.header('x-client-id') ?? request.header('user-agent') ?? '-';
-    if (keysChanged()) {
+    const secrets = secretsNow();
+    if (secrets !== secretsSeen) {
       byHeader.clear();
-      keysSeen = [...keys];
+      secretsSeen = secrets;
     }
     found = byHeader.get(raw);
     if (found === undefined) {
-      found = clientIdFrom(raw, keys, controlAccess);
+      found = clientIdFrom(raw, secrets, controlAccess);
       // Bounded: a client that changes its header on every request costs no memory.
       if (byHeader.size >= 256) byHeader.clear();
       byHeader.set(raw, found);
     }
-    known.set(request, found);
+    context.set(clientIdSlot, found);
     return found;
   };
 }
 
 function clientIdFrom(
   raw: string,
-  keys: readonly KeyEntry[],
+  keySecrets: readonly string[],
   access: ResolvedConfig['controlAccess'],
 ): string {
   // Printable ASCII only: the id reaches the CLI's summary and the page.
@@ -94,10 +97,7 @@ function clientIdFrom(
       .replace(/[^\x20-\x7e]/g, '?')
       .trim()
       .slice(0, 64) || '-';
-  const secrets = [
-    ...keys.map((key) => key.key),
-    ...(typeof access === 'object' ? [access.token] : []),
-  ];
+  const secrets = [...keySecrets, ...(typeof access === 'object' ? [access.token] : [])];
   return secrets.some((secret) => holdsSecret(raw, secret)) ? '[redacted]' : id;
 }
 
@@ -139,7 +139,7 @@ export function clientReportPolicy({
     const reset = context.get(rateLimitSlot)?.reset;
     reporter.record({
       keyId: key.id,
-      clientId: clientIds(request),
+      clientId: clientIds(context),
       method: request.method,
       url,
       arrivedAt: now,

@@ -425,9 +425,9 @@ export function createClientReporter(): ClientReporter {
   let recent: { event: ClientEvent; clientId: string }[] = [];
 
   const recordOf = (keyId: string, wanted: string): ClientRecord => {
-    let clientId = wanted;
-    if (!clients.has(`${keyId}\n${clientId}`) && (perKey.get(keyId) ?? 0) >= maxClientsPerKey)
-      clientId = '(other clients)';
+    const known = clients.get(`${keyId}\n${wanted}`);
+    if (known !== undefined) return known;
+    const clientId = (perKey.get(keyId) ?? 0) >= maxClientsPerKey ? '(other clients)' : wanted;
     const id = `${keyId}\n${clientId}`;
     let record = clients.get(id);
     if (record === undefined) {
@@ -467,6 +467,8 @@ export function createClientReporter(): ClientReporter {
 
   /** Which open chain a request retries, and how early it is; opens none. */
   function matchChain(c: ClientRecord, identity: string, event: ClientEvent) {
+    // Most requests come while no failure is open: nothing to match.
+    if (c.open.length === 0) return { chain: undefined, earlyMs: 0 };
     const candidates = c.open.filter((chain) => chain.identity === identity);
     // The latest failure whose Retry-After has elapsed: two copies of an app that each wait
     // what they were told are told apart by when they come back.

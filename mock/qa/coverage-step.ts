@@ -16,7 +16,7 @@ import type { Policy } from '../core/pipeline.ts';
 import type { Answer } from '../messages/answer.ts';
 import { keyIdSlot } from '../policies/auth.ts';
 import { redactUrl } from '../policies/log-redaction.ts';
-import type { KeyEntry } from '../policies/plans.ts';
+import { type KeyEntry, keySecrets } from '../policies/plans.ts';
 import { routeSlot } from '../routes/route.ts';
 import type { ClientIds } from './client-report-step.ts';
 
@@ -46,6 +46,9 @@ interface CoverageParts {
   /** Whose secrets the examples' paths must not show. */
   readonly keys: readonly KeyEntry[];
 }
+
+/** The query of a request without one (read, never changed). */
+const noQuery = new URLSearchParams();
 
 /** How the fake's own steps spell the headers the coverage reads, by lower-case name. */
 const spelling: Readonly<Record<string, string>> = {
@@ -98,27 +101,27 @@ export function coveragePolicy(
       `must be true or false, got ${String(keepOnReset)}`,
     );
   const recorder = createCoverageRecorder();
+  const secretsNow = keySecrets(keys);
   const step: Policy['step'] = async (context, next) => {
     const answer = await next();
     const { request, url, now } = context;
     const keyId = context.get(keyIdSlot);
+    // Redacted only when an example is shown (most requests never are), against the secrets
+    // known when the request came: a key removed by a reset since is still hidden.
+    const secrets = secretsNow();
     const exchange: CoverageExchange = {
       operationId: context.get(routeSlot)?.route.operationId,
       method: request.method,
-      // Redacted only when an example is shown (most requests never are), against the secrets
-      // known when the request came: a key removed by a reset since is still hidden.
-      path: (
-        (secrets) => () =>
-          redactUrl(url, secrets)
-      )(keys.map((key) => key.key)),
-      query: url.searchParams,
+      path: () => redactUrl(url, secrets),
+      // URL builds its searchParams on first use: not for the many requests without a query.
+      query: url.search === '' ? noQuery : url.searchParams,
       status: answer.status,
       header: headerOf(answer),
       errorBody: hasErrorBody(answer),
       at: now,
       // `unknown` names no key: its tries are a client's, not a key's.
       keyId: keyId === undefined || keyId === 'unknown' ? undefined : keyId,
-      clientId: clientIds(request),
+      clientId: clientIds(context),
     };
     recorder.see(exchange);
     return answer;

@@ -12,6 +12,7 @@ import { ControlInputError } from '../control/control-input-error.ts';
 import type { Context, Policy } from '../core/pipeline.ts';
 import type { Answer } from '../messages/answer.ts';
 import { callerSlot } from '../policies/auth.ts';
+import { requestJsonSlot } from '../routes/request-body.ts';
 import { routeSlot } from '../routes/route.ts';
 import { injectedBy } from './answer-marks.ts';
 import {
@@ -133,8 +134,9 @@ function shapeKey(shape: string): string {
 }
 
 /** The path template of a route's path: its parameters named, not valued. */
-function templateOf(path: string, params: Readonly<Record<string, string>>): string {
+function templateOf(path: string, params: Readonly<Record<string, string>> | undefined): string {
   let template = path;
+  if (params === undefined) return template;
   for (const [name, value] of Object.entries(params))
     template = template.replace(`/${encodeURIComponent(value)}`, `/{${name}}`);
   return template;
@@ -165,13 +167,17 @@ export function pactPolicy(parts: PactParts): Policy<PactControl> {
     const contentType = request.header('content-type');
     // Paths are the document's: relative to the base URL, which holds the `/v1` prefix.
     const path = url.pathname.slice(parts.config.basePath.length) || '/';
-    const template = templateOf(path, match?.params ?? {});
+    const template = templateOf(path, match?.params);
+    // The route's parse when it read the body; read and parse it here only when it did not.
+    const parsed = context.get(requestJsonSlot);
     let requestText = '';
-    if (request.method === 'POST') {
+    let requestJson: ReturnType<typeof jsonOf> =
+      parsed === undefined ? { ok: false } : { ok: true, value: parsed.value };
+    if (parsed === undefined && request.method === 'POST') {
       const bytes = await request.body(parts.config.maxBodyBytes);
       requestText = bytes === 'too-large' ? '' : utf8.decode(bytes);
+      requestJson = jsonOf(requestText);
     }
-    const requestJson = jsonOf(requestText);
     const bodyKeys = requestJson.ok
       ? requestJson.value !== null && typeof requestJson.value === 'object'
         ? Object.keys(requestJson.value).sort().join(',')
@@ -179,7 +185,9 @@ export function pactPolicy(parts: PactParts): Policy<PactControl> {
       : requestText === ''
         ? ''
         : '<text>';
-    const statusFilter = url.searchParams.get('status') ?? undefined;
+    // Most requests have no query: URL's searchParams is built only for those that do.
+    const hasQuery = url.search !== '';
+    const statusFilter = hasQuery ? (url.searchParams.get('status') ?? undefined) : undefined;
     // Worked out before anything is parsed: a request of a shape already kept costs little.
     const shape = [
       operationId,
@@ -187,7 +195,7 @@ export function pactPolicy(parts: PactParts): Policy<PactControl> {
       answer.errorCode ?? '',
       request.method,
       template,
-      [...new Set(url.searchParams.keys())].sort().join(','),
+      hasQuery ? [...new Set(url.searchParams.keys())].sort().join(',') : '',
       `${authorization === null ? '' : 'Authorization'},${contentType === null ? '' : 'Content-Type'}`,
       bodyKeys,
       caller?.key.plan ?? (authorization === null ? 'no key' : 'unknown key'),

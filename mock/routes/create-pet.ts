@@ -9,7 +9,7 @@ import { errorAnswer, jsonAnswer } from '../messages/answer.ts';
 import { errorTemplates } from '../messages/errors.ts';
 import { maxPetId } from '../store/pet-store.ts';
 import { StorageError } from '../store/storage-error.ts';
-import { readJsonBody } from './request-body.ts';
+import { readJsonBody, requestJsonSlot } from './request-body.ts';
 import type { RouteOptions } from './route.ts';
 
 /** Checks a parsed body; returns the NewPet or a message saying every problem found. */
@@ -42,9 +42,10 @@ export function validateNewPet(
 /** Answers createPet. */
 export const createPet =
   ({ store, config }: RouteOptions): Handler =>
-  async ({ request }) => {
-    const body = await readJsonBody(request, config.maxBodyBytes);
+  async (context) => {
+    const body = await readJsonBody(context.request, config.maxBodyBytes);
     if (!body.ok) return body.answer;
+    context.set(requestJsonSlot, body);
     const result = validateNewPet(body.value, config.maxNameLength, config.unknownFields);
     if ('error' in result) return errorAnswer('invalid_body', result.error);
     if (store.count() >= config.maxPets) {

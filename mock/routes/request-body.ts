@@ -4,6 +4,7 @@
  * int64 digits.
  */
 import { parseJson } from '../contract/lossless-json.ts';
+import { createSlot } from '../core/pipeline.ts';
 import { type Answer, errorAnswer } from '../messages/answer.ts';
 import type { FakeRequest } from '../messages/fake-request.ts';
 
@@ -11,6 +12,12 @@ import type { FakeRequest } from '../messages/fake-request.ts';
 export type BodyResult =
   | { readonly ok: true; readonly value: unknown }
   | { readonly ok: false; readonly answer: Answer };
+
+/**
+ * The request's body as parsed JSON, once a route has read it: later steps (the Pact recorder)
+ * read it here instead of decoding and parsing the body again.
+ */
+export const requestJsonSlot = createSlot<{ readonly value: unknown }>('request JSON');
 
 const JSON_TYPE = /^application\/(?:[\w.+-]+\+)?json$/i;
 

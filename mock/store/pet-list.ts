@@ -24,7 +24,8 @@ export function createPetList(): PetList {
     insert(pet) {
       let index = pets.length;
       while (index > 0 && Number((pets[index - 1] as Pet).id) > Number(pet.id)) index -= 1;
-      pets.splice(index, 0, pet);
+      if (index === pets.length) pets.push(pet);
+      else pets.splice(index, 0, pet);
       // Pages that end at or before the insertion point are unchanged.
       for (const limit of pages.keys()) if (limit > index) pages.delete(limit);
     },
