@@ -85,6 +85,7 @@ export type {
   CoverageRecord,
   CoverageSender,
 } from './contract/interface-coverage.ts';
+export { CoverageMergeError, mergeCoverage } from './contract/merge-coverage.ts';
 export { ControlInputError } from './control/control-input-error.ts';
 export type { Behaviour } from './core/behaviour.ts';
 export type { Answer } from './messages/answer.ts';
@@ -115,6 +116,7 @@ export {
   InterfaceCoverageError,
 } from './qa/expect-interface-coverage.ts';
 export type { ForceableStatus, ForcedRule } from './qa/forced-responses.ts';
+export { mergePacts, PactMergeError } from './qa/merge-pacts.ts';
 export type { ProviderState, ProviderStateRequest } from './qa/pact-provider-states.ts';
 export type { PactFile, PactInteraction, PactNames } from './qa/pact-step.ts';
 export type { StorePersistence, StoreSnapshot } from './store/persistence.ts';

@@ -7,7 +7,7 @@
  */
 import { spawn, spawnSync } from 'node:child_process';
 import { once } from 'node:events';
-import { mkdirSync, readFileSync, writeFileSync } from 'node:fs';
+import { mkdirSync, readdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { createServer } from 'node:net';
 import { delimiter, dirname, join } from 'node:path';
 import { build } from 'esbuild';
@@ -209,8 +209,11 @@ test('tsc with a standard strict NodeNext tsconfig passes on the README examples
     expect.arrayContaining([
       'src/mocks/petstore.ts',
       'vitest.setup.ts',
+      'vitest.petstore-part.ts',
+      'vitest.petstore-suite.ts',
       'vitest.config.ts',
       'src/pets.test.ts',
+      'src/pet-errors.test.ts',
     ]),
   );
   writeFileSync(join(project.dir, 'src', 'types-are-real.ts'), typesAreReal);
@@ -327,21 +330,77 @@ test('every value a Node entry exports is in the README, openapi.yaml resolves, 
   expect(browser).toBe('ERR_PACKAGE_PATH_NOT_EXPORTED');
 });
 
+/** The README's two test files: each has its own modules in vitest, so its own fake. */
+const testFiles = ['src/pets.test.ts', 'src/pet-errors.test.ts'];
+const vitestBin = () => join(project.dir, 'node_modules', '.bin', 'vitest');
+/** Where the README's setup file writes each test file's part. */
+const partsDir = () => join(project.dir, '.petstore', 'parts');
+const testCount = () =>
+  testFiles
+    .map((file) => readFileSync(join(project.dir, file), 'utf8').match(/^test\(/gm)?.length ?? 0)
+    .reduce((sum, count) => sum + count, 0);
+
 test('vitest runs the README test with the setup file and server.use overrides', () => {
   const tests = readFileSync(join(project.dir, 'src', 'pets.test.ts'), 'utf8');
-  const count = tests.match(/^test\(/gm)?.length ?? 0;
+  const count = testCount();
   expect(tests).toContain('server.use(');
-  const run = inProject(join(project.dir, 'node_modules', '.bin', 'vitest'), ['run']);
+  const run = inProject(vitestBin(), ['run']);
   expect(run.out).toMatch(new RegExp(`Tests\\s+${count} passed \\(${count}\\)`));
+  expect(run.out).toMatch(/Test Files\s+2 passed \(2\)/);
   expect(run.code).toBe(0);
-  // The README's vitest.pact.ts wrote the pact of what the tests' requests did, gathered across resets.
+  // The README's vitest.petstore-suite.ts wrote the pact of what the tests' requests did, gathered
+  // across resets, from both files' parts.
   const pact = JSON.parse(
     readFileSync(join(project.dir, 'pacts', 'web-app-petstore.json'), 'utf8'),
   );
   expect(pact.metadata.pactSpecification).toEqual({ version: '4.0' });
-  expect(pact.interactions.map((each: { description: string }) => each.description)).toContain(
+  const descriptions = pact.interactions.map((each: { description: string }) => each.description);
+  expect(descriptions).toContain(
     'listPets 200: GET /pets?limit (a key on the free plan, pets exist)',
   );
+  // From src/pet-errors.test.ts, the other file.
+  expect(descriptions).toEqual(
+    expect.arrayContaining([
+      'getPet 404 not_found: GET /pets/{petId} (a key on the free plan, pet 99999 does not exist)',
+      'createPet 400 invalid_body: POST /pets (a key on the free plan)',
+      'listPets 401 unauthorized: GET /pets (no key)',
+    ]),
+  );
+  expect(new Set(pact.interactions.map((each: { key: string }) => each.key)).size).toBe(
+    descriptions.length,
+  );
+  expect(readdirSync(partsDir())).toHaveLength(testFiles.length);
+  // The suite's coverage counts both files' requests: pets.test.ts sends two that reach the fake
+  // (its server.use override answers the third), pet-errors.test.ts three.
+  const coverage = readFileSync(join(project.dir, 'interface-coverage.md'), 'utf8');
+  expect(coverage).toMatch(/; 5 exchanges seen \(/);
+  for (const id of ['listPets 200', 'getPet 404', 'createPet 400', 'listPets 401'])
+    expect(coverage).toMatch(new RegExp(`^\\| \`${id}\` [^|]+\\| exercised \\| 1 \\|`, 'm'));
+  // The error body: the forced 503 in one file, the 404, 400 and 401 in the other.
+  expect(coverage).toMatch(/^\| `errors\.body` [^|]+\| exercised \| 4 \|/m);
+});
+
+test("an unmet coverage requirement fails the consumer's vitest run with the readable list, and stale parts are cleared first", () => {
+  const suite = join(project.dir, 'vitest.petstore-suite.ts');
+  const written = readFileSync(suite, 'utf8');
+  const unmet = written.replace("require: ['", "require: ['limits.ban', '");
+  expect(unmet).not.toBe(written);
+  writeFileSync(suite, unmet);
+  try {
+    const count = testCount();
+    const run = inProject(vitestBin(), ['run']);
+    // Every test passed; the requirement alone fails the run.
+    expect(run.out).toMatch(new RegExp(`Tests\\s+${count} passed \\(${count}\\)`));
+    expect(run.out).toContain(
+      'InterfaceCoverageError: petstore-fake: the tests never exercised 1 of the 5 required interface item(s) (5 requests seen):\n' +
+        '  - limits.ban: after a 429, the same key kept sending before its Retry-After had passed (the ban) (Limits, rule 3)\n',
+    );
+    expect(run.code).toBe(1);
+    // The first run's parts are gone: this run's two alone were merged.
+    expect(readdirSync(partsDir())).toHaveLength(testFiles.length);
+  } finally {
+    writeFileSync(suite, written);
+  }
 });
 
 test('both commands answer --help and --version', () => {

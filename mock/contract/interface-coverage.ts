@@ -11,7 +11,7 @@ import { openapiDocument } from './openapi.generated.ts';
 import type { OperationId } from './types.ts';
 
 /** The version of the record's shape, in every record (`schema`). */
-const coverageSchemaVersion = 'petstore-coverage/1';
+export const coverageSchemaVersion = 'petstore-coverage/1';
 
 /** One thing of the interface that traffic can exercise. */
 export interface CoverageItem {
@@ -254,7 +254,7 @@ export interface CoverageRecord {
 }
 
 /** Most senders listed per item; the rest are counted in the item's `count` only. */
-const maxSenders = 20;
+export const maxSenders = 20;
 
 /** Parses Retry-After (seconds or an HTTP date) into epoch ms after `at`, or undefined. */
 function retryDeadline(value: string | undefined, at: number): number | undefined {

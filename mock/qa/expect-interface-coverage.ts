@@ -33,14 +33,15 @@ export class InterfaceCoverageError extends Error {
 
 /**
  * Throws an InterfaceCoverageError listing every required item no request exercised; returns the
- * coverage record when all were. An id that names no item throws too, with the valid ids.
+ * coverage record when all were. Takes a fake (its coverage so far) or a coverage record (a
+ * suite's, from mergeCoverage). An id that names no item throws too, with the valid ids.
  * @example expectInterfaceCoverage(fake, { require: ['listPets 401', 'limits.retryAfter', 'getPet 404'] });
  */
 export function expectInterfaceCoverage(
-  fake: { readonly control: { coverage(): CoverageRecord } },
+  subject: { readonly control: { coverage(): CoverageRecord } } | CoverageRecord,
   options: InterfaceCoverageOptions = {},
 ): CoverageRecord {
-  const record = fake.control.coverage();
+  const record = 'control' in subject ? subject.control.coverage() : subject;
   const ids = coverageItems.map((item) => item.id);
   const required =
     options.require === undefined || options.require === 'all' ? ids : options.require;
