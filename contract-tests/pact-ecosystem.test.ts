@@ -2,16 +2,20 @@
  * The pact the fake records, read by the Pact ecosystem's own tools, pinned in package.json:
  * the official verifier (@pact-foundation/pact's Verifier, configured as its README's "Provider
  * API Testing" section shows, with `providerStatesSetupUrl` pointing at the fake's
- * provider-states route) replays it against the fake's HTTP door. (PactFlow's bi-directional
- * check, @pactflow/swagger-mock-validator, does not install here: README, Pact files.)
+ * provider-states route) replays it against the fake's HTTP door; and PactFlow's bi-directional
+ * check (@pactflow/swagger-mock-validator, pinned in its own sub-project because it cannot share
+ * the root install: contract-tests/pact/bi-directional-check.ts) finds it compatible with
+ * openapi/petstore.yaml and reports a pact that is not.
  */
-import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { Verifier } from '@pact-foundation/pact';
-import { afterAll, afterEach, expect, test } from 'vitest';
+import { afterAll, afterEach, beforeAll, describe, expect, test } from 'vitest';
+import { parse, stringify } from 'yaml';
 import { listenHttp } from '../mock/doors/http/http-server.ts';
 import { createFake, type Fake } from '../mock/fake.ts';
+import { installBiDirectionalCheck, runBiDirectionalCheck } from './pact/bi-directional-check.ts';
 
 // The verifier's core reports usage over the network unless told not to; no network here.
 process.env.PACT_DO_NOT_TRACK = 'true';
@@ -96,3 +100,80 @@ test('the official verifier fails a provider that breaks the pact (getPet answer
   const run = verify(base, file);
   await expect(run).rejects.toThrow(/getPet 200: GET \/pets\/\{petId\}/);
 }, 60_000);
+
+/** A pact interaction, as far as these tests change one. */
+interface Interaction {
+  description: string;
+  request: { path: string };
+  response: {
+    body: { content: Record<string, unknown> };
+    matchingRules: { body: Record<string, unknown> };
+  };
+}
+
+/** Writes a copy of a recorded pact with its getPet 200 interaction changed; answers its path. */
+function brokenPact(file: string, name: string, change: (getPet: Interaction) => void): string {
+  const pact = JSON.parse(readFileSync(file, 'utf8')) as { interactions: Interaction[] };
+  const getPet = pact.interactions.find((each) => each.description.startsWith('getPet 200'));
+  if (getPet === undefined) throw new Error(`${file}: no getPet 200 interaction`);
+  change(getPet);
+  const broken = join(dir, name);
+  writeFileSync(broken, JSON.stringify(pact));
+  return broken;
+}
+
+describe('PactFlow bi-directional check (@pactflow/swagger-mock-validator 14.5.0, pinned in contract-tests/pact/pactflow-bi-directional)', () => {
+  let cli = '';
+  const spec = join(dir, 'petstore-for-swagger-mock-validator.yaml');
+  beforeAll(async () => {
+    // Installed once per checkout (npm ci from the registry, a few seconds), then reused: a
+    // failed install fails every test here with npm's output, as no check ran.
+    cli = await installBiDirectionalCheck();
+    // Its OpenAPI 3.1 schema refuses `description` on a server variable, which OpenAPI 3.1
+    // allows ("#/servers/0/variables/origin must NOT have unevaluated properties"): the copy it
+    // reads lacks those two descriptions, nothing else. It ignores `servers` (its
+    // docs/OPENAPI3.md: "servers | no"), so the pact's paths are relative to the base URL, as the
+    // document's are.
+    const document = parse(readFileSync('openapi/petstore.yaml', 'utf8'));
+    for (const server of document.servers)
+      for (const variable of Object.values(server.variables) as { description?: string }[])
+        delete variable.description;
+    writeFileSync(spec, stringify(document));
+  }, 300_000);
+
+  test('finds the pact the fake recorded compatible with openapi/petstore.yaml', async () => {
+    const file = await recordPact();
+    const run = await runBiDirectionalCheck(cli, spec, file);
+    expect(run.output.startsWith('0 error(s)\n1 warning(s)\n')).toBe(true);
+    expect(run.status).toBe(0);
+    // Its one warning, which does not fail the check: the 401's WWW-Authenticate challenge, a
+    // standard header the interface requires (interface.md, auth.challenge) and the pact states,
+    // which openapi/petstore.yaml does not declare on its Unauthorized response.
+    const warnings = [...run.output.matchAll(/code: '([^']+)',\s+message: '([^']+)'/g)];
+    expect(warnings.map(([, code, message]) => `${code}: ${message}`)).toEqual([
+      'response.header.undefined: Standard http response header is not defined in the spec file: www-authenticate',
+    ]);
+  });
+
+  test('reports a pact whose getPet answer has an id that is not an integer', async () => {
+    const broken = brokenPact(await recordPact(), 'pet-id-a-string.json', (getPet) => {
+      getPet.response.body.content.id = 'three';
+      delete getPet.response.matchingRules.body['$.id'];
+    });
+    const run = await runBiDirectionalCheck(cli, spec, broken);
+    expect(run.status).toBe(1);
+    expect(run.output).toContain('is not compatible with spec file');
+    expect(run.output).toContain('response.body.incompatible: 1');
+    expect(run.output).toContain('must be integer');
+  });
+
+  test('reports a pact that asks for a path the document does not have', async () => {
+    const broken = brokenPact(await recordPact(), 'undocumented-path.json', (getPet) => {
+      getPet.request.path = '/owners/3';
+    });
+    const run = await runBiDirectionalCheck(cli, spec, broken);
+    expect(run.status).toBe(1);
+    expect(run.output).toContain('request.path-or-method.unknown: 1');
+    expect(run.output).toContain('Path or method not defined in spec file: GET /owners/3');
+  });
+});
