@@ -5,9 +5,7 @@
  * exits 1 when any choice both could learn differs: CI keeps the fake honest.
  */
 import { readFileSync, writeFileSync } from 'node:fs';
-import { parseArgs } from 'node:util';
-import { type FlagSpecs, flagHelp, parseInteger } from '../../mock/cli/command-line.ts';
-import { describeParseError } from '../../mock/cli/unknown-flag.ts';
+import { type FlagSpecs, flagHelp, parseFlags, parseInteger } from '../../mock/cli/command-line.ts';
 import { ConfigError } from '../../mock/config/config-error.ts';
 import { type FakeProfile, parseProfile } from '../../mock/config/profile.ts';
 import { calibrate } from '../calibrate/calibrate.ts';
@@ -106,14 +104,11 @@ export async function runCalibrateCommand(
   env: NodeJS.ProcessEnv,
   io: CliIo,
 ): Promise<number> {
-  let values: ReturnType<typeof parseCalibrateFlags>['values'];
-  try {
-    values = parseCalibrateFlags(argv).values;
-  } catch (error) {
-    throw new ContractUsageError(
-      `calibrate: ${describeParseError(error, Object.keys(calibrateFlags))}`,
-    );
-  }
+  const { values } = parseFlags(
+    argv,
+    calibrateFlags,
+    (message) => new ContractUsageError(`calibrate: ${message}`),
+  );
   const command = io.command ?? 'npm run contract --';
   if (values.help === true) {
     io.out(calibrateUsage(command));
@@ -187,13 +182,4 @@ export async function runCalibrateCommand(
   } finally {
     await fake.close();
   }
-}
-
-function parseCalibrateFlags(argv: readonly string[]) {
-  return parseArgs({
-    args: [...argv],
-    strict: true,
-    allowPositionals: false,
-    options: calibrateFlags,
-  });
 }

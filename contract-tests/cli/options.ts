@@ -1,7 +1,5 @@
 /** Parses the command line and the environment into run options, or throws ContractUsageError. */
-import { parseArgs } from 'node:util';
-import { type FlagSpecs, parseInteger } from '../../mock/cli/command-line.ts';
-import { describeParseError } from '../../mock/cli/unknown-flag.ts';
+import { type FlagSpecs, parseFlags, parseInteger } from '../../mock/cli/command-line.ts';
 import { checkIds } from '../checks/registry.ts';
 import { defaultMaxBodyBytes } from '../http/send.ts';
 import type { ClientSettings } from '../runner/run-client.ts';
@@ -262,12 +260,11 @@ export function parseCliOptions(argv: readonly string[], env: NodeJS.ProcessEnv)
     throw new ContractUsageError(
       `the API key is never a flag (it would end up in shell history and CI logs): drop ${keyFlag.split('=')[0]} and set PETSTORE_API_KEY instead`,
     );
-  let values: ReturnType<typeof parse>['values'];
-  try {
-    values = parse(joinNegativeValues(argv)).values;
-  } catch (error) {
-    throw new ContractUsageError(describeParseError(error, Object.keys(cliFlags)));
-  }
+  const { values } = parseFlags(
+    joinNegativeValues(argv),
+    cliFlags,
+    (message) => new ContractUsageError(message),
+  );
   const help = values.help === true;
   const version = values.version === true;
   const chosen = [
@@ -347,13 +344,4 @@ export function parseCliOptions(argv: readonly string[], env: NodeJS.ProcessEnv)
     strict: values.strict === true,
     replayFlags,
   };
-}
-
-function parse(argv: readonly string[]) {
-  return parseArgs({
-    args: [...argv],
-    strict: true,
-    allowPositionals: false,
-    options: cliFlags,
-  });
 }

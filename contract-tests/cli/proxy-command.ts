@@ -7,9 +7,7 @@
  * It sends no request of its own, so it costs the key nothing.
  */
 import { writeFileSync } from 'node:fs';
-import { parseArgs } from 'node:util';
-import { type FlagSpecs, flagHelp, parseInteger } from '../../mock/cli/command-line.ts';
-import { describeParseError } from '../../mock/cli/unknown-flag.ts';
+import { type FlagSpecs, flagHelp, parseFlags, parseInteger } from '../../mock/cli/command-line.ts';
 import { listenProblem } from '../../mock/doors/http/listen-problem.ts';
 import type { PlanName } from '../contract/interface-facts.ts';
 import { toCurl } from '../http/curl.ts';
@@ -117,12 +115,11 @@ function parseProxyFlags(all: readonly string[]): ProxyFlags {
     throw new ContractUsageError(
       'proxy: nothing after --; name the command to run through the proxy',
     );
-  let values: ReturnType<typeof parseProxyArgs>['values'];
-  try {
-    values = parseProxyArgs(argv).values;
-  } catch (error) {
-    throw new ContractUsageError(`proxy: ${describeParseError(error, Object.keys(proxyFlags))}`);
-  }
+  const { values } = parseFlags(
+    argv,
+    proxyFlags,
+    (message) => new ContractUsageError(`proxy: ${message}`),
+  );
   const help = values.help === true;
   const target = values.target;
   if (!help && target === undefined)
@@ -142,15 +139,6 @@ function parseProxyFlags(all: readonly string[]): ProxyFlags {
     }),
     command,
   };
-}
-
-function parseProxyArgs(argv: readonly string[]) {
-  return parseArgs({
-    args: [...argv],
-    strict: true,
-    allowPositionals: false,
-    options: proxyFlags,
-  });
 }
 
 function jsonReport(target: string, forwarded: number, judged: number, results: CheckResult[]) {

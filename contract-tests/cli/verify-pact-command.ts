@@ -6,9 +6,7 @@
  * interaction could not run, or a usage problem).
  */
 import { readFileSync } from 'node:fs';
-import { parseArgs } from 'node:util';
-import { type FlagSpecs, flagHelp, parseInteger } from '../../mock/cli/command-line.ts';
-import { describeParseError } from '../../mock/cli/unknown-flag.ts';
+import { type FlagSpecs, flagHelp, parseFlags, parseInteger } from '../../mock/cli/command-line.ts';
 import { type InteractionResult, readPact, replayPact } from '../pact/replay-pact.ts';
 import { createRedactor } from '../report/redact.ts';
 import { normaliseBaseUrl, urlTarget } from '../targets/url-target.ts';
@@ -63,15 +61,12 @@ export async function runVerifyPactCommand(
   env: NodeJS.ProcessEnv,
   io: CliIo,
 ): Promise<number> {
-  let parsed: ReturnType<typeof parseVerifyPactFlags>;
-  try {
-    parsed = parseVerifyPactFlags(argv);
-  } catch (error) {
-    throw new ContractUsageError(
-      `verify-pact: ${describeParseError(error, Object.keys(verifyPactFlags))}`,
-    );
-  }
-  const { values, positionals } = parsed;
+  const { values, positionals } = parseFlags(
+    argv,
+    verifyPactFlags,
+    (message) => new ContractUsageError(`verify-pact: ${message}`),
+    true,
+  );
   const command = io.command ?? 'npm run contract --';
   if (values.help === true) {
     io.out(verifyPactUsage(command));
@@ -130,13 +125,4 @@ export async function runVerifyPactCommand(
   }
   out(`${toolName}: the server honours the pact (${passed} interactions)`);
   return 0;
-}
-
-function parseVerifyPactFlags(argv: readonly string[]) {
-  return parseArgs({
-    args: [...argv],
-    strict: true,
-    allowPositionals: true,
-    options: verifyPactFlags,
-  });
 }

@@ -8,7 +8,6 @@
  * flag or variable the user set.
  */
 import { readFileSync, writeFileSync } from 'node:fs';
-import { parseArgs } from 'node:util';
 import packageJson from '../../package.json' with { type: 'json' };
 import { defaults, type ExchangeRecord, minControlTokenLength } from '../config/config.ts';
 import { ConfigError } from '../config/config-error.ts';
@@ -23,11 +22,17 @@ import { defaultBanPolicy } from '../policies/ban.ts';
 import { parseKeysFile } from '../policies/plans.ts';
 import { formatClientReport } from '../qa/client-report-summary.ts';
 import { StorageError } from '../store/storage-error.ts';
-import { type FlagSpecs, flagHelp, helpEntry, parseInteger, UsageError } from './command-line.ts';
+import {
+  type FlagSpecs,
+  flagHelp,
+  helpEntry,
+  parseFlags,
+  parseInteger,
+  UsageError,
+} from './command-line.ts';
 import { invokedAs } from './invoked-as.ts';
 import { outputPathProblem } from './output-path.ts';
 import { createStateFile, StateFileError } from './state-file.ts';
-import { describeParseError } from './unknown-flag.ts';
 
 /** Whether a bind address only accepts connections from this machine. */
 export function isLoopback(host: string): boolean {
@@ -329,12 +334,7 @@ export function formatExchange(record: ExchangeRecord, at = new Date()): string 
 }
 
 function optionsFromFlags(argv: readonly string[]) {
-  let values: ReturnType<typeof parseFlags>['values'];
-  try {
-    values = parseFlags(argv).values;
-  } catch (error) {
-    throw new UsageError(describeParseError(error, Object.keys(flagSpecs)));
-  }
+  const { values } = parseFlags(argv, flagSpecs, (message) => new UsageError(message));
   if (values.help) return 'help' as const;
   if (values.version) return 'version' as const;
   const host = canonicalHost(values.host ?? defaults.host);
@@ -476,10 +476,6 @@ async function main(argv: readonly string[]): Promise<void> {
   qa page     ${origin}${fake.config.controlPrefix}/
   demo keys (send as "Authorization: Bearer <key>"):
 ${keyLines.join('\n')}`);
-}
-
-function parseFlags(argv: readonly string[]) {
-  return parseArgs({ args: [...argv], options: flagSpecs, strict: true });
 }
 
 function keysPathOf(argv: readonly string[]): string | undefined {

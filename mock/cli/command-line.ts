@@ -3,7 +3,8 @@
  * and its subcommands): a flag's spec with its help line, the help generated from the specs, and
  * one integer parser with one message. A flag is declared once, where its CLI parses it.
  */
-import type { ParseArgsOptionDescriptor } from 'node:util';
+import { type ParseArgsOptionDescriptor, parseArgs } from 'node:util';
+import { describeParseError } from './unknown-flag.ts';
 
 /**
  * One flag: what `node:util` parseArgs needs (type, short, default) and what `--help` says.
@@ -90,4 +91,23 @@ export function parseInteger(
   if (!/^-?\d+$/.test(value) || !Number.isSafeInteger(number) || number < min || number > max)
     throw new UsageError(`${flag} must be an integer from ${min} to ${max}, got "${value}"`);
   return number;
+}
+
+/**
+ * Parses a command line against a CLI's flags, strictly (an unknown flag or a missing value is
+ * refused); the error `refuse` makes of the message, which names the flag and the nearest known
+ * one, is thrown instead of parseArgs' own.
+ * @example const { values } = parseFlags(argv, calibrateFlags, (message) => new UsageError(message));
+ */
+export function parseFlags<const Flags extends FlagSpecs>(
+  argv: readonly string[],
+  flags: Flags,
+  refuse: (message: string) => Error,
+  allowPositionals = false,
+) {
+  try {
+    return parseArgs({ args: [...argv], strict: true, allowPositionals, options: flags });
+  } catch (error) {
+    throw refuse(describeParseError(error, Object.keys(flags)));
+  }
 }

@@ -20,7 +20,7 @@ import {
 } from '../contract/coverage-formats.ts';
 import { parseJson } from '../contract/lossless-json.ts';
 import type { OperationId } from '../contract/types.ts';
-import type { Context, Handler, Step } from '../core/pipeline.ts';
+import { type Context, createSlot, type Handler, type Step } from '../core/pipeline.ts';
 import { type Answer, errorAnswer, jsonAnswer } from '../messages/answer.ts';
 import type { ErrorCode } from '../messages/errors.ts';
 import type { FakeRequest } from '../messages/fake-request.ts';
@@ -311,6 +311,9 @@ function pathOf(context: Context, prefix: string): string {
   return context.url.pathname.slice(prefix.length);
 }
 
+/** The live page's file a GET asks for, found by the token step (the files need no token). */
+const pageSlot = createSlot<Answer>('control page file');
+
 /**
  * The refusals in front of every control route, as steps: the Host (no DNS rebinding), another
  * site (Origin, Sec-Fetch-Site), the control token, and the content type of a change. The live
@@ -324,9 +327,12 @@ function controlRefusalSteps(config: ResolvedConfig): Step[] {
   };
   const token: Step = (context, next) => {
     const page =
-      context.request.method === 'GET' &&
-      controlPageAnswer(pathOf(context, config.controlPrefix)) !== undefined;
-    const access = page && config.controlAccess !== 'disabled' ? 'open' : config.controlAccess;
+      context.request.method === 'GET'
+        ? controlPageAnswer(pathOf(context, config.controlPrefix))
+        : undefined;
+    context.set(pageSlot, page);
+    const access =
+      page !== undefined && config.controlAccess !== 'disabled' ? 'open' : config.controlAccess;
     const denied = checkControlAccess(access, context.request);
     return denied === undefined ? next() : errorAnswer('control_forbidden', denied);
   };
@@ -397,9 +403,9 @@ export interface ControlPipeline {
  */
 export function controlPipeline(control: HttpControl, config: ResolvedConfig): ControlPipeline {
   const handler: Handler = async (context) => {
-    const path = pathOf(context, config.controlPrefix);
-    const page = context.request.method === 'GET' ? controlPageAnswer(path) : undefined;
+    const page = context.get(pageSlot);
     if (page !== undefined) return page;
+    const path = pathOf(context, config.controlPrefix);
     const request = { ...bind(context.request), maxBodyBytes: config.maxBodyBytes };
     const outcome = await answerRoute(control, request, path);
     context.set(controlActionSlot, outcome.action);
