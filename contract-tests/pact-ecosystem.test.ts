@@ -7,65 +7,39 @@
  * the root install: contract-tests/pact/bi-directional-check.ts) finds it compatible with
  * openapi/petstore.yaml and reports a pact that is not.
  */
-import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
-import { tmpdir } from 'node:os';
+import { readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { Verifier } from '@pact-foundation/pact';
-import { afterAll, afterEach, beforeAll, describe, expect, test } from 'vitest';
+import { beforeAll, describe, expect, test } from 'vitest';
 import { parse, stringify } from 'yaml';
-import { listenHttp } from '../mock/doors/http/http-server.ts';
-import { createFake, type Fake } from '../mock/fake.ts';
+import { createFake } from '../mock/fake.ts';
 import { installBiDirectionalCheck, runBiDirectionalCheck } from './pact/bi-directional-check.ts';
+import { freeKey, pactFixture } from './pact/pact-fixture.ts';
 
 // The verifier's core reports usage over the network unless told not to; no network here.
 process.env.PACT_DO_NOT_TRACK = 'true';
 
-const dir = mkdtempSync(join(tmpdir(), 'petstore-pact-'));
-const closers: (() => Promise<void>)[] = [];
-afterEach(async () => {
-  for (const close of closers.splice(0)) await close();
-});
-afterAll(() => rmSync(dir, { recursive: true, force: true }));
-
-const api = 'http://127.0.0.1:4010/v1';
-const free = { Authorization: 'Bearer free-demo-key' };
+const { dir, recordPact: record, serve } = pactFixture('petstore-pact-');
 
 /** Records a consumer's suite and writes its pact; answers the file's path. */
-async function recordPact(): Promise<string> {
-  const fake = await createFake();
-  const send = (path: string, init?: RequestInit) => fake.fetch(`${api}${path}`, init);
-  await send('/pets?limit=3', { headers: free });
-  await send('/pets?status=pending', { headers: free });
-  await send('/pets', {
-    method: 'POST',
-    headers: { ...free, 'Content-Type': 'application/json' },
-    body: JSON.stringify({ name: 'Biscuit', categoryId: 2 }),
+function recordPact(): Promise<string> {
+  return record({ consumer: 'web-app', provider: 'petstore' }, async (send) => {
+    await send('/pets?limit=3', { headers: freeKey });
+    await send('/pets?status=pending', { headers: freeKey });
+    await send('/pets', {
+      method: 'POST',
+      headers: { ...freeKey, 'Content-Type': 'application/json' },
+      body: JSON.stringify({ name: 'Biscuit', categoryId: 2 }),
+    });
+    await send('/pets', {
+      method: 'POST',
+      headers: { ...freeKey, 'Content-Type': 'application/json' },
+      body: JSON.stringify({ categoryId: 2 }),
+    });
+    await send('/pets/3', { headers: freeKey });
+    await send('/pets/424242', { headers: freeKey });
+    await send('/pets');
   });
-  await send('/pets', {
-    method: 'POST',
-    headers: { ...free, 'Content-Type': 'application/json' },
-    body: JSON.stringify({ categoryId: 2 }),
-  });
-  await send('/pets/3', { headers: free });
-  await send('/pets/424242', { headers: free });
-  await send('/pets');
-  fake.control.updateKey('demo-free', { limits: { perMinute: 1, perDay: 50 } });
-  await send('/pets', { headers: free });
-  const file = join(dir, `pact-${closers.length}-${Date.now()}.json`);
-  writeFileSync(
-    file,
-    JSON.stringify(fake.control.pact({ consumer: 'web-app', provider: 'petstore' })),
-  );
-  return file;
-}
-
-async function serve(fake: Fake): Promise<string> {
-  const door = await listenHttp(fake.behaviour, {
-    port: 0,
-    origin: fake.config.origins[0] as string,
-  });
-  closers.push(() => door.close());
-  return `http://127.0.0.1:${(door.server.address() as { port: number }).port}`;
 }
 
 /** The official verifier over a recorded pact, states set up through the fake's own route. */

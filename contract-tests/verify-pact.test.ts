@@ -5,52 +5,35 @@
  * that breaks it exits 1 naming the mismatch; a state it cannot make here, or a budget too small,
  * exits 2 with the reason; the key is never printed.
  */
-import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
-import { tmpdir } from 'node:os';
+import { writeFileSync } from 'node:fs';
 import { join } from 'node:path';
-import { afterAll, afterEach, expect, test } from 'vitest';
-import { listenHttp } from '../mock/doors/http/http-server.ts';
+import { expect, test } from 'vitest';
 import { createFake, type Fake } from '../mock/fake.ts';
 import { runCli } from './cli-process.ts';
+import { freeKey, pactFixture } from './pact/pact-fixture.ts';
 
-const dir = mkdtempSync(join(tmpdir(), 'petstore-verify-pact-'));
-const closers: (() => Promise<void>)[] = [];
-afterEach(async () => {
-  for (const close of closers.splice(0)) await close();
-});
-afterAll(() => rmSync(dir, { recursive: true, force: true }));
-
-const api = 'http://127.0.0.1:4010/v1';
-const free = { Authorization: 'Bearer free-demo-key' };
+const fixture = pactFixture('petstore-verify-pact-');
+const { dir } = fixture;
 const env = { PETSTORE_API_KEY: 'free-demo-key' };
 
 /** Records a small consumer suite and writes its pact; answers the file. */
-async function recordedPact(): Promise<string> {
-  const fake = await createFake();
-  const send = (path: string, init?: RequestInit) => fake.fetch(`${api}${path}`, init);
-  await send('/pets?limit=2', { headers: free });
-  await send('/pets', {
-    method: 'POST',
-    headers: { ...free, 'Content-Type': 'application/json' },
-    body: JSON.stringify({ name: 'Biscuit', categoryId: 2, status: 'pending' }),
+function recordedPact(): Promise<string> {
+  return fixture.recordPact({ consumer: 'web', provider: 'petstore' }, async (send) => {
+    await send('/pets?limit=2', { headers: freeKey });
+    await send('/pets', {
+      method: 'POST',
+      headers: { ...freeKey, 'Content-Type': 'application/json' },
+      body: JSON.stringify({ name: 'Biscuit', categoryId: 2, status: 'pending' }),
+    });
+    await send('/pets/3', { headers: freeKey });
+    await send('/pets/424242', { headers: freeKey });
+    await send('/pets');
   });
-  await send('/pets/3', { headers: free });
-  await send('/pets/424242', { headers: free });
-  await send('/pets');
-  fake.control.updateKey('demo-free', { limits: { perMinute: 1, perDay: 50 } });
-  await send('/pets', { headers: free });
-  const file = join(dir, `pact-${Date.now()}-${Math.random()}.json`);
-  writeFileSync(file, JSON.stringify(fake.control.pact({ consumer: 'web', provider: 'petstore' })));
-  return file;
 }
 
+/** Serves `fake` through its HTTP door; answers its base URL (with `/v1`). */
 async function serve(fake: Fake): Promise<string> {
-  const door = await listenHttp(fake.behaviour, {
-    port: 0,
-    origin: fake.config.origins[0] as string,
-  });
-  closers.push(() => door.close());
-  return `http://127.0.0.1:${(door.server.address() as { port: number }).port}/v1`;
+  return `${await fixture.serve(fake)}/v1`;
 }
 
 test('replays a recorded pact against a server, states set up through the interface: exit 0', async () => {
