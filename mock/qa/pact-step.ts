@@ -8,6 +8,7 @@
  * chaos) and the fake's own 5xx are not recorded: no provider owes them.
  */
 import { parseJson } from '../contract/lossless-json.ts';
+import type { OperationId } from '../contract/types.ts';
 import { ControlInputError } from '../control/control-input-error.ts';
 import type { Context, Policy } from '../core/pipeline.ts';
 import type { Answer } from '../messages/answer.ts';
@@ -147,21 +148,34 @@ const utf8 = new TextDecoder();
 /**
  * A body's keys in sorted order, joined. A client sends its fields in the same order every time:
  * the sorted text is kept per order met (a sort on every request cost more than the rest of the
- * recorder's look at it), for a bounded number of orders.
+ * recorder's look at it), for a bounded number of orders, and the last order met is compared
+ * key by key before any text is made.
  */
 const sortedByOrder = new Map<string, string>();
+let lastKeys: readonly string[] = [];
+let lastSorted = '';
 function sortedKeys(value: object): string {
   const keys = Object.keys(value);
+  if (keys.length === lastKeys.length && keys.every((key, index) => key === lastKeys[index]))
+    return lastSorted;
   // JSON, not a join: a key may hold the comma the sorted text is joined with.
   const inOrder = JSON.stringify(keys);
   let sorted = sortedByOrder.get(inOrder);
   if (sorted === undefined) {
-    sorted = keys.sort().join(',');
+    sorted = [...keys].sort().join(',');
     if (sortedByOrder.size >= 256) sortedByOrder.clear();
     sortedByOrder.set(inOrder, sorted);
   }
+  lastKeys = keys;
+  lastSorted = sorted;
   return sorted;
 }
+
+/** Which of the two request headers a shape names, by presence: four texts, made once. */
+const headerNames = [
+  [',', ',Content-Type'],
+  ['Authorization,', 'Authorization,Content-Type'],
+] as const;
 
 /** The Pact recorder's policy; it sits just inside routing, so it sees every answer as sent. */
 export function pactPolicy(parts: PactParts): Policy<PactControl> {
@@ -169,34 +183,54 @@ export function pactPolicy(parts: PactParts): Policy<PactControl> {
   let dropped = 0;
   const failures = { count: 0, last: '' };
 
-  /** Records one exchange, unless one of its shape is kept already. */
-  async function record(context: Context, answer: Answer): Promise<void> {
-    const match = context.get(routeSlot);
-    const operationId = match?.route.operationId;
+  /**
+   * Records one exchange, unless one of its shape is kept already. Synchronous unless the body
+   * must be read here (no route parsed it): most requests cost no promise.
+   */
+  function record(context: Context, answer: Answer): Promise<void> | undefined {
+    const operationId = context.get(routeSlot)?.route.operationId;
     if (
       operationId === undefined ||
       answer.status >= 500 ||
       injectedBy(answer) !== undefined ||
       answer.errorCode === 'host_not_allowed'
     )
-      return;
+      return undefined;
+    // The route's parse when it read the body; read and parse it here only when it did not.
+    const parsed = context.get(requestJsonSlot);
+    if (parsed === undefined && context.request.method === 'POST')
+      return context.request.body(parts.config.maxBodyBytes).then((bytes) => {
+        const text = bytes === 'too-large' ? '' : utf8.decode(bytes);
+        recordShaped(context, answer, operationId, text, jsonOf(text));
+      });
+    recordShaped(
+      context,
+      answer,
+      operationId,
+      '',
+      parsed === undefined ? { ok: false } : { ok: true, value: parsed.value },
+    );
+    return undefined;
+  }
+
+  /** The last shape made, and what it was made of: the same request again makes no new text. */
+  let last: { readonly of: readonly unknown[]; readonly shape: string } = { of: [], shape: '' };
+
+  function recordShaped(
+    context: Context,
+    answer: Answer,
+    operationId: OperationId,
+    requestText: string,
+    requestJson: ReturnType<typeof jsonOf>,
+  ): void {
     const { request, url } = context;
+    const match = context.get(routeSlot);
     const caller = context.get(callerSlot);
     const authorization = request.header('authorization');
     const contentType = request.header('content-type');
     // Paths are the document's: relative to the base URL, which holds the `/v1` prefix.
     const path = url.pathname.slice(parts.config.basePath.length) || '/';
     const template = templateOf(path, match?.params);
-    // The route's parse when it read the body; read and parse it here only when it did not.
-    const parsed = context.get(requestJsonSlot);
-    let requestText = '';
-    let requestJson: ReturnType<typeof jsonOf> =
-      parsed === undefined ? { ok: false } : { ok: true, value: parsed.value };
-    if (parsed === undefined && request.method === 'POST') {
-      const bytes = await request.body(parts.config.maxBodyBytes);
-      requestText = bytes === 'too-large' ? '' : utf8.decode(bytes);
-      requestJson = jsonOf(requestText);
-    }
     const bodyKeys = requestJson.ok
       ? requestJson.value !== null && typeof requestJson.value === 'object'
         ? sortedKeys(requestJson.value)
@@ -208,18 +242,21 @@ export function pactPolicy(parts: PactParts): Policy<PactControl> {
     const hasQuery = url.search !== '';
     const statusFilter = hasQuery ? (url.searchParams.get('status') ?? undefined) : undefined;
     // Worked out before anything is parsed: a request of a shape already kept costs little.
-    const shape = [
+    const of = [
       operationId,
       answer.status,
       answer.errorCode ?? '',
       request.method,
       template,
       hasQuery ? [...new Set(url.searchParams.keys())].sort().join(',') : '',
-      `${authorization === null ? '' : 'Authorization'},${contentType === null ? '' : 'Content-Type'}`,
+      headerNames[authorization === null ? 0 : 1][contentType === null ? 0 : 1],
       bodyKeys,
       caller?.key.plan ?? (authorization === null ? 'no key' : 'unknown key'),
       operationId === 'listPets' ? `${answer.body === '[]'} ${statusFilter ?? ''}` : '',
-    ].join(' ');
+    ];
+    const same = of.length === last.of.length && of.every((part, index) => part === last.of[index]);
+    const shape = same ? last.shape : of.join(' ');
+    last = { of, shape };
     if (recorded.has(shape)) return;
     if (recorded.size >= maxInteractions) {
       dropped += 1;
@@ -356,7 +393,8 @@ export function pactPolicy(parts: PactParts): Policy<PactControl> {
   const step: Policy['step'] = async (context, next) => {
     const answer = await next();
     try {
-      await record(context, answer);
+      const reading = record(context, answer);
+      if (reading !== undefined) await reading;
     } catch (error) {
       // The recorder never changes an answer; the pact's metadata says what it missed and why.
       failures.count += 1;
