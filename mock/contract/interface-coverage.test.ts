@@ -1,6 +1,7 @@
 import { readFileSync } from 'node:fs';
 import { Ajv2020 } from 'ajv/dist/2020.js';
 import addFormats from 'ajv-formats';
+import fc from 'fast-check';
 import { expect, test } from 'vitest';
 import { parse } from 'yaml';
 import { coverageCtrf, coverageJunit, coverageMarkdown } from './coverage-formats.ts';
@@ -207,4 +208,90 @@ test('Markdown, JUnit and CTRF say exercised, skipped and not exercised as pass,
     status: 'skipped',
     duration: 0,
   });
+});
+
+test('a record counts what see() returned, however often the same exchange repeats (seed 2026)', () => {
+  const statuses = [200, 401, 429, 404];
+  const senders = [
+    { keyId: 'demo-free', clientId: 'web' },
+    { keyId: 'demo-free', clientId: 'cli' },
+    { keyId: 'demo-pro', clientId: 'web' },
+    { clientId: 'anon' },
+  ];
+  const headers = {
+    'X-RateLimit-Limit': '60',
+    'X-RateLimit-Remaining': '1',
+    'X-RateLimit-Reset': '1780000000',
+  };
+  fc.assert(
+    fc.property(
+      fc.array(
+        fc.record({
+          operationId: fc.constantFrom('listPets', 'getPet', undefined),
+          status: fc.constantFrom(...statuses),
+          sender: fc.constantFrom(...senders),
+          withHeaders: fc.boolean(),
+          repeat: fc.integer({ min: 1, max: 4 }),
+        }),
+        { maxLength: 40 },
+      ),
+      (plan) => {
+        const recorder = createCoverageRecorder();
+        const expected = new Map<
+          string,
+          {
+            count: number;
+            first: number;
+            last: number;
+            lastStatus: number;
+            by: Map<string, number>;
+          }
+        >();
+        let at = Date.parse('2026-06-01T12:00:00Z');
+        for (const step of plan)
+          for (let again = 0; again < step.repeat; again += 1) {
+            at += 1000;
+            const ids = recorder.see(
+              exchange({
+                operationId: step.operationId,
+                status: step.status,
+                errorBody: step.status >= 400,
+                at,
+                ...step.sender,
+                ...(step.withHeaders ? { headers } : {}),
+              }),
+            );
+            const who = `${step.sender.keyId ?? ''}/${step.sender.clientId}`;
+            for (const id of ids) {
+              const seen = expected.get(id) ?? {
+                count: 0,
+                first: at,
+                last: at,
+                lastStatus: step.status,
+                by: new Map(),
+              };
+              seen.count += 1;
+              seen.last = at;
+              seen.lastStatus = step.status;
+              seen.by.set(who, (seen.by.get(who) ?? 0) + 1);
+              expected.set(id, seen);
+            }
+          }
+        const record = recorder.record('fake', at);
+        for (const item of record.items) {
+          const seen = expected.get(item.id);
+          expect(item.count).toBe(seen?.count ?? 0);
+          if (seen === undefined) continue;
+          expect(item.first?.at).toBe(new Date(seen.first).toISOString());
+          expect(item.last?.at).toBe(new Date(seen.last).toISOString());
+          expect(item.last?.status).toBe(seen.lastStatus);
+          const by = new Map(
+            item.by.map((sender) => [`${sender.keyId ?? ''}/${sender.clientId}`, sender.count]),
+          );
+          expect(by).toEqual(seen.by);
+        }
+      },
+    ),
+    { seed: 2026, numRuns: 200 },
+  );
 });

@@ -345,6 +345,18 @@ export function createCoverageRecorder(): CoverageRecorder {
   let retryUntil = new Map<string, number>();
   let exchanges = 0;
   const senders = new Map<string, Omit<CoverageSender, 'count'>>();
+  /** The last exchange's items and sender, and where they were counted. */
+  let lastSeen:
+    | {
+        readonly ids: readonly string[];
+        readonly keyId: string | undefined;
+        readonly clientId: string | undefined;
+        readonly checkId: string | undefined;
+        readonly example: SeenExample;
+        readonly tallies: readonly Tally[];
+        readonly counted: readonly ({ count: number } | undefined)[];
+      }
+    | undefined;
   return {
     see(exchange) {
       exchanges += 1;
@@ -357,6 +369,32 @@ export function createCoverageRecorder(): CoverageRecorder {
         if (until !== undefined) retryUntil.set(who, until);
       }
       if (ids.length === 0) return ids;
+      const repeat = lastSeen;
+      if (
+        repeat !== undefined &&
+        exchange.keyId === repeat.keyId &&
+        exchange.clientId === repeat.clientId &&
+        exchange.checkId === repeat.checkId &&
+        ids.length === repeat.ids.length &&
+        ids.every((id, index) => id === repeat.ids[index])
+      ) {
+        // The same items from the same sender as the exchange before: its tallies and sender
+        // counts, without looking each up again (the same ones the look-ups would find).
+        const example: SeenExample = {
+          method: exchange.method,
+          path: exchange.path,
+          status: exchange.status,
+          at: exchange.at,
+          sender: repeat.example.sender,
+        };
+        for (const [index, tally] of repeat.tallies.entries()) {
+          tally.count += 1;
+          tally.last = example;
+          const counted = repeat.counted[index];
+          if (counted !== undefined) counted.count += 1;
+        }
+        return ids;
+      }
       const senderKey = `${exchange.keyId ?? ''}\n${exchange.clientId ?? ''}\n${exchange.checkId ?? ''}`;
       // The same few senders send most exchanges: one object each, while they stay few.
       let sender = senders.get(senderKey);
@@ -372,6 +410,8 @@ export function createCoverageRecorder(): CoverageRecorder {
         at: exchange.at,
         sender,
       };
+      const seenTallies: Tally[] = [];
+      const counted: ({ count: number } | undefined)[] = [];
       for (const id of ids) {
         let tally = tallies.get(id);
         if (tally === undefined) {
@@ -380,12 +420,25 @@ export function createCoverageRecorder(): CoverageRecorder {
         }
         tally.count += 1;
         tally.last = example;
-        const seen = tally.senders.get(senderKey);
+        let seen = tally.senders.get(senderKey);
         if (seen !== undefined) seen.count += 1;
         // Bounded: a flood of distinct clients cannot grow one item's list without end.
-        else if (tally.senders.size < maxSenders * 4)
-          tally.senders.set(senderKey, { sender, count: 1 });
+        else if (tally.senders.size < maxSenders * 4) {
+          seen = { sender, count: 1 };
+          tally.senders.set(senderKey, seen);
+        }
+        seenTallies.push(tally);
+        counted.push(seen);
       }
+      lastSeen = {
+        ids,
+        keyId: exchange.keyId,
+        clientId: exchange.clientId,
+        checkId: exchange.checkId,
+        example,
+        tallies: seenTallies,
+        counted,
+      };
       return ids;
     },
     record(source, now, skipped = new Map()) {
@@ -428,6 +481,7 @@ export function createCoverageRecorder(): CoverageRecorder {
       };
     },
     clear() {
+      lastSeen = undefined;
       tallies = new Map();
       retryUntil = new Map();
       exchanges = 0;
