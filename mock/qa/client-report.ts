@@ -424,7 +424,15 @@ export function createClientReporter(): ClientReporter {
   // Kept raw and shown (ISO times, redacted paths) only when a report asks.
   let recent: { event: ClientEvent; clientId: string }[] = [];
 
+  // The last request's client: most requests come from the client before them.
+  let last: { keyId: string; wanted: string; record: ClientRecord } | undefined;
   const recordOf = (keyId: string, wanted: string): ClientRecord => {
+    if (last !== undefined && last.keyId === keyId && last.wanted === wanted) return last.record;
+    const record = findRecord(keyId, wanted);
+    last = { keyId, wanted, record };
+    return record;
+  };
+  const findRecord = (keyId: string, wanted: string): ClientRecord => {
     const known = clients.get(`${keyId}\n${wanted}`);
     if (known !== undefined) return known;
     const clientId = (perKey.get(keyId) ?? 0) >= maxClientsPerKey ? '(other clients)' : wanted;
@@ -466,9 +474,10 @@ export function createClientReporter(): ClientReporter {
   };
 
   /** Which open chain a request retries, and how early it is; opens none. */
-  function matchChain(c: ClientRecord, identity: string, event: ClientEvent) {
+  function matchChain(c: ClientRecord, identityOf: () => string, event: ClientEvent) {
     // Most requests come while no failure is open: nothing to match.
     if (c.open.length === 0) return { chain: undefined, earlyMs: 0 };
+    const identity = identityOf();
     const candidates = c.open.filter((chain) => chain.identity === identity);
     // The latest failure whose Retry-After has elapsed: two copies of an app that each wait
     // what they were told are told apart by when they come back.
@@ -484,7 +493,8 @@ export function createClientReporter(): ClientReporter {
     c.requests += 1;
     c.first ??= { fake: event.arrivedAt, real: event.arrivedReal };
     c.last = { fake: event.answeredAt, real: event.answeredReal };
-    const identity = `${event.method} ${event.url.pathname}${event.url.search}`;
+    // Written only when a chain is open or a failure opens one: most requests need none.
+    const identity = () => `${event.method} ${event.url.pathname}${event.url.search}`;
 
     // 1. Is it a retry, of which chain, and did it come before Retry-After elapsed?
     const { chain: matched, earlyMs } = matchChain(c, identity, event);
@@ -591,7 +601,7 @@ export function createClientReporter(): ClientReporter {
       const name = event.dropped ? 'dropped' : String(event.status);
       c.failures[name] = (c.failures[name] ?? 0) + 1;
       const next: Chain = chain ?? {
-        identity,
+        identity: identity(),
         parent,
         inherited: 0,
         tentativeOwn: 0,
@@ -725,6 +735,7 @@ export function createClientReporter(): ClientReporter {
       };
     },
     clear() {
+      last = undefined;
       clients.clear();
       perKey.clear();
       recent = [];
