@@ -15,16 +15,20 @@ interface Mark {
 }
 
 const marks = new WeakMap<Answer, Mark>();
+// Until QA first injects an answer, no answer has a mark: the look-ups (several per request,
+// each giving the answer an identity hash) are skipped.
+let anyMarked = false;
 
 /** Marks an answer as injected (and, with `drop`, as a connection to drop). */
 export function markInjected(answer: Answer, by: InjectedBy, drop = false): Answer {
+  anyMarked = true;
   marks.set(answer, { by, drop });
   return answer;
 }
 
 /** Who injected this answer, or `undefined` for one the fake gave on its own. */
 export function injectedBy(answer: Answer): InjectedBy | undefined {
-  return marks.get(answer)?.by;
+  return anyMarked ? marks.get(answer)?.by : undefined;
 }
 
 /**
@@ -32,5 +36,5 @@ export function injectedBy(answer: Answer): InjectedBy | undefined {
  * socket, `fake.fetch` and the msw handlers fail the fetch as a network error.
  */
 export function isDropped(answer: Answer): boolean {
-  return marks.get(answer)?.drop === true;
+  return anyMarked && marks.get(answer)?.drop === true;
 }
