@@ -352,6 +352,7 @@ export function createCoverageRecorder(): CoverageRecorder {
         readonly keyId: string | undefined;
         readonly clientId: string | undefined;
         readonly checkId: string | undefined;
+        readonly senderKey: string;
         readonly example: SeenExample;
         readonly tallies: readonly Tally[];
         readonly counted: readonly ({ count: number } | undefined)[];
@@ -370,34 +371,16 @@ export function createCoverageRecorder(): CoverageRecorder {
       }
       if (ids.length === 0) return ids;
       const repeat = lastSeen;
-      if (
+      const sameSender =
         repeat !== undefined &&
         exchange.keyId === repeat.keyId &&
         exchange.clientId === repeat.clientId &&
-        exchange.checkId === repeat.checkId &&
-        ids.length === repeat.ids.length &&
-        ids.every((id, index) => id === repeat.ids[index])
-      ) {
-        // The same items from the same sender as the exchange before: its tallies and sender
-        // counts, without looking each up again (the same ones the look-ups would find).
-        const example: SeenExample = {
-          method: exchange.method,
-          path: exchange.path,
-          status: exchange.status,
-          at: exchange.at,
-          sender: repeat.example.sender,
-        };
-        for (const [index, tally] of repeat.tallies.entries()) {
-          tally.count += 1;
-          tally.last = example;
-          const counted = repeat.counted[index];
-          if (counted !== undefined) counted.count += 1;
-        }
-        return ids;
-      }
-      const senderKey = `${exchange.keyId ?? ''}\n${exchange.clientId ?? ''}\n${exchange.checkId ?? ''}`;
+        exchange.checkId === repeat.checkId;
+      const senderKey = sameSender
+        ? repeat.senderKey
+        : `${exchange.keyId ?? ''}\n${exchange.clientId ?? ''}\n${exchange.checkId ?? ''}`;
       // The same few senders send most exchanges: one object each, while they stay few.
-      let sender = senders.get(senderKey);
+      let sender = sameSender ? repeat.example.sender : senders.get(senderKey);
       if (sender === undefined) {
         sender = senderOf(exchange);
         if (senders.size >= maxSenders * 4) senders.clear();
@@ -410,6 +393,21 @@ export function createCoverageRecorder(): CoverageRecorder {
         at: exchange.at,
         sender,
       };
+      if (
+        sameSender &&
+        ids.length === repeat.ids.length &&
+        ids.every((id, index) => id === repeat.ids[index])
+      ) {
+        // The same items from the same sender as the exchange before: its tallies and sender
+        // counts, without looking each up again (the same ones the look-ups would find).
+        for (const [index, tally] of repeat.tallies.entries()) {
+          tally.count += 1;
+          tally.last = example;
+          const counted = repeat.counted[index];
+          if (counted !== undefined) counted.count += 1;
+        }
+        return ids;
+      }
       const seenTallies: Tally[] = [];
       const counted: ({ count: number } | undefined)[] = [];
       for (const id of ids) {
@@ -435,6 +433,7 @@ export function createCoverageRecorder(): CoverageRecorder {
         keyId: exchange.keyId,
         clientId: exchange.clientId,
         checkId: exchange.checkId,
+        senderKey,
         example,
         tallies: seenTallies,
         counted,
@@ -464,19 +463,11 @@ export function createCoverageRecorder(): CoverageRecorder {
           by,
         };
       });
-      const exercised = items.filter((item) => item.status === 'exercised').length;
-      const skippedCount = items.filter((item) => item.status === 'skipped').length;
       return {
         schema: coverageSchemaVersion,
         source,
         generatedAt: new Date(now).toISOString(),
-        summary: {
-          items: items.length,
-          exercised,
-          notExercised: items.length - exercised - skippedCount,
-          skipped: skippedCount,
-          exchanges,
-        },
+        summary: coverageSummary(items, exchanges),
         items,
       };
     },
@@ -486,6 +477,22 @@ export function createCoverageRecorder(): CoverageRecorder {
       retryUntil = new Map();
       exchanges = 0;
     },
+  };
+}
+
+/** A record's summary of its items: how many are in each status, and the exchanges seen. */
+export function coverageSummary(
+  items: readonly CoverageItemRecord[],
+  exchanges: number,
+): CoverageRecord['summary'] {
+  const exercised = items.filter((item) => item.status === 'exercised').length;
+  const skipped = items.filter((item) => item.status === 'skipped').length;
+  return {
+    items: items.length,
+    exercised,
+    notExercised: items.length - exercised - skipped,
+    skipped,
+    exchanges,
   };
 }
 

@@ -11,6 +11,7 @@ import {
   type CoverageRecord,
   type CoverageSender,
   coverageSchemaVersion,
+  coverageSummary,
   maxSenders,
 } from './interface-coverage.ts';
 
@@ -109,8 +110,6 @@ export function mergeCoverage(records: readonly CoverageRecord[]): CoverageRecor
   const items = head.items.map((_, at) =>
     mergedItem(records.map((record) => record.items[at] as CoverageItemRecord)),
   );
-  const exercised = items.filter((item) => item.status === 'exercised').length;
-  const skipped = items.filter((item) => item.status === 'skipped').length;
   const generatedAt = records
     .map((record) => record.generatedAt)
     .reduce((latest, each) => (Date.parse(each) > Date.parse(latest) ? each : latest));
@@ -118,13 +117,10 @@ export function mergeCoverage(records: readonly CoverageRecord[]): CoverageRecor
     schema: coverageSchemaVersion,
     source: head.source,
     generatedAt,
-    summary: {
-      items: items.length,
-      exercised,
-      notExercised: items.length - exercised - skipped,
-      skipped,
-      exchanges: records.reduce((sum, record) => sum + record.summary.exchanges, 0),
-    },
+    summary: coverageSummary(
+      items,
+      records.reduce((sum, record) => sum + record.summary.exchanges, 0),
+    ),
     items,
   };
 }
