@@ -147,28 +147,18 @@ const utf8 = new TextDecoder();
 
 /**
  * A body's keys in sorted order, joined. A client sends its fields in the same order every time:
- * the sorted text is kept per order met (a sort on every request cost more than the rest of the
- * recorder's look at it), for a bounded number of orders, and the last order met is compared
- * key by key before any text is made.
+ * the last order met and its sorted text are kept, and a body in that order is not sorted again
+ * (a sort on every request cost more than the rest of the recorder's look at it).
  */
-const sortedByOrder = new Map<string, string>();
 let lastKeys: readonly string[] = [];
 let lastSorted = '';
 function sortedKeys(value: object): string {
   const keys = Object.keys(value);
-  if (keys.length === lastKeys.length && keys.every((key, index) => key === lastKeys[index]))
-    return lastSorted;
-  // JSON, not a join: a key may hold the comma the sorted text is joined with.
-  const inOrder = JSON.stringify(keys);
-  let sorted = sortedByOrder.get(inOrder);
-  if (sorted === undefined) {
-    sorted = [...keys].sort().join(',');
-    if (sortedByOrder.size >= 256) sortedByOrder.clear();
-    sortedByOrder.set(inOrder, sorted);
+  if (keys.length !== lastKeys.length || keys.some((key, index) => key !== lastKeys[index])) {
+    lastKeys = keys;
+    lastSorted = [...keys].sort().join(',');
   }
-  lastKeys = keys;
-  lastSorted = sorted;
-  return sorted;
+  return lastSorted;
 }
 
 /** Which of the two request headers a shape names, by presence: four texts, made once. */
