@@ -46,3 +46,8 @@ export function stringifyJson(value: unknown): string {
     );
   }
 }
+
+/** Whether a parsed JSON value is an object (not null, not an array): its fields can be read. */
+export function isJsonObject(value: unknown): value is Record<string, unknown> {
+  return value !== null && typeof value === 'object' && !Array.isArray(value);
+}

@@ -3,6 +3,7 @@
  * checker for every way in (`createFake({ chaos })`, `--chaos`, `POST /__control/chaos`), which
  * refuses the whole settings object with one message naming the field, before anything changes.
  */
+import { isJsonObject } from '../contract/lossless-json.ts';
 import { operationIds } from '../contract/schemas.ts';
 import type { OperationId } from '../contract/types.ts';
 
@@ -44,10 +45,6 @@ const maxLatencyMs = 60_000;
 
 type Problem = (message: string) => never;
 
-function isRecord(value: unknown): value is Record<string, unknown> {
-  return value !== null && typeof value === 'object' && !Array.isArray(value);
-}
-
 function onlyFields(
   value: Record<string, unknown>,
   fields: readonly string[],
@@ -76,7 +73,7 @@ function milliseconds(value: unknown, where: string, fail: Problem): number {
 }
 
 function latencyOf(value: unknown, where: string, fail: Problem): LatencyDistribution {
-  if (!isRecord(value)) fail(`${where} must be an object`);
+  if (!isJsonObject(value)) fail(`${where} must be an object`);
   const latency = value as Record<string, unknown>;
   if (latency.distribution === 'uniform') {
     onlyFields(latency, ['distribution', 'minMs', 'maxMs'], where, fail);
@@ -95,7 +92,7 @@ function latencyOf(value: unknown, where: string, fail: Problem): LatencyDistrib
 }
 
 function ruleOf(value: unknown, where: string, fail: Problem): ChaosRule {
-  if (!isRecord(value)) fail(`${where} must be an object`);
+  if (!isJsonObject(value)) fail(`${where} must be an object`);
   const rule = value as Record<string, unknown>;
   onlyFields(
     rule,
@@ -118,7 +115,7 @@ function ruleOf(value: unknown, where: string, fail: Problem): ChaosRule {
   }
   let total = 0;
   if (rule.errors !== undefined) {
-    if (!isRecord(rule.errors)) fail(`${where}.errors must be an object such as {"503": 0.1}`);
+    if (!isJsonObject(rule.errors)) fail(`${where}.errors must be an object such as {"503": 0.1}`);
     const errors = rule.errors as Record<string, unknown>;
     onlyFields(errors, chaosStatuses, `${where}.errors`, fail);
     const shares: Partial<Record<ChaosStatus, number>> = {};
@@ -156,7 +153,8 @@ function ruleOf(value: unknown, where: string, fail: Problem): ChaosRule {
  * throws a ConfigError).
  */
 export function checkChaosSettings(value: unknown, fail: Problem): ChaosSettings {
-  if (!isRecord(value)) return fail('chaos must be an object such as {"seed": 1, "rules": [...]}');
+  if (!isJsonObject(value))
+    return fail('chaos must be an object such as {"seed": 1, "rules": [...]}');
   onlyFields(value, ['seed', 'rules'], 'chaos', fail);
   const { seed, rules } = value;
   if (typeof seed !== 'number' || !Number.isSafeInteger(seed))

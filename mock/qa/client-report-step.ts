@@ -88,7 +88,7 @@ export function createClientIds(
 
 function clientIdFrom(
   raw: string,
-  keySecrets: readonly string[],
+  keysSecrets: readonly string[],
   access: ResolvedConfig['controlAccess'],
 ): string {
   // Printable ASCII only: the id reaches the CLI's summary and the page.
@@ -97,7 +97,7 @@ function clientIdFrom(
       .replace(/[^\x20-\x7e]/g, '?')
       .trim()
       .slice(0, 64) || '-';
-  const secrets = [...keySecrets, ...(typeof access === 'object' ? [access.token] : [])];
+  const secrets = [...keysSecrets, ...(typeof access === 'object' ? [access.token] : [])];
   return secrets.some((secret) => holdsSecret(raw, secret)) ? '[redacted]' : id;
 }
 

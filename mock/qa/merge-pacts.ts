@@ -4,15 +4,13 @@
  * job. Interactions are deduplicated by their `key` as the recorder deduplicates them: the first
  * of a key is kept, in the order the parts give them.
  */
+import { isJsonObject } from '../contract/lossless-json.ts';
 import type { PactFile, PactInteraction } from './pact-step.ts';
 
 /** The error `mergePacts` throws when its pacts cannot be one file. */
 export class PactMergeError extends Error {
   override readonly name = 'PactMergeError';
 }
-
-const isRecord = (value: unknown): value is Record<string, unknown> =>
-  value !== null && typeof value === 'object' && !Array.isArray(value);
 
 const numberOf = (value: unknown) => (typeof value === 'number' ? value : 0);
 
@@ -25,7 +23,7 @@ const specificationOf = (pact: PactFile) => JSON.stringify(pact.metadata.pactSpe
  */
 function mergedMetadata(pacts: readonly PactFile[]): Record<string, unknown> {
   const [head] = pacts as [PactFile, ...PactFile[]];
-  const fakes = pacts.map((pact) => pact.metadata.petstoreFake).filter(isRecord);
+  const fakes = pacts.map((pact) => pact.metadata.petstoreFake).filter(isJsonObject);
   const [firstFake] = fakes;
   if (firstFake === undefined) return head.metadata;
   const failures = fakes.reduce((sum, each) => sum + numberOf(each.recordingFailures), 0);

@@ -6,6 +6,7 @@
  * schema a digits regex. Nothing here re-declares the Pet shape: a field the document adds is
  * covered without an edit.
  */
+import { isJsonObject } from '../contract/lossless-json.ts';
 import { openapiDocument } from '../contract/openapi.generated.ts';
 
 /** One Pact V4 matcher (`{ match: 'type' }`, `{ match: 'regex', regex }`, ...). */
@@ -15,9 +16,6 @@ type PactMatcher = Readonly<Record<string, unknown>> & { readonly match: string 
 export type PactRules = Record<string, { combine: 'AND'; matchers: PactMatcher[] }>;
 
 type Json = Record<string, unknown>;
-
-const isObject = (value: unknown): value is Json =>
-  value !== null && typeof value === 'object' && !Array.isArray(value);
 
 const escapeRegex = (text: string) => text.replace(/[.*+?^${}()|[\]\\]/g, '\\$&');
 
@@ -31,9 +29,9 @@ const formatRegex: Readonly<Record<string, string>> = {
 /** The operation object of an operationId, read from the document. */
 function operationOf(operationId: string): Json | undefined {
   for (const item of Object.values(openapiDocument.paths as Json)) {
-    if (!isObject(item)) continue;
+    if (!isJsonObject(item)) continue;
     for (const operation of Object.values(item))
-      if (isObject(operation) && operation.operationId === operationId) return operation;
+      if (isJsonObject(operation) && operation.operationId === operationId) return operation;
   }
   return undefined;
 }
@@ -41,9 +39,9 @@ function operationOf(operationId: string): Json | undefined {
 /** The document's response for an operation and status, else its `default`. */
 function responseOf(operationId: string, status: number): Json | undefined {
   const responses = operationOf(operationId)?.responses;
-  if (!isObject(responses)) return undefined;
+  if (!isJsonObject(responses)) return undefined;
   const found = responses[String(status)] ?? responses.default;
-  return isObject(found) ? found : undefined;
+  return isJsonObject(found) ? found : undefined;
 }
 
 /** `allOf` folded into one object schema (the document's Pet is NewPet plus `id`). */
@@ -51,9 +49,9 @@ function flatten(schema: Json): Json {
   if (!Array.isArray(schema.allOf)) return schema;
   const properties: Json = {};
   for (const part of schema.allOf) {
-    if (!isObject(part)) continue;
+    if (!isJsonObject(part)) continue;
     const flat = flatten(part);
-    if (isObject(flat.properties)) Object.assign(properties, flat.properties);
+    if (isJsonObject(flat.properties)) Object.assign(properties, flat.properties);
   }
   return { type: 'object', properties };
 }
@@ -75,18 +73,23 @@ function leafMatcher(schema: Json): PactMatcher {
 function addBodyRules(rules: PactRules, path: string, schema: Json, value: unknown): void {
   const flat = flatten(schema);
   if (Array.isArray(value)) {
-    const items = isObject(flat.items) ? flat.items : {};
+    const items = isJsonObject(flat.items) ? flat.items : {};
     // An empty list was recorded for a state with none: it must stay empty (no rule).
     if (value.length === 0) return;
     rules[path] = { combine: 'AND', matchers: [{ match: 'type', min: 1 }] };
     addBodyRules(rules, `${path}[*]`, items, value[0]);
     return;
   }
-  if (isObject(value)) {
-    const properties = isObject(flat.properties) ? flat.properties : {};
+  if (isJsonObject(value)) {
+    const properties = isJsonObject(flat.properties) ? flat.properties : {};
     for (const [field, fieldValue] of Object.entries(value)) {
       const fieldSchema = Object.hasOwn(properties, field) ? properties[field] : undefined;
-      addBodyRules(rules, `${path}.${field}`, isObject(fieldSchema) ? fieldSchema : {}, fieldValue);
+      addBodyRules(
+        rules,
+        `${path}.${field}`,
+        isJsonObject(fieldSchema) ? fieldSchema : {},
+        fieldValue,
+      );
     }
     return;
   }
@@ -96,11 +99,11 @@ function addBodyRules(rules: PactRules, path: string, schema: Json, value: unkno
 /** The body rules of a recorded JSON body, from the `application/json` schema of `content`. */
 function jsonBodyRules(content: unknown, body: unknown): PactRules {
   const schema =
-    isObject(content) && isObject(content['application/json'])
+    isJsonObject(content) && isJsonObject(content['application/json'])
       ? (content['application/json'] as Json).schema
       : undefined;
   const rules: PactRules = {};
-  addBodyRules(rules, '$', isObject(schema) ? schema : {}, body);
+  addBodyRules(rules, '$', isJsonObject(schema) ? schema : {}, body);
   return rules;
 }
 
@@ -112,7 +115,7 @@ export function responseBodyRules(operationId: string, status: number, body: unk
 /** The body rules of a recorded JSON request body of an operation (its requestBody schema). */
 export function requestBodyRules(operationId: string, body: unknown): PactRules {
   const requestBody = operationOf(operationId)?.requestBody;
-  return jsonBodyRules(isObject(requestBody) ? requestBody.content : undefined, body);
+  return jsonBodyRules(isJsonObject(requestBody) ? requestBody.content : undefined, body);
 }
 
 /**
@@ -122,9 +125,9 @@ export function requestBodyRules(operationId: string, body: unknown): PactRules 
 export function responseHeaderRules(operationId: string, status: number): PactRules {
   const headers = responseOf(operationId, status)?.headers;
   const rules: PactRules = {};
-  if (!isObject(headers)) return rules;
+  if (!isJsonObject(headers)) return rules;
   for (const [name, header] of Object.entries(headers)) {
-    const schema = isObject(header) && isObject(header.schema) ? header.schema : {};
+    const schema = isJsonObject(header) && isJsonObject(header.schema) ? header.schema : {};
     const regex = schema.type === 'integer' ? '^-?\\d+$' : '^.+$';
     rules[name] = { combine: 'AND', matchers: [{ match: 'regex', regex }] };
   }
