@@ -22,9 +22,12 @@ export function constantTimeEqual(a: string, b: string): boolean {
 }
 
 function constantTimeEqualBytes(left: Uint8Array, right: Uint8Array): boolean {
-  const length = Math.max(left.length, right.length);
+  // Over the shorter length: no read past either array's end, which V8 serves off its fast path
+  // (the four demo keys took 0.20 µs a request that way, 0.08 µs now: bench/optimisations.md).
+  // The loop's length still depends on the lengths only; unequal lengths never compare equal.
+  const length = Math.min(left.length, right.length);
   let difference = left.length ^ right.length;
-  for (let i = 0; i < length; i++) difference |= (left[i] ?? 0) ^ (right[i] ?? 0);
+  for (let i = 0; i < length; i++) difference |= (left[i] as number) ^ (right[i] as number);
   return difference === 0;
 }
 
