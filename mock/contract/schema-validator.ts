@@ -14,7 +14,21 @@ export interface SchemaIssue {
 }
 
 /** Checks a value and lists every reason it does not match; empty means valid. */
-export type SchemaCheck = (value: unknown, path?: string) => SchemaIssue[];
+export type SchemaCheck = (value: unknown, path?: string) => readonly SchemaIssue[];
+
+/**
+ * What every check of a valid value returns: one frozen array. The checks allocate only for
+ * issues, since a create validates its body on every request (bench/optimisations.md).
+ */
+const valid: readonly SchemaIssue[] = Object.freeze([]);
+
+/** The issues of several checks in order: `valid` itself when none found any. */
+function joined(into: SchemaIssue[] | undefined, found: readonly SchemaIssue[]) {
+  if (found.length === 0) return into;
+  if (into === undefined) return [...found];
+  into.push(...found);
+  return into;
+}
 
 const ANNOTATIONS = new Set([
   'description',
@@ -85,7 +99,7 @@ export function compileSchema(schema: Schema): SchemaCheck {
         const type = String(argument);
         checks.push((value, path = '') =>
           matchesType(type, value)
-            ? []
+            ? valid
             : [{ path, message: `must be ${article(type)} ${type}, got ${jsonTypeOf(value)}` }],
         );
         break;
@@ -94,7 +108,7 @@ export function compileSchema(schema: Schema): SchemaCheck {
         const allowed = argument as readonly unknown[];
         checks.push((value, path = '') =>
           allowed.includes(value)
-            ? []
+            ? valid
             : [
                 {
                   path,
@@ -108,12 +122,15 @@ export function compileSchema(schema: Schema): SchemaCheck {
         const range = formatRange(String(argument));
         if (range === undefined) break; // Formats are annotations unless we know how to assert them.
         const [min, max] = range;
+        // A safe integer compares exactly with any double: no BigInt for the common case.
+        const [minNumber, maxNumber] = [Number(min), Number(max)];
         checks.push((value, path = '') => {
-          if (!isInteger(value)) return [];
+          if (!isInteger(value)) return valid;
+          if (Number.isSafeInteger(value) && value >= minNumber && value <= maxNumber) return valid;
           const big = BigInt(value);
           return big < min || big > max
             ? [{ path, message: `must fit in ${String(argument)} (${min} to ${max})` }]
-            : [];
+            : valid;
         });
         break;
       }
@@ -122,9 +139,9 @@ export function compileSchema(schema: Schema): SchemaCheck {
         const bound = Number(argument);
         const isMin = keyword === 'minimum';
         checks.push((value, path = '') => {
-          if (typeof value !== 'number' && typeof value !== 'bigint') return [];
+          if (typeof value !== 'number' && typeof value !== 'bigint') return valid;
           const ok = isMin ? value >= bound : value <= bound;
-          return ok ? [] : [{ path, message: `must be ${isMin ? '>=' : '<='} ${bound}` }];
+          return ok ? valid : [{ path, message: `must be ${isMin ? '>=' : '<='} ${bound}` }];
         });
         break;
       }
@@ -133,12 +150,12 @@ export function compileSchema(schema: Schema): SchemaCheck {
         const bound = Number(argument);
         const isMin = keyword === 'minLength';
         checks.push((value, path = '') => {
-          if (typeof value !== 'string') return [];
+          if (typeof value !== 'string') return valid;
           // Characters as JSON Schema counts them: code points, not UTF-16 units.
           const length = [...value].length;
           const ok = isMin ? length >= bound : length <= bound;
           return ok
-            ? []
+            ? valid
             : [{ path, message: `must be at ${isMin ? 'least' : 'most'} ${bound} characters` }];
         });
         break;
@@ -146,36 +163,49 @@ export function compileSchema(schema: Schema): SchemaCheck {
       case 'required': {
         const names = argument as readonly string[];
         checks.push((value, path = '') => {
-          if (!matchesType('object', value)) return [];
-          return names
-            .filter((name) => !Object.hasOwn(value as object, name))
-            .map((name) => ({ path: at(path, name), message: 'is required' }));
+          if (!matchesType('object', value)) return valid;
+          let issues: SchemaIssue[] | undefined;
+          for (const name of names)
+            if (!Object.hasOwn(value as object, name))
+              issues = joined(issues, [{ path: at(path, name), message: 'is required' }]);
+          return issues ?? valid;
         });
         break;
       }
       case 'properties': {
+        // Each property's path under the root made once: most values checked are the root.
         const properties = Object.entries(argument as Record<string, Schema>).map(
-          ([name, sub]) => [name, compileSchema(sub)] as const,
+          ([name, sub]) => [name, compileSchema(sub), at('', name)] as const,
         );
         checks.push((value, path = '') => {
-          if (!matchesType('object', value)) return [];
+          if (!matchesType('object', value)) return valid;
           const record = value as Record<string, unknown>;
-          return properties.flatMap(([name, check]) =>
-            Object.hasOwn(record, name) ? check(record[name], at(path, name)) : [],
-          );
+          let issues: SchemaIssue[] | undefined;
+          for (const [name, check, rootPath] of properties)
+            if (Object.hasOwn(record, name))
+              issues = joined(issues, check(record[name], path === '' ? rootPath : at(path, name)));
+          return issues ?? valid;
         });
         break;
       }
       case 'items': {
         const check = compileSchema(argument as Schema);
-        checks.push((value, path = '') =>
-          Array.isArray(value) ? value.flatMap((item, index) => check(item, at(path, index))) : [],
-        );
+        checks.push((value, path = '') => {
+          if (!Array.isArray(value)) return valid;
+          let issues: SchemaIssue[] | undefined;
+          for (const [index, item] of value.entries())
+            issues = joined(issues, check(item, at(path, index)));
+          return issues ?? valid;
+        });
         break;
       }
       case 'allOf': {
         const parts = (argument as readonly Schema[]).map(compileSchema);
-        checks.push((value, path = '') => parts.flatMap((check) => check(value, path)));
+        checks.push((value, path = '') => {
+          let issues: SchemaIssue[] | undefined;
+          for (const check of parts) issues = joined(issues, check(value, path));
+          return issues ?? valid;
+        });
         break;
       }
       default:
@@ -183,13 +213,13 @@ export function compileSchema(schema: Schema): SchemaCheck {
     }
   }
   return (value, path = '') => {
-    const issues: SchemaIssue[] = [];
+    let issues: SchemaIssue[] | undefined;
     for (const check of checks) {
-      issues.push(...check(value, path));
+      issues = joined(issues, check(value, path));
       // A value of the wrong type makes every other keyword's message noise.
-      if (issues.length > 0 && check === checks[0] && 'type' in schema) break;
+      if (issues !== undefined && check === checks[0] && 'type' in schema) break;
     }
-    return issues;
+    return issues ?? valid;
   };
 }
 
