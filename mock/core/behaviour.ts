@@ -123,9 +123,9 @@ export function createApiPipeline(state: FakeState, options: PolicyOptions): Api
   const entries = apiSteps.map((factory) =>
     (factory as (parts: StepParts, options: PolicyOptions) => Step | Policy)(parts, options),
   );
-  const policies = entries.filter((entry): entry is Policy => typeof entry !== 'function');
+  const policies = entries.filter((entry): entry is Policy => 'step' in entry);
   return {
-    steps: entries.map((entry) => (typeof entry === 'function' ? entry : entry.step)),
+    steps: entries.map((entry) => ('step' in entry ? entry.step : entry)),
     log: parts.log,
     control: Object.assign({}, ...policies.map((policy) => policy.control)) as PolicyControls,
     reset: () => {

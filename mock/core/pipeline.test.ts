@@ -66,3 +66,57 @@ test('a slot carries what one step learned to the later ones, and reading an emp
     runPipeline([], (ctx) => jsonAnswer(200, ctx.need(caller)), context()),
   ).rejects.toThrow('a step reads "the caller" before the step that sets it');
 });
+
+test('after-steps see the answer innermost first, between around-steps, and may replace it or wait', async () => {
+  const seen: string[] = [];
+  const around =
+    (name: string): Step =>
+    async (_context, next) => {
+      seen.push(`${name} in`);
+      const answer = await next();
+      seen.push(`${name} out ${answer.status}`);
+      return answer;
+    };
+  const after = (name: string): Step => ({
+    after: (_context, answer) => {
+      seen.push(`${name} ${answer.status}`);
+      return answer;
+    },
+  });
+  const replaces: Step = { after: async () => jsonAnswer(202, []) };
+  const answer = await runPipeline(
+    [after('a'), around('b'), after('c'), replaces, after('d')],
+    () => jsonAnswer(200, []),
+    context(),
+  );
+  expect(answer.status).toBe(202);
+  expect(seen).toEqual(['b in', 'd 200', 'c 202', 'b out 202', 'a 202']);
+});
+
+test('a failure passes after-steps by, as it passes an awaiting step by', async () => {
+  const seen: string[] = [];
+  const after: Step = {
+    after: (_context, answer) => {
+      seen.push('after');
+      return answer;
+    },
+  };
+  const throws: Step = {
+    after: () => {
+      throw new Error('recorder bug');
+    },
+  };
+  await expect(runPipeline([after, throws], () => jsonAnswer(200, []), context())).rejects.toThrow(
+    'recorder bug',
+  );
+  await expect(
+    runPipeline(
+      [after],
+      () => {
+        throw new Error('handler bug');
+      },
+      context(),
+    ),
+  ).rejects.toThrow('handler bug');
+  expect(seen).toEqual([]);
+});

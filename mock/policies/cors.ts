@@ -33,11 +33,12 @@ function preflightHeaders(origin: string | null): Record<string, string> {
 }
 
 /** The step: adds the CORS headers to every answer to a request that names an Origin. */
-export const corsStep: Step = async (context, next) => {
-  const answer = await next();
-  const origin = context.request.header('origin');
-  if (origin !== null) Object.assign(answer.headers, corsHeaders(origin));
-  return answer;
+export const corsStep: Step = {
+  after(context, answer) {
+    const origin = context.request.header('origin');
+    if (origin !== null) Object.assign(answer.headers, corsHeaders(origin));
+    return answer;
+  },
 };
 
 /** Answers a preflight: no content, with what a local page may send (preflights carry no credentials). */

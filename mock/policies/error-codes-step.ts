@@ -22,5 +22,5 @@ function withErrorCodes(
 /** The step: renames the code of every Error answer that passes back through it. */
 export function errorCodesStep(codes: Readonly<Partial<Record<ErrorCode, string>>>): Step {
   if (Object.keys(codes).length === 0) return (_context, next) => next();
-  return async (_context, next) => withErrorCodes(await next(), codes);
+  return { after: (_context, answer) => withErrorCodes(answer, codes) };
 }

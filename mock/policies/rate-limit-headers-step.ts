@@ -9,10 +9,11 @@ import { rateLimitSlot } from './refusal.ts';
  * refusal's), else the anonymous ones: a request no key's window counts still learns the limits.
  */
 export function rateLimitHeadersStep(plans: Readonly<Record<string, Limits>>): Step {
-  return async (context, next) => {
-    const answer = await next();
-    const rateLimit = context.get(rateLimitSlot) ?? anonymousRateLimit(plans, context.now);
-    Object.assign(answer.headers, rateLimitHeaderRecord(rateLimit));
-    return answer;
+  return {
+    after(context, answer) {
+      const rateLimit = context.get(rateLimitSlot) ?? anonymousRateLimit(plans, context.now);
+      Object.assign(answer.headers, rateLimitHeaderRecord(rateLimit));
+      return answer;
+    },
   };
 }

@@ -125,7 +125,7 @@ export function clientReportPolicy({
   keys,
 }: ClientReportParts): Policy<ClientReportControl> {
   const reporter = createClientReporter();
-  const step: Policy['step'] = async (context, next) => {
+  const step: Policy['step'] = (context, next) => {
     const { request, url, now } = context;
     const arrivedReal = Date.now();
     const { usage, key } = context.need(callerSlot);
@@ -133,31 +133,35 @@ export function clientReportPolicy({
     // Retry-After deadline and ban before them.
     const retryAtBefore = usage.retryAt;
     const bannedBefore = usage.bannedUntil;
-    const answer = await next();
-    const refused = context.get(refusedUntilSlot) !== undefined;
-    const answeredAt = clock.now();
-    const reset = context.get(rateLimitSlot)?.reset;
-    reporter.record({
-      keyId: key.id,
-      clientId: clientIds(context),
-      method: request.method,
-      url,
-      arrivedAt: now,
-      answeredAt,
-      arrivedReal,
-      answeredReal: Date.now(),
-      status: answer.status,
-      errorCode: answer.errorCode,
-      retryAfter: answer.headers['Retry-After'],
-      resetInMs: reset === undefined ? undefined : Math.max(0, reset * 1000 - answeredAt),
-      chaos: injectedBy(answer) === 'chaos',
-      dropped: isDropped(answer),
-      refused,
-      violation: refused && now < retryAtBefore,
-      banStarted:
-        answer.errorCode === 'temporarily_banned' && refused && usage.bannedUntil !== bannedBefore,
+    // A promise reaction rather than an async step: no suspended frame per request.
+    return next().then((answer) => {
+      const refused = context.get(refusedUntilSlot) !== undefined;
+      const answeredAt = clock.now();
+      const reset = context.get(rateLimitSlot)?.reset;
+      reporter.record({
+        keyId: key.id,
+        clientId: clientIds(context),
+        method: request.method,
+        url,
+        arrivedAt: now,
+        answeredAt,
+        arrivedReal,
+        answeredReal: Date.now(),
+        status: answer.status,
+        errorCode: answer.errorCode,
+        retryAfter: answer.headers['Retry-After'],
+        resetInMs: reset === undefined ? undefined : Math.max(0, reset * 1000 - answeredAt),
+        chaos: injectedBy(answer) === 'chaos',
+        dropped: isDropped(answer),
+        refused,
+        violation: refused && now < retryAtBefore,
+        banStarted:
+          answer.errorCode === 'temporarily_banned' &&
+          refused &&
+          usage.bannedUntil !== bannedBefore,
+      });
+      return answer;
     });
-    return answer;
   };
   const control: ClientReportControl = {
     clients: () =>

@@ -12,7 +12,7 @@ import {
   createCoverageRecorder,
   isErrorBody,
 } from '../contract/interface-coverage.ts';
-import type { Policy } from '../core/pipeline.ts';
+import type { Context, Policy } from '../core/pipeline.ts';
 import type { Answer } from '../messages/answer.ts';
 import { keyIdSlot } from '../policies/auth.ts';
 import { redactUrl } from '../policies/log-redaction.ts';
@@ -102,8 +102,7 @@ export function coveragePolicy(
     );
   const recorder = createCoverageRecorder();
   const secretsNow = keySecrets(keys);
-  const step: Policy['step'] = async (context, next) => {
-    const answer = await next();
+  const after = (context: Context, answer: Answer): Answer => {
     const { request, url, now } = context;
     const keyId = context.get(keyIdSlot);
     // Redacted only when an example is shown (most requests never are), against the secrets
@@ -127,7 +126,7 @@ export function coveragePolicy(
     return answer;
   };
   return {
-    step,
+    step: { after },
     reset: () => {
       if (!keepOnReset) recorder.clear();
     },

@@ -380,15 +380,24 @@ export function pactPolicy(parts: PactParts): Policy<PactControl> {
     return;
   }
 
-  const step: Policy['step'] = async (context, next) => {
-    const answer = await next();
+  /** The recorder never changes an answer; the pact's metadata says what it missed and why. */
+  const failed = (error: unknown) => {
+    failures.count += 1;
+    failures.last = String((error as Error).message).slice(0, 200);
+  };
+  const after = (context: Context, answer: Answer): Answer | Promise<Answer> => {
     try {
       const reading = record(context, answer);
-      if (reading !== undefined) await reading;
+      if (reading !== undefined)
+        return reading.then(
+          () => answer,
+          (error: unknown) => {
+            failed(error);
+            return answer;
+          },
+        );
     } catch (error) {
-      // The recorder never changes an answer; the pact's metadata says what it missed and why.
-      failures.count += 1;
-      failures.last = String((error as Error).message).slice(0, 200);
+      failed(error);
     }
     return answer;
   };
@@ -418,7 +427,7 @@ export function pactPolicy(parts: PactParts): Policy<PactControl> {
     providerState: (request) => applyProviderState(parts, request),
   };
   return {
-    step,
+    step: { after },
     reset: () => {
       recorded.clear();
       dropped = 0;

@@ -50,11 +50,12 @@ export function createRouteTable(options: RouteOptions): RouteTable {
 }
 
 /** The step: adds the route's own headers (getPet's deprecation) to every answer it gets. */
-export const routeHeadersStep: Step = async (context, next) => {
-  const answer = await next();
-  const extra = context.get(routeSlot)?.route.headers?.(context.url);
-  if (extra !== undefined) Object.assign(answer.headers, extra);
-  return answer;
+export const routeHeadersStep: Step = {
+  after(context, answer) {
+    const extra = context.get(routeSlot)?.route.headers?.(context.url);
+    if (extra !== undefined) Object.assign(answer.headers, extra);
+    return answer;
+  },
 };
 
 /** The step: finds the route of the request under `basePath`, for every later step and the handler. */
