@@ -81,7 +81,7 @@ export function createContext(request: FakeRequest, url: URL, now: number): Cont
 export type Handler = (context: Context) => Answer | Promise<Answer>;
 
 /** A step that answers itself, or calls `next()` for the rest of the pipeline's answer. */
-export type AroundStep = (
+type AroundStep = (
   context: Context,
   next: () => Promise<Answer>,
 ) => Answer | Promise<Answer>;
@@ -93,7 +93,7 @@ export type AroundStep = (
  * 0.1 µs a step, bench/optimisations.md). A rejection passes them by, as it passes an awaiting
  * step by.
  */
-export interface AfterStep {
+interface AfterStep {
   readonly after: (context: Context, answer: Answer) => Answer | Promise<Answer>;
 }
 
