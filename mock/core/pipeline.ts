@@ -81,10 +81,7 @@ export function createContext(request: FakeRequest, url: URL, now: number): Cont
 export type Handler = (context: Context) => Answer | Promise<Answer>;
 
 /** A step that answers itself, or calls `next()` for the rest of the pipeline's answer. */
-type AroundStep = (
-  context: Context,
-  next: () => Promise<Answer>,
-) => Answer | Promise<Answer>;
+type AroundStep = (context: Context, next: () => Promise<Answer>) => Answer | Promise<Answer>;
 
 /**
  * A step that only sees the answer of the rest of the pipeline: it records it, adds headers to
