@@ -17,6 +17,9 @@ export interface FakeRequest {
   header(name: string): string | null;
   /** Every header as sent, in order (for wrappers that rebuild the request elsewhere). */
   headerList(): [string, string][];
-  /** The body, read at most `maxBytes` far; an empty array when there is none. */
-  body(maxBytes: number): Promise<BodyBytes>;
+  /**
+   * The body, read at most `maxBytes` far; an empty array when there is none. A door that has
+   * read it already (the HTTP door) hands it over at once, so a create awaits nothing for it.
+   */
+  body(maxBytes: number): BodyBytes | Promise<BodyBytes>;
 }

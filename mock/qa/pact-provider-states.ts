@@ -202,7 +202,7 @@ const setups: readonly (readonly [RegExp, Setup])[] = [
     async ({ store }, params) => {
       const status = statusOf(params);
       if (store.list(1, status).length === 0)
-        await store.create({ name: 'Rex', categoryId: 1, status: status ?? 'available' });
+        store.create({ name: 'Rex', categoryId: 1, status: status ?? 'available' });
       return {};
     },
   ],

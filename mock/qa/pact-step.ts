@@ -12,6 +12,7 @@ import type { OperationId } from '../contract/types.ts';
 import { ControlInputError } from '../control/control-input-error.ts';
 import type { Context, Policy } from '../core/pipeline.ts';
 import type { Answer } from '../messages/answer.ts';
+import type { BodyBytes } from '../messages/fake-request.ts';
 import { callerSlot } from '../policies/auth.ts';
 import { requestJsonSlot } from '../routes/request-body.ts';
 import { routeSlot } from '../routes/route.ts';
@@ -188,11 +189,16 @@ export function pactPolicy(parts: PactParts): Policy<PactControl> {
       return undefined;
     // The route's parse when it read the body; read and parse it here only when it did not.
     const parsed = context.get(requestJsonSlot);
-    if (parsed === undefined && context.request.method === 'POST')
-      return context.request.body(parts.config.maxBodyBytes).then((bytes) => {
+    if (parsed === undefined && context.request.method === 'POST') {
+      const withBody = (bytes: BodyBytes) => {
         const text = bytes === 'too-large' ? '' : utf8.decode(bytes);
         recordShaped(context, answer, operationId, text, jsonOf(text));
-      });
+      };
+      const read = context.request.body(parts.config.maxBodyBytes);
+      if (read instanceof Promise) return read.then(withBody);
+      withBody(read);
+      return undefined;
+    }
     recordShaped(
       context,
       answer,

@@ -4,12 +4,12 @@
  */
 import { checkNewPet, describeIssues, newPetFields } from '../contract/schemas.ts';
 import type { NewPet } from '../contract/types.ts';
-import type { Handler } from '../core/pipeline.ts';
-import { errorAnswer, jsonAnswer } from '../messages/answer.ts';
+import type { Context, Handler } from '../core/pipeline.ts';
+import { type Answer, errorAnswer, jsonAnswer } from '../messages/answer.ts';
 import { errorTemplates } from '../messages/errors.ts';
 import { maxPetId } from '../store/pet-store.ts';
 import { StorageError } from '../store/storage-error.ts';
-import { readJsonBody, requestJsonSlot } from './request-body.ts';
+import { type BodyResult, readJsonBody, requestJsonSlot } from './request-body.ts';
 import type { RouteOptions } from './route.ts';
 
 /** Checks a parsed body; returns the NewPet or a message saying every problem found. */
@@ -39,11 +39,9 @@ export function validateNewPet(
   return { pet };
 }
 
-/** Answers createPet. */
-export const createPet =
-  ({ store, config }: RouteOptions): Handler =>
-  async (context) => {
-    const body = await readJsonBody(context.request, config.maxBodyBytes);
+/** Answers createPet: synchronously when the door has the body already (no promise of its own). */
+export const createPet = ({ store, config }: RouteOptions): Handler => {
+  const create = (context: Context, body: BodyResult): Answer => {
     if (!body.ok) return body.answer;
     context.set(requestJsonSlot, body);
     const result = validateNewPet(body.value, config.maxNameLength, config.unknownFields);
@@ -55,10 +53,10 @@ export const createPet =
       );
     }
     const { status = config.defaultStatus } = result.pet;
-    let pet: Awaited<ReturnType<typeof store.create>>;
+    let pet: ReturnType<typeof store.create>;
     try {
       // The store keeps only the contract's fields (anything else the body carried is dropped).
-      pet = await store.create({ ...result.pet, status });
+      pet = store.create({ ...result.pet, status });
     } catch (error) {
       if (!(error instanceof StorageError)) throw error;
       // The store undid the create: answer an Error, never a 201 for a pet a restart would lose.
@@ -73,3 +71,10 @@ export const createPet =
     }
     return jsonAnswer(201, pet);
   };
+  return (context) => {
+    const body = readJsonBody(context.request, config.maxBodyBytes);
+    return body instanceof Promise
+      ? body.then((read) => create(context, read))
+      : create(context, body);
+  };
+};

@@ -6,7 +6,7 @@
 import { parseJson } from '../contract/lossless-json.ts';
 import { createSlot } from '../core/pipeline.ts';
 import { type Answer, errorAnswer } from '../messages/answer.ts';
-import type { FakeRequest } from '../messages/fake-request.ts';
+import type { BodyBytes, FakeRequest } from '../messages/fake-request.ts';
 
 /** The parsed body, or the error answer to send instead. */
 export type BodyResult =
@@ -45,11 +45,23 @@ const refused = (answer: Answer): BodyResult => ({ ok: false, answer });
  */
 const utf8 = new TextDecoder('utf-8', { fatal: true, ignoreBOM: false });
 
-/** Reads and parses a JSON body of at most `maxBytes` bytes. */
-export async function readJsonBody(request: FakeRequest, maxBytes: number): Promise<BodyResult> {
+/**
+ * Reads and parses a JSON body of at most `maxBytes` bytes: at once when the door has the body
+ * already, else once it is read.
+ */
+export function readJsonBody(
+  request: FakeRequest,
+  maxBytes: number,
+): BodyResult | Promise<BodyResult> {
   const typeProblem = checkJsonContentType(request.header('content-type'));
   if (typeProblem !== undefined) return refused(errorAnswer('invalid_content_type', typeProblem));
-  const bytes = await request.body(maxBytes);
+  const bytes = request.body(maxBytes);
+  return bytes instanceof Promise
+    ? bytes.then((read) => parseBody(read, maxBytes))
+    : parseBody(bytes, maxBytes);
+}
+
+function parseBody(bytes: BodyBytes, maxBytes: number): BodyResult {
   if (bytes === 'too-large') {
     return refused(
       errorAnswer('payload_too_large', `The request body must be at most ${maxBytes} bytes.`),

@@ -138,7 +138,7 @@ function toFakeRequest(incoming: IncomingMessage, origin: string, body: BodyByte
       for (let i = 0; i < raw.length; i += 2) pairs.push([raw[i] as string, raw[i + 1] as string]);
       return pairs;
     },
-    body: async () => body,
+    body: () => body,
   };
 }
 
