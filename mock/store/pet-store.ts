@@ -1,7 +1,7 @@
 /**
  * The fake's pets, kept as plain records (only the contract's fields, in its order) in the two
- * shapes its reads need: a Map by id and id-ordered lists, all pets and per status, so lookups by
- * id and listings by status stay flat at 100k pets. Every pet stored is a valid Pet: created ones
+ * shapes its reads need: an index by id (pet-index.ts) and id-ordered lists, all pets and per
+ * status, so lookups by id and listings by status stay flat at 100k pets. Every pet stored is a valid Pet: created ones
  * come from a NewPet the route validated plus an id the store assigns, restored ones are checked
  * against the contract's Pet schema whole before anything changes (`snapshotProblem`).
  *
@@ -13,6 +13,7 @@
 import { checkPet, describeIssues, onlyFields, petFields } from '../contract/schemas.ts';
 import type { NewPet, Pet, PetStatus } from '../contract/types.ts';
 import type { StorePersistence, StoreSnapshot } from './persistence.ts';
+import { createPetIndex } from './pet-index.ts';
 import { createPetList, type PetList } from './pet-list.ts';
 import { StorageError } from './storage-error.ts';
 
@@ -55,7 +56,7 @@ export async function createPetStore(
   seed: readonly Pet[] = [],
   persistence?: StorePersistence,
 ): Promise<PetStore> {
-  const index = new Map<number, Pet>();
+  let index = createPetIndex();
   let all = createPetList();
   let byStatus = new Map<PetStatus | undefined, PetList>();
   let nextId = 1;
@@ -70,8 +71,7 @@ export async function createPetStore(
 
   /**
    * Stores a pet under an id known to be free. `create` calls it directly: `nextId` is past every
-   * stored id, and the look-up `add` makes first is a cache miss in a Map of 100k+ pets (over half
-   * of a create's time in the store, bench/optimisations.md).
+   * stored id, so the look-up `add` makes first is not needed.
    */
   const addUnder = (id: number, pet: Pet): Pet => {
     // Frozen: pages and their JSON text are reused until a pet is inserted among them.
@@ -89,7 +89,7 @@ export async function createPetStore(
   };
 
   const load = (pets: readonly Pet[], next: number): void => {
-    index.clear();
+    index = createPetIndex();
     all = createPetList();
     byStatus = new Map();
     nextId = 1;
