@@ -16,17 +16,23 @@ function context(): Context {
   );
 }
 
+/** An around-step that writes to `seen` when the request passes in and when its answer comes out. */
+const around =
+  (seen: string[], name: string): Step =>
+  async (_context, next) => {
+    seen.push(`${name} in`);
+    const answer = await next();
+    seen.push(`${name} out ${answer.status}`);
+    return answer;
+  };
+
 test('steps run in order in front of the handler, and each sees what came back', async () => {
   const seen: string[] = [];
-  const step =
-    (name: string): Step =>
-    async (_context, next) => {
-      seen.push(`${name} in`);
-      const answer = await next();
-      seen.push(`${name} out ${answer.status}`);
-      return answer;
-    };
-  const answer = await runPipeline([step('a'), step('b')], () => jsonAnswer(200, []), context());
+  const answer = await runPipeline(
+    [around(seen, 'a'), around(seen, 'b')],
+    () => jsonAnswer(200, []),
+    context(),
+  );
   expect(answer.status).toBe(200);
   expect(seen).toEqual(['a in', 'b in', 'b out 200', 'a out 200']);
 });
@@ -69,14 +75,6 @@ test('a slot carries what one step learned to the later ones, and reading an emp
 
 test('after-steps see the answer innermost first, between around-steps, and may replace it or wait', async () => {
   const seen: string[] = [];
-  const around =
-    (name: string): Step =>
-    async (_context, next) => {
-      seen.push(`${name} in`);
-      const answer = await next();
-      seen.push(`${name} out ${answer.status}`);
-      return answer;
-    };
   const after = (name: string): Step => ({
     after: (_context, answer) => {
       seen.push(`${name} ${answer.status}`);
@@ -85,7 +83,7 @@ test('after-steps see the answer innermost first, between around-steps, and may 
   });
   const replaces: Step = { after: async () => jsonAnswer(202, []) };
   const answer = await runPipeline(
-    [after('a'), around('b'), after('c'), replaces, after('d')],
+    [after('a'), around(seen, 'b'), after('c'), replaces, after('d')],
     () => jsonAnswer(200, []),
     context(),
   );
