@@ -6,8 +6,9 @@ export default defineConfig({
     include: ['mock/**/*.test.ts', 'contract-tests/**/*.test.ts', 'scripts/**/*.test.ts'],
     testTimeout: 30_000,
     hookTimeout: 60_000,
-    // Finds (or unpacks from npm) the Chromium of the browser tests, once per run.
-    globalSetup: ['./mock/doors/browser/chromium-global-setup.ts'],
+    // Finds (or unpacks from npm) the Chromium of the browser tests, once per run; then gives
+    // the run a temporary folder of its own, removed when it ends.
+    globalSetup: ['./mock/doors/browser/chromium-global-setup.ts', './scripts/test-temp-dir.ts'],
     reporters: ['default', './scripts/summary-reporter.ts'],
   },
 });
