@@ -1,9 +1,10 @@
 /**
  * The request pipeline: an ordered list of steps in front of a handler. Each step may answer
  * (a refusal it owns: the 401 with its challenge, the ban, the 429) or hand the request on with
- * `next()`, and may look at what came back. The pipeline knows requests and answers only: what a
- * step learns for later steps (the caller, the rate-limit values) travels in a slot that the step
- * owning it declares, as hono's `c.set` / `c.get` do, so no step's data is written here.
+ * `next()`, and may look at what came back; a step that only looks at what came back is an
+ * after-step (`{ after }`), cheaper per request. The pipeline knows requests and answers only:
+ * what a step learns for later steps (the caller, the rate-limit values) travels in a slot that
+ * the step owning it declares, as hono's `c.set` / `c.get` do, so no step's data is written here.
  */
 import type { Answer } from '../messages/answer.ts';
 import type { FakeRequest } from '../messages/fake-request.ts';
