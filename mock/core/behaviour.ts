@@ -15,6 +15,7 @@ import { answerPreflight, corsStep } from '../policies/cors.ts';
 import { errorCodesStep } from '../policies/error-codes-step.ts';
 import { hostStep } from '../policies/host-check.ts';
 import { internalErrorStep } from '../policies/internal-error-step.ts';
+import { type KeySecrets, keySecrets } from '../policies/plans.ts';
 import { anonymousRateLimit, rateLimitHeaderRecord } from '../policies/rate-limit.ts';
 import { rateLimitHeadersStep } from '../policies/rate-limit-headers-step.ts';
 import { rateLimitPolicy } from '../policies/rate-limit-step.ts';
@@ -39,6 +40,7 @@ export const maxUrlLength = 8192;
 
 /** What the steps are built from: the fake's state and the parts several steps share. */
 interface StepParts extends FakeState {
+  readonly secrets: KeySecrets;
   readonly refuse: Refuse;
   readonly clientIds: ClientIds;
   readonly log: RequestLog;
@@ -112,12 +114,14 @@ export interface ApiPipeline {
 /** Builds the interface's pipeline over one fake's state; a bad policy option throws a ConfigError. */
 export function createApiPipeline(state: FakeState, options: PolicyOptions): ApiPipeline {
   const { config, keys } = state;
-  const clientIds = createClientIds(keys, config.controlAccess);
+  const secrets = keySecrets(keys);
+  const clientIds = createClientIds(secrets, config.controlAccess);
   const parts: StepParts = {
     ...state,
+    secrets,
     refuse: createRefuse(config.retryAfterFormat),
     clientIds,
-    log: createRequestLog({ onExchange: config.onExchange, keys, clientIds }),
+    log: createRequestLog({ onExchange: config.onExchange, secrets, clientIds }),
     routes: createRouteTable({ store: state.store, clock: state.clock, config }),
   };
   const entries = apiSteps.map((factory) =>

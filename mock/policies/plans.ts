@@ -42,7 +42,10 @@ export function limitsFor(plans: Readonly<Record<string, Limits>>, key: KeyEntry
  * added key brings new ones, and a new array). The steps that hide secrets ask on every request;
  * a caller may also tell from the array's identity that the keys changed.
  */
-export function keySecrets(keys: readonly KeyEntry[]): () => readonly string[] {
+export type KeySecrets = () => readonly string[];
+
+/** The KeySecrets of a fake's keys; one per fake, shared by every step that hides secrets. */
+export function keySecrets(keys: readonly KeyEntry[]): KeySecrets {
   let seen: readonly KeyEntry[] = [];
   let secrets: readonly string[] = [];
   return () => {

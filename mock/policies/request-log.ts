@@ -12,7 +12,7 @@ import type { ClientIds } from '../qa/client-report-step.ts';
 import { routeSlot } from '../routes/route.ts';
 import { keyIdSlot } from './auth.ts';
 import { redactUrl } from './log-redaction.ts';
-import { type KeyEntry, keySecrets } from './plans.ts';
+import type { KeySecrets } from './plans.ts';
 
 /** What a control request changed, in words for the log (never a secret). */
 export const controlActionSlot = createSlot<string>('what the control request changed');
@@ -34,13 +34,17 @@ export interface RequestLog {
 
 interface RequestLogOptions {
   readonly onExchange: ((record: ExchangeRecord) => void) | undefined;
-  /** Whose secrets the URL must not show. */
-  readonly keys: readonly KeyEntry[];
+  /** The secrets the URL must not show. */
+  readonly secrets: KeySecrets;
   readonly clientIds: ClientIds;
 }
 
 /** Creates the request log; without `onExchange` its steps pass straight through. */
-export function createRequestLog({ onExchange, keys, clientIds }: RequestLogOptions): RequestLog {
+export function createRequestLog({
+  onExchange,
+  secrets,
+  clientIds,
+}: RequestLogOptions): RequestLog {
   const write = (
     request: FakeRequest,
     shownUrl: string,
@@ -66,7 +70,6 @@ export function createRequestLog({ onExchange, keys, clientIds }: RequestLogOpti
       ...(answer.errorCode === undefined ? {} : { errorCode: answer.errorCode }),
       ...(extra.controlAction === undefined ? {} : { controlAction: extra.controlAction }),
     });
-  const secrets = keySecrets(keys);
   const redacted = (url: URL) => redactUrl(url, secrets());
 
   // Promise reactions rather than async steps: no suspended frame per request.

@@ -7,7 +7,7 @@ import type { ControllableClock } from '../clock/clock.ts';
 import type { ResolvedConfig } from '../config/config.ts';
 import { type Context, createSlot, type Policy } from '../core/pipeline.ts';
 import { callerSlot } from '../policies/auth.ts';
-import { type KeyEntry, keySecrets } from '../policies/plans.ts';
+import type { KeySecrets } from '../policies/plans.ts';
 import { refusedUntilSlot } from '../policies/rate-limit-step.ts';
 import { rateLimitSlot } from '../policies/refusal.ts';
 import { injectedBy, isDropped } from './answer-marks.ts';
@@ -53,13 +53,12 @@ const clientIdSlot = createSlot<string>('client id');
  * the control token there, raw, percent-encoded or in base64, is shown as `[redacted]`).
  */
 export function createClientIds(
-  keys: readonly KeyEntry[],
+  secretsNow: KeySecrets,
   controlAccess: ResolvedConfig['controlAccess'],
 ): ClientIds {
   // A client sends the same header on every request: its id is worked out once per header text
   // while the keys stay the same entries (adding a key or a reset brings new secrets to look for).
   const byHeader = new Map<string, string>();
-  const secretsNow = keySecrets(keys);
   let secretsSeen: readonly string[] | undefined;
   return (context) => {
     // Asked by three steps per request (the report, the coverage, the request log): worked out
@@ -105,8 +104,8 @@ function clientIdFrom(
 interface ClientReportParts {
   readonly clock: ControllableClock;
   readonly clientIds: ClientIds;
-  /** Whose secrets the report's URLs must not show. */
-  readonly keys: readonly KeyEntry[];
+  /** The secrets the report's URLs must not show. */
+  readonly secrets: KeySecrets;
 }
 
 /** What the control surface can read of the client report (part of `fake.control`). */
@@ -122,7 +121,7 @@ export interface ClientReportControl {
 export function clientReportPolicy({
   clock,
   clientIds,
-  keys,
+  secrets,
 }: ClientReportParts): Policy<ClientReportControl> {
   const reporter = createClientReporter();
   const step: Policy['step'] = (context, next) => {
@@ -164,13 +163,7 @@ export function clientReportPolicy({
     });
   };
   const control: ClientReportControl = {
-    clients: () =>
-      reporter.report(
-        clock.now(),
-        Date.now(),
-        clock.frozen,
-        keys.map((key) => key.key),
-      ),
+    clients: () => reporter.report(clock.now(), Date.now(), clock.frozen, secrets()),
   };
   return { step, reset: () => reporter.clear(), control };
 }

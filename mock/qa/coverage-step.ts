@@ -16,7 +16,7 @@ import type { Context, Policy } from '../core/pipeline.ts';
 import type { Answer } from '../messages/answer.ts';
 import { keyIdSlot } from '../policies/auth.ts';
 import { redactUrl } from '../policies/log-redaction.ts';
-import { type KeyEntry, keySecrets } from '../policies/plans.ts';
+import type { KeySecrets } from '../policies/plans.ts';
 import { routeSlot } from '../routes/route.ts';
 import type { ClientIds } from './client-report-step.ts';
 
@@ -43,8 +43,8 @@ export interface CoverageOptions {
 interface CoverageParts {
   readonly clock: ControllableClock;
   readonly clientIds: ClientIds;
-  /** Whose secrets the examples' paths must not show. */
-  readonly keys: readonly KeyEntry[];
+  /** The secrets the examples' paths must not show. */
+  readonly secrets: KeySecrets;
 }
 
 /** The query of a request without one (read, never changed). */
@@ -91,7 +91,7 @@ function hasErrorBody(answer: Answer): boolean {
 
 /** The step: passes the request on, then records its answer in the coverage. */
 export function coveragePolicy(
-  { clock, clientIds, keys }: CoverageParts,
+  { clock, clientIds, secrets }: CoverageParts,
   options: CoverageOptions,
 ): Policy<CoverageControl> {
   const keepOnReset = options.coverage?.keepOnReset ?? false;
@@ -101,17 +101,16 @@ export function coveragePolicy(
       `must be true or false, got ${String(keepOnReset)}`,
     );
   const recorder = createCoverageRecorder();
-  const secretsNow = keySecrets(keys);
   const after = (context: Context, answer: Answer): Answer => {
     const { request, url, now } = context;
     const keyId = context.get(keyIdSlot);
     // Redacted only when an example is shown (most requests never are), against the secrets
     // known when the request came: a key removed by a reset since is still hidden.
-    const secrets = secretsNow();
+    const known = secrets();
     const exchange: CoverageExchange = {
       operationId: context.get(routeSlot)?.route.operationId,
       method: request.method,
-      path: () => redactUrl(url, secrets),
+      path: () => redactUrl(url, known),
       // URL builds its searchParams on first use: not for the many requests without a query.
       query: url.search === '' ? noQuery : url.searchParams,
       status: answer.status,
