@@ -14,7 +14,7 @@
  */
 import * as nodeFs from 'node:fs';
 import { dirname } from 'node:path';
-import { parseJson, stringifyJson } from '../contract/lossless-json.ts';
+import { isJsonObject, parseJson, stringifyJson } from '../contract/lossless-json.ts';
 import { checkPet, describeIssues } from '../contract/schemas.ts';
 import type { Pet } from '../contract/types.ts';
 import type { StorePersistence, StoreSnapshot } from '../store/persistence.ts';
@@ -54,9 +54,8 @@ export class StateFileError extends Error {
 }
 
 function createdProblem(value: unknown, seen: ReadonlySet<number>): string | undefined {
-  const record = value as { created?: unknown } | null;
-  if (record === null || typeof record !== 'object' || Array.isArray(record))
-    return 'expected a {"created": <pet>} line';
+  if (!isJsonObject(value)) return 'expected a {"created": <pet>} line';
+  const record = value as { created?: unknown };
   const extra = Object.keys(record).filter((field) => field !== 'created');
   if (extra.length > 0 || record.created === undefined) return 'expected a {"created": <pet>} line';
   const issues = checkPet(record.created);

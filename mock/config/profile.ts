@@ -5,6 +5,7 @@
  * server. The schema is documented in contract-tests/README.md ("Calibrate the fake").
  */
 
+import { isJsonObject } from '../contract/lossless-json.ts';
 import { petStatuses } from '../contract/schemas.ts';
 import type { PetStatus } from '../contract/types.ts';
 import type { ErrorCode } from '../messages/errors.ts';
@@ -62,9 +63,8 @@ function fail(path: string, problem: string): never {
 }
 
 function checkChoices(value: unknown): ProfileChoices {
-  if (value === null || typeof value !== 'object' || Array.isArray(value))
-    fail('choices', 'must be an object');
-  const choices = value as Record<string, unknown>;
+  if (!isJsonObject(value)) fail('choices', 'must be an object');
+  const choices = value;
   const known = [
     'defaultStatus',
     'maxNameLength',
@@ -99,8 +99,7 @@ function checkChoices(value: unknown): ProfileChoices {
     );
   const codes = choices.errorCodes;
   if (codes !== undefined) {
-    if (codes === null || typeof codes !== 'object' || Array.isArray(codes))
-      fail('choices.errorCodes', 'must be an object of code -> code');
+    if (!isJsonObject(codes)) fail('choices.errorCodes', 'must be an object of code -> code');
     for (const [name, code] of Object.entries(codes))
       if (typeof code !== 'string' || code === '' || code.length > 100)
         fail(
@@ -116,9 +115,9 @@ function checkChoices(value: unknown): ProfileChoices {
  * @example parseProfile(JSON.parse(readFileSync('staging.profile.json', 'utf8')))
  */
 export function parseProfile(value: unknown): FakeProfile {
-  if (value === null || typeof value !== 'object' || Array.isArray(value))
+  if (!isJsonObject(value))
     fail('', 'must be a JSON object (a file written by petstore-contract calibrate)');
-  const profile = value as Record<string, unknown>;
+  const profile = value;
   if (profile.format !== profileFormat)
     fail('format', `must be "${profileFormat}"; got ${JSON.stringify(profile.format)}`);
   return { ...(profile as unknown as FakeProfile), choices: checkChoices(profile.choices) };

@@ -7,6 +7,7 @@
  * exercised and by whom; `coverageRecord` turns that into the documented JSON record
  * (docs/coverage.schema.json).
  */
+import { isJsonObject } from './lossless-json.ts';
 import { openapiDocument } from './openapi.generated.ts';
 import type { OperationId } from './types.ts';
 
@@ -506,7 +507,7 @@ function senderOf(exchange: CoverageExchange): Omit<CoverageSender, 'count'> {
 
 /** Whether a JSON body is shaped as the interface's Error (`code`, `message`, `status`). */
 export function isErrorBody(json: unknown): boolean {
-  if (json === null || typeof json !== 'object' || Array.isArray(json)) return false;
-  const { code, message, status } = json as Record<string, unknown>;
+  if (!isJsonObject(json)) return false;
+  const { code, message, status } = json;
   return typeof code === 'string' && typeof message === 'string' && Number.isInteger(status);
 }

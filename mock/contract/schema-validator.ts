@@ -6,6 +6,8 @@
  * outgrow it.
  */
 
+import { isJsonObject } from './lossless-json.ts';
+
 /** One reason a value does not match its schema. */
 export interface SchemaIssue {
   /** JSON-pointer-like location of the offending value, `''` for the root. */
@@ -61,7 +63,7 @@ function isInteger(value: unknown): value is number | bigint {
 function matchesType(type: string, value: unknown): boolean {
   switch (type) {
     case 'object':
-      return value !== null && typeof value === 'object' && !Array.isArray(value);
+      return isJsonObject(value);
     case 'array':
       return Array.isArray(value);
     case 'integer':

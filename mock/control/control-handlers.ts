@@ -18,7 +18,7 @@ import {
   coverageFormats,
   formatCoverage,
 } from '../contract/coverage-formats.ts';
-import { parseJson } from '../contract/lossless-json.ts';
+import { isJsonObject, parseJson } from '../contract/lossless-json.ts';
 import type { OperationId } from '../contract/types.ts';
 import { type Context, createSlot, type Handler, type Step } from '../core/pipeline.ts';
 import { type Answer, errorAnswer, jsonAnswer } from '../messages/answer.ts';
@@ -62,8 +62,7 @@ async function bodyOf(request: ControlRequest, fields: readonly string[]): Promi
   } catch {
     throw new ControlInputError('body must be JSON');
   }
-  if (value === null || typeof value !== 'object' || Array.isArray(value))
-    throw new ControlInputError('body must be a JSON object');
+  if (!isJsonObject(value)) throw new ControlInputError('body must be a JSON object');
   const unknown = Object.keys(value).filter((field) => !fields.includes(field));
   if (unknown.length > 0) {
     throw new ControlInputError(

@@ -2,7 +2,9 @@
  * Plans and API keys. The interface names the plans and their limits but not which key has
  * which plan: the fake reads that from a keys file (fixtures/keys.json by default).
  */
+
 import { ConfigError } from '../config/config-error.ts';
+import { isJsonObject } from '../contract/lossless-json.ts';
 import { keyFormatProblem } from './key-format.ts';
 
 /** Requests allowed per fixed minute window and per fixed UTC day window. */
@@ -59,9 +61,9 @@ export function keySecrets(keys: readonly KeyEntry[]): KeySecrets {
 
 /** Throws a ConfigError naming the bad field unless `limits` are two positive safe integers. */
 export function assertLimits(limits: unknown, where: string): asserts limits is Limits {
-  const value = limits as Partial<Limits> | null;
-  if (value === null || typeof value !== 'object' || Array.isArray(value))
+  if (!isJsonObject(limits))
     throw new ConfigError(where, 'must be an object {"perMinute": n, "perDay": n}');
+  const value = limits as Partial<Limits>;
   for (const field of ['perMinute', 'perDay'] as const) {
     const n = value[field];
     if (typeof n !== 'number' || !Number.isSafeInteger(n) || n < 1) {

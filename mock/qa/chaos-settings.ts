@@ -74,7 +74,7 @@ function milliseconds(value: unknown, where: string, fail: Problem): number {
 
 function latencyOf(value: unknown, where: string, fail: Problem): LatencyDistribution {
   if (!isJsonObject(value)) fail(`${where} must be an object`);
-  const latency = value as Record<string, unknown>;
+  const latency = value;
   if (latency.distribution === 'uniform') {
     onlyFields(latency, ['distribution', 'minMs', 'maxMs'], where, fail);
     const minMs = milliseconds(latency.minMs, `${where}.minMs`, fail);
@@ -93,7 +93,7 @@ function latencyOf(value: unknown, where: string, fail: Problem): LatencyDistrib
 
 function ruleOf(value: unknown, where: string, fail: Problem): ChaosRule {
   if (!isJsonObject(value)) fail(`${where} must be an object`);
-  const rule = value as Record<string, unknown>;
+  const rule = value;
   onlyFields(
     rule,
     ['operationId', 'keyId', 'errors', 'drop', 'retryAfterSeconds', 'latency'],
@@ -116,7 +116,7 @@ function ruleOf(value: unknown, where: string, fail: Problem): ChaosRule {
   let total = 0;
   if (rule.errors !== undefined) {
     if (!isJsonObject(rule.errors)) fail(`${where}.errors must be an object such as {"503": 0.1}`);
-    const errors = rule.errors as Record<string, unknown>;
+    const errors = rule.errors;
     onlyFields(errors, chaosStatuses, `${where}.errors`, fail);
     const shares: Partial<Record<ChaosStatus, number>> = {};
     for (const status of chaosStatuses) {

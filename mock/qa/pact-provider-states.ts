@@ -6,6 +6,7 @@
  * is banned", "pet 42 exists", "pet 7 does not exist", "no pets", "pets exist".
  */
 import type { ControllableClock } from '../clock/clock.ts';
+import { isJsonObject } from '../contract/lossless-json.ts';
 import { petStatuses } from '../contract/schemas.ts';
 import type { Pet, PetStatus } from '../contract/types.ts';
 import { ControlInputError } from '../control/control-input-error.ts';
@@ -224,8 +225,7 @@ export async function applyProviderState(
   if (typeof state !== 'string') throw new ControlInputError('state must be a string');
   if (action !== 'setup' && action !== 'teardown')
     throw new ControlInputError('action must be "setup" or "teardown"');
-  if (params === null || typeof params !== 'object' || Array.isArray(params))
-    throw new ControlInputError('params must be a JSON object');
+  if (!isJsonObject(params)) throw new ControlInputError('params must be a JSON object');
   // A verifier calls with no state for an interaction that names none: nothing to set up.
   if (state === '') return {};
   const setup = setups.find(([pattern]) => pattern.test(state))?.[1];

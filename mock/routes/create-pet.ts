@@ -2,6 +2,7 @@
  * `POST /pets` (createPet): validates the body against NewPet from the contract, then the fake's
  * own rules for points the interface leaves open (name length), and stores the pet.
  */
+import { isJsonObject } from '../contract/lossless-json.ts';
 import { checkNewPet, describeIssues, newPetFields } from '../contract/schemas.ts';
 import type { NewPet } from '../contract/types.ts';
 import type { Context, Handler } from '../core/pipeline.ts';
@@ -18,9 +19,8 @@ export function validateNewPet(
   maxNameLength: number,
   unknownFields: 'ignore' | 'refuse' = 'ignore',
 ): { pet: NewPet } | { error: string } {
-  if (body === null || typeof body !== 'object' || Array.isArray(body)) {
+  if (!isJsonObject(body))
     return { error: 'The request body must be a JSON object shaped as NewPet.' };
-  }
   if (unknownFields === 'refuse') {
     const unknown = Object.keys(body).filter((key) => !newPetFields.includes(key));
     if (unknown.length > 0)
