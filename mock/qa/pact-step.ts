@@ -137,8 +137,8 @@ function shapeKey(shape: string): string {
 
 /** The path template of a route's path: its parameters named, not valued. */
 function templateOf(path: string, params: Readonly<Record<string, string>> | undefined): string {
+  if (params === undefined) return path;
   let template = path;
-  if (params === undefined) return template;
   for (const [name, value] of Object.entries(params))
     template = template.replace(`/${encodeURIComponent(value)}`, `/{${name}}`);
   return template;
