@@ -24,6 +24,7 @@ import {
   type PolicyOptions,
 } from './core/behaviour.ts';
 import type { FakeState } from './core/fake-state.ts';
+import { loadSession, saveSession } from './core/session.ts';
 import { createFakeFetch } from './doors/fake-fetch.ts';
 import { createMswHandlers } from './doors/msw-handlers.ts';
 import { type KeyEntry, type KeysFile, type Limits, parseKeysFile } from './policies/plans.ts';
@@ -41,7 +42,11 @@ export interface CreateFakeOptions extends FakeOptions, PolicyOptions {
   readonly keys?: KeysFile;
   /** The clock; default real time, controllable. */
   readonly clock?: ControllableClock;
-  /** Where to keep the pets across restarts (saved state wins over `seed`). Default: memory only. */
+  /**
+   * Where to keep the pets across restarts (saved state wins over `seed`), and with its `session`
+   * part the rest of the fake's state too (saved state wins over `keys`, `clock`, `chaos`). A
+   * saved session that cannot be read throws a SessionStateError. Default: memory only.
+   */
   readonly persistence?: StorePersistence;
 }
 
@@ -151,6 +156,13 @@ export async function createFake(given: CreateFakeOptions = {}): Promise<Fake> {
     usage: new Map(),
   };
   const api = createApiPipeline(state, options);
+  const session = options.persistence?.session;
+  if (session !== undefined) {
+    // Saved state wins over the options' starting state, as the store's saved pets win over the seed.
+    const saved = session.load();
+    if (saved !== undefined) loadSession(state, api.states, saved);
+    session.attach(() => saveSession(state, api.states));
+  }
   const control: FakeControl = createControl(state, seed, initialKeys, api);
   const behaviour = createBehaviour(state, api, control);
   return {

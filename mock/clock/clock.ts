@@ -16,7 +16,17 @@ export interface ControllableClock extends Clock {
   readonly frozen: boolean;
   /** Back to real time, unfrozen. */
   reset(): void;
+  /** Where the clock stands against its time source, to take it to storage (see `load`). */
+  save(): ClockState;
+  /**
+   * Puts the clock where `save` found it: a frozen clock at the same time, a ticking one the same
+   * distance from its source, so windows and bans saved with it keep their times.
+   */
+  load(state: ClockState): void;
 }
+
+/** A clock's position as saved: frozen at a time, or ticking at a distance from its source. */
+export type ClockState = { readonly frozenAt: number } | { readonly offsetMs: number };
 
 /** The times the fake's clock may show (1970-01-01 to 9999-12-31 UTC), so every header date is valid. */
 const clockRange = { min: 0, max: Date.UTC(9999, 11, 31, 23, 59, 59, 999) } as const;
@@ -66,6 +76,17 @@ export function createClock(source: () => number = Date.now): ControllableClock 
     reset() {
       offset = 0;
       frozenAt = undefined;
+    },
+    save: () => (frozenAt === undefined ? { offsetMs: offset } : { frozenAt }),
+    load(state) {
+      const at = 'frozenAt' in state ? state.frozenAt : source() + state.offsetMs;
+      if (!inClockRange(at)) throw new RangeError(`clock: cannot load a clock at ${at}`);
+      if ('frozenAt' in state) {
+        frozenAt = state.frozenAt;
+      } else {
+        frozenAt = undefined;
+        offset = state.offsetMs;
+      }
     },
   };
 }

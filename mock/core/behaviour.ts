@@ -6,6 +6,7 @@
  * itself when it is none of them. Which steps run, in which order, is written here and nowhere
  * else.
  */
+import type { ResolvedConfig } from '../config/config.ts';
 import { controlPipeline, type HttpControl } from '../control/control-handlers.ts';
 import { type Answer, errorAnswer } from '../messages/answer.ts';
 import type { FakeRequest } from '../messages/fake-request.ts';
@@ -33,7 +34,14 @@ import {
   routingStep,
 } from '../routes/route-table.ts';
 import type { FakeState } from './fake-state.ts';
-import { createContext, type Handler, type Policy, runPipeline, type Step } from './pipeline.ts';
+import {
+  createContext,
+  type Handler,
+  type Policy,
+  type PolicyState,
+  runPipeline,
+  type Step,
+} from './pipeline.ts';
 
 /** Longest request target (path and query) answered; longer ones get 414 `uri_too_long`. */
 export const maxUrlLength = 8192;
@@ -109,6 +117,8 @@ export interface ApiPipeline {
   reset(): void;
   /** What the policies add to the control surface's summary. */
   describe(): Record<string, unknown>;
+  /** The policies' own states, for a session that leaves the fake and comes back (session.ts). */
+  readonly states: readonly PolicyState[];
 }
 
 /** Builds the interface's pipeline over one fake's state; a bad policy option throws a ConfigError. */
@@ -136,6 +146,7 @@ export function createApiPipeline(state: FakeState, options: PolicyOptions): Api
       for (const policy of policies) policy.reset();
     },
     describe: () => Object.assign({}, ...policies.map((policy) => policy.describe?.())),
+    states: policies.flatMap((policy) => (policy.state === undefined ? [] : [policy.state])),
   };
 }
 
@@ -155,6 +166,22 @@ function isUnder(path: string, prefix: string): boolean {
   const next = path.charCodeAt(prefix.length);
   // End of the path, '/', '?' or '#'.
   return Number.isNaN(next) || next === 47 || next === 63 || next === 35;
+}
+
+/**
+ * Whether an absolute URL is a fake's with this configuration: one of its origins, under `/v1` or
+ * the control prefix. A door that answers for a fake elsewhere (another tab) asks it without one.
+ */
+export function ownsUrl(
+  config: Pick<ResolvedConfig, 'origins' | 'basePath' | 'controlPrefix'>,
+  url: string,
+): boolean {
+  for (const origin of config.origins) {
+    if (!url.startsWith(origin)) continue;
+    const path = url.slice(origin.length);
+    if (isUnder(path, config.basePath) || path.startsWith(`${config.controlPrefix}/`)) return true;
+  }
+  return false;
 }
 
 /** Creates the behaviour core over one fake's state, its interface pipeline and control surface. */
@@ -222,15 +249,9 @@ export function createBehaviour(
     return refuseEarly(request, url, errorAnswer('route_not_found', message, anonymous()), started);
   }
 
-  function owns(url: string): boolean {
-    for (const origin of config.origins) {
-      if (!url.startsWith(origin)) continue;
-      const path = url.slice(origin.length);
-      if (isUnder(path, config.basePath) || path.startsWith(`${config.controlPrefix}/`))
-        return true;
-    }
-    return false;
-  }
-
-  return { answer, owns, anonymousRateLimitHeaders: anonymous };
+  return {
+    answer,
+    owns: (url) => ownsUrl(config, url),
+    anonymousRateLimitHeaders: anonymous,
+  };
 }

@@ -148,4 +148,19 @@ export interface Policy<Control extends object = object> {
   readonly reset: () => void;
   readonly control?: Control;
   readonly describe?: () => Record<string, unknown>;
+  /** How its state leaves the fake and comes back (browser storage, another tab taking over). */
+  readonly state?: PolicyState;
+}
+
+/**
+ * A policy's own state as it is saved and loaded: `save` returns plain data (structured-clone
+ * and JSON safe); `load` checks what `save` returned (or `undefined`: nothing saved, as for a
+ * fake that just started) whole, and returns the change that puts it back, so a session is
+ * applied only once every part of it has been read. A value it cannot read throws.
+ */
+export interface PolicyState {
+  /** The key its state is saved under; stable across versions. */
+  readonly name: string;
+  save(): unknown;
+  load(saved: unknown): () => void;
 }

@@ -7,7 +7,10 @@ import { isDropped } from '../qa/answer-marks.ts';
 import { fromFetchRequest, toFetchResponse } from './fetch-adapter.ts';
 
 /** A fetch over one fake. URLs outside its origins fail as an unreachable host would. */
-export function createFakeFetch(behaviour: Behaviour, origins: readonly string[]): typeof fetch {
+export function createFakeFetch(
+  behaviour: Pick<Behaviour, 'answer' | 'owns'>,
+  origins: readonly string[],
+): typeof fetch {
   return async (input, init) => {
     const request =
       input instanceof Request && init === undefined ? input : new Request(input, init);

@@ -10,7 +10,7 @@ import { isDropped } from '../qa/answer-marks.ts';
 import { fromFetchRequest, toFetchResponse } from './fetch-adapter.ts';
 
 /** The msw handlers of one fake (`server.use()` overrides go in front of them as usual). */
-export function createMswHandlers(behaviour: Behaviour): RequestHandler[] {
+export function createMswHandlers(behaviour: Pick<Behaviour, 'answer' | 'owns'>): RequestHandler[] {
   return [
     http.all(
       ({ request }) => behaviour.owns(request.url),

@@ -22,4 +22,9 @@ export interface FakeRequest {
    * read it already (the HTTP door) hands it over at once, so a create awaits nothing for it.
    */
   body(maxBytes: number): BodyBytes | Promise<BodyBytes>;
+  /**
+   * An opaque id of the connection the request came on (an HTTP socket, a browser tab), when the
+   * door knows one: requests on one connection come from one client instance.
+   */
+  readonly connection?: string;
 }

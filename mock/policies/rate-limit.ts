@@ -26,6 +26,22 @@ export interface KeyUsage {
   bannedUntil: number;
 }
 
+/** Why a saved value is not a usage record (see KeyUsage), or `undefined` when it is one. */
+export function usageProblem(value: unknown): string | undefined {
+  const record = value as Partial<Record<keyof KeyUsage, unknown>> | null;
+  const isTime = (n: unknown) => Number.isSafeInteger(n) && (n as number) >= 0;
+  const isWindow = (window: unknown) => {
+    const { start, count } = (window ?? {}) as Partial<Record<keyof WindowUsage, unknown>>;
+    return isTime(start) && isTime(count);
+  };
+  if (record === null || typeof record !== 'object') return 'is not an object';
+  if (!isWindow(record.minute) || !isWindow(record.day))
+    return 'has no minute and day windows {"start": ms, "count": n}';
+  if (!isTime(record.violations) || !isTime(record.retryAt) || !isTime(record.bannedUntil))
+    return 'has no violations, retryAt and bannedUntil (whole numbers from 0)';
+  return undefined;
+}
+
 /** The values of the three `X-RateLimit-*` headers. */
 export interface RateLimitHeaders {
   readonly limit: number;

@@ -31,25 +31,43 @@ export interface Chaos {
   set(settings: ChaosSettings | null): void;
   /** What chaos does to the next request of `operationId` on `keyId`, or `undefined` when no rule applies. */
   decide(operationId: OperationId, keyId: string): ChaosDecision | undefined;
+  /** How far each stream has drawn, by stream name: with the settings, where chaos stands. */
+  draws(): Record<string, number>;
+  /** Replaces the settings (already checked) and moves each named stream `draws[name]` draws on. */
+  resume(settings: ChaosSettings | null, draws: Readonly<Record<string, number>>): void;
 }
 
 /** Creates a fake's chaos, starting with `initial` (none by default). */
 export function createChaos(initial: ChaosSettings | null = null): Chaos {
   let current = initial;
-  let streams = new Map<string, () => number>();
+  let streams = new Map<string, { readonly next: () => number; draws: number }>();
   const streamOf = (seed: number, name: string) => {
     let stream = streams.get(name);
     if (stream === undefined) {
-      stream = seededRandom(seed, name);
+      stream = { next: seededRandom(seed, name), draws: 0 };
       streams.set(name, stream);
     }
     return stream;
+  };
+  const draw = (seed: number, name: string) => {
+    const stream = streamOf(seed, name);
+    stream.draws += 1;
+    return stream.next();
   };
   return {
     settings: () => current,
     set(settings) {
       current = settings;
       streams = new Map();
+    },
+    draws: () => Object.fromEntries([...streams].map(([name, stream]) => [name, stream.draws])),
+    resume(settings, draws) {
+      current = settings;
+      streams = new Map();
+      if (settings === null) return;
+      for (const [name, count] of Object.entries(draws)) {
+        for (let i = 0; i < count; i++) draw(settings.seed, name);
+      }
     },
     decide(operationId, keyId) {
       if (current === null) return undefined;
@@ -59,12 +77,12 @@ export function createChaos(initial: ChaosSettings | null = null): Chaos {
           (r.keyId === undefined || r.keyId === keyId),
       );
       if (rule === undefined) return undefined;
-      const next = streamOf(current.seed, `${operationId}|${keyId}`);
+      const name = `${operationId}|${keyId}`;
       // Always two draws per request, so a rule's shares never shift the latency sequence.
-      const outcome = pick(rule, next());
+      const outcome = pick(rule, draw(current.seed, name));
       return {
         outcome,
-        latencyMs: latencyOf(rule, next()),
+        latencyMs: latencyOf(rule, draw(current.seed, name)),
         retryAfterSeconds: rule.retryAfterSeconds ?? 1,
       };
     },

@@ -50,6 +50,8 @@ export interface ForcedResponses {
   list(): Partial<Record<OperationId, ForcedRule>>;
   /** Drops every rule. */
   clear(): void;
+  /** Replaces every rule with copies of `rules` (from `list()` of a queue that checked them). */
+  replace(rules: Partial<Record<OperationId, ForcedRule>>): void;
 }
 
 /** Whether a status can be forced, narrowing it. */
@@ -98,5 +100,10 @@ export function createForcedResponses(): ForcedResponses {
     },
     list: () => Object.fromEntries(rules),
     clear: () => rules.clear(),
+    replace(given) {
+      rules.clear();
+      for (const [operationId, rule] of Object.entries(given))
+        rules.set(operationId as OperationId, { ...rule });
+    },
   };
 }

@@ -12,8 +12,11 @@
 
 import type { ControllableClock } from '../clock/clock.ts';
 import { ConfigError } from '../config/config-error.ts';
+import { isJsonObject } from '../contract/lossless-json.ts';
+import type { OperationId } from '../contract/types.ts';
 import { ControlInputError } from '../control/control-input-error.ts';
 import type { Context, Policy } from '../core/pipeline.ts';
+import { SessionStateError } from '../core/session.ts';
 import { type Answer, errorAnswer } from '../messages/answer.ts';
 import { type ErrorCode, errorTemplates } from '../messages/errors.ts';
 import { callerSlot, invalidTokenChallenge } from '../policies/auth.ts';
@@ -37,6 +40,9 @@ const chaosCodes: Record<ChaosStatus, ErrorCode> = {
   '503': 'service_unavailable',
   '504': 'gateway_timeout',
 };
+
+/** The most draws a saved chaos stream may have made (two a request): replaying them is quick. */
+const maxDraws = 100_000_000;
 
 // Captured at load: `vi.useFakeTimers()` and the like replace the global later, and a timer they
 // own would never fire unless the test advanced it.
@@ -196,5 +202,45 @@ export function injectedFailurePolicy(
     reset,
     control,
     describe: () => ({ forced: forced.list(), chaos: chaos.settings() }),
+    state: {
+      name: 'injectedFailures',
+      save: () => ({ forced: forced.list(), chaos: chaos.settings(), draws: chaos.draws() }),
+      load(saved) {
+        if (saved === undefined) return reset;
+        if (!isJsonObject(saved) || !isJsonObject(saved.forced) || !isJsonObject(saved.draws))
+          throw new SessionStateError('is not {"forced": {...}, "chaos": ..., "draws": {...}}');
+        const { forced: savedForced, chaos: savedChaos, draws } = saved;
+        // The control surface's own checks, into a queue of their own until every rule passes.
+        const rules = createForcedResponses();
+        for (const [operationId, rule] of Object.entries(savedForced)) {
+          const { status, remaining, retryAfterSeconds } = (isJsonObject(rule) ? rule : {}) as {
+            status: number;
+            remaining: number;
+            retryAfterSeconds: number | null;
+          };
+          try {
+            rules.force(operationId as OperationId, status, remaining, retryAfterSeconds);
+          } catch (error) {
+            if (error instanceof ControlInputError)
+              throw new SessionStateError(`forced rule: ${error.message}`);
+            throw error;
+          }
+        }
+        const settings =
+          savedChaos === null
+            ? null
+            : checkChaosSettings(savedChaos, (problem) => {
+                throw new SessionStateError(problem);
+              });
+        for (const count of Object.values(draws)) {
+          if (!Number.isSafeInteger(count) || (count as number) < 0 || (count as number) > maxDraws)
+            throw new SessionStateError(`chaos draws must be whole numbers up to ${maxDraws}`);
+        }
+        return () => {
+          forced.replace(rules.list());
+          chaos.resume(settings, draws as Record<string, number>);
+        };
+      },
+    },
   };
 }

@@ -58,10 +58,10 @@ beforeEach(async () => {
   // The in-page fake's clock is real by default; a minute window rolling over mid-test would
   // reset the per-minute count the tests read. Pin it to the start of the next minute, frozen.
   const nextMinute = (Math.floor(Date.now() / 60_000) + 1) * 60_000;
-  await page.evaluate((epochMs) => {
-    window.fake?.control.reset();
-    window.fake?.control.freezeTime(true);
-    window.fake?.control.setTime(epochMs);
+  await page.evaluate(async (epochMs) => {
+    await window.fake?.control.reset();
+    await window.fake?.control.freezeTime(true);
+    await window.fake?.control.setTime(epochMs);
   }, nextMinute);
 });
 
@@ -105,7 +105,7 @@ it('lists pets with X-RateLimit-* headers the page can read', async () => {
 it('counts the call in the in-page fake, which only the worker reaches', async () => {
   await call('/pets', { headers: auth });
   const usage = await page.evaluate(
-    () => window.fake?.control.keys().find((key) => key.id === 'demo-free')?.usage,
+    async () => (await window.fake?.control.keys())?.find((key) => key.id === 'demo-free')?.usage,
   );
   expect(usage).toMatchObject({ minute: 1, day: 1 });
 });

@@ -1,19 +1,20 @@
 /**
- * The browser door: the fake's handlers under msw's `setupWorker`, so a page's `fetch` calls to
- * the fake's origins are answered by a Service Worker, with no server running. Nothing here (or
- * below it) may import `node:*`; the bundle test builds it with `platform: 'browser'` to prove it.
+ * The browser door: a page's fake (browser-fake.ts: by default one fake shared by every tab of the
+ * origin, kept across reloads) under msw's `setupWorker`, so the page's `fetch` calls to the
+ * fake's origins are answered by a Service Worker, with no server running. Nothing here (or below
+ * it) may import `node:*`; the bundle test builds it with `platform: 'browser'` to prove it.
  * @example
- * const { worker, fake } = await startFakeWorker({ quiet: true });
+ * const { fake } = await startFakeWorker({ quiet: true });
  * const res = await fetch('http://127.0.0.1:4010/v1/pets', {
  *   headers: { Authorization: 'Bearer free-demo-key' },
  * });
  */
 import type { UnhandledFrameHandle } from 'msw';
 import { type SetupWorker, setupWorker } from 'msw/browser';
-import { type CreateFakeOptions, createFake, type Fake } from '../../fake.ts';
+import { type BrowserFake, type BrowserFakeOptions, createBrowserFake } from './browser-fake.ts';
 
-/** Options of `startFakeWorker`: the fake's own options plus how the worker is started. */
-export interface StartFakeWorkerOptions extends CreateFakeOptions {
+/** Options of `startFakeWorker`: a browser fake's options plus how the worker is started. */
+export interface StartFakeWorkerOptions extends BrowserFakeOptions {
   /** Where the page serves `mockServiceWorker.js` (copy it with `npx msw init <dir>`). Default `/mockServiceWorker.js`. */
   readonly serviceWorkerUrl?: string;
   /** Keeps msw from logging every intercepted request to the console. Default `false`. */
@@ -25,28 +26,42 @@ export interface StartFakeWorkerOptions extends CreateFakeOptions {
   readonly onUnhandledFrame?: UnhandledFrameHandle;
 }
 
-/** A fake and the started msw worker that answers for it. */
+/** A browser fake and the started msw worker that answers for it. */
 export interface FakeWorker {
   readonly worker: SetupWorker;
-  readonly fake: Fake;
+  readonly fake: BrowserFake;
+  /** Stops the worker (msw waits for the requests in flight), then leaves the fake. */
+  stop(): Promise<void>;
 }
 
 /**
- * Creates a fake and starts an msw worker over its handlers; resolves once the worker intercepts.
+ * Creates a browser fake and starts an msw worker over its handlers; resolves once the worker
+ * intercepts.
  * @example
  * const { fake } = await startFakeWorker({ serviceWorkerUrl: '/mockServiceWorker.js' });
- * fake.control.force('listPets', 429, 1); // the next listPets answers 429
+ * await fake.control.force('listPets', 429, 1); // the next listPets answers 429
  */
 export async function startFakeWorker(options: StartFakeWorkerOptions = {}): Promise<FakeWorker> {
   const { serviceWorkerUrl, quiet, onUnhandledFrame, ...fakeOptions } = options;
-  const fake = await createFake(fakeOptions);
+  const fake = await createBrowserFake(fakeOptions);
   const worker = setupWorker(...fake.handlers);
   await worker.start({
     serviceWorker: { url: serviceWorkerUrl ?? '/mockServiceWorker.js' },
     onUnhandledFrame: onUnhandledFrame ?? 'bypass',
     quiet: quiet ?? false,
   });
-  return { worker, fake };
+  return {
+    worker,
+    fake,
+    async stop() {
+      await worker.stop();
+      await fake.stop();
+    },
+  };
 }
 
 export * from '../../fake.ts';
+export type { BrowserFake, BrowserFakeOptions, BrowserFakeStatus } from './browser-fake.ts';
+export { createBrowserFake } from './browser-fake.ts';
+export type { StorageStatus } from './fake-storage.ts';
+export type { RemoteControl } from './remote-control.ts';

@@ -2,12 +2,12 @@
  * The demo page's script: starts the fake's worker, then calls the Pet Store with plain `fetch`
  * and prints each exchange. Bundled by scripts/build-browser.ts; the browser test drives it.
  */
-import { type Fake, startFakeWorker } from './browser.ts';
+import { type BrowserFake, startFakeWorker } from './browser.ts';
 
 declare global {
   interface Window {
-    /** The in-page fake, for the console and for tests: `fake.control.describe()`. */
-    fake?: Fake;
+    /** The page's fake (shared by the origin's tabs), for the console and for tests: `await fake.control.describe()`. */
+    fake?: BrowserFake;
   }
 }
 
@@ -49,7 +49,7 @@ async function call(method: string, path: string, init: RequestInit = {}): Promi
   return body;
 }
 
-const actions: Record<string, (fake: Fake) => Promise<unknown>> = {
+const actions: Record<string, (fake: BrowserFake) => Promise<unknown>> = {
   list: () => call('GET', '/pets?limit=5', { headers: auth }),
   async create() {
     const body = await call('POST', '/pets', {
@@ -61,8 +61,8 @@ const actions: Record<string, (fake: Fake) => Promise<unknown>> = {
   },
   get: () => call('GET', `/pets/${lastPetId ?? 1}`, { headers: auth }),
   'no-key': () => call('GET', '/pets'),
-  'rate-limit': (fake) => {
-    fake.control.force('listPets', 429, 1, 30);
+  async 'rate-limit'(fake) {
+    await fake.control.force('listPets', 429, 1, 30);
     return call('GET', '/pets', { headers: auth });
   },
   async reset(fake) {

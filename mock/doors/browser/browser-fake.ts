@@ -1,0 +1,148 @@
+/**
+ * A page's fake: by default the one every tab of the origin shares, kept across reloads and
+ * browser restarts (shared-fake.ts), as the real service is one service for all of a user's tabs;
+ * `shared: false` gives the page a fresh fake of its own. Its msw handlers go to any msw setup
+ * (`startFakeWorker` in browser.ts, or msw/vite's `virtual:msw`). Nothing here may import
+ * `node:*` or `msw/browser`, so it also runs in Node (its tests do, with a fake IndexedDB).
+ */
+import type { RequestHandler } from 'msw';
+import { type ResolvedConfig, resolveConfig, withProfile } from '../../config/config.ts';
+import { ConfigError } from '../../config/config-error.ts';
+import { type Behaviour, ownsUrl } from '../../core/behaviour.ts';
+import { type CreateFakeOptions, createFake, type Fake } from '../../fake.ts';
+import { type Answer, errorAnswer } from '../../messages/answer.ts';
+import { markInjected } from '../../qa/answer-marks.ts';
+import { createFakeFetch } from '../fake-fetch.ts';
+import { createMswHandlers } from '../msw-handlers.ts';
+import type { StorageStatus } from './fake-storage.ts';
+import { openIndexedDbStorage } from './indexeddb-storage.ts';
+import { callControl, type RemoteControl, remoteControl } from './remote-control.ts';
+import { canShareFake, joinSharedFake, type SharedFake } from './shared-fake.ts';
+import type { Reply } from './tab-messages.ts';
+
+/** The name tabs share a fake under when `shared` gives none. */
+const defaultSharedName = 'petstore-fake';
+
+/** Options of a browser fake: the fake's own options plus how the tabs share it. */
+export interface BrowserFakeOptions extends CreateFakeOptions {
+  /**
+   * One fake for every tab of this origin that uses the same name, kept across reloads and
+   * browser restarts in IndexedDB (`true`: the name `petstore-fake`); `false` for a fresh fake
+   * in this page only, gone with it. The tab that runs the shared fake applies its own options:
+   * start every tab with the same ones. Default `true`.
+   */
+  readonly shared?: boolean | string;
+}
+
+/** Where a browser fake runs and keeps its state. */
+export interface BrowserFakeStatus {
+  /** Whether this page's fake is shared with the origin's other tabs (and under which name). */
+  readonly shared: string | false;
+  /** Whether the fake runs in this tab (a shared fake runs in one tab, the leading one). */
+  readonly runsHere: boolean;
+  /** Where the state is kept, as the tab that runs the fake knows it; `undefined` elsewhere. */
+  readonly storage: StorageStatus | undefined;
+}
+
+/** A fake for a browser page: shared by the origin's tabs unless made with `shared: false`. */
+export interface BrowserFake {
+  /** The msw handlers that answer for it: `setupWorker(...fake.handlers)` or msw/vite's `network.configure({ handlers })`. */
+  readonly handlers: RequestHandler[];
+  /** A `fetch` answered by the fake without the worker, for clients that take a fetch. */
+  readonly fetch: typeof fetch;
+  /** The QA control surface; each function returns a promise, as the fake may run in another tab. */
+  readonly control: RemoteControl;
+  /** This page's resolved settings (origins, base path, control prefix). */
+  readonly config: ResolvedConfig;
+  /** Where the fake runs and keeps its state. */
+  status(): BrowserFakeStatus;
+  /** Leaves the fake: a tab that runs a shared fake finishes what it started, then hands it over. */
+  stop(): Promise<void>;
+}
+
+/** An answer from another tab, as the msw handlers and `fake.fetch` of this tab read it. */
+function answerOf(reply: Reply): Answer {
+  if (reply.kind !== 'answer')
+    return errorAnswer(
+      'service_unavailable',
+      reply.kind === 'error' ? reply.message : 'The fake answered a request with a value.',
+    );
+  const { dropped, ...answer } = reply.answer;
+  // The same mark the fake gives: the handlers fail the fetch as a dropped connection.
+  return dropped ? markInjected(answer, 'chaos', true) : answer;
+}
+
+/** The doors of a fake shared with other tabs: a behaviour that sends each request to it. */
+function sharedDoors(shared: SharedFake, config: ResolvedConfig) {
+  const behaviour: Pick<Behaviour, 'answer' | 'owns'> = {
+    owns: (url) => ownsUrl(config, url),
+    async answer(request) {
+      const bodyless = request.method === 'GET' || request.method === 'HEAD';
+      const reply = await shared.call({
+        kind: 'request',
+        request: {
+          method: request.method,
+          url: request.url,
+          headers: request.headerList(),
+          body: bodyless ? new Uint8Array() : await request.body(config.maxBodyBytes),
+        },
+      });
+      return answerOf(reply);
+    },
+  };
+  return {
+    handlers: createMswHandlers(behaviour),
+    fetch: createFakeFetch(behaviour, config.origins),
+    control: remoteControl((method, args) => shared.call({ kind: 'control', method, args })),
+  };
+}
+
+/**
+ * Creates the fake of a page: by default the one every tab of the origin shares (this tab runs
+ * it, or sends its calls to the tab that does). For msw's own setup (msw/vite's `virtual:msw`),
+ * hand `fake.handlers` to the network; `startFakeWorker` does all of it with `setupWorker`.
+ * @example
+ * const fake = await createBrowserFake();
+ * network.configure({ handlers: fake.handlers }); // import { network } from 'virtual:msw'
+ * await network.enable();
+ */
+export async function createBrowserFake(options: BrowserFakeOptions = {}): Promise<BrowserFake> {
+  const { shared: sharedOption = true, ...fakeOptions } = options;
+  const name = sharedOption === true ? defaultSharedName : sharedOption;
+  if (name === false || !canShareFake()) {
+    if (name !== false)
+      console.warn(
+        'petstore-fake: this browser has no Web Locks or BroadcastChannel, so this tab gets a fake of its own (no sharing between tabs, nothing kept across reloads).',
+      );
+    const fake: Fake = await createFake(fakeOptions);
+    return {
+      handlers: fake.handlers,
+      fetch: fake.fetch,
+      control: remoteControl((method, args) => callControl(fake.control, method, args)),
+      config: fake.config,
+      status: () => ({ shared: false, runsHere: true, storage: { kept: 'memory' } }),
+      stop: () => Promise.resolve(),
+    };
+  }
+  if (fakeOptions.persistence !== undefined)
+    throw new ConfigError(
+      'persistence',
+      'is the browser storage of a shared fake; pass shared: false to keep a fake of this page in your own',
+    );
+  // This tab's view of the settings (which URLs are the fake's); a bad option throws here.
+  const config = resolveConfig(withProfile(fakeOptions));
+  const warn = (message: string) => console.warn(message);
+  const shared = joinSharedFake({
+    name,
+    createFake: (persistence) =>
+      createFake(persistence === undefined ? fakeOptions : { ...fakeOptions, persistence }),
+    openStorage: () => openIndexedDbStorage(name, warn),
+    warn,
+  });
+  return {
+    ...sharedDoors(shared, config),
+    config,
+    status: () => ({ shared: name, runsHere: shared.leads(), storage: shared.storage()?.status() }),
+    stop: () => shared.stop(),
+  };
+}

@@ -1,0 +1,273 @@
+/**
+ * The shared fake's storage in IndexedDB (fake-storage.ts): one database per fake name, with the
+ * pets (one record each, so a create writes one pet, not the store), the session and `nextId` in
+ * one record, and the replies of the last calls. A commit is one transaction over all three, so
+ * what is written is always a state the fake was in; commits asked for while one is being
+ * written share the next (group commit), so a burst of calls costs a few writes, not one each.
+ *
+ * Storage that cannot be opened (disabled for the site, a browser without IndexedDB), that is
+ * full, or whose content cannot be read never breaks the page: the problem is told once on the
+ * console and the fake goes on in memory (see `setAside` for content it cannot read).
+ */
+import type { Pet } from '../../contract/types.ts';
+import type { StorePersistence, StoreSnapshot } from '../../store/persistence.ts';
+import { snapshotProblem } from '../../store/pet-store.ts';
+import {
+  type FakeStorage,
+  memoryStorage,
+  rememberReply,
+  type StorageStatus,
+} from './fake-storage.ts';
+import type { Reply } from './tab-messages.ts';
+
+/** Bumped when the layout changes: a database of another version is left alone. */
+const databaseVersion = 1;
+const petsStore = 'pets';
+const stateStore = 'state';
+const repliesStore = 'replies';
+const stateKey = 'fake';
+
+/** The record beside the pets: what the store's counter and the session were at the last write. */
+interface StateRecord {
+  readonly nextId: number;
+  readonly session: unknown;
+}
+
+function settled<T>(request: IDBRequest<T>): Promise<T> {
+  return new Promise((resolve, reject) => {
+    request.onsuccess = () => resolve(request.result);
+    request.onerror = () => reject(request.error);
+  });
+}
+
+function finished(transaction: IDBTransaction): Promise<void> {
+  return new Promise((resolve, reject) => {
+    transaction.oncomplete = () => resolve();
+    transaction.onerror = () => reject(transaction.error);
+    transaction.onabort = () =>
+      reject(transaction.error ?? new DOMException('aborted', 'AbortError'));
+  });
+}
+
+function openDatabase(name: string): Promise<IDBDatabase> {
+  const request = indexedDB.open(name, databaseVersion);
+  request.onupgradeneeded = () => {
+    const db = request.result;
+    for (const store of [petsStore, stateStore, repliesStore])
+      if (!db.objectStoreNames.contains(store)) db.createObjectStore(store);
+  };
+  return settled(request);
+}
+
+/** What the database held when it was opened. */
+interface Kept {
+  readonly pets: Pet[];
+  readonly state: StateRecord | undefined;
+  readonly replies: Map<string, Reply>;
+}
+
+async function readKept(db: IDBDatabase): Promise<Kept> {
+  const transaction = db.transaction([petsStore, stateStore, repliesStore], 'readonly');
+  const [pets, state, replyIds, replyValues] = await Promise.all([
+    settled(transaction.objectStore(petsStore).getAll()),
+    settled(transaction.objectStore(stateStore).get(stateKey)),
+    settled(transaction.objectStore(repliesStore).getAllKeys()),
+    settled(transaction.objectStore(repliesStore).getAll()),
+  ]);
+  const replies = new Map<string, Reply>(
+    replyValues.map((value, index) => [String(replyIds[index]), value as Reply]),
+  );
+  return { pets: pets as Pet[], state: state as StateRecord | undefined, replies };
+}
+
+/** Why what was kept cannot be loaded, or `undefined` when it can. */
+function keptProblem({ pets, state }: Kept): string | undefined {
+  if (state === undefined) return pets.length === 0 ? undefined : 'pets without a state record';
+  if (state === null || typeof state !== 'object' || !('session' in state))
+    return 'the state record is not {"nextId", "session"}';
+  return snapshotProblem({ pets, nextId: state.nextId })?.replace(/^snapshot/, 'the pets');
+}
+
+/** Why a storage error happened, in the user's words, from the DOMException's name. */
+function describeFailure(error: unknown, doing: string): string {
+  const name = (error as { name?: unknown } | null)?.name;
+  const text = `${String(name ?? 'Error')}: ${String((error as Error | null)?.message ?? error)}`;
+  if (name === 'QuotaExceededError') return `the browser's storage for this site is full (${text})`;
+  return `${doing} failed (${text})`;
+}
+
+/**
+ * Opens the fake's storage in IndexedDB under `name`. Never rejects: storage the browser refuses
+ * gives a memory-only storage, with the reason told through `warn`.
+ */
+export async function openIndexedDbStorage(
+  name: string,
+  warn: (message: string) => void,
+): Promise<FakeStorage> {
+  const inMemory = (problem: string) => {
+    warn(
+      `petstore-fake: ${problem}: the shared fake keeps its state in memory only, so a reload of the last tab starts from the seed. Allow site data for this origin (or leave private browsing) to keep it.`,
+    );
+    return memoryStorage(problem);
+  };
+  if (typeof indexedDB === 'undefined') return inMemory('this browser has no IndexedDB');
+  let db: IDBDatabase;
+  let kept: Kept;
+  try {
+    db = await openDatabase(name);
+  } catch (error) {
+    return inMemory(describeFailure(error, 'opening IndexedDB'));
+  }
+  try {
+    kept = await readKept(db);
+  } catch (error) {
+    db.close();
+    return inMemory(describeFailure(error, 'reading IndexedDB'));
+  }
+
+  /** `writing`: every change is written; `stopped`: nothing is, until the fake is reset. */
+  let mode: 'writing' | 'stopped' = 'writing';
+  let status: StorageStatus = { kept: 'indexeddb' };
+  let loadable = keptProblem(kept) === undefined;
+  const replies = kept.replies;
+  let nextId = kept.state?.nextId ?? 1;
+  // Changes not written yet. `replaceWith` is a whole new store (a reset, a restore, the seed).
+  let replaceWith: StoreSnapshot | undefined;
+  let created: Pet[] = [];
+  let newReplies: [string, Reply][] = [];
+  let readSession: (() => unknown) | undefined;
+  let closed = false;
+
+  const stop = (problem: string, advice: string) => {
+    mode = 'stopped';
+    status = { kept: 'memory', problem };
+    replaceWith = undefined;
+    created = [];
+    newReplies = [];
+    warn(`petstore-fake: ${problem}: ${advice}`);
+  };
+
+  const problem = keptProblem(kept);
+  if (problem !== undefined) {
+    loadable = false;
+    stop(
+      `the fake this browser kept could not be read (${problem})`,
+      'this page starts from the seed and keeps its state in memory only; fake.control.reset() starts over with storage.',
+    );
+  }
+
+  db.onversionchange = () => {
+    // A deleted database cannot be written again through this connection.
+    closed = true;
+    db.close();
+    stop(
+      'the browser storage of the fake was deleted or changed by another page (DevTools "Clear site data"?)',
+      'the fake goes on in memory; reload to keep its state again.',
+    );
+  };
+
+  const persistence: StorePersistence = {
+    load: () => (loadable && kept.state !== undefined ? { pets: kept.pets, nextId } : undefined),
+    appendCreated(pet) {
+      if (mode !== 'writing') return;
+      created.push(pet);
+      nextId = Math.max(nextId, Number(pet.id) + 1);
+    },
+    replaceAll(snapshot) {
+      // A reset or a restore after the fake started is a new beginning: write it whole again.
+      if (mode === 'stopped' && readSession !== undefined && !closed) {
+        mode = 'writing';
+        status = { kept: 'indexeddb' };
+      }
+      if (mode !== 'writing') return;
+      replaceWith = snapshot;
+      created = [];
+      nextId = snapshot.nextId;
+    },
+    session: {
+      load: () => (loadable ? kept.state?.session : undefined),
+      attach(read) {
+        readSession = read;
+      },
+    },
+  };
+
+  const write = async () => {
+    if (mode !== 'writing' || closed) return;
+    const replace = replaceWith;
+    const pets = created;
+    const answered = newReplies;
+    replaceWith = undefined;
+    created = [];
+    newReplies = [];
+    try {
+      const transaction = db.transaction([petsStore, stateStore, repliesStore], 'readwrite');
+      const petStore = transaction.objectStore(petsStore);
+      if (replace !== undefined) {
+        petStore.clear();
+        for (const pet of replace.pets) petStore.put(pet, Number(pet.id));
+      }
+      for (const pet of pets) petStore.put(pet, Number(pet.id));
+      const record: StateRecord = { nextId, session: readSession?.() };
+      transaction.objectStore(stateStore).put(record, stateKey);
+      const replyStore = transaction.objectStore(repliesStore);
+      for (const [id, reply] of answered) replyStore.put(reply, id);
+      // Only the replies still remembered are kept: the oldest leave the database with them.
+      for (const id of dropped(answered)) replyStore.delete(id);
+      await finished(transaction);
+    } catch (error) {
+      stop(
+        describeFailure(error, 'writing to IndexedDB'),
+        'the fake goes on in memory (what it did since is not kept); fake.control.reset() tries storage again.',
+      );
+    }
+  };
+
+  /** Reply ids written before that the memory of replies no longer holds. */
+  const written = new Set(replies.keys());
+  const dropped = (answered: readonly [string, Reply][]) => {
+    for (const [id] of answered) written.add(id);
+    const gone = [...written].filter((id) => !replies.has(id));
+    for (const id of gone) written.delete(id);
+    return gone;
+  };
+
+  // Group commit: one write at a time; commits asked for meanwhile share the next one.
+  let current: Promise<void> | undefined;
+  let next: Promise<void> | undefined;
+  const commit: FakeStorage['commit'] = (reply) => {
+    if (reply !== undefined) {
+      rememberReply(replies, ...reply);
+      if (mode === 'writing') newReplies.push([...reply]);
+    }
+    if (current === undefined) {
+      current = write().finally(() => {
+        current = undefined;
+      });
+      return current;
+    }
+    next ??= current.then(() => {
+      next = undefined;
+      return commit(undefined);
+    });
+    return next;
+  };
+
+  return {
+    persistence,
+    replies,
+    commit,
+    setAside(why) {
+      loadable = false;
+      stop(
+        `the fake this browser kept could not be read (${why})`,
+        'this page starts from the seed and keeps its state in memory only; fake.control.reset() starts over with storage.',
+      );
+    },
+    status: () => status,
+    close() {
+      closed = true;
+      db.close();
+    },
+  };
+}

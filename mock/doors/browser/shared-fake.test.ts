@@ -1,0 +1,241 @@
+/**
+ * The shared browser fake's protocol in Node, which has Web Locks and BroadcastChannel as
+ * browsers do (each "tab" here is one createBrowserFake with its own channel), over
+ * fake-indexeddb's IndexedDB. The same behaviour in real Chromium tabs: shared-tabs-browser.test.ts.
+ */
+import 'fake-indexeddb/auto';
+import { afterEach, expect, it, vi } from 'vitest';
+import { type BrowserFake, createBrowserFake } from './browser-fake.ts';
+import type { TabMessage } from './tab-messages.ts';
+
+const api = 'http://127.0.0.1:4010/v1';
+const free = { Authorization: 'Bearer free-demo-key' };
+const json = { ...free, 'Content-Type': 'application/json' };
+
+let names = 0;
+const open: BrowserFake[] = [];
+
+/** A fresh name per test, so tests never share a lock, a channel or a database. */
+function freshName(): string {
+  names += 1;
+  return `shared-fake-test-${process.pid}-${names}`;
+}
+
+async function tab(name: string, options: Parameters<typeof createBrowserFake>[0] = {}) {
+  const fake = await createBrowserFake({ seed: 'empty', ...options, shared: name });
+  open.push(fake);
+  return fake;
+}
+
+/** Waits until `fake` runs the shared fake (it got the lock and loaded what was kept). */
+async function leading(fake: BrowserFake): Promise<void> {
+  await vi.waitUntil(() => fake.status().runsHere, { timeout: 5_000, interval: 5 });
+}
+
+async function create(fake: BrowserFake, name: string) {
+  const response = await fake.fetch(`${api}/pets`, {
+    method: 'POST',
+    headers: json,
+    body: JSON.stringify({ name, categoryId: 1 }),
+  });
+  return { status: response.status, body: (await response.json()) as { id: number } };
+}
+
+async function list(fake: BrowserFake) {
+  const response = await fake.fetch(`${api}/pets?limit=100`, { headers: free });
+  const body: unknown = await response.json();
+  return {
+    status: response.status,
+    remaining: response.headers.get('X-RateLimit-Remaining'),
+    names: Array.isArray(body) ? body.map((pet: { name: string }) => pet.name) : [],
+  };
+}
+
+afterEach(async () => {
+  for (const fake of open.splice(0)) await fake.stop();
+  vi.restoreAllMocks();
+});
+
+it('two tabs meet one fake: a pet created in one is listed in the other, and the minute falls across both', async () => {
+  const name = freshName();
+  const a = await tab(name);
+  await leading(a);
+  const b = await tab(name);
+  expect(b.status().runsHere).toBe(false);
+  await b.control.freezeTime(true);
+  expect((await create(b, 'From B')).status).toBe(201);
+  const fromA = await list(a);
+  const fromB = await list(b);
+  expect(fromA.names).toContain('From B');
+  expect([fromA.remaining, fromB.remaining]).toEqual(['58', '57']);
+});
+
+it('pets created at once from two tabs get distinct ids and none is lost', async () => {
+  const name = freshName();
+  const a = await tab(name);
+  await leading(a);
+  const b = await tab(name);
+  const made = await Promise.all(
+    Array.from({ length: 20 }, (_, i) => create(i % 2 === 0 ? a : b, `Twin ${i}`)),
+  );
+  expect(made.map((result) => result.status)).toEqual(made.map(() => 201));
+  expect(new Set(made.map((result) => result.body.id)).size).toBe(20);
+  const listed = (await list(b)).names.filter((pet) => pet.startsWith('Twin '));
+  expect(listed.sort()).toEqual(Array.from({ length: 20 }, (_, i) => `Twin ${i}`).sort());
+});
+
+it('when the leading tab leaves, the next tab leads with everything it wrote: pets, windows, ban, clock, forced answers', async () => {
+  const name = freshName();
+  const a = await tab(name, { ban: { threshold: 2, durationSeconds: 600 } });
+  await leading(a);
+  const b = await tab(name);
+  await a.control.freezeTime(true);
+  const frozenAt = await a.control.now();
+  await a.control.updateKey('demo-free', { limits: { perMinute: 3, perDay: 100 } });
+  await create(a, 'Kept');
+  await list(b); // 1 left in the minute
+  await list(b); // the minute is spent
+  // Three 429s; the second and third came before Retry-After, and the second early one bans.
+  for (let i = 0; i < 3; i++) expect((await list(b)).status).toBe(429);
+  await a.control.force('getPet', 503, 2);
+  await a.stop();
+  await leading(b);
+  expect(await b.control.now()).toBe(frozenAt);
+  const key = (await b.control.keys()).find((entry) => entry.id === 'demo-free');
+  expect(key).toMatchObject({ limits: { perMinute: 3 }, usage: { minute: 3 } });
+  expect(key?.bannedUntil).toBe(new Date(frozenAt + 600_000).toISOString());
+  expect((await b.control.describe()).forced).toMatchObject({ getPet: { remaining: 2 } });
+  await b.control.advanceTime(601);
+  expect((await list(b)).names).toContain('Kept');
+});
+
+it('a call sent again after it was answered gets the written reply and is not run twice, by this leader or the next', async () => {
+  const name = freshName();
+  const a = await tab(name);
+  await leading(a);
+  const raw = new BroadcastChannel(name);
+  const replies: TabMessage[] = [];
+  raw.onmessage = (event: MessageEvent<TabMessage>) => {
+    if (event.data.type === 'reply') replies.push(event.data);
+  };
+  const leader = await leaderId(raw);
+  const call: TabMessage = {
+    type: 'call',
+    to: leader,
+    from: 'raw-tab',
+    id: 'raw-tab:1',
+    call: {
+      kind: 'request',
+      request: {
+        method: 'POST',
+        url: `${api}/pets`,
+        headers: Object.entries(json),
+        body: new TextEncoder().encode('{"name":"Once","categoryId":2}'),
+      },
+    },
+  };
+  raw.postMessage(call);
+  await vi.waitUntil(() => replies.length === 1);
+  raw.postMessage(call);
+  await vi.waitUntil(() => replies.length === 2);
+  const b = await tab(name);
+  await a.stop();
+  await leading(b);
+  raw.postMessage({ ...call, to: await leaderId(raw) });
+  await vi.waitUntil(() => replies.length === 3);
+  raw.close();
+  const bodies = replies.map((reply) => reply.type === 'reply' && reply.reply);
+  expect(bodies[1]).toEqual(bodies[0]);
+  expect(bodies[2]).toEqual(bodies[0]);
+  expect((await list(b)).names.filter((pet) => pet === 'Once')).toHaveLength(1);
+});
+
+/** Asks the tabs who leads, on a raw channel. */
+async function leaderId(raw: BroadcastChannel): Promise<string> {
+  const { promise, resolve } = Promise.withResolvers<string>();
+  const listener = (event: MessageEvent<TabMessage>) => {
+    if (event.data.type === 'leader') resolve(event.data.leader);
+  };
+  raw.addEventListener('message', listener);
+  raw.postMessage({ type: 'hello' } satisfies TabMessage);
+  const leader = await promise;
+  raw.removeEventListener('message', listener);
+  return leader;
+}
+
+it('what every tab left is there when a tab opens again (a reload, a restart), until fake.control.reset()', async () => {
+  const name = freshName();
+  const first = await tab(name);
+  await leading(first);
+  await create(first, 'Survivor');
+  await first.control.setTime(Date.UTC(2031, 0, 1));
+  await first.stop();
+  const again = await tab(name);
+  await leading(again);
+  expect((await list(again)).names).toContain('Survivor');
+  expect(await again.control.now()).toBeGreaterThanOrEqual(Date.UTC(2031, 0, 1));
+  await again.control.reset();
+  await again.stop();
+  const afterReset = await tab(name);
+  await leading(afterReset);
+  expect((await list(afterReset)).names).not.toContain('Survivor');
+  expect(await afterReset.control.now()).toBeLessThan(Date.UTC(2031, 0, 1));
+});
+
+it('shared: false gives each page a fresh fake of its own', async () => {
+  const a = await createBrowserFake({ seed: 'empty', shared: false });
+  const b = await createBrowserFake({ seed: 'empty', shared: false });
+  await create(a, 'Only in A');
+  expect((await list(a)).names).toContain('Only in A');
+  expect((await list(b)).names).not.toContain('Only in A');
+  expect(b.status()).toEqual({ shared: false, runsHere: true, storage: { kept: 'memory' } });
+});
+
+it('a kept state the fake cannot read is told once on the console; the fake starts from the seed in memory; reset starts over with storage', async () => {
+  const name = freshName();
+  const first = await tab(name);
+  await leading(first);
+  await create(first, 'Before');
+  await first.stop();
+  await corruptSession(name);
+  const warn = vi.spyOn(console, 'warn').mockImplementation(() => {});
+  const second = await tab(name);
+  await leading(second);
+  expect(warn).toHaveBeenCalledTimes(1);
+  expect(String(warn.mock.calls[0]?.[0])).toMatch(
+    /^petstore-fake: the fake this browser kept could not be read \(.*clock.*\): this page starts from the seed .* fake\.control\.reset\(\) starts over with storage\.$/,
+  );
+  expect(second.status().storage).toMatchObject({ kept: 'memory' });
+  expect((await list(second)).names).not.toContain('Before');
+  await create(second, 'Unkept');
+  await second.control.reset();
+  expect(second.status().storage).toEqual({ kept: 'indexeddb' });
+  await create(second, 'Kept again');
+  await second.stop();
+  const third = await tab(name);
+  await leading(third);
+  const names = (await list(third)).names;
+  expect(names).toContain('Kept again');
+  expect(names).not.toContain('Unkept');
+  expect(warn).toHaveBeenCalledTimes(1);
+});
+
+/** Breaks the clock of the session kept under `name`, as a bad write or an old version would. */
+async function corruptSession(name: string): Promise<void> {
+  const db = await new Promise<IDBDatabase>((resolve, reject) => {
+    const request = indexedDB.open(name);
+    request.onsuccess = () => resolve(request.result);
+    request.onerror = () => reject(request.error);
+  });
+  const transaction = db.transaction('state', 'readwrite');
+  const store = transaction.objectStore('state');
+  const record = await new Promise<{ session: Record<string, unknown> }>((resolve) => {
+    const get = store.get('fake');
+    get.onsuccess = () => resolve(get.result);
+  });
+  store.put({ ...record, session: { ...record.session, clock: { at: 'noon' } } }, 'fake');
+  await new Promise((resolve) => {
+    transaction.oncomplete = resolve;
+  });
+  db.close();
+}

@@ -1,0 +1,223 @@
+/**
+ * One fake for every tab of a browser profile and origin, as the real service is one service for
+ * all of a user's tabs. The tabs elect a leader with a Web Lock: the tab holding it runs the fake
+ * (over the storage that keeps it across reloads, fake-storage.ts); the others send it their calls
+ * over a BroadcastChannel and wait for its replies. Why a leading tab and not a SharedWorker or the
+ * service worker itself: see mock/doors/browser/README.md ("How the tabs share one fake").
+ *
+ * - A call is answered once its effects are written: the leading tab commits, then replies.
+ * - When the leading tab goes (closed, reloaded, crashed), the lock passes to a waiting tab, which
+ *   loads what was written and says it leads; every tab sends again what it had not been answered.
+ *   A call the old leader had written already is answered from its written reply, never run twice.
+ * - `stop()` on the leading tab finishes the calls it started and writes before handing over.
+ */
+
+import { SessionStateError } from '../../core/session.ts';
+import type { Fake } from '../../fake.ts';
+import type { StorePersistence } from '../../store/persistence.ts';
+import type { FakeStorage } from './fake-storage.ts';
+import { callControl } from './remote-control.ts';
+import {
+  type Call,
+  fakeRequestOf,
+  type Reply,
+  type TabMessage,
+  wireAnswerOf,
+} from './tab-messages.ts';
+
+/** What a tab needs to join the shared fake. */
+export interface SharedFakeParts {
+  /** Names the lock, the channel and the storage: tabs with the same name share one fake. */
+  readonly name: string;
+  /** Builds the fake when this tab comes to lead, over the storage's persistence. */
+  readonly createFake: (persistence: StorePersistence | undefined) => Promise<Fake>;
+  /** Opens the storage when this tab comes to lead. */
+  readonly openStorage: () => Promise<FakeStorage>;
+  /** Where problems are told (the console). */
+  readonly warn: (message: string) => void;
+}
+
+/** This tab's handle on the shared fake. */
+export interface SharedFake {
+  /** This tab's id: the `connection` of the requests it sends. */
+  readonly tab: string;
+  /** Has the fake answer a call: here if this tab leads, else in the tab that does. */
+  call(call: Call): Promise<Reply>;
+  /** Whether this tab runs the fake now. */
+  leads(): boolean;
+  /** Where the leading tab keeps the fake's state (`undefined` in a tab that does not lead). */
+  storage(): FakeStorage | undefined;
+  /** Leaves: a leading tab finishes what it started and writes, then hands over. */
+  stop(): Promise<void>;
+}
+
+const stoppedMessage = 'petstore-fake: the fake was stopped in this tab before it answered';
+
+/** The fake of the tab that leads, with its storage. */
+interface Lead {
+  readonly fake: Fake;
+  readonly storage: FakeStorage;
+}
+
+/** Runs one call against the leading tab's fake; never throws. */
+async function run({ fake }: Lead, call: Call, connection: string): Promise<Reply> {
+  if (call.kind === 'control') return callControl(fake.control, call.method, call.args);
+  const answer = await fake.behaviour.answer(fakeRequestOf(call.request, connection));
+  return { kind: 'answer', answer: wireAnswerOf(answer) };
+}
+
+/**
+ * Joins the fake shared by every tab that joins with the same name; the first tab to get the
+ * lock leads. Needs Web Locks and BroadcastChannel (check `canShareFake` first).
+ */
+export function joinSharedFake(parts: SharedFakeParts): SharedFake {
+  const { name, warn } = parts;
+  const tab = crypto.randomUUID();
+  const channel = new BroadcastChannel(name);
+  /** The tab that leads, as last announced (this one, once it leads). */
+  let leader: string | undefined;
+  let lead: Lead | undefined;
+  let stopping = false;
+  let sent = 0;
+  /** This tab's calls not answered yet, kept to send again if the leader goes. */
+  const pending = new Map<
+    string,
+    { readonly call: Call; readonly resolve: (reply: Reply) => void }
+  >();
+  /** Calls from other tabs this tab is running as leader, by call id. */
+  const serving = new Map<string, Promise<void>>();
+  const released = Promise.withResolvers<void>();
+  const abandon = new AbortController();
+
+  const post = (message: TabMessage) => {
+    try {
+      channel.postMessage(message);
+    } catch (error) {
+      // A closed channel (the tab stopped) or a value that cannot be cloned: said, never thrown.
+      warn(`petstore-fake: a message to the other tabs could not be sent (${String(error)})`);
+    }
+  };
+
+  /** Runs a call here (this tab leads) and writes what it changed before the reply leaves. */
+  const runHere = async (current: Lead, id: string | undefined, call: Call, from: string) => {
+    const reply = await run(current, call, from);
+    await current.storage.commit(id === undefined ? undefined : [id, reply]);
+    return reply;
+  };
+
+  /** Serves another tab's call; a call sent again is answered from its written reply. */
+  const serve = (current: Lead, id: string, call: Call, from: string) => {
+    const written = current.storage.replies.get(id);
+    if (written !== undefined) return post({ type: 'reply', to: from, id, reply: written });
+    if (serving.has(id)) return; // still running: its reply is on the way
+    const done = runHere(current, id, call, from).then((reply) => {
+      serving.delete(id);
+      post({ type: 'reply', to: from, id, reply });
+    });
+    serving.set(id, done);
+  };
+
+  const sendPending = () => {
+    if (leader === undefined) return;
+    for (const [id, { call }] of pending) post({ type: 'call', to: leader, from: tab, id, call });
+  };
+
+  channel.onmessage = (event: MessageEvent<TabMessage>) => {
+    const message = event.data;
+    switch (message.type) {
+      case 'hello':
+        if (lead !== undefined && !stopping) post({ type: 'leader', leader: tab });
+        return;
+      case 'leader':
+        if (lead === undefined && message.leader !== leader) {
+          leader = message.leader;
+          sendPending();
+        }
+        return;
+      case 'call':
+        // A call for a leader that left is ignored here: its tab sends it again to this one.
+        if (message.to === tab && lead !== undefined && !stopping)
+          serve(lead, message.id, message.call, message.from);
+        return;
+      case 'reply':
+        if (message.to === tab) {
+          const entry = pending.get(message.id);
+          pending.delete(message.id);
+          entry?.resolve(message.reply);
+        }
+        return;
+    }
+  };
+
+  /** Builds the fake over what the storage kept; a session it cannot read is set aside, said once. */
+  const startLeading = async (): Promise<Lead> => {
+    const storage = await parts.openStorage();
+    try {
+      return { fake: await parts.createFake(storage.persistence), storage };
+    } catch (error) {
+      if (!(error instanceof SessionStateError)) throw error;
+      storage.setAside(error.message.replace(/^petstore-fake: /, ''));
+      return { fake: await parts.createFake(storage.persistence), storage };
+    }
+  };
+
+  const leadWhileHeld = async () => {
+    const current = await startLeading();
+    // The first write: the seed of a new fake, or the saved state as the fake read it.
+    await current.storage.commit(undefined);
+    lead = current;
+    leader = tab;
+    post({ type: 'leader', leader: tab });
+    // This tab's own calls that went to a leader which left: answered from the reply it wrote,
+    // else run here.
+    for (const [id, { call, resolve }] of pending) {
+      pending.delete(id);
+      resolve(current.storage.replies.get(id) ?? (await runHere(current, undefined, call, tab)));
+    }
+    await released.promise;
+    // Finish the calls already taken, then let the next tab lead.
+    await Promise.all(serving.values());
+    current.storage.close();
+  };
+
+  const held = navigator.locks
+    .request(`${name}:leader`, { signal: abandon.signal }, leadWhileHeld)
+    .catch((error: unknown) => {
+      if (stopping && (error as { name?: string } | null)?.name === 'AbortError') return;
+      warn(`petstore-fake: this tab could not run the shared fake (${String(error)})`);
+    });
+  post({ type: 'hello' });
+
+  return {
+    tab,
+    leads: () => lead !== undefined,
+    storage: () => lead?.storage,
+    call(call) {
+      const current = lead;
+      if (current !== undefined) return runHere(current, undefined, call, tab);
+      const id = `${tab}:${++sent}`;
+      const { promise, resolve } = Promise.withResolvers<Reply>();
+      pending.set(id, { call, resolve });
+      if (leader !== undefined) post({ type: 'call', to: leader, from: tab, id, call });
+      return promise;
+    },
+    async stop() {
+      if (stopping) return;
+      stopping = true;
+      abandon.abort();
+      released.resolve();
+      await held;
+      lead = undefined;
+      channel.close();
+      for (const [id, { resolve }] of pending) {
+        pending.delete(id);
+        resolve({ kind: 'error', name: 'Error', message: stoppedMessage });
+      }
+    },
+  };
+}
+
+/** Whether this browser can share a fake between tabs (Web Locks and BroadcastChannel). */
+export function canShareFake(): boolean {
+  return typeof BroadcastChannel === 'function' && typeof navigator?.locks?.request === 'function';
+}
