@@ -72,16 +72,37 @@ const actions: Record<string, (fake: BrowserFake) => Promise<unknown>> = {
   },
 };
 
-const { fake } = await startFakeWorker({ serviceWorkerUrl: './mockServiceWorker.js' });
+/** Says where the fake runs and keeps its state: shared by the origin's tabs unless `?shared=false`. */
+function showWhere(fake: BrowserFake): void {
+  const { shared, runsHere, storage } = fake.status();
+  const where = runsHere ? 'this tab runs it' : 'another tab runs it';
+  const kept =
+    storage === undefined
+      ? ''
+      : storage.kept === 'indexeddb'
+        ? '; kept in IndexedDB across reloads'
+        : `; kept in memory only${storage.problem === undefined ? '' : ` (${storage.problem})`}`;
+  element('shared').textContent =
+    shared === false
+      ? 'This page has a fake of its own (?shared=false): a reload starts from the seed.'
+      : `One fake for every tab of this origin: ${where}${kept}. "Reset the fake" (or await fake.control.reset() in the console) resets it for every tab.`;
+  element('shared').dataset.runsHere = String(runsHere);
+}
+
+const shared = new URLSearchParams(location.search).get('shared') !== 'false';
+const { fake } = await startFakeWorker({ serviceWorkerUrl: './mockServiceWorker.js', shared });
 window.fake = fake;
+showWhere(fake);
 element('actions').addEventListener('click', (event) => {
   const action = (event.target as HTMLElement).dataset.action;
   const run = action === undefined ? undefined : actions[action];
   if (run === undefined) return;
-  run(fake).catch((error: unknown) => {
-    // Surface failures on the page, not only in the console.
-    element('status').textContent = `Failed: ${String(error)}`;
-  });
+  run(fake)
+    .then(() => showWhere(fake))
+    .catch((error: unknown) => {
+      // Surface failures on the page, not only in the console.
+      element('status').textContent = `Failed: ${String(error)}`;
+    });
 });
 element('status').textContent = 'Worker started: the buttons call the fake through fetch.';
 element('status').dataset.ready = 'true';

@@ -184,7 +184,12 @@ export function joinSharedFake(parts: SharedFakeParts): SharedFake {
     .request(`${name}:leader`, { signal: abandon.signal }, leadWhileHeld)
     .catch((error: unknown) => {
       if (stopping && (error as { name?: string } | null)?.name === 'AbortError') return;
-      warn(`petstore-fake: this tab could not run the shared fake (${String(error)})`);
+      // Web Locks refused here (an opaque origin, a sandboxed frame): no tab can share with this
+      // one, so it runs a fake of its own rather than wait for a leader that cannot come.
+      warn(
+        `petstore-fake: this page cannot share the fake with other tabs (${String(error)}): it runs a fake of its own.`,
+      );
+      if (lead === undefined && !stopping) return leadWhileHeld();
     });
   post({ type: 'hello' });
 

@@ -11,6 +11,8 @@ import type { AddressInfo } from 'node:net';
 export interface StaticFile {
   readonly body: string | Uint8Array;
   readonly contentType: string;
+  /** More response headers (a test page's Content-Security-Policy). */
+  readonly headers?: Readonly<Record<string, string>>;
 }
 
 /** A listening static server. */
@@ -48,6 +50,7 @@ export async function serveStatic(
       'Cache-Control': 'no-store',
       // Lets a worker served from a sub-path still control the whole origin.
       'Service-Worker-Allowed': '/',
+      ...file.headers,
     });
     res.end(req.method === 'HEAD' ? undefined : file.body);
   });
