@@ -89,8 +89,13 @@ function showWhere(fake: BrowserFake): void {
   element('shared').dataset.runsHere = String(runsHere);
 }
 
-const shared = new URLSearchParams(location.search).get('shared') !== 'false';
-const { fake } = await startFakeWorker({ serviceWorkerUrl: './mockServiceWorker.js', shared });
+// ?shared=false: a fake of this page's own; ?quiet: msw logs no request to the console.
+const query = new URLSearchParams(location.search);
+const { fake } = await startFakeWorker({
+  serviceWorkerUrl: './mockServiceWorker.js',
+  shared: query.get('shared') !== 'false',
+  quiet: query.has('quiet'),
+});
 window.fake = fake;
 showWhere(fake);
 element('actions').addEventListener('click', (event) => {
