@@ -13,6 +13,7 @@ export const sections = [
   'scale',
   'harness',
   'proxy',
+  'browser',
 ] as const;
 
 /** One part of the bench. */

@@ -2,6 +2,7 @@
  * bench/results.md: one run's numbers as dated markdown tables, the machine they came from, the
  * targets' verdicts, and the optimisation log (bench/optimisations.md) they were measured after.
  */
+import type { BrowserResult } from './browser.ts';
 import type { ColdStartResult } from './cold-start.ts';
 import type { HarnessResult } from './harness.ts';
 import type { InProcessResult } from './in-process.ts';
@@ -24,6 +25,7 @@ export interface ReportInput extends RunResults {
   readonly options: BenchOptions;
   readonly inProcess?: InProcessResult | undefined;
   readonly proxy?: ProxyOverheadResult | undefined;
+  readonly browser?: BrowserResult | undefined;
   readonly checks: readonly TargetCheck[];
   /** Sections that failed, with their error. */
   readonly failures: Readonly<Record<string, string>>;
@@ -235,6 +237,29 @@ function harnessSection(result: HarnessResult): string[] {
   ];
 }
 
+function browserSection(result: BrowserResult): string[] {
+  const ms = (us: number) => `${n(us / 1000, 2)} ms`;
+  const row = (label: string, timings: BrowserResult['ownFake']) =>
+    `| ${label} | ${ms(timings.listUs)} | ${ms(timings.createUs)} |`;
+  return [
+    '## Browser door',
+    '',
+    `A page's \`fetch\` through msw's service worker in headless Chromium, timed in the page: ${n(result.requests)} sequential requests each way per round, medians of ${result.rounds} interleaved rounds (mock/doors/browser/README.md, "How the tabs share one fake"). ${result.chromium}.`,
+    '',
+    '| The tab meets | `GET /v1/pets?limit=20` | `POST /v1/pets` |',
+    '|---|---|---|',
+    row('a fake of its own (`shared: false`, in memory)', result.ownFake),
+    row(
+      'the shared fake, running in this tab (answer after its IndexedDB write)',
+      result.runningTab,
+    ),
+    row('the shared fake, running in another tab (BroadcastChannel both ways)', result.otherTab),
+    '',
+    `A 1 KiB message there and back: ${n(result.messageRoundTripUs.broadcastChannel)} µs between two tabs over a BroadcastChannel (how a tab reaches the one running the fake), ${n(result.messageRoundTripUs.sharedWorker)} µs to a SharedWorker over its port (the design not taken).`,
+    '',
+  ];
+}
+
 function proxySection(result: ProxyOverheadResult): string[] {
   const ms = (value: number) => n(value, 3);
   return [
@@ -268,6 +293,7 @@ export function renderReport(input: ReportInput): string {
   if (input.scale) lines.push(...scaleSection(input.scale));
   if (input.harness) lines.push(...harnessSection(input.harness));
   if (input.proxy) lines.push(...proxySection(input.proxy));
+  if (input.browser) lines.push(...browserSection(input.browser));
   const failures = Object.entries(input.failures);
   if (failures.length > 0) {
     lines.push('## Sections that failed', '');

@@ -1,13 +1,14 @@
 /**
  * `npm run bench`: measures the fake against Prism and the bare ceiling, its cold start, its
- * in-process cost, its behaviour at scale, the contract harness's cost and the latency its proxy
- * adds, in one run; prints
+ * in-process cost, its behaviour at scale, the contract harness's cost, the latency its proxy
+ * adds and a request through the browser door (one tab, two tabs), in one run; prints
  * MET or MISSED against each target; writes bench/results.md and bench/throughput.svg.
  * See bench/README.md.
  */
 import { readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { bundleServer } from '../scripts/build-server.ts';
+import { type BrowserResult, measureBrowser } from './browser.ts';
 import { throughputChart } from './chart.ts';
 import { type ColdStartResult, measureColdStart } from './cold-start.ts';
 import { type HarnessResult, measureHarness } from './harness.ts';
@@ -100,6 +101,9 @@ async function main(): Promise<number> {
       log,
     ),
   );
+  const browser: BrowserResult | undefined = await section('browser', options, failures, () =>
+    measureBrowser(options, log),
+  );
   const loadAfter = loadAverage();
   const checks = checkTargets({ throughput, coldStart, scale, harness, inProcess });
   const wallSeconds = (performance.now() - started) / 1000;
@@ -123,6 +127,7 @@ async function main(): Promise<number> {
       scale,
       harness,
       proxy,
+      browser,
       checks,
       failures,
       optimisations,

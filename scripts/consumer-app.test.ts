@@ -1,7 +1,8 @@
 /**
  * The README's frontend guide, proven on a real app (consumer-app.ts makes it: create-vite's
  * React + TypeScript template from the npm registry, the packed tarball, the guide's files). In
- * it: the install prints no `install-scripts` warning and `msw init` records the worker folder;
+ * it: the install prints no `install-scripts` warning and copies no worker script into `public/`
+ * (msw's Vite plugin serves it);
  * the guide's component tests pass in the app's vitest, configured in `vite.config.ts`; `tsc`
  * checks the setup file with the app; `npm run build` (tsc -b, vite build) ships neither the fake
  * nor msw nor `mockServiceWorker.js`; and `npm run dev` shows the pets in headless Chromium,
@@ -52,14 +53,15 @@ function inApp(command: string, args: readonly string[], env: NodeJS.ProcessEnv 
   return { code: result.status, out: `${result.stdout}${result.stderr}` };
 }
 
-test("the guide's commands install the tarball without an install-scripts warning and record the worker folder", () => {
+test("the guide's commands install the tarball without an install-scripts warning, and nothing into public/", () => {
   expect(app.setupOutput).not.toMatch(/install-scripts/);
   // The recipes' packages may have install scripts of their own (esbuild); the fake has none.
   expect(app.recipesOutput).not.toMatch(/install-scripts\s+petstore-fake/);
   expect(app.setupOutput).toMatch(/create-vite v9\.3\.0/); // the pinned template, from npm
-  expect(existsSync(join(app.dir, 'public', 'mockServiceWorker.js'))).toBe(true);
+  // msw's Vite plugin serves the worker script: no copy to keep in step with msw.
+  expect(existsSync(join(app.dir, 'public', 'mockServiceWorker.js'))).toBe(false);
   const manifest = JSON.parse(readFileSync(join(app.dir, 'package.json'), 'utf8'));
-  expect(manifest.msw).toEqual({ workerDirectory: ['public'] });
+  expect(manifest.msw).toBeUndefined();
   expect(manifest.devDependencies['petstore-fake']).toMatch(/^file:.*petstore-fake-0\.1\.0\.tgz$/);
 }, 180_000);
 
@@ -89,6 +91,7 @@ test("create-vite's tsconfigs check the setup file, the tests and vite.config.ts
       'src/PetList.test.tsx',
       'src/PetList.tsx',
       'src/main.tsx',
+      'src/msw.d.ts',
     ]),
   );
   expect(listed('tsconfig.node.json')).toContain('vite.config.ts');
@@ -102,7 +105,8 @@ function filesUnder(dir: string): { file: string; text: string }[] {
 }
 
 /** What only the fake or msw would bring into a bundle. */
-const fakeOrMsw = /startFakeWorker|mockServiceWorker|\[MSW\]|X-RateLimit-Remaining/;
+const fakeOrMsw =
+  /startFakeWorker|createBrowserFake|mockServiceWorker|\[MSW\]|X-RateLimit-Remaining/;
 
 test('npm run build type-checks with tsc -b and ships neither the fake, nor msw, nor mockServiceWorker.js', () => {
   const build = inApp('npm', ['run', 'build']);

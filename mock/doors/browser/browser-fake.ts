@@ -99,11 +99,11 @@ function sharedDoors(shared: SharedFake, config: ResolvedConfig) {
 
 /**
  * Creates the fake of a page: by default the one every tab of the origin shares (this tab runs
- * it, or sends its calls to the tab that does). For msw's own setup (msw/vite's `virtual:msw`),
- * hand `fake.handlers` to the network; `startFakeWorker` does all of it with `setupWorker`.
+ * it, or sends its calls to the tab that does). For msw's own setup (the `network` of msw/vite's
+ * virtual module), hand `fake.handlers` to it; `startFakeWorker` does all of it with `setupWorker`.
  * @example
  * const fake = await createBrowserFake();
- * network.configure({ handlers: fake.handlers }); // import { network } from 'virtual:msw'
+ * network.configure({ handlers: fake.handlers });
  * await network.enable();
  */
 export async function createBrowserFake(options: BrowserFakeOptions = {}): Promise<BrowserFake> {
