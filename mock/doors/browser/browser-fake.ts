@@ -139,6 +139,12 @@ export async function createBrowserFake(options: BrowserFakeOptions = {}): Promi
     openStorage: () => openIndexedDbStorage(name, warn),
     warn,
   });
+  try {
+    await shared.ready;
+  } catch (error) {
+    await shared.stop();
+    throw error;
+  }
   return {
     ...sharedDoors(shared, config),
     config,

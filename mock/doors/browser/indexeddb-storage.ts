@@ -49,6 +49,9 @@ function finished(transaction: IDBTransaction): Promise<void> {
   });
 }
 
+/** How long opening the database may take before the fake goes on without it. */
+const openTimeoutMs = 5_000;
+
 function openDatabase(name: string): Promise<IDBDatabase> {
   const request = indexedDB.open(name, databaseVersion);
   request.onupgradeneeded = () => {
@@ -56,7 +59,23 @@ function openDatabase(name: string): Promise<IDBDatabase> {
     for (const store of [petsStore, stateStore, repliesStore])
       if (!db.objectStoreNames.contains(store)) db.createObjectStore(store);
   };
-  return settled(request);
+  // An open that never settles (blocked by another connection, a stuck backend) must not keep
+  // every tab waiting for the fake: past the time-out it is a refusal, and a late success closes.
+  const opened = settled(request);
+  const timeout = new Promise<never>((_, reject) => {
+    const timer = setTimeout(
+      () => reject(new DOMException(`no answer in ${openTimeoutMs / 1000} s`, 'TimeoutError')),
+      openTimeoutMs,
+    );
+    opened.then(
+      () => clearTimeout(timer),
+      () => clearTimeout(timer),
+    );
+  });
+  return Promise.race([opened, timeout]).catch((error: unknown) => {
+    opened.then((db) => db.close()).catch(() => {});
+    throw error;
+  });
 }
 
 /** What the database held when it was opened. */

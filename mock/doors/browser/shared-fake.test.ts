@@ -182,6 +182,18 @@ it('what every tab left is there when a tab opens again (a reload, a restart), u
   expect(await afterReset.control.now()).toBeLessThan(Date.UTC(2031, 0, 1));
 });
 
+it('a bad option fails createBrowserFake in the tab that would run the fake, naming the option', async () => {
+  await expect(
+    createBrowserFake({ shared: freshName(), retryAfterFormat: 'never' as 'seconds' }),
+  ).rejects.toThrow(/retryAfterFormat/);
+  await expect(
+    createBrowserFake({
+      shared: freshName(),
+      seed: [{ id: 1, name: '', categoryId: 'x' }] as never,
+    }),
+  ).rejects.toThrow(/seed/);
+});
+
 it('shared: false gives each page a fresh fake of its own', async () => {
   const a = await createBrowserFake({ seed: 'empty', shared: false });
   const b = await createBrowserFake({ seed: 'empty', shared: false });

@@ -41,6 +41,11 @@ export interface SharedFakeParts {
 export interface SharedFake {
   /** This tab's id: the `connection` of the requests it sends. */
   readonly tab: string;
+  /**
+   * Resolves once a tab runs the fake (this one or another); rejects with the error that kept
+   * this tab from building it (a bad option), which any tab would meet.
+   */
+  readonly ready: Promise<void>;
   /** Has the fake answer a call: here if this tab leads, else in the tab that does. */
   call(call: Call): Promise<Reply>;
   /** Whether this tab runs the fake now. */
@@ -87,6 +92,8 @@ export function joinSharedFake(parts: SharedFakeParts): SharedFake {
   /** Calls from other tabs this tab is running as leader, by call id. */
   const serving = new Map<string, Promise<void>>();
   const released = Promise.withResolvers<void>();
+  /** Settles once a tab runs the fake (this one or another), or this tab failed to build it. */
+  const ready = Promise.withResolvers<void>();
   const abandon = new AbortController();
 
   const post = (message: TabMessage) => {
@@ -131,6 +138,7 @@ export function joinSharedFake(parts: SharedFakeParts): SharedFake {
       case 'leader':
         if (lead === undefined && message.leader !== leader) {
           leader = message.leader;
+          ready.resolve();
           sendPending();
         }
         return;
@@ -162,11 +170,19 @@ export function joinSharedFake(parts: SharedFakeParts): SharedFake {
   };
 
   const leadWhileHeld = async () => {
-    const current = await startLeading();
-    // The first write: the seed of a new fake, or the saved state as the fake read it.
-    await current.storage.commit(undefined);
+    let current: Lead;
+    try {
+      current = await startLeading();
+      // The first write: the seed of a new fake, or the saved state as the fake read it.
+      await current.storage.commit(undefined);
+    } catch (error) {
+      // A fake that cannot be built (a bad option) is the page's error: returning hands the lock on.
+      ready.reject(error);
+      return;
+    }
     lead = current;
     leader = tab;
+    ready.resolve();
     post({ type: 'leader', leader: tab });
     // This tab's own calls that went to a leader which left: answered from the reply it wrote,
     // else run here.
@@ -195,6 +211,7 @@ export function joinSharedFake(parts: SharedFakeParts): SharedFake {
 
   return {
     tab,
+    ready: ready.promise,
     leads: () => lead !== undefined,
     storage: () => lead?.storage,
     call(call) {
