@@ -72,3 +72,17 @@ export function expectOnlyOptInsSkipped(result: SuiteResult): void {
   );
   expect(result.answered429).toBe(0);
 }
+
+/**
+ * What a `--rate-limits` run on a key with a small window must show: it waited for window resets
+ * (on the fake's virtual clock), met exactly the one 429 it provoked on purpose, and the three
+ * checks that need it passed.
+ */
+export function expectOneProvoked429(result: SuiteResult): void {
+  expect(result.answered429).toBe(1);
+  expect(result.waitedMs).toBeGreaterThan(60_000);
+  const statusOf = (id: string) => result.results.find((check) => check.id === id)?.status;
+  expect(statusOf('rateLimit.exceededGives429')).toBe('pass');
+  expect(statusOf('rateLimit.servedAfterRetryAfter')).toBe('pass');
+  expect(statusOf('rateLimit.retryAfterOn429')).toBe('pass');
+}

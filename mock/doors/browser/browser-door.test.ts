@@ -2,6 +2,7 @@ import { type Browser, type BrowserContext, chromium, type Page } from 'playwrig
 import { afterAll, beforeAll, beforeEach, expect, it } from 'vitest';
 import { bundleDemo, type DemoBundle, demoFiles } from '../../../scripts/build-browser.ts';
 import { chromiumArgs, chromiumPath } from './headless-chromium.ts';
+import { resetWithPinnedClock } from './pinned-page-fake.ts';
 import { type StaticServer, serveStatic } from './static-server.ts';
 
 const api = 'http://127.0.0.1:4010/v1';
@@ -54,16 +55,7 @@ afterAll(async () => {
   await site?.close();
 });
 
-beforeEach(async () => {
-  // The in-page fake's clock is real by default; a minute window rolling over mid-test would
-  // reset the per-minute count the tests read. Pin it to the start of the next minute, frozen.
-  const nextMinute = (Math.floor(Date.now() / 60_000) + 1) * 60_000;
-  await page.evaluate(async (epochMs) => {
-    await window.fake?.control.reset();
-    await window.fake?.control.freezeTime(true);
-    await window.fake?.control.setTime(epochMs);
-  }, nextMinute);
-});
+beforeEach(() => resetWithPinnedClock(page));
 
 /** Calls the API with `fetch` inside the page and returns what the page's script can read. */
 function call(

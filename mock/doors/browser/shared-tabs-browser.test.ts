@@ -10,6 +10,7 @@ import { type BrowserContext, chromium, type Page } from 'playwright-core';
 import { afterAll, beforeAll, beforeEach, expect, it } from 'vitest';
 import { bundleDemo, demoFiles } from '../../../scripts/build-browser.ts';
 import { chromiumArgs, chromiumPath } from './headless-chromium.ts';
+import { resetWithPinnedClock } from './pinned-page-fake.ts';
 import { type StaticServer, serveStatic } from './static-server.ts';
 
 const api = 'http://127.0.0.1:4010/v1';
@@ -102,15 +103,8 @@ afterAll(async () => {
 
 beforeEach(async () => {
   for (const page of context.pages()) await page.close();
-  // One tab resets the fake every tab shares and pins its clock at the start of a minute, frozen,
-  // so no window rolls over mid-test.
-  const page = await openTab();
-  const nextMinute = (Math.floor(Date.now() / 60_000) + 1) * 60_000;
-  await page.evaluate(async (epochMs) => {
-    await window.fake?.control.reset();
-    await window.fake?.control.freezeTime(true);
-    await window.fake?.control.setTime(epochMs);
-  }, nextMinute);
+  // One tab resets the fake every tab shares, its clock pinned so no window rolls over mid-test.
+  await resetWithPinnedClock(await openTab());
   consoleLines.length = 0;
 });
 
