@@ -219,6 +219,8 @@ export async function listenHttp(
       );
     },
   );
+  // Node's keep-alive time-out would close a connection with a FIN: see closeConnection.
+  server.on('timeout', (socket: Socket) => closeConnection(socket));
   server.on('clientError', (error: NodeJS.ErrnoException, socket) =>
     answerClientError(error, socket, errorHeaders()),
   );
@@ -265,13 +267,25 @@ export async function listenHttp(
       // Node stops its own time-out sweep once the server closes, so a client stalled
       // mid-request would hold the process open: after the grace period every socket is closed.
       const deadline = setTimeout(() => {
-        for (const socket of sockets) socket.destroy();
+        const queues = readKernelSendQueues();
+        for (const socket of sockets) closeConnection(socket, queues);
       }, graceMs);
       await closed;
       clearTimeout(deadline);
       clearInterval(sweep);
     },
   };
+}
+
+/**
+ * Closes a connection: with a reset while answers still wait for the client (in Node's buffer or
+ * the kernel's), else with a FIN. A FIN queues behind those answers, so a client that never
+ * reads would not learn of it, and would keep its socket for as long as the kernel goes on
+ * probing its closed receive window (minutes).
+ */
+function closeConnection(socket: Socket, queues = readKernelSendQueues()): void {
+  if (progressOf(socket, queues).waiting > 0) socket.resetAndDestroy();
+  else socket.destroy();
 }
 
 interface SocketWatch {
@@ -426,7 +440,7 @@ function watchSocket(
     }
     return;
   }
-  if (now - watch.since > limits.stallTimeout) socket.destroy();
+  if (now - watch.since > limits.stallTimeout) socket.resetAndDestroy();
   else if (
     !idle.has(socket) &&
     pipelining.has(socket) &&
