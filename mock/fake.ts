@@ -160,6 +160,6 @@ export async function createFake(given: CreateFakeOptions = {}): Promise<Fake> {
     control,
     config,
     initialKeys,
-    anonymousRateLimitHeaders: behaviour.anonymousRateLimitHeaders,
+    anonymousRateLimitHeaders: () => behaviour.rateLimitHeaders(null),
   };
 }
