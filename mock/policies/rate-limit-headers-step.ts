@@ -27,7 +27,7 @@ export interface RateLimitSources {
  * request, when `authorization` names a valid key ("Limit applying to the caller", interface:
  * Limits); else the anonymous ones.
  */
-export function callerRateLimit(
+function callerRateLimit(
   { keys, plans, usage }: RateLimitSources,
   authorization: string | null,
   now: number,
