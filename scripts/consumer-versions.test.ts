@@ -28,10 +28,14 @@ import { exampleFileName, fencedBlocks, markdownSection } from './markdown-block
 
 const root = new URL('..', import.meta.url).pathname;
 const readme = readFileSync(new URL('../README.md', import.meta.url), 'utf8');
-const guide = markdownSection(
-  markdownSection(readme, 'Use it in your project'),
-  'In your tests (vitest, Node)',
-);
+const project = markdownSection(readme, 'Use it in your project');
+const guide = markdownSection(project, 'In your tests (vitest, Node)');
+/** The README's install line for a project, the tarball's path left to fill in. */
+const installLine =
+  fencedBlocks(markdownSection(project, 'Install'))
+    .map((block) => block.text)
+    .find((text) => text.includes('# in your project'))
+    ?.replace(/\s+#.*$/, '') ?? '';
 
 /** PATH without this repository's bins (whose `node` is Node 24) and without this Node's folder. */
 const userPath = (process.env.PATH ?? '')
@@ -155,8 +159,14 @@ test("on Node 24 with the vitest npm picked on Node 20, every test passes but th
   expect(suite.code).toBe(1);
 }, 120_000);
 
-test("after the README's install line for vitest, the same project passes on Node 24", () => {
-  const install = run(dirname(oldNode), 'npm', ['install', '--save-dev', 'vitest@^5.1.1']);
+test("after the README's install line, run as written on Node 20, the same project passes on Node 24", () => {
+  expect(installLine).toMatch(
+    /^npm install --save-dev \/path\/to\/petstore-fake-0\.1\.0\.tgz .*vitest@\^5\.1\.1/,
+  );
+  const [command = '', ...args] = installLine
+    .replace('/path/to/petstore-fake-0.1.0.tgz', tarball)
+    .split(' ');
+  const install = run(dirname(oldNode), command, args);
   expect(install.code, install.out).toBe(0);
   expect(installedVitest()).toMatch(/^5\./);
   const suite = vitestOn(process.execPath);
