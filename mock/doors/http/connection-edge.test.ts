@@ -40,6 +40,20 @@ function parseAnswers(bytes: Buffer): { status: number; body: string }[] {
   }
 }
 
+/**
+ * The fake on `port` with limits no flood reaches: every request is answered 200, the most
+ * bytes clients can make the server owe them (429s are smaller).
+ */
+const startUnlimitedFake = (port: number) =>
+  startFakeProcess([
+    '--port',
+    String(port),
+    '--no-staging',
+    '--quiet',
+    '--enterprise',
+    '1000000000/1000000000000',
+  ]);
+
 test('a client that pipelines 1,000 requests and reads gets 1,000 answers, in order', async () => {
   const port = await freePort();
   await startFakeProcess(['--port', String(port), '--no-staging', '--quiet']);
@@ -129,16 +143,7 @@ test('a request whose body is still arriving is read even while the door holds t
 
 test('30 clients that pipeline requests and never read add under 256 MiB and lose their sockets within 30 s; others are answered meanwhile', async () => {
   const port = await freePort();
-  // Limits no flood reaches: every request is answered 200, the most bytes the clients can
-  // make the server owe them (429s are smaller).
-  const { child } = await startFakeProcess([
-    '--port',
-    String(port),
-    '--no-staging',
-    '--quiet',
-    '--enterprise',
-    '1000000000/1000000000000',
-  ]);
+  const { child } = await startUnlimitedFake(port);
   const pid = child.pid as number;
   await sleep(500);
   const before = residentMiB(pid);
@@ -210,14 +215,7 @@ function establishedTo(port: number): Set<number> {
 
 test('clients that pipeline any depth of requests at once and never read lose their connections within 30 s', async () => {
   const port = await freePort();
-  await startFakeProcess([
-    '--port',
-    String(port),
-    '--no-staging',
-    '--quiet',
-    '--enterprise',
-    '1000000000/1000000000000',
-  ]);
+  await startUnlimitedFake(port);
   // Ten as the issue found them (2,000 lists of 100 pets each, about 14 MB owed), and one each
   // of shallower pipelines and smaller answers: those the door reads whole, and whose answers
   // the kernel takes whole, so its keep-alive time-out, not the stall sweep, closes them.
