@@ -14,6 +14,7 @@ import {
   withProfile,
 } from './config/config.ts';
 import { ConfigError } from './config/config-error.ts';
+import { assertSupportedRuntime } from './contract/supported-runtime.ts';
 import type { Pet } from './contract/types.ts';
 import { type BaseControl, createControl } from './control/control.ts';
 import {
@@ -91,6 +92,7 @@ export type {
   CoverageSender,
 } from './contract/interface-coverage.ts';
 export { CoverageMergeError, mergeCoverage } from './contract/merge-coverage.ts';
+export { UnsupportedRuntimeError } from './contract/supported-runtime.ts';
 export { ControlInputError } from './control/control-input-error.ts';
 export type { Behaviour } from './core/behaviour.ts';
 export type { Answer } from './messages/answer.ts';
@@ -134,6 +136,8 @@ export const defaultSeed: readonly Pet[] = defaultPets as Pet[];
  * @example const fake = await createFake({ seed: 'empty', retryAfterFormat: 'http-date' });
  */
 export async function createFake(given: CreateFakeOptions = {}): Promise<Fake> {
+  // The fake itself runs on any vitest; on a Node older than msw 3's its requests would fail.
+  assertSupportedRuntime('createFake', { vitest: false });
   const options = withProfile(given);
   const config = resolveConfig(options);
   const keysFile = parseKeysFile(
@@ -172,6 +176,6 @@ export async function createFake(given: CreateFakeOptions = {}): Promise<Fake> {
     control,
     config,
     initialKeys,
-    anonymousRateLimitHeaders: behaviour.anonymousRateLimitHeaders,
+    anonymousRateLimitHeaders: () => behaviour.rateLimitHeaders(null),
   };
 }

@@ -177,6 +177,8 @@ export async function createConsumerProject(): Promise<ConsumerProject> {
           resolved: spec,
           integrity: packed.integrity,
           dependencies: packageJson.dependencies,
+          peerDependencies: packageJson.peerDependencies,
+          peerDependenciesMeta: packageJson.peerDependenciesMeta,
           bin: packageJson.bin,
           engines: packageJson.engines,
         },

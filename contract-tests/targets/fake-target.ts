@@ -124,7 +124,7 @@ export async function fetchOnlyFakeTarget(options: FakeTargetOptions = {}): Prom
 function handlersBehaviour(fake: Fake, handlers: RequestHandler[]): Behaviour {
   return {
     owns: (url) => fake.behaviour.owns(url),
-    anonymousRateLimitHeaders: () => fake.anonymousRateLimitHeaders(),
+    rateLimitHeaders: (authorization) => fake.behaviour.rateLimitHeaders(authorization),
     async answer(request) {
       const bodyless = request.method === 'GET' || request.method === 'HEAD';
       const body = bodyless ? undefined : await request.body(Number.POSITIVE_INFINITY);

@@ -14,6 +14,7 @@ import {
   coverageSummary,
   maxSenders,
 } from './interface-coverage.ts';
+import { assertSupportedRuntime } from './supported-runtime.ts';
 
 /** The error `mergeCoverage` throws when its records cannot be one record. */
 export class CoverageMergeError extends Error {
@@ -86,6 +87,7 @@ function mergedItem(parts: readonly CoverageItemRecord[]): CoverageItemRecord {
  * @example const suite = mergeCoverage(parts.map((part) => part.coverage));
  */
 export function mergeCoverage(records: readonly CoverageRecord[]): CoverageRecord {
+  assertSupportedRuntime('mergeCoverage');
   const [head] = records;
   if (head === undefined)
     throw new CoverageMergeError(

@@ -6,7 +6,7 @@ export const openapiDocument = {
     "title": "Pet Store",
     "version": "1.0.0",
     "summary": "Manage and browse animals available for adoption in a store.",
-    "description": "Machine-readable form of the Pet Store interface, which `interface.md` beside this file restates\nin prose, section by section.\nWhere the interface says \"not shown\", this one says nothing either: the fake's own choices\nfor those points are documented in the project README, not here.\n",
+    "description": "Machine-readable form of the Pet Store interface, which `interface.md` beside this file restates\nin prose, section by section.\nWhere the interface says \"not shown\", this one says nothing either: the fake's own choices\nfor those points are documented in the project README, not here. The one exception is the\nstatuses: each operation lists every status the fake answers it with, so that a validator\nreading this document (Prism, Portman, openapi-backend) refuses any other, a 5xx above all.\nThose the interface does not list carry `x-not-in-interface: true`: refusals any HTTP server\nmay make before it reads a request (a bad Host, a body, URL or headers too large, a slow\nor malformed request) and, for listPets and getPet, the fake's 400 for a bad query or id.\nNo operation has a `default` response.\n",
     "license": {
       "name": "MIT",
       "identifier": "MIT"
@@ -14,24 +14,12 @@ export const openapiDocument = {
   },
   "servers": [
     {
-      "url": "{origin}/v1",
-      "description": "Production (`{base_url}`). The version prefix `/v1` is part of the base address.",
-      "variables": {
-        "origin": {
-          "default": "http://127.0.0.1:4010",
-          "description": "Scheme, host and port of the production service."
-        }
-      }
+      "url": "http://127.0.0.1:4010/v1",
+      "description": "Production (`{base_url}`): the fake's own origin, where `petstore-fake` and the in-process\ndoors answer. A deployed service has its own; the version prefix `/v1` is part of the base\naddress.\n"
     },
     {
-      "url": "{stagingOrigin}/v1",
-      "description": "Staging (`{staging_base_url}`), same paths as production.",
-      "variables": {
-        "stagingOrigin": {
-          "default": "http://127.0.0.1:4011",
-          "description": "Scheme, host and port of the staging service."
-        }
-      }
+      "url": "http://127.0.0.1:4011/v1",
+      "description": "Staging (`{staging_base_url}`), same paths as production; the fake's staging origin."
     }
   ],
   "security": [
@@ -164,8 +152,278 @@ export const openapiDocument = {
               }
             }
           },
+          "400": {
+            "description": "Not in the interface. The request could not be read (malformed, or HTTP/1.1 without `Host`), or `limit` or `status` is malformed, out of range or repeated (the fake's default `badQuery`).",
+            "x-not-in-interface": true,
+            "headers": {
+              "X-RateLimit-Limit": {
+                "description": "Limit applying to the caller.",
+                "required": true,
+                "schema": {
+                  "type": "integer"
+                }
+              },
+              "X-RateLimit-Remaining": {
+                "description": "Requests remaining in the current window.",
+                "required": true,
+                "schema": {
+                  "type": "integer"
+                }
+              },
+              "X-RateLimit-Reset": {
+                "description": "Unix timestamp at which the limit resets.",
+                "required": true,
+                "schema": {
+                  "type": "integer"
+                }
+              }
+            },
+            "content": {
+              "application/json": {
+                "schema": {
+                  "type": "object",
+                  "description": "Body of every error response.",
+                  "required": [
+                    "code",
+                    "message",
+                    "status"
+                  ],
+                  "properties": {
+                    "code": {
+                      "type": "string",
+                      "description": "Machine-readable error code."
+                    },
+                    "message": {
+                      "type": "string",
+                      "description": "Human-readable description."
+                    },
+                    "status": {
+                      "type": "integer",
+                      "description": "The HTTP status code of the response."
+                    }
+                  }
+                }
+              }
+            }
+          },
           "401": {
             "description": "Missing or invalid API key.",
+            "headers": {
+              "X-RateLimit-Limit": {
+                "description": "Limit applying to the caller.",
+                "required": true,
+                "schema": {
+                  "type": "integer"
+                }
+              },
+              "X-RateLimit-Remaining": {
+                "description": "Requests remaining in the current window.",
+                "required": true,
+                "schema": {
+                  "type": "integer"
+                }
+              },
+              "X-RateLimit-Reset": {
+                "description": "Unix timestamp at which the limit resets.",
+                "required": true,
+                "schema": {
+                  "type": "integer"
+                }
+              }
+            },
+            "content": {
+              "application/json": {
+                "schema": {
+                  "type": "object",
+                  "description": "Body of every error response.",
+                  "required": [
+                    "code",
+                    "message",
+                    "status"
+                  ],
+                  "properties": {
+                    "code": {
+                      "type": "string",
+                      "description": "Machine-readable error code."
+                    },
+                    "message": {
+                      "type": "string",
+                      "description": "Human-readable description."
+                    },
+                    "status": {
+                      "type": "integer",
+                      "description": "The HTTP status code of the response."
+                    }
+                  }
+                }
+              }
+            }
+          },
+          "403": {
+            "description": "Not in the interface. The `Host` header names none of the server's hosts (a guard against DNS rebinding).",
+            "x-not-in-interface": true,
+            "headers": {
+              "X-RateLimit-Limit": {
+                "description": "Limit applying to the caller.",
+                "required": true,
+                "schema": {
+                  "type": "integer"
+                }
+              },
+              "X-RateLimit-Remaining": {
+                "description": "Requests remaining in the current window.",
+                "required": true,
+                "schema": {
+                  "type": "integer"
+                }
+              },
+              "X-RateLimit-Reset": {
+                "description": "Unix timestamp at which the limit resets.",
+                "required": true,
+                "schema": {
+                  "type": "integer"
+                }
+              }
+            },
+            "content": {
+              "application/json": {
+                "schema": {
+                  "type": "object",
+                  "description": "Body of every error response.",
+                  "required": [
+                    "code",
+                    "message",
+                    "status"
+                  ],
+                  "properties": {
+                    "code": {
+                      "type": "string",
+                      "description": "Machine-readable error code."
+                    },
+                    "message": {
+                      "type": "string",
+                      "description": "Human-readable description."
+                    },
+                    "status": {
+                      "type": "integer",
+                      "description": "The HTTP status code of the response."
+                    }
+                  }
+                }
+              }
+            }
+          },
+          "408": {
+            "description": "Not in the interface. The request's headers or body did not arrive in time.",
+            "x-not-in-interface": true,
+            "headers": {
+              "X-RateLimit-Limit": {
+                "description": "Limit applying to the caller.",
+                "required": true,
+                "schema": {
+                  "type": "integer"
+                }
+              },
+              "X-RateLimit-Remaining": {
+                "description": "Requests remaining in the current window.",
+                "required": true,
+                "schema": {
+                  "type": "integer"
+                }
+              },
+              "X-RateLimit-Reset": {
+                "description": "Unix timestamp at which the limit resets.",
+                "required": true,
+                "schema": {
+                  "type": "integer"
+                }
+              }
+            },
+            "content": {
+              "application/json": {
+                "schema": {
+                  "type": "object",
+                  "description": "Body of every error response.",
+                  "required": [
+                    "code",
+                    "message",
+                    "status"
+                  ],
+                  "properties": {
+                    "code": {
+                      "type": "string",
+                      "description": "Machine-readable error code."
+                    },
+                    "message": {
+                      "type": "string",
+                      "description": "Human-readable description."
+                    },
+                    "status": {
+                      "type": "integer",
+                      "description": "The HTTP status code of the response."
+                    }
+                  }
+                }
+              }
+            }
+          },
+          "414": {
+            "description": "Not in the interface. The path and query are longer than the server reads.",
+            "x-not-in-interface": true,
+            "headers": {
+              "X-RateLimit-Limit": {
+                "description": "Limit applying to the caller.",
+                "required": true,
+                "schema": {
+                  "type": "integer"
+                }
+              },
+              "X-RateLimit-Remaining": {
+                "description": "Requests remaining in the current window.",
+                "required": true,
+                "schema": {
+                  "type": "integer"
+                }
+              },
+              "X-RateLimit-Reset": {
+                "description": "Unix timestamp at which the limit resets.",
+                "required": true,
+                "schema": {
+                  "type": "integer"
+                }
+              }
+            },
+            "content": {
+              "application/json": {
+                "schema": {
+                  "type": "object",
+                  "description": "Body of every error response.",
+                  "required": [
+                    "code",
+                    "message",
+                    "status"
+                  ],
+                  "properties": {
+                    "code": {
+                      "type": "string",
+                      "description": "Machine-readable error code."
+                    },
+                    "message": {
+                      "type": "string",
+                      "description": "Human-readable description."
+                    },
+                    "status": {
+                      "type": "integer",
+                      "description": "The HTTP status code of the response."
+                    }
+                  }
+                }
+              }
+            }
+          },
+          "417": {
+            "description": "Not in the interface. An `Expect` header other than `100-continue`.",
+            "x-not-in-interface": true,
             "headers": {
               "X-RateLimit-Limit": {
                 "description": "Limit applying to the caller.",
@@ -277,8 +535,9 @@ export const openapiDocument = {
               }
             }
           },
-          "default": {
-            "description": "Any other error. Every error response has a JSON body shaped as Error.",
+          "431": {
+            "description": "Not in the interface. The request headers are larger than the server reads.",
+            "x-not-in-interface": true,
             "headers": {
               "X-RateLimit-Limit": {
                 "description": "Limit applying to the caller.",
@@ -557,6 +816,276 @@ export const openapiDocument = {
               }
             }
           },
+          "403": {
+            "description": "Not in the interface. The `Host` header names none of the server's hosts (a guard against DNS rebinding).",
+            "x-not-in-interface": true,
+            "headers": {
+              "X-RateLimit-Limit": {
+                "description": "Limit applying to the caller.",
+                "required": true,
+                "schema": {
+                  "type": "integer"
+                }
+              },
+              "X-RateLimit-Remaining": {
+                "description": "Requests remaining in the current window.",
+                "required": true,
+                "schema": {
+                  "type": "integer"
+                }
+              },
+              "X-RateLimit-Reset": {
+                "description": "Unix timestamp at which the limit resets.",
+                "required": true,
+                "schema": {
+                  "type": "integer"
+                }
+              }
+            },
+            "content": {
+              "application/json": {
+                "schema": {
+                  "type": "object",
+                  "description": "Body of every error response.",
+                  "required": [
+                    "code",
+                    "message",
+                    "status"
+                  ],
+                  "properties": {
+                    "code": {
+                      "type": "string",
+                      "description": "Machine-readable error code."
+                    },
+                    "message": {
+                      "type": "string",
+                      "description": "Human-readable description."
+                    },
+                    "status": {
+                      "type": "integer",
+                      "description": "The HTTP status code of the response."
+                    }
+                  }
+                }
+              }
+            }
+          },
+          "408": {
+            "description": "Not in the interface. The request's headers or body did not arrive in time.",
+            "x-not-in-interface": true,
+            "headers": {
+              "X-RateLimit-Limit": {
+                "description": "Limit applying to the caller.",
+                "required": true,
+                "schema": {
+                  "type": "integer"
+                }
+              },
+              "X-RateLimit-Remaining": {
+                "description": "Requests remaining in the current window.",
+                "required": true,
+                "schema": {
+                  "type": "integer"
+                }
+              },
+              "X-RateLimit-Reset": {
+                "description": "Unix timestamp at which the limit resets.",
+                "required": true,
+                "schema": {
+                  "type": "integer"
+                }
+              }
+            },
+            "content": {
+              "application/json": {
+                "schema": {
+                  "type": "object",
+                  "description": "Body of every error response.",
+                  "required": [
+                    "code",
+                    "message",
+                    "status"
+                  ],
+                  "properties": {
+                    "code": {
+                      "type": "string",
+                      "description": "Machine-readable error code."
+                    },
+                    "message": {
+                      "type": "string",
+                      "description": "Human-readable description."
+                    },
+                    "status": {
+                      "type": "integer",
+                      "description": "The HTTP status code of the response."
+                    }
+                  }
+                }
+              }
+            }
+          },
+          "413": {
+            "description": "Not in the interface. The request body is larger than the server reads.",
+            "x-not-in-interface": true,
+            "headers": {
+              "X-RateLimit-Limit": {
+                "description": "Limit applying to the caller.",
+                "required": true,
+                "schema": {
+                  "type": "integer"
+                }
+              },
+              "X-RateLimit-Remaining": {
+                "description": "Requests remaining in the current window.",
+                "required": true,
+                "schema": {
+                  "type": "integer"
+                }
+              },
+              "X-RateLimit-Reset": {
+                "description": "Unix timestamp at which the limit resets.",
+                "required": true,
+                "schema": {
+                  "type": "integer"
+                }
+              }
+            },
+            "content": {
+              "application/json": {
+                "schema": {
+                  "type": "object",
+                  "description": "Body of every error response.",
+                  "required": [
+                    "code",
+                    "message",
+                    "status"
+                  ],
+                  "properties": {
+                    "code": {
+                      "type": "string",
+                      "description": "Machine-readable error code."
+                    },
+                    "message": {
+                      "type": "string",
+                      "description": "Human-readable description."
+                    },
+                    "status": {
+                      "type": "integer",
+                      "description": "The HTTP status code of the response."
+                    }
+                  }
+                }
+              }
+            }
+          },
+          "414": {
+            "description": "Not in the interface. The path and query are longer than the server reads.",
+            "x-not-in-interface": true,
+            "headers": {
+              "X-RateLimit-Limit": {
+                "description": "Limit applying to the caller.",
+                "required": true,
+                "schema": {
+                  "type": "integer"
+                }
+              },
+              "X-RateLimit-Remaining": {
+                "description": "Requests remaining in the current window.",
+                "required": true,
+                "schema": {
+                  "type": "integer"
+                }
+              },
+              "X-RateLimit-Reset": {
+                "description": "Unix timestamp at which the limit resets.",
+                "required": true,
+                "schema": {
+                  "type": "integer"
+                }
+              }
+            },
+            "content": {
+              "application/json": {
+                "schema": {
+                  "type": "object",
+                  "description": "Body of every error response.",
+                  "required": [
+                    "code",
+                    "message",
+                    "status"
+                  ],
+                  "properties": {
+                    "code": {
+                      "type": "string",
+                      "description": "Machine-readable error code."
+                    },
+                    "message": {
+                      "type": "string",
+                      "description": "Human-readable description."
+                    },
+                    "status": {
+                      "type": "integer",
+                      "description": "The HTTP status code of the response."
+                    }
+                  }
+                }
+              }
+            }
+          },
+          "417": {
+            "description": "Not in the interface. An `Expect` header other than `100-continue`.",
+            "x-not-in-interface": true,
+            "headers": {
+              "X-RateLimit-Limit": {
+                "description": "Limit applying to the caller.",
+                "required": true,
+                "schema": {
+                  "type": "integer"
+                }
+              },
+              "X-RateLimit-Remaining": {
+                "description": "Requests remaining in the current window.",
+                "required": true,
+                "schema": {
+                  "type": "integer"
+                }
+              },
+              "X-RateLimit-Reset": {
+                "description": "Unix timestamp at which the limit resets.",
+                "required": true,
+                "schema": {
+                  "type": "integer"
+                }
+              }
+            },
+            "content": {
+              "application/json": {
+                "schema": {
+                  "type": "object",
+                  "description": "Body of every error response.",
+                  "required": [
+                    "code",
+                    "message",
+                    "status"
+                  ],
+                  "properties": {
+                    "code": {
+                      "type": "string",
+                      "description": "Machine-readable error code."
+                    },
+                    "message": {
+                      "type": "string",
+                      "description": "Human-readable description."
+                    },
+                    "status": {
+                      "type": "integer",
+                      "description": "The HTTP status code of the response."
+                    }
+                  }
+                }
+              }
+            }
+          },
           "429": {
             "description": "Rate limit exceeded. The client backs off and retries after the time given in `Retry-After`.",
             "headers": {
@@ -617,8 +1146,9 @@ export const openapiDocument = {
               }
             }
           },
-          "default": {
-            "description": "Any other error. Every error response has a JSON body shaped as Error.",
+          "431": {
+            "description": "Not in the interface. The request headers are larger than the server reads.",
+            "x-not-in-interface": true,
             "headers": {
               "X-RateLimit-Limit": {
                 "description": "Limit applying to the caller.",
@@ -772,6 +1302,60 @@ export const openapiDocument = {
               }
             }
           },
+          "400": {
+            "description": "Not in the interface. The request could not be read (malformed, or HTTP/1.1 without `Host`), or `petId` is not an int64 and the fake was started with `malformedIdStatus: 400`.",
+            "x-not-in-interface": true,
+            "headers": {
+              "X-RateLimit-Limit": {
+                "description": "Limit applying to the caller.",
+                "required": true,
+                "schema": {
+                  "type": "integer"
+                }
+              },
+              "X-RateLimit-Remaining": {
+                "description": "Requests remaining in the current window.",
+                "required": true,
+                "schema": {
+                  "type": "integer"
+                }
+              },
+              "X-RateLimit-Reset": {
+                "description": "Unix timestamp at which the limit resets.",
+                "required": true,
+                "schema": {
+                  "type": "integer"
+                }
+              }
+            },
+            "content": {
+              "application/json": {
+                "schema": {
+                  "type": "object",
+                  "description": "Body of every error response.",
+                  "required": [
+                    "code",
+                    "message",
+                    "status"
+                  ],
+                  "properties": {
+                    "code": {
+                      "type": "string",
+                      "description": "Machine-readable error code."
+                    },
+                    "message": {
+                      "type": "string",
+                      "description": "Human-readable description."
+                    },
+                    "status": {
+                      "type": "integer",
+                      "description": "The HTTP status code of the response."
+                    }
+                  }
+                }
+              }
+            }
+          },
           "401": {
             "description": "Missing or invalid API key.",
             "headers": {
@@ -825,8 +1409,224 @@ export const openapiDocument = {
               }
             }
           },
+          "403": {
+            "description": "Not in the interface. The `Host` header names none of the server's hosts (a guard against DNS rebinding).",
+            "x-not-in-interface": true,
+            "headers": {
+              "X-RateLimit-Limit": {
+                "description": "Limit applying to the caller.",
+                "required": true,
+                "schema": {
+                  "type": "integer"
+                }
+              },
+              "X-RateLimit-Remaining": {
+                "description": "Requests remaining in the current window.",
+                "required": true,
+                "schema": {
+                  "type": "integer"
+                }
+              },
+              "X-RateLimit-Reset": {
+                "description": "Unix timestamp at which the limit resets.",
+                "required": true,
+                "schema": {
+                  "type": "integer"
+                }
+              }
+            },
+            "content": {
+              "application/json": {
+                "schema": {
+                  "type": "object",
+                  "description": "Body of every error response.",
+                  "required": [
+                    "code",
+                    "message",
+                    "status"
+                  ],
+                  "properties": {
+                    "code": {
+                      "type": "string",
+                      "description": "Machine-readable error code."
+                    },
+                    "message": {
+                      "type": "string",
+                      "description": "Human-readable description."
+                    },
+                    "status": {
+                      "type": "integer",
+                      "description": "The HTTP status code of the response."
+                    }
+                  }
+                }
+              }
+            }
+          },
           "404": {
             "description": "The requested resource could not be found.",
+            "headers": {
+              "X-RateLimit-Limit": {
+                "description": "Limit applying to the caller.",
+                "required": true,
+                "schema": {
+                  "type": "integer"
+                }
+              },
+              "X-RateLimit-Remaining": {
+                "description": "Requests remaining in the current window.",
+                "required": true,
+                "schema": {
+                  "type": "integer"
+                }
+              },
+              "X-RateLimit-Reset": {
+                "description": "Unix timestamp at which the limit resets.",
+                "required": true,
+                "schema": {
+                  "type": "integer"
+                }
+              }
+            },
+            "content": {
+              "application/json": {
+                "schema": {
+                  "type": "object",
+                  "description": "Body of every error response.",
+                  "required": [
+                    "code",
+                    "message",
+                    "status"
+                  ],
+                  "properties": {
+                    "code": {
+                      "type": "string",
+                      "description": "Machine-readable error code."
+                    },
+                    "message": {
+                      "type": "string",
+                      "description": "Human-readable description."
+                    },
+                    "status": {
+                      "type": "integer",
+                      "description": "The HTTP status code of the response."
+                    }
+                  }
+                }
+              }
+            }
+          },
+          "408": {
+            "description": "Not in the interface. The request's headers or body did not arrive in time.",
+            "x-not-in-interface": true,
+            "headers": {
+              "X-RateLimit-Limit": {
+                "description": "Limit applying to the caller.",
+                "required": true,
+                "schema": {
+                  "type": "integer"
+                }
+              },
+              "X-RateLimit-Remaining": {
+                "description": "Requests remaining in the current window.",
+                "required": true,
+                "schema": {
+                  "type": "integer"
+                }
+              },
+              "X-RateLimit-Reset": {
+                "description": "Unix timestamp at which the limit resets.",
+                "required": true,
+                "schema": {
+                  "type": "integer"
+                }
+              }
+            },
+            "content": {
+              "application/json": {
+                "schema": {
+                  "type": "object",
+                  "description": "Body of every error response.",
+                  "required": [
+                    "code",
+                    "message",
+                    "status"
+                  ],
+                  "properties": {
+                    "code": {
+                      "type": "string",
+                      "description": "Machine-readable error code."
+                    },
+                    "message": {
+                      "type": "string",
+                      "description": "Human-readable description."
+                    },
+                    "status": {
+                      "type": "integer",
+                      "description": "The HTTP status code of the response."
+                    }
+                  }
+                }
+              }
+            }
+          },
+          "414": {
+            "description": "Not in the interface. The path and query are longer than the server reads.",
+            "x-not-in-interface": true,
+            "headers": {
+              "X-RateLimit-Limit": {
+                "description": "Limit applying to the caller.",
+                "required": true,
+                "schema": {
+                  "type": "integer"
+                }
+              },
+              "X-RateLimit-Remaining": {
+                "description": "Requests remaining in the current window.",
+                "required": true,
+                "schema": {
+                  "type": "integer"
+                }
+              },
+              "X-RateLimit-Reset": {
+                "description": "Unix timestamp at which the limit resets.",
+                "required": true,
+                "schema": {
+                  "type": "integer"
+                }
+              }
+            },
+            "content": {
+              "application/json": {
+                "schema": {
+                  "type": "object",
+                  "description": "Body of every error response.",
+                  "required": [
+                    "code",
+                    "message",
+                    "status"
+                  ],
+                  "properties": {
+                    "code": {
+                      "type": "string",
+                      "description": "Machine-readable error code."
+                    },
+                    "message": {
+                      "type": "string",
+                      "description": "Human-readable description."
+                    },
+                    "status": {
+                      "type": "integer",
+                      "description": "The HTTP status code of the response."
+                    }
+                  }
+                }
+              }
+            }
+          },
+          "417": {
+            "description": "Not in the interface. An `Expect` header other than `100-continue`.",
+            "x-not-in-interface": true,
             "headers": {
               "X-RateLimit-Limit": {
                 "description": "Limit applying to the caller.",
@@ -938,8 +1738,9 @@ export const openapiDocument = {
               }
             }
           },
-          "default": {
-            "description": "Any other error. Every error response has a JSON body shaped as Error.",
+          "431": {
+            "description": "Not in the interface. The request headers are larger than the server reads.",
+            "x-not-in-interface": true,
             "headers": {
               "X-RateLimit-Limit": {
                 "description": "Limit applying to the caller.",
@@ -1221,59 +2022,6 @@ export const openapiDocument = {
       }
     },
     "responses": {
-      "Error": {
-        "description": "Any other error. Every error response has a JSON body shaped as Error.",
-        "headers": {
-          "X-RateLimit-Limit": {
-            "description": "Limit applying to the caller.",
-            "required": true,
-            "schema": {
-              "type": "integer"
-            }
-          },
-          "X-RateLimit-Remaining": {
-            "description": "Requests remaining in the current window.",
-            "required": true,
-            "schema": {
-              "type": "integer"
-            }
-          },
-          "X-RateLimit-Reset": {
-            "description": "Unix timestamp at which the limit resets.",
-            "required": true,
-            "schema": {
-              "type": "integer"
-            }
-          }
-        },
-        "content": {
-          "application/json": {
-            "schema": {
-              "type": "object",
-              "description": "Body of every error response.",
-              "required": [
-                "code",
-                "message",
-                "status"
-              ],
-              "properties": {
-                "code": {
-                  "type": "string",
-                  "description": "Machine-readable error code."
-                },
-                "message": {
-                  "type": "string",
-                  "description": "Human-readable description."
-                },
-                "status": {
-                  "type": "integer",
-                  "description": "The HTTP status code of the response."
-                }
-              }
-            }
-          }
-        }
-      },
       "BadRequest": {
         "description": "The body lacks required fields or has invalid values.",
         "headers": {
@@ -1443,6 +2191,438 @@ export const openapiDocument = {
               "type": "string"
             }
           },
+          "X-RateLimit-Limit": {
+            "description": "Limit applying to the caller.",
+            "required": true,
+            "schema": {
+              "type": "integer"
+            }
+          },
+          "X-RateLimit-Remaining": {
+            "description": "Requests remaining in the current window.",
+            "required": true,
+            "schema": {
+              "type": "integer"
+            }
+          },
+          "X-RateLimit-Reset": {
+            "description": "Unix timestamp at which the limit resets.",
+            "required": true,
+            "schema": {
+              "type": "integer"
+            }
+          }
+        },
+        "content": {
+          "application/json": {
+            "schema": {
+              "type": "object",
+              "description": "Body of every error response.",
+              "required": [
+                "code",
+                "message",
+                "status"
+              ],
+              "properties": {
+                "code": {
+                  "type": "string",
+                  "description": "Machine-readable error code."
+                },
+                "message": {
+                  "type": "string",
+                  "description": "Human-readable description."
+                },
+                "status": {
+                  "type": "integer",
+                  "description": "The HTTP status code of the response."
+                }
+              }
+            }
+          }
+        }
+      },
+      "InvalidQuery": {
+        "description": "Not in the interface. The request could not be read (malformed, or HTTP/1.1 without `Host`), or `limit` or `status` is malformed, out of range or repeated (the fake's default `badQuery`).",
+        "x-not-in-interface": true,
+        "headers": {
+          "X-RateLimit-Limit": {
+            "description": "Limit applying to the caller.",
+            "required": true,
+            "schema": {
+              "type": "integer"
+            }
+          },
+          "X-RateLimit-Remaining": {
+            "description": "Requests remaining in the current window.",
+            "required": true,
+            "schema": {
+              "type": "integer"
+            }
+          },
+          "X-RateLimit-Reset": {
+            "description": "Unix timestamp at which the limit resets.",
+            "required": true,
+            "schema": {
+              "type": "integer"
+            }
+          }
+        },
+        "content": {
+          "application/json": {
+            "schema": {
+              "type": "object",
+              "description": "Body of every error response.",
+              "required": [
+                "code",
+                "message",
+                "status"
+              ],
+              "properties": {
+                "code": {
+                  "type": "string",
+                  "description": "Machine-readable error code."
+                },
+                "message": {
+                  "type": "string",
+                  "description": "Human-readable description."
+                },
+                "status": {
+                  "type": "integer",
+                  "description": "The HTTP status code of the response."
+                }
+              }
+            }
+          }
+        }
+      },
+      "MalformedRequest": {
+        "description": "Not in the interface. The request could not be read (malformed, or HTTP/1.1 without `Host`), or `petId` is not an int64 and the fake was started with `malformedIdStatus: 400`.",
+        "x-not-in-interface": true,
+        "headers": {
+          "X-RateLimit-Limit": {
+            "description": "Limit applying to the caller.",
+            "required": true,
+            "schema": {
+              "type": "integer"
+            }
+          },
+          "X-RateLimit-Remaining": {
+            "description": "Requests remaining in the current window.",
+            "required": true,
+            "schema": {
+              "type": "integer"
+            }
+          },
+          "X-RateLimit-Reset": {
+            "description": "Unix timestamp at which the limit resets.",
+            "required": true,
+            "schema": {
+              "type": "integer"
+            }
+          }
+        },
+        "content": {
+          "application/json": {
+            "schema": {
+              "type": "object",
+              "description": "Body of every error response.",
+              "required": [
+                "code",
+                "message",
+                "status"
+              ],
+              "properties": {
+                "code": {
+                  "type": "string",
+                  "description": "Machine-readable error code."
+                },
+                "message": {
+                  "type": "string",
+                  "description": "Human-readable description."
+                },
+                "status": {
+                  "type": "integer",
+                  "description": "The HTTP status code of the response."
+                }
+              }
+            }
+          }
+        }
+      },
+      "HostNotAllowed": {
+        "description": "Not in the interface. The `Host` header names none of the server's hosts (a guard against DNS rebinding).",
+        "x-not-in-interface": true,
+        "headers": {
+          "X-RateLimit-Limit": {
+            "description": "Limit applying to the caller.",
+            "required": true,
+            "schema": {
+              "type": "integer"
+            }
+          },
+          "X-RateLimit-Remaining": {
+            "description": "Requests remaining in the current window.",
+            "required": true,
+            "schema": {
+              "type": "integer"
+            }
+          },
+          "X-RateLimit-Reset": {
+            "description": "Unix timestamp at which the limit resets.",
+            "required": true,
+            "schema": {
+              "type": "integer"
+            }
+          }
+        },
+        "content": {
+          "application/json": {
+            "schema": {
+              "type": "object",
+              "description": "Body of every error response.",
+              "required": [
+                "code",
+                "message",
+                "status"
+              ],
+              "properties": {
+                "code": {
+                  "type": "string",
+                  "description": "Machine-readable error code."
+                },
+                "message": {
+                  "type": "string",
+                  "description": "Human-readable description."
+                },
+                "status": {
+                  "type": "integer",
+                  "description": "The HTTP status code of the response."
+                }
+              }
+            }
+          }
+        }
+      },
+      "RequestTimeout": {
+        "description": "Not in the interface. The request's headers or body did not arrive in time.",
+        "x-not-in-interface": true,
+        "headers": {
+          "X-RateLimit-Limit": {
+            "description": "Limit applying to the caller.",
+            "required": true,
+            "schema": {
+              "type": "integer"
+            }
+          },
+          "X-RateLimit-Remaining": {
+            "description": "Requests remaining in the current window.",
+            "required": true,
+            "schema": {
+              "type": "integer"
+            }
+          },
+          "X-RateLimit-Reset": {
+            "description": "Unix timestamp at which the limit resets.",
+            "required": true,
+            "schema": {
+              "type": "integer"
+            }
+          }
+        },
+        "content": {
+          "application/json": {
+            "schema": {
+              "type": "object",
+              "description": "Body of every error response.",
+              "required": [
+                "code",
+                "message",
+                "status"
+              ],
+              "properties": {
+                "code": {
+                  "type": "string",
+                  "description": "Machine-readable error code."
+                },
+                "message": {
+                  "type": "string",
+                  "description": "Human-readable description."
+                },
+                "status": {
+                  "type": "integer",
+                  "description": "The HTTP status code of the response."
+                }
+              }
+            }
+          }
+        }
+      },
+      "PayloadTooLarge": {
+        "description": "Not in the interface. The request body is larger than the server reads.",
+        "x-not-in-interface": true,
+        "headers": {
+          "X-RateLimit-Limit": {
+            "description": "Limit applying to the caller.",
+            "required": true,
+            "schema": {
+              "type": "integer"
+            }
+          },
+          "X-RateLimit-Remaining": {
+            "description": "Requests remaining in the current window.",
+            "required": true,
+            "schema": {
+              "type": "integer"
+            }
+          },
+          "X-RateLimit-Reset": {
+            "description": "Unix timestamp at which the limit resets.",
+            "required": true,
+            "schema": {
+              "type": "integer"
+            }
+          }
+        },
+        "content": {
+          "application/json": {
+            "schema": {
+              "type": "object",
+              "description": "Body of every error response.",
+              "required": [
+                "code",
+                "message",
+                "status"
+              ],
+              "properties": {
+                "code": {
+                  "type": "string",
+                  "description": "Machine-readable error code."
+                },
+                "message": {
+                  "type": "string",
+                  "description": "Human-readable description."
+                },
+                "status": {
+                  "type": "integer",
+                  "description": "The HTTP status code of the response."
+                }
+              }
+            }
+          }
+        }
+      },
+      "UriTooLong": {
+        "description": "Not in the interface. The path and query are longer than the server reads.",
+        "x-not-in-interface": true,
+        "headers": {
+          "X-RateLimit-Limit": {
+            "description": "Limit applying to the caller.",
+            "required": true,
+            "schema": {
+              "type": "integer"
+            }
+          },
+          "X-RateLimit-Remaining": {
+            "description": "Requests remaining in the current window.",
+            "required": true,
+            "schema": {
+              "type": "integer"
+            }
+          },
+          "X-RateLimit-Reset": {
+            "description": "Unix timestamp at which the limit resets.",
+            "required": true,
+            "schema": {
+              "type": "integer"
+            }
+          }
+        },
+        "content": {
+          "application/json": {
+            "schema": {
+              "type": "object",
+              "description": "Body of every error response.",
+              "required": [
+                "code",
+                "message",
+                "status"
+              ],
+              "properties": {
+                "code": {
+                  "type": "string",
+                  "description": "Machine-readable error code."
+                },
+                "message": {
+                  "type": "string",
+                  "description": "Human-readable description."
+                },
+                "status": {
+                  "type": "integer",
+                  "description": "The HTTP status code of the response."
+                }
+              }
+            }
+          }
+        }
+      },
+      "ExpectationFailed": {
+        "description": "Not in the interface. An `Expect` header other than `100-continue`.",
+        "x-not-in-interface": true,
+        "headers": {
+          "X-RateLimit-Limit": {
+            "description": "Limit applying to the caller.",
+            "required": true,
+            "schema": {
+              "type": "integer"
+            }
+          },
+          "X-RateLimit-Remaining": {
+            "description": "Requests remaining in the current window.",
+            "required": true,
+            "schema": {
+              "type": "integer"
+            }
+          },
+          "X-RateLimit-Reset": {
+            "description": "Unix timestamp at which the limit resets.",
+            "required": true,
+            "schema": {
+              "type": "integer"
+            }
+          }
+        },
+        "content": {
+          "application/json": {
+            "schema": {
+              "type": "object",
+              "description": "Body of every error response.",
+              "required": [
+                "code",
+                "message",
+                "status"
+              ],
+              "properties": {
+                "code": {
+                  "type": "string",
+                  "description": "Machine-readable error code."
+                },
+                "message": {
+                  "type": "string",
+                  "description": "Human-readable description."
+                },
+                "status": {
+                  "type": "integer",
+                  "description": "The HTTP status code of the response."
+                }
+              }
+            }
+          }
+        }
+      },
+      "RequestHeaderFieldsTooLarge": {
+        "description": "Not in the interface. The request headers are larger than the server reads.",
+        "x-not-in-interface": true,
+        "headers": {
           "X-RateLimit-Limit": {
             "description": "Limit applying to the caller.",
             "required": true,

@@ -17,8 +17,10 @@ import { errorCodesStep } from '../policies/error-codes-step.ts';
 import { hostStep } from '../policies/host-check.ts';
 import { internalErrorStep } from '../policies/internal-error-step.ts';
 import { type KeySecrets, keySecrets } from '../policies/plans.ts';
-import { anonymousRateLimit, rateLimitHeaderRecord } from '../policies/rate-limit.ts';
-import { rateLimitHeadersStep } from '../policies/rate-limit-headers-step.ts';
+import {
+  callerRateLimitHeaders,
+  rateLimitHeadersStep,
+} from '../policies/rate-limit-headers-step.ts';
 import { rateLimitPolicy } from '../policies/rate-limit-step.ts';
 import { createRefuse, type Refuse } from '../policies/refusal.ts';
 import { createRequestLog, pathStart, type RequestLog } from '../policies/request-log.ts';
@@ -71,7 +73,7 @@ const apiSteps = [
   pactPolicy,
   () => corsStep,
   () => routeHeadersStep,
-  (parts) => rateLimitHeadersStep(parts.plans),
+  (parts) => rateLimitHeadersStep(parts),
   (parts) => errorCodesStep(parts.config.errorCodes),
   () => internalErrorStep('handler'),
   (parts) => hostStep(parts.config.allowedHosts),
@@ -156,8 +158,12 @@ export interface Behaviour {
   answer(request: FakeRequest): Promise<Answer>;
   /** Whether an absolute URL is the fake's: one of its origins, under `/v1` or the control prefix. */
   owns(url: string): boolean;
-  /** The X-RateLimit-* headers for answers a door writes itself (parser refusals). */
-  anonymousRateLimitHeaders(): Record<string, string>;
+  /**
+   * The X-RateLimit-* headers for answers a door writes itself (parser refusals, an oversized
+   * body): the caller's window, nothing spent, when `authorization` (the request's
+   * Authorization header, if any) names a valid key; else the anonymous limits.
+   */
+  rateLimitHeaders(authorization: string | null): Record<string, string>;
 }
 
 /** Whether `path` (with any query) is `prefix` itself or below it. */
@@ -190,13 +196,14 @@ export function createBehaviour(
   api: ApiPipeline,
   control: HttpControl,
 ): Behaviour {
-  const { config, plans, clock } = state;
+  const { config, clock } = state;
   const { log } = api;
-  const anonymous = () => rateLimitHeaderRecord(anonymousRateLimit(plans, clock.now()));
+  const rateLimitHeaders = (authorization: string | null) =>
+    callerRateLimitHeaders(state, authorization, clock.now());
   // Preflights carry no credentials, so they are answered before authentication.
   const preflightSteps: readonly Step[] = [
     log.step('api'),
-    rateLimitHeadersStep(plans),
+    rateLimitHeadersStep(state),
     hostStep(config.allowedHosts),
   ];
   const controlSurface = controlPipeline(control, config);
@@ -215,13 +222,14 @@ export function createBehaviour(
 
   async function answer(request: FakeRequest): Promise<Answer> {
     const started = performance.now();
+    const callers = () => rateLimitHeaders(request.header('authorization'));
     const start = pathStart(request.url);
     if (request.url.length - start > maxUrlLength) {
       const message = `The request target must be at most ${maxUrlLength} characters; got ${request.url.length - start}.`;
       return refuseEarly(
         request,
         undefined,
-        errorAnswer('uri_too_long', message, anonymous()),
+        errorAnswer('uri_too_long', message, callers()),
         started,
       );
     }
@@ -229,11 +237,7 @@ export function createBehaviour(
     try {
       url = new URL(request.url);
     } catch {
-      const refused = errorAnswer(
-        'bad_request',
-        'The request URL could not be parsed.',
-        anonymous(),
-      );
+      const refused = errorAnswer('bad_request', 'The request URL could not be parsed.', callers());
       return refuseEarly(request, undefined, refused, started);
     }
     const path = url.pathname;
@@ -246,12 +250,12 @@ export function createBehaviour(
     if (path.startsWith(`${config.controlPrefix}/`))
       return runPipeline(controlSteps, controlSurface.handler, context);
     const message = `No endpoint at ${path.slice(0, 200)}; the API lives under ${config.basePath}.`;
-    return refuseEarly(request, url, errorAnswer('route_not_found', message, anonymous()), started);
+    return refuseEarly(request, url, errorAnswer('route_not_found', message, callers()), started);
   }
 
   return {
     answer,
     owns: (url) => ownsUrl(config, url),
-    anonymousRateLimitHeaders: anonymous,
+    rateLimitHeaders,
   };
 }

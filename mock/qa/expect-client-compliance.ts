@@ -3,6 +3,8 @@
  * a client of the fake broke the interface's rule for clients (Limits, rule 2). Throws a plain
  * Error subclass, so it works under any test runner.
  */
+
+import { assertSupportedRuntime } from '../contract/supported-runtime.ts';
 import type { ClientReport, ClientSummary } from './client-report.ts';
 
 /** The rules a client is judged by, as the report names them. */
@@ -47,6 +49,7 @@ export function expectClientCompliance(
   fake: { readonly control: { clients(): ClientReport } },
   options: ClientComplianceOptions = {},
 ): readonly ClientSummary[] {
+  assertSupportedRuntime('expectClientCompliance');
   const { clients } = fake.control.clients();
   const rules = options.rules ?? allRules;
   const chosen = clients.filter(

@@ -9,6 +9,7 @@ import {
   type CoverageRecord,
   coverageItems,
 } from '../contract/interface-coverage.ts';
+import { assertSupportedRuntime } from '../contract/supported-runtime.ts';
 
 /** Which items must have been exercised. */
 export interface InterfaceCoverageOptions {
@@ -41,6 +42,7 @@ export function expectInterfaceCoverage(
   subject: { readonly control: { coverage(): CoverageRecord } } | CoverageRecord,
   options: InterfaceCoverageOptions = {},
 ): CoverageRecord {
+  assertSupportedRuntime('expectInterfaceCoverage');
   const record = 'control' in subject ? subject.control.coverage() : subject;
   const ids = coverageItems.map((item) => item.id);
   const required =

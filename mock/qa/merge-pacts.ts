@@ -5,6 +5,7 @@
  * of a key is kept, in the order the parts give them.
  */
 import { isJsonObject } from '../contract/lossless-json.ts';
+import { assertSupportedRuntime } from '../contract/supported-runtime.ts';
 import type { PactFile, PactInteraction } from './pact-step.ts';
 
 /** The error `mergePacts` throws when its pacts cannot be one file. */
@@ -45,6 +46,7 @@ function mergedMetadata(pacts: readonly PactFile[]): Record<string, unknown> {
  * @example const pact = mergePacts(parts.map((part) => part.pact));
  */
 export function mergePacts(pacts: readonly PactFile[]): PactFile {
+  assertSupportedRuntime('mergePacts');
   const [head] = pacts;
   if (head === undefined)
     throw new PactMergeError('petstore-fake: mergePacts: no pacts to merge; pass one or more');

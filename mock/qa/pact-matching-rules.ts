@@ -36,11 +36,24 @@ function operationOf(operationId: string): Json | undefined {
   return undefined;
 }
 
-/** The document's response for an operation and status, else its `default`. */
+/**
+ * An error status the document does not list for the operation (a forced or chaos 5xx): still
+ * an Error body with the rate-limit headers, as every error is (interface: Errors; Limits).
+ */
+const unlistedError: Json = {
+  headers: {
+    'X-RateLimit-Limit': openapiDocument.components.headers['X-RateLimit-Limit'],
+    'X-RateLimit-Remaining': openapiDocument.components.headers['X-RateLimit-Remaining'],
+    'X-RateLimit-Reset': openapiDocument.components.headers['X-RateLimit-Reset'],
+  },
+  content: { 'application/json': { schema: openapiDocument.components.schemas.Error } },
+};
+
+/** The document's response for an operation and status, else `unlistedError` for an error. */
 function responseOf(operationId: string, status: number): Json | undefined {
   const responses = operationOf(operationId)?.responses;
   if (!isJsonObject(responses)) return undefined;
-  const found = responses[String(status)] ?? responses.default;
+  const found = responses[String(status)] ?? (status >= 400 ? unlistedError : undefined);
   return isJsonObject(found) ? found : undefined;
 }
 

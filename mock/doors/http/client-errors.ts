@@ -40,6 +40,20 @@ function requestLineTooLong(rawPacket: unknown): boolean {
   return (end === -1 ? rawPacket.length : end) > maxUrlLength;
 }
 
+/**
+ * The Authorization header of the request in the bytes the parser refused, when they hold its
+ * whole line: the refusal then shows the caller's plan. Node hands over the chunk it was parsing
+ * (up to 64 KiB), which holds the request from its start when the client sent it in one piece.
+ */
+export function authorizationIn(rawPacket: unknown): string | null {
+  if (!Buffer.isBuffer(rawPacket)) return null;
+  // The head, each line with its CRLF; a last line the packet cut short has none, and is not read.
+  const end = rawPacket.indexOf('\r\n\r\n');
+  // latin1: one character per byte, as header values travel (RFC 9110, 5.5).
+  const head = rawPacket.toString('latin1', 0, end === -1 ? rawPacket.length : end + 2);
+  return /\r\nauthorization:[ \t]*([^\r\n]*?)[ \t]*\r\n/i.exec(head)?.[1] ?? null;
+}
+
 /** Maps a Node HTTP parser error to the Error the client gets. */
 function classifyClientError(error: NodeJS.ErrnoException & { rawPacket?: unknown }): ErrorCode {
   switch (error.code) {

@@ -40,6 +40,20 @@ function parseAnswers(bytes: Buffer): { status: number; body: string }[] {
   }
 }
 
+/**
+ * The fake on `port` with limits no flood reaches: every request is answered 200, the most
+ * bytes clients can make the server owe them (429s are smaller).
+ */
+const startUnlimitedFake = (port: number) =>
+  startFakeProcess([
+    '--port',
+    String(port),
+    '--no-staging',
+    '--quiet',
+    '--enterprise',
+    '1000000000/1000000000000',
+  ]);
+
 test('a client that pipelines 1,000 requests and reads gets 1,000 answers, in order', async () => {
   const port = await freePort();
   await startFakeProcess(['--port', String(port), '--no-staging', '--quiet']);
@@ -129,16 +143,7 @@ test('a request whose body is still arriving is read even while the door holds t
 
 test('30 clients that pipeline requests and never read add under 256 MiB and lose their sockets within 30 s; others are answered meanwhile', async () => {
   const port = await freePort();
-  // Limits no flood reaches: every request is answered 200, the most bytes the clients can
-  // make the server owe them (429s are smaller).
-  const { child } = await startFakeProcess([
-    '--port',
-    String(port),
-    '--no-staging',
-    '--quiet',
-    '--enterprise',
-    '1000000000/1000000000000',
-  ]);
+  const { child } = await startUnlimitedFake(port);
   const pid = child.pid as number;
   await sleep(500);
   const before = residentMiB(pid);
@@ -186,6 +191,60 @@ test('30 clients that pipeline requests and never read add under 256 MiB and los
     headers: { Authorization: 'Bearer enterprise-demo-key' },
   });
   expect(res.status).toBe(200);
+}, 45_000);
+
+/** Hex of a port as /proc/net/tcp writes it. */
+const procPort = (port: number) => port.toString(16).toUpperCase().padStart(4, '0');
+
+/**
+ * Local ports of this machine's TCP connections to `port` that the kernel still holds open
+ * (ESTABLISHED), from the clients' side. A client that never reads never polls its socket, so
+ * Node would not tell it of a reset: the kernel is the witness of whether the server let go.
+ */
+function establishedTo(port: number): Set<number> {
+  const open = new Set<number>();
+  for (const file of ['/proc/net/tcp', '/proc/net/tcp6']) {
+    for (const line of readFileSync(file, 'latin1').split('\n').slice(1)) {
+      const [, local, remote, state] = line.trim().split(/\s+/);
+      if (state === '01' && remote?.endsWith(`:${procPort(port)}`))
+        open.add(Number.parseInt(local?.slice(local.lastIndexOf(':') + 1) ?? '', 16));
+    }
+  }
+  return open;
+}
+
+test('clients that pipeline any depth of requests at once and never read lose their connections within 30 s', async () => {
+  const port = await freePort();
+  await startUnlimitedFake(port);
+  // Ten as the issue found them (2,000 lists of 100 pets each, about 14 MB owed), and one each
+  // of shallower pipelines and smaller answers: those the door reads whole, and whose answers
+  // the kernel takes whole, so its keep-alive time-out, not the stall sweep, closes them.
+  const shapes = [
+    ...Array.from({ length: 10 }, () => ({ depth: 2000, limit: 100 })),
+    ...[1, 20, 200, 600].flatMap((depth) => [1, 100].map((limit) => ({ depth, limit }))),
+  ];
+  const sockets = await Promise.all(
+    shapes.map(async ({ depth, limit }) => {
+      const socket = connect(port, '127.0.0.1');
+      socket.pause(); // never reads a byte of the answers
+      socket.on('error', () => {});
+      await once(socket, 'connect');
+      const request = `GET /v1/pets?limit=${limit} HTTP/1.1\r\nHost: 127.0.0.1\r\n${auth}\r\n\r\n`;
+      socket.write(request.repeat(depth));
+      return socket;
+    }),
+  );
+  const ports = sockets.map((socket) => socket.localPort as number);
+  const started = Date.now();
+  let held = ports;
+  while (held.length > 0 && Date.now() - started < 30_000) {
+    await sleep(250);
+    const open = establishedTo(port);
+    held = ports.filter((local) => open.has(local));
+  }
+  for (const socket of sockets) socket.destroy();
+  // Each port with the shape it had, so a failure says which pipelines were kept.
+  expect(held.map((local) => shapes[ports.indexOf(local)])).toEqual([]);
 }, 45_000);
 
 test('SIGTERM closes a stalled upload and exits 0 within 10 s', async () => {

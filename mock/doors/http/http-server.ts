@@ -19,7 +19,7 @@ import { errorAnswer } from '../../messages/answer.ts';
 import type { ErrorCode } from '../../messages/errors.ts';
 import type { BodyBytes, FakeRequest } from '../../messages/fake-request.ts';
 import { isDropped } from '../../qa/answer-marks.ts';
-import { answerClientError, doorLimits, writeRawError } from './client-errors.ts';
+import { answerClientError, authorizationIn, doorLimits, writeRawError } from './client-errors.ts';
 import { connectionKey, readKernelSendQueues, type SendQueues } from './kernel-send-queues.ts';
 
 /** Options of one listening socket. */
@@ -165,14 +165,20 @@ export async function listenHttp(
   const maxBodyBytes = options.maxBodyBytes ?? DEFAULT_MAX_BODY_BYTES;
   let origin = options.origin ?? '';
   let closing = false;
-  const errorHeaders = () => behaviour.anonymousRateLimitHeaders();
-  const refuse = (res: ServerResponse, code: ErrorCode, message: string) =>
-    writeAnswer(res, errorAnswer(code, message, errorHeaders()), true);
+  // The caller's plan on the door's own refusals too, when it sent a valid key.
+  const errorHeaders = (incoming: IncomingMessage) =>
+    behaviour.rateLimitHeaders(rawHeader(incoming.rawHeaders, 'authorization'));
+  const refuse = (
+    incoming: IncomingMessage,
+    res: ServerResponse,
+    code: ErrorCode,
+    message: string,
+  ) => writeAnswer(res, errorAnswer(code, message, errorHeaders(incoming)), true);
 
   async function answer(incoming: IncomingMessage, res: ServerResponse): Promise<void> {
     // Read from the raw list: `incoming.headers` is an object Node builds on first access.
     if (incoming.httpVersion === '1.1' && rawHeader(incoming.rawHeaders, 'host') === null) {
-      refuse(res, 'bad_request', 'An HTTP/1.1 request must send a Host header.');
+      refuse(incoming, res, 'bad_request', 'An HTTP/1.1 request must send a Host header.');
       return;
     }
     let body: BodyBytes = EMPTY;
@@ -185,7 +191,8 @@ export async function listenHttp(
       }
       if (body === 'too-large') {
         // Refused before it is read whole; closing the connection spares reading the rest.
-        refuse(res, 'payload_too_large', `The request body must be at most ${maxBodyBytes} bytes.`);
+        const message = `The request body must be at most ${maxBodyBytes} bytes.`;
+        refuse(incoming, res, 'payload_too_large', message);
         return;
       }
     }
@@ -214,25 +221,27 @@ export async function listenHttp(
           // A client that went away mid-body is not a fault of the fake.
           if (incoming.errored !== null || res.destroyed) return;
           console.error('petstore-fake: request failed', error);
-          refuse(res, 'internal_error', 'The fake failed to handle the request.');
+          refuse(incoming, res, 'internal_error', 'The fake failed to handle the request.');
         }),
       );
     },
   );
-  server.on('clientError', (error: NodeJS.ErrnoException, socket) =>
-    answerClientError(error, socket, errorHeaders()),
+  // Node's keep-alive time-out would close a connection with a FIN: see closeConnection.
+  server.on('timeout', (socket: Socket) => closeConnection(socket));
+  server.on('clientError', (error: NodeJS.ErrnoException & { rawPacket?: unknown }, socket) =>
+    answerClientError(error, socket, behaviour.rateLimitHeaders(authorizationIn(error.rawPacket))),
   );
   // Without these listeners Node answers 417 with an empty body and drops CONNECT unanswered.
-  server.on('checkExpectation', (_incoming: IncomingMessage, res: ServerResponse) =>
-    refuse(res, 'expectation_failed', 'Only "Expect: 100-continue" is supported.'),
+  server.on('checkExpectation', (incoming: IncomingMessage, res: ServerResponse) =>
+    refuse(incoming, res, 'expectation_failed', 'Only "Expect: 100-continue" is supported.'),
   );
-  server.on('connect', (_incoming: IncomingMessage, socket: Duplex) =>
+  server.on('connect', (incoming: IncomingMessage, socket: Duplex) =>
     writeRawError(
       socket,
       errorAnswer(
         'method_not_allowed',
         'CONNECT is not supported: the fake is not a proxy.',
-        errorHeaders(),
+        errorHeaders(incoming),
       ),
     ),
   );
@@ -265,13 +274,25 @@ export async function listenHttp(
       // Node stops its own time-out sweep once the server closes, so a client stalled
       // mid-request would hold the process open: after the grace period every socket is closed.
       const deadline = setTimeout(() => {
-        for (const socket of sockets) socket.destroy();
+        const queues = readKernelSendQueues();
+        for (const socket of sockets) closeConnection(socket, queues);
       }, graceMs);
       await closed;
       clearTimeout(deadline);
       clearInterval(sweep);
     },
   };
+}
+
+/**
+ * Closes a connection: with a reset while answers still wait for the client (in Node's buffer or
+ * the kernel's), else with a FIN. A FIN queues behind those answers, so a client that never
+ * reads would not learn of it, and would keep its socket for as long as the kernel goes on
+ * probing its closed receive window (minutes).
+ */
+function closeConnection(socket: Socket, queues = readKernelSendQueues()): void {
+  if (progressOf(socket, queues).waiting > 0) socket.resetAndDestroy();
+  else socket.destroy();
 }
 
 interface SocketWatch {
@@ -426,7 +447,7 @@ function watchSocket(
     }
     return;
   }
-  if (now - watch.since > limits.stallTimeout) socket.destroy();
+  if (now - watch.since > limits.stallTimeout) socket.resetAndDestroy();
   else if (
     !idle.has(socket) &&
     pipelining.has(socket) &&
