@@ -15,6 +15,12 @@ export interface FakeRequest {
   readonly url: string;
   /** A header's value (duplicates joined by `, `, as Fetch's `Headers.get`), or `null`. */
   header(name: string): string | null;
+  /**
+   * An opaque id of the connection the request came on (an HTTP socket, a browser tab); requests
+   * on one connection come from one client instance. Absent where the door has none
+   * (`fake.fetch`, msw in Node: one process).
+   */
+  readonly connection?: string;
   /** Every header as sent, in order (for wrappers that rebuild the request elsewhere). */
   headerList(): [string, string][];
   /**

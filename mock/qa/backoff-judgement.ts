@@ -64,6 +64,11 @@ function seconds(ms: number): string {
   return `${(ms / 1000).toFixed(ms < 10_000 ? 2 : 0)} s`;
 }
 
+/** A total or a floor: in ms under a second, where the floor's small numbers live. */
+function amount(ms: number): string {
+  return ms < 1000 ? `${Math.round(ms)} ms` : seconds(ms);
+}
+
 function list(waits: readonly number[]): string {
   return waits.map((w) => seconds(w)).join(', ');
 }
@@ -142,7 +147,7 @@ export function judgeChain(allWaits: readonly number[]): ChainJudgement {
   if (under !== undefined)
     return {
       verdict: 'fail',
-      why: `no backoff: the first ${under.retries} retries waited ${seconds(under.total)} in all (${list(waits.slice(0, under.retries))}), under the ${seconds(under.floor)} that exponential backoff from ${floorReference.baseMs} ms with full jitter stays above 9,999 times in 10,000`,
+      why: `no backoff: the first ${under.retries} retries waited ${amount(under.total)} in all (${list(waits.slice(0, under.retries))}), under the floor of ${amount(under.floor)} that exponential backoff with full jitter from ${floorReference.baseMs} ms falls under 1 time in ${Math.round(1 / floorReference.perCount).toLocaleString('en-US')}`,
     };
   const steady = withoutLongest(waits, fixedAsideFrom);
   if (n >= minFixedWaits && Math.max(...steady) <= fixedRatio * Math.min(...steady))
