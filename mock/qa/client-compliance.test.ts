@@ -9,6 +9,7 @@
  * clock; ky sleeps with setTimeout, so its test runs under vitest's fake timers and the fake's
  * clock reads their Date. One test runs ky over HTTP on the real clock, as QA would.
  */
+import { Agent } from 'node:http';
 import got from 'got';
 import ky from 'ky';
 import { afterEach, expect, test, vi } from 'vitest';
@@ -131,11 +132,11 @@ test('a naive retry loop that ignores Retry-After fails all three rules, with a 
   expect(() => expectClientCompliance(fake, { keyId: 'demo-free', clientId: 'naive' })).toThrow(
     new RegExp(
       [
-        "^petstore-fake: the client broke the interface's rule for retries \\(Limits, rule 2: retry after Retry-After, with exponential backoff\\):",
+        "^petstore-fake: the client broke the interface's rule for retries \\(Limits, rule 2: retry after Retry-After, with exponential backoff\\) or resent a create it could not know had failed:",
         'client "naive" on key demo-free:',
         '  - Retry-After: 7 request\\(s\\) came before Retry-After elapsed \\(the earliest 300 s early\\)',
-        '  - backoff: no backoff: 7 retries in a row each within 50 ms of the failure \\(.*\\)',
-        '  - ban: earned 1 temporary ban\\(s\\) by retrying too early \\(5 request\\(s\\) refused while Retry-After ran\\)$',
+        '  - backoff: no backoff: the first 3 retries waited \\d+ ms in all \\(.*\\), under the floor of 6 ms that exponential backoff with full jitter from 50 ms falls under 1 time in 20,000',
+        '  - ban: earned 1 temporary ban\\(s\\) by retrying too early \\(5 of its request\\(s\\) refused before a Retry-After it was given elapsed\\)$',
       ].join('\n'),
     ),
   );
@@ -153,7 +154,7 @@ test('a client with fixed retries honours Retry-After but fails backoff', async 
   // Forced answers never lead to a ban: nothing to judge there.
   expect(client.rules.ban.verdict).toBe('not-applicable');
   expect(() => expectClientCompliance(fake, { clientId: 'fixed' })).toThrow(
-    'backoff: a fixed interval, not exponential (2.00 s, 2.00 s, 2.00 s, 2.00 s)',
+    'backoff: a fixed interval, not exponential: 4 of 4 waits within 1.2x of each other (2.00 s, 2.00 s, 2.00 s, 2.00 s)',
   );
   // Held to Retry-After alone, the same client passes.
   expect(() =>
@@ -284,37 +285,47 @@ test('a ban is charged to the client whose early requests earned it, not to a po
   expect(polite.verdict).toBe('pass');
 });
 
-test('two ky copies under one X-Client-Id, each waiting its Retry-After, are inconclusive, never failed (HTTP)', async () => {
-  const fake = await createFake();
-  const origin = fake.config.origins[0] as string;
-  const door = await listenHttp(fake.behaviour, { port: 0, origin });
-  try {
-    const base = `http://127.0.0.1:${(door.server.address() as { port: number }).port}`;
-    fake.control.force('listPets', 429, 4, 1);
-    const copy = () =>
-      ky.create({
-        headers: { Authorization: 'Bearer free-demo-key', 'X-Client-Id': 'shop' },
-        retry: { limit: 3 },
-      });
-    const first = copy().get(`${base}/v1/pets?limit=1`).json();
-    await new Promise((resolve) => setTimeout(resolve, 400));
-    await Promise.all([first, copy().get(`${base}/v1/pets?limit=1`).json()]);
-    const report = fake.control.clients();
-    const [shop] = report.clients;
-    expect(shop?.rules.retryAfter).toMatchObject({
-      verdict: 'inconclusive',
-      earlyRequests: 0,
-      ambiguousEarly: 1,
-    });
-    expect(shop?.verdict).toBe('inconclusive');
-    expect(() => expectClientCompliance(fake, { clientId: 'shop' })).toThrow(
-      /^petstore-fake: the evidence does not settle the rule for retries[\s\S]*two copies of one app share the id/,
-    );
-    expect(expectClientCompliance(fake, { clientId: 'shop', requireEvidence: false })).toHaveLength(
-      1,
-    );
-  } finally {
-    await door.close();
+test('two got copies under one X-Client-Id, each with its own connections and each waiting its Retry-After, are inconclusive, never failed; declared one copy per id, they fail (HTTP)', async () => {
+  for (const declared of [false, true]) {
+    const fake = await createFake();
+    const origin = fake.config.origins[0] as string;
+    const door = await listenHttp(fake.behaviour, { port: 0, origin });
+    try {
+      const base = `http://127.0.0.1:${(door.server.address() as { port: number }).port}`;
+      fake.control.force('listPets', 429, 4, 1);
+      // Two copies of one app, as two processes would be: each its own pool of connections.
+      const copy = () =>
+        got(`${base}/v1/pets?limit=1`, {
+          agent: { http: new Agent({ keepAlive: true }) },
+          headers: {
+            Authorization: 'Bearer free-demo-key',
+            'X-Client-Id': 'shop',
+            ...(declared ? { 'X-Client-Copies': '1' } : {}),
+          },
+          retry: { limit: 3 },
+        }).json();
+      const first = copy();
+      await new Promise((resolve) => setTimeout(resolve, 400));
+      await Promise.all([first, copy()]);
+      const [shop] = fake.control.clients().clients;
+      if (declared) {
+        expect(shop?.rules.retryAfter).toMatchObject({ verdict: 'fail', ambiguousEarly: 0 });
+        expect(shop?.oneCopy).toBe(true);
+        continue;
+      }
+      expect(shop?.rules.retryAfter).toMatchObject({ verdict: 'inconclusive', earlyRequests: 0 });
+      expect(shop?.rules.retryAfter.ambiguousEarly).toBeGreaterThan(0);
+      expect(shop?.connections).toBeGreaterThanOrEqual(2);
+      expect(shop?.verdict).toBe('inconclusive');
+      expect(() => expectClientCompliance(fake, { clientId: 'shop' })).toThrow(
+        /^petstore-fake: the evidence does not settle the rule for retries[\s\S]*a second copy of the app, or this one on a second socket[\s\S]*X-Client-Copies: 1/,
+      );
+      expect(
+        expectClientCompliance(fake, { clientId: 'shop', requireEvidence: false }),
+      ).toHaveLength(1);
+    } finally {
+      await door.close();
+    }
   }
 });
 

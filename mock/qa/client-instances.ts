@@ -1,17 +1,19 @@
 /**
  * Which copy of an app (an instance) sent a request, from what the doors know: the connection it
- * came on (an HTTP socket, a browser tab; `in-process` for `fake.fetch` and msw in Node) and the
- * order of requests and answers. The rules (README, "Two copies under one id"):
+ * came on (an HTTP socket, a browser tab; `in-process` for `fake.fetch` and msw in Node). The
+ * rules (README, "Two copies under one id"):
  *
- * - Requests on one connection come from one instance, and so do all of a client's requests
- *   once it declared one copy per id (a setting or `X-Client-Copies: 1`).
- * - A new connection's first request after the fake dropped another connection of the client
- *   continues that connection's instance: a client whose connection died reconnects.
- * - Otherwise a new connection is a new instance. Where that may be wrong (a request that would
- *   have come early against a Retry-After another connection of the same id was given), the
- *   request is a *doubt*, not an early request, until the other connection is used again: if it
- *   was idle when the request came, it was alive and unused, and a connection pool reuses an
- *   idle connection rather than open another, so the request came from another instance.
+ * - A tab (a connection id starting `tab:`, which the worker door gives) is one copy of the app:
+ *   its requests are one instance, apart from every other tab's.
+ * - Sockets do not tell copies apart: one Node process spreads its requests over several sockets
+ *   (a fetch whose last answer's body was not read, or that sends as soon as the last answer
+ *   ended, takes another), and copies in two processes have their own. A client's requests on
+ *   every socket are one instance for its retry chains. Requests on one connection come from one
+ *   instance: a request is early against a Retry-After given on its own connection (for the same
+ *   request, or key-wide), and one that would have been early only against a Retry-After given on
+ *   another socket is a *doubt*: neither early nor on time, and its wait is not judged.
+ * - A client that declared one copy per id (a setting, or `X-Client-Copies: 1`) is one instance
+ *   on every connection: a request early against any Retry-After it was given is early.
  */
 
 /** One instance of a client: its open retry chains and the deadline the key gave it. */
@@ -30,7 +32,7 @@ export interface Deadline {
   /** When its answer left, in the report's sequence of arrivals and answers. */
   readonly answeredSeq: number;
   /** The connection the answer went out on. */
-  readonly connection: ConnectionState<unknown>;
+  readonly connection: string;
 }
 
 /** A non-idempotent request, by identity, with when it arrived and was answered. */
@@ -40,150 +42,92 @@ export interface SentCreate {
   readonly answeredSeq: number;
 }
 
-/** What the report knows of one connection. */
-export interface ConnectionState<Chain> {
-  readonly id: string;
-  instance: Instance<Chain>;
-  /** Arrival sequence numbers of its requests not answered yet. */
-  readonly inFlight: Set<number>;
-  /** Its latest answered requests: [arrivalSeq, answeredSeq]. */
-  readonly answered: [number, number][];
-  lastArrivalSeq: number;
-  /** The fake dropped it (chaos): its client can only come back on another connection. */
-  dropped: boolean;
-  /** Whether a new connection already took over its instance after the drop. */
-  claimed: boolean;
+/** What was told on one connection: the latest Retry-After per request, and key-wide. */
+export interface ConnectionTold {
+  readonly byRequest: Map<string, Deadline>;
+  keyDeadline: Deadline | undefined;
 }
 
-/** A request that would have been early against another instance's Retry-After. */
-interface Doubt {
-  readonly arrivalSeq: number;
-  readonly other: ConnectionState<unknown>;
-  readonly otherIdle: boolean;
+/** Connections counted per client (ids kept to count each once). */
+const connectionsKept = 256;
+/** Connections whose Retry-Afters are remembered; the least recently used goes first. */
+const toldKept = 32;
+/** Requests whose Retry-After one connection remembers. */
+const toldPerConnection = 8;
+/** Tabs told apart per client; later ones share the sockets' instance. */
+const tabsKept = 64;
+
+/** Whether a connection id names a browser tab: one copy of the app, never another's connection. */
+function isTab(id: string): boolean {
+  return id.startsWith('tab:');
 }
 
-/** Connections kept per client; the least recently used goes first. */
-const connectionsKept = 64;
-/** Answered requests kept per connection (HTTP/1.1 answers one at a time, so few are needed). */
-const answeredKept = 4;
-/** Pending doubts kept per client; older ones stay counted, unresolved. */
-const doubtsKept = 16;
-
-/** The connections and instances of one client, and its doubts. */
+/** The instances of one client and what it declared. */
 export interface ClientInstances<Chain> {
-  /** Notes a request's arrival on `connection`; returns its instance. */
-  arrive(connection: string, arrivalSeq: number, oneCopy: boolean): Instance<Chain>;
-  /** Notes its answer (and whether the fake dropped the connection instead). */
-  answered(
-    connection: string,
-    arrivalSeq: number,
-    answeredSeq: number,
-    dropped: boolean,
-  ): ConnectionState<Chain>;
-  /** The client's instances (of the connections kept). */
+  /** The instance of a request on `connection` (after `declare`). */
+  instanceOf(connection: string): Instance<Chain>;
+  /** Notes a request on `connection`, and whether it declared one copy per id. */
+  note(connection: string, oneCopy: boolean): void;
+  /** The client's instances. */
   all(): Instance<Chain>[];
-  /** The client's other instances. */
-  others(instance: Instance<Chain>): Instance<Chain>[];
-  /**
-   * Records a request that would have been early against `deadline` of another instance: a
-   * doubt, unless the deadline's connection was already used again while idle.
-   */
-  doubt(arrivalSeq: number, deadline: Deadline): void;
-  /** Requests still in doubt (resolved ones are gone; forgotten ones stay counted). */
-  doubts(): number;
-  /** Connections seen (at most 64 kept). */
+  /** Whether a request on `connection` early against `deadline` is early (else it is a doubt). */
+  decides(connection: string, deadline: Deadline): boolean;
+  /** What was told on a connection (a socket, a tab, in-process). */
+  told(connection: string): ConnectionTold;
+  /** Remembers a Retry-After given on a connection for one request. */
+  tell(connection: string, identity: string, deadline: Deadline): void;
+  /** Connections seen (counted up to 256). */
   connections(): number;
   /** Whether every connection is one instance (declared). */
   oneCopy(): boolean;
 }
 
-/** Whether `connection` had a request in flight when request `seq` arrived. */
-function busyAt(connection: ConnectionState<unknown>, seq: number): boolean {
-  for (const arrival of connection.inFlight) if (arrival < seq) return true;
-  return connection.answered.some(([arrival, answer]) => arrival < seq && answer > seq);
-}
-
 /** Creates the instance bookkeeping of one client. */
 export function createClientInstances<Chain>(): ClientInstances<Chain> {
-  const connections = new Map<string, ConnectionState<Chain>>();
-  let seen = 0;
-  let sole: Instance<Chain> | undefined;
-  let pending: Doubt[] = [];
-  let forgotten = 0;
   const newInstance = (): Instance<Chain> => ({ open: [], keyDeadline: undefined, sent: [] });
-
-  function connectionFor(id: string, arrivalSeq: number, oneCopy: boolean) {
-    let connection = connections.get(id);
-    if (connection !== undefined) {
-      // Least recently used last out: a Map keeps insertion order.
-      connections.delete(id);
-      connections.set(id, connection);
-      return connection;
+  const shared = newInstance();
+  const tabs = new Map<string, Instance<Chain>>();
+  const seen = new Set<string>();
+  const toldOn = new Map<string, ConnectionTold>();
+  let declared = false;
+  const told = (connection: string): ConnectionTold => {
+    let found = toldOn.get(connection);
+    if (found !== undefined) {
+      toldOn.delete(connection);
+    } else {
+      found = { byRequest: new Map(), keyDeadline: undefined };
+      if (toldOn.size >= toldKept) toldOn.delete(toldOn.keys().next().value as string);
     }
-    // A reconnect after the fake dropped a connection carries on that connection's instance.
-    let reconnected: ConnectionState<Chain> | undefined;
-    for (const other of connections.values())
-      if (other.dropped && !other.claimed && other.lastArrivalSeq < arrivalSeq) reconnected = other;
-    if (reconnected !== undefined) reconnected.claimed = true;
-    seen += 1;
-    connection = {
-      id,
-      instance: (oneCopy ? sole : undefined) ?? reconnected?.instance ?? newInstance(),
-      inFlight: new Set(),
-      answered: [],
-      lastArrivalSeq: arrivalSeq,
-      dropped: false,
-      claimed: false,
-    };
-    connections.set(id, connection);
-    if (connections.size > connectionsKept) {
-      const oldest = connections.keys().next().value as string;
-      connections.delete(oldest);
-    }
-    return connection;
-  }
-
+    toldOn.set(connection, found);
+    return found;
+  };
   return {
-    arrive(id, arrivalSeq, oneCopy) {
-      const connection = connectionFor(id, arrivalSeq, oneCopy);
-      if (oneCopy) {
-        sole ??= connection.instance;
-        connection.instance = sole;
+    told,
+    tell(connection, identity, deadline) {
+      const { byRequest } = told(connection);
+      byRequest.delete(identity);
+      byRequest.set(identity, deadline);
+      if (byRequest.size > toldPerConnection)
+        byRequest.delete(byRequest.keys().next().value as string);
+    },
+    instanceOf(connection) {
+      if (declared || !isTab(connection)) return shared;
+      let tab = tabs.get(connection);
+      if (tab === undefined) {
+        if (tabs.size >= tabsKept) return shared;
+        tab = newInstance();
+        tabs.set(connection, tab);
       }
-      // Used again: a request it left in doubt came from another instance if it was idle then.
-      pending = pending.filter((d) => d.other !== connection || !d.otherIdle);
-      connection.inFlight.add(arrivalSeq);
-      connection.lastArrivalSeq = arrivalSeq;
-      return connection.instance;
+      return tab;
     },
-    answered(id, arrivalSeq, answeredSeq, dropped) {
-      const connection = connectionFor(id, arrivalSeq, false);
-      connection.inFlight.delete(arrivalSeq);
-      connection.answered.push([arrivalSeq, answeredSeq]);
-      if (connection.answered.length > answeredKept) connection.answered.shift();
-      if (dropped) connection.dropped = true;
-      return connection;
+    note(connection, oneCopy) {
+      declared ||= oneCopy;
+      if (seen.size < connectionsKept) seen.add(connection);
     },
-    all: () => [...new Set([...connections.values()].map((c) => c.instance))],
-    others(instance) {
-      const found = new Set<Instance<Chain>>();
-      for (const connection of connections.values())
-        if (connection.instance !== instance) found.add(connection.instance);
-      return [...found];
-    },
-    doubt(arrivalSeq, deadline) {
-      const other = deadline.connection;
-      const otherIdle = !busyAt(other, arrivalSeq);
-      // The other connection carried a request after this one while it was idle: settled.
-      if (otherIdle && other.lastArrivalSeq > arrivalSeq) return;
-      pending.push({ arrivalSeq, other, otherIdle });
-      if (pending.length > doubtsKept) {
-        pending.shift();
-        forgotten += 1;
-      }
-    },
-    doubts: () => pending.length + forgotten,
-    connections: () => seen,
-    oneCopy: () => sole !== undefined,
+    all: () => [shared, ...tabs.values()],
+    decides: (connection, deadline) =>
+      declared || isTab(connection) || deadline.connection === connection,
+    connections: () => seen.size,
+    oneCopy: () => declared,
   };
 }

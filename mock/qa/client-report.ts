@@ -17,7 +17,6 @@ import { redactUrl } from '../policies/log-redaction.ts';
 import { backoffRules, type ChainJudgement, judgeChain } from './backoff-judgement.ts';
 import {
   type ClientInstances,
-  type ConnectionState,
   createClientInstances,
   type Deadline,
   type Instance,
@@ -228,6 +227,8 @@ interface ClientRecord {
   violations: number;
   violationsTowardsBan: number;
   bans: number;
+  /** Requests early only against a Retry-After given on another socket. */
+  doubts: number;
   unknownOutcomes: number;
   resent: Record<string, number>;
   resentRequests: string[];
@@ -302,6 +303,7 @@ function newRecord(keyId: string, clientId: string): ClientRecord {
     violations: 0,
     violationsTowardsBan: 0,
     bans: 0,
+    doubts: 0,
     unknownOutcomes: 0,
     resent: {},
     resentRequests: [],
@@ -369,26 +371,6 @@ export function createClientReporter(): ClientReporter {
     return found;
   }
 
-  /** Would the request have been early for another instance of the client? Then it is a doubt. */
-  function crossEarly(
-    c: ClientRecord,
-    instance: Instance<Chain>,
-    identity: string,
-    event: ClientEvent,
-  ) {
-    for (const other of c.instances.others(instance)) {
-      if (earlyBy(other.keyDeadline, event) > 0 && other.keyDeadline !== undefined) {
-        c.instances.doubt(event.arrivalSeq, other.keyDeadline);
-        return;
-      }
-      const chain = retried(other, identity, event);
-      if (chain?.deadline !== undefined && earlyBy(chain.deadline, event) > 0) {
-        c.instances.doubt(event.arrivalSeq, chain.deadline);
-        return;
-      }
-    }
-  }
-
   /** A create sent again while an earlier one of the same body was unanswered: the client timed out. */
   function resentBeforeAnswer(
     instance: Instance<Chain>,
@@ -417,13 +399,7 @@ export function createClientReporter(): ClientReporter {
   function record(event: ClientEvent): void {
     const answeredSeq = ++seq;
     const c = recordOf(event.keyId, event.clientId);
-    const connection: ConnectionState<Chain> = c.instances.answered(
-      event.connection,
-      event.arrivalSeq,
-      answeredSeq,
-      event.dropped,
-    );
-    const instance = connection.instance;
+    const instance = c.instances.instanceOf(event.connection);
     c.requests += 1;
     c.first ??= { fake: event.arrivedAt, real: event.arrivedReal };
     c.last = { fake: event.answeredAt, real: event.answeredReal };
@@ -433,9 +409,22 @@ export function createClientReporter(): ClientReporter {
     // 1. Is it a retry, of which failure, and did it come before a Retry-After elapsed?
     const chain = retried(instance, identity, event);
     if (chain !== undefined) instance.open.splice(instance.open.indexOf(chain), 1);
-    const chainEarly = earlyBy(chain?.deadline, event);
-    const keyEarly = earlyBy(instance.keyDeadline, event);
-    const early = Math.max(chainEarly, keyEarly);
+    // Early against a Retry-After given on its own connection (or to a client that declared one
+    // copy per id); early only against one given on another socket, a doubt.
+    let early = 0;
+    let doubtful = false;
+    const toldHere = c.instances.told(event.connection);
+    for (const deadline of [
+      chain?.deadline,
+      instance.keyDeadline,
+      toldHere.byRequest.get(identity),
+      toldHere.keyDeadline,
+    ]) {
+      const lead = earlyBy(deadline, event);
+      if (lead === 0 || deadline === undefined) continue;
+      if (c.instances.decides(event.connection, deadline)) early = Math.max(early, lead);
+      else doubtful = true;
+    }
     if ((chain !== undefined && chain.retryAfterMs !== null) || instance.keyDeadline !== undefined)
       c.judgedRequests += 1;
     if (early > 0) {
@@ -445,7 +434,7 @@ export function createClientReporter(): ClientReporter {
         c.violations += 1;
         c.violationsTowardsBan += 1;
       }
-    } else if (!c.instances.oneCopy()) crossEarly(c, instance, identity, event);
+    } else if (doubtful) c.doubts += 1;
     if (create) {
       if (chain?.unknownOutcome === true)
         noteResent(c, chain.failedStatus === 0 ? 'dropped' : String(chain.failedStatus), event);
@@ -473,7 +462,8 @@ export function createClientReporter(): ClientReporter {
         waitMs >= told - complianceTolerance.earlyToleranceMs &&
         waitMs <=
           told * (1 + complianceTolerance.dictatedShare) + complianceTolerance.dictatedSlackMs;
-      if (!dictated) {
+      // A doubt's wait may be the time between two copies' requests: not judged.
+      if (!dictated && !doubtful) {
         c.ownWaits += 1;
         if (chain.ownWaits.length < complianceTolerance.judgedWaits) chain.ownWaits.push(waitMs);
       }
@@ -485,7 +475,7 @@ export function createClientReporter(): ClientReporter {
         // Both clocks tick alike unless the fake's was moved or frozen: name it only then.
         clock: fakeWaitMs > realWaitMs + complianceTolerance.earlyToleranceMs ? 'fake' : 'real',
         retryAfterMs: asked,
-        own: !dictated,
+        own: !dictated && !doubtful,
         early: early > 0,
       });
       if (c.waits.length > waitsKept) c.waits.shift();
@@ -503,12 +493,15 @@ export function createClientReporter(): ClientReporter {
             fake: event.answeredAt + delay,
             real: event.answeredReal + delay,
             answeredSeq,
-            connection,
+            connection: event.connection,
           };
     if (delay !== undefined) c.withRetryAfter += 1;
     if (event.chaos) c.chaosAnswers += 1;
     if (event.refused) c.refusals += 1;
-    if (event.refused || event.errorCode === 'temporarily_banned') instance.keyDeadline = deadline;
+    if (event.refused || event.errorCode === 'temporarily_banned') {
+      instance.keyDeadline = deadline;
+      toldHere.keyDeadline = deadline;
+    }
     const unknownOutcome = event.dropped || unknownOutcomeStatuses.has(event.status);
     if (create && unknownOutcome) c.unknownOutcomes += 1;
     if (event.dropped || failureStatuses.has(event.status)) {
@@ -535,6 +528,7 @@ export function createClientReporter(): ClientReporter {
       next.retryAfterMs = delay ?? null;
       next.resetInMs = event.resetInMs ?? null;
       next.deadline = deadline;
+      if (deadline !== undefined) c.instances.tell(event.connection, identity, deadline);
       instance.open.push(next);
       if (instance.open.length > openChainsKept) closeChain(c, instance.open.shift() as Chain);
     } else if (chain !== undefined) {
@@ -600,7 +594,7 @@ export function createClientReporter(): ClientReporter {
       ...c,
       ...probe,
       chains: probe.judged,
-      ambiguousEarly: instances.doubts(),
+      ambiguousEarly: c.doubts,
     };
     const retryAfter = retryAfterRule(numbers);
     const backoff = backoffRule(numbers, [...c.waits]);
@@ -639,7 +633,7 @@ export function createClientReporter(): ClientReporter {
   return {
     arrive(keyId, clientId, connection, oneCopy) {
       const arrivalSeq = ++seq;
-      recordOf(keyId, clientId).instances.arrive(connection, arrivalSeq, oneCopy);
+      recordOf(keyId, clientId).instances.note(connection, oneCopy);
       return arrivalSeq;
     },
     record(event) {

@@ -61,13 +61,13 @@ export function retryAfterRule(c: RuleNumbers) {
   if (c.early > 0)
     return {
       verdict: 'fail' as const,
-      reason: `${c.early} request(s) came before Retry-After elapsed (the earliest ${seconds(c.maxEarlyMs)} early)`,
+      reason: `${c.early} request(s) came before Retry-After elapsed (the earliest ${seconds(c.maxEarlyMs)} early)${c.ambiguousEarly > 0 ? `; ${c.ambiguousEarly} more came on another socket while a Retry-After given on one ran (this client on a second socket, or another copy)` : ''}`,
       ...numbers,
     };
   if (c.ambiguousEarly > 0)
     return {
       verdict: 'inconclusive' as const,
-      reason: `${c.ambiguousEarly} request(s) came on a new connection while a Retry-After given to this id on another connection still ran, and that connection was not seen idle and in use afterwards: a second copy of the app, or this one reconnecting early; ${whatDecides}`,
+      reason: `${c.ambiguousEarly} request(s) came on one socket while a Retry-After given to this id on another still ran: a second copy of the app, or this one on a second socket (a Node process spreads its requests over several); ${whatDecides}`,
       ...numbers,
     };
   if (c.judgedRequests === 0)
