@@ -227,8 +227,10 @@ interface ClientRecord {
   violations: number;
   violationsTowardsBan: number;
   bans: number;
-  /** Requests early only against a Retry-After given on another socket. */
+  /** Requests early only against a Retry-After given on another socket, which then came back on time. */
   doubts: number;
+  /** Requests early only against a Retry-After given on another socket, not settled yet. */
+  tentative: Tentative[];
   unknownOutcomes: number;
   resent: Record<string, number>;
   resentRequests: string[];
@@ -236,6 +238,17 @@ interface ClientRecord {
   last: { fake: number; real: number };
   recent: ClientEvent[];
 }
+
+/** A request early only against a Retry-After given on another socket. */
+interface Tentative {
+  readonly deadline: Deadline;
+  readonly identity: string;
+  readonly earlyMs: number;
+  readonly violation: boolean;
+}
+
+/** Unsettled early requests kept per client; older ones stay early. */
+const tentativeKept = 16;
 
 /** Statuses after which a client is expected to wait and retry. */
 const failureStatuses = new Set([429, 500, 502, 503, 504]);
@@ -304,6 +317,7 @@ function newRecord(keyId: string, clientId: string): ClientRecord {
     violationsTowardsBan: 0,
     bans: 0,
     doubts: 0,
+    tentative: [],
     unknownOutcomes: 0,
     resent: {},
     resentRequests: [],
@@ -371,6 +385,30 @@ export function createClientReporter(): ClientReporter {
     return found;
   }
 
+  /**
+   * A request on the socket a Retry-After was given on, on time for it, after another socket's
+   * request came early against it: that socket's client kept its own schedule, so the early one
+   * was another copy's (or this client's on a second socket): a doubt, not early.
+   */
+  function settleTentative(c: ClientRecord, identity: string, event: ClientEvent): void {
+    if (c.tentative.length === 0) return;
+    c.tentative = c.tentative.filter((t) => {
+      const onTime =
+        t.deadline.connection === event.connection &&
+        (t.identity === identity ||
+          t.deadline === c.instances.told(event.connection).keyDeadline) &&
+        earlyBy(t.deadline, event) === 0;
+      if (!onTime) return true;
+      c.early -= 1;
+      c.doubts += 1;
+      if (t.violation) {
+        c.violations -= 1;
+        c.violationsTowardsBan = Math.max(0, c.violationsTowardsBan - 1);
+      }
+      return false;
+    });
+  }
+
   /** A create sent again while an earlier one of the same body was unanswered: the client timed out. */
   function resentBeforeAnswer(
     instance: Instance<Chain>,
@@ -410,9 +448,11 @@ export function createClientReporter(): ClientReporter {
     const chain = retried(instance, identity, event);
     if (chain !== undefined) instance.open.splice(instance.open.indexOf(chain), 1);
     // Early against a Retry-After given on its own connection (or to a client that declared one
-    // copy per id); early only against one given on another socket, a doubt.
+    // copy per id): early. Early only against one given on another socket: early until that
+    // socket comes back on time for it (another copy keeping its own schedule), then a doubt.
     let early = 0;
-    let doubtful = false;
+    let otherSocket: Deadline | undefined;
+    let otherLead = 0;
     const toldHere = c.instances.told(event.connection);
     for (const deadline of [
       chain?.deadline,
@@ -423,18 +463,31 @@ export function createClientReporter(): ClientReporter {
       const lead = earlyBy(deadline, event);
       if (lead === 0 || deadline === undefined) continue;
       if (c.instances.decides(event.connection, deadline)) early = Math.max(early, lead);
-      else doubtful = true;
+      else if (lead > otherLead) {
+        otherSocket = deadline;
+        otherLead = lead;
+      }
     }
+    settleTentative(c, identity, event);
     if ((chain !== undefined && chain.retryAfterMs !== null) || instance.keyDeadline !== undefined)
       c.judgedRequests += 1;
-    if (early > 0) {
+    const doubtful = early === 0 && otherSocket !== undefined;
+    if (early > 0 || otherSocket !== undefined) {
       c.early += 1;
-      c.maxEarlyMs = Math.max(c.maxEarlyMs, early);
-      if (event.refused) {
+      const violation = event.refused;
+      if (violation) {
         c.violations += 1;
         c.violationsTowardsBan += 1;
       }
-    } else if (doubtful) c.doubts += 1;
+      if (early > 0) c.maxEarlyMs = Math.max(c.maxEarlyMs, early);
+      else if (otherSocket !== undefined) {
+        c.tentative.push({ deadline: otherSocket, identity, earlyMs: otherLead, violation });
+        if (c.tentative.length > tentativeKept) {
+          const settled = c.tentative.shift() as Tentative;
+          c.maxEarlyMs = Math.max(c.maxEarlyMs, settled.earlyMs);
+        }
+      }
+    }
     if (create) {
       if (chain?.unknownOutcome === true)
         noteResent(c, chain.failedStatus === 0 ? 'dropped' : String(chain.failedStatus), event);
@@ -595,6 +648,7 @@ export function createClientReporter(): ClientReporter {
       ...probe,
       chains: probe.judged,
       ambiguousEarly: c.doubts,
+      maxEarlyMs: Math.max(c.maxEarlyMs, ...c.tentative.map((t) => t.earlyMs)),
     };
     const retryAfter = retryAfterRule(numbers);
     const backoff = backoffRule(numbers, [...c.waits]);
