@@ -9,7 +9,7 @@
  * clock; ky sleeps with setTimeout, so its test runs under vitest's fake timers and the fake's
  * clock reads their Date. One test runs ky over HTTP on the real clock, as QA would.
  */
-import { Agent } from 'node:http';
+import { Agent, request as httpRequest } from 'node:http';
 import got from 'got';
 import ky from 'ky';
 import { afterEach, expect, test, vi } from 'vitest';
@@ -375,3 +375,145 @@ test("on the QA recipe's frozen clock and on a shifted ticking one, ky and got t
     }),
   );
 }, 30_000);
+
+/** One request as a client sends it, through one door: its status and what Retry-After said. */
+type Send = (method: string, path: string, body?: string) => Promise<number>;
+
+/** Through the HTTP door, on one kept-alive socket. */
+function httpSend(base: string): Send {
+  const agent = new Agent({ keepAlive: true, maxSockets: 1 });
+  return (method, path, body) =>
+    new Promise((resolve, reject) => {
+      const req = httpRequest(`${base}${path}`, {
+        method,
+        agent,
+        headers: {
+          ...sendHeaders,
+          ...(body === undefined ? {} : { 'Content-Type': 'application/json' }),
+        },
+      });
+      req.on('response', (res) => {
+        res.resume();
+        res.on('end', () => resolve(res.statusCode ?? 0));
+      });
+      req.on('error', reject);
+      req.end(body);
+    });
+}
+
+/** Through a worker tab: what the browser door hands the core, with the tab as its connection. */
+function tabSend(fake: Fake, tab: string): Send {
+  return async (method, path, body) => {
+    const headers = new Headers({
+      ...sendHeaders,
+      ...(body === undefined ? {} : { 'Content-Type': 'application/json' }),
+    });
+    const bytes = new TextEncoder().encode(body ?? '');
+    const answer = await fake.behaviour.answer({
+      method,
+      url: `${api.slice(0, -3)}${path}`,
+      connection: tab,
+      header: (name) => headers.get(name),
+      headerList: () => [...headers],
+      body: () => bytes,
+    });
+    return answer.status;
+  };
+}
+
+const sendHeaders = { Authorization: 'Bearer free-demo-key', 'X-Client-Id': 'app' };
+
+/** The same traffic, whichever door carries it: the client sleeps by advancing the frozen clock. */
+const traffic: Record<string, (send: Send, fake: Fake) => Promise<void>> = {
+  // The issue's ofetch: every 0.5 s under Retry-After: 1.
+  'every 0.5 s under Retry-After: 1': async (send, fake) => {
+    fake.control.force('listPets', 503, 3, 1);
+    while ((await send('GET', '/v1/pets?limit=1')) === 503) fake.control.advanceTime(0.5);
+  },
+  // As the rule wants: max(Retry-After, 0.2 s x 2^n).
+  'max(Retry-After, 0.2 s x 2^n)': async (send, fake) => {
+    fake.control.force('listPets', 503, 3, 1);
+    fake.control.force('listPets', 503, 2, 1);
+    for (let n = 0; (await send('GET', '/v1/pets?limit=1')) === 503; n++)
+      fake.control.advanceTime(Math.max(1, 0.2 * 2 ** n));
+    fake.control.force('listPets', 500, 3);
+    for (let n = 0; (await send('GET', '/v1/pets?limit=1')) === 500; n++)
+      fake.control.advanceTime(0.2 * 2 ** n);
+  },
+  // A create resent after 503s, 0.3 s apart.
+  'a create resent after 503s': async (send, fake) => {
+    fake.control.force('createPet', 503, 2, null);
+    const pet = JSON.stringify({ name: 'Rex', categoryId: 1 });
+    while ((await send('POST', '/v1/pets', pet)) === 503) fake.control.advanceTime(0.3);
+  },
+};
+
+test('the same traffic gets the same verdicts over HTTP, fake.fetch and a worker tab', async () => {
+  const seen: Record<string, Record<string, unknown>> = {};
+  for (const [name, drive] of Object.entries(traffic)) {
+    for (const door of ['http', 'fake.fetch', 'tab'] as const) {
+      const fake = await frozenFake();
+      const http =
+        door === 'http'
+          ? await listenHttp(fake.behaviour, { port: 0, origin: fake.config.origins[0] as string })
+          : undefined;
+      try {
+        const send =
+          http !== undefined
+            ? httpSend(`http://127.0.0.1:${(http.server.address() as { port: number }).port}`)
+            : door === 'tab'
+              ? tabSend(fake, 'tab:7f3a')
+              : async (method: string, path: string, body?: string) => {
+                  const res = await fake.fetch(`${api.slice(0, -3)}${path}`, {
+                    method,
+                    headers: {
+                      ...sendHeaders,
+                      ...(body === undefined ? {} : { 'Content-Type': 'application/json' }),
+                    },
+                    ...(body === undefined ? {} : { body }),
+                  });
+                  await res.body?.cancel();
+                  return res.status;
+                };
+        await drive(send, fake);
+        const client = clientOf(fake, 'app');
+        seen[`${name} (${door})`] = {
+          verdict: client.verdict,
+          ...Object.fromEntries(Object.entries(client.rules).map(([rule, r]) => [rule, r.verdict])),
+        };
+      } finally {
+        await http?.close();
+      }
+    }
+  }
+  expect(seen).toEqual(
+    Object.fromEntries(
+      Object.keys(traffic).flatMap((name) => {
+        const expected = {
+          'every 0.5 s under Retry-After: 1': {
+            verdict: 'fail',
+            retryAfter: 'fail',
+            backoff: 'inconclusive',
+            ban: 'not-applicable',
+            resentCreates: 'not-applicable',
+          },
+          'max(Retry-After, 0.2 s x 2^n)': {
+            verdict: 'pass',
+            retryAfter: 'pass',
+            backoff: 'pass',
+            ban: 'not-applicable',
+            resentCreates: 'not-applicable',
+          },
+          'a create resent after 503s': {
+            verdict: 'fail',
+            retryAfter: 'not-applicable',
+            backoff: 'inconclusive',
+            ban: 'not-applicable',
+            resentCreates: 'fail',
+          },
+        }[name];
+        return ['http', 'fake.fetch', 'tab'].map((door) => [`${name} (${door})`, expected]);
+      }),
+    ),
+  );
+});
