@@ -517,3 +517,61 @@ test('the same traffic gets the same verdicts over HTTP, fake.fetch and a worker
     ),
   );
 });
+
+test("the issue's shared key: a polite client whose first request met the key's Retry-After is never failed on ban for another client's hammering", async () => {
+  const fake = await frozenFake(2);
+  const get = async (clientId: string) => {
+    const res = await fake.fetch(`${api}/pets?limit=1`, {
+      headers: { Authorization: 'Bearer free-demo-key', 'X-Client-Id': clientId },
+    });
+    await res.body?.cancel();
+    return {
+      status: res.status,
+      wait: retryAfterMs(res.headers.get('Retry-After'), fake.control.now()),
+    };
+  };
+  // The hammering loop spends the minute and starts hitting the 429s...
+  expect(await naiveGet(fake, 'hammer', 2)).toBe(200);
+  expect(await naiveGet(fake, 'hammer', 1)).toBe(200);
+  expect(await naiveGet(fake, 'hammer', 3)).toBe(429);
+  // ...the polite client's first request lands while the key's Retry-After runs...
+  let told = await get('polite');
+  expect(told.status).toBe(429);
+  // ...and the loop goes on into a ban.
+  expect(await naiveGet(fake, 'hammer', 3)).toBe(429);
+  // The polite client waits every Retry-After it is given (the ban's too) and gets through.
+  for (let i = 0; i < 3 && told.status === 429; i++) {
+    fake.control.advanceTime((told.wait ?? 0) / 1000);
+    told = await get('polite');
+  }
+  expect(told.status).toBe(200);
+
+  const hammer = clientOf(fake, 'hammer');
+  const polite = clientOf(fake, 'polite');
+  expect(hammer.rules.ban).toMatchObject({ verdict: 'fail', bans: 1 });
+  expect(polite.failures['429']).toBeGreaterThanOrEqual(2);
+  expect(polite.rules.ban).toMatchObject({ verdict: 'pass', bans: 0, violations: 0 });
+  expect(polite.rules.retryAfter).toMatchObject({ verdict: 'pass', earlyRequests: 0 });
+  expect(polite.verdict).toBe('pass');
+  expect(expectClientCompliance(fake, { clientId: 'polite' })).toHaveLength(1);
+});
+
+test('clientReport.copiesPerId: one judges every socket of an id as one copy; a bad value is refused by name', async () => {
+  await expect(createFake({ clientReport: { copiesPerId: 'two' as 'one' } })).rejects.toThrow(
+    /clientReport\.copiesPerId.*must be one of: one, unknown; got "two"/,
+  );
+  const verdicts: string[] = [];
+  for (const copiesPerId of ['unknown', 'one'] as const) {
+    const fake = await createFake({ clientReport: { copiesPerId } });
+    fake.control.freezeTime(true);
+    fake.control.setTime(start);
+    fake.control.force('listPets', 503, 3, 1);
+    // Two sockets taking turns every 0.5 s under Retry-After: 1, each coming back on time.
+    for (const [i, socket] of ['http-1', 'http-2', 'http-1', 'http-2'].entries()) {
+      if (i > 0) fake.control.advanceTime(0.5);
+      await tabSend(fake, socket)('GET', '/v1/pets?limit=1');
+    }
+    verdicts.push(clientOf(fake, 'app').rules.retryAfter.verdict);
+  }
+  expect(verdicts).toEqual(['inconclusive', 'fail']);
+});

@@ -469,9 +469,24 @@ export function createClientReporter(): ClientReporter {
       }
     }
     settleTentative(c, identity, event);
+    // On time for what its own socket was told for this request: that socket keeps its own
+    // schedule, so being early only for another's is a doubt at once.
+    const ownTold = toldHere.byRequest.get(identity);
+    let doubted = false;
+    if (
+      early === 0 &&
+      otherSocket !== undefined &&
+      ownTold !== undefined &&
+      ownTold.answeredSeq < event.arrivalSeq &&
+      earlyBy(ownTold, event) === 0
+    ) {
+      otherSocket = undefined;
+      doubted = true;
+      c.doubts += 1;
+    }
     if ((chain !== undefined && chain.retryAfterMs !== null) || instance.keyDeadline !== undefined)
       c.judgedRequests += 1;
-    const doubtful = early === 0 && otherSocket !== undefined;
+    const doubtful = early === 0 && (otherSocket !== undefined || doubted);
     if (early > 0 || otherSocket !== undefined) {
       c.early += 1;
       const violation = event.refused;
