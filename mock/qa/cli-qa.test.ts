@@ -39,6 +39,10 @@ test('--chaos answers seeded chaos; on SIGTERM the client report is printed and 
     chaosFile,
     '--client-report',
     reportFile,
+    // The app is one copy: Node's fetch may spread its three tries over two sockets, which
+    // alone could be two copies; declared, every early try is early.
+    '--client-copies',
+    'one',
   ]);
   const headers = { Authorization: 'Bearer free-demo-key', 'X-Client-Id': 'impatient-app' };
   const statuses: number[] = [];
@@ -56,11 +60,7 @@ test('--chaos answers seeded chaos; on SIGTERM the client report is printed and 
   const printed = output();
   expect(printed).toContain('Client report (Limits, rule 2: Retry-After and exponential backoff):');
   expect(printed).toContain('  demo-free  impatient-app  FAIL  3 requests, 3 failures answered');
-  // Node's fetch may send a request sent as soon as the last answer ended on a second socket:
-  // then one try is early on its own socket and the other in doubt (another copy, or this one).
-  expect(printed).toMatch(
-    / {4}- Retry-After: (2 request\(s\) came before Retry-After elapsed|1 request\(s\) came before Retry-After elapsed .*; 1 more came on another socket)/,
-  );
+  expect(printed).toMatch(/ {4}- Retry-After: 2 request\(s\) came before Retry-After elapsed/);
   expect(printed).toContain(`petstore-fake: client report written to ${reportFile}`);
   // The banner lists the demo keys; nothing after it may.
   expect(printed.slice(printed.indexOf('SIGTERM'))).not.toContain('free-demo-key');
