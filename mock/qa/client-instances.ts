@@ -36,14 +36,14 @@ export interface Deadline {
 }
 
 /** A non-idempotent request, by identity, with when it arrived and was answered. */
-export interface SentCreate {
+interface SentCreate {
   readonly identity: string;
   readonly arrivalSeq: number;
   readonly answeredSeq: number;
 }
 
 /** What was told on one connection: the latest Retry-After per request, and key-wide. */
-export interface ConnectionTold {
+interface ConnectionTold {
   readonly byRequest: Map<string, Deadline>;
   keyDeadline: Deadline | undefined;
 }

@@ -206,7 +206,7 @@ test('the floor: a hot loop fails on the total of its waits, a chain too short t
   expect(judgeChain([1, 3, 7]).verdict).toBe('inconclusive');
 });
 
-test('jittered doubling is never failed: full jitter that happens to shrink passes or is inconclusive', () => {
+test('jittered doubling that happens to shrink passes or is inconclusive, not failed', () => {
   // ky 2 `jitter: true` waits random * delay (core/Ky.js #calculateDelay): 0.3, 0.6, 1.2 s caps.
   expect(judgeChain([250, 90, 700, 1900]).verdict).toBe('pass');
   expect(judgeChain([250, 590, 100]).verdict).toBe('inconclusive');
