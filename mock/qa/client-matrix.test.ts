@@ -305,6 +305,12 @@ const own = (client: ClientName, count: number, backoff: RuleVerdict): Row => ({
   expected: { retryAfter: 'not-applicable', backoff, verdict: backoff },
 });
 
+const create = (client: ClientName, count: number, resentCreates: RuleVerdict): Row => ({
+  client,
+  scenario: { kind: 'create', count },
+  expected: { resentCreates },
+});
+
 /** The rows; each comment gives the waits the library makes (own) or why the verdict. */
 const matrix: readonly Row[] = [
   told('ky default', 'pass'),
@@ -357,27 +363,11 @@ const matrix: readonly Row[] = [
   own('hand loop 40-120 ms', 9, 'fail'), // nine waits, 1.08 s at most: under the 1.09 s floor
   told('well-behaved loop', 'pass'),
   own('well-behaved loop', 3, 'pass'), // 0.2, 0.4, 0.8 s
-  // A create met 503s: ofetch and superagent send it again, ky does not.
-  {
-    client: 'ofetch retryDelay: 500',
-    scenario: { kind: 'create', count: 3 },
-    expected: { resentCreates: 'fail' },
-  },
-  {
-    client: 'superagent',
-    scenario: { kind: 'create', count: 3 },
-    expected: { resentCreates: 'fail' },
-  },
-  {
-    client: 'ky default',
-    scenario: { kind: 'create', count: 1 },
-    expected: { resentCreates: 'pass' },
-  },
-  {
-    client: 'p-retry',
-    scenario: { kind: 'create', count: 2 },
-    expected: { resentCreates: 'fail' },
-  },
+  // A create met 503s: ofetch, superagent and p-retry send it again, ky does not.
+  create('ofetch retryDelay: 500', 3, 'fail'),
+  create('superagent', 3, 'fail'),
+  create('ky default', 1, 'pass'),
+  create('p-retry', 2, 'fail'),
 ];
 
 /** One way to run a row: the door, the fake's clock, and the Retry-After format. */
