@@ -246,6 +246,7 @@ test('a bad value is reported under the flag the user typed, from the one check 
     [['--ban-seconds', '0'], '--ban-seconds must be a positive integer'],
     [['--enterprise', '0/5'], '--enterprise'],
     [['--retry-after', 'minutes'], '--retry-after must be one of: seconds, http-date'],
+    [['--client-copies', 'two'], '--client-copies must be one of: one, unknown'],
     [['--allowed-hosts', 'http://x.test'], '--allowed-hosts'],
     [['--fsync'], '--fsync needs --state-file'],
     [['--port', '70000'], '--port must be an integer from 0 to 65535'],

@@ -86,6 +86,11 @@ const flagSpecs = {
     value: '<format>',
     help: `seconds | http-date (default ${defaults.retryAfterFormat})`,
   },
+  'client-copies': {
+    type: 'string',
+    value: '<one|unknown>',
+    help: 'one: each X-Client-Id is one copy of an app, in the client report (default unknown)',
+  },
   'ban-threshold': {
     type: 'string',
     value: '<n>',
@@ -190,6 +195,7 @@ const optionSources: readonly (readonly [string, string])[] = [
   ['stagingOrigin', '--staging-port'],
   ['origin', '--host/--port'],
   ['retryAfterFormat', '--retry-after'],
+  ['clientReport.copiesPerId', '--client-copies'],
   ['ban.threshold', '--ban-threshold'],
   ['ban.durationSeconds', '--ban-seconds'],
   ['enterpriseLimits', '--enterprise'],
@@ -374,6 +380,10 @@ function optionsFromFlags(argv: readonly string[]) {
       ? {}
       : { retryAfterFormat: values['retry-after'] as 'seconds' }),
     ...(maxPets === undefined ? {} : { maxPets }),
+    // Checked by createFake (ConfigError clientReport.copiesPerId lists the values).
+    ...(values['client-copies'] === undefined
+      ? {}
+      : { clientReport: { copiesPerId: values['client-copies'] as 'one' } }),
     ...(values['state-file'] === undefined
       ? {}
       : { persistence: createStateFile(values['state-file'], { fsync: values.fsync }) }),

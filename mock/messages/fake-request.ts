@@ -7,6 +7,12 @@
 /** A request body read whole, or `too-large` once it passes the cap (the rest is not read). */
 export type BodyBytes = Uint8Array | 'too-large';
 
+/**
+ * How a connection id names a browser tab (the browser door's): every request of a tab comes from
+ * one copy of the app, which the client report tells apart from another tab's.
+ */
+export const tabConnectionPrefix = 'tab:';
+
 /** One request to the fake. */
 export interface FakeRequest {
   /** Upper-case method, e.g. `GET`. */
@@ -15,6 +21,12 @@ export interface FakeRequest {
   readonly url: string;
   /** A header's value (duplicates joined by `, `, as Fetch's `Headers.get`), or `null`. */
   header(name: string): string | null;
+  /**
+   * An opaque id of the connection the request came on (an HTTP socket, a browser tab); requests
+   * on one connection come from one client instance. Absent where the door has none
+   * (`fake.fetch`, msw in Node: one process).
+   */
+  readonly connection?: string;
   /** Every header as sent, in order (for wrappers that rebuild the request elsewhere). */
   headerList(): [string, string][];
   /**
@@ -22,9 +34,4 @@ export interface FakeRequest {
    * read it already (the HTTP door) hands it over at once, so a create awaits nothing for it.
    */
   body(maxBytes: number): BodyBytes | Promise<BodyBytes>;
-  /**
-   * An opaque id of the connection the request came on (an HTTP socket, a browser tab), when the
-   * door knows one: requests on one connection come from one client instance.
-   */
-  readonly connection?: string;
 }

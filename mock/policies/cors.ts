@@ -26,8 +26,9 @@ function preflightHeaders(origin: string | null): Record<string, string> {
   return {
     ...corsHeaders(origin),
     'Access-Control-Allow-Methods': 'GET, POST, OPTIONS',
-    // X-Client-Id: how an app names itself in the client compliance report (README, QA).
-    'Access-Control-Allow-Headers': 'Authorization, Content-Type, X-Client-Id',
+    // X-Client-Id: how an app names itself in the client compliance report (README, QA);
+    // X-Client-Copies: 1 declares it runs as one copy.
+    'Access-Control-Allow-Headers': 'Authorization, Content-Type, X-Client-Id, X-Client-Copies',
     'Access-Control-Max-Age': '600',
   };
 }

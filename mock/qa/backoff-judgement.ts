@@ -1,34 +1,45 @@
 /**
  * How one retry chain's own waits are judged for exponential backoff (Limits, rule 2). A pure
- * function over the waits, so the README's definition and its tests read the same numbers.
+ * function over the waits the fake measured between a failure's answer and the next try's
+ * arrival, so the README's definition, the report and the simulation in
+ * backoff-judgement.test.ts read the same numbers.
  *
- * Grounded in what real libraries wait when no Retry-After dictates it: ky 2 `0.3 * 2^(n-1)` s
- * (full jitter `random * delay` when `jitter: true`), got 16 `2^(n-1)` s plus 0-100 ms noise,
- * axios-retry 4 `exponentialDelay` `2^n * 100` ms plus 0-20%, p-retry 9 `minTimeout * factor^n`
- * (factor 2; `randomize` multiplies by 1-2): steady doubling, or doubling under a random factor.
- * Fixed intervals, hot loops and axios-retry's `linearDelay` (`n * 100` ms) are not exponential.
+ * Every `fail` is built so that a correct client gets it by bad luck less than 1 time in 1,000:
+ * the floor is the 1-in-10,000 total of a full-jitter client (backoff-floor.ts), and a fixed
+ * interval or a straight line is called only on a fit that no jitter of a doubling delay makes
+ * (the simulation counts it, per library formula). A loaded machine can only lengthen a
+ * measured wait, which never moves a chain under the floor, and each shape rule sets the longest
+ * wait aside once there are enough waits, so one stalled retry does not hide a fixed interval.
  */
+import { backoffFloorMs, floorReference } from './backoff-floor.ts';
 
-/** The thresholds of the definition; the report shows them as `tolerance`. */
+/** The thresholds of the definition; the report shows them under `tolerance`. */
 export const backoffRules = {
-  /**
-   * A wait shorter than this is no wait (a hot loop's 0 ms then 1 ms is not growth; on a loaded
-   * machine an immediate retry takes tens of ms). Full jitter (ky's 0.3 s cap first) puts all of
-   * 3 waits under it about 6 times in 10,000.
-   */
-  floorMs: 50,
-  /** Own waits one chain needs before it can pass. */
+  floor: floorReference,
+  /** Own waits one chain needs before it can pass or fail. */
   minWaits: 3,
-  /** Own waits needed to call them a fixed interval: with fewer, doubling under jitter looks the same too often. */
+  /** The first own waits of a chain that are kept and judged. */
+  judgedWaits: floorReference.toRetries,
+  /** Own waits needed to call them a fixed interval. */
   minFixedWaits: 4,
-  /** Own waits needed to call growth linear (with 4, equal jitter reads linear 1 time in 300). */
-  minLinearWaits: 5,
-  /** Each own wait at least this many times the one before is steady exponential growth. */
-  growthFactor: 1.6,
+  /** From this many waits, the longest is set aside before the fixed-interval check (a delayed retry). */
+  fixedAsideFrom: 6,
   /** Waits within this ratio of each other (largest / smallest) are a fixed interval. */
-  fixedRatio: 1.25,
+  fixedRatio: 1.2,
+  /** Own waits needed to call growth linear. */
+  minLinearWaits: 5,
+  /** From this many waits, the one furthest above the line is set aside before the linear check. */
+  linearAsideFrom: 7,
   /** Waits that a straight line fits within this share of their mean (RMS) are linear growth. */
-  linearSpread: 0.05,
+  linearSpread: 0.03,
+  /**
+   * Growth that passes: the longest of the third and later waits, at position k, is at least
+   * this share of 2^(k-2) times the shortest wait before it. Doubling from the first wait gives
+   * 2^(k-1): one doubling is spare for jitter and for a retry a loaded machine delayed.
+   */
+  growthShare: 0.9,
+  /** For growth, a wait under this counts as this long (a hot loop's 0 ms then 1 ms is not growth). */
+  growthFloorMs: floorReference.baseMs,
 } as const;
 
 /** The verdict on one chain of own waits, with why in words. */
@@ -36,66 +47,128 @@ export type ChainJudgement =
   | { readonly verdict: 'pass' | 'fail' | 'inconclusive'; readonly why: string }
   | { readonly verdict: 'too-few'; readonly why: string };
 
-const { floorMs, minWaits, minFixedWaits, minLinearWaits, growthFactor, fixedRatio, linearSpread } =
-  backoffRules;
+const {
+  minWaits,
+  judgedWaits,
+  minFixedWaits,
+  fixedAsideFrom,
+  fixedRatio,
+  minLinearWaits,
+  linearAsideFrom,
+  linearSpread,
+  growthShare,
+  growthFloorMs,
+} = backoffRules;
 
 function seconds(ms: number): string {
   return `${(ms / 1000).toFixed(ms < 10_000 ? 2 : 0)} s`;
+}
+
+/** A total or a floor: in ms under a second, where the floor's small numbers live. */
+function amount(ms: number): string {
+  return ms < 1000 ? `${Math.round(ms)} ms` : seconds(ms);
 }
 
 function list(waits: readonly number[]): string {
   return waits.map((w) => seconds(w)).join(', ');
 }
 
-/** The least-squares line through the waits: its slope per retry, the mean, the RMS residual. */
-function linearFit(waits: readonly number[]): { slope: number; mean: number; rms: number } {
-  const n = waits.length;
-  const meanX = (n - 1) / 2;
-  const mean = waits.reduce((a, b) => a + b, 0) / n;
+/** The first count of retries whose total wait is under the floor, with the numbers. */
+function underFloor(waits: readonly number[]) {
+  let total = 0;
+  for (const [i, wait] of waits.entries()) {
+    total += wait;
+    const floor = backoffFloorMs(i + 1);
+    if (floor !== undefined && total < floor) return { retries: i + 1, total, floor };
+  }
+  return undefined;
+}
+
+/** The waits less the longest one (a retry a loaded machine may have delayed) when there are `from` or more. */
+function withoutLongest(waits: readonly number[], from: number): number[] {
+  if (waits.length < from) return [...waits];
+  const longest = waits.indexOf(Math.max(...waits));
+  return waits.filter((_, i) => i !== longest);
+}
+
+/** The least-squares line through points (x, y): its slope, the mean of y, the RMS residual. */
+function linearFit(points: readonly (readonly [number, number])[]) {
+  const n = points.length;
+  const meanX = points.reduce((a, [x]) => a + x, 0) / n;
+  const mean = points.reduce((a, [, y]) => a + y, 0) / n;
   let sxy = 0;
   let sxx = 0;
-  for (const [x, y] of waits.entries()) {
+  for (const [x, y] of points) {
     sxy += (x - meanX) * (y - mean);
     sxx += (x - meanX) ** 2;
   }
   const slope = sxy / sxx;
-  const residuals = waits.map((y, x) => y - (mean + slope * (x - meanX)));
-  return { slope, mean, rms: Math.sqrt(residuals.reduce((a, r) => a + r * r, 0) / n) };
+  const residual = ([x, y]: readonly [number, number]) => y - (mean + slope * (x - meanX));
+  const rms = Math.sqrt(points.reduce((a, p) => a + residual(p) ** 2, 0) / n);
+  return { slope, mean, rms, residual };
+}
+
+/** Whether the waits lie on a rising straight line, the one furthest above it set aside from 7 waits. */
+function linear(waits: readonly number[]) {
+  let points = waits.map((w, i) => [i, w] as const);
+  let fit = linearFit(points);
+  if (points.length >= linearAsideFrom) {
+    const furthest = points.reduce((a, p) => (fit.residual(p) > fit.residual(a) ? p : a));
+    points = points.filter((p) => p !== furthest);
+    fit = linearFit(points);
+  }
+  return fit.slope > 0 && fit.rms <= linearSpread * fit.mean ? fit : undefined;
+}
+
+/** The growth the pass rule reads: the longest wait from the third on, where, and against what. */
+function growth(waits: readonly number[]) {
+  const floored = waits.map((w) => Math.max(w, growthFloorMs));
+  const later = floored.slice(2);
+  const longest = Math.max(...later);
+  const k = later.indexOf(longest) + 3;
+  const shortest = Math.min(...floored.slice(0, k - 1));
+  return { longest, k, shortest, needed: growthShare * 2 ** (k - 2) * shortest };
 }
 
 /**
- * Judges the own waits of one chain, in order: `pass` (each at least 1.6x the one before),
- * `fail` (3 waits of a hot loop, 4 of a fixed interval, 5 of linear growth), `inconclusive`
- * (irregular waits that jitter may explain), `too-few` (fewer than 3 waits).
+ * Judges the first own waits of one chain, in order: `fail` when the total of the first n is
+ * under the floor (no backoff), when 4 or more are a fixed interval or 5 or more a straight line;
+ * `pass` when they grew (see `growthShare`); `too-few` under 3 waits; else `inconclusive`.
  */
-export function judgeChain(waits: readonly number[]): ChainJudgement {
-  const floored = waits.map((w) => Math.max(w, floorMs));
-  if (waits.length >= minWaits && waits.every((w) => w < floorMs))
-    return {
-      verdict: 'fail',
-      why: `no backoff: ${waits.length} retries in a row each within ${floorMs} ms of the failure (${list(waits)})`,
-    };
-  if (waits.length < minWaits)
+export function judgeChain(allWaits: readonly number[]): ChainJudgement {
+  const waits = allWaits.slice(0, judgedWaits);
+  const n = waits.length;
+  if (n < minWaits)
     return {
       verdict: 'too-few',
-      why: `${waits.length} own wait(s) in a row; ${minWaits} are needed to tell exponential from linear growth`,
+      why: `${n} own wait(s) in a row; ${minWaits} are needed before a chain can pass or fail`,
     };
-  const ratios = floored.slice(1).map((w, i) => w / (floored[i] as number));
-  if (ratios.every((r) => r >= growthFactor))
-    return {
-      verdict: 'pass',
-      why: `waits grew at least ${growthFactor}x each time (${list(waits)})`,
-    };
-  if (waits.length >= minFixedWaits && Math.max(...floored) <= fixedRatio * Math.min(...floored))
-    return { verdict: 'fail', why: `a fixed interval, not exponential (${list(waits)})` };
-  const fit = linearFit(floored);
-  if (waits.length >= minLinearWaits && fit.slope > 0 && fit.rms <= linearSpread * fit.mean)
+  const under = underFloor(waits);
+  if (under !== undefined)
     return {
       verdict: 'fail',
-      why: `linear growth, not exponential: about +${seconds(fit.slope)} per retry (${list(waits)})`,
+      why: `no backoff: the first ${under.retries} retries waited ${amount(under.total)} in all (${list(waits.slice(0, under.retries))}), under the floor of ${amount(under.floor)} that exponential backoff with full jitter from ${floorReference.baseMs} ms falls under 1 time in ${Math.round(1 / floorReference.perCount).toLocaleString('en-US')}`,
+    };
+  const steady = withoutLongest(waits, fixedAsideFrom);
+  if (n >= minFixedWaits && Math.max(...steady) <= fixedRatio * Math.min(...steady))
+    return {
+      verdict: 'fail',
+      why: `a fixed interval, not exponential: ${steady.length} of ${n} waits within ${fixedRatio}x of each other (${list(waits)})`,
+    };
+  const line = n >= minLinearWaits ? linear(waits) : undefined;
+  if (line !== undefined)
+    return {
+      verdict: 'fail',
+      why: `linear growth, not exponential: about +${seconds(line.slope)} per retry (${list(waits)})`,
+    };
+  const grew = growth(waits);
+  if (grew.longest >= grew.needed)
+    return {
+      verdict: 'pass',
+      why: `waits grew: retry ${grew.k} waited ${seconds(grew.longest)}, at least ${growthShare} x 2^${grew.k - 2} times the shortest before it (${list(waits)})`,
     };
   return {
     verdict: 'inconclusive',
-    why: `waits did not grow ${growthFactor}x each time (${list(waits)}), but ${minFixedWaits} waits are needed to call them fixed and ${minLinearWaits} linear, and jitter may explain them; more retries in a row, or jitter off, give a verdict`,
+    why: `waits did not grow enough to pass (${list(waits)}: retry ${grew.k} waited ${seconds(grew.longest)}, ${seconds(grew.needed)} was needed), nor are they under the floor, a fixed interval or a straight line; more retries in a row give a verdict`,
   };
 }

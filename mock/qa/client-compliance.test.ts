@@ -9,6 +9,7 @@
  * clock; ky sleeps with setTimeout, so its test runs under vitest's fake timers and the fake's
  * clock reads their Date. One test runs ky over HTTP on the real clock, as QA would.
  */
+import { Agent, request as httpRequest } from 'node:http';
 import got from 'got';
 import ky from 'ky';
 import { afterEach, expect, test, vi } from 'vitest';
@@ -131,11 +132,11 @@ test('a naive retry loop that ignores Retry-After fails all three rules, with a 
   expect(() => expectClientCompliance(fake, { keyId: 'demo-free', clientId: 'naive' })).toThrow(
     new RegExp(
       [
-        "^petstore-fake: the client broke the interface's rule for retries \\(Limits, rule 2: retry after Retry-After, with exponential backoff\\):",
+        "^petstore-fake: the client broke the interface's rule for retries \\(Limits, rule 2: retry after Retry-After, with exponential backoff\\) or resent a create it could not know had failed:",
         'client "naive" on key demo-free:',
         '  - Retry-After: 7 request\\(s\\) came before Retry-After elapsed \\(the earliest 300 s early\\)',
-        '  - backoff: no backoff: 7 retries in a row each within 50 ms of the failure \\(.*\\)',
-        '  - ban: earned 1 temporary ban\\(s\\) by retrying too early \\(5 request\\(s\\) refused while Retry-After ran\\)$',
+        '  - backoff: no backoff: the first 3 retries waited \\d+ ms in all \\(.*\\), under the floor of 6 ms that exponential backoff with full jitter from 50 ms falls under 1 time in 20,000',
+        '  - ban: earned 1 temporary ban\\(s\\) by retrying too early \\(5 of its request\\(s\\) refused before a Retry-After it was given elapsed\\)$',
       ].join('\n'),
     ),
   );
@@ -153,7 +154,7 @@ test('a client with fixed retries honours Retry-After but fails backoff', async 
   // Forced answers never lead to a ban: nothing to judge there.
   expect(client.rules.ban.verdict).toBe('not-applicable');
   expect(() => expectClientCompliance(fake, { clientId: 'fixed' })).toThrow(
-    'backoff: a fixed interval, not exponential (2.00 s, 2.00 s, 2.00 s, 2.00 s)',
+    'backoff: a fixed interval, not exponential: 4 of 4 waits within 1.2x of each other (2.00 s, 2.00 s, 2.00 s, 2.00 s)',
   );
   // Held to Retry-After alone, the same client passes.
   expect(() =>
@@ -284,37 +285,47 @@ test('a ban is charged to the client whose early requests earned it, not to a po
   expect(polite.verdict).toBe('pass');
 });
 
-test('two ky copies under one X-Client-Id, each waiting its Retry-After, are inconclusive, never failed (HTTP)', async () => {
-  const fake = await createFake();
-  const origin = fake.config.origins[0] as string;
-  const door = await listenHttp(fake.behaviour, { port: 0, origin });
-  try {
-    const base = `http://127.0.0.1:${(door.server.address() as { port: number }).port}`;
-    fake.control.force('listPets', 429, 4, 1);
-    const copy = () =>
-      ky.create({
-        headers: { Authorization: 'Bearer free-demo-key', 'X-Client-Id': 'shop' },
-        retry: { limit: 3 },
-      });
-    const first = copy().get(`${base}/v1/pets?limit=1`).json();
-    await new Promise((resolve) => setTimeout(resolve, 400));
-    await Promise.all([first, copy().get(`${base}/v1/pets?limit=1`).json()]);
-    const report = fake.control.clients();
-    const [shop] = report.clients;
-    expect(shop?.rules.retryAfter).toMatchObject({
-      verdict: 'inconclusive',
-      earlyRequests: 0,
-      ambiguousEarly: 1,
-    });
-    expect(shop?.verdict).toBe('inconclusive');
-    expect(() => expectClientCompliance(fake, { clientId: 'shop' })).toThrow(
-      /^petstore-fake: the evidence does not settle the rule for retries[\s\S]*two copies of one app share the id/,
-    );
-    expect(expectClientCompliance(fake, { clientId: 'shop', requireEvidence: false })).toHaveLength(
-      1,
-    );
-  } finally {
-    await door.close();
+test('two got copies under one X-Client-Id, each with its own connections and each waiting its Retry-After, are inconclusive, never failed; declared one copy per id, they fail (HTTP)', async () => {
+  for (const declared of [false, true]) {
+    const fake = await createFake();
+    const origin = fake.config.origins[0] as string;
+    const door = await listenHttp(fake.behaviour, { port: 0, origin });
+    try {
+      const base = `http://127.0.0.1:${(door.server.address() as { port: number }).port}`;
+      fake.control.force('listPets', 429, 4, 1);
+      // Two copies of one app, as two processes would be: each its own pool of connections.
+      const copy = () =>
+        got(`${base}/v1/pets?limit=1`, {
+          agent: { http: new Agent({ keepAlive: true }) },
+          headers: {
+            Authorization: 'Bearer free-demo-key',
+            'X-Client-Id': 'shop',
+            ...(declared ? { 'X-Client-Copies': '1' } : {}),
+          },
+          retry: { limit: 3 },
+        }).json();
+      const first = copy();
+      await new Promise((resolve) => setTimeout(resolve, 400));
+      await Promise.all([first, copy()]);
+      const [shop] = fake.control.clients().clients;
+      if (declared) {
+        expect(shop?.rules.retryAfter).toMatchObject({ verdict: 'fail', ambiguousEarly: 0 });
+        expect(shop?.oneCopy).toBe(true);
+        continue;
+      }
+      expect(shop?.rules.retryAfter).toMatchObject({ verdict: 'inconclusive', earlyRequests: 0 });
+      expect(shop?.rules.retryAfter.ambiguousEarly).toBeGreaterThan(0);
+      expect(shop?.connections).toBeGreaterThanOrEqual(2);
+      expect(shop?.verdict).toBe('inconclusive');
+      expect(() => expectClientCompliance(fake, { clientId: 'shop' })).toThrow(
+        /^petstore-fake: the evidence does not settle the rule for retries[\s\S]*a second copy of the app, or this one on a second socket[\s\S]*X-Client-Copies: 1/,
+      );
+      expect(
+        expectClientCompliance(fake, { clientId: 'shop', requireEvidence: false }),
+      ).toHaveLength(1);
+    } finally {
+      await door.close();
+    }
   }
 });
 
@@ -364,3 +375,203 @@ test("on the QA recipe's frozen clock and on a shifted ticking one, ky and got t
     }),
   );
 }, 30_000);
+
+/** One request as a client sends it, through one door: its status and what Retry-After said. */
+type Send = (method: string, path: string, body?: string) => Promise<number>;
+
+/** Through the HTTP door, on one kept-alive socket. */
+function httpSend(base: string): Send {
+  const agent = new Agent({ keepAlive: true, maxSockets: 1 });
+  return (method, path, body) =>
+    new Promise((resolve, reject) => {
+      const req = httpRequest(`${base}${path}`, {
+        method,
+        agent,
+        headers: {
+          ...sendHeaders,
+          ...(body === undefined ? {} : { 'Content-Type': 'application/json' }),
+        },
+      });
+      req.on('response', (res) => {
+        res.resume();
+        res.on('end', () => resolve(res.statusCode ?? 0));
+      });
+      req.on('error', reject);
+      req.end(body);
+    });
+}
+
+/** Through a worker tab: what the browser door hands the core, with the tab as its connection. */
+function tabSend(fake: Fake, tab: string): Send {
+  return async (method, path, body) => {
+    const headers = new Headers({
+      ...sendHeaders,
+      ...(body === undefined ? {} : { 'Content-Type': 'application/json' }),
+    });
+    const bytes = new TextEncoder().encode(body ?? '');
+    const answer = await fake.behaviour.answer({
+      method,
+      url: `${api.slice(0, -3)}${path}`,
+      connection: tab,
+      header: (name) => headers.get(name),
+      headerList: () => [...headers],
+      body: () => bytes,
+    });
+    return answer.status;
+  };
+}
+
+const sendHeaders = { Authorization: 'Bearer free-demo-key', 'X-Client-Id': 'app' };
+
+/** The same traffic, whichever door carries it: the client sleeps by advancing the frozen clock. */
+const traffic: Record<string, (send: Send, fake: Fake) => Promise<void>> = {
+  // The issue's ofetch: every 0.5 s under Retry-After: 1.
+  'every 0.5 s under Retry-After: 1': async (send, fake) => {
+    fake.control.force('listPets', 503, 3, 1);
+    while ((await send('GET', '/v1/pets?limit=1')) === 503) fake.control.advanceTime(0.5);
+  },
+  // As the rule wants: max(Retry-After, 0.2 s x 2^n).
+  'max(Retry-After, 0.2 s x 2^n)': async (send, fake) => {
+    fake.control.force('listPets', 503, 3, 1);
+    fake.control.force('listPets', 503, 2, 1);
+    for (let n = 0; (await send('GET', '/v1/pets?limit=1')) === 503; n++)
+      fake.control.advanceTime(Math.max(1, 0.2 * 2 ** n));
+    fake.control.force('listPets', 500, 3);
+    for (let n = 0; (await send('GET', '/v1/pets?limit=1')) === 500; n++)
+      fake.control.advanceTime(0.2 * 2 ** n);
+  },
+  // A create resent after 503s, 0.3 s apart.
+  'a create resent after 503s': async (send, fake) => {
+    fake.control.force('createPet', 503, 2, null);
+    const pet = JSON.stringify({ name: 'Rex', categoryId: 1 });
+    while ((await send('POST', '/v1/pets', pet)) === 503) fake.control.advanceTime(0.3);
+  },
+};
+
+test('the same traffic gets the same verdicts over HTTP, fake.fetch and a worker tab', async () => {
+  const seen: Record<string, Record<string, unknown>> = {};
+  for (const [name, drive] of Object.entries(traffic)) {
+    for (const door of ['http', 'fake.fetch', 'tab'] as const) {
+      const fake = await frozenFake();
+      const http =
+        door === 'http'
+          ? await listenHttp(fake.behaviour, { port: 0, origin: fake.config.origins[0] as string })
+          : undefined;
+      try {
+        const send =
+          http !== undefined
+            ? httpSend(`http://127.0.0.1:${(http.server.address() as { port: number }).port}`)
+            : door === 'tab'
+              ? tabSend(fake, 'tab:7f3a')
+              : async (method: string, path: string, body?: string) => {
+                  const res = await fake.fetch(`${api.slice(0, -3)}${path}`, {
+                    method,
+                    headers: {
+                      ...sendHeaders,
+                      ...(body === undefined ? {} : { 'Content-Type': 'application/json' }),
+                    },
+                    ...(body === undefined ? {} : { body }),
+                  });
+                  await res.body?.cancel();
+                  return res.status;
+                };
+        await drive(send, fake);
+        const client = clientOf(fake, 'app');
+        seen[`${name} (${door})`] = {
+          verdict: client.verdict,
+          ...Object.fromEntries(Object.entries(client.rules).map(([rule, r]) => [rule, r.verdict])),
+        };
+      } finally {
+        await http?.close();
+      }
+    }
+  }
+  expect(seen).toEqual(
+    Object.fromEntries(
+      Object.keys(traffic).flatMap((name) => {
+        const expected = {
+          'every 0.5 s under Retry-After: 1': {
+            verdict: 'fail',
+            retryAfter: 'fail',
+            backoff: 'inconclusive',
+            ban: 'not-applicable',
+            resentCreates: 'not-applicable',
+          },
+          'max(Retry-After, 0.2 s x 2^n)': {
+            verdict: 'pass',
+            retryAfter: 'pass',
+            backoff: 'pass',
+            ban: 'not-applicable',
+            resentCreates: 'not-applicable',
+          },
+          'a create resent after 503s': {
+            verdict: 'fail',
+            retryAfter: 'not-applicable',
+            backoff: 'inconclusive',
+            ban: 'not-applicable',
+            resentCreates: 'fail',
+          },
+        }[name];
+        return ['http', 'fake.fetch', 'tab'].map((door) => [`${name} (${door})`, expected]);
+      }),
+    ),
+  );
+});
+
+test("the issue's shared key: a polite client whose first request met the key's Retry-After is never failed on ban for another client's hammering", async () => {
+  const fake = await frozenFake(2);
+  const get = async (clientId: string) => {
+    const res = await fake.fetch(`${api}/pets?limit=1`, {
+      headers: { Authorization: 'Bearer free-demo-key', 'X-Client-Id': clientId },
+    });
+    await res.body?.cancel();
+    return {
+      status: res.status,
+      wait: retryAfterMs(res.headers.get('Retry-After'), fake.control.now()),
+    };
+  };
+  // The hammering loop spends the minute and starts hitting the 429s...
+  expect(await naiveGet(fake, 'hammer', 2)).toBe(200);
+  expect(await naiveGet(fake, 'hammer', 1)).toBe(200);
+  expect(await naiveGet(fake, 'hammer', 3)).toBe(429);
+  // ...the polite client's first request lands while the key's Retry-After runs...
+  let told = await get('polite');
+  expect(told.status).toBe(429);
+  // ...and the loop goes on into a ban.
+  expect(await naiveGet(fake, 'hammer', 3)).toBe(429);
+  // The polite client waits every Retry-After it is given (the ban's too) and gets through.
+  for (let i = 0; i < 3 && told.status === 429; i++) {
+    fake.control.advanceTime((told.wait ?? 0) / 1000);
+    told = await get('polite');
+  }
+  expect(told.status).toBe(200);
+
+  const hammer = clientOf(fake, 'hammer');
+  const polite = clientOf(fake, 'polite');
+  expect(hammer.rules.ban).toMatchObject({ verdict: 'fail', bans: 1 });
+  expect(polite.failures['429']).toBeGreaterThanOrEqual(2);
+  expect(polite.rules.ban).toMatchObject({ verdict: 'pass', bans: 0, violations: 0 });
+  expect(polite.rules.retryAfter).toMatchObject({ verdict: 'pass', earlyRequests: 0 });
+  expect(polite.verdict).toBe('pass');
+  expect(expectClientCompliance(fake, { clientId: 'polite' })).toHaveLength(1);
+});
+
+test('clientReport.copiesPerId: one judges every socket of an id as one copy; a bad value is refused by name', async () => {
+  await expect(createFake({ clientReport: { copiesPerId: 'two' as 'one' } })).rejects.toThrow(
+    /clientReport\.copiesPerId.*must be one of: one, unknown; got "two"/,
+  );
+  const verdicts: string[] = [];
+  for (const copiesPerId of ['unknown', 'one'] as const) {
+    const fake = await createFake({ clientReport: { copiesPerId } });
+    fake.control.freezeTime(true);
+    fake.control.setTime(start);
+    fake.control.force('listPets', 503, 3, 1);
+    // Two sockets taking turns every 0.5 s under Retry-After: 1, each coming back on time.
+    for (const [i, socket] of ['http-1', 'http-2', 'http-1', 'http-2'].entries()) {
+      if (i > 0) fake.control.advanceTime(0.5);
+      await tabSend(fake, socket)('GET', '/v1/pets?limit=1');
+    }
+    verdicts.push(clientOf(fake, 'app').rules.retryAfter.verdict);
+  }
+  expect(verdicts).toEqual(['inconclusive', 'fail']);
+});

@@ -5,13 +5,15 @@
  */
 import type { ControllableClock } from '../clock/clock.ts';
 import type { ResolvedConfig } from '../config/config.ts';
+import { ConfigError } from '../config/config-error.ts';
 import { type Context, createSlot, type Policy } from '../core/pipeline.ts';
+import type { BodyBytes } from '../messages/fake-request.ts';
 import { callerSlot } from '../policies/auth.ts';
 import type { KeySecrets } from '../policies/plans.ts';
 import { refusedUntilSlot } from '../policies/rate-limit-step.ts';
 import { rateLimitSlot } from '../policies/refusal.ts';
 import { injectedBy, isDropped } from './answer-marks.ts';
-import { type ClientReport, createClientReporter } from './client-report.ts';
+import { type ClientReport, createClientReporter, isNonIdempotent } from './client-report.ts';
 
 /** The forms of a secret looked for, by secret: computed once, not on every request. */
 const secretForms = new Map<string, readonly string[]>();
@@ -106,6 +108,36 @@ interface ClientReportParts {
   readonly clientIds: ClientIds;
   /** The secrets the report's URLs must not show. */
   readonly secrets: KeySecrets;
+  readonly config: Pick<ResolvedConfig, 'maxBodyBytes'>;
+}
+
+/** The client report's options, which join createFake's through the step's registration. */
+export interface ClientReportOptions {
+  readonly clientReport?: {
+    /**
+     * `one`: every client id is one copy of an app, so all its connections are one instance and
+     * a request before a Retry-After any of them was given is early. Default `unknown`: copies
+     * are told apart by connection (README, "Two copies under one id"). A client may declare it
+     * for itself with `X-Client-Copies: 1`.
+     */
+    readonly copiesPerId?: 'one' | 'unknown';
+  };
+}
+
+const copiesChoices = ['one', 'unknown'] as const;
+
+/** Where the door knows no connection (fake.fetch, msw in Node): one process, one connection. */
+const inProcess = 'in-process';
+
+/** FNV-1a over a body's bytes, as hex: the same create sent again has the same hash. */
+function bodyHash(body: BodyBytes): string {
+  if (body === 'too-large') return 'too-large';
+  let hash = 0x811c9dc5;
+  for (const byte of body) {
+    hash ^= byte;
+    hash = Math.imul(hash, 0x01000193) >>> 0;
+  }
+  return hash.toString(16);
 }
 
 /** What the control surface can read of the client report (part of `fake.control`). */
@@ -118,34 +150,51 @@ export interface ClientReportControl {
  * The step: passes the request on, then records its answer in the client report, with real time
  * beside the fake's clock and what the ban policy made of it (read off the key's usage).
  */
-export function clientReportPolicy({
-  clock,
-  clientIds,
-  secrets,
-}: ClientReportParts): Policy<ClientReportControl> {
+export function clientReportPolicy(
+  { clock, clientIds, secrets, config }: ClientReportParts,
+  options: ClientReportOptions,
+): Policy<ClientReportControl> {
+  const copies = options.clientReport?.copiesPerId ?? 'unknown';
+  if (!copiesChoices.includes(copies))
+    throw new ConfigError(
+      'clientReport.copiesPerId',
+      `must be one of: ${copiesChoices.join(', ')}; got ${JSON.stringify(copies)}`,
+    );
   const reporter = createClientReporter();
   const step: Policy['step'] = (context, next) => {
     const { request, url, now } = context;
     const arrivedReal = Date.now();
     const { usage, key } = context.need(callerSlot);
-    // Rate limiting and the ban step decide synchronously inside next(): read the key's
-    // Retry-After deadline and ban before them.
-    const retryAtBefore = usage.retryAt;
+    const clientId = clientIds(context);
+    const connection = request.connection ?? inProcess;
+    const declared = request.header('x-client-copies')?.trim().toLowerCase();
+    const oneCopy = copies === 'one' || declared === '1' || declared === 'one';
+    const arrivalSeq = reporter.arrive(key.id, clientId, connection, oneCopy);
+    // The ban step decides synchronously inside next(): read the key's ban before it.
     const bannedBefore = usage.bannedUntil;
     // A promise reaction rather than an async step: no suspended frame per request.
-    return next().then((answer) => {
+    return next().then(async (answer) => {
       const refused = context.get(refusedUntilSlot) !== undefined;
       const answeredAt = clock.now();
+      const answeredReal = Date.now();
       const reset = context.get(rateLimitSlot)?.reset;
+      // Only a non-idempotent request's body is read (the route read it already, or it is small).
+      const hash = isNonIdempotent(request.method)
+        ? bodyHash(await request.body(config.maxBodyBytes))
+        : undefined;
       reporter.record({
         keyId: key.id,
-        clientId: clientIds(context),
+        clientId,
+        connection,
+        arrivalSeq,
+        oneCopy,
         method: request.method,
         url,
+        bodyHash: hash,
         arrivedAt: now,
         answeredAt,
         arrivedReal,
-        answeredReal: Date.now(),
+        answeredReal,
         status: answer.status,
         errorCode: answer.errorCode,
         retryAfter: answer.headers['Retry-After'],
@@ -153,7 +202,7 @@ export function clientReportPolicy({
         chaos: injectedBy(answer) === 'chaos',
         dropped: isDropped(answer),
         refused,
-        violation: refused && now < retryAtBefore,
+        keyViolations: usage.violations,
         banStarted:
           answer.errorCode === 'temporarily_banned' &&
           refused &&

@@ -21,6 +21,6 @@ test('the summary says a frozen clock and why a verdict is inconclusive', async 
   );
   expect(lines.slice(2)).toEqual([
     '  demo-free  gave-up  INCONCLUSIVE  1 requests, 1 failures answered',
-    '    ? Retry-After: the client never sent a request after a Retry-After (it gave up): nothing to judge',
+    '    ? Retry-After: the client never sent a request after a Retry-After (it gave up): nothing to judge; a retry after it would decide',
   ]);
 });

@@ -2,17 +2,36 @@
  * The client compliance report: for each key and each client on it, every answer that told the
  * client to back off (429, 5xx, a dropped connection) and what the client did next, judged by the
  * interface's rule for clients (Limits, rule 2): retry only after `Retry-After`, back off
- * exponentially, and so never earn a ban. The definition is the README's QA section.
+ * exponentially, and so never earn a ban; beside it, whether the client resent a create whose
+ * outcome it could not know. The definition is the README's QA section.
  *
- * A *chain* is one request retried: a failure opens it, the client's next request with the same
- * method and path (its request identity) is its retry. Two copies of one app under one id are
- * told apart by that identity and by timing; what timing cannot settle is `inconclusive`.
- * Every wait is measured on both clocks (the fake's, which tests may freeze and advance, and real
+ * A client is told apart by its id (X-Client-Id); its copies (instances) by the connection each
+ * request came on (client-instances.ts). A *chain* is one request retried within one instance:
+ * a failure opens it, and the instance's next request with the same method, path and query (and
+ * body, for a non-idempotent method) sent after the failure's answer left is its retry. Every
+ * wait is measured on both clocks (the fake's, which tests may freeze and advance, and real
  * time, which a client sleeps on) and the longer reading counts.
  */
 
 import { redactUrl } from '../policies/log-redaction.ts';
 import { backoffRules, type ChainJudgement, judgeChain } from './backoff-judgement.ts';
+import {
+  type ClientInstances,
+  createClientInstances,
+  type Deadline,
+  type Instance,
+} from './client-instances.ts';
+import {
+  backoffRule,
+  banRule,
+  overall,
+  type RuleNumbers,
+  type RuleVerdict,
+  resentCreatesRule,
+  retryAfterRule,
+} from './client-rules.ts';
+
+export type { RuleVerdict } from './client-rules.ts';
 
 /** How the rules are judged; documented in the README's QA section. */
 const complianceTolerance = {
@@ -33,30 +52,28 @@ const recentLength = 25;
 const clientRecentLength = 10;
 /** Waits kept per client for the report. */
 const waitsKept = 20;
-/** Open retry chains kept per client (a client that gives up leaves one open). */
+/** Open retry chains kept per instance (a client that gives up leaves one open). */
 const openChainsKept = 16;
-/**
- * Own waits a chain keeps, its latest: every rule of backoff-judgement.ts reads at most five in a
- * row, and a client flooding early retries opens a chain per request, each carrying its parent's
- * waits: unbounded, that grew by the square of the requests (4 GB from 30 flooding clients).
- */
-const ownWaitsKept = 64;
-
-/** Drops a chain's oldest own waits past `ownWaitsKept` (inherited ones come first). */
-function trimWaits(chain: Chain): void {
-  const over = chain.ownWaits.length - ownWaitsKept;
-  if (over <= 0) return;
-  chain.ownWaits.splice(0, over);
-  chain.inherited = Math.max(0, chain.inherited - over);
-}
+/** Non-idempotent requests kept per instance to see one resent before its answer. */
+const sentKept = 8;
+/** Requests (method and path) named in the resent-create observation. */
+const resentNamed = 5;
 
 /** One answered request, as the report sees it. */
 interface ClientEvent {
   readonly keyId: string;
   readonly clientId: string;
+  /** The connection it came on (`in-process` where the door has none). */
+  readonly connection: string;
+  /** Its place in the report's sequence of arrivals and answers (from `arrive`). */
+  readonly arrivalSeq: number;
+  /** The client declared one copy per id (a setting, or X-Client-Copies: 1). */
+  readonly oneCopy: boolean;
   readonly method: string;
   /** The request's URL; redacted only when a report shows it, off the request's path. */
   readonly url: URL;
+  /** A hash of a non-idempotent request's body (a resent create is the same body again). */
+  readonly bodyHash: string | undefined;
   /** Fake's clock (epoch ms) when the request arrived and when its answer left. */
   readonly arrivedAt: number;
   readonly answeredAt: number;
@@ -73,18 +90,11 @@ interface ClientEvent {
   readonly dropped: boolean;
   /** A rate-limit refusal, the only answer that counts towards a ban (not forced, not chaos). */
   readonly refused: boolean;
-  /** A refusal that came while a Retry-After the key was given still ran: what earns a ban. */
-  readonly violation: boolean;
+  /** The key's count towards a ban after this answer: 0 when an admitted request (or a ban's end) reset it. */
+  readonly keyViolations: number;
   /** This answer started a ban of the key. */
   readonly banStarted: boolean;
 }
-
-/**
- * A rule's verdict: `pass` with evidence only; `inconclusive` when evidence is too thin or
- * ambiguous (the rule's `reason` says why); `not-applicable` when the client never met the
- * situation the rule is about.
- */
-export type RuleVerdict = 'pass' | 'fail' | 'inconclusive' | 'not-applicable';
 
 /** One wait between a failure and the client's retry of it. */
 export interface RetryWait {
@@ -112,6 +122,8 @@ export interface RecentRequest {
   readonly realAt: string;
   readonly keyId: string;
   readonly clientId: string;
+  /** The connection it came on (an opaque id; `in-process` for fake.fetch and msw in Node). */
+  readonly connection: string;
   readonly method: string;
   readonly path: string;
   readonly status: number;
@@ -127,48 +139,19 @@ export interface ClientSummary {
   readonly keyId: string;
   readonly clientId: string;
   readonly requests: number;
+  /** Connections its requests came on, and whether it declared one copy per id. */
+  readonly connections: number;
+  readonly oneCopy: boolean;
   /** Failures answered, by status (`dropped` for dropped connections), and how many were chaos. */
   readonly failures: Readonly<Record<string, number>>;
   readonly chaosAnswers: number;
   /** `fail` if a rule failed, else `inconclusive` if one was, else `pass` if one passed, else `not-applicable`. */
   readonly verdict: RuleVerdict;
   readonly rules: {
-    readonly retryAfter: {
-      readonly verdict: RuleVerdict;
-      readonly reason: string;
-      readonly answersWithRetryAfter: number;
-      /** Requests that came after a Retry-After, judged against it. */
-      readonly judgedRequests: number;
-      readonly earlyRequests: number;
-      /** How early the earliest one came, in ms. */
-      readonly maxEarlyMs: number;
-      /** Early requests an on-time retry of the same request followed: maybe a second copy of the app. */
-      readonly ambiguousEarly: number;
-    };
-    readonly backoff: {
-      readonly verdict: RuleVerdict;
-      readonly reason: string;
-      readonly retries: number;
-      /** Waits that were the client's own choice. */
-      readonly ownWaits: number;
-      readonly chains: {
-        readonly pass: number;
-        readonly fail: number;
-        readonly inconclusive: number;
-      };
-      /** The latest waits (at most 20). */
-      readonly waits: readonly RetryWait[];
-    };
-    readonly ban: {
-      readonly verdict: RuleVerdict;
-      readonly reason: string;
-      /** Rate-limit refusals (what can earn a ban; forced and chaos answers never do). */
-      readonly refusals: number;
-      /** Of those, the ones that came while a Retry-After still ran. */
-      readonly violations: number;
-      /** Bans this client's own violations helped earn (each ban once). */
-      readonly bans: number;
-    };
+    readonly retryAfter: ReturnType<typeof retryAfterRule>;
+    readonly backoff: ReturnType<typeof backoffRule<RetryWait>>;
+    readonly ban: ReturnType<typeof banRule>;
+    readonly resentCreates: ReturnType<typeof resentCreatesRule>;
   };
   /** One readable line per rule that failed; empty when none did. */
   readonly problems: readonly string[];
@@ -201,71 +184,83 @@ export interface ClientReport {
   readonly recent: readonly RecentRequest[];
 }
 
-/** A deadline on both clocks: the client may retry once either has passed. */
-interface Deadline {
-  readonly fake: number;
-  readonly real: number;
-}
-
 interface Chain {
   readonly identity: string;
-  /**
-   * The chain this one was opened from by a request early against it: its leading `inherited`
-   * own waits are that chain's plus the early wait, dropped if the parent is retried on time
-   * (then this is a second copy's chain, not a retry).
-   */
-  parent: Chain | undefined;
-  inherited: number;
-  /** 1 when the early wait that opened it was counted as an own wait. */
-  tentativeOwn: number;
-  /** Chains opened from this one whose inherited waits still stand: they carry its waits. */
-  heirs: number;
+  /** Whether it retries a non-idempotent request (a create). */
+  readonly create: boolean;
   failedAt: number;
   failedReal: number;
+  /** When the failure's answer left, in the report's sequence. */
+  failedSeq: number;
   failedStatus: number;
+  /** The failure's outcome was unknown to the client (a 5xx or a dropped connection). */
+  unknownOutcome: boolean;
   retryAfterMs: number | null;
   /** Ms to `X-RateLimit-Reset` when no Retry-After came: ky 2 waits for it then. */
   resetInMs: number | null;
   deadline: Deadline | undefined;
+  /** Its first own waits (the ones judged) and how many there were in all. */
   readonly ownWaits: number[];
-  /** Early requests counted against this chain, not yet shown to be a second copy's. */
-  early: number;
-  maxEarlyMs: number;
 }
 
 interface ClientRecord {
   readonly keyId: string;
   readonly clientId: string;
+  readonly instances: ClientInstances<Chain>;
   requests: number;
   failures: Record<string, number>;
   chaosAnswers: number;
   withRetryAfter: number;
   judgedRequests: number;
-  /** Early requests against chains that are closed or forgotten: confirmed. */
   early: number;
   maxEarlyMs: number;
-  ambiguousEarly: number;
   retries: number;
   ownWaits: number;
   waits: RetryWait[];
-  open: Chain[];
+  /** Judged chains that are closed (open ones are judged when a report asks). */
   judged: { pass: number; fail: number; inconclusive: number };
   firstFailure: string | undefined;
   firstDoubt: string | undefined;
   tooFew: string | undefined;
   refusals: number;
+  /** Its own refused requests that came before a Retry-After it was given elapsed. */
   violations: number;
-  violationsSinceBan: number;
+  violationsTowardsBan: number;
   bans: number;
-  /** The key-wide deadline a rate-limit refusal or a ban set (any path). */
-  keyDeadline: Deadline | undefined;
+  /** Requests early only against a Retry-After given on another socket, which then came back on time. */
+  doubts: number;
+  /** Requests early only against a Retry-After given on another socket, not settled yet. */
+  tentative: Tentative[];
+  unknownOutcomes: number;
+  resent: Record<string, number>;
+  resentRequests: string[];
   first: { fake: number; real: number } | undefined;
   last: { fake: number; real: number };
   recent: ClientEvent[];
 }
 
+/** A request early only against a Retry-After given on another socket. */
+interface Tentative {
+  readonly deadline: Deadline;
+  readonly identity: string;
+  readonly earlyMs: number;
+  readonly violation: boolean;
+}
+
+/** Unsettled early requests kept per client; older ones stay early. */
+const tentativeKept = 16;
+
 /** Statuses after which a client is expected to wait and retry. */
 const failureStatuses = new Set([429, 500, 502, 503, 504]);
+/** Statuses whose request the server may have acted on before failing. */
+const unknownOutcomeStatuses = new Set([500, 502, 503, 504]);
+/** Methods RFC 9110 calls idempotent: resending them is safe. */
+const idempotentMethods = new Set(['GET', 'HEAD', 'OPTIONS', 'TRACE', 'PUT', 'DELETE']);
+
+/** Whether a method may create something twice when resent. */
+export function isNonIdempotent(method: string): boolean {
+  return !idempotentMethods.has(method);
+}
 
 /**
  * What a Retry-After value asks for, in ms from the answer: delta-seconds, or an HTTP-date read
@@ -278,18 +273,17 @@ function retryAfterDelay(value: string, answeredReal: number): number | undefine
   return Number.isNaN(date) ? undefined : Math.max(0, date - answeredReal);
 }
 
-function seconds(ms: number): string {
-  return `${(ms / 1000).toFixed(ms < 10_000 ? 2 : 0)} s`;
-}
-
-/** How early a request is against a deadline: the smaller lead over both clocks (0: not early). */
+/** How early a request is against a deadline given before it arrived: the smaller lead over both clocks (0: not early). */
 function earlyBy(deadline: Deadline | undefined, event: ClientEvent): number {
-  if (deadline === undefined) return 0;
+  if (deadline === undefined || deadline.answeredSeq > event.arrivalSeq) return 0;
   const lead = Math.min(deadline.fake - event.arrivedAt, deadline.real - event.arrivedReal);
   return lead > complianceTolerance.earlyToleranceMs ? lead : 0;
 }
 
-function countJudgement(c: ClientRecord, judgement: ChainJudgement): void {
+function countJudgement(
+  c: Pick<ClientRecord, 'judged' | 'firstFailure' | 'firstDoubt' | 'tooFew'>,
+  judgement: ChainJudgement,
+): void {
   if (judgement.verdict === 'too-few') {
     c.tooFew ??= judgement.why;
     return;
@@ -299,116 +293,44 @@ function countJudgement(c: ClientRecord, judgement: ChainJudgement): void {
   if (judgement.verdict === 'inconclusive') c.firstDoubt ??= judgement.why;
 }
 
-/** Closes a chain: its waits are judged and its early requests become confirmed. */
-function closeChain(c: ClientRecord, chain: Chain): void {
-  // A chain whose heirs carry its waits is judged through them, once.
-  if (chain.heirs === 0 && chain.ownWaits.length > 0) countJudgement(c, judgeChain(chain.ownWaits));
-  // Only open chains are matched: a closed one needs no ancestry, and keeping it would keep
-  // every chain a flood of early retries ever opened.
-  chain.parent = undefined;
-  c.early += chain.early;
-  c.maxEarlyMs = Math.max(c.maxEarlyMs, chain.maxEarlyMs);
-}
-
-function retryAfterRule(c: ClientRecord, openEarly: number, openMaxEarly: number) {
-  const early = c.early + openEarly;
-  const maxEarlyMs = Math.max(c.maxEarlyMs, openMaxEarly);
-  const numbers = {
-    answersWithRetryAfter: c.withRetryAfter,
-    judgedRequests: c.judgedRequests,
-    earlyRequests: early,
-    maxEarlyMs,
-    ambiguousEarly: c.ambiguousEarly,
-  };
-  if (c.withRetryAfter === 0)
-    return {
-      verdict: 'not-applicable' as const,
-      reason: 'no answer carried Retry-After',
-      ...numbers,
-    };
-  if (early > 0)
-    return {
-      verdict: 'fail' as const,
-      reason: `${early} request(s) came before Retry-After elapsed (the earliest ${seconds(maxEarlyMs)} early)`,
-      ...numbers,
-    };
-  if (c.ambiguousEarly > 0)
-    return {
-      verdict: 'inconclusive' as const,
-      reason: `${c.ambiguousEarly} request(s) came before a Retry-After given to this id elapsed, but an on-time retry of the same request followed: two copies of one app share the id, or the client retried early; send a distinct X-Client-Id per copy`,
-      ...numbers,
-    };
-  if (c.judgedRequests === 0)
-    return {
-      verdict: 'inconclusive' as const,
-      reason: 'the client never sent a request after a Retry-After (it gave up): nothing to judge',
-      ...numbers,
-    };
+function newRecord(keyId: string, clientId: string): ClientRecord {
   return {
-    verdict: 'pass' as const,
-    reason: `${c.judgedRequests} request(s) after a Retry-After, none early`,
-    ...numbers,
+    keyId,
+    clientId,
+    instances: createClientInstances<Chain>(),
+    requests: 0,
+    failures: {},
+    chaosAnswers: 0,
+    withRetryAfter: 0,
+    judgedRequests: 0,
+    early: 0,
+    maxEarlyMs: 0,
+    retries: 0,
+    ownWaits: 0,
+    waits: [],
+    judged: { pass: 0, fail: 0, inconclusive: 0 },
+    firstFailure: undefined,
+    firstDoubt: undefined,
+    tooFew: undefined,
+    refusals: 0,
+    violations: 0,
+    violationsTowardsBan: 0,
+    bans: 0,
+    doubts: 0,
+    tentative: [],
+    unknownOutcomes: 0,
+    resent: {},
+    resentRequests: [],
+    first: undefined,
+    last: { fake: 0, real: 0 },
+    recent: [],
   };
-}
-
-/** The backoff rule over `c` (whose `judged` counts open chains) and the closed chains' counts. */
-function backoffRule(c: ClientRecord, closed: ClientRecord['judged']) {
-  const chains = {
-    pass: c.judged.pass + closed.pass,
-    fail: c.judged.fail + closed.fail,
-    inconclusive: c.judged.inconclusive + closed.inconclusive,
-  };
-  const numbers = { retries: c.retries, ownWaits: c.ownWaits, chains, waits: [...c.waits] };
-  if (chains.fail > 0)
-    return { verdict: 'fail' as const, reason: c.firstFailure ?? '', ...numbers };
-  if (chains.pass > 0)
-    return {
-      verdict: 'pass' as const,
-      reason: `${chains.pass} chain(s) of retries backed off exponentially`,
-      ...numbers,
-    };
-  if (chains.inconclusive > 0)
-    return { verdict: 'inconclusive' as const, reason: c.firstDoubt ?? '', ...numbers };
-  if (c.ownWaits > 0)
-    return { verdict: 'inconclusive' as const, reason: c.tooFew ?? '', ...numbers };
-  return {
-    verdict: 'not-applicable' as const,
-    reason:
-      c.retries === 0
-        ? 'the client never retried'
-        : 'every wait was what Retry-After asked for: the client chose none (force 503 without Retry-After, or Retry-After: 0, to see its own backoff)',
-    ...numbers,
-  };
-}
-
-function banRule(c: ClientRecord) {
-  const numbers = { refusals: c.refusals, violations: c.violations, bans: c.bans };
-  if (c.bans > 0)
-    return {
-      verdict: 'fail' as const,
-      reason: `earned ${c.bans} temporary ban(s) by retrying too early (${c.violations} request(s) refused while Retry-After ran)`,
-      ...numbers,
-    };
-  if (c.refusals === 0)
-    return {
-      verdict: 'not-applicable' as const,
-      reason: 'no rate-limit refusal (forced and chaos answers never lead to a ban)',
-      ...numbers,
-    };
-  return {
-    verdict: 'pass' as const,
-    reason: `${c.refusals} rate-limit refusal(s), no ban earned`,
-    ...numbers,
-  };
-}
-
-function overall(verdicts: readonly RuleVerdict[]): RuleVerdict {
-  for (const v of ['fail', 'inconclusive', 'pass'] as const) if (verdicts.includes(v)) return v;
-  return 'not-applicable';
 }
 
 /** Records answers and judges clients; one per fake. */
 export interface ClientReporter {
+  /** Notes a request's arrival (before it is answered); returns its place in the sequence. */
+  arrive(keyId: string, clientId: string, connection: string, oneCopy: boolean): number;
   /** Records one answered request. */
   record(event: ClientEvent): void;
   /** The report as of `now` (the fake's clock) and `realNow`; `secrets` are redacted from paths. */
@@ -421,6 +343,7 @@ export interface ClientReporter {
 export function createClientReporter(): ClientReporter {
   const clients = new Map<string, ClientRecord>();
   const perKey = new Map<string, number>();
+  let seq = 0;
   // Kept raw and shown (ISO times, redacted paths) only when a report asks.
   let recent: { event: ClientEvent; clientId: string }[] = [];
 
@@ -428,124 +351,178 @@ export function createClientReporter(): ClientReporter {
   let last: { keyId: string; wanted: string; record: ClientRecord } | undefined;
   const recordOf = (keyId: string, wanted: string): ClientRecord => {
     if (last !== undefined && last.keyId === keyId && last.wanted === wanted) return last.record;
-    const record = findRecord(keyId, wanted);
+    const known = clients.get(`${keyId}\n${wanted}`);
+    let record = known;
+    if (record === undefined) {
+      const clientId = (perKey.get(keyId) ?? 0) >= maxClientsPerKey ? '(other clients)' : wanted;
+      const id = `${keyId}\n${clientId}`;
+      record = clients.get(id);
+      if (record === undefined) {
+        record = newRecord(keyId, clientId);
+        clients.set(id, record);
+        perKey.set(keyId, (perKey.get(keyId) ?? 0) + 1);
+      }
+    }
     last = { keyId, wanted, record };
     return record;
   };
-  const findRecord = (keyId: string, wanted: string): ClientRecord => {
-    const known = clients.get(`${keyId}\n${wanted}`);
-    if (known !== undefined) return known;
-    const clientId = (perKey.get(keyId) ?? 0) >= maxClientsPerKey ? '(other clients)' : wanted;
-    const id = `${keyId}\n${clientId}`;
-    let record = clients.get(id);
-    if (record === undefined) {
-      record = {
-        keyId,
-        clientId,
-        requests: 0,
-        failures: {},
-        chaosAnswers: 0,
-        withRetryAfter: 0,
-        judgedRequests: 0,
-        early: 0,
-        maxEarlyMs: 0,
-        ambiguousEarly: 0,
-        retries: 0,
-        ownWaits: 0,
-        waits: [],
-        open: [],
-        judged: { pass: 0, fail: 0, inconclusive: 0 },
-        firstFailure: undefined,
-        firstDoubt: undefined,
-        tooFew: undefined,
-        refusals: 0,
-        violations: 0,
-        violationsSinceBan: 0,
-        bans: 0,
-        keyDeadline: undefined,
-        first: undefined,
-        last: { fake: 0, real: 0 },
-        recent: [],
-      };
-      clients.set(id, record);
-      perKey.set(keyId, (perKey.get(keyId) ?? 0) + 1);
-    }
-    return record;
-  };
 
-  /** Which open chain a request retries, and how early it is; opens none. */
-  function matchChain(c: ClientRecord, identityOf: () => string, event: ClientEvent) {
-    // Most requests come while no failure is open: nothing to match.
-    if (c.open.length === 0) return { chain: undefined, earlyMs: 0 };
-    const identity = identityOf();
-    const candidates = c.open.filter((chain) => chain.identity === identity);
-    // The latest failure whose Retry-After has elapsed: two copies of an app that each wait
-    // what they were told are told apart by when they come back.
-    const onTime = candidates.findLast((chain) => earlyBy(chain.deadline, event) === 0);
-    if (onTime !== undefined) return { chain: onTime, earlyMs: 0 };
-    // Early against all: most likely a retry of the latest failure.
-    const newest = candidates.at(-1);
-    return { chain: newest, earlyMs: newest === undefined ? 0 : earlyBy(newest.deadline, event) };
+  /** Closes a chain: its own waits are judged. */
+  function closeChain(c: ClientRecord, chain: Chain): void {
+    if (chain.ownWaits.length > 0) countJudgement(c, judgeChain(chain.ownWaits));
+  }
+
+  /** The latest failure of this instance the request retries: answered before it arrived, same identity. */
+  function retried(instance: Instance<Chain>, identity: string, event: ClientEvent) {
+    let found: Chain | undefined;
+    for (const chain of instance.open)
+      if (
+        chain.identity === identity &&
+        chain.failedSeq < event.arrivalSeq &&
+        (found === undefined || chain.failedSeq > found.failedSeq)
+      )
+        found = chain;
+    return found;
+  }
+
+  /**
+   * A request on the socket a Retry-After was given on, on time for it, after another socket's
+   * request came early against it: that socket's client kept its own schedule, so the early one
+   * was another copy's (or this client's on a second socket): a doubt, not early.
+   */
+  function settleTentative(c: ClientRecord, identity: string, event: ClientEvent): void {
+    if (c.tentative.length === 0) return;
+    c.tentative = c.tentative.filter((t) => {
+      const onTime =
+        t.deadline.connection === event.connection &&
+        (t.identity === identity ||
+          t.deadline === c.instances.told(event.connection).keyDeadline) &&
+        earlyBy(t.deadline, event) === 0;
+      if (!onTime) return true;
+      c.early -= 1;
+      c.doubts += 1;
+      if (t.violation) {
+        c.violations -= 1;
+        c.violationsTowardsBan = Math.max(0, c.violationsTowardsBan - 1);
+      }
+      return false;
+    });
+  }
+
+  /** A create sent again while an earlier one of the same body was unanswered: the client timed out. */
+  function resentBeforeAnswer(
+    instance: Instance<Chain>,
+    identity: string,
+    event: ClientEvent,
+    answeredSeq: number,
+  ) {
+    const overlapping = instance.sent.some(
+      (s) =>
+        s.identity === identity &&
+        ((s.arrivalSeq < event.arrivalSeq && s.answeredSeq > event.arrivalSeq) ||
+          (event.arrivalSeq < s.arrivalSeq && answeredSeq > s.arrivalSeq)),
+    );
+    instance.sent.push({ identity, arrivalSeq: event.arrivalSeq, answeredSeq });
+    if (instance.sent.length > sentKept) instance.sent.shift();
+    return overlapping;
+  }
+
+  function noteResent(c: ClientRecord, cause: string, event: ClientEvent): void {
+    c.resent[cause] = (c.resent[cause] ?? 0) + 1;
+    const named = `${event.method} ${event.url.pathname}`;
+    if (!c.resentRequests.includes(named) && c.resentRequests.length < resentNamed)
+      c.resentRequests.push(named);
   }
 
   function record(event: ClientEvent): void {
+    const answeredSeq = ++seq;
     const c = recordOf(event.keyId, event.clientId);
+    const instance = c.instances.instanceOf(event.connection);
     c.requests += 1;
     c.first ??= { fake: event.arrivedAt, real: event.arrivedReal };
     c.last = { fake: event.answeredAt, real: event.answeredReal };
-    // Written only when a chain is open or a failure opens one: most requests need none.
-    const identity = () => `${event.method} ${event.url.pathname}${event.url.search}`;
+    const create = event.bodyHash !== undefined;
+    const identity = `${event.method} ${event.url.pathname}${event.url.search}${create ? `#${event.bodyHash}` : ''}`;
 
-    // 1. Is it a retry, of which chain, and did it come before Retry-After elapsed?
-    const { chain: matched, earlyMs } = matchChain(c, identity, event);
-    const keyEarly = earlyBy(c.keyDeadline, event);
-    let chain: Chain | undefined;
-    let parent: Chain | undefined;
-    if (matched !== undefined && earlyMs > 0) {
-      // Early against the chain it would retry: a retry too soon, or a second copy of the app
-      // starting its own chain. It opens a chain that carries the parent's waits; an on-time
-      // retry of the parent later shows a second copy (then the early request is ambiguous).
-      matched.early += 1;
-      matched.maxEarlyMs = Math.max(matched.maxEarlyMs, earlyMs);
-      c.judgedRequests += 1;
-      parent = matched;
-    } else if (matched !== undefined) {
-      chain = matched;
-      c.open.splice(c.open.indexOf(chain), 1);
-      if (chain.early > 0) {
-        c.ambiguousEarly += chain.early;
-        chain.early = 0;
-        chain.maxEarlyMs = 0;
-        for (const heir of c.open) {
-          if (heir.parent !== chain) continue;
-          heir.ownWaits.splice(0, heir.inherited);
-          heir.inherited = 0;
-          c.ownWaits -= heir.tentativeOwn;
-          heir.tentativeOwn = 0;
-          heir.parent = undefined;
-        }
-        chain.heirs = 0;
+    // 1. Is it a retry, of which failure, and did it come before a Retry-After elapsed?
+    const chain = retried(instance, identity, event);
+    if (chain !== undefined) instance.open.splice(instance.open.indexOf(chain), 1);
+    // Early against a Retry-After given on its own connection (or to a client that declared one
+    // copy per id): early. Early only against one given on another socket: early until that
+    // socket comes back on time for it (another copy keeping its own schedule), then a doubt.
+    let early = 0;
+    let otherSocket: Deadline | undefined;
+    let otherLead = 0;
+    const toldHere = c.instances.told(event.connection);
+    for (const deadline of [
+      chain?.deadline,
+      instance.keyDeadline,
+      toldHere.byRequest.get(identity),
+      toldHere.keyDeadline,
+    ]) {
+      const lead = earlyBy(deadline, event);
+      if (lead === 0 || deadline === undefined) continue;
+      if (c.instances.decides(event.connection, deadline)) early = Math.max(early, lead);
+      else if (lead > otherLead) {
+        otherSocket = deadline;
+        otherLead = lead;
       }
-      if (chain.retryAfterMs !== null) c.judgedRequests += 1;
-    } else if (c.keyDeadline !== undefined) {
-      c.judgedRequests += 1;
     }
-    const waited = chain ?? parent;
-    let ownWait: number | undefined;
-    if (waited !== undefined) {
+    settleTentative(c, identity, event);
+    // On time for what its own socket was told for this request: that socket keeps its own
+    // schedule, so being early only for another's is a doubt at once.
+    const ownTold = toldHere.byRequest.get(identity);
+    let doubted = false;
+    if (
+      early === 0 &&
+      otherSocket !== undefined &&
+      ownTold !== undefined &&
+      ownTold.answeredSeq < event.arrivalSeq &&
+      earlyBy(ownTold, event) === 0
+    ) {
+      otherSocket = undefined;
+      doubted = true;
+      c.doubts += 1;
+    }
+    if ((chain !== undefined && chain.retryAfterMs !== null) || instance.keyDeadline !== undefined)
+      c.judgedRequests += 1;
+    const doubtful = early === 0 && (otherSocket !== undefined || doubted);
+    if (early > 0 || otherSocket !== undefined) {
+      c.early += 1;
+      const violation = event.refused;
+      if (violation) {
+        c.violations += 1;
+        c.violationsTowardsBan += 1;
+      }
+      if (early > 0) c.maxEarlyMs = Math.max(c.maxEarlyMs, early);
+      else if (otherSocket !== undefined) {
+        c.tentative.push({ deadline: otherSocket, identity, earlyMs: otherLead, violation });
+        if (c.tentative.length > tentativeKept) {
+          const settled = c.tentative.shift() as Tentative;
+          c.maxEarlyMs = Math.max(c.maxEarlyMs, settled.earlyMs);
+        }
+      }
+    }
+    if (create) {
+      if (chain?.unknownOutcome === true)
+        noteResent(c, chain.failedStatus === 0 ? 'dropped' : String(chain.failedStatus), event);
+      else if (resentBeforeAnswer(instance, identity, event, answeredSeq))
+        noteResent(c, 'timeout', event);
+    }
+    if (chain !== undefined) {
       c.retries += 1;
-      const realWaitMs = Math.max(0, event.arrivedReal - waited.failedReal);
-      const fakeWaitMs = Math.max(0, event.arrivedAt - waited.failedAt);
+      const realWaitMs = Math.max(0, event.arrivedReal - chain.failedReal);
+      const fakeWaitMs = Math.max(0, event.arrivedAt - chain.failedAt);
       const waitMs = Math.max(realWaitMs, fakeWaitMs);
-      const asked = waited.retryAfterMs;
+      const asked = chain.retryAfterMs;
       // Without Retry-After, a wait of a second or more for X-RateLimit-Reset after a 429 or 503
       // is the server's too (ky 2's fallback: core/retry-timing.js getRetryTimingHeader, used
       // for afterStatusCodes 413, 429, 503 only).
       const reset =
-        (waited.failedStatus === 429 || waited.failedStatus === 503) &&
-        waited.resetInMs !== null &&
-        waited.resetInMs >= 1000
-          ? waited.resetInMs
+        (chain.failedStatus === 429 || chain.failedStatus === 503) &&
+        chain.resetInMs !== null &&
+        chain.resetInMs >= 1000
+          ? chain.resetInMs
           : null;
       const told = asked ?? reset;
       const dictated =
@@ -553,31 +530,23 @@ export function createClientReporter(): ClientReporter {
         waitMs >= told - complianceTolerance.earlyToleranceMs &&
         waitMs <=
           told * (1 + complianceTolerance.dictatedShare) + complianceTolerance.dictatedSlackMs;
-      if (!dictated) {
-        ownWait = waitMs;
+      // A doubt's wait may be the time between two copies' requests: not judged.
+      if (!dictated && !doubtful) {
         c.ownWaits += 1;
-        if (chain !== undefined) {
-          chain.ownWaits.push(waitMs);
-          trimWaits(chain);
-        }
+        if (chain.ownWaits.length < complianceTolerance.judgedWaits) chain.ownWaits.push(waitMs);
       }
       c.waits.push({
-        afterStatus: waited.failedStatus,
+        afterStatus: chain.failedStatus,
         waitMs,
         realWaitMs,
         fakeWaitMs,
         // Both clocks tick alike unless the fake's was moved or frozen: name it only then.
         clock: fakeWaitMs > realWaitMs + complianceTolerance.earlyToleranceMs ? 'fake' : 'real',
         retryAfterMs: asked,
-        own: !dictated,
-        early: earlyMs > 0 || keyEarly > 0,
+        own: !dictated && !doubtful,
+        early: early > 0,
       });
       if (c.waits.length > waitsKept) c.waits.shift();
-    }
-    if (keyEarly > 0 && parent === undefined) {
-      // Before the key's Retry-After (a rate limit or a ban), whichever request it is.
-      c.early += 1;
-      c.maxEarlyMs = Math.max(c.maxEarlyMs, keyEarly);
     }
 
     // 2. What did this answer tell the client?
@@ -585,59 +554,53 @@ export function createClientReporter(): ClientReporter {
       event.retryAfter === undefined
         ? undefined
         : retryAfterDelay(event.retryAfter, event.answeredReal);
-    const deadline =
+    const deadline: Deadline | undefined =
       delay === undefined
         ? undefined
-        : { fake: event.answeredAt + delay, real: event.answeredReal + delay };
+        : {
+            fake: event.answeredAt + delay,
+            real: event.answeredReal + delay,
+            answeredSeq,
+            connection: event.connection,
+          };
     if (delay !== undefined) c.withRetryAfter += 1;
     if (event.chaos) c.chaosAnswers += 1;
     if (event.refused) c.refusals += 1;
-    if (event.violation) {
-      c.violations += 1;
-      c.violationsSinceBan += 1;
+    if (event.refused || event.errorCode === 'temporarily_banned') {
+      instance.keyDeadline = deadline;
+      toldHere.keyDeadline = deadline;
     }
-    if (event.refused || event.errorCode === 'temporarily_banned') c.keyDeadline = deadline;
+    const unknownOutcome = event.dropped || unknownOutcomeStatuses.has(event.status);
+    if (create && unknownOutcome) c.unknownOutcomes += 1;
     if (event.dropped || failureStatuses.has(event.status)) {
       const name = event.dropped ? 'dropped' : String(event.status);
       c.failures[name] = (c.failures[name] ?? 0) + 1;
       const next: Chain = chain ?? {
-        identity: identity(),
-        parent,
-        inherited: 0,
-        tentativeOwn: 0,
-        heirs: 0,
+        identity,
+        create,
+        ownWaits: [],
         failedAt: 0,
         failedReal: 0,
+        failedSeq: 0,
         failedStatus: 0,
+        unknownOutcome: false,
         retryAfterMs: null,
         resetInMs: null,
         deadline: undefined,
-        ownWaits: [],
-        early: 0,
-        maxEarlyMs: 0,
       };
       next.failedAt = event.answeredAt;
       next.failedReal = event.answeredReal;
+      next.failedSeq = answeredSeq;
       next.failedStatus = event.dropped ? 0 : event.status;
+      next.unknownOutcome = unknownOutcome;
       next.retryAfterMs = delay ?? null;
       next.resetInMs = event.resetInMs ?? null;
       next.deadline = deadline;
-      if (parent !== undefined && chain === undefined) {
-        next.ownWaits.push(...parent.ownWaits.slice(-ownWaitsKept));
-        if (ownWait !== undefined) next.ownWaits.push(ownWait);
-        next.inherited = next.ownWaits.length;
-        trimWaits(next);
-        next.tentativeOwn = ownWait === undefined ? 0 : 1;
-        parent.heirs += 1;
-      }
-      c.open.push(next);
-      if (c.open.length > openChainsKept) closeChain(c, c.open.shift() as Chain);
+      if (deadline !== undefined) c.instances.tell(event.connection, identity, deadline);
+      instance.open.push(next);
+      if (instance.open.length > openChainsKept) closeChain(c, instance.open.shift() as Chain);
     } else if (chain !== undefined) {
       closeChain(c, chain);
-    } else if (parent !== undefined && ownWait !== undefined) {
-      // An early retry that succeeded ends the parent's run of failures with one more wait.
-      countJudgement(c, judgeChain([...parent.ownWaits, ownWait]));
-      parent.heirs += 1;
     }
 
     recent.push({ event, clientId: c.clientId });
@@ -646,13 +609,21 @@ export function createClientReporter(): ClientReporter {
     if (c.recent.length > clientRecentLength) c.recent.shift();
   }
 
-  /** Charges a ban to every client of the key whose violations earned it (once each). */
+  /**
+   * Charges a ban to each client of the key whose own early requests were among those that
+   * earned it (the key's count since it last admitted a request), once each.
+   */
   function chargeBan(keyId: string): void {
     for (const c of clients.values()) {
-      if (c.keyId !== keyId || c.violationsSinceBan === 0) continue;
+      if (c.keyId !== keyId || c.violationsTowardsBan === 0) continue;
       c.bans += 1;
-      c.violationsSinceBan = 0;
+      c.violationsTowardsBan = 0;
     }
+  }
+
+  /** The key admitted a request (or a ban ended): early requests before it earn no ban. */
+  function forgiveKey(keyId: string): void {
+    for (const c of clients.values()) if (c.keyId === keyId) c.violationsTowardsBan = 0;
   }
 
   const show = (
@@ -664,6 +635,7 @@ export function createClientReporter(): ClientReporter {
     realAt: new Date(event.arrivedReal).toISOString(),
     keyId: event.keyId,
     clientId,
+    connection: event.connection,
     method: event.method,
     path: redactUrl(event.url, secrets).slice(0, 200),
     status: event.dropped ? 0 : event.status,
@@ -676,22 +648,32 @@ export function createClientReporter(): ClientReporter {
 
   function summarise(c: ClientRecord, secrets: readonly string[]): ClientSummary {
     // Open chains are judged as they stand, without closing them.
-    const probe: ClientRecord = { ...c, judged: { pass: 0, fail: 0, inconclusive: 0 } };
-    let openEarly = 0;
-    let openMaxEarly = 0;
-    for (const chain of c.open) {
-      if (chain.heirs === 0 && chain.ownWaits.length > 0)
-        countJudgement(probe, judgeChain(chain.ownWaits));
-      openEarly += chain.early;
-      openMaxEarly = Math.max(openMaxEarly, chain.maxEarlyMs);
-    }
-    const retryAfter = retryAfterRule(c, openEarly, openMaxEarly);
-    const backoff = backoffRule(probe, c.judged);
-    const ban = banRule(c);
+    const probe = {
+      judged: { ...c.judged },
+      firstFailure: c.firstFailure,
+      firstDoubt: c.firstDoubt,
+      tooFew: c.tooFew,
+    };
+    const { instances } = c;
+    for (const instance of instances.all())
+      for (const chain of instance.open)
+        if (chain.ownWaits.length > 0) countJudgement(probe, judgeChain(chain.ownWaits));
+    const numbers: RuleNumbers = {
+      ...c,
+      ...probe,
+      chains: probe.judged,
+      ambiguousEarly: c.doubts,
+      maxEarlyMs: Math.max(c.maxEarlyMs, ...c.tentative.map((t) => t.earlyMs)),
+    };
+    const retryAfter = retryAfterRule(numbers);
+    const backoff = backoffRule(numbers, [...c.waits]);
+    const ban = banRule(numbers);
+    const resentCreates = resentCreatesRule(numbers);
     const named = [
       ['Retry-After', retryAfter],
       ['backoff', backoff],
       ['ban', ban],
+      ['resent create', resentCreates],
     ] as const;
     const time = (t: { fake: number; real: number }) => ({
       fake: new Date(t.fake).toISOString(),
@@ -701,10 +683,12 @@ export function createClientReporter(): ClientReporter {
       keyId: c.keyId,
       clientId: c.clientId,
       requests: c.requests,
+      connections: instances.connections(),
+      oneCopy: instances.oneCopy(),
       failures: { ...c.failures },
       chaosAnswers: c.chaosAnswers,
-      verdict: overall([retryAfter.verdict, backoff.verdict, ban.verdict]),
-      rules: { retryAfter, backoff, ban },
+      verdict: overall(named.map(([, r]) => r.verdict)),
+      rules: { retryAfter, backoff, ban, resentCreates },
       problems: named.filter(([, r]) => r.verdict === 'fail').map(([n, r]) => `${n}: ${r.reason}`),
       doubts: named
         .filter(([, r]) => r.verdict === 'inconclusive')
@@ -716,9 +700,15 @@ export function createClientReporter(): ClientReporter {
   }
 
   return {
+    arrive(keyId, clientId, connection, oneCopy) {
+      const arrivalSeq = ++seq;
+      recordOf(keyId, clientId).instances.note(connection, oneCopy);
+      return arrivalSeq;
+    },
     record(event) {
       record(event);
       if (event.banStarted) chargeBan(event.keyId);
+      else if (event.keyViolations === 0) forgiveKey(event.keyId);
     },
     report: (now, realNow, frozen, secrets) => {
       const offsetMs = now - realNow;

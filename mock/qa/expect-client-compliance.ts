@@ -16,7 +16,7 @@ export interface ClientComplianceOptions {
   readonly keyId?: string;
   /** Only this client (its `X-Client-Id`, else its `User-Agent`). */
   readonly clientId?: string;
-  /** The rules to hold them to; default all three. */
+  /** The rules to hold them to; default all four (`resentCreates` is the resent-create observation). */
   readonly rules?: readonly RuleName[];
   /**
    * Fail unless some judged rule passed, and fail on any `inconclusive` rule (it says why): a
@@ -38,7 +38,14 @@ export class ClientComplianceError extends Error {
   }
 }
 
-const allRules: readonly RuleName[] = ['retryAfter', 'backoff', 'ban'];
+const allRules: readonly RuleName[] = ['retryAfter', 'backoff', 'ban', 'resentCreates'];
+
+const labels: Record<RuleName, string> = {
+  retryAfter: 'Retry-After',
+  backoff: 'backoff',
+  ban: 'ban',
+  resentCreates: 'resent create',
+};
 
 /**
  * Throws a ClientComplianceError naming every broken rule of every matching client; returns the
@@ -72,7 +79,7 @@ export function expectClientCompliance(
   }
   const failures: string[] = [];
   const doubts: string[] = [];
-  const label = (rule: RuleName) => (rule === 'retryAfter' ? 'Retry-After' : rule);
+  const label = (rule: RuleName) => labels[rule];
   for (const client of chosen) {
     const who = `client "${client.clientId}" on key ${client.keyId}`;
     const broken = rules.filter((rule) => client.rules[rule].verdict === 'fail');
@@ -88,7 +95,7 @@ export function expectClientCompliance(
   }
   if (failures.length > 0)
     throw new ClientComplianceError(
-      `petstore-fake: the client broke the interface's rule for retries (Limits, rule 2: retry after Retry-After, with exponential backoff):\n${failures.join('\n')}`,
+      `petstore-fake: the client broke the interface's rule for retries (Limits, rule 2: retry after Retry-After, with exponential backoff) or resent a create it could not know had failed:\n${failures.join('\n')}`,
       chosen,
     );
   const requireEvidence = options.requireEvidence ?? true;

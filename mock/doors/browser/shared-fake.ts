@@ -39,7 +39,7 @@ export interface SharedFakeParts {
 
 /** This tab's handle on the shared fake. */
 export interface SharedFake {
-  /** This tab's id: the `connection` of the requests it sends. */
+  /** This tab's id: its requests come on the connection `tab:<id>`. */
   readonly tab: string;
   /**
    * Resolves once a tab runs the fake (this one or another); rejects with the error that kept

@@ -5,7 +5,11 @@
  * BroadcastChannel carries: a Fetch `Request` becomes a WireRequest, an Answer a WireAnswer.
  */
 import type { Answer } from '../../messages/answer.ts';
-import type { BodyBytes, FakeRequest } from '../../messages/fake-request.ts';
+import {
+  type BodyBytes,
+  type FakeRequest,
+  tabConnectionPrefix,
+} from '../../messages/fake-request.ts';
 import { isDropped } from '../../qa/answer-marks.ts';
 
 /** A request as it travels between tabs: its body read already (or `too-large`). */
@@ -55,8 +59,8 @@ export type TabMessage =
     }
   | { readonly type: 'reply'; readonly to: string; readonly id: string; readonly reply: Reply };
 
-/** A WireRequest as the behaviour core reads it; `connection` names the tab it came from. */
-export function fakeRequestOf(wire: WireRequest, connection: string): FakeRequest {
+/** A WireRequest as the behaviour core reads it; its connection names the tab it came from. */
+export function fakeRequestOf(wire: WireRequest, tab: string): FakeRequest {
   const headers = new Headers(wire.headers as [string, string][]);
   return {
     method: wire.method,
@@ -64,7 +68,7 @@ export function fakeRequestOf(wire: WireRequest, connection: string): FakeReques
     header: (name) => headers.get(name),
     headerList: () => wire.headers.map(([name, value]) => [name, value]),
     body: () => wire.body,
-    connection,
+    connection: `${tabConnectionPrefix}${tab}`,
   };
 }
 

@@ -18,8 +18,12 @@ export const doorLimits = {
   headersTimeout: 10_000,
   /** Time allowed to receive a whole request, body included. */
   requestTimeout: 30_000,
-  /** Idle time before a kept-alive connection is closed. */
-  keepAliveTimeout: 5_000,
+  /**
+   * Idle time before a kept-alive connection is closed: past a rate limit's longest Retry-After
+   * (a minute), so a client that waits it out keeps its connection (clients honour the
+   * `Keep-Alive: timeout` it sends) and the client report sees one connection per client.
+   */
+  keepAliveTimeout: 65_000,
   /** How often Node checks the two time-outs above (its default, 30 s, would let them run late). */
   connectionsCheckingInterval: 1_000,
   /**

@@ -114,6 +114,20 @@ function rawHeader(raw: readonly string[], name: string): string | null {
   return value;
 }
 
+/** An id per socket, for the client report: requests on one connection come from one client. */
+const connectionIds = new WeakMap<Socket, string>();
+let connectionsOpened = 0;
+
+function connectionOf(socket: Socket): string {
+  let id = connectionIds.get(socket);
+  if (id === undefined) {
+    connectionsOpened += 1;
+    id = `http-${connectionsOpened}`;
+    connectionIds.set(socket, id);
+  }
+  return id;
+}
+
 function toFakeRequest(incoming: IncomingMessage, origin: string, body: BodyBytes): FakeRequest {
   const target = incoming.url ?? '/';
   // Origin-form targets ("/v1/pets") are joined as text: `new URL('//x', origin)` changes host.
@@ -132,6 +146,7 @@ function toFakeRequest(incoming: IncomingMessage, origin: string, body: BodyByte
   return {
     method: incoming.method ?? 'GET',
     url,
+    connection: connectionOf(incoming.socket),
     header: (name) => rawHeader(raw, name),
     headerList: () => {
       const pairs: [string, string][] = [];

@@ -111,6 +111,21 @@ test('the page shows plans, usage and resets, bans, chaos, last requests and ver
       status = await call(`/pets/${id}`, 'checkout-web', 'pro-demo-key');
     }
   }
+  // A form that sends its create again after each 503: up to two duplicate pets.
+  fake.control.force('createPet', 503, 2, null);
+  for (let i = 0; i < 3; i++) {
+    const res = await fetch(`${base}/v1/pets`, {
+      method: 'POST',
+      headers: {
+        Authorization: 'Bearer business-demo-key',
+        'X-Client-Id': 'resending-form',
+        'Content-Type': 'application/json',
+      },
+      body: JSON.stringify({ name: 'Rex', categoryId: 1 }),
+    });
+    await res.body?.cancel();
+    fake.control.advanceTime(1);
+  }
   for (let i = 0; i < 9; i++) await call('/pets?limit=1', 'legacy-cron');
   // An app that gives up after one 503: nothing shows it honoured Retry-After.
   fake.control.force('listPets', 503, 1, 1);
@@ -139,14 +154,22 @@ test('the page shows plans, usage and resets, bans, chaos, last requests and ver
   const gaveUp = await text(page, '#clients tr:has-text("gave-up-app")');
   expect(gaveUp.split('\t').slice(0, 3)).toEqual(['demo-business', 'gave-up-app', 'inconclusive']);
   expect(gaveUp).toContain('never sent a request after a Retry-After');
+  // A resent create is its own observation, with how many duplicates it could have made.
+  const form = await text(page, '#clients tr:has-text("resending-form")');
+  expect(form.split('\t').slice(0, 3)).toEqual(['demo-business', 'resending-form', 'fail']);
+  expect(form).toContain('2 possible duplicate(s)');
+  expect(form).toContain('resent POST /v1/pets 2 time(s) (2 after a 503)');
+  expect(form).toMatch(/\d+ connection\(s\)/);
   expect(await text(page, '#judged-on')).toContain('Fake clock frozen');
   const latest = await text(page, '#recent tbody tr:first-child');
   expect(latest).toContain('(real ');
+  // Each request says the connection it came on (the HTTP door names each socket).
+  expect(latest).toMatch(/\thttp-\d+\t/);
   expect(await text(page, '#recent tbody tr:nth-child(2)')).toContain('temporarily_banned');
-  // Interface coverage: the ban was met, a create never was.
+  // Interface coverage: the ban was met, a refused create never was.
   const coverage = await text(page, '#coverage');
   expect(coverage).toMatch(/^\d+ of 22 items exercised by \d+ requests; never: /);
-  expect(coverage).toContain('createPet 201');
+  expect(coverage).toContain('createPet 400');
   expect(coverage.slice(coverage.indexOf('never:'))).not.toContain('limits.ban');
   await page.screenshot({ path: screenshotPath, fullPage: true });
   expect(readFileSync(screenshotPath).subarray(1, 4).toString()).toBe('PNG');

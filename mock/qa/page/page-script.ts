@@ -94,22 +94,26 @@ function render(state, report) {
     c.clientId,
     badge(c.verdict),
     el('span', {}, badge(c.rules.retryAfter.verdict),
-      ' ' + c.rules.retryAfter.earlyRequests + ' early of ' + c.rules.retryAfter.judgedRequests + ' judged'),
+      ' ' + c.rules.retryAfter.earlyRequests + ' early of ' + c.rules.retryAfter.judgedRequests + ' judged' +
+      (c.rules.retryAfter.ambiguousEarly ? ', ' + c.rules.retryAfter.ambiguousEarly + ' in doubt' : '')),
     el('span', {}, badge(c.rules.backoff.verdict),
       ' waits ' + c.rules.backoff.waits.map((w) => (w.waitMs / 1000).toFixed(2)).join(', ') + ' s'),
     el('span', {}, badge(c.rules.ban.verdict), ' ' + c.rules.ban.bans + ' ban(s)'),
+    el('span', {}, badge(c.rules.resentCreates.verdict),
+      ' ' + c.rules.resentCreates.possibleDuplicates + ' possible duplicate(s)'),
+    copies(c),
     reasons(c),
   ]);
   document.getElementById('clients').replaceWith(table('clients',
-    ['Key', 'Client', 'Verdict', 'Retry-After', 'Backoff', 'Ban', 'Why'], clients,
+    ['Key', 'Client', 'Verdict', 'Retry-After', 'Backoff', 'Ban', 'Resent creates', 'Copies', 'Why'], clients,
     'No client has sent a request with a key yet.'));
   const recent = report.recent.map((r) => [
     r.at === r.realAt ? r.at.slice(11, 23) : r.at.slice(11, 23) + ' (real ' + r.realAt.slice(11, 23) + ')',
-    r.keyId, r.clientId, r.method + ' ' + r.path,
+    r.keyId, r.clientId, r.connection, r.method + ' ' + r.path,
     r.dropped ? 'dropped' : r.status, r.errorCode || '', r.chaos ? 'chaos' : '', r.latencyMs + ' ms',
   ]);
   document.getElementById('recent').replaceWith(table('recent',
-    ['Time', 'Key', 'Client', 'Request', 'Status', 'Code', '', 'Latency'], recent, 'No requests yet.'));
+    ['Time', 'Key', 'Client', 'Connection', 'Request', 'Status', 'Code', '', 'Latency'], recent, 'No requests yet.'));
 }
 
 // What the verdicts were measured on: a frozen or shifted clock is said, never hidden.
@@ -118,6 +122,11 @@ function judgedOn(clock) {
   if (clock.mode === 'frozen') return 'Fake clock frozen: ' + both + '.';
   if (clock.mode === 'shifted') return 'Fake clock shifted by ' + duration(Math.abs(clock.offsetMs)) + (clock.offsetMs < 0 ? ' back' : ' ahead') + ': ' + both + '.';
   return 'Fake clock on real time.';
+}
+
+// How the report told this client's copies apart: declared one copy, or by connection.
+function copies(c) {
+  return c.oneCopy ? 'one copy (declared)' : c.connections + ' connection(s)';
 }
 
 // Every rule that is not a pass says why: failures first, then doubts.
