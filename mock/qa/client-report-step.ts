@@ -4,42 +4,14 @@
  * fake's clock when the request arrived and when its answer left.
  */
 import type { ControllableClock } from '../clock/clock.ts';
-import type { ResolvedConfig } from '../config/config.ts';
 import { type Context, createSlot, type Policy } from '../core/pipeline.ts';
+import { type Redaction, redacted } from '../messages/redaction.ts';
 import { callerSlot } from '../policies/auth.ts';
 import type { KeySecrets } from '../policies/plans.ts';
 import { refusedUntilSlot } from '../policies/rate-limit-step.ts';
 import { rateLimitSlot } from '../policies/refusal.ts';
 import { injectedBy, isDropped } from './answer-marks.ts';
 import { type ClientReport, createClientReporter } from './client-report.ts';
-
-/** The forms of a secret looked for, by secret: computed once, not on every request. */
-const secretForms = new Map<string, readonly string[]>();
-
-function formsOf(secret: string): readonly string[] {
-  let forms = secretForms.get(secret);
-  if (forms === undefined) {
-    // btoa over UTF-8 bytes, not Buffer: this code also runs in the browser's service worker.
-    const base64 = btoa(String.fromCharCode(...new TextEncoder().encode(secret))).replace(
-      /=+$/,
-      '',
-    );
-    forms = [secret, base64, base64.replaceAll('+', '-').replaceAll('/', '_')];
-    secretForms.set(secret, forms);
-  }
-  return forms;
-}
-
-/** Whether `text` holds `secret` raw, percent-decoded or in base64 (as a Basic credential would). */
-function holdsSecret(text: string, secret: string): boolean {
-  let plain = text;
-  try {
-    plain = decodeURIComponent(text);
-  } catch {
-    // Not percent-encoded: the raw text is all there is.
-  }
-  return formsOf(secret).some((form) => text.includes(form) || plain.includes(form));
-}
 
 /** Names the client of a request (see createClientIds). */
 export type ClientIds = (context: Context) => string;
@@ -49,13 +21,11 @@ const clientIdSlot = createSlot<string>('client id');
 
 /**
  * Who sent a request (also on every request-log line): its `X-Client-Id`, else its
- * `User-Agent`, else `-`, at most 64 characters, and never a secret (a client that sent a key or
- * the control token there, raw, percent-encoded or in base64, is shown as `[redacted]`).
+ * `User-Agent`, else `-`, at most 64 characters, and never a secret (a header the fake's one
+ * redaction would change, holding a key or the control token in any encoding, a Bearer value or
+ * a credential parameter, is shown as `[redacted]`).
  */
-export function createClientIds(
-  secretsNow: KeySecrets,
-  controlAccess: ResolvedConfig['controlAccess'],
-): ClientIds {
+export function createClientIds(secretsNow: KeySecrets, redaction: Redaction): ClientIds {
   // A client sends the same header on every request: its id is worked out once per header text
   // while the keys stay the same entries (adding a key or a reset brings new secrets to look for).
   const byHeader = new Map<string, string>();
@@ -75,7 +45,7 @@ export function createClientIds(
     }
     found = byHeader.get(raw);
     if (found === undefined) {
-      found = clientIdFrom(raw, secrets, controlAccess);
+      found = clientIdFrom(raw, redaction);
       // Bounded: a client that changes its header on every request costs no memory.
       if (byHeader.size >= 256) byHeader.clear();
       byHeader.set(raw, found);
@@ -85,27 +55,22 @@ export function createClientIds(
   };
 }
 
-function clientIdFrom(
-  raw: string,
-  keysSecrets: readonly string[],
-  access: ResolvedConfig['controlAccess'],
-): string {
+function clientIdFrom(raw: string, redaction: Redaction): string {
   // Printable ASCII only: the id reaches the CLI's summary and the page.
   const id =
     raw
       .replace(/[^\x20-\x7e]/g, '?')
       .trim()
       .slice(0, 64) || '-';
-  const secrets = [...keysSecrets, ...(typeof access === 'object' ? [access.token] : [])];
-  return secrets.some((secret) => holdsSecret(raw, secret)) ? '[redacted]' : id;
+  return redaction.text(raw) === raw ? id : redacted;
 }
 
 /** What the client report's step is built from. */
 interface ClientReportParts {
   readonly clock: ControllableClock;
   readonly clientIds: ClientIds;
-  /** The secrets the report's URLs must not show. */
-  readonly secrets: KeySecrets;
+  /** The one redaction the report passes through where it is written. */
+  readonly redaction: Redaction;
 }
 
 /** What the control surface can read of the client report (part of `fake.control`). */
@@ -121,7 +86,7 @@ export interface ClientReportControl {
 export function clientReportPolicy({
   clock,
   clientIds,
-  secrets,
+  redaction,
 }: ClientReportParts): Policy<ClientReportControl> {
   const reporter = createClientReporter();
   const step: Policy['step'] = (context, next) => {
@@ -163,7 +128,8 @@ export function clientReportPolicy({
     });
   };
   const control: ClientReportControl = {
-    clients: () => reporter.report(clock.now(), Date.now(), clock.frozen, secrets()),
+    clients: () =>
+      redaction.json(reporter.report(clock.now(), Date.now(), clock.frozen, redaction.url)),
   };
   return { step, reset: () => reporter.clear(), control };
 }

@@ -27,6 +27,9 @@ interface Step {
   readonly resetInMs?: number;
 }
 
+/** How the tests show a request's URL: its path and query, as the fake's redaction leaves them. */
+const pathOf = (url: URL) => `${url.pathname}${url.search}`;
+
 function reporterFed(steps: readonly Step[]) {
   const reporter = createClientReporter();
   for (const s of steps) {
@@ -56,7 +59,7 @@ function reporterFed(steps: readonly Step[]) {
 
 function judge(steps: readonly Step[], client = 'app') {
   const found = reporterFed(steps)
-    .report(t0, t0, false, [])
+    .report(t0, t0, false, pathOf)
     .clients.find((c) => c.clientId === client);
   if (found === undefined) throw new Error('no client recorded');
   return found;
@@ -133,7 +136,7 @@ test('a client that really waited on a frozen fake clock passes, and the wait sa
   ]);
   expect(advanced.rules.retryAfter.verdict).toBe('pass');
   expect(advanced.rules.backoff.waits[0]?.clock).toBe('fake');
-  expect(reporterFed([{ at: 0, status: 200 }]).report(t0, t0 + 5000, true, []).clock).toEqual({
+  expect(reporterFed([{ at: 0, status: 200 }]).report(t0, t0 + 5000, true, pathOf).clock).toEqual({
     mode: 'frozen',
     offsetMs: -5000,
   });
@@ -252,7 +255,7 @@ test('a ban is charged once, to the client whose early requests earned it', () =
     { at: 40, client: 'naive', ...banned },
     { at: 60_000, client: 'polite', ...banned },
   ]);
-  const [polite, naive] = reporter.report(t0, t0, false, []).clients;
+  const [polite, naive] = reporter.report(t0, t0, false, pathOf).clients;
   expect(naive?.rules.ban).toMatchObject({ verdict: 'fail', bans: 1, violations: 2 });
   expect(polite?.rules.ban).toMatchObject({ verdict: 'pass', bans: 0, refusals: 1 });
   expect(polite?.verdict).toBe('pass');
@@ -298,7 +301,7 @@ test('a hot loop fails backoff even when every retry is also early', () => {
 test("each client keeps its own recent requests: another client's flood pushes nothing out", () => {
   const steps: Step[] = [{ at: 0, client: 'quiet', status: 200 }];
   for (let i = 1; i <= 40; i++) steps.push({ at: i, client: 'flood', status: 200 });
-  const report = reporterFed(steps).report(t0, t0, false, []);
+  const report = reporterFed(steps).report(t0, t0, false, pathOf);
   const quiet = report.clients.find((c) => c.clientId === 'quiet');
   const flood = report.clients.find((c) => c.clientId === 'flood');
   expect(quiet?.recent.map((r) => r.realAt)).toEqual([new Date(t0).toISOString()]);
@@ -322,7 +325,7 @@ test('a client that met no failure is not-applicable on every rule', () => {
 test('past 64 clients on one key, later ones share one entry', () => {
   const steps: Step[] = [];
   for (let i = 0; i < 70; i++) steps.push({ at: i, client: `app-${i}`, status: 200 });
-  const clients = reporterFed(steps).report(t0, t0, false, []).clients;
+  const clients = reporterFed(steps).report(t0, t0, false, pathOf).clients;
   expect(clients).toHaveLength(65);
   expect(clients.at(-1)?.clientId).toBe('(other clients)');
   expect(clients.at(-1)?.requests).toBe(6);
