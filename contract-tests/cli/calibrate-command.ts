@@ -10,7 +10,7 @@ import { ConfigError } from '../../mock/config/config-error.ts';
 import { type FakeProfile, parseProfile } from '../../mock/config/profile.ts';
 import { calibrate } from '../calibrate/calibrate.ts';
 import { compareProfiles } from '../calibrate/compare.ts';
-import { createRedactor } from '../report/redact.ts';
+import { createKeyRedactor } from '../report/redact.ts';
 import { type ClientSettings, createRunClient } from '../runner/run-client.ts';
 import { fakeFetchTarget } from '../targets/fake-target.ts';
 import { normaliseBaseUrl, urlTarget } from '../targets/url-target.ts';
@@ -119,7 +119,7 @@ export async function runCalibrateCommand(
       'calibrate: --base-url <url> is required (the base URL, ending in /v1)',
     );
   const key = apiKeyFrom(env);
-  const redact = createRedactor(key);
+  const redact = createKeyRedactor(key);
   const out = (line: string) => io.out(redact(line));
   // One set of client settings for both targets: the server and, with --compare, the fake.
   const settings: ClientSettings = {

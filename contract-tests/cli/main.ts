@@ -15,7 +15,7 @@ import {
 import { coverageLine, createRunCoverage, writeCoverage } from '../report/coverage.ts';
 import { openExchangeLog } from '../report/exchange-log.ts';
 import { toJunit } from '../report/junit.ts';
-import { createEnvRedactor, type Redactor } from '../report/redact.ts';
+import { createEnvRedactor, createRedactor, type Redactor } from '../report/redact.ts';
 import { type CheckResult, type SuiteResult, verdictOf } from '../runner/results.ts';
 import { createRunClient } from '../runner/run-client.ts';
 import { runSuite } from '../runner/run-suite.ts';
@@ -154,8 +154,10 @@ export async function main(
     io.out(`${toolName} ${packageJson.version}`);
     return 0;
   }
-  // The fake's and Prism's keys are demo keys: only a real server's keys are secrets.
-  const redact: Redactor = options.target.kind === 'url' ? createEnvRedactor(env) : (text) => text;
+  // The fake's and Prism's keys are demo keys: only a real server's keys are secrets. Bearer
+  // values and credential parameters are hidden whatever the target.
+  const redact: Redactor =
+    options.target.kind === 'url' ? createEnvRedactor(env) : createRedactor(() => []);
   const out = (line: string) => io.out(redact(line));
   let target: Target | undefined;
   try {

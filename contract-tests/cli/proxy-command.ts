@@ -11,13 +11,14 @@ import { type FlagSpecs, flagHelp, parseFlags, parseInteger } from '../../mock/c
 import { listenProblem } from '../../mock/doors/http/listen-problem.ts';
 import type { PlanName } from '../contract/interface-facts.ts';
 import { toCurl } from '../http/curl.ts';
+import { keyPlaceholder } from '../http/exchange.ts';
 import { defaultMaxBodyBytes } from '../http/send.ts';
 import { createPassiveVerdicts } from '../proxy/passive-verdicts.ts';
 import { startProxy } from '../proxy/proxy-server.ts';
 import { formatResult } from '../report/console-report.ts';
 import { coverageLine, createProxyCoverage, writeCoverage } from '../report/coverage.ts';
 import { toJunit } from '../report/junit.ts';
-import { createRedactor, type Redactor } from '../report/redact.ts';
+import { createRedactor } from '../report/redact.ts';
 import type { CheckResult, SuiteResult } from '../runner/results.ts';
 import { normaliseBaseUrl } from '../targets/url-target.ts';
 import { checkOutputPath, parsePlan } from './flag-values.ts';
@@ -180,8 +181,9 @@ export async function runProxyCommand(argv: readonly string[], io: ProxyIo): Pro
   const verdicts = createPassiveVerdicts(flags.plan);
   const coverage = createProxyCoverage();
   const keys = new Set<string>();
-  let redactors: Redactor[] = [];
-  const redact = (text: string) => redactors.reduce((current, next) => next(current), text);
+  // A new array for each key learnt: the redaction works the forms out again only then.
+  let secrets: readonly { value: string; shownAs: string }[] = [];
+  const redact = createRedactor(() => secrets);
   let forwardedSoFar = () => 0;
   // With nothing judged, a check that passes on no evidence (no fault seen) is no pass at all.
   const judgedVerdicts = (): CheckResult[] =>
@@ -217,7 +219,7 @@ export async function runProxyCommand(argv: readonly string[], io: ProxyIo): Pro
         // Every key seen is redacted from every report; a bounded number is remembered.
         if (keys.has(key) || keys.size >= 1_000) return;
         keys.add(key);
-        redactors = [...redactors, createRedactor(key)];
+        secrets = [...secrets, { value: key, shownAs: keyPlaceholder }];
       },
       report: (format) =>
         format === 'json'

@@ -8,7 +8,7 @@
 import { readFileSync } from 'node:fs';
 import { type FlagSpecs, flagHelp, parseFlags, parseInteger } from '../../mock/cli/command-line.ts';
 import { type InteractionResult, readPact, replayPact } from '../pact/replay-pact.ts';
-import { createRedactor } from '../report/redact.ts';
+import { createKeyRedactor } from '../report/redact.ts';
 import { normaliseBaseUrl, urlTarget } from '../targets/url-target.ts';
 import type { CliIo } from './cli-io.ts';
 import { apiKeyFrom, timeoutFlag, writesFrom } from './flag-values.ts';
@@ -88,7 +88,7 @@ export async function runVerifyPactCommand(
     throw new ContractUsageError(`verify-pact: cannot read ${file}: ${(error as Error).message}`);
   }
   const key = apiKeyFrom(env);
-  const redact = createRedactor(key);
+  const redact = createKeyRedactor(key);
   const out = (line: string) => io.out(redact(line));
   const target = urlTarget(normaliseBaseUrl(values['base-url']), key);
   const writes = writesFrom(values) ?? target.loopback;

@@ -16,6 +16,7 @@ import {
 } from '../../mock/contract/interface-coverage.ts';
 import { type Exchange, secondKeyPlaceholder } from '../http/exchange.ts';
 import type { CheckResult } from '../runner/results.ts';
+import type { Redactor } from './redact.ts';
 
 /** Which key a harness exchange used, by the variable that holds it (never the key). */
 function keyNameOf(exchange: Exchange): string | undefined {
@@ -128,15 +129,16 @@ export function createProxyCoverage(): {
 
 /**
  * Writes a record to `path` in the format its name says (.md, .xml, .ctrf.json, else JSON),
- * redacted; returns an error message instead of throwing.
+ * redacted (the record before it is formatted, as Markdown's escapes would split a secret, and
+ * the text after); returns an error message instead of throwing.
  */
 export function writeCoverage(
   path: string,
   record: CoverageRecord,
-  redact: (text: string) => string,
+  redact: Redactor,
 ): string | undefined {
   try {
-    writeFileSync(path, redact(formatCoverage(record, coverageFormatOf(path))));
+    writeFileSync(path, redact(formatCoverage(redact.json(record), coverageFormatOf(path))));
     return undefined;
   } catch (error) {
     return `cannot write the --coverage file ${path}: ${(error as Error).message}`;

@@ -377,12 +377,16 @@ export function createRedaction(options: RedactionOptions): Redaction {
     let at = 0;
     for (let i = 0; i < spans.length; ) {
       const first = spans[i] as Span;
-      let end = first.end;
-      // Overlapping and touching spans are one: a run of fragments, a value within a secret.
-      for (i += 1; i < spans.length && (spans[i] as Span).start <= end; i += 1)
-        end = Math.max(end, (spans[i] as Span).end);
+      let { end, shownAs } = first;
+      // Overlapping and touching spans are one: a run of fragments, a secret within a value. A
+      // secret's own placeholder says more than `[redacted]`, and wins.
+      for (i += 1; i < spans.length && (spans[i] as Span).start <= end; i += 1) {
+        const next = spans[i] as Span;
+        end = Math.max(end, next.end);
+        if (shownAs === redacted) shownAs = next.shownAs;
+      }
       if (first.start < at) continue;
-      out += input.slice(at, first.start) + first.shownAs;
+      out += input.slice(at, first.start) + shownAs;
       at = end;
     }
     return out + input.slice(at);
