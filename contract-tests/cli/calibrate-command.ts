@@ -4,8 +4,9 @@
  * With `--compare`, runs the same probes against the fake (as `--fake-profile` configures it) and
  * exits 1 when any choice both could learn differs: CI keeps the fake honest.
  */
-import { readFileSync, writeFileSync } from 'node:fs';
+import { readFileSync } from 'node:fs';
 import { type FlagSpecs, flagHelp, parseFlags, parseInteger } from '../../mock/cli/command-line.ts';
+import { writeOutputFile } from '../../mock/cli/output-path.ts';
 import { ConfigError } from '../../mock/config/config-error.ts';
 import { type FakeProfile, parseProfile } from '../../mock/config/profile.ts';
 import { calibrate } from '../calibrate/calibrate.ts';
@@ -144,7 +145,7 @@ export async function runCalibrateCommand(
   const text = `${JSON.stringify(profile, null, 2)}\n`;
   if (values.out !== undefined) {
     try {
-      writeFileSync(values.out, redact(text));
+      writeOutputFile(values.out, redact(text));
     } catch (error) {
       throw new ContractUsageError(
         `calibrate: cannot write --out ${values.out}: ${(error as Error).message}`,

@@ -2,8 +2,8 @@
  * The CLI's flow: options → target (optionally behind Prism) → run → report → exit code.
  * Exit 0 conforming, 1 a rule broken, 2 no verdict (usage, connection, or checks that could not run).
  */
-import { writeFileSync } from 'node:fs';
 import { UsageError } from '../../mock/cli/command-line.ts';
+import { writeOutputFile } from '../../mock/cli/output-path.ts';
 import packageJson from '../../package.json' with { type: 'json' };
 import {
   formatHeader,
@@ -243,7 +243,7 @@ export async function main(
       const junitPath = options.junit;
       if (junitPath !== undefined)
         writable('--junit', junitPath, () =>
-          writeFileSync(junitPath, redact(toJunit(stopped.suite, options.strict, replay))),
+          writeOutputFile(junitPath, redact(toJunit(stopped.suite, options.strict, replay))),
         );
       finishCoverage(finished);
       return stopped.code;
@@ -255,7 +255,7 @@ export async function main(
     const junitPath = options.junit;
     if (junitPath !== undefined)
       writable('--junit', junitPath, () =>
-        writeFileSync(junitPath, redact(toJunit(result, options.strict, replay))),
+        writeOutputFile(junitPath, redact(toJunit(result, options.strict, replay))),
       );
     if (!finishCoverage(result.results)) return 2;
     const verdict = verdictOf(result, options.strict);

@@ -6,8 +6,8 @@
  * `--junit`): exit 0 when no rule was seen broken, 1 when one was, 2 when it judged nothing.
  * It sends no request of its own, so it costs the key nothing.
  */
-import { writeFileSync } from 'node:fs';
 import { type FlagSpecs, flagHelp, parseFlags, parseInteger } from '../../mock/cli/command-line.ts';
+import { writeOutputFile } from '../../mock/cli/output-path.ts';
 import { listenProblem } from '../../mock/doors/http/listen-problem.ts';
 import type { PlanName } from '../contract/interface-facts.ts';
 import { toCurl } from '../http/curl.ts';
@@ -274,7 +274,7 @@ export async function runProxyCommand(argv: readonly string[], io: ProxyIo): Pro
       durationMs: 0,
     };
     try {
-      writeFileSync(flags.junit, redact(toJunit(suite, false, undefined)));
+      writeOutputFile(flags.junit, redact(toJunit(suite, false, undefined)));
     } catch (error) {
       io.err(
         `${toolName}: cannot write the --junit file ${flags.junit}: ${(error as Error).message}`,

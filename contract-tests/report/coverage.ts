@@ -4,7 +4,8 @@
  * traffic through the proxy exercised. The model and its formats are the fake's
  * (mock/contract/interface-coverage.ts), so the three sources read alike.
  */
-import { writeFileSync } from 'node:fs';
+
+import { writeOutputFile } from '../../mock/cli/output-path.ts';
 import { coverageFormatOf, formatCoverage } from '../../mock/contract/coverage-formats.ts';
 import {
   type CoverageExchange,
@@ -138,7 +139,7 @@ export function writeCoverage(
   redact: Redactor,
 ): string | undefined {
   try {
-    writeFileSync(path, redact(formatCoverage(redact.json(record), coverageFormatOf(path))));
+    writeOutputFile(path, redact(formatCoverage(redact.json(record), coverageFormatOf(path))));
     return undefined;
   } catch (error) {
     return `cannot write the --coverage file ${path}: ${(error as Error).message}`;
