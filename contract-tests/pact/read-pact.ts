@@ -9,6 +9,7 @@
  * match-pact.ts's to bound.
  */
 import { isJsonObject } from '../../mock/contract/lossless-json.ts';
+import { dotSegmentProblem } from '../http/plain-path.ts';
 
 /** A field of the pact file that is not what the replay needs; its message names the field. */
 export class PactFileError extends Error {
@@ -83,22 +84,6 @@ function fail(field: string, wanted: string, value: unknown): never {
   throw new PactFileError(`${field} must be ${wanted}, got ${kindOf(value)}`);
 }
 
-/** Decodes percent-escapes until none are left (at most a few rounds): `%252e` is `.` twice over. */
-function fullyDecoded(text: string): string | undefined {
-  let current = text;
-  for (let round = 0; round < 4; round++) {
-    let next: string;
-    try {
-      next = decodeURIComponent(current);
-    } catch {
-      return undefined;
-    }
-    if (next === current) return current;
-    current = next;
-  }
-  return undefined;
-}
-
 /** Why a path is not one the replay may send under the base URL, or undefined. */
 function pathProblem(path: string): string | undefined {
   if (!path.startsWith('/') || path.startsWith('//'))
@@ -106,12 +91,8 @@ function pathProblem(path: string): string | undefined {
   // Whitespace and the other characters below 0x21 (control characters), `\`, `?`, `#`, DEL.
   if ([...path].some((char) => char <= ' ' || '\\?#\u007f'.includes(char)))
     return 'must be a plain path: no spaces, backslashes, "?" (the query goes in request.query) or "#"';
-  for (const segment of path.slice(1).split('/')) {
-    const plain = fullyDecoded(segment);
-    if (plain === undefined) return `has a segment that does not decode: ${segment.slice(0, 40)}`;
-    if (plain === '.' || plain === '..' || /[/\\]/.test(plain))
-      return 'has a dot segment or an encoded slash: the replay sends only paths under the base URL';
-  }
+  const dots = dotSegmentProblem(path);
+  if (dots !== undefined) return `has ${dots}: the replay sends only paths under the base URL`;
   return undefined;
 }
 
