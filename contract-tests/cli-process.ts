@@ -107,10 +107,12 @@ export interface ProxyProcess {
 export async function startProxyProcess(
   args: readonly string[],
   children: ChildProcess[],
+  env: Record<string, string> = {},
 ): Promise<ProxyProcess> {
   let output = '';
   const child = spawn(process.execPath, [cliPath, 'proxy', ...args], {
     stdio: ['ignore', 'pipe', 'pipe'],
+    env: { ...process.env, ...env },
   });
   children.push(child);
   child.stdout.on('data', (chunk: Buffer) => (output += chunk.toString()));

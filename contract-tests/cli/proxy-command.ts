@@ -11,6 +11,7 @@ import { writeOutputFile } from '../../mock/cli/output-path.ts';
 import { resolveAllowedHosts } from '../../mock/config/config.ts';
 import { ConfigError } from '../../mock/config/config-error.ts';
 import { listenProblem } from '../../mock/doors/http/listen-problem.ts';
+import type { Secret } from '../../mock/messages/redaction.ts';
 import type { PlanName } from '../contract/interface-facts.ts';
 import { toCurl } from '../http/curl.ts';
 import { keyPlaceholder } from '../http/exchange.ts';
@@ -20,7 +21,7 @@ import { startProxy } from '../proxy/proxy-server.ts';
 import { formatResult } from '../report/console-report.ts';
 import { coverageLine, createProxyCoverage, writeCoverage } from '../report/coverage.ts';
 import { toJunit } from '../report/junit.ts';
-import { createRedactor } from '../report/redact.ts';
+import { createRedactor, envSecrets } from '../report/redact.ts';
 import type { CheckResult, SuiteResult } from '../runner/results.ts';
 import { isLoopbackHost, normaliseBaseUrl } from '../targets/url-target.ts';
 import { checkOutputPath, parsePlan } from './flag-values.ts';
@@ -205,8 +206,9 @@ export async function runProxyCommand(argv: readonly string[], io: ProxyIo): Pro
   const keys = new Set<string>();
   /** Requests the target could not be reached for, by reason (ECONNREFUSED...). */
   const unreachable = new Map<string, number>();
-  // A new array for each key learnt: the redaction works the forms out again only then.
-  let secrets: readonly { value: string; shownAs: string }[] = [];
+  // The environment's secrets, then every key learnt from the traffic; a new array for each key
+  // learnt: the redaction works the forms out again only then.
+  let secrets: readonly Secret[] = envSecrets(io.env);
   const redact = createRedactor(() => secrets);
   let forwardedSoFar = () => 0;
   // With nothing judged, a check that passes on no evidence (no fault seen) is no pass at all.

@@ -34,11 +34,20 @@ export function createKeyRedactor(apiKey: string, placeholder = keyPlaceholder):
   return createRedactor(() => secrets);
 }
 
-/** A redactor for the keys a run reads from the environment: `PETSTORE_API_KEY` and `PETSTORE_API_KEY_2`. */
-export function createEnvRedactor(env: NodeJS.ProcessEnv): Redactor {
-  const secrets = [
+/**
+ * The secrets a command reads from the environment: `PETSTORE_API_KEY`, `PETSTORE_API_KEY_2`,
+ * and the fake's `PETSTORE_CONTROL_TOKEN` (a CI job that runs the fake and the proxy sets it).
+ */
+export function envSecrets(env: NodeJS.ProcessEnv): readonly Secret[] {
+  return [
     { value: env.PETSTORE_API_KEY?.trim() ?? '', shownAs: keyPlaceholder },
     { value: env.PETSTORE_API_KEY_2?.trim() ?? '', shownAs: secondKeyPlaceholder },
+    { value: env.PETSTORE_CONTROL_TOKEN?.trim() ?? '', shownAs: '$PETSTORE_CONTROL_TOKEN' },
   ];
+}
+
+/** A redactor for the secrets a run reads from the environment (see `envSecrets`). */
+export function createEnvRedactor(env: NodeJS.ProcessEnv): Redactor {
+  const secrets = envSecrets(env);
   return createRedactor(() => secrets);
 }

@@ -68,8 +68,11 @@ export interface Redaction {
   url(url: URL): string;
   /**
    * A copy of a JSON value (objects, arrays, strings, numbers...) with every string and field
-   * name redacted, and the values of credential-shaped fields replaced whole. Values that are
-   * not plain JSON (a bigint) are kept as they are.
+   * name redacted, and the values of credential-shaped fields replaced whole: any value of a
+   * field named as a JSON credential (`password`, `apiKey`), and a list of values of a field
+   * named as a query credential (`key`, `code`: a Pact file's query and headers hold lists,
+   * while its own `key` and an Error's `code` are single strings). Values that are not plain
+   * JSON (a bigint) are kept as they are.
    */
   json<Value>(value: Value): Value;
 }
@@ -409,7 +412,9 @@ export function createRedaction(options: RedactionOptions): Redaction {
     return Object.fromEntries(
       Object.entries(value).map(([name, item]) => [
         text(name),
-        fieldName.test(name) ? credentialValue(item) : json(item),
+        fieldName.test(name) || (Array.isArray(item) && parameterName.test(name))
+          ? credentialValue(item)
+          : json(item),
       ]),
     ) as Value;
   }
