@@ -43,7 +43,8 @@ export interface Secret {
 export interface RedactionOptions {
   /**
    * The secrets as they stand, asked at every output (keys are added and reset while a fake
-   * runs). The same array while nothing changed spares working their forms out again.
+   * runs). Their forms are worked out again only when the list changed (the same array, or the
+   * same entries in a new one, is no change).
    */
   readonly secrets: () => readonly (string | Secret)[];
   /**
@@ -98,14 +99,17 @@ const parameterName =
 const fieldName =
   /^(?:api[-_]?key|apikey|x[-_]api[-_]key|authorization|proxy[-_]authorization|bearer|password|passwd|pwd|secret|client[-_]?secret|private[-_]?key)$|(?:token|secret|password|api[-_]?key)$/i;
 
+// A name starts where a run of name characters starts (the lookbehind), and the repetitions
+// before the part that must follow are bounded: otherwise a long run of name characters with no
+// `=` after it is tried from every position of the run, and a large file takes quadratic time.
 /** Authentication schemes whose value is a credential. */
-const schemeValue = /\b(?:bearer|basic)(?:\s|%20|\+)+([A-Za-z0-9\-._~+/]+=*)/gi;
+const schemeValue = /\b(?:bearer|basic)(?:\s|%20|\+){1,8}([A-Za-z0-9\-._~+/]+=*)/gi;
 /** `name=value`, as in a query, a form body or a Content-Type parameter. */
-const equalsPair = /([A-Za-z0-9_.-]+)(?:=|%3[dD])([^&;,\s"'<>|#)}\]\\]*)/g;
+const equalsPair = /(?<![A-Za-z0-9_.-])([A-Za-z0-9_.-]+)(?:=|%3[dD])([^&;,\s"'<>|#)}\]\\]*)/g;
 /** `"name": "value"` or `"name": 123`, as in JSON text. */
-const jsonPair = /"([^"\\]{1,100})"\s*:\s*(?:"((?:[^"\\]|\\.)*)"|(-?\d[\d.eE+-]*))/g;
+const jsonPair = /"([^"\\]{1,64})"\s{0,8}:\s{0,8}(?:"((?:[^"\\]|\\.)*)"|(-?\d[\d.eE+-]*))/g;
 /** `Name: value`, as in a header line. */
-const colonPair = /([A-Za-z0-9_-]+):[ \t]*([^\s,;"'&<>]+)/g;
+const colonPair = /(?<![A-Za-z0-9_-])([A-Za-z0-9_-]+):[ \t]{0,8}([^\s,;"'&<>]+)/g;
 /** Scheme words a header-like line may start its value with: the scheme rule hides what follows. */
 const schemeWord = /^(?:bearer|basic)$/i;
 
@@ -290,7 +294,12 @@ export function createRedaction(options: RedactionOptions): Redaction {
   /** The index of the secrets as they stand; worked out again only when they changed. */
   const current = (): SecretIndex => {
     const list = options.secrets();
-    if (list === seenList) return index;
+    const same =
+      list === seenList ||
+      (seenList !== undefined &&
+        list.length === seenList.length &&
+        list.every((each, at) => each === seenList?.[at]));
+    if (same) return index;
     seenList = list;
     const secrets = list.map((each) => (typeof each === 'string' ? { value: each } : each));
     if (options.remember !== true) {

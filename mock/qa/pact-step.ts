@@ -153,6 +153,22 @@ function shapeKey(shape: string): string {
 }
 
 /**
+ * A cheap 64-bit digest of a long text (two 32-bit FNV-1a passes with different offsets), to
+ * name a body's many field names in a shape: `shapeKey`'s BigInt arithmetic costs a second for
+ * a megabyte of names.
+ */
+function digest(text: string): string {
+  let low = 0x811c9dc5;
+  let high = 0x01000193;
+  for (let at = 0; at < text.length; at++) {
+    const unit = text.charCodeAt(at);
+    low = Math.imul(low ^ unit, 0x01000193);
+    high = Math.imul(high ^ unit, 0x01000193) ^ (low >>> 15);
+  }
+  return `${(low >>> 0).toString(16).padStart(8, '0')}${(high >>> 0).toString(16).padStart(8, '0')}`;
+}
+
+/**
  * A large JSON body as a pact keeps it: the same structure, cut to its first fields, items and
  * characters. What the request was shaped like, which is what a pact states, not every byte.
  */
@@ -280,7 +296,7 @@ export function pactPolicy(parts: PactParts): Policy<PactControl> {
         ? ''
         : '<text>';
     // A body of a thousand made-up field names is one short part of the shape, not a thousand.
-    const bodyKeys = allKeys.length > maxShapePart ? `#${shapeKey(allKeys)}` : allKeys;
+    const bodyKeys = allKeys.length > maxShapePart ? `#${digest(allKeys)}` : allKeys;
     // Most requests have no query: URL's searchParams is built only for those that do.
     const hasQuery = url.search !== '';
     const statusFilter = hasQuery ? (url.searchParams.get('status') ?? undefined) : undefined;
