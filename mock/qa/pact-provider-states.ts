@@ -237,10 +237,11 @@ const setups: readonly (readonly [RegExp, Setup])[] = [
       const { status = 'available' } = params;
       if (!(petStatuses as readonly unknown[]).includes(status))
         throw new ControlInputError(`params.status must be one of ${petStatuses.join(', ')}`);
+      // A field of the wrong type is the store's to refuse (a 400 through editPets), not to guess.
       const pet = {
         ...params,
         id,
-        name: typeof params.name === 'string' ? params.name : 'Rex',
+        name: params.name ?? 'Rex',
         categoryId: params.categoryId ?? 1,
         status,
       } as Pet;
