@@ -173,6 +173,35 @@ test('GET /__control/coverage answers JSON, Markdown, JUnit and CTRF over HTTP, 
   }
 });
 
+test('the Markdown escapes what clients send: a path or client id cannot add HTML, a link or a column to a job summary', async () => {
+  const fake = await createFake();
+  const door = await listenHttp(fake.behaviour, {
+    port: 0,
+    origin: fake.config.origins[0] as string,
+  });
+  try {
+    const http = request(`http://127.0.0.1:${(door.server.address() as { port: number }).port}`);
+    // `|`, `[`, `]`, `(`, `)`, `*` and `!` stay raw in a URL path; `<` and `>` in the client id.
+    await http
+      .get('/v1/pets/![x](javascript:x)|*bold*|`code`')
+      .set('Authorization', 'Bearer free-demo-key')
+      .set('X-Client-Id', '<img src=x onerror=alert(1)> | [click](https://evil.example)')
+      .expect(404);
+    const markdown = (await http.get('/__control/coverage?format=markdown').expect(200)).text;
+    const row = markdown.split('\n').find((line) => line.startsWith('| `getPet 404`')) ?? '';
+    expect(row).toContain(
+      'GET /v1/pets/\\!\\[x\\]\\(javascript:x\\)\\|\\*bold\\*\\|%60code%60 404',
+    );
+    expect(row).toContain(
+      'client "\\<img src=x onerror=alert\\(1\\)\\> \\| \\[click\\]\\(https://evil.example\\)"',
+    );
+    // Still one row of four cells: no unescaped pipe in it but the table's own.
+    expect(row.split(/(?<!\\)\|/)).toHaveLength(6);
+  } finally {
+    await door.close();
+  }
+});
+
 test('npm start prints the coverage on SIGTERM and writes --coverage-report in the format its name says', async () => {
   const port = await freePort();
   const markdownFile = join(dir, 'coverage.md');
