@@ -108,8 +108,11 @@ const schemeValue = /\b(?:bearer|basic)(?:\s|%20|\+){1,8}([A-Za-z0-9\-._~+/]+=*)
 const equalsPair = /(?<![A-Za-z0-9_.-])([A-Za-z0-9_.-]+)(?:=|%3[dD])([^&;,\s"'<>|#)}\]\\]*)/g;
 /** `"name": "value"` or `"name": 123`, as in JSON text. */
 const jsonPair = /"([^"\\]{1,64})"\s{0,8}:\s{0,8}(?:"((?:[^"\\]|\\.)*)"|(-?\d[\d.eE+-]*))/g;
-/** `Name: value`, as in a header line. */
-const colonPair = /(?<![A-Za-z0-9_-])([A-Za-z0-9_-]+):[ \t]{0,8}([^\s,;"'&<>]+)/g;
+/**
+ * `Name: value`, as in a header line: a header's name has no underscore, so prose about a
+ * variable (`PETSTORE_API_KEY: check it`) is not taken for one.
+ */
+const colonPair = /(?<![A-Za-z0-9_-])([A-Za-z0-9-]+):[ \t]{0,8}([^\s,;"'&<>]+)/g;
 /** Scheme words a header-like line may start its value with: the scheme rule hides what follows. */
 const schemeWord = /^(?:bearer|basic)$/i;
 
