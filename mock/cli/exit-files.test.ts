@@ -29,6 +29,19 @@ function folder(): string {
 
 const key = { Authorization: 'Bearer enterprise-demo-key' };
 
+/** `npm start` on a free port, without the request log, with `flags`; answers its port too. */
+async function quietFake(flags: readonly string[]) {
+  const port = await freePort();
+  const started = await startFakeProcess([
+    '--port',
+    String(port),
+    '--no-staging',
+    '--quiet',
+    ...flags,
+  ]);
+  return { port, ...started };
+}
+
 test.each([100, 600])(
   'a kill %i ms after SIGTERM, whatever it interrupts, leaves the previous pact or the whole new one',
   async (delayMs) => {
@@ -36,15 +49,7 @@ test.each([100, 600])(
     const pactFile = join(here, 'pact.json');
     const previous = '{"previous": true}\n';
     writeFileSync(pactFile, previous);
-    const port = await freePort();
-    const { child } = await startFakeProcess([
-      '--port',
-      String(port),
-      '--no-staging',
-      '--quiet',
-      '--pact-out',
-      pactFile,
-    ]);
+    const { port, child } = await quietFake(['--pact-out', pactFile]);
     // About 7 MB of pact: a thousand shapes, each a query name of 2,000 characters.
     for (let start = 0; start < 1000; start += 50)
       await Promise.all(
@@ -107,15 +112,7 @@ test('SIGINT twice while a request is still arriving writes every exit file at o
 
 test('SIGHUP (the terminal closed) writes the exit files too, exit 0', async () => {
   const pactFile = join(folder(), 'pact.json');
-  const port = await freePort();
-  const { child } = await startFakeProcess([
-    '--port',
-    String(port),
-    '--no-staging',
-    '--quiet',
-    '--pact-out',
-    pactFile,
-  ]);
+  const { port, child } = await quietFake(['--pact-out', pactFile]);
   await (await fetch(`http://127.0.0.1:${port}/v1/pets`, { headers: key })).text();
   const exited = once(child, 'exit');
   child.kill('SIGHUP');
@@ -126,12 +123,7 @@ test('SIGHUP (the terminal closed) writes the exit files too, exit 0', async () 
 test('an exit file that cannot be written exits 1, naming the flag; the others are still written', async () => {
   const gone = folder();
   const kept = folder();
-  const port = await freePort();
-  const { child, output } = await startFakeProcess([
-    '--port',
-    String(port),
-    '--no-staging',
-    '--quiet',
+  const { port, child, output } = await quietFake([
     '--pact-out',
     join(gone, 'pact.json'),
     '--coverage-report',
