@@ -82,7 +82,7 @@ export interface Redaction {
 const minSecretLength = 6;
 /** Fragments (and the index's heads) are this long. */
 const gramLength = 8;
-/** Most secrets remembered after they are gone. */
+/** Most secrets remembered, those that stand first: past it, the longest gone are forgotten. */
 const maxRemembered = 10_000;
 
 /**
@@ -309,13 +309,14 @@ export function createRedaction(options: RedactionOptions): Redaction {
       index = indexOf(secrets, fragments);
       return index;
     }
-    let added = false;
-    for (const secret of secrets)
-      if (!remembered.has(secret.value) && remembered.size < maxRemembered) {
-        remembered.set(secret.value, secret);
-        added = true;
-      }
-    if (added) index = indexOf([...remembered.values()], fragments);
+    // The secrets as they stand go in last, so past the bound the oldest gone ones leave first.
+    for (const secret of secrets) {
+      remembered.delete(secret.value);
+      remembered.set(secret.value, secret);
+    }
+    while (remembered.size > maxRemembered)
+      remembered.delete(remembered.keys().next().value as string);
+    index = indexOf([...remembered.values()], fragments);
     return index;
   };
 
