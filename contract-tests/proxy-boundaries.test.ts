@@ -83,6 +83,8 @@ test('through the proxy, a foreign Host gets 403 and nothing outside the base pa
     expect([400, 404], path).toContain(refused.status);
     expect(refused.text, path).toContain('petstore-contract proxy:');
   }
+  const posted = await raw(proxy.port, '/__contract/report', own, 'POST', Buffer.from('{}'));
+  expect(posted.status).toBe(404);
   expect(seen).toEqual([]);
 
   // Its own Host and a path under the base path: forwarded, and the report answers.

@@ -149,7 +149,8 @@ export async function startProxy(options: ProxyOptions): Promise<RunningProxy> {
       };
     const target = request.url ?? '';
     const path = target.split('?')[0] ?? '';
-    if (path === '/__contract/report') return undefined;
+    // Its own report, read only: anything else at that path is neither answered nor forwarded.
+    if (path === '/__contract/report' && request.method === 'GET') return undefined;
     const under = path === basePath || path.startsWith(`${basePath}/`);
     if (!target.startsWith('/') || !under)
       return {
