@@ -2,7 +2,7 @@
  * For tests that run the CLI as a user does: `node contract-tests/cli.ts` in a child process,
  * with only the environment the test gives it, killed if it outlives its time limit.
  */
-import { spawn } from 'node:child_process';
+import { type ChildProcess, spawn } from 'node:child_process';
 import { once } from 'node:events';
 import { readFileSync } from 'node:fs';
 import { type AddressInfo, createServer } from 'node:net';
@@ -90,4 +90,38 @@ export async function closedPort(): Promise<number> {
   const { port } = server.address() as AddressInfo;
   await new Promise((resolve) => server.close(resolve));
   return port;
+}
+
+/** A proxy started by `startProxyProcess`, and what it has printed so far. */
+export interface ProxyProcess {
+  readonly child: ChildProcess;
+  /** The port it listens on, read from its banner. */
+  readonly port: number;
+  output(): string;
+}
+
+/**
+ * Starts `node contract-tests/cli.ts proxy <args>` and resolves once its banner names its port;
+ * the caller kills it (or `stopChildren` in an afterEach does).
+ */
+export async function startProxyProcess(
+  args: readonly string[],
+  children: ChildProcess[],
+  env: Record<string, string> = {},
+): Promise<ProxyProcess> {
+  let output = '';
+  const child = spawn(process.execPath, [cliPath, 'proxy', ...args], {
+    stdio: ['ignore', 'pipe', 'pipe'],
+    env: { ...process.env, ...env },
+  });
+  children.push(child);
+  child.stdout.on('data', (chunk: Buffer) => (output += chunk.toString()));
+  child.stderr.on('data', (chunk: Buffer) => (output += chunk.toString()));
+  const banner = /proxy: http:\/\/[^ ]*?:(\d+)\/v1 -> /;
+  for (let waited = 0; !banner.test(output); waited += 50) {
+    if (waited > 20_000 || child.exitCode !== null) throw new Error(`no banner: ${output}`);
+    await new Promise((resolve) => setTimeout(resolve, 50));
+  }
+  const port = Number(banner.exec(output)?.[1]);
+  return { child, port, output: () => output };
 }

@@ -14,7 +14,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { afterEach, expect, test } from 'vitest';
-import { closedPort, runCli } from './cli-process.ts';
+import { closedPort, runCli, startProxyProcess } from './cli-process.ts';
 import { type FakeTarget, httpFakeTarget } from './targets/fake-target.ts';
 
 const root = fileURLToPath(new URL('..', import.meta.url));
@@ -120,21 +120,8 @@ test('through npm run contract -- proxy ... -- <command>, the exit code is the v
 }, 60_000);
 
 /** A proxy started through the CLI with `args`, once its banner is out: the child and its port. */
-async function proxyUnder(args: readonly string[]) {
-  let output = '';
-  const child = spawn(process.execPath, [join(root, 'contract-tests/cli.ts'), 'proxy', ...args], {
-    stdio: ['ignore', 'pipe', 'pipe'],
-  });
-  children.push(child);
-  child.stdout.on('data', (chunk: Buffer) => (output += chunk.toString()));
-  child.stderr.on('data', (chunk: Buffer) => (output += chunk.toString()));
-  for (let waited = 0; !/proxy: http:\/\/127\.0\.0\.1:(\d+)\/v1 -> /.test(output); waited += 50) {
-    if (waited > 20_000 || child.exitCode !== null) throw new Error(`no banner: ${output}`);
-    await new Promise((resolve) => setTimeout(resolve, 50));
-  }
-  const port = Number(/proxy: http:\/\/127\.0\.0\.1:(\d+)\/v1 -> /.exec(output)?.[1]);
-  return { child, port, output: () => output };
-}
+/** A proxy process on a free port, killed after the test. */
+const proxyUnder = (args: readonly string[]) => startProxyProcess(args, children);
 
 test('SIGTERM to a proxy that judged nothing ends it with its verdict: exit 2, no evidence', async () => {
   const target = await fake();

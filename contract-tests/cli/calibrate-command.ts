@@ -4,13 +4,14 @@
  * With `--compare`, runs the same probes against the fake (as `--fake-profile` configures it) and
  * exits 1 when any choice both could learn differs: CI keeps the fake honest.
  */
-import { readFileSync, writeFileSync } from 'node:fs';
+import { readFileSync } from 'node:fs';
 import { type FlagSpecs, flagHelp, parseFlags, parseInteger } from '../../mock/cli/command-line.ts';
+import { writeOutputFile } from '../../mock/cli/output-path.ts';
 import { ConfigError } from '../../mock/config/config-error.ts';
 import { type FakeProfile, parseProfile } from '../../mock/config/profile.ts';
 import { calibrate } from '../calibrate/calibrate.ts';
 import { compareProfiles } from '../calibrate/compare.ts';
-import { createRedactor } from '../report/redact.ts';
+import { createKeyRedactor } from '../report/redact.ts';
 import { type ClientSettings, createRunClient } from '../runner/run-client.ts';
 import { fakeFetchTarget } from '../targets/fake-target.ts';
 import { normaliseBaseUrl, urlTarget } from '../targets/url-target.ts';
@@ -119,7 +120,7 @@ export async function runCalibrateCommand(
       'calibrate: --base-url <url> is required (the base URL, ending in /v1)',
     );
   const key = apiKeyFrom(env);
-  const redact = createRedactor(key);
+  const redact = createKeyRedactor(key);
   const out = (line: string) => io.out(redact(line));
   // One set of client settings for both targets: the server and, with --compare, the fake.
   const settings: ClientSettings = {
@@ -144,7 +145,7 @@ export async function runCalibrateCommand(
   const text = `${JSON.stringify(profile, null, 2)}\n`;
   if (values.out !== undefined) {
     try {
-      writeFileSync(values.out, redact(text));
+      writeOutputFile(values.out, redact(text));
     } catch (error) {
       throw new ContractUsageError(
         `calibrate: cannot write --out ${values.out}: ${(error as Error).message}`,

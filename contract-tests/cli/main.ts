@@ -2,8 +2,8 @@
  * The CLI's flow: options → target (optionally behind Prism) → run → report → exit code.
  * Exit 0 conforming, 1 a rule broken, 2 no verdict (usage, connection, or checks that could not run).
  */
-import { writeFileSync } from 'node:fs';
 import { UsageError } from '../../mock/cli/command-line.ts';
+import { writeOutputFile } from '../../mock/cli/output-path.ts';
 import packageJson from '../../package.json' with { type: 'json' };
 import {
   formatHeader,
@@ -15,7 +15,7 @@ import {
 import { coverageLine, createRunCoverage, writeCoverage } from '../report/coverage.ts';
 import { openExchangeLog } from '../report/exchange-log.ts';
 import { toJunit } from '../report/junit.ts';
-import { createEnvRedactor, type Redactor } from '../report/redact.ts';
+import { createEnvRedactor, createRedactor, type Redactor } from '../report/redact.ts';
 import { type CheckResult, type SuiteResult, verdictOf } from '../runner/results.ts';
 import { createRunClient } from '../runner/run-client.ts';
 import { runSuite } from '../runner/run-suite.ts';
@@ -154,8 +154,10 @@ export async function main(
     io.out(`${toolName} ${packageJson.version}`);
     return 0;
   }
-  // The fake's and Prism's keys are demo keys: only a real server's keys are secrets.
-  const redact: Redactor = options.target.kind === 'url' ? createEnvRedactor(env) : (text) => text;
+  // The fake's and Prism's keys are demo keys: only a real server's keys are secrets. Bearer
+  // values and credential parameters are hidden whatever the target.
+  const redact: Redactor =
+    options.target.kind === 'url' ? createEnvRedactor(env) : createRedactor(() => []);
   const out = (line: string) => io.out(redact(line));
   let target: Target | undefined;
   try {
@@ -241,7 +243,7 @@ export async function main(
       const junitPath = options.junit;
       if (junitPath !== undefined)
         writable('--junit', junitPath, () =>
-          writeFileSync(junitPath, redact(toJunit(stopped.suite, options.strict, replay))),
+          writeOutputFile(junitPath, redact(toJunit(stopped.suite, options.strict, replay))),
         );
       finishCoverage(finished);
       return stopped.code;
@@ -253,7 +255,7 @@ export async function main(
     const junitPath = options.junit;
     if (junitPath !== undefined)
       writable('--junit', junitPath, () =>
-        writeFileSync(junitPath, redact(toJunit(result, options.strict, replay))),
+        writeOutputFile(junitPath, redact(toJunit(result, options.strict, replay))),
       );
     if (!finishCoverage(result.results)) return 2;
     const verdict = verdictOf(result, options.strict);

@@ -1,7 +1,9 @@
 /**
  * The command a proxy runs (`proxy --target <url> -- <command>`): started with PETSTORE_PROXY_URL
  * set and the terminal shared, its exit code kept as a shell reports it; stopped with the proxy
- * when the proxy is told to stop first.
+ * when the proxy is told to stop first. It runs in a process group of its own, and stopping it
+ * stops the group: an `npm run e2e` that started a dev server and a browser does not leave them
+ * running after the proxy has gone (a signal to the command alone reaches npm, not its children).
  */
 import { spawn } from 'node:child_process';
 import { constants } from 'node:os';
@@ -16,7 +18,8 @@ function exitCodeOf(code: number | null, signal: NodeJS.Signals | null): number 
 
 /**
  * Runs `command` with PETSTORE_PROXY_URL set; resolves to its exit code, with `stoppedBy` when
- * the proxy was told to stop first (the command is then sent SIGTERM, and SIGKILL 3 s later).
+ * the proxy was told to stop first (the command's group is then sent the proxy's SIGINT or
+ * SIGTERM, and SIGKILL once 3 s have passed if anything of it is left).
  */
 export async function runThroughProxy(
   command: readonly string[],
@@ -31,7 +34,19 @@ export async function runThroughProxy(
   const child = spawn(file, args, {
     stdio: 'inherit',
     env: { ...io.env, PETSTORE_PROXY_URL: proxyUrl },
+    // Its own process group (setsid), whose id is its pid: the group can be signalled whole.
+    detached: true,
   });
+  /** Signals the command's whole group; false when nothing is left of it (ESRCH). */
+  const signalGroup = (signal: NodeJS.Signals | 0): boolean => {
+    if (child.pid === undefined) return false;
+    try {
+      process.kill(-child.pid, signal);
+      return true;
+    } catch {
+      return false;
+    }
+  };
   const exited = new Promise<number>((resolve) => {
     child.once('error', (error) => {
       io.err(
@@ -47,9 +62,13 @@ export async function runThroughProxy(
     io.stopped.then((reason) => ({ stoppedBy: reason })),
   ]);
   if ('code' in first) return first;
-  child.kill('SIGTERM');
-  const killer = setTimeout(() => child.kill('SIGKILL'), 3_000);
-  const code = await exited;
-  clearTimeout(killer);
-  return { stoppedBy: first.stoppedBy, code };
+  // The signal the proxy got (SIGTERM for a parent gone), to the whole group; SIGKILL 3 s later.
+  signalGroup(first.stoppedBy === 'SIGINT' ? 'SIGINT' : 'SIGTERM');
+  const deadline = Date.now() + 3_000;
+  const code = await Promise.race([exited, new Promise<number>((r) => setTimeout(r, 3_000, -1))]);
+  // What is left of the group (the command, or children that outlived it) gets the rest of
+  // the 3 s to finish, then SIGKILL.
+  while (signalGroup(0) && Date.now() < deadline) await new Promise((r) => setTimeout(r, 100));
+  signalGroup('SIGKILL');
+  return { stoppedBy: first.stoppedBy, code: code === -1 ? await exited : code };
 }

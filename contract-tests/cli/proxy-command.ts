@@ -3,23 +3,27 @@
  * request to the target and judges each exchange with the harness's observers. Given a command
  * after `--`, it runs it with PETSTORE_PROXY_URL set and stops when it ends; otherwise it runs
  * until SIGINT, SIGTERM or its parent goes away. Then it prints the verdicts (and writes
- * `--junit`): exit 0 when no rule was seen broken, 1 when one was, 2 when it judged nothing.
- * It sends no request of its own, so it costs the key nothing.
+ * `--junit`): exit 0 when no rule was seen broken, 1 when one was, 2 when it judged nothing or
+ * the target could not be reached. It sends no request of its own, so it costs the key nothing.
  */
-import { writeFileSync } from 'node:fs';
 import { type FlagSpecs, flagHelp, parseFlags, parseInteger } from '../../mock/cli/command-line.ts';
+import { writeOutputFile } from '../../mock/cli/output-path.ts';
+import { resolveAllowedHosts } from '../../mock/config/config.ts';
+import { ConfigError } from '../../mock/config/config-error.ts';
 import { listenProblem } from '../../mock/doors/http/listen-problem.ts';
+import type { Secret } from '../../mock/messages/redaction.ts';
 import type { PlanName } from '../contract/interface-facts.ts';
 import { toCurl } from '../http/curl.ts';
+import { keyPlaceholder } from '../http/exchange.ts';
 import { defaultMaxBodyBytes } from '../http/send.ts';
 import { createPassiveVerdicts } from '../proxy/passive-verdicts.ts';
 import { startProxy } from '../proxy/proxy-server.ts';
 import { formatResult } from '../report/console-report.ts';
 import { coverageLine, createProxyCoverage, writeCoverage } from '../report/coverage.ts';
 import { toJunit } from '../report/junit.ts';
-import { createRedactor, type Redactor } from '../report/redact.ts';
+import { createRedactor, envSecrets } from '../report/redact.ts';
 import type { CheckResult, SuiteResult } from '../runner/results.ts';
-import { normaliseBaseUrl } from '../targets/url-target.ts';
+import { isLoopbackHost, normaliseBaseUrl } from '../targets/url-target.ts';
 import { checkOutputPath, parsePlan } from './flag-values.ts';
 import { runThroughProxy } from './proxied-command.ts';
 import type { StopReason } from './stop-signals.ts';
@@ -38,6 +42,14 @@ const proxyFlags = {
     default: '127.0.0.1',
     value: '<address>',
     help: 'address to bind (default 127.0.0.1)',
+  },
+  'allowed-hosts': {
+    type: 'string',
+    value: '<names>',
+    help: [
+      'comma-separated Host names to answer besides the bound',
+      'address, localhost, 127.0.0.1 and [::1] (any other: 403)',
+    ],
   },
   plan: {
     type: 'string',
@@ -98,6 +110,8 @@ interface ProxyFlags {
   readonly target: string;
   readonly port: number;
   readonly host: string;
+  /** The Host names the proxy answers (DNS rebinding: any other gets 403). */
+  readonly allowedHosts: readonly string[];
   readonly plan: PlanName | undefined;
   readonly junit: string | undefined;
   readonly coverage: string | undefined;
@@ -124,8 +138,18 @@ function parseProxyFlags(all: readonly string[]): ProxyFlags {
   const target = values.target;
   if (!help && target === undefined)
     throw new ContractUsageError('proxy: --target <url> is required (the base URL, ending in /v1)');
+  const bound = values.host.includes(':') ? `[${values.host}]` : values.host;
+  let allowedHosts: readonly string[];
+  try {
+    const extra = (values['allowed-hosts'] ?? '').split(',').filter((name) => name !== '');
+    allowedHosts = resolveAllowedHosts([`http://${bound}`], extra);
+  } catch (error) {
+    if (!(error instanceof ConfigError)) throw error;
+    throw new ContractUsageError(`proxy: --allowed-hosts ${error.problem}`);
+  }
   return {
     help,
+    allowedHosts,
     target: target === undefined ? '' : normaliseBaseUrl(target, '--target'),
     // With a command, the command learns the address: a free port never collides in CI.
     port: parseInteger('--port', values.port, { min: 0, max: 65_535 }) ?? (command ? 0 : 4020),
@@ -180,8 +204,12 @@ export async function runProxyCommand(argv: readonly string[], io: ProxyIo): Pro
   const verdicts = createPassiveVerdicts(flags.plan);
   const coverage = createProxyCoverage();
   const keys = new Set<string>();
-  let redactors: Redactor[] = [];
-  const redact = (text: string) => redactors.reduce((current, next) => next(current), text);
+  /** Requests the target could not be reached for, by reason (ECONNREFUSED...). */
+  const unreachable = new Map<string, number>();
+  // The environment's secrets, then every key learnt from the traffic; a new array for each key
+  // learnt: the redaction works the forms out again only then.
+  let secrets: readonly Secret[] = envSecrets(io.env);
+  const redact = createRedactor(() => secrets);
   let forwardedSoFar = () => 0;
   // With nothing judged, a check that passes on no evidence (no fault seen) is no pass at all.
   const judgedVerdicts = (): CheckResult[] =>
@@ -208,7 +236,13 @@ export async function runProxyCommand(argv: readonly string[], io: ProxyIo): Pro
       target: flags.target,
       port: flags.port,
       host: flags.host,
+      allowedHosts: flags.allowedHosts,
       maxBodyBytes: flags.maxBodyBytes,
+      onUnreachable: (reason) => {
+        // Bounded: reasons are error codes, few of them.
+        if (unreachable.has(reason) || unreachable.size < 20)
+          unreachable.set(reason, (unreachable.get(reason) ?? 0) + 1);
+      },
       onExchange: (exchange, keyId) => {
         verdicts.see(exchange, keyId);
         coverage.see(exchange, keyId);
@@ -217,7 +251,7 @@ export async function runProxyCommand(argv: readonly string[], io: ProxyIo): Pro
         // Every key seen is redacted from every report; a bounded number is remembered.
         if (keys.has(key) || keys.size >= 1_000) return;
         keys.add(key);
-        redactors = [...redactors, createRedactor(key)];
+        secrets = [...secrets, { value: key, shownAs: keyPlaceholder }];
       },
       report: (format) =>
         format === 'json'
@@ -237,6 +271,10 @@ export async function runProxyCommand(argv: readonly string[], io: ProxyIo): Pro
   }
   forwardedSoFar = () => proxy.forwarded;
   const origin = new URL(proxy.baseUrl).origin;
+  if (!isLoopbackHost(flags.host))
+    io.err(
+      `${toolName} proxy: warning: listening on ${flags.host}, reachable beyond this machine: anyone who reaches it sends requests to ${flags.target} through it, with their keys or none. Only Host names ${flags.allowedHosts.join(', ')} are answered (add yours with --allowed-hosts).`,
+    );
   io.out(
     `${toolName} proxy: ${proxy.baseUrl} -> ${flags.target} (verdicts: ${origin}/__contract/report; ${flags.command === undefined ? 'stop with Ctrl-C' : `running ${flags.command[0]}`})`,
   );
@@ -272,7 +310,7 @@ export async function runProxyCommand(argv: readonly string[], io: ProxyIo): Pro
       durationMs: 0,
     };
     try {
-      writeFileSync(flags.junit, redact(toJunit(suite, false, undefined)));
+      writeOutputFile(flags.junit, redact(toJunit(suite, false, undefined)));
     } catch (error) {
       io.err(
         `${toolName}: cannot write the --junit file ${flags.junit}: ${(error as Error).message}`,
@@ -289,7 +327,7 @@ export async function runProxyCommand(argv: readonly string[], io: ProxyIo): Pro
     }
     io.out(`${toolName} proxy: ${coverageLine(record, flags.coverage)}`);
   }
-  const verdict = proxyVerdict(results, verdicts.judged, io);
+  const verdict = proxyVerdict(results, verdicts.judged, unreachable, io);
   if (commandCode !== 0) {
     io.err(`${toolName} proxy: ${flags.command?.[0]} exited ${commandCode}; exiting with its code`);
     return commandCode;
@@ -297,11 +335,26 @@ export async function runProxyCommand(argv: readonly string[], io: ProxyIo): Pro
   return verdict;
 }
 
-/** The proxy's exit code: 1 a rule seen broken, 2 nothing judged (no evidence), else 0. */
-function proxyVerdict(results: readonly CheckResult[], judged: number, io: ProxyIo): number {
+/**
+ * The proxy's exit code: 1 a rule seen broken, 2 the target could not be reached for some
+ * requests or nothing was judged (no evidence), else 0.
+ */
+function proxyVerdict(
+  results: readonly CheckResult[],
+  judged: number,
+  unreachable: ReadonlyMap<string, number>,
+  io: ProxyIo,
+): number {
   if (results.some((result) => result.status === 'fail')) {
     io.out(`${toolName} proxy: the server breaks the interface (see FAIL lines above)`);
     return 1;
+  }
+  if (unreachable.size > 0) {
+    const reasons = [...unreachable].map(([reason, count]) => `${count} x ${reason}`).join(', ');
+    io.err(
+      `${toolName} proxy: no verdict: the target could not be reached for some requests (${reasons}); nothing is known of how it would have answered them`,
+    );
+    return 2;
   }
   if (judged === 0) {
     io.err(

@@ -7,8 +7,9 @@
  */
 import { readFileSync } from 'node:fs';
 import { type FlagSpecs, flagHelp, parseFlags, parseInteger } from '../../mock/cli/command-line.ts';
-import { type InteractionResult, readPact, replayPact } from '../pact/replay-pact.ts';
-import { createRedactor } from '../report/redact.ts';
+import { PactFileError, readPact } from '../pact/read-pact.ts';
+import { type InteractionResult, replayPact } from '../pact/replay-pact.ts';
+import { createKeyRedactor } from '../report/redact.ts';
 import { normaliseBaseUrl, urlTarget } from '../targets/url-target.ts';
 import type { CliIo } from './cli-io.ts';
 import { apiKeyFrom, timeoutFlag, writesFrom } from './flag-values.ts';
@@ -48,6 +49,11 @@ ${flagHelp(verifyPactFlags, 25)}`;
 
 const labels = { pass: 'PASS', fail: 'FAIL', skip: 'SKIP' } as const;
 
+/** Whether an error is the file system's (ENOENT, EACCES, EISDIR...). */
+const isFileError = (error: unknown) =>
+  typeof (error as NodeJS.ErrnoException).code === 'string' &&
+  (error as NodeJS.ErrnoException).syscall !== undefined;
+
 function formatInteraction(result: InteractionResult): string {
   return [
     `  ${labels[result.verdict]}  ${result.description}`,
@@ -81,14 +87,19 @@ export async function runVerifyPactCommand(
     throw new ContractUsageError(
       'verify-pact: --base-url <url> is required (the base URL, ending in /v1)',
     );
+  const key = apiKeyFrom(env);
+  const redact = createKeyRedactor(key);
   let interactions: ReturnType<typeof readPact>;
   try {
     interactions = readPact(JSON.parse(readFileSync(file, 'utf8')));
   } catch (error) {
-    throw new ContractUsageError(`verify-pact: cannot read ${file}: ${(error as Error).message}`);
+    // A pact that is not one, or a field the replay cannot trust: one line, nothing sent.
+    if (!(error instanceof PactFileError || error instanceof SyntaxError || isFileError(error)))
+      throw error;
+    const message = (error as Error).message.replace(/\s+/g, ' ');
+    io.err(redact(`${toolName}: verify-pact: cannot read ${file}: ${message}`));
+    return 2;
   }
-  const key = apiKeyFrom(env);
-  const redact = createRedactor(key);
   const out = (line: string) => io.out(redact(line));
   const target = urlTarget(normaliseBaseUrl(values['base-url']), key);
   const writes = writesFrom(values) ?? target.loopback;

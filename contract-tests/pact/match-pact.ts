@@ -3,25 +3,11 @@
  * (by its rule, else equal; a media type compared without parameters), and its body by the
  * matching rules (`type` with `min`, `integer`, `number`, `regex`, `equality`), else equal. The
  * subset of Pact matching the fake's pacts use, as the Pact specification's V4 README describes
- * it; a rule it does not know is reported as a mismatch rather than passed.
+ * it; a rule it does not know is reported as a mismatch rather than passed. A regex runs with a
+ * time limit (bounded-regex.ts): past it, a RegexTimeoutError, no verdict.
  */
-
-/** A Pact matcher and the rules of one category, as a pact file writes them. */
-interface Matcher {
-  readonly match: string;
-  readonly regex?: string;
-  readonly min?: number;
-  readonly max?: number;
-}
-type Rules = Readonly<Record<string, { readonly matchers: readonly Matcher[] }>>;
-
-/** The expected response of an interaction. */
-export interface ExpectedResponse {
-  readonly status: number;
-  readonly headers?: Readonly<Record<string, string | readonly string[]>>;
-  readonly body?: { readonly content?: unknown };
-  readonly matchingRules?: { readonly header?: Rules; readonly body?: Rules };
-}
+import { regexMatches } from './bounded-regex.ts';
+import type { ExpectedResponse, Matcher, Rules } from './read-pact.ts';
 
 /** What came back. */
 export interface ActualResponse {
@@ -32,6 +18,9 @@ export interface ActualResponse {
 
 const typeOf = (value: unknown) =>
   value === null ? 'null' : Array.isArray(value) ? 'array' : typeof value;
+
+/** How long one regex may run on one value (ms). */
+const regexTimeoutMs = 250;
 
 function applyMatcher(matcher: Matcher, actual: unknown, expected: unknown): string | undefined {
   switch (matcher.match) {
@@ -53,7 +42,7 @@ function applyMatcher(matcher: Matcher, actual: unknown, expected: unknown): str
         ? undefined
         : `expected a number, got ${JSON.stringify(actual)}`;
     case 'regex':
-      return new RegExp(matcher.regex ?? '').test(String(actual))
+      return regexMatches(matcher.regex ?? '', String(actual), regexTimeoutMs)
         ? undefined
         : `${JSON.stringify(actual)} does not match /${matcher.regex}/`;
     case 'equality':

@@ -2,7 +2,9 @@
  * The observers of a proxy: every exchange of real traffic is judged by every observer check
  * that needs no request of its own. Observers that compare exchanges (Remaining going down, ids,
  * read-backs) run once per key, so two clients' traffic never looks like one broken window; the
- * number of keys tracked is bounded, and so is each observer's memory.
+ * number of keys tracked is bounded, and so is each observer's memory. A key forgotten to make
+ * room leaves its worst verdict per check behind: a failure once seen is never forgotten, however
+ * many keys come after it.
  */
 import type { ObserverCheck, RunFacts } from '../checks/check.ts';
 import { allChecks } from '../checks/registry.ts';
@@ -48,7 +50,16 @@ export function createPassiveVerdicts(plan: PlanName | undefined): PassiveVerdic
   };
   const anonymous = observe(checks, facts);
   const perKey = new Map<string, Observation>();
+  /** The worst verdict per check of every key forgotten so far (one result per check). */
+  let retired: CheckResult[] | undefined;
   let judged = 0;
+  const worst = (lists: readonly (readonly CheckResult[])[]): CheckResult[] =>
+    checks.map((_check, index) =>
+      lists
+        .map((list) => list[index] as CheckResult)
+        // The worst verdict wins: one key's failure is the server's failure.
+        .reduce((worse, next) => (rank[next.status] > rank[worse.status] ? next : worse)),
+    );
   return {
     see(exchange, keyId) {
       judged += 1;
@@ -58,7 +69,12 @@ export function createPassiveVerdicts(plan: PlanName | undefined): PassiveVerdic
       }
       let observation = perKey.get(keyId);
       if (observation === undefined) {
-        if (perKey.size >= trackedKeys) perKey.delete(perKey.keys().next().value as string);
+        if (perKey.size >= trackedKeys) {
+          const oldest = perKey.keys().next().value as string;
+          const verdicts = (perKey.get(oldest) as Observation).verdicts();
+          retired = worst(retired === undefined ? [verdicts] : [retired, verdicts]);
+          perKey.delete(oldest);
+        }
         observation = observe(checks, facts);
       } else perKey.delete(keyId);
       // Most recently used last: the map's first key is the one to forget.
@@ -67,13 +83,7 @@ export function createPassiveVerdicts(plan: PlanName | undefined): PassiveVerdic
     },
     verdicts() {
       const all = [anonymous, ...perKey.values()].map((observation) => observation.verdicts());
-      return checks.map((_check, index) => {
-        const candidates = all.map((list) => list[index] as CheckResult);
-        // The worst verdict wins: one key's failure is the server's failure.
-        return candidates.reduce((worst, next) =>
-          rank[next.status] > rank[worst.status] ? next : worst,
-        );
-      });
+      return worst(retired === undefined ? all : [...all, retired]);
     },
     get judged() {
       return judged;

@@ -3,6 +3,14 @@
  * forwarded unchanged (streamed both ways, upstream connections kept alive, the client's key
  * passed through) and every exchange is shown to the harness's observers; the proxy sends no
  * request of its own. `GET /__contract/report` answers the verdicts so far.
+ *
+ * It keeps the promises of the server behind it: it answers only `Host` names that name it (a
+ * page on another name rebound to 127.0.0.1 gets 403, as the fake's own Host check would give
+ * it; the proxy sends the target's own Host, so the target cannot check it), and it forwards only
+ * paths under the target's base path, with no dot segment however encoded (a control surface
+ * beside the API, such as the fake's `/__control/`, is never reached through it). The target's
+ * own answer passes through even when it comes before the request's body is sent (a 413); a
+ * target that cannot be reached is told apart from one that fails.
  */
 import { createHash } from 'node:crypto';
 import {
@@ -16,7 +24,9 @@ import {
 } from 'node:http';
 import { Agent as HttpsAgent, request as httpsRequest } from 'node:https';
 import type { AddressInfo } from 'node:net';
+import { hostProblem } from '../../mock/policies/host-check.ts';
 import type { Exchange } from '../http/exchange.ts';
+import { dotSegmentProblem } from '../http/plain-path.ts';
 import { type SeenExchange, toExchange } from './passive-exchange.ts';
 
 /** Options of a proxy. */
@@ -25,10 +35,14 @@ export interface ProxyOptions {
   readonly target: string;
   readonly port: number;
   readonly host: string;
+  /** The `Host` names answered (any port); `.example.test` admits its subdomains. */
+  readonly allowedHosts: readonly string[];
   /** Most bytes of a body kept for judging; the rest is forwarded but not judged. */
   readonly maxBodyBytes: number;
   /** Shown each exchange the observers can judge, with the client's key id. */
   readonly onExchange: (exchange: Exchange, keyId: string | undefined) => void;
+  /** Told of each request the target could not be reached for (no verdict on it). */
+  readonly onUnreachable: (reason: string) => void;
   /** Told of each key seen, so reports can redact it. */
   readonly onKey: (key: string) => void;
   /** Answers `GET /__contract/report` (`format` is `text` or `json`). */
@@ -69,6 +83,26 @@ function forwardable(headers: IncomingHttpHeaders): Record<string, string | stri
   return kept;
 }
 
+/** Error codes that say the target was never reached: no connection, no name, no route. */
+const unreachableCodes = new Set([
+  'ECONNREFUSED',
+  'ENOTFOUND',
+  'EAI_AGAIN',
+  'EHOSTUNREACH',
+  'ENETUNREACH',
+  'EADDRNOTAVAIL',
+]);
+
+/** An Error body the proxy answers itself with (its own refusals, a target it cannot reach). */
+function refuse(response: ServerResponse, status: number, code: string, message: string): void {
+  const body = JSON.stringify({ code, message: `petstore-contract proxy: ${message}`, status });
+  response.writeHead(status, {
+    'Content-Type': 'application/json',
+    'Content-Length': Buffer.byteLength(body),
+  });
+  response.end(body);
+}
+
 /** Collects up to `cap` bytes of a stream's chunks; past that, only counts. */
 function capture(cap: number) {
   const chunks: Buffer[] = [];
@@ -101,6 +135,39 @@ export async function startProxy(options: ProxyOptions): Promise<RunningProxy> {
   const send = secure ? httpsRequest : httpRequest;
   let forwarded = 0;
 
+  /** Why the proxy does not forward a request, as an answer it gives itself; undefined: forward it. */
+  const refusal = (
+    request: IncomingMessage,
+  ): { status: number; code: string; message: string } | undefined => {
+    const host = request.headers.host;
+    const wrongHost = hostProblem(host ?? null, options.allowedHosts);
+    if (wrongHost !== undefined)
+      return {
+        status: 403,
+        code: 'host_not_allowed',
+        message: `Host "${String(host).slice(0, 100)}" is not one this proxy answers to (allowed: ${options.allowedHosts.join(', ')}); add it with --allowed-hosts.`,
+      };
+    const target = request.url ?? '';
+    const path = target.split('?')[0] ?? '';
+    // Its own report, read only: anything else at that path is neither answered nor forwarded.
+    if (path === '/__contract/report' && request.method === 'GET') return undefined;
+    const under = path === basePath || path.startsWith(`${basePath}/`);
+    if (!target.startsWith('/') || !under)
+      return {
+        status: 404,
+        code: 'not_forwarded',
+        message: `forwards only paths under ${basePath || '/'}; ${path.slice(0, 100)} is not one.`,
+      };
+    const dots = dotSegmentProblem(path);
+    if (dots !== undefined || path.includes('\\'))
+      return {
+        status: 400,
+        code: 'bad_request',
+        message: `the path has ${dots ?? 'a backslash'}; it is not forwarded.`,
+      };
+    return undefined;
+  };
+
   const answerReport = (request: IncomingMessage, response: ServerResponse) => {
     const json = new URL(request.url ?? '/', 'http://proxy').searchParams.get('format') === 'json';
     const body = options.redact(options.report(json ? 'json' : 'text'));
@@ -118,10 +185,12 @@ export async function startProxy(options: ProxyOptions): Promise<RunningProxy> {
     const authorization = request.headers.authorization;
     const { key, id } = keyIdOf(authorization);
     if (key !== undefined) options.onKey(key);
-    // Only exchanges under the base path are judged; the rest are forwarded and forgotten.
-    const judged = pathAndQuery.startsWith(basePath);
-    const cap = judged ? options.maxBodyBytes : 0;
+    // Every request forwarded is under the base path (see `refusal`), so every one is judged.
+    const cap = options.maxBodyBytes;
     const requestBody = capture(cap);
+    /** Whether the connection to the target was made, and the target's answer has ended. */
+    let connected = false;
+    let answered = false;
     const upstream = send(
       {
         protocol: target.protocol,
@@ -141,8 +210,15 @@ export async function startProxy(options: ProxyOptions): Promise<RunningProxy> {
           response.write(chunk);
         });
         answer.on('end', () => {
+          answered = true;
           response.end();
-          if (!judged) return;
+          // An answer before the whole body was sent (a 413): the rest is read here and dropped,
+          // and the target's connection, left mid-request, is not used again.
+          if (!request.complete) {
+            request.unpipe(upstream);
+            request.resume();
+            upstream.destroy();
+          }
           const headers = new Headers();
           for (const [name, value] of Object.entries(kept))
             for (const item of Array.isArray(value) ? value : [value]) headers.append(name, item);
@@ -165,47 +241,61 @@ export async function startProxy(options: ProxyOptions): Promise<RunningProxy> {
         answer.on('error', () => response.destroy());
       },
     );
+    upstream.on('socket', (socket) => {
+      if (socket.connecting) socket.once('connect', () => (connected = true));
+      else connected = true;
+    });
     upstream.on('error', (error) => {
-      if (judged)
-        options.onExchange(
-          {
-            spec: {
-              method: request.method ?? 'GET',
-              path: pathAndQuery.slice(basePath.length),
-              auth: key === undefined ? 'none' : 'key',
-              operationId: 'other',
-            },
-            url: `${target.origin}${pathAndQuery}`,
-            sentAt,
-            answeredAt: performance.now(),
-            sentAtEpochMs,
-            authenticated: false,
-            fault: {
-              kind: 'connection',
-              message: `the proxy could not reach the target: ${error.message}`,
-            },
-          },
-          id,
-        );
-      if (response.headersSent) {
-        response.destroy();
+      // The answer was passed on whole: what the target's socket did afterwards is not the client's.
+      if (answered) return;
+      const code = (error as NodeJS.ErrnoException).code ?? '';
+      if (!connected || unreachableCodes.has(code)) {
+        // Never reached: no evidence about the interface either way.
+        options.onUnreachable(code || error.message);
+        if (response.headersSent) response.destroy();
+        else
+          refuse(
+            response,
+            502,
+            'bad_gateway',
+            `the target could not be reached (${code || error.message})`,
+          );
         return;
       }
-      response.writeHead(502, { 'Content-Type': 'application/json' });
-      response.end(
-        JSON.stringify({
-          code: 'bad_gateway',
-          message: `petstore-contract proxy: the target did not answer (${error.message})`,
-          status: 502,
-        }),
+      options.onExchange(
+        {
+          spec: {
+            method: request.method ?? 'GET',
+            path: pathAndQuery.slice(basePath.length),
+            auth: key === undefined ? 'none' : 'key',
+            operationId: 'other',
+          },
+          url: `${target.origin}${pathAndQuery}`,
+          sentAt,
+          answeredAt: performance.now(),
+          sentAtEpochMs,
+          authenticated: false,
+          fault: {
+            kind: 'connection',
+            message: `the target closed the connection without an answer: ${error.message}`,
+          },
+        },
+        id,
       );
+      if (response.headersSent) response.destroy();
+      else refuse(response, 502, 'bad_gateway', `the target did not answer (${error.message})`);
     });
     request.on('data', (chunk: Buffer) => requestBody.add(chunk));
     request.pipe(upstream);
   };
 
   const server: Server = createServer((request, response) => {
-    if (request.method === 'GET' && request.url?.split('?')[0] === '/__contract/report')
+    const refused = refusal(request);
+    if (refused !== undefined) {
+      // The refused request's body is read and dropped: the connection stays usable.
+      request.resume();
+      refuse(response, refused.status, refused.code, refused.message);
+    } else if (request.method === 'GET' && request.url?.split('?')[0] === '/__contract/report')
       answerReport(request, response);
     else forward(request, response);
   });

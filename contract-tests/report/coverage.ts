@@ -4,7 +4,8 @@
  * traffic through the proxy exercised. The model and its formats are the fake's
  * (mock/contract/interface-coverage.ts), so the three sources read alike.
  */
-import { writeFileSync } from 'node:fs';
+
+import { writeOutputFile } from '../../mock/cli/output-path.ts';
 import { coverageFormatOf, formatCoverage } from '../../mock/contract/coverage-formats.ts';
 import {
   type CoverageExchange,
@@ -16,6 +17,7 @@ import {
 } from '../../mock/contract/interface-coverage.ts';
 import { type Exchange, secondKeyPlaceholder } from '../http/exchange.ts';
 import type { CheckResult } from '../runner/results.ts';
+import type { Redactor } from './redact.ts';
 
 /** Which key a harness exchange used, by the variable that holds it (never the key). */
 function keyNameOf(exchange: Exchange): string | undefined {
@@ -128,15 +130,16 @@ export function createProxyCoverage(): {
 
 /**
  * Writes a record to `path` in the format its name says (.md, .xml, .ctrf.json, else JSON),
- * redacted; returns an error message instead of throwing.
+ * redacted (the record before it is formatted, as Markdown's escapes would split a secret, and
+ * the text after); returns an error message instead of throwing.
  */
 export function writeCoverage(
   path: string,
   record: CoverageRecord,
-  redact: (text: string) => string,
+  redact: Redactor,
 ): string | undefined {
   try {
-    writeFileSync(path, redact(formatCoverage(record, coverageFormatOf(path))));
+    writeOutputFile(path, redact(formatCoverage(redact.json(record), coverageFormatOf(path))));
     return undefined;
   } catch (error) {
     return `cannot write the --coverage file ${path}: ${(error as Error).message}`;

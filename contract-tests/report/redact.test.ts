@@ -1,9 +1,9 @@
 import { expect, test } from 'vitest';
 import { internalErrorMessage } from '../cli/internal-error.ts';
-import { createRedactor } from './redact.ts';
+import { createKeyRedactor } from './redact.ts';
 
 const key = 'k3y/with+slashes/and-more-9f2c é';
-const redact = createRedactor(key);
+const redact = createKeyRedactor(key);
 
 test('redacts the key as sent and in every encoded form a server may echo it in', () => {
   const forms = [

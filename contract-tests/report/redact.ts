@@ -1,98 +1,53 @@
 /**
- * Keeps the API key out of everything the harness prints or writes, in any form a server might
- * echo it in: as sent, JSON-escaped (`\/`, `\u00e9`), percent-encoded, base64 (at any
- * alignment, as inside a Basic header), and any fragment of 8 or more characters of those (a key
- * cut by a preview, a log line or a truncating server).
+ * The harness's side of the one redaction (mock/messages/redaction.ts): everything the harness,
+ * verify-pact, calibrate and the proxy print or write passes through it. It hides the API key in
+ * any form a server might echo it in (as sent, JSON-escaped, percent-encoded, base64 at any
+ * alignment, as inside a Basic header) and any fragment of 8 or more characters of those (a key
+ * cut by a preview, a log line or a truncating server), shown as `$PETSTORE_API_KEY`; and, as
+ * every output of the fake does, any Bearer or Basic value and the values of credential-shaped
+ * parameters and fields. The harness's own made-up keys (`Bearer contract-invalid-...`) and the
+ * key's placeholder are shown as they are, so replay and curl lines still reproduce a failure.
  */
+import { createRedaction, type Secret } from '../../mock/messages/redaction.ts';
 import { keyPlaceholder, secondKeyPlaceholder } from '../http/exchange.ts';
 
-/** Fragments shorter than this are too likely to match innocent text to be worth redacting. */
-const fragmentLength = 8;
+/** Replaces every secret and credential in a text; `json` does the same inside a JSON value. */
+export type Redactor = ((text: string) => string) & {
+  readonly json: <Value>(value: Value) => Value;
+};
 
-/** Replaces every form of one key in a text. */
-export type Redactor = (text: string) => string;
+/** What the harness writes that looks like a credential and is none (see auth-header.ts). */
+const madeUp = (value: string) => value.startsWith('contract-invalid-');
 
-function jsonEscaped(key: string): string[] {
-  const plain = JSON.stringify(key).slice(1, -1);
-  const slashes = plain.replaceAll('/', '\\/');
-  const ascii = (text: string) =>
-    text.replace(
-      /[^\x20-\x7e]/g,
-      (char) => `\\u${char.charCodeAt(0).toString(16).padStart(4, '0')}`,
-    );
-  return [plain, slashes, ascii(slashes), ascii(plain)];
+/**
+ * A redactor for the secrets `secrets` gives as they stand (a proxy learns keys from traffic).
+ * @example createRedactor(() => [{ value: key, shownAs: keyPlaceholder }])(`body: ${text}`)
+ */
+export function createRedactor(secrets: () => readonly Secret[]): Redactor {
+  const redaction = createRedaction({ secrets, fragments: true, shown: madeUp });
+  return Object.assign((text: string) => redaction.text(text), { json: redaction.json });
 }
 
-function percentEncoded(key: string): string[] {
-  const upper = encodeURIComponent(key);
-  const every = [...new TextEncoder().encode(key)]
-    .map((byte) => `%${byte.toString(16).toUpperCase().padStart(2, '0')}`)
-    .join('');
-  const forms = [upper, upper.replaceAll('%20', '+'), every];
-  return [
-    ...forms,
-    ...forms.map((form) => form.replace(/%[0-9A-F]{2}/g, (hex) => hex.toLowerCase())),
-  ];
-}
-
-/** Base64 of the key at the three byte alignments, without the characters its neighbours change. */
-function base64Forms(key: string): string[] {
-  const forms: string[] = [];
-  for (const pad of ['', 'x', 'xx']) {
-    const encoded = Buffer.from(`${pad}${key}`).toString('base64').replace(/=+$/, '');
-    // The first pad characters and the last partial group depend on the bytes around the key.
-    const inner = encoded.slice(Math.ceil((pad.length * 4) / 3), -2);
-    forms.push(inner, inner.replaceAll('+', '-').replaceAll('/', '_'));
-  }
-  return forms;
+/** A redactor for one key, shown as `placeholder` (`$PETSTORE_API_KEY` unless said). */
+export function createKeyRedactor(apiKey: string, placeholder = keyPlaceholder): Redactor {
+  const secrets = [{ value: apiKey, shownAs: placeholder }];
+  return createRedactor(() => secrets);
 }
 
 /**
- * A redactor for `apiKey`. Keys shorter than 8 characters are only redacted whole: fragments of
- * them would match innocent text.
- * @example createRedactor(key)(`body: ${text}`)
+ * The secrets a command reads from the environment: `PETSTORE_API_KEY`, `PETSTORE_API_KEY_2`,
+ * and the fake's `PETSTORE_CONTROL_TOKEN` (a CI job that runs the fake and the proxy sets it).
  */
-export function createRedactor(apiKey: string, placeholder = keyPlaceholder): Redactor {
-  if (apiKey.length < 6) return (text) => text;
-  const forms = [
-    ...new Set(
-      [apiKey, ...jsonEscaped(apiKey), ...percentEncoded(apiKey), ...base64Forms(apiKey)].filter(
-        (form) => form.length >= fragmentLength,
-      ),
-    ),
+export function envSecrets(env: NodeJS.ProcessEnv): readonly Secret[] {
+  return [
+    { value: env.PETSTORE_API_KEY?.trim() ?? '', shownAs: keyPlaceholder },
+    { value: env.PETSTORE_API_KEY_2?.trim() ?? '', shownAs: secondKeyPlaceholder },
+    { value: env.PETSTORE_CONTROL_TOKEN?.trim() ?? '', shownAs: '$PETSTORE_CONTROL_TOKEN' },
   ];
-  const grams = new Set<string>();
-  for (const form of forms)
-    for (let at = 0; at + fragmentLength <= form.length; at++)
-      grams.add(form.slice(at, at + fragmentLength));
-  return (text) => {
-    let whole = text.split(apiKey).join(placeholder);
-    if (grams.size === 0) return whole;
-    // Mark every character covered by a fragment of a form, then replace each marked run.
-    const covered = new Uint8Array(whole.length);
-    let any = false;
-    for (let at = 0; at + fragmentLength <= whole.length; at++) {
-      if (grams.has(whole.slice(at, at + fragmentLength))) {
-        covered.fill(1, at, at + fragmentLength);
-        any = true;
-      }
-    }
-    if (!any) return whole;
-    let result = '';
-    for (let at = 0; at < whole.length; ) {
-      if (covered[at] === 1) {
-        while (covered[at] === 1) at++;
-        result += placeholder;
-      } else result += whole[at++];
-    }
-    whole = result;
-    return whole;
-  };
 }
 
-/** A redactor for the keys a run reads from the environment: `PETSTORE_API_KEY` and `PETSTORE_API_KEY_2`. */
+/** A redactor for the secrets a run reads from the environment (see `envSecrets`). */
 export function createEnvRedactor(env: NodeJS.ProcessEnv): Redactor {
-  const first = createRedactor(env.PETSTORE_API_KEY?.trim() ?? '');
-  const second = createRedactor(env.PETSTORE_API_KEY_2?.trim() ?? '', secondKeyPlaceholder);
-  return (text) => first(second(text));
+  const secrets = envSecrets(env);
+  return createRedactor(() => secrets);
 }

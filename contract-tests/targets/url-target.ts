@@ -5,7 +5,7 @@ import { versionPrefix } from '../contract/interface-facts.ts';
 import { directRoute, fullCapabilities, type Target } from './target.ts';
 
 /** Whether a host name is this machine (127.0.0.0/8, ::1, localhost). */
-function isLoopbackHost(hostname: string): boolean {
+export function isLoopbackHost(hostname: string): boolean {
   const host = hostname.replace(/^\[|\]$/g, '').toLowerCase();
   return host === 'localhost' || host === '::1' || /^127(\.\d{1,3}){3}$/.test(host);
 }

@@ -7,13 +7,13 @@
  * only. The CLI checks flag syntax (a number is digits) and renames a ConfigError's option to the
  * flag or variable the user set.
  */
-import { readFileSync, writeFileSync } from 'node:fs';
+import { readFileSync } from 'node:fs';
 import packageJson from '../../package.json' with { type: 'json' };
 import { defaults, type ExchangeRecord, minControlTokenLength } from '../config/config.ts';
 import { ConfigError } from '../config/config-error.ts';
 import type { FakeProfile } from '../config/profile.ts';
 import { coverageFormatOf, formatCoverage } from '../contract/coverage-formats.ts';
-import { parseJson } from '../contract/lossless-json.ts';
+import { parseJson, stringifyJson } from '../contract/lossless-json.ts';
 import type { Pet } from '../contract/types.ts';
 import { listenHttp } from '../doors/http/http-server.ts';
 import { listenProblem } from '../doors/http/listen-problem.ts';
@@ -31,7 +31,7 @@ import {
   UsageError,
 } from './command-line.ts';
 import { invokedAs } from './invoked-as.ts';
-import { outputPathProblem } from './output-path.ts';
+import { outputPathProblem, writeOutputFile } from './output-path.ts';
 import { createStateFile, StateFileError } from './state-file.ts';
 
 /** Whether a bind address only accepts connections from this machine. */
@@ -275,54 +275,53 @@ async function listenDoor(
   }
 }
 
-/** On exit: the client report's summary on stdout and, with --client-report, as JSON in a file. */
-function finishClientReport(fake: Fake, path: string | undefined): void {
-  const report = fake.control.clients();
-  console.log(formatClientReport(report));
-  if (path === undefined) return;
+/**
+ * Writes one exit file whole or not at all (a temporary file renamed over it: a kill mid-write
+ * leaves the file as it was); says where, or why not. False when it could not be written.
+ */
+function writeExitFile(flag: string, path: string, text: () => string, done: string): boolean {
   try {
-    writeFileSync(path, `${JSON.stringify(report, null, 2)}\n`);
-    console.log(`petstore-fake: client report written to ${path}`);
+    writeOutputFile(path, text());
+    console.log(`petstore-fake: ${done}`);
+    return true;
   } catch (error) {
-    console.error(
-      `petstore-fake: --client-report: cannot write ${path}: ${(error as Error).message}`,
-    );
+    console.error(`petstore-fake: ${flag}: cannot write ${path}: ${(error as Error).message}`);
+    return false;
   }
 }
 
+/** On exit: the client report's summary on stdout and, with --client-report, as JSON in a file. */
+function finishClientReport(fake: Fake, path: string | undefined): boolean {
+  const report = fake.control.clients();
+  console.log(formatClientReport(report));
+  if (path === undefined) return true;
+  const text = () => `${stringifyJson(report, 2)}\n`;
+  return writeExitFile('--client-report', path, text, `client report written to ${path}`);
+}
+
 /** On exit, with --pact-out: the recorded interactions as a Pact V4 file. */
-function writePact(fake: Fake, path: string): void {
+function writePact(fake: Fake, path: string | undefined): boolean {
+  if (path === undefined) return true;
   const pact = fake.control.pact();
-  try {
-    writeFileSync(path, `${JSON.stringify(pact, null, 2)}\n`);
-    console.log(
-      `petstore-fake: pact written to ${path} (${pact.interactions.length} interactions)`,
-    );
-  } catch (error) {
-    console.error(`petstore-fake: --pact-out: cannot write ${path}: ${(error as Error).message}`);
-  }
+  const text = () => `${stringifyJson(pact, 2)}\n`;
+  const done = `pact written to ${path} (${pact.interactions.length} interactions)`;
+  return writeExitFile('--pact-out', path, text, done);
 }
 
 /**
  * On exit: one line of interface coverage on stdout and, with --coverage-report, the record in a
  * file, in the format its name says.
  */
-function finishCoverage(fake: Fake, path: string | undefined): void {
+function finishCoverage(fake: Fake, path: string | undefined): boolean {
   const record = fake.control.coverage();
   const { summary } = record;
   const missed = record.items.filter((item) => item.status !== 'exercised').map((item) => item.id);
   console.log(
     `petstore-fake: interface coverage: ${summary.exercised} of ${summary.items} items exercised by ${summary.exchanges} requests${missed.length === 0 ? '' : `; never: ${missed.join(', ')}`}`,
   );
-  if (path === undefined) return;
-  try {
-    writeFileSync(path, formatCoverage(record, coverageFormatOf(path)));
-    console.log(`petstore-fake: coverage report written to ${path}`);
-  } catch (error) {
-    console.error(
-      `petstore-fake: --coverage-report: cannot write ${path}: ${(error as Error).message}`,
-    );
-  }
+  if (path === undefined) return true;
+  const text = () => formatCoverage(record, coverageFormatOf(path));
+  return writeExitFile('--coverage-report', path, text, `coverage report written to ${path}`);
 }
 
 /**
@@ -463,16 +462,31 @@ async function main(argv: readonly string[]): Promise<void> {
   }
 
   // Before the banner: a supervisor that sees the banner may signal at once.
+  /** Writes the exit files once and exits: 0, or 1 when one could not be written. */
+  const finish = () => {
+    const written = [
+      finishClientReport(fake, flags.clientReport),
+      finishCoverage(fake, flags.coverageReport),
+      writePact(fake, flags.pactOut),
+    ];
+    process.exit(written.every(Boolean) ? 0 : 1);
+  };
+  let draining = false;
   const shutdown = async (signal: string) => {
+    // A second signal while in-flight requests finish (Ctrl-C pressed twice): write now.
+    if (draining) {
+      console.log(`petstore-fake: ${signal} again, writing the exit files now`);
+      finish();
+      return;
+    }
+    draining = true;
     console.log(`petstore-fake: ${signal}, finishing in-flight requests`);
     await Promise.all(doors.map((door) => door.close()));
-    finishClientReport(fake, flags.clientReport);
-    finishCoverage(fake, flags.coverageReport);
-    if (flags.pactOut !== undefined) writePact(fake, flags.pactOut);
-    process.exit(0);
+    finish();
   };
-  process.once('SIGTERM', () => void shutdown('SIGTERM'));
-  process.once('SIGINT', () => void shutdown('SIGINT'));
+  // SIGHUP too: a closed terminal ends the fake as Ctrl-C does, files written.
+  for (const signal of ['SIGTERM', 'SIGINT', 'SIGHUP'] as const)
+    process.on(signal, () => void shutdown(signal));
 
   // One write: a reader that sees the banner's first line must see the key list too.
   const keyLines = fake.control.keys().map((key) => {

@@ -1,9 +1,11 @@
 /**
- * Whether a file can be written at a path, checked before a command starts its work, so a typo
- * in an output flag costs nothing: not a directory, in a folder that exists, with permission.
+ * Output files: whether one can be written at a path, checked before a command starts its work,
+ * so a typo in an output flag costs nothing (not a directory, in a folder that exists, with
+ * permission); and writing one whole or not at all, so a process killed while it writes leaves
+ * the file it had before, never a torn one.
  */
-import { accessSync, constants, statSync } from 'node:fs';
-import { dirname, resolve } from 'node:path';
+import { accessSync, constants, renameSync, rmSync, statSync, writeFileSync } from 'node:fs';
+import { basename, dirname, join, resolve } from 'node:path';
 
 /** Why a file cannot be written at `path`, in a few words, or undefined when it can. */
 export function outputPathProblem(path: string): string | undefined {
@@ -31,4 +33,21 @@ export function outputPathProblem(path: string): string | undefined {
     return exists ? 'no permission to write it' : `no permission to write in ${folder}`;
   }
   return undefined;
+}
+
+/**
+ * Writes `text` to `path` atomically: into a temporary file beside it, then renamed over it (a
+ * rename within one folder replaces the file in one step on POSIX). Throws what the write threw,
+ * after removing the temporary file.
+ */
+export function writeOutputFile(path: string, text: string): void {
+  const absolute = resolve(path);
+  const temporary = join(dirname(absolute), `.${basename(absolute)}.${process.pid}.tmp`);
+  try {
+    writeFileSync(temporary, text);
+    renameSync(temporary, absolute);
+  } catch (error) {
+    rmSync(temporary, { force: true });
+    throw error;
+  }
 }

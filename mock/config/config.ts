@@ -176,7 +176,14 @@ function resolveControlAccess(
   return access;
 }
 
-function resolveAllowedHosts(origins: readonly string[], extra: readonly string[]): string[] {
+/**
+ * The `Host` names a server on `origins` answers: loopback's, the origins' own, and `extra`
+ * (checked: a name without scheme or port; a ConfigError `allowedHosts[i]` otherwise).
+ */
+export function resolveAllowedHosts(
+  origins: readonly string[],
+  extra: readonly string[],
+): string[] {
   const hosts = [...loopbackHosts, ...origins.map((origin) => new URL(origin).hostname)];
   for (const [index, raw] of extra.entries()) {
     const host = typeof raw === 'string' ? raw.trim().toLowerCase() : '';

@@ -2,6 +2,10 @@
  * A coverage record in the formats CI reads: Markdown (a job summary), JUnit XML and CTRF (the
  * common JSON test-report format, ctrf.io). Each item is one test: exercised passes, skipped is
  * skipped (with why), not exercised fails, so a dashboard shows the interface's gaps as red.
+ * What clients sent (a path, a client id) is escaped for each format: a GitHub job summary
+ * renders Markdown and inline HTML, so a path holding `<img src=...>` or `[a link](...)` must
+ * reach it as text. Secrets are not this file's to hide: a record is redacted before it is
+ * formatted (escaping first would split a secret's text and hide it from the redaction).
  */
 import type { CoverageItemRecord, CoverageRecord } from './interface-coverage.ts';
 
@@ -11,25 +15,37 @@ export type CoverageFormat = 'json' | 'markdown' | 'junit' | 'ctrf';
 /** Every format, for messages that list the valid ones. */
 export const coverageFormats: readonly CoverageFormat[] = ['json', 'markdown', 'junit', 'ctrf'];
 
+/** How a format writes what a client sent: as it is, or escaped for Markdown. */
+type Sent = (text: string) => string;
+
+const asSent: Sent = (text) => text;
+
+/**
+ * Client text as Markdown shows it literally: every ASCII punctuation character CommonMark lets
+ * a backslash escape, so no `<tag>`, link, emphasis, code span or pipe is made of it.
+ */
+const markdownText: Sent = (text) =>
+  text.replace(/[\r\n]+/g, ' ').replace(/[\\`*_{}[\]<>()#+!|~&"']/g, '\\$&');
+
 /** Who sent an example, in a few words. */
-function senderText(example: CoverageItemRecord['first']): string {
+function senderText(example: CoverageItemRecord['first'], sent: Sent): string {
   if (example === undefined) return '';
   return [
-    example.keyId === undefined ? undefined : `key ${example.keyId}`,
-    example.clientId === undefined ? undefined : `client "${example.clientId}"`,
-    example.checkId === undefined ? undefined : `check ${example.checkId}`,
+    example.keyId === undefined ? undefined : `key ${sent(example.keyId)}`,
+    example.clientId === undefined ? undefined : `client "${sent(example.clientId)}"`,
+    example.checkId === undefined ? undefined : `check ${sent(example.checkId)}`,
   ]
     .filter(Boolean)
     .join(', ');
 }
 
-function exampleText(example: CoverageItemRecord['first']): string {
+function exampleText(example: CoverageItemRecord['first'], sent: Sent = asSent): string {
   if (example === undefined) return '';
-  const who = senderText(example);
-  return `${example.method} ${example.path} ${example.status}${who === '' ? '' : ` (${who})`}`;
+  const who = senderText(example, sent);
+  return `${sent(example.method)} ${sent(example.path)} ${example.status}${who === '' ? '' : ` (${who})`}`;
 }
 
-/** A table cell: no pipe or line break may end it early. */
+/** A table cell of our own text: no pipe or line break may end it early. */
 function cell(text: string): string {
   return text.replace(/\|/g, '\\|').replace(/[\r\n]+/g, ' ');
 }
@@ -51,8 +67,9 @@ export function coverageMarkdown(record: CoverageRecord): string {
           : item.status === 'skipped'
             ? 'skipped'
             : '**not exercised**';
-      const detail = item.status === 'skipped' ? (item.reason ?? '') : exampleText(item.first);
-      return `| \`${cell(item.id)}\` ${cell(item.title)} | ${mark} | ${item.count} | ${cell(detail)} |`;
+      const detail =
+        item.status === 'skipped' ? cell(item.reason ?? '') : exampleText(item.first, markdownText);
+      return `| \`${cell(item.id)}\` ${cell(item.title)} | ${mark} | ${item.count} | ${detail} |`;
     }),
     '',
   ];

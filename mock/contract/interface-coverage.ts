@@ -260,6 +260,11 @@ export interface CoverageRecord {
 
 /** Most senders listed per item; the rest are counted in the item's `count` only. */
 export const maxSenders = 20;
+/**
+ * Most keys (or clients, when no key) whose open Retry-After is followed at once; past it the
+ * oldest is forgotten, so a flood of made-up client ids costs no memory.
+ */
+const maxOpenRetries = 1000;
 
 /** Parses Retry-After (seconds or an HTTP date) into epoch ms after `at`, or undefined. */
 function retryDeadline(value: string | undefined, at: number): number | undefined {
@@ -372,7 +377,11 @@ export function createCoverageRecorder(): CoverageRecorder {
       const ids = itemsOf(exchange, open);
       if (exchange.status === 429) {
         const until = retryDeadline(exchange.header('retry-after'), exchange.at);
-        if (until !== undefined) retryUntil.set(who, until);
+        if (until !== undefined) {
+          if (retryUntil.size >= maxOpenRetries)
+            retryUntil.delete(retryUntil.keys().next().value as string);
+          retryUntil.set(who, until);
+        }
       }
       if (ids.length === 0) return ids;
       const repeat = lastSeen;

@@ -33,16 +33,21 @@ export function parseJson(text: string): unknown {
   });
 }
 
-/** Serialises a value to JSON text, writing `bigint` values as exact integer literals. */
-export function stringifyJson(value: unknown): string {
+/**
+ * Serialises a value to JSON text, writing `bigint` values as exact integer literals; `indent`
+ * pretty-prints, as JSON.stringify's third argument does (files people read).
+ */
+export function stringifyJson(value: unknown, indent?: number): string {
   // A replacer takes V8 off its fast serialiser (twice the time for a page of pets), and bigints
   // are rare: try without one, and pay for it only when a bigint makes JSON.stringify throw.
   try {
-    return JSON.stringify(value);
+    return JSON.stringify(value, null, indent);
   } catch (error) {
     if (!(error instanceof TypeError)) throw error;
-    return JSON.stringify(value, (_key, item: unknown) =>
-      typeof item === 'bigint' ? JSON.rawJSON(item.toString()) : item,
+    return JSON.stringify(
+      value,
+      (_key, item: unknown) => (typeof item === 'bigint' ? JSON.rawJSON(item.toString()) : item),
+      indent,
     );
   }
 }

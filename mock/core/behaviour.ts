@@ -10,6 +10,7 @@ import type { ResolvedConfig } from '../config/config.ts';
 import { controlPipeline, type HttpControl } from '../control/control-handlers.ts';
 import { type Answer, errorAnswer } from '../messages/answer.ts';
 import type { FakeRequest } from '../messages/fake-request.ts';
+import { createRedaction, type Redaction } from '../messages/redaction.ts';
 import { authenticateStep } from '../policies/auth.ts';
 import { banStep } from '../policies/ban-step.ts';
 import { answerPreflight, corsStep } from '../policies/cors.ts';
@@ -50,7 +51,10 @@ export const maxUrlLength = 8192;
 
 /** What the steps are built from: the fake's state and the parts several steps share. */
 interface StepParts extends FakeState {
+  /** The keys' secrets and the control token, as they stand. */
   readonly secrets: KeySecrets;
+  /** The one redaction of every output the steps write (the Pact file, coverage, reports, the log). */
+  readonly redaction: Redaction;
   readonly refuse: Refuse;
   readonly clientIds: ClientIds;
   readonly log: RequestLog;
@@ -126,14 +130,18 @@ export interface ApiPipeline {
 /** Builds the interface's pipeline over one fake's state; a bad policy option throws a ConfigError. */
 export function createApiPipeline(state: FakeState, options: PolicyOptions): ApiPipeline {
   const { config, keys } = state;
-  const secrets = keySecrets(keys);
-  const clientIds = createClientIds(secrets, config.controlAccess);
+  const token = typeof config.controlAccess === 'object' ? [config.controlAccess.token] : [];
+  const secrets = keySecrets(keys, token);
+  // Every secret the fake ever held: a key a reset removed may still stand in kept coverage.
+  const redaction = createRedaction({ secrets, remember: true });
+  const clientIds = createClientIds(secrets, redaction);
   const parts: StepParts = {
     ...state,
     secrets,
+    redaction,
     refuse: createRefuse(config.retryAfterFormat),
     clientIds,
-    log: createRequestLog({ onExchange: config.onExchange, secrets, clientIds }),
+    log: createRequestLog({ onExchange: config.onExchange, redaction, clientIds }),
     routes: createRouteTable({ store: state.store, clock: state.clock, config }),
   };
   const entries = apiSteps.map((factory) =>

@@ -46,14 +46,21 @@ export function limitsFor(plans: Readonly<Record<string, Limits>>, key: KeyEntry
  */
 export type KeySecrets = () => readonly string[];
 
-/** The KeySecrets of a fake's keys; one per fake, shared by every step that hides secrets. */
-export function keySecrets(keys: readonly KeyEntry[]): KeySecrets {
-  let seen: readonly KeyEntry[] = [];
+/**
+ * The KeySecrets of a fake's keys, and of `others` that are not keys (the control token); one
+ * per fake, shared by every step that hides secrets.
+ */
+export function keySecrets(keys: readonly KeyEntry[], others: readonly string[] = []): KeySecrets {
+  let seen: readonly KeyEntry[] | undefined;
   let secrets: readonly string[] = [];
   return () => {
-    if (keys.length !== seen.length || keys.some((entry, index) => entry !== seen[index])) {
+    if (
+      seen === undefined ||
+      keys.length !== seen.length ||
+      keys.some((entry, index) => entry !== seen?.[index])
+    ) {
       seen = [...keys];
-      secrets = keys.map((key) => key.key);
+      secrets = [...keys.map((key) => key.key), ...others];
     }
     return secrets;
   };

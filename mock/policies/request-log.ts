@@ -1,6 +1,6 @@
 /**
  * The request log: one record per answered request, for `onExchange` (the `npm start` log, tests).
- * Never the key itself: its public id, and the URL with credentials redacted (log-redaction.ts).
+ * Never the key itself: its public id, and the URL through the fake's one redaction (redaction.ts).
  */
 
 import type { ExchangeRecord } from '../config/config.ts';
@@ -8,11 +8,10 @@ import type { OperationId } from '../contract/types.ts';
 import { createSlot, type Step } from '../core/pipeline.ts';
 import type { Answer } from '../messages/answer.ts';
 import type { FakeRequest } from '../messages/fake-request.ts';
+import type { Redaction } from '../messages/redaction.ts';
 import type { ClientIds } from '../qa/client-report-step.ts';
 import { routeSlot } from '../routes/route.ts';
 import { keyIdSlot } from './auth.ts';
-import { redactUrl } from './log-redaction.ts';
-import type { KeySecrets } from './plans.ts';
 
 /** What a control request changed, in words for the log (never a secret). */
 export const controlActionSlot = createSlot<string>('what the control request changed');
@@ -34,15 +33,15 @@ export interface RequestLog {
 
 interface RequestLogOptions {
   readonly onExchange: ((record: ExchangeRecord) => void) | undefined;
-  /** The secrets the URL must not show. */
-  readonly secrets: KeySecrets;
+  /** What the URLs pass through before they are logged. */
+  readonly redaction: Redaction;
   readonly clientIds: ClientIds;
 }
 
 /** Creates the request log; without `onExchange` its steps pass straight through. */
 export function createRequestLog({
   onExchange,
-  secrets,
+  redaction,
   clientIds,
 }: RequestLogOptions): RequestLog {
   const write = (
@@ -70,13 +69,14 @@ export function createRequestLog({
       ...(answer.errorCode === undefined ? {} : { errorCode: answer.errorCode }),
       ...(extra.controlAction === undefined ? {} : { controlAction: extra.controlAction }),
     });
-  const redacted = (url: URL) => redactUrl(url, secrets());
+  /** Redacted whole, then cut: a cut first could leave part of a secret. */
+  const shown = (text: string) => redaction.text(text).slice(0, 200);
 
   // Promise reactions rather than async steps: no suspended frame per request.
   const apiStep: Step = (context, next) => {
     const started = performance.now();
     return next().then((answer) => {
-      write(context.request, redacted(context.url), answer, started, {
+      write(context.request, redaction.url(context.url), answer, started, {
         keyId: context.get(keyIdSlot) ?? '-',
         clientId: clientIds(context),
         operationId: context.get(routeSlot)?.route.operationId,
@@ -87,8 +87,8 @@ export function createRequestLog({
   const controlStep: Step = (context, next) => {
     const started = performance.now();
     return next().then((answer) => {
-      // Control URLs carry no secrets (the token travels in a header); bounded for the log.
-      write(context.request, context.url.pathname.slice(0, 200), answer, started, {
+      // The token travels in a header, but a careless client may put a key in a control path.
+      write(context.request, shown(context.url.pathname), answer, started, {
         keyId: '-',
         control: true,
         controlAction: context.get(controlActionSlot),
@@ -104,7 +104,9 @@ export function createRequestLog({
     record(request, url, answer, started) {
       if (onExchange === undefined) return;
       const start = pathStart(request.url);
-      const shownUrl = url === undefined ? request.url.slice(start, start + 200) : redacted(url);
+      // An unparsable or over-long target: its first 8 KiB redacted, then its first 200 characters.
+      const shownUrl =
+        url === undefined ? shown(request.url.slice(start, start + 8400)) : redaction.url(url);
       write(request, shownUrl, answer, started, { keyId: '-' });
     },
   };

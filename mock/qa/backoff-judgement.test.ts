@@ -179,7 +179,8 @@ function simulate(name: string, { formula, retries }: Case) {
         banStarted: false,
       });
     }
-    const verdict = reporter.report(t0, t0, true, []).clients[0]?.rules.backoff.verdict;
+    const verdict = reporter.report(t0, t0, true, (url) => url.pathname).clients[0]?.rules.backoff
+      .verdict;
     if (verdict === 'pass' || verdict === 'fail' || verdict === 'inconclusive')
       counts[verdict] += 1;
   }

@@ -8,40 +8,13 @@ import type { ResolvedConfig } from '../config/config.ts';
 import { ConfigError } from '../config/config-error.ts';
 import { type Context, createSlot, type Policy } from '../core/pipeline.ts';
 import type { BodyBytes } from '../messages/fake-request.ts';
+import { type Redaction, redacted } from '../messages/redaction.ts';
 import { callerSlot } from '../policies/auth.ts';
 import type { KeySecrets } from '../policies/plans.ts';
 import { refusedUntilSlot } from '../policies/rate-limit-step.ts';
 import { rateLimitSlot } from '../policies/refusal.ts';
 import { injectedBy, isDropped } from './answer-marks.ts';
 import { type ClientReport, createClientReporter, isNonIdempotent } from './client-report.ts';
-
-/** The forms of a secret looked for, by secret: computed once, not on every request. */
-const secretForms = new Map<string, readonly string[]>();
-
-function formsOf(secret: string): readonly string[] {
-  let forms = secretForms.get(secret);
-  if (forms === undefined) {
-    // btoa over UTF-8 bytes, not Buffer: this code also runs in the browser's service worker.
-    const base64 = btoa(String.fromCharCode(...new TextEncoder().encode(secret))).replace(
-      /=+$/,
-      '',
-    );
-    forms = [secret, base64, base64.replaceAll('+', '-').replaceAll('/', '_')];
-    secretForms.set(secret, forms);
-  }
-  return forms;
-}
-
-/** Whether `text` holds `secret` raw, percent-decoded or in base64 (as a Basic credential would). */
-function holdsSecret(text: string, secret: string): boolean {
-  let plain = text;
-  try {
-    plain = decodeURIComponent(text);
-  } catch {
-    // Not percent-encoded: the raw text is all there is.
-  }
-  return formsOf(secret).some((form) => text.includes(form) || plain.includes(form));
-}
 
 /** Names the client of a request (see createClientIds). */
 export type ClientIds = (context: Context) => string;
@@ -54,10 +27,7 @@ const clientIdSlot = createSlot<string>('client id');
  * `User-Agent`, else `-`, at most 64 characters, and never a secret (a client that sent a key or
  * the control token there, raw, percent-encoded or in base64, is shown as `[redacted]`).
  */
-export function createClientIds(
-  secretsNow: KeySecrets,
-  controlAccess: ResolvedConfig['controlAccess'],
-): ClientIds {
+export function createClientIds(secretsNow: KeySecrets, redaction: Redaction): ClientIds {
   // A client sends the same header on every request: its id is worked out once per header text
   // while the keys stay the same entries (adding a key or a reset brings new secrets to look for).
   const byHeader = new Map<string, string>();
@@ -77,7 +47,7 @@ export function createClientIds(
     }
     found = byHeader.get(raw);
     if (found === undefined) {
-      found = clientIdFrom(raw, secrets, controlAccess);
+      found = clientIdFrom(raw, redaction);
       // Bounded: a client that changes its header on every request costs no memory.
       if (byHeader.size >= 256) byHeader.clear();
       byHeader.set(raw, found);
@@ -87,27 +57,22 @@ export function createClientIds(
   };
 }
 
-function clientIdFrom(
-  raw: string,
-  keysSecrets: readonly string[],
-  access: ResolvedConfig['controlAccess'],
-): string {
+function clientIdFrom(raw: string, redaction: Redaction): string {
   // Printable ASCII only: the id reaches the CLI's summary and the page.
   const id =
     raw
       .replace(/[^\x20-\x7e]/g, '?')
       .trim()
       .slice(0, 64) || '-';
-  const secrets = [...keysSecrets, ...(typeof access === 'object' ? [access.token] : [])];
-  return secrets.some((secret) => holdsSecret(raw, secret)) ? '[redacted]' : id;
+  return redaction.text(raw) === raw ? id : redacted;
 }
 
 /** What the client report's step is built from. */
 interface ClientReportParts {
   readonly clock: ControllableClock;
   readonly clientIds: ClientIds;
-  /** The secrets the report's URLs must not show. */
-  readonly secrets: KeySecrets;
+  /** The one redaction the report passes through where it is written. */
+  readonly redaction: Redaction;
   readonly config: Pick<ResolvedConfig, 'maxBodyBytes'>;
 }
 
@@ -151,7 +116,7 @@ export interface ClientReportControl {
  * beside the fake's clock and what the ban policy made of it (read off the key's usage).
  */
 export function clientReportPolicy(
-  { clock, clientIds, secrets, config }: ClientReportParts,
+  { clock, clientIds, redaction, config }: ClientReportParts,
   options: ClientReportOptions,
 ): Policy<ClientReportControl> {
   const copies = options.clientReport?.copiesPerId ?? 'unknown';
@@ -212,7 +177,8 @@ export function clientReportPolicy(
     });
   };
   const control: ClientReportControl = {
-    clients: () => reporter.report(clock.now(), Date.now(), clock.frozen, secrets()),
+    clients: () =>
+      redaction.json(reporter.report(clock.now(), Date.now(), clock.frozen, redaction.url)),
   };
   return { step, reset: () => reporter.clear(), control };
 }

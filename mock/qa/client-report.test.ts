@@ -35,6 +35,9 @@ interface Step {
   readonly resetInMs?: number;
 }
 
+/** How the tests show a request's URL: its path and query, as the fake's redaction leaves them. */
+const pathOf = (url: URL) => `${url.pathname}${url.search}`;
+
 /** Feeds a reporter; steps arrive and are answered one at a time, in order. */
 function feed(reporter: ReturnType<typeof createClientReporter>, s: Step, arrivalSeq?: number) {
   const fake = t0 + (s.fake ?? s.at);
@@ -73,7 +76,7 @@ function reporterFed(steps: readonly Step[]) {
 
 function judge(steps: readonly Step[], client = 'app') {
   const found = reporterFed(steps)
-    .report(t0, t0, false, [])
+    .report(t0, t0, false, pathOf)
     .clients.find((c) => c.clientId === client);
   if (found === undefined) throw new Error('no client recorded');
   return found;
@@ -150,7 +153,7 @@ test('a client that really waited on a frozen fake clock passes, and the wait sa
   ]);
   expect(advanced.rules.retryAfter.verdict).toBe('pass');
   expect(advanced.rules.backoff.waits[0]?.clock).toBe('fake');
-  expect(reporterFed([{ at: 0, status: 200 }]).report(t0, t0 + 5000, true, []).clock).toEqual({
+  expect(reporterFed([{ at: 0, status: 200 }]).report(t0, t0 + 5000, true, pathOf).clock).toEqual({
     mode: 'frozen',
     offsetMs: -5000,
   });
@@ -294,7 +297,7 @@ test('a ban is charged once, to the client whose early requests earned it', () =
     { at: 40, client: 'naive', ...banned },
     { at: 60_000, client: 'polite', ...banned },
   ]);
-  const [polite, naive] = reporter.report(t0, t0, false, []).clients;
+  const [polite, naive] = reporter.report(t0, t0, false, pathOf).clients;
   expect(naive?.rules.ban).toMatchObject({ verdict: 'fail', bans: 1, violations: 2 });
   expect(polite?.rules.ban).toMatchObject({ verdict: 'pass', bans: 0, refusals: 1 });
   expect(polite?.verdict).toBe('pass');
@@ -328,7 +331,7 @@ test("blame by cause: a client whose first request met the key's Retry-After is 
     keyViolations: 5,
   });
   steps.push({ at: 300_100, client: 'polite', status: 200, keyViolations: 0 });
-  const report = reporterFed(steps).report(t0, t0, false, []);
+  const report = reporterFed(steps).report(t0, t0, false, pathOf);
   const hammer = report.clients.find((c) => c.clientId === 'hammer');
   const polite = report.clients.find((c) => c.clientId === 'polite');
   expect(hammer?.rules.ban).toMatchObject({ verdict: 'fail', bans: 1, violations: 4 });
@@ -353,7 +356,7 @@ test('an early request before a ban is forgiven once the key admits a request ag
       keyViolations: i,
       banStarted: i === 5,
     });
-  const report = reporterFed(steps).report(t0, t0, false, []);
+  const report = reporterFed(steps).report(t0, t0, false, pathOf);
   expect(report.clients.find((c) => c.clientId === 'once')?.rules.ban).toMatchObject({
     verdict: 'pass',
     bans: 0,
@@ -435,7 +438,7 @@ test('a request sent before a failure was answered is not its retry (request/ans
   const second = reporter.arrive('demo-free', 'app', 'in-process', false);
   feed(reporter, { at: 0, status: 429, retryAfter: '5' }, first);
   feed(reporter, { at: 1, status: 200 }, second);
-  const [client] = reporter.report(t0, t0, false, []).clients;
+  const [client] = reporter.report(t0, t0, false, pathOf).clients;
   expect(client?.rules.retryAfter).toMatchObject({ earlyRequests: 0, judgedRequests: 0 });
   expect(client?.rules.backoff.retries).toBe(0);
 });
@@ -477,7 +480,7 @@ test('a create resent after a 503, a dropped connection or a timeout is reported
   const slow = reporter.arrive('demo-free', 'app', 'in-process', false);
   feed(reporter, { at: 5000, status: 201, ...post });
   feed(reporter, { at: 0, status: 201, ...post }, slow);
-  expect(reporter.report(t0, t0, false, []).clients[0]?.rules.resentCreates).toMatchObject({
+  expect(reporter.report(t0, t0, false, pathOf).clients[0]?.rules.resentCreates).toMatchObject({
     verdict: 'fail',
     after: { timeout: 1 },
   });
@@ -497,7 +500,7 @@ test('a hot loop fails backoff even when every retry is also early', () => {
 test("each client keeps its own recent requests: another client's flood pushes nothing out", () => {
   const steps: Step[] = [{ at: 0, client: 'quiet', status: 200 }];
   for (let i = 1; i <= 40; i++) steps.push({ at: i, client: 'flood', status: 200 });
-  const report = reporterFed(steps).report(t0, t0, false, []);
+  const report = reporterFed(steps).report(t0, t0, false, pathOf);
   const quiet = report.clients.find((c) => c.clientId === 'quiet');
   const flood = report.clients.find((c) => c.clientId === 'flood');
   expect(quiet?.recent.map((r) => r.realAt)).toEqual([new Date(t0).toISOString()]);
@@ -521,7 +524,7 @@ test('a client that met no failure is not-applicable on every rule', () => {
 test('past 64 clients on one key, later ones share one entry', () => {
   const steps: Step[] = [];
   for (let i = 0; i < 70; i++) steps.push({ at: i, client: `app-${i}`, status: 200 });
-  const clients = reporterFed(steps).report(t0, t0, false, []).clients;
+  const clients = reporterFed(steps).report(t0, t0, false, pathOf).clients;
   expect(clients).toHaveLength(65);
   expect(clients.at(-1)?.clientId).toBe('(other clients)');
   expect(clients.at(-1)?.requests).toBe(6);

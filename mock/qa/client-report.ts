@@ -13,7 +13,6 @@
  * time, which a client sleeps on) and the longer reading counts.
  */
 
-import { redactUrl } from '../policies/log-redaction.ts';
 import { backoffRules, type ChainJudgement, judgeChain } from './backoff-judgement.ts';
 import {
   type ClientInstances,
@@ -327,14 +326,17 @@ function newRecord(keyId: string, clientId: string): ClientRecord {
   };
 }
 
+/** How a report shows a request's URL: its path and query, redacted. */
+type ShowUrl = (url: URL) => string;
+
 /** Records answers and judges clients; one per fake. */
 export interface ClientReporter {
   /** Notes a request's arrival (before it is answered); returns its place in the sequence. */
   arrive(keyId: string, clientId: string, connection: string, oneCopy: boolean): number;
   /** Records one answered request. */
   record(event: ClientEvent): void;
-  /** The report as of `now` (the fake's clock) and `realNow`; `secrets` are redacted from paths. */
-  report(now: number, realNow: number, frozen: boolean, secrets: readonly string[]): ClientReport;
+  /** The report as of `now` (the fake's clock) and `realNow`; `showUrl` redacts a request's URL. */
+  report(now: number, realNow: number, frozen: boolean, showUrl: ShowUrl): ClientReport;
   /** Forgets everything (a control reset). */
   clear(): void;
 }
@@ -626,18 +628,15 @@ export function createClientReporter(): ClientReporter {
     for (const c of clients.values()) if (c.keyId === keyId) c.violationsTowardsBan = 0;
   }
 
-  const show = (
-    event: ClientEvent,
-    clientId: string,
-    secrets: readonly string[],
-  ): RecentRequest => ({
+  const show = (event: ClientEvent, clientId: string, showUrl: ShowUrl): RecentRequest => ({
     at: new Date(event.arrivedAt).toISOString(),
     realAt: new Date(event.arrivedReal).toISOString(),
     keyId: event.keyId,
     clientId,
     connection: event.connection,
     method: event.method,
-    path: redactUrl(event.url, secrets).slice(0, 200),
+    // Redacted whole, then cut: a cut first could leave part of a secret.
+    path: showUrl(event.url).slice(0, 200),
     status: event.dropped ? 0 : event.status,
     errorCode: event.errorCode ?? null,
     retryAfter: event.retryAfter ?? null,
@@ -646,7 +645,7 @@ export function createClientReporter(): ClientReporter {
     latencyMs: event.answeredAt - event.arrivedAt,
   });
 
-  function summarise(c: ClientRecord, secrets: readonly string[]): ClientSummary {
+  function summarise(c: ClientRecord, showUrl: ShowUrl): ClientSummary {
     // Open chains are judged as they stand, without closing them.
     const probe = {
       judged: { ...c.judged },
@@ -695,7 +694,7 @@ export function createClientReporter(): ClientReporter {
         .map(([n, r]) => `${n}: ${r.reason}`),
       firstSeen: time(c.first ?? c.last),
       lastSeen: time(c.last),
-      recent: c.recent.map((event) => show(event, c.clientId, secrets)).reverse(),
+      recent: c.recent.map((event) => show(event, c.clientId, showUrl)).reverse(),
     };
   }
 
@@ -710,7 +709,7 @@ export function createClientReporter(): ClientReporter {
       if (event.banStarted) chargeBan(event.keyId);
       else if (event.keyViolations === 0) forgiveKey(event.keyId);
     },
-    report: (now, realNow, frozen, secrets) => {
+    report: (now, realNow, frozen, showUrl) => {
       const offsetMs = now - realNow;
       return {
         now: new Date(now).toISOString(),
@@ -720,8 +719,8 @@ export function createClientReporter(): ClientReporter {
           offsetMs,
         },
         tolerance: complianceTolerance,
-        clients: [...clients.values()].map((c) => summarise(c, secrets)),
-        recent: recent.map(({ event, clientId }) => show(event, clientId, secrets)).reverse(),
+        clients: [...clients.values()].map((c) => summarise(c, showUrl)),
+        recent: recent.map(({ event, clientId }) => show(event, clientId, showUrl)).reverse(),
       };
     },
     clear() {

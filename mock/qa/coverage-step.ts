@@ -14,9 +14,8 @@ import {
 } from '../contract/interface-coverage.ts';
 import type { Context, Policy } from '../core/pipeline.ts';
 import type { Answer } from '../messages/answer.ts';
+import type { Redaction } from '../messages/redaction.ts';
 import { keyIdSlot } from '../policies/auth.ts';
-import { redactUrl } from '../policies/log-redaction.ts';
-import type { KeySecrets } from '../policies/plans.ts';
 import { routeSlot } from '../routes/route.ts';
 import type { ClientIds } from './client-report-step.ts';
 
@@ -43,8 +42,8 @@ export interface CoverageOptions {
 interface CoverageParts {
   readonly clock: ControllableClock;
   readonly clientIds: ClientIds;
-  /** The secrets the examples' paths must not show. */
-  readonly secrets: KeySecrets;
+  /** The one redaction the record passes through where it is written. */
+  readonly redaction: Redaction;
 }
 
 /** The query of a request without one (read, never changed). */
@@ -91,7 +90,7 @@ function hasErrorBody(answer: Answer): boolean {
 
 /** The step: passes the request on, then records its answer in the coverage. */
 export function coveragePolicy(
-  { clock, clientIds, secrets }: CoverageParts,
+  { clock, clientIds, redaction }: CoverageParts,
   options: CoverageOptions,
 ): Policy<CoverageControl> {
   const keepOnReset = options.coverage?.keepOnReset ?? false;
@@ -104,13 +103,11 @@ export function coveragePolicy(
   const after = (context: Context, answer: Answer): Answer => {
     const { request, url, now } = context;
     const keyId = context.get(keyIdSlot);
-    // Redacted only when an example is shown (most requests never are), against the secrets
-    // known when the request came: a key removed by a reset since is still hidden.
-    const known = secrets();
     const exchange: CoverageExchange = {
       operationId: context.get(routeSlot)?.route.operationId,
       method: request.method,
-      path: () => redactUrl(url, known),
+      // Made only when an example is shown (most requests never are); redacted with the record.
+      path: () => `${url.pathname}${url.search}`,
       // URL builds its searchParams on first use: not for the many requests without a query.
       query: url.search === '' ? noQuery : url.searchParams,
       status: answer.status,
@@ -130,7 +127,7 @@ export function coveragePolicy(
       if (!keepOnReset) recorder.clear();
     },
     control: {
-      coverage: () => recorder.record('fake', clock.now()),
+      coverage: () => redaction.json(recorder.record('fake', clock.now())),
       clearCoverage: () => recorder.clear(),
     },
   };

@@ -25,6 +25,17 @@ const dir = mkdtempSync(join(tmpdir(), 'petstore-coverage-'));
 afterEach(stopFakeProcesses);
 afterAll(() => rmSync(dir, { recursive: true, force: true }));
 
+/** A fake behind its HTTP door on a free port, and a supertest agent for it; close the door after. */
+async function servedFake() {
+  const fake = await createFake();
+  const door = await listenHttp(fake.behaviour, {
+    port: 0,
+    origin: fake.config.origins[0] as string,
+  });
+  const http = request(`http://127.0.0.1:${(door.server.address() as { port: number }).port}`);
+  return { http, door };
+}
+
 const item = (record: CoverageRecord, id: string) => record.items.find((each) => each.id === id);
 
 test('fake.control.coverage() records each item with its key and client id, and a reset clears it', async () => {
@@ -136,13 +147,8 @@ test('expectInterfaceCoverage lists every required item never exercised, and pas
 });
 
 test('GET /__control/coverage answers JSON, Markdown, JUnit and CTRF over HTTP, and refuses another format', async () => {
-  const fake = await createFake();
-  const door = await listenHttp(fake.behaviour, {
-    port: 0,
-    origin: fake.config.origins[0] as string,
-  });
+  const { http, door } = await servedFake();
   try {
-    const http = request(`http://127.0.0.1:${(door.server.address() as { port: number }).port}`);
     await http.get('/v1/pets/1').set('Authorization', 'Bearer free-demo-key').expect(200);
     const json = await http.get('/__control/coverage').expect(200);
     expect(validate(json.body)).toBe(true);
@@ -168,6 +174,30 @@ test('GET /__control/coverage answers JSON, Markdown, JUnit and CTRF over HTTP, 
     expect(bad.body.message).toContain(
       'format must be one of json, markdown, junit, ctrf, got "html"',
     );
+  } finally {
+    await door.close();
+  }
+});
+
+test('the Markdown escapes what clients send: a path or client id cannot add HTML, a link or a column to a job summary', async () => {
+  const { http, door } = await servedFake();
+  try {
+    // `|`, `[`, `]`, `(`, `)`, `*` and `!` stay raw in a URL path; `<` and `>` in the client id.
+    await http
+      .get('/v1/pets/![x](javascript:x)|*bold*|`code`')
+      .set('Authorization', 'Bearer free-demo-key')
+      .set('X-Client-Id', '<img src=x onerror=alert(1)> | [click](https://evil.example)')
+      .expect(404);
+    const markdown = (await http.get('/__control/coverage?format=markdown').expect(200)).text;
+    const row = markdown.split('\n').find((line) => line.startsWith('| `getPet 404`')) ?? '';
+    expect(row).toContain(
+      'GET /v1/pets/\\!\\[x\\]\\(javascript:x\\)\\|\\*bold\\*\\|%60code%60 404',
+    );
+    expect(row).toContain(
+      'client "\\<img src=x onerror=alert\\(1\\)\\> \\| \\[click\\]\\(https://evil.example\\)"',
+    );
+    // Still one row of four cells: no unescaped pipe in it but the table's own.
+    expect(row.split(/(?<!\\)\|/)).toHaveLength(6);
   } finally {
     await door.close();
   }

@@ -4,6 +4,11 @@
  * provider-states URL). A state names what the store, the clock and the usage ledger held when
  * the consumer's request arrived: "a key on the free plan", "the key's window is spent", "the key
  * is banned", "pet 42 exists", "pet 7 does not exist", "no pets", "pets exist".
+ *
+ * A state's request is checked whole before anything changes: the plan must be one of the plan
+ * table's own names (never `__proto__` or `toString`), an id one the store can hold, and every
+ * parameter the state's name implies present and equal to it. A state that cannot be made is a
+ * 400, never a guess (a "no pets with status sold" without its status once emptied the store).
  */
 import type { ControllableClock } from '../clock/clock.ts';
 import { isJsonObject } from '../contract/lossless-json.ts';
@@ -12,7 +17,7 @@ import type { Pet, PetStatus } from '../contract/types.ts';
 import { ControlInputError } from '../control/control-input-error.ts';
 import { type KeyEntry, type Limits, limitsFor } from '../policies/plans.ts';
 import { emptyUsage, type KeyUsage } from '../policies/rate-limit.ts';
-import type { PetStore } from '../store/pet-store.ts';
+import { maxPetId, type PetStore } from '../store/pet-store.ts';
 
 /** A Pact provider state: its name and the values it was recorded with. */
 export interface ProviderState {
@@ -85,10 +90,6 @@ export const listState = (empty: boolean, status: string | undefined): ProviderS
 
 /** The key the verifier's requests use for `plan`: one the fake adds for Pact, never a seeded one. */
 function pactKey(parts: ProviderStateParts, plan: string): KeyEntry {
-  if (parts.plans[plan] === undefined)
-    throw new ControlInputError(
-      `params.plan must be one of ${Object.keys(parts.plans).join(', ')}; got ${JSON.stringify(plan).slice(0, 60)}`,
-    );
   const id = `pact-${plan}`.slice(0, 64).replace(/[^A-Za-z0-9._-]/g, '-');
   let key = parts.keys.find((entry) => entry.id === id);
   if (key === undefined) {
@@ -98,43 +99,108 @@ function pactKey(parts: ProviderStateParts, plan: string): KeyEntry {
   return key;
 }
 
-const planOf = (params: Readonly<Record<string, unknown>>) =>
-  typeof params.plan === 'string' ? params.plan : 'free';
+type Params = Readonly<Record<string, unknown>>;
 
-function idOf(params: Readonly<Record<string, unknown>>): number {
-  const id = Number(params.id);
-  if (!Number.isSafeInteger(id) || id < 1)
-    throw new ControlInputError('params.id must be a positive integer');
+/**
+ * The plan a key state names, in its name (`a key on the pro plan`) or `params.plan`: one of the
+ * plan table's own names. When both say one, they must agree.
+ */
+function planOf(parts: ProviderStateParts, named: string | undefined, params: Params): string {
+  const plans = Object.keys(parts.plans).join(', ');
+  const given = params.plan;
+  if (given !== undefined && typeof given !== 'string')
+    throw new ControlInputError(`params.plan must be one of ${plans}; got ${typeof given}`);
+  if (named !== undefined && given !== undefined && named !== given)
+    throw new ControlInputError(
+      `params.plan ${JSON.stringify(given.slice(0, 60))} does not match the state's plan ${JSON.stringify(named.slice(0, 60))}`,
+    );
+  const plan = named ?? given;
+  if (plan === undefined)
+    throw new ControlInputError(`params.plan is required for this state: one of ${plans}`);
+  // Own names only: `__proto__`, `constructor` and `toString` are no plan of the table.
+  if (!Object.hasOwn(parts.plans, plan))
+    throw new ControlInputError(
+      `params.plan must be one of ${plans}; got ${JSON.stringify(plan.slice(0, 60))}`,
+    );
+  return plan;
+}
+
+/** The pet id a pet state names (`pet 42 exists`), which `params.id` must repeat, in range. */
+function idOf(named: string, params: Params): number {
+  const id = Number(named);
+  if (!/^\d{1,16}$/.test(named) || !Number.isSafeInteger(id) || id < 1 || id > maxPetId)
+    throw new ControlInputError(
+      `the state's pet id must be an integer from 1 to ${maxPetId} (2^53 - 1); got ${named.slice(0, 40)}`,
+    );
+  if (params.id === undefined)
+    throw new ControlInputError(`params.id is required for this state: ${id}, as its name says`);
+  if (params.id !== id)
+    throw new ControlInputError(
+      `params.id must be ${id}, as the state's name says; got ${JSON.stringify(params.id)?.slice(0, 40)}`,
+    );
   return id;
 }
 
-function statusOf(params: Readonly<Record<string, unknown>>): PetStatus | undefined {
+/**
+ * The status a list state names (`no pets with status sold`), which `params.status` must repeat;
+ * undefined for a state that names none, which then takes no status.
+ */
+function statusOf(named: string | undefined, params: Params): PetStatus | undefined {
   const { status } = params;
-  if (status === undefined) return undefined;
-  if (!(petStatuses as readonly unknown[]).includes(status))
-    throw new ControlInputError(`params.status must be one of ${petStatuses.join(', ')}`);
-  return status as PetStatus;
+  if (named === undefined) {
+    if (status !== undefined)
+      throw new ControlInputError(
+        "params.status is not taken by this state; name the status in the state (e.g. 'no pets with status sold')",
+      );
+    return undefined;
+  }
+  if (!(petStatuses as readonly string[]).includes(named))
+    throw new ControlInputError(
+      `the state's status must be one of ${petStatuses.join(', ')}; got ${JSON.stringify(named.slice(0, 40))}`,
+    );
+  if (status === undefined)
+    throw new ControlInputError(
+      `params.status is required for this state: ${JSON.stringify(named)}, as its name says`,
+    );
+  if (status !== named)
+    throw new ControlInputError(
+      `params.status must be ${JSON.stringify(named)}, as the state's name says; got ${JSON.stringify(status)?.slice(0, 40)}`,
+    );
+  return named as PetStatus;
 }
 
-/** Replaces the store's pets with those `change` returns, keeping ids and the id counter. */
+/**
+ * Replaces the store's pets with those `change` returns, keeping ids and the id counter. A pet
+ * the store cannot hold (not a valid Pet) is a 400 and changes nothing.
+ */
 async function editPets(store: PetStore, change: (pets: Pet[]) => Pet[]): Promise<void> {
   const snapshot = store.snapshot();
   const pets = change([...snapshot.pets]);
   const largest = pets.reduce((max, pet) => Math.max(max, Number(pet.id)), 0);
-  await store.restore({ pets, nextId: Math.max(snapshot.nextId, largest + 1) });
+  // Past 2^53 - 1 no id is exact: a pet at the last id leaves the store full (507 on create).
+  const nextId = Math.min(Math.max(snapshot.nextId, largest + 1), maxPetId);
+  try {
+    await store.restore({ pets, nextId });
+  } catch (error) {
+    if (error instanceof RangeError)
+      throw new ControlInputError(`the state's pet cannot be stored: ${error.message}`);
+    throw error;
+  }
 }
 
+/** A state's setup, given what its name's pattern captured and the request's params. */
 type Setup = (
   parts: ProviderStateParts,
-  params: Readonly<Record<string, unknown>>,
+  params: Params,
+  named: readonly (string | undefined)[],
 ) => Promise<Record<string, unknown>>;
 
 /** Each state's setup, by the pattern of its name; the answer is what the verifier may inject. */
 const setups: readonly (readonly [RegExp, Setup])[] = [
   [
-    /^a key on the .+ plan$/,
-    async (parts, params) => {
-      const key = pactKey(parts, planOf(params));
+    /^a key on the (.+) plan$/,
+    async (parts, params, [plan]) => {
+      const key = pactKey(parts, planOf(parts, plan, params));
       // A fresh window for every interaction: a verification run is many requests on one key.
       parts.usage.set(key.id, emptyUsage());
       return { apiKey: key.key, keyId: key.id };
@@ -143,7 +209,7 @@ const setups: readonly (readonly [RegExp, Setup])[] = [
   [
     /^the key's window is spent$/,
     async (parts, params) => {
-      const key = pactKey(parts, planOf(params));
+      const key = pactKey(parts, planOf(parts, undefined, params));
       const limits = limitsFor(parts.plans, key);
       const now = parts.clock.now();
       const usage = emptyUsage();
@@ -157,7 +223,7 @@ const setups: readonly (readonly [RegExp, Setup])[] = [
   [
     /^the key is banned$/,
     async (parts, params) => {
-      const key = pactKey(parts, planOf(params));
+      const key = pactKey(parts, planOf(parts, undefined, params));
       const usage = emptyUsage();
       usage.bannedUntil = parts.clock.now() + BAN_MS;
       parts.usage.set(key.id, usage);
@@ -165,15 +231,18 @@ const setups: readonly (readonly [RegExp, Setup])[] = [
     },
   ],
   [
-    /^pet \d+ exists$/,
-    async ({ store }, params) => {
-      const id = idOf(params);
-      const status = statusOf(params) ?? 'available';
+    /^pet (\d+) exists$/,
+    async ({ store }, params, [named = '']) => {
+      const id = idOf(named, params);
+      const { status = 'available' } = params;
+      if (!(petStatuses as readonly unknown[]).includes(status))
+        throw new ControlInputError(`params.status must be one of ${petStatuses.join(', ')}`);
+      // A field of the wrong type is the store's to refuse (a 400 through editPets), not to guess.
       const pet = {
         ...params,
         id,
-        name: typeof params.name === 'string' ? params.name : 'Rex',
-        categoryId: Number.isSafeInteger(params.categoryId) ? params.categoryId : 1,
+        name: params.name ?? 'Rex',
+        categoryId: params.categoryId ?? 1,
         status,
       } as Pet;
       await editPets(store, (pets) => [...pets.filter((each) => Number(each.id) !== id), pet]);
@@ -181,17 +250,17 @@ const setups: readonly (readonly [RegExp, Setup])[] = [
     },
   ],
   [
-    /^pet \d+ does not exist$/,
-    async ({ store }, params) => {
-      const id = idOf(params);
+    /^pet (\d+) does not exist$/,
+    async ({ store }, params, [named = '']) => {
+      const id = idOf(named, params);
       await editPets(store, (pets) => pets.filter((each) => Number(each.id) !== id));
       return { petId: id };
     },
   ],
   [
-    /^no pets( with status \w+)?$/,
-    async ({ store }, params) => {
-      const status = statusOf(params);
+    /^no pets(?: with status (\w+))?$/,
+    async ({ store }, params, [named]) => {
+      const status = statusOf(named, params);
       await editPets(store, (pets) =>
         status === undefined ? [] : pets.filter((pet) => pet.status !== status),
       );
@@ -199,9 +268,9 @@ const setups: readonly (readonly [RegExp, Setup])[] = [
     },
   ],
   [
-    /^(pets exist|a pet with status \w+ exists)$/,
-    async ({ store }, params) => {
-      const status = statusOf(params);
+    /^(?:pets exist|a pet with status (\w+) exists)$/,
+    async ({ store }, params, [named]) => {
+      const status = statusOf(named, params);
       if (store.list(1, status).length === 0)
         store.create({ name: 'Rex', categoryId: 1, status: status ?? 'available' });
       return {};
@@ -228,11 +297,13 @@ export async function applyProviderState(
   if (!isJsonObject(params)) throw new ControlInputError('params must be a JSON object');
   // A verifier calls with no state for an interaction that names none: nothing to set up.
   if (state === '') return {};
-  const setup = setups.find(([pattern]) => pattern.test(state))?.[1];
-  if (setup === undefined)
-    throw new ControlInputError(
-      `unknown provider state ${JSON.stringify(state.slice(0, 100))}; known: ${knownStates}`,
-    );
-  if (action === 'teardown') return {};
-  return setup(parts, params);
+  for (const [pattern, setup] of setups) {
+    const match = pattern.exec(state);
+    if (match === null) continue;
+    if (action === 'teardown') return {};
+    return setup(parts, params, match.slice(1));
+  }
+  throw new ControlInputError(
+    `unknown provider state ${JSON.stringify(state.slice(0, 100))}; known: ${knownStates}`,
+  );
 }

@@ -3,16 +3,23 @@
  * as a Pact V4 file. One interaction per operation, status, request shape (method, path
  * template, query keys, header names, body keys) and provider state; the API key is never
  * written (a placeholder, a regex rule and a ProviderState generator that takes the key from the
- * state's setup); bodies carry matching rules derived from the OpenAPI document; each interaction
- * names the state the fake was in (see pact-provider-states.ts). Answers QA injected (forced,
- * chaos) and the fake's own 5xx are not recorded: no provider owes them.
+ * state's setup), and the file passes through the fake's one redaction where it is written;
+ * bodies carry matching rules derived from the OpenAPI document; each interaction names the state
+ * the fake was in (see pact-provider-states.ts). Answers QA injected (forced, chaos) and the
+ * fake's own 5xx are not recorded: no provider owes them.
+ *
+ * Its memory is bounded in bytes whatever clients send: a body is kept whole only while it is
+ * small (a larger one as its shape: its first fields, items and characters), the recording holds
+ * at most `maxPactBytes` of interactions, and requests without a valid key, which any web page
+ * can send, keep no body, make no shape of one, and fill at most `maxAnonymousInteractions`.
  */
-import { parseJson } from '../contract/lossless-json.ts';
+import { parseJson, stringifyJson } from '../contract/lossless-json.ts';
 import type { OperationId } from '../contract/types.ts';
 import { ControlInputError } from '../control/control-input-error.ts';
 import type { Context, Policy } from '../core/pipeline.ts';
 import type { Answer } from '../messages/answer.ts';
 import type { BodyBytes } from '../messages/fake-request.ts';
+import { credentialPlaceholders, type Redaction } from '../messages/redaction.ts';
 import { callerSlot } from '../policies/auth.ts';
 import { requestJsonSlot } from '../routes/request-body.ts';
 import { routeSlot } from '../routes/route.ts';
@@ -36,9 +43,13 @@ import {
   spentState,
 } from './pact-provider-states.ts';
 
-/** What the recorder reads: what provider states change, and the largest body the fake reads. */
+/**
+ * What the recorder reads: what provider states change, the largest body the fake reads, and the
+ * redaction the file passes through.
+ */
 interface PactParts extends ProviderStateParts {
   readonly config: { readonly maxBodyBytes: number; readonly basePath: string };
+  readonly redaction: Redaction;
 }
 
 /** Names a pact's two sides. */
@@ -98,10 +109,16 @@ export interface PactControl {
 
 /** Most interactions kept: past it new shapes are counted, not kept (memory stays bounded). */
 const maxInteractions = 1000;
+/** Most bytes of interactions (as JSON text) kept; past it new shapes are counted, not kept. */
+export const maxPactBytes = 8 * 1024 * 1024;
+/** Most interactions of requests without a valid key: a page's `no-cors` traffic fills no more. */
+export const maxAnonymousInteractions = 50;
+/** A body whose JSON text is longer is kept as its shape (see `shapeOf`). */
+const maxBodyChars = 16 * 1024;
+/** Body keys past this length make a shape by their hash: a flood of names is not kept. */
+const maxShapePart = 200;
 /** What the Authorization header is written as: a key of the right form that no fake holds. */
-export const redactedAuthorization = 'Bearer REDACTED-API-KEY';
-/** What a key that matched none is written as: any unknown key is refused alike. */
-const unknownAuthorization = 'Bearer not-a-known-key';
+export const redactedAuthorization = credentialPlaceholders.knownKey;
 
 /**
  * Response headers a pact states besides the document's for the answer. Not Deprecation or
@@ -133,6 +150,45 @@ function shapeKey(shape: string): string {
     hash = (hash * 0x100000001b3n) & 0xffffffffffffffffn;
   }
   return hash.toString(16).padStart(16, '0');
+}
+
+/**
+ * A cheap 64-bit digest of a long text (two 32-bit FNV-1a passes with different offsets), to
+ * name a body's many field names in a shape: `shapeKey`'s BigInt arithmetic costs a second for
+ * a megabyte of names.
+ */
+function digest(text: string): string {
+  let low = 0x811c9dc5;
+  let high = 0x01000193;
+  for (let at = 0; at < text.length; at++) {
+    const unit = text.charCodeAt(at);
+    low = Math.imul(low ^ unit, 0x01000193);
+    high = Math.imul(high ^ unit, 0x01000193) ^ (low >>> 15);
+  }
+  return `${(low >>> 0).toString(16).padStart(8, '0')}${(high >>> 0).toString(16).padStart(8, '0')}`;
+}
+
+/**
+ * A large JSON body as a pact keeps it: the same structure, cut to its first fields, items and
+ * characters. What the request was shaped like, which is what a pact states, not every byte.
+ */
+function shapeOf(value: unknown, depth = 0): unknown {
+  if (typeof value === 'string') return value.slice(0, 256);
+  if (value === null || typeof value !== 'object') return value;
+  if (depth >= 6) return Array.isArray(value) ? [] : {};
+  if (Array.isArray(value)) return value.slice(0, 5).map((item) => shapeOf(item, depth + 1));
+  // Entries, not assignment: a field may be called `__proto__`.
+  return Object.fromEntries(
+    Object.entries(value)
+      .slice(0, 32)
+      .map(([name, item]) => [name.slice(0, 128), shapeOf(item, depth + 1)]),
+  );
+}
+
+/** A body kept whole while it is small, else its shape. */
+function keptBody(value: unknown, text: string | undefined): unknown {
+  const size = text?.length ?? stringifyJson(value)?.length ?? 0;
+  return size <= maxBodyChars ? value : shapeOf(value);
 }
 
 /** The path template of a route's path: its parameters named, not valued. */
@@ -171,6 +227,9 @@ const headerNames = [
 /** The Pact recorder's policy; it sits just inside routing, so it sees every answer as sent. */
 export function pactPolicy(parts: PactParts): Policy<PactControl> {
   const recorded = new Map<string, PactInteraction>();
+  /** Bytes of the interactions kept (their JSON text), and how many came without a valid key. */
+  let recordedBytes = 0;
+  let anonymous = 0;
   let dropped = 0;
   const failures = { count: 0, last: '' };
 
@@ -187,9 +246,11 @@ export function pactPolicy(parts: PactParts): Policy<PactControl> {
       answer.errorCode === 'host_not_allowed'
     )
       return undefined;
-    // The route's parse when it read the body; read and parse it here only when it did not.
+    // The route's parse when it read the body; read and parse it here only when it did not, and
+    // only for a known key: a request without one keeps no body (any web page can send it).
     const parsed = context.get(requestJsonSlot);
-    if (parsed === undefined && context.request.method === 'POST') {
+    const known = context.get(callerSlot) !== undefined;
+    if (parsed === undefined && known && context.request.method === 'POST') {
       const withBody = (bytes: BodyBytes) => {
         const text = bytes === 'too-large' ? '' : utf8.decode(bytes);
         recordShaped(context, answer, operationId, text, jsonOf(text));
@@ -204,7 +265,7 @@ export function pactPolicy(parts: PactParts): Policy<PactControl> {
       answer,
       operationId,
       '',
-      parsed === undefined ? { ok: false } : { ok: true, value: parsed.value },
+      parsed === undefined || !known ? { ok: false } : { ok: true, value: parsed.value },
     );
     return undefined;
   }
@@ -227,13 +288,15 @@ export function pactPolicy(parts: PactParts): Policy<PactControl> {
     // Paths are the document's: relative to the base URL, which holds the `/v1` prefix.
     const path = url.pathname.slice(parts.config.basePath.length) || '/';
     const template = templateOf(path, match?.params);
-    const bodyKeys = requestJson.ok
+    const allKeys = requestJson.ok
       ? requestJson.value !== null && typeof requestJson.value === 'object'
         ? sortedKeys(requestJson.value)
         : ''
       : requestText === ''
         ? ''
         : '<text>';
+    // A body of a thousand made-up field names is one short part of the shape, not a thousand.
+    const bodyKeys = allKeys.length > maxShapePart ? `#${digest(allKeys)}` : allKeys;
     // Most requests have no query: URL's searchParams is built only for those that do.
     const hasQuery = url.search !== '';
     const statusFilter = hasQuery ? (url.searchParams.get('status') ?? undefined) : undefined;
@@ -254,7 +317,10 @@ export function pactPolicy(parts: PactParts): Policy<PactControl> {
     const shape = same ? last.shape : of.join(' ');
     last = { of, shape };
     if (recorded.has(shape)) return;
-    if (recorded.size >= maxInteractions) {
+    if (
+      recorded.size >= maxInteractions ||
+      (caller === undefined && anonymous >= maxAnonymousInteractions)
+    ) {
       dropped += 1;
       return;
     }
@@ -281,7 +347,9 @@ export function pactPolicy(parts: PactParts): Policy<PactControl> {
       };
     } else if (authorization !== null) {
       requestHeaders.Authorization = [
-        /^bearer\s/i.test(authorization) ? unknownAuthorization : 'Basic cmVkYWN0ZWQ=',
+        /^bearer\s/i.test(authorization)
+          ? credentialPlaceholders.unknownKey
+          : credentialPlaceholders.otherScheme,
       ];
     }
     if (contentType !== null) requestHeaders['Content-Type'] = [contentType];
@@ -301,16 +369,17 @@ export function pactPolicy(parts: PactParts): Policy<PactControl> {
 
     let requestBody: PactBody | undefined;
     if (requestJson.ok) {
+      const content = keptBody(requestJson.value, requestText === '' ? undefined : requestText);
       requestBody = {
-        content: requestJson.value,
+        content,
         contentType: 'application/json',
         contentTypeHint: 'TEXT',
         encoded: false,
       };
-      requestRules.body = requestBodyRules(operationId, requestJson.value);
+      requestRules.body = requestBodyRules(operationId, content);
     } else if (requestText !== '') {
       requestBody = {
-        content: requestText,
+        content: requestText.slice(0, maxBodyChars),
         contentType: 'text/plain',
         contentTypeHint: 'TEXT',
         encoded: false,
@@ -349,13 +418,14 @@ export function pactPolicy(parts: PactParts): Policy<PactControl> {
     const responseRules: Record<string, PactRules> = { header: statedRules };
     let responseBody: PactBody | undefined;
     if (body.ok && request.method !== 'HEAD') {
+      const content = keptBody(body.value, answer.body);
       responseBody = {
-        content: body.value,
+        content,
         contentType: 'application/json',
         contentTypeHint: 'TEXT',
         encoded: false,
       };
-      responseRules.body = responseBodyRules(operationId, answer.status, body.value);
+      responseRules.body = responseBodyRules(operationId, answer.status, content);
     }
     const who =
       caller !== undefined ? [] : [authorization === null ? 'no key' : 'a key that matches none'];
@@ -382,8 +452,14 @@ export function pactPolicy(parts: PactParts): Policy<PactControl> {
         matchingRules: responseRules,
       },
     };
+    const size = stringifyJson(interaction).length;
+    if (recordedBytes + size > maxPactBytes) {
+      dropped += 1;
+      return;
+    }
+    recordedBytes += size;
+    if (caller === undefined) anonymous += 1;
     recorded.set(shape, interaction);
-    return;
   }
 
   /** The recorder never changes an answer; the pact's metadata says what it missed and why. */
@@ -412,7 +488,8 @@ export function pactPolicy(parts: PactParts): Policy<PactControl> {
     pact: ({ consumer = 'petstore-consumer', provider = 'petstore' } = {}) => {
       if (nameProblem(consumer) || nameProblem(provider))
         throw new ControlInputError('consumer and provider must be names of 1 to 200 characters');
-      return {
+      // Redacted where it is written: GET /__control/pact, --pact-out and the tests' parts.
+      return parts.redaction.json({
         consumer: { name: consumer },
         provider: { name: provider },
         interactions: [...recorded.values()],
@@ -428,7 +505,7 @@ export function pactPolicy(parts: PactParts): Policy<PactControl> {
               : { recordingFailures: failures.count, lastFailure: failures.last }),
           },
         },
-      };
+      });
     },
     providerState: (request) => applyProviderState(parts, request),
   };
@@ -436,6 +513,8 @@ export function pactPolicy(parts: PactParts): Policy<PactControl> {
     step: { after },
     reset: () => {
       recorded.clear();
+      recordedBytes = 0;
+      anonymous = 0;
       dropped = 0;
       failures.count = 0;
       failures.last = '';

@@ -157,6 +157,27 @@ function toFakeRequest(incoming: IncomingMessage, origin: string, body: BodyByte
   };
 }
 
+/** How long a connection refused early goes on reading (and dropping) the body it was sent. */
+const lingerMs = 2_000;
+
+/**
+ * Closes a connection refused before its body was read in stages, as RFC 9112 (section 9.6,
+ * "Tear-down") asks: the answer and a FIN first, then what the client still sends is read and
+ * dropped for up to `lingerMs`, then the socket is closed. Closed at once, with the client still
+ * sending, the server's TCP stack answers the rest with a reset, which may erase the 413 from
+ * the client's buffers before it is read (a proxy in front saw a lost connection, not the 413).
+ * Node closes a `Connection: close` socket with `destroySoon()` once the answer is out; this
+ * socket's does the above instead, while the request, never consumed, is dumped by Node.
+ */
+function closeInStages(socket: Socket): void {
+  socket.destroySoon = () => {
+    socket.end();
+    const timer = setTimeout(() => socket.destroy(), lingerMs);
+    timer.unref();
+    socket.once('close', () => clearTimeout(timer));
+  };
+}
+
 /** Writes an answer; a HEAD request gets the GET's headers (Content-Length included), no body. */
 function writeAnswer(res: ServerResponse, answer: Answer, closing: boolean): void {
   if (res.headersSent || res.destroyed) {
@@ -206,6 +227,7 @@ export async function listenHttp(
       }
       if (body === 'too-large') {
         // Refused before it is read whole; closing the connection spares reading the rest.
+        closeInStages(incoming.socket);
         const message = `The request body must be at most ${maxBodyBytes} bytes.`;
         refuse(incoming, res, 'payload_too_large', message);
         return;

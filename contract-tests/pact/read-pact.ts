@@ -1,0 +1,281 @@
+/**
+ * Reads a Pact V4 file for verify-pact, which holds the real key, so the file is not trusted:
+ * every field the replay reads is checked before one request is sent, and a field that is wrong
+ * is one line naming it (`interactions[2].providerStates must be an array of {name, params},
+ * got a string`). A request must be one of the interface's operations (`GET /pets`,
+ * `POST /pets`, `GET /pets/{petId}`, and `HEAD` of the two reads) at a plain path under the
+ * base URL: no dot segments (encoded or not), no absolute URL, no other host, no header that
+ * belongs to the connection. A matcher's regex must compile; how long it may run is
+ * match-pact.ts's to bound.
+ */
+import { isJsonObject } from '../../mock/contract/lossless-json.ts';
+import { dotSegmentProblem } from '../http/plain-path.ts';
+
+/** A field of the pact file that is not what the replay needs; its message names the field. */
+export class PactFileError extends Error {
+  override readonly name = 'PactFileError';
+}
+
+/** A Pact matcher, as the replay applies it. */
+export interface Matcher {
+  readonly match: string;
+  readonly regex?: string;
+  readonly min?: number;
+  readonly max?: number;
+}
+
+/** The rules of one category (`header`, `body`): a name or path and its matchers. */
+export type Rules = Readonly<Record<string, { readonly matchers: readonly Matcher[] }>>;
+
+/** The expected response of an interaction. */
+export interface ExpectedResponse {
+  readonly status: number;
+  readonly headers?: Readonly<Record<string, string | readonly string[]>>;
+  readonly body?: { readonly content?: unknown };
+  readonly matchingRules?: { readonly header?: Rules; readonly body?: Rules };
+}
+
+/** One HTTP interaction of a pact file, checked. */
+export interface Interaction {
+  readonly description: string;
+  readonly providerStates: readonly {
+    readonly name: string;
+    readonly params: Readonly<Record<string, unknown>>;
+  }[];
+  readonly request: {
+    readonly method: 'GET' | 'HEAD' | 'POST';
+    /** Relative to the base URL: `/pets` or `/pets/<id>`. */
+    readonly path: string;
+    readonly query: Readonly<Record<string, readonly string[]>>;
+    readonly headers: Readonly<Record<string, string>>;
+    readonly body?: { readonly content?: unknown };
+    /** Whether the pact asks for the key in Authorization (a ProviderState generator). */
+    readonly sendsKey: boolean;
+  };
+  readonly response: ExpectedResponse;
+}
+
+/** Headers a pact may not set: they belong to the connection, not to the request. */
+const connectionHeaders = new Set([
+  'host',
+  'content-length',
+  'transfer-encoding',
+  'connection',
+  'keep-alive',
+  'upgrade',
+  'expect',
+  'te',
+  'trailer',
+  'proxy-authorization',
+  'proxy-connection',
+]);
+
+const token = /^[!#$%&'*+.^_`|~0-9A-Za-z-]+$/;
+
+/** A value's kind in a message: `a string`, `an array`, `null`... */
+function kindOf(value: unknown): string {
+  if (value === null) return 'null';
+  if (Array.isArray(value)) return 'an array';
+  if (typeof value === 'object') return 'an object';
+  return `${typeof value === 'undefined' ? 'nothing' : `a ${typeof value}`}`;
+}
+
+function fail(field: string, wanted: string, value: unknown): never {
+  throw new PactFileError(`${field} must be ${wanted}, got ${kindOf(value)}`);
+}
+
+/** Why a path is not one the replay may send under the base URL, or undefined. */
+function pathProblem(path: string): string | undefined {
+  if (!path.startsWith('/') || path.startsWith('//'))
+    return 'must start with one "/": a path relative to the base URL, never an absolute URL or another host';
+  // Whitespace and the other characters below 0x21 (control characters), `\`, `?`, `#`, DEL.
+  if ([...path].some((char) => char <= ' ' || '\\?#\u007f'.includes(char)))
+    return 'must be a plain path: no spaces, backslashes, "?" (the query goes in request.query) or "#"';
+  const dots = dotSegmentProblem(path);
+  if (dots !== undefined) return `has ${dots}: the replay sends only paths under the base URL`;
+  return undefined;
+}
+
+/** The interface's operation a method and path are, or undefined. */
+function operationOf(method: string, path: string): string | undefined {
+  if (path === '/pets')
+    return method === 'GET' || method === 'HEAD'
+      ? 'listPets'
+      : method === 'POST'
+        ? 'createPet'
+        : undefined;
+  if (/^\/pets\/[^/]+$/.test(path) && (method === 'GET' || method === 'HEAD')) return 'getPet';
+  return undefined;
+}
+
+function stringList(value: unknown, field: string): readonly string[] {
+  if (typeof value === 'string') return [value];
+  if (Array.isArray(value) && value.every((item) => typeof item === 'string')) return value;
+  return fail(field, 'a string or an array of strings', value);
+}
+
+function objectAt(value: unknown, field: string): Record<string, unknown> {
+  if (!isJsonObject(value)) return fail(field, 'an object', value);
+  return value;
+}
+
+function optionalObject(value: unknown, field: string): Record<string, unknown> {
+  return value === undefined ? {} : objectAt(value, field);
+}
+
+function readRules(value: unknown, field: string): Rules | undefined {
+  if (value === undefined) return undefined;
+  const rules: Record<string, { matchers: Matcher[] }> = {};
+  for (const [name, rule] of Object.entries(objectAt(value, field))) {
+    const at = `${field}[${JSON.stringify(name)}]`;
+    const matchers = objectAt(rule, at).matchers;
+    if (!Array.isArray(matchers)) fail(`${at}.matchers`, 'an array of matchers', matchers);
+    rules[name] = {
+      matchers: matchers.map((matcher, index) => {
+        const where = `${at}.matchers[${index}]`;
+        const { match, regex, min, max } = objectAt(matcher, where);
+        if (typeof match !== 'string') fail(`${where}.match`, 'a string', match);
+        if (regex !== undefined) {
+          if (typeof regex !== 'string') fail(`${where}.regex`, 'a string', regex);
+          try {
+            new RegExp(regex);
+          } catch (error) {
+            throw new PactFileError(`${where}.regex is not a regex: ${(error as Error).message}`);
+          }
+        }
+        for (const [name, bound] of [
+          ['min', min],
+          ['max', max],
+        ] as const)
+          if (bound !== undefined && !(Number.isSafeInteger(bound) && (bound as number) >= 0))
+            fail(`${where}.${name}`, 'a whole number', bound);
+        return {
+          match,
+          ...(regex === undefined ? {} : { regex: regex as string }),
+          ...(min === undefined ? {} : { min: min as number }),
+          ...(max === undefined ? {} : { max: max as number }),
+        };
+      }),
+    };
+  }
+  return rules;
+}
+
+function readHeaders(value: unknown, field: string): Record<string, string> {
+  const headers: Record<string, string> = {};
+  for (const [name, each] of Object.entries(optionalObject(value, field))) {
+    const at = `${field}[${JSON.stringify(name)}]`;
+    if (!token.test(name) || connectionHeaders.has(name.toLowerCase()))
+      throw new PactFileError(`${at} is not a header a pact may set`);
+    const joined = stringList(each, at).join(', ');
+    if (/[\r\n\0]/.test(joined)) throw new PactFileError(`${at} holds a line break`);
+    headers[name] = joined;
+  }
+  return headers;
+}
+
+function readInteraction(value: unknown, field: string): Interaction {
+  const interaction = objectAt(value, field);
+  const { description, providerStates = [], request, response } = interaction;
+  if (typeof description !== 'string' || description === '')
+    fail(`${field}.description`, 'a non-empty string', description);
+  if (!Array.isArray(providerStates))
+    fail(`${field}.providerStates`, 'an array of {name, params}', providerStates);
+  const states = providerStates.map((state, index) => {
+    const at = `${field}.providerStates[${index}]`;
+    const { name, params } = objectAt(state, at);
+    if (typeof name !== 'string') fail(`${at}.name`, 'a string', name);
+    return { name, params: optionalObject(params, `${at}.params`) };
+  });
+
+  const asked = objectAt(request, `${field}.request`);
+  const { method, path } = asked;
+  if (typeof method !== 'string') fail(`${field}.request.method`, 'a string', method);
+  if (typeof path !== 'string') fail(`${field}.request.path`, 'a string', path);
+  const problem = pathProblem(path);
+  if (problem !== undefined)
+    throw new PactFileError(
+      `${field}.request.path ${JSON.stringify(path.slice(0, 80))} ${problem}`,
+    );
+  const upper = method.toUpperCase();
+  if (operationOf(upper, path) === undefined)
+    throw new PactFileError(
+      `${field}.request: ${upper.slice(0, 20)} ${path.slice(0, 80)} is not an operation of the interface; verify-pact sends only GET /pets, POST /pets, GET /pets/{petId} (and HEAD of the two GETs)`,
+    );
+  const query: Record<string, readonly string[]> = {};
+  for (const [name, values] of Object.entries(
+    optionalObject(asked.query, `${field}.request.query`),
+  ))
+    query[name] = stringList(values, `${field}.request.query[${JSON.stringify(name)}]`);
+  const headers = readHeaders(asked.headers, `${field}.request.headers`);
+  const body = asked.body === undefined ? undefined : objectAt(asked.body, `${field}.request.body`);
+  const generators = optionalObject(asked.generators, `${field}.request.generators`);
+  const headerGenerators = optionalObject(generators.header, `${field}.request.generators.header`);
+  const authorization = headerGenerators.Authorization;
+  const sendsKey =
+    authorization !== undefined &&
+    objectAt(authorization, `${field}.request.generators.header.Authorization`).type ===
+      'ProviderState';
+
+  const answer = objectAt(response, `${field}.response`);
+  const { status } = answer;
+  if (!Number.isInteger(status) || (status as number) < 100 || (status as number) > 599)
+    fail(`${field}.response.status`, 'an HTTP status (100 to 599)', status);
+  const expectedHeaders: Record<string, string | readonly string[]> = {};
+  for (const [name, each] of Object.entries(
+    optionalObject(answer.headers, `${field}.response.headers`),
+  ))
+    expectedHeaders[name] = stringList(each, `${field}.response.headers[${JSON.stringify(name)}]`);
+  const expectedBody =
+    answer.body === undefined ? undefined : objectAt(answer.body, `${field}.response.body`);
+  const rules = optionalObject(answer.matchingRules, `${field}.response.matchingRules`);
+  const headerRules = readRules(rules.header, `${field}.response.matchingRules.header`);
+  const bodyRules = readRules(rules.body, `${field}.response.matchingRules.body`);
+  return {
+    description,
+    providerStates: states,
+    request: {
+      method: upper as Interaction['request']['method'],
+      path,
+      query,
+      headers,
+      ...(body === undefined ? {} : { body }),
+      sendsKey,
+    },
+    response: {
+      status: status as number,
+      headers: expectedHeaders,
+      ...(expectedBody === undefined ? {} : { body: expectedBody }),
+      matchingRules: {
+        ...(headerRules === undefined ? {} : { header: headerRules }),
+        ...(bodyRules === undefined ? {} : { body: bodyRules }),
+      },
+    },
+  };
+}
+
+/**
+ * The HTTP interactions of a parsed pact file, every field the replay reads checked. Throws a
+ * PactFileError naming the first field that is wrong.
+ */
+export function readPact(value: unknown): readonly Interaction[] {
+  if (!isJsonObject(value) || !Array.isArray(value.interactions))
+    throw new PactFileError('not a pact file: it has no "interactions" array');
+  const metadata = isJsonObject(value.metadata) ? value.metadata : {};
+  const specification = isJsonObject(metadata.pactSpecification) ? metadata.pactSpecification : {};
+  const version = String(specification.version ?? '');
+  if (!version.startsWith('4'))
+    throw new PactFileError(
+      `a Pact V4 file is needed (metadata.pactSpecification.version "4.0"), got "${version.slice(0, 20)}"`,
+    );
+  const interactions: Interaction[] = [];
+  for (const [index, each] of value.interactions.entries()) {
+    const field = `interactions[${index}]`;
+    const type = isJsonObject(each) ? each.type : undefined;
+    if (type !== undefined && typeof type !== 'string') fail(`${field}.type`, 'a string', type);
+    // Messages and other kinds are not HTTP: the replay leaves them out.
+    if ((type ?? 'Synchronous/HTTP') !== 'Synchronous/HTTP') continue;
+    interactions.push(readInteraction(each, field));
+  }
+  return interactions;
+}
