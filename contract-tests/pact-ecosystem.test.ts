@@ -120,6 +120,23 @@ describe('PactFlow bi-directional check (@pactflow/swagger-mock-validator 14.5.0
     ]);
   });
 
+  test('loads a pact whose create bodies carry keys a plain path cannot name, and finds it compatible', async () => {
+    // The keys contract-tests/pact-verifier-loads.test.ts holds the official Verifier to.
+    const keys = ['first name', '_.V00u<', "it's", '', '\ud800', '[*]', 'é ü', '0'];
+    const file = await record({ consumer: 'web-app', provider: 'petstore' }, async (send) => {
+      for (const key of keys)
+        await send('/pets', {
+          method: 'POST',
+          headers: { ...freeKey, 'Content-Type': 'application/json' },
+          body: JSON.stringify({ name: 'Rex', categoryId: 1, [key]: { [key]: [1] } }),
+        });
+    });
+    expect(readFileSync(file, 'utf8')).toContain("$['first name']");
+    const run = await runBiDirectionalCheck(cli, spec, file);
+    expect(run.output).toMatch(/^0 error\(s\)\n/);
+    expect(run.status).toBe(0);
+  });
+
   test('reports a pact whose getPet answer has an id that is not an integer', async () => {
     const broken = brokenPact(await recordPact(), 'pet-id-a-string.json', (getPet) => {
       getPet.response.body.content.id = 'three';
