@@ -380,6 +380,51 @@ test('vitest runs the README test with the setup file and server.use overrides',
   expect(coverage).toMatch(/^\| `errors\.body` [^|]+\| exercised \| 4 \|/m);
 });
 
+test("a run of one test file, or of some tests (-t), leaves the suite's pact and coverage as the whole run wrote them, writes its own under .petstore/partial/, and git ignores .petstore/ as the README says", () => {
+  const whole = inProject(vitestBin(), ['run']);
+  expect(whole.code, whole.out).toBe(0);
+  const suitePact = join(project.dir, 'pacts', 'web-app-petstore.json');
+  const suiteCoverage = join(project.dir, 'interface-coverage.md');
+  const written = [readFileSync(suitePact, 'utf8'), readFileSync(suiteCoverage, 'utf8')];
+  const partialPact = join(project.dir, '.petstore', 'partial', 'pacts', 'web-app-petstore.json');
+  for (const args of [
+    ['run', 'src/pet-errors.test.ts'],
+    ['run', '-t', 'a missing pet'],
+  ]) {
+    const run = inProject(vitestBin(), args);
+    expect(run.out).toContain(
+      'petstore: a partial run (1 of 2 files, or -t): see .petstore/partial/',
+    );
+    // The requirement is held against what ran (listPets 200 is the other file's): exit 1.
+    expect(run.out).toContain('InterfaceCoverageError');
+    expect(run.code).toBe(1);
+    expect([readFileSync(suitePact, 'utf8'), readFileSync(suiteCoverage, 'utf8')]).toEqual(written);
+    const partial = JSON.parse(readFileSync(partialPact, 'utf8')) as {
+      interactions: { description: string }[];
+    };
+    expect(partial.interactions.map((each) => each.description)).toContain(
+      'getPet 404 not_found: GET /pets/{petId} (a key on the free plan, pet 99999 does not exist)',
+    );
+    expect(JSON.stringify(partial)).not.toContain('GET /pets?limit');
+  }
+  // The README's .gitignore lines, in a git repository of the project.
+  const ignore = fencedBlocks(guide).find((block) => block.lang === 'gitignore');
+  expect(ignore?.text.split('\n')[0]).toMatch(/^# \.gitignore/);
+  writeFileSync(join(project.dir, '.gitignore'), `${ignore?.text}\n`);
+  expect(inProject('git', ['init', '-q']).code).toBe(0);
+  const ignored = [
+    '.petstore/partial/interface-coverage.md',
+    ...readdirSync(partsDir()).map((name) => `.petstore/parts/${name}`),
+  ];
+  const checked = inProject('git', [
+    'check-ignore',
+    '--no-index',
+    ...ignored,
+    'pacts/web-app-petstore.json',
+  ]);
+  expect(checked.stdout.trim().split('\n')).toEqual(ignored);
+});
+
 test("an unmet coverage requirement fails the consumer's vitest run with the readable list, and stale parts are cleared first", () => {
   const suite = join(project.dir, 'vitest.petstore-suite.ts');
   const written = readFileSync(suite, 'utf8');
