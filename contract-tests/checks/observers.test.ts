@@ -56,11 +56,10 @@ test('remainingDecreases passes a moving window that refills now and then, and s
     [47, 62],
     [46, 63],
   ];
-  steps.forEach(([remaining, reset], index) =>
+  for (const [index, [remaining, reset]] of steps.entries())
     expect(
       observer.observe(created(remaining, index * 2, index * 2 + 1, 1000000000 + reset)),
-    ).toBeUndefined(),
-  );
+    ).toBeUndefined();
   expect(observer.judged()).toBe(4);
   expect(observer.note?.()).toMatch(/one moving window: X-RateLimit-Reset moved forward 1 s/);
 });

@@ -61,3 +61,11 @@ export const withAuth = (call: Intercepted, value: string): Request => {
 
 /** Whether an answer is an error (4xx or 5xx). */
 export const isError = (response: Response) => response.status >= 400;
+
+/** A 500 with an Error body and the fake's own rate-limit headers, so only the status is wrong. */
+export function serverError(fake: Fake): Response {
+  return new Response(JSON.stringify({ code: 'internal_error', message: 'boom', status: 500 }), {
+    status: 500,
+    headers: { 'Content-Type': 'application/json', ...fake.anonymousRateLimitHeaders() },
+  });
+}
