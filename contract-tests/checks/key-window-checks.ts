@@ -28,7 +28,7 @@ const probe = (auth: Parameters<typeof listPetsRequest>[1] = 'key') =>
 /** The window reading of a 200 to `who`; the check could not run without one. */
 function reading(exchange: Exchange, who: string): WindowReading {
   expectStatus(exchange, [200], `GET /pets?limit=1 with ${who}`);
-  const found = windowReading(exchange.response?.headers);
+  const found = windowReading(exchange.response?.headers, exchange.sentAtEpochMs);
   if (found === undefined)
     couldNotRun(
       `the answer to ${who} had no X-RateLimit-Remaining to compare (see headers.rateLimitOnEveryResponse)`,

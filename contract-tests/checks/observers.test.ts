@@ -110,8 +110,21 @@ test("othersNotCounted fails a fall larger than the key's request, whatever Rese
   const observation = observe([rateLimitOthersNotCounted], facts);
   observation.see(answer(58, 1000000061, 0));
   observation.see(answer(60, 1000000060, 2, true));
-  observation.see(answer(55, 1000000065, 4));
+  observation.see(answer(55, 1000000062, 4));
   expect(observation.verdicts()[0]?.failure?.message).toMatch(/fell from 58 to 55/);
+});
+
+test('othersNotCounted does not judge a window that turned over: a sliding counter may start the next one lower', () => {
+  const observation = observe([rateLimitOthersNotCounted], facts);
+  observation.see(answer(38, 1000000060, 0));
+  observation.see(answer(60, 1000000060, 2, true));
+  observation.see(answer(24, 1000000070, 4));
+  expect(observation.verdicts()[0]).toMatchObject({
+    skip: 'not-exercised',
+    reason: expect.stringMatching(
+      /further than the requests in between move a window: it turned over/,
+    ),
+  });
 });
 
 test("othersNotCounted stuck at Remaining 0 or 1 is not exercised: no room to show others' requests", () => {

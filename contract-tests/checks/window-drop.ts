@@ -6,9 +6,9 @@
  * keeps the current sub-window's end while the previous one fades; a token bucket or GCRA moves
  * Reset forward with every request. What every one of them shares is that time only gives back:
  * between two answers Remaining rises only by a refill, and falls only by requests counted. So
- * "one window" is inferred from Remaining not rising under the same Limit (Reset unchanged, or
- * moved forward as a moving window moves), and a fall larger than the key's own requests is a
- * violation whatever the algorithm.
+ * "one window" is inferred from Remaining not rising under the same Limit, with Reset unchanged
+ * or moved forward no further than a moving window moves in the time between; in one window a
+ * fall larger than the key's own requests is a violation whatever the algorithm.
  */
 import { integerHeader } from '../http/pacer.ts';
 
@@ -17,16 +17,22 @@ export interface WindowReading {
   readonly remaining: number;
   readonly limit: number | undefined;
   readonly reset: number | undefined;
+  /** When the request was sent, in epoch ms on the target's clock (how far a window may move). */
+  readonly at?: number;
 }
 
 /** The reading an answer's headers give, or undefined without an integer X-RateLimit-Remaining. */
-export function windowReading(headers: Headers | undefined): WindowReading | undefined {
+export function windowReading(
+  headers: Headers | undefined,
+  at?: number,
+): WindowReading | undefined {
   const remaining = integerHeader(headers, 'X-RateLimit-Remaining');
   if (remaining === undefined) return undefined;
   return {
     remaining,
     limit: integerHeader(headers, 'X-RateLimit-Limit'),
     reset: integerHeader(headers, 'X-RateLimit-Reset'),
+    ...(at === undefined ? {} : { at }),
   };
 }
 
@@ -38,11 +44,23 @@ export type WindowStep =
   | { readonly kind: 'not-comparable'; readonly why: string };
 
 /**
- * What `after` shows about the window `before` was read in: one window (with the words for how
- * that was inferred), or why the two cannot be compared.
+ * The most a moving window's Reset moves between two readings `own` requests apart: the time
+ * between them, and a second per request (a token bucket's or GCRA's step per request is the
+ * window over the limit, a second for 60 a minute), plus a second of rounding. Further is a
+ * window that turned over (a sliding counter's next sub-window, which weighs the last one in).
+ */
+function movingStepSeconds(before: WindowReading, after: WindowReading, own: number): number {
+  const elapsed =
+    before.at === undefined || after.at === undefined ? 0 : Math.max(0, after.at - before.at);
+  return Math.ceil(elapsed / 1000) + own + 1;
+}
+
+/**
+ * What `after` shows about the window `before` was read in, `own` requests with the key later:
+ * one window (with the words for how that was inferred), or why the two cannot be compared.
  * @example windowStep({ remaining: 57, limit: 60, reset: 100 }, { remaining: 56, limit: 60, reset: 100 })
  */
-export function windowStep(before: WindowReading, after: WindowReading): WindowStep {
+export function windowStep(before: WindowReading, after: WindowReading, own = 1): WindowStep {
   if (before.limit !== after.limit)
     return {
       kind: 'not-comparable',
@@ -59,21 +77,25 @@ export function windowStep(before: WindowReading, after: WindowReading): WindowS
       kind: 'one-window',
       inferred: `one window: X-RateLimit-Reset stayed ${after.reset ?? '(none)'}, ${remaining}`,
     };
-  if (before.reset !== undefined && after.reset !== undefined && after.reset > before.reset)
+  const shift =
+    before.reset === undefined || after.reset === undefined ? -1 : after.reset - before.reset;
+  if (shift > 0 && shift <= movingStepSeconds(before, after, own))
     return {
       kind: 'one-window',
-      inferred: `one moving window: X-RateLimit-Reset moved forward ${after.reset - before.reset} s with the requests, ${remaining} (no refill)`,
+      inferred: `one moving window: X-RateLimit-Reset moved forward ${shift} s with the requests, ${remaining} (no refill)`,
     };
   return {
     kind: 'not-comparable',
-    why: `X-RateLimit-Reset went from ${before.reset ?? '(none)'} to ${after.reset ?? '(none)'}`,
+    why: `X-RateLimit-Reset went from ${before.reset ?? '(none)'} to ${after.reset ?? '(none)'}${shift > 0 ? ', further than the requests in between move a window: it turned over' : ''}`,
   };
 }
 
 /**
  * The problem when the key's Remaining fell by more than the `own` requests the key itself sent
- * between two answers (same Limit), with `others` (in words) sent in between; else undefined.
- * A refill only raises Remaining, so no window algorithm explains a larger fall.
+ * between two answers in one window, with `others` (in words) sent in between; else undefined.
+ * Within one window a refill only raises Remaining, so no algorithm explains a larger fall; a
+ * window that turned over may start lower (a sliding counter weighs the last one in), so it is
+ * not judged.
  */
 export function windowDropProblem(
   before: WindowReading,
@@ -81,7 +103,7 @@ export function windowDropProblem(
   others: string,
   own = 1,
 ): string | undefined {
-  if (before.limit !== after.limit) return undefined;
+  if (windowStep(before, after, own).kind !== 'one-window') return undefined;
   const drop = before.remaining - after.remaining;
   return drop > own
     ? `X-RateLimit-Remaining of the key fell from ${before.remaining} to ${after.remaining} across ${own === 1 ? 'one request' : `${own} requests`} with the key and ${others} in between: they drew from the key's window (if no other client used the key meanwhile)`
@@ -98,7 +120,7 @@ export function dropNotVisible(
   after: WindowReading,
   own = 1,
 ): string | undefined {
-  const step = windowStep(before, after);
+  const step = windowStep(before, after, own);
   if (step.kind === 'not-comparable') return step.why;
   if (before.remaining <= own)
     return `X-RateLimit-Remaining was ${before.remaining}: no room to show requests beyond the key's own`;

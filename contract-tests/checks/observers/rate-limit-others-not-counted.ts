@@ -51,7 +51,7 @@ export const rateLimitOthersNotCounted = statefulObserverCheck({
           if (last !== undefined && exchange.sentAt < last.answeredAt) mixed = true;
           return undefined;
         }
-        const found = windowReading(exchange.response?.headers);
+        const found = windowReading(exchange.response?.headers, exchange.sentAtEpochMs);
         const current =
           found === undefined ? undefined : { ...found, answeredAt: exchange.answeredAt };
         let problem: string | undefined;

@@ -33,7 +33,7 @@ export const rateLimitRemainingDecreases = statefulObserverCheck({
       observe(exchange) {
         const response = exchange.response;
         const status = response?.status ?? 0;
-        const reading = windowReading(response?.headers);
+        const reading = windowReading(response?.headers, exchange.sentAtEpochMs);
         const before = previous;
         // Only served requests surely count (a server may not count refused ones).
         if (
