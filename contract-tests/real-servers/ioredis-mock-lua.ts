@@ -28,9 +28,17 @@ export type LuaRedis = Record<string, unknown> & {
   evalsha(sha: string, keys: string[], args: unknown[]): Promise<unknown>;
 };
 
-/** A fresh in-memory Redis. */
+/** Servers started in this process, each with a Redis of its own. */
+let started = 0;
+
+/**
+ * A fresh in-memory Redis. ioredis-mock shares one data set between instances of one
+ * host:port/db (lib/index.js, `keyData`), so each gets a host name of its own: two servers in one
+ * process (tests run concurrently) must not share their keys' windows.
+ */
 export function luaRedis(): LuaRedis {
-  const redis = new RedisMock() as unknown as Record<
+  started += 1;
+  const redis = new RedisMock({ host: `fixture-${process.pid}-${started}` }) as unknown as Record<
     string,
     (...args: unknown[]) => Promise<unknown>
   > &
