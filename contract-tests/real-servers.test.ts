@@ -282,7 +282,8 @@ const windowAlgorithms: readonly [string, () => Promise<RealServer>, string][] =
   [
     'GCRA (redis-gcra), Reset the theoretical arrival time',
     startExpressGcraServer,
-    'one moving window',
+    // A second of Reset holds several emission intervals: it may not have moved yet.
+    'one (moving )?window',
   ],
   // @upstash/ratelimit 2.2.0 README "Sliding Window": the previous window weighted in; Reset the
   // current window's end while Remaining may stay or rise as the weight fades.
