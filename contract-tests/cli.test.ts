@@ -321,3 +321,15 @@ test("--fake runs 100 runs per property: the Enterprise demo key's window holds 
   );
   expect(run.stdout).toMatch(/\(100 runs per property, seed 21\)/);
 });
+
+// Honest modes (issue 30, point 5): `prism mock` takes any key and answers errors with example
+// bodies (`status: 0`), so a clean run against it proves only that the harness raises no false
+// alarm on the checks that apply to a spec-only mock; it must never say the server conforms.
+test('--prism-mock ends with what the self-test proved, never that the server conforms', async () => {
+  const run = await runCli(['--prism-mock', '--seed=5'], {}, { killAfterMs: 120_000 });
+  expect(run.code, run.stderr).toBe(0);
+  expect(run.stdout).not.toMatch(/conforms/);
+  expect(run.stdout).toMatch(
+    /petstore-contract: self-test: no false alarm from the \d+ checks that ran against prism mock of openapi\/petstore\.yaml, which keeps no pets, takes any key and counts no requests \(not run: .*\d+ not applicable.*\); this proves nothing of a server\n$/,
+  );
+}, 150_000);

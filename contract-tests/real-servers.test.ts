@@ -144,7 +144,15 @@ serverCase(
 // "The requested resource could not be found" also fits an id that names nothing.
 serverCase(
   'hono 4 + hono-rate-limiter, X-RateLimit-* from its context info, limits clamped, 404 for a malformed id: conforms (default run)',
-  { start: startHonoRateLimiterServer, flags: [], code: 0, fails: [] },
+  {
+    start: startHonoRateLimiterServer,
+    flags: [],
+    code: 0,
+    fails: [],
+    // No vacuous pass (issue 30, point 2): the store holds 30 pets and clamps limit=101 to 100,
+    // so no answer could exceed 100: not exercised, with the reason, and not counted as passed.
+    says: /skip {2}listPets\.limitOutOfRange .*\n {8}not exercised: no listing could exceed 100: 30 pets match \(GET \/pets\?limit=101 listed 30\)/,
+  },
 );
 
 // Limits, rule 5: "the format of the Retry-After value: not shown"; RFC 9110 allows an
