@@ -13,7 +13,7 @@ import { answerText, createPetStore, errorAnswer } from './pet-store.ts';
 import { listenOnLoopback, type RealServer } from './real-server.ts';
 
 /** What a limiter library decided for one request. */
-export interface LimiterDecision {
+interface LimiterDecision {
   readonly allowed: boolean;
   readonly remaining: number;
   /** When the caller's limit is whole again, as the library tells it (epoch ms). */
