@@ -243,7 +243,7 @@ test('a second key (PETSTORE_API_KEY_2, --plan2) told another plan than its own 
     { PETSTORE_API_KEY: freeKey, PETSTORE_API_KEY_2: 'pro-demo-key' },
   );
   expect(wrong.code, wrong.stdout + wrong.stderr).toBe(1);
-  expect(wrong.stdout).toMatch(/up to 71 requests/);
+  expect(wrong.stdout).toMatch(/up to 74 requests/);
   expect(wrong.stdout).toMatch(
     /FAIL {2}rateLimit\.keysIndependent[\s\S]*X-RateLimit-Limit 300 on answers to the second key is neither 1000 \(per minute\) nor 100000 \(per day\), the business plan's limits \(--plan2 business\)[\s\S]*Bearer \$PETSTORE_API_KEY_2/,
   );

@@ -43,7 +43,7 @@ async function needMoreThan(context: CheckContext, most: number, showing: string
     notExercised(`${listed} gave no list, so nothing shows whether ${showing} could appear`);
   if (count <= most)
     notExercised(
-      `${showing} could not appear: ${count} pet${count === 1 ? '' : 's'} match (${listed} listed ${count})`,
+      `${showing} could not appear: ${count === 1 ? '1 pet matches' : `${count} pets match`} (${listed} listed ${count})`,
     );
 }
 
@@ -213,7 +213,7 @@ export const listPetsLimitOutOfRange = activeCheck({
       notExercised(
         most === undefined
           ? `no answer to a limit above ${pageSize.max} was a page`
-          : `no listing could exceed ${pageSize.max}: ${most.rows} pet${most.rows === 1 ? '' : 's'} match (${most.sent} listed ${most.rows})`,
+          : `no listing could exceed ${pageSize.max}: ${most.rows === 1 ? '1 pet matches' : `${most.rows} pets match`} (${most.sent} listed ${most.rows})`,
       );
   },
 });

@@ -2,8 +2,14 @@
  * One mutant for each check no other mutant fails, so every check of the registry is shown
  * able to fail on the fake it passes on (mutants.test.ts: "every check has a mutant").
  */
-import { after, before, safeParse, serverError } from './fault-helpers.ts';
-import { intercept, withJson } from './intercept.ts';
+import {
+  afterListing,
+  before,
+  listedWithoutCategory,
+  safeParse,
+  serverError,
+} from './fault-helpers.ts';
+import { intercept } from './intercept.ts';
 import { type Mutant, mutant } from './mutant.ts';
 
 /** Ids the fake seeds with (fixtures/pets.json holds 180): above them, pets the run created. */
@@ -64,27 +70,19 @@ export const unexercisedMutants: readonly Mutant[] = [
     name: 'listing-renames-created-pets',
     fault: 'GET /pets shows the pets a client created under another name (GET by id is right)',
     expect: 'createPet.readBackUnchanged',
-    wrap: after(async (response, call) =>
-      call.operation === 'listPets' && response.status === 200
-        ? withJson(response, (pets) =>
-            (pets as { id: number; name: string }[]).map((pet) =>
-              pet.id > seededIds ? { ...pet, name: `${pet.name} (renamed)` } : pet,
-            ),
-          )
-        : response,
+    wrap: afterListing((rows) =>
+      rows.map((pet) =>
+        Number(pet.id) > seededIds ? { ...pet, name: `${String(pet.name)} (renamed)` } : pet,
+      ),
     ),
   }),
   mutant({
     name: 'listing-repeats-a-pet',
     fault: 'GET /pets with a limit repeats its last pet when fewer pets than the limit match',
     expect: 'model.createListGet',
-    wrap: after(async (response, call) => {
+    wrap: afterListing((rows, call) => {
       const limit = Number(call.url.searchParams.get('limit'));
-      if (call.operation !== 'listPets' || response.status !== 200 || !(limit > 0)) return response;
-      return withJson(response, (pets) => {
-        const rows = pets as unknown[];
-        return rows.length > 0 && rows.length < limit ? [...rows, rows[rows.length - 1]] : rows;
-      });
+      return rows.length > 0 && rows.length < limit ? [...rows, rows[rows.length - 1]] : rows;
     }),
   }),
   mutant({
@@ -104,12 +102,6 @@ export const unexercisedMutants: readonly Mutant[] = [
     fault: 'GET /pets drops categoryId from every pet, seen by Prism through --via-prism',
     expect: 'prism.exchangesValid',
     viaPrism: true,
-    wrap: after(async (response, call) =>
-      call.operation === 'listPets' && response.status === 200
-        ? withJson(response, (pets) =>
-            (pets as Record<string, unknown>[]).map(({ categoryId: _, ...pet }) => pet),
-          )
-        : response,
-    ),
+    wrap: listedWithoutCategory,
   }),
 ];

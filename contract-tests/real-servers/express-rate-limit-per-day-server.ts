@@ -10,7 +10,12 @@ import { createServer } from 'node:http';
 import express from 'express';
 import { rateLimit } from 'express-rate-limit';
 import { perDayLimit } from './api-keys.ts';
-import { expressAuth, expressPetRoutes, perKeyAndPlan } from './express-pet-store.ts';
+import {
+  expressAuth,
+  expressPetRoutes,
+  legacyHeadersAndErrorBody,
+  perKeyAndPlan,
+} from './express-pet-store.ts';
 import { createPetStore } from './pet-store.ts';
 import { listenOnLoopback, type RealServer } from './real-server.ts';
 
@@ -26,9 +31,7 @@ export function startExpressRateLimitPerDayServer(): Promise<RealServer> {
       ...perKeyAndPlan,
       windowMs: dayMs,
       limit: (request) => perDayLimit(request.get('Authorization')),
-      standardHeaders: false,
-      legacyHeaders: true,
-      message: { code: 'rate_limited', message: 'Too many requests', status: 429 },
+      ...legacyHeadersAndErrorBody,
     }),
     expressAuth,
     expressPetRoutes(createPetStore()),
