@@ -40,8 +40,30 @@ test('remainingDecreases flags a Remaining that stays put across 3 requests serv
   expect(observer.observe(created(49, 4, 5))).toBeUndefined();
   expect(observer.observe(created(49, 6, 7))).toBeUndefined();
   expect(observer.observe(created(49, 8, 9))).toMatch(
-    /stayed at 49 across 3 requests with the key served one after another \(one window: X-RateLimit-Reset stayed 1000000060/,
+    /stayed at 49 across 3 requests with the key served one after another in 0 ms \(one window: X-RateLimit-Reset stayed 1000000060/,
   );
+});
+
+test('remainingDecreases forgives stalls a refill could explain: a client slower than the window refills', () => {
+  const observer = rateLimitRemainingDecreases.start(facts);
+  const at = (second: number) => Date.UTC(2026, 0, 1) + second * 1000;
+  // 60 a window whose Reset lies 10 s ahead at most: 6 requests a second come back. Five requests
+  // a second apart, Remaining unchanged: the client is slower than the refill.
+  for (let second = 0; second < 5; second++)
+    expect(
+      observer.observe(
+        testExchange({
+          sentAt: second * 2,
+          answeredAt: second * 2 + 1,
+          sentAtEpochMs: at(second),
+          headers: {
+            'X-RateLimit-Limit': '60',
+            'X-RateLimit-Remaining': '59',
+            'X-RateLimit-Reset': String(at(second) / 1000 + 10),
+          },
+        }),
+      ),
+    ).toBeUndefined();
 });
 
 test('remainingDecreases passes a moving window that refills now and then, and says how it read it', () => {

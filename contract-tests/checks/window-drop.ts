@@ -126,3 +126,21 @@ export function dropNotVisible(
     return `X-RateLimit-Remaining was ${before.remaining}: no room to show requests beyond the key's own`;
   return undefined;
 }
+
+/**
+ * The most requests a window that refills continuously (a token bucket, GCRA, a sliding counter)
+ * could have handed back over `elapsedMs`: its limit per window, the window taken as the longest
+ * wait to a Reset any answer showed (at least a second, so a run that saw only near Resets
+ * allows much), plus one for rounding.
+ * @example refillBound(60, 500, 60) // 1: half a second of a 60-a-minute window
+ */
+export function refillBound(limit: number, elapsedMs: number, longestResetSeconds: number): number {
+  return Math.floor(((elapsedMs / 1000) * limit) / Math.max(1, longestResetSeconds)) + 1;
+}
+
+/** How far ahead of its request a reading's Reset lies, in seconds (0 when unknown). */
+export function resetAhead(reading: WindowReading): number {
+  return reading.reset === undefined || reading.at === undefined
+    ? 0
+    : reading.reset - reading.at / 1000;
+}

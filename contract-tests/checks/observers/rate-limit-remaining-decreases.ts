@@ -1,19 +1,22 @@
 /**
  * X-RateLimit-Remaining goes down as the key spends its window. A window that refills
  * continuously (a token bucket, GCRA, a sliding counter) may hand back a request between two
- * answers, so one answer whose Remaining did not fall proves nothing; but a refill of one
- * request per gap cannot last: Remaining that stays put across `stallLimit` requests in a row,
- * served one after another in one window (window-drop.ts), is not counting them.
+ * answers, so one answer whose Remaining did not fall proves nothing, and a client slower than
+ * the refill never lowers it; but Remaining that stays put across `stallLimit` requests in a
+ * row, served one after another in one window (window-drop.ts) faster than any refill could
+ * hand them back (window-drop.ts refillBound), is not counting them.
  */
 import { answeredBeforeSent, type Exchange } from '../../http/exchange.ts';
 import { statefulObserverCheck } from '../check.ts';
-import { type WindowReading, windowReading, windowStep } from '../window-drop.ts';
+import {
+  refillBound,
+  resetAhead,
+  type WindowReading,
+  windowReading,
+  windowStep,
+} from '../window-drop.ts';
 
-/**
- * Served requests in a row whose Remaining did not fall before the check fails: after one such
- * request a continuous refill leaves less than its rate times one gap, so two in a row would
- * need a refill of a whole request per gap, three of two.
- */
+/** Served requests in a row whose Remaining did not fall, at the least, before the check fails. */
 const stallLimit = 3;
 
 /** Remaining goes down with the requests the key spends. */
@@ -26,6 +29,9 @@ export const rateLimitRemainingDecreases = statefulObserverCheck({
   start: () => {
     let previous: { reading: WindowReading; exchange: Exchange } | undefined;
     let stuck = 0;
+    // When the run of stalls began (target clock), and the longest wait to a Reset seen.
+    let stuckSince = 0;
+    let longest = 0;
     let fell = 0;
     let inferred: string | undefined;
     let invisible: string | undefined;
@@ -47,6 +53,7 @@ export const rateLimitRemainingDecreases = statefulObserverCheck({
           return undefined;
         }
         previous = { reading, exchange };
+        longest = Math.max(longest, resetAhead(reading));
         // Answers to requests in flight together may arrive in any order (concurrent creates).
         if (before === undefined || !answeredBeforeSent(before.exchange, exchange)) {
           stuck = 0;
@@ -65,10 +72,13 @@ export const rateLimitRemainingDecreases = statefulObserverCheck({
           return undefined;
         }
         if (before.reading.remaining === 0) return undefined;
+        if (stuck === 0) stuckSince = before.reading.at ?? 0;
         stuck += 1;
-        if (stuck < stallLimit) return undefined;
+        const elapsed = (reading.at ?? 0) - stuckSince;
+        const limit = reading.limit ?? reading.remaining;
+        if (stuck < stallLimit || stuck <= refillBound(limit, elapsed, longest)) return undefined;
         fell += 1;
-        return `X-RateLimit-Remaining stayed at ${reading.remaining} across ${stuck} requests with the key served one after another (${step.inferred}): a refill cannot hand back a request per request`;
+        return `X-RateLimit-Remaining stayed at ${reading.remaining} across ${stuck} requests with the key served one after another in ${Math.round(elapsed)} ms (${step.inferred}): no refill of ${limit} a window (the longest Reset seen was ${Math.round(longest)} s ahead) hands back that many`;
       },
       judged: () => fell,
       note: () => inferred,
