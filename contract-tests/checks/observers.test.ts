@@ -44,26 +44,37 @@ test('remainingDecreases flags a Remaining that stays put across 3 requests serv
   );
 });
 
-test('remainingDecreases forgives stalls a refill could explain: a client slower than the window refills', () => {
+/** An answer to the key sent `second`s into 2026, its Remaining and how far ahead its Reset lies. */
+function readingAt(second: number, remaining: number, resetAhead: number, limit = 60): Exchange {
+  const at = Date.UTC(2026, 0, 1) + second * 1000;
+  return testExchange({
+    sentAt: second * 2,
+    answeredAt: second * 2 + 1,
+    sentAtEpochMs: at,
+    headers: {
+      'X-RateLimit-Limit': String(limit),
+      'X-RateLimit-Remaining': String(remaining),
+      'X-RateLimit-Reset': String(at / 1000 + resetAhead),
+    },
+  });
+}
+
+test('remainingDecreases forgives stalls a refill could explain: a client slower than a full bucket refills', () => {
   const observer = rateLimitRemainingDecreases.start(facts);
-  const at = (second: number) => Date.UTC(2026, 0, 1) + second * 1000;
-  // 60 a window whose Reset lies 10 s ahead at most: 6 requests a second come back. Five requests
-  // a second apart, Remaining unchanged: the client is slower than the refill.
+  // A token bucket one request short of full, its Reset a second ahead: requests a second apart
+  // are all handed back before the next.
   for (let second = 0; second < 5; second++)
-    expect(
-      observer.observe(
-        testExchange({
-          sentAt: second * 2,
-          answeredAt: second * 2 + 1,
-          sentAtEpochMs: at(second),
-          headers: {
-            'X-RateLimit-Limit': '60',
-            'X-RateLimit-Remaining': '59',
-            'X-RateLimit-Reset': String(at(second) / 1000 + 10),
-          },
-        }),
-      ),
-    ).toBeUndefined();
+    expect(observer.observe(readingAt(second, 59, 1))).toBeUndefined();
+});
+
+test('remainingDecreases does not forgive a slow client a Reset far ahead: a fixed window hands nothing back before it', () => {
+  const observer = rateLimitRemainingDecreases.start(facts);
+  expect(observer.observe(readingAt(0, 9999, 40, 10_000))).toBeUndefined();
+  expect(observer.observe(readingAt(1, 9999, 39, 10_000))).toBeUndefined();
+  expect(observer.observe(readingAt(2, 9999, 38, 10_000))).toBeUndefined();
+  expect(observer.observe(readingAt(3, 9999, 37, 10_000))).toMatch(
+    /stayed at 9999 across 3 requests/,
+  );
 });
 
 test('remainingDecreases passes a moving window that refills now and then, and says how it read it', () => {

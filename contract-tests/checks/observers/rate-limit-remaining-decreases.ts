@@ -19,6 +19,25 @@ import {
 /** Served requests in a row whose Remaining did not fall, at the least, before the check fails. */
 const stallLimit = 3;
 
+/**
+ * Whether a continuous refill explains `stuck` served requests without a fall over `elapsed` ms:
+ * it could hand that many back (refillBound), and the window is refilling at all: its Reset lies
+ * no further ahead than the missing requests take to come back at that rate, twice over (a
+ * sliding counter regains them over two windows), plus a second of rounding. A fixed window whose
+ * Reset lies far ahead hands nothing back before it.
+ */
+function refillExplains(
+  reading: WindowReading,
+  stuck: number,
+  elapsed: number,
+  longest: number,
+): boolean {
+  const limit = reading.limit ?? reading.remaining;
+  if (stuck > refillBound(limit, elapsed, longest)) return false;
+  const missing = Math.max(1, limit - reading.remaining);
+  return resetAhead(reading) <= (2 * missing * Math.max(1, longest)) / Math.max(1, limit) + 1;
+}
+
 /** Remaining goes down with the requests the key spends. */
 export const rateLimitRemainingDecreases = statefulObserverCheck({
   id: 'rateLimit.remainingDecreases',
@@ -76,7 +95,8 @@ export const rateLimitRemainingDecreases = statefulObserverCheck({
         stuck += 1;
         const elapsed = (reading.at ?? 0) - stuckSince;
         const limit = reading.limit ?? reading.remaining;
-        if (stuck < stallLimit || stuck <= refillBound(limit, elapsed, longest)) return undefined;
+        if (stuck < stallLimit || refillExplains(reading, stuck, elapsed, longest))
+          return undefined;
         fell += 1;
         return `X-RateLimit-Remaining stayed at ${reading.remaining} across ${stuck} requests with the key served one after another in ${Math.round(elapsed)} ms (${step.inferred}): no refill of ${limit} a window (the longest Reset seen was ${Math.round(longest)} s ahead) hands back that many`;
       },
