@@ -170,10 +170,10 @@ function harnessChecks(harness: HarnessResult | undefined): TargetCheck[] {
       verdict: verdict(fast === undefined ? undefined : fast.wallMs <= 20_000 && !fast.timedOut),
     },
     {
-      // The key's window counts requests with the key; the auth checks' 7 without a valid key
-      // (answered 401) come on top of the minute.
+      // The key's window counts requests with the key; the 10 without a valid key (the auth
+      // checks' 7, errors.largeRequests' 3; answered 401) come on top of the minute.
       target:
-        'default run against a URL with a Free key: <= 60 requests with the key, <= 67 in all, and zero 429s',
+        'default run against a URL with a Free key: <= 60 requests with the key, <= 70 in all, and zero 429s',
       measured:
         free === undefined
           ? why
@@ -182,7 +182,7 @@ function harnessChecks(harness: HarnessResult | undefined): TargetCheck[] {
         free === undefined
           ? undefined
           : free.counts.requests - (free.counts.statuses['401'] ?? 0) <= 60 &&
-              free.counts.requests <= 67 &&
+              free.counts.requests <= 70 &&
               free.rateLimited === 0,
       ),
     },

@@ -3,6 +3,7 @@
  * the check for the rule it breaks; the unmodified fake (the same wrapper, no fault) must pass.
  */
 import { expect, test } from 'vitest';
+import { checkIds } from './checks/registry.ts';
 import { mutants } from './mutants/catalogue.ts';
 import { intercept } from './mutants/intercept.ts';
 import type { Mutant } from './mutants/mutant.ts';
@@ -29,6 +30,11 @@ test('the harness passes on the real fake behind the same (fault-free) wrapper',
   expect(
     await run({ wrap: passThrough, runAs: { apiKey: 'free-demo-key', plan: 'free' } }, true),
   ).toEqual([]);
+});
+
+test('every check has a mutant: each could fail on the fake it passes on', () => {
+  const caught = new Set(mutants.map((mutant) => mutant.expect));
+  expect(checkIds.filter((id) => !caught.has(id))).toEqual([]);
 });
 
 for (const mutant of mutants) {

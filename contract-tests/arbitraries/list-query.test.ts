@@ -31,7 +31,7 @@ test('statusLimitPairs: every status with every limit edge class once; the nine 
   ]);
 });
 
-test('outOfRangeStatusPairs: each end of the range with every status and none once; the first two one end without status, the other with one', () => {
+test('outOfRangeStatusPairs: each end of the range with every status and none once; 101 without status first (the most pets match it), then 0 with one', () => {
   const ends = [String(pageSize.min - 1), String(pageSize.max + 1)];
   const statuses = [undefined, ...petStatuses];
   const keys = outOfRangeStatusPairs.map(({ limit, status }) => `${limit}/${status}`);
@@ -42,6 +42,7 @@ test('outOfRangeStatusPairs: each end of the range with every status and none on
   const [first, second] = outOfRangeStatusPairs;
   expect(new Set([first?.limit, second?.limit])).toEqual(new Set(ends));
   expect([first?.status === undefined, second?.status === undefined]).toEqual([true, false]);
+  expect(first?.limit).toBe(String(pageSize.max + 1));
 });
 
 test('unknownStatusLimitPairs: statuses that are not a PetStatus, with every limit edge class once, limit 100 first', () => {

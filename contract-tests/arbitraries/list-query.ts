@@ -86,7 +86,8 @@ export interface OutOfRangeQuery {
  */
 export const outOfRangeStatusPairs: readonly OutOfRangeQuery[] = (() => {
   const [available, pending, sold] = petStatuses;
-  const ends = [String(pageSize.min - 1), String(pageSize.max + 1)];
+  // Just above the range first: without a filter the most pets match, so a page above 100 can show.
+  const ends = [String(pageSize.max + 1), String(pageSize.min - 1)];
   const statuses = [undefined, available, pending, undefined, sold, pending, available, sold];
   return statuses.map((status, index) => ({ limit: ends[index % 2] ?? '0', status }));
 })();

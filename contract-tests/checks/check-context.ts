@@ -46,6 +46,8 @@ export interface CheckContext {
   listing(): Promise<Exchange>;
   /** The `listedPet` probe; stops the check (could not run) when the listing is empty. */
   listedPet(): Promise<ListedPetProbe>;
+  /** Says what the check inferred from what it saw, shown under its pass. */
+  note(text: string): void;
   /** State of the `--rate-limits` phase. */
   readonly rateLimitRun: RateLimitRunState;
   /**

@@ -152,8 +152,18 @@ export type ObserverCheck = StatelessObserver | StatefulObserver;
 export interface ExchangeObserver {
   /** Sees one exchange; returns a violation message, if this exchange breaks the rule. */
   observe(exchange: Exchange): string | undefined;
-  /** How many exchanges it could judge so far. */
+  /**
+   * How many exchanges it judged so far: only those that could have shown a violation count, so
+   * a check that saw nothing able to break its rule is "not exercised", never a pass.
+   */
   judged(): number;
+  /** What it inferred from what it judged, shown under its pass (e.g. how it read a window). */
+  note?(): string | undefined;
+  /**
+   * Why what it saw could not have shown a violation, when it judged nothing although the run
+   * gave it something to look at: the check is then "not exercised" with this reason.
+   */
+  unseen?(): string | undefined;
 }
 
 /** Any check. */
@@ -222,4 +232,20 @@ export class CouldNotRun extends Error {
 /** Stops the current check without a verdict; `reason` says what is missing and how to fix it. */
 export function couldNotRun(reason: string): never {
   throw new CouldNotRun(reason);
+}
+
+/**
+ * Thrown by a check whose requests could not have shown its violation on this server (no listing
+ * could exceed 100: 37 pets match): no verdict, and no effect on the run's (not exercised).
+ */
+export class NotExercised extends Error {
+  constructor(reason: string) {
+    super(reason);
+    this.name = 'NotExercised';
+  }
+}
+
+/** Ends the current check as "not exercised"; `reason` says why nothing it saw could fail it. */
+export function notExercised(reason: string): never {
+  throw new NotExercised(reason);
 }

@@ -14,12 +14,38 @@ import {
 import { pageSize } from '../contract/interface-facts.ts';
 import { checkPets } from '../contract/schemas.ts';
 import { forAll } from '../runner/property.ts';
-import { activeCheck, fail, priorities } from './check.ts';
+import { activeCheck, fail, notExercised, priorities } from './check.ts';
+import type { CheckContext } from './check-context.ts';
 import { expectNoFault, expectShape, expectStatus } from './expect.ts';
 import { listPetsRequest } from './requests.ts';
 
 /** Rows of Pet objects in a listing, as parsed JSON. */
 type Rows = readonly { readonly status?: unknown }[];
+
+/**
+ * How many pets the shared full listing (`GET /pets?limit=100`) shows: what a listing could
+ * hold at most, up to 100 (the interface shows no way to count past a page); undefined when it
+ * gave no list.
+ */
+async function listedCount(context: CheckContext): Promise<number | undefined> {
+  const rows = (await context.listing()).response?.json;
+  return Array.isArray(rows) ? rows.length : undefined;
+}
+
+/**
+ * Ends a check not exercised when at most `most` pets match (the full listing's count): then no
+ * listing it sent could have shown its violation, which `showing` names.
+ */
+async function needMoreThan(context: CheckContext, most: number, showing: string): Promise<void> {
+  const count = await listedCount(context);
+  const listed = `GET /pets?limit=${pageSize.max}`;
+  if (count === undefined)
+    notExercised(`${listed} gave no list, so nothing shows whether ${showing} could appear`);
+  if (count <= most)
+    notExercised(
+      `${showing} could not appear: ${count === 1 ? '1 pet matches' : `${count} pets match`} (${listed} listed ${count})`,
+    );
+}
 
 /** GET /pets answers 200 with a JSON array of Pet. */
 export const listPetsResponseShape = activeCheck({
@@ -45,6 +71,8 @@ export const listPetsDefaultLimit = activeCheck({
   source: 'GET /pets, rule 1; Limits, page size default 20',
   priority: priorities.listPets,
   cost: { fixed: 0, perRun: 0 },
+  // The full listing says whether more than 20 pets match, so a page above 20 could show.
+  shares: ['fullListing'],
   async run(context) {
     const exchange = await context.defaultListing();
     expectStatus(exchange, [200], 'GET /pets');
@@ -54,6 +82,7 @@ export const listPetsDefaultLimit = activeCheck({
         `GET /pets without limit returned ${rows.length} pets, more than ${pageSize.default}`,
         exchange,
       );
+    await needMoreThan(context, pageSize.default, `a page above ${pageSize.default}`);
   },
 });
 
@@ -86,6 +115,8 @@ export const listPetsLimitRespected = activeCheck({
       // listPets.defaultLimit's, 100 the full listing's).
       { examples: [pageSize.min, pageSize.default] },
     );
+    // limit=1 is always sent: a page above it shows once two pets match.
+    await needMoreThan(context, pageSize.min, `a page above limit=${pageSize.min}`);
   },
 });
 
@@ -99,6 +130,8 @@ export const listPetsStatusFilter = activeCheck({
   cost: { fixed: 0, perRun: 1, examples: statusLimitExamples },
   // Without writes, createPet.refusedLeavesNoPet does not send each status with limit 100.
   readOnlyCost: { fixed: 0, perRun: 1, examples: statusLimitPairs.length },
+  // The full listing says whether any pet exists whose status a query would have to leave out.
+  shares: ['fullListing'],
   async run(context) {
     const query = fc.record({
       status: knownStatus(),
@@ -130,6 +163,8 @@ export const listPetsStatusFilter = activeCheck({
         ),
       },
     );
+    // Every status is queried, so any listed pet is one some query had to leave out.
+    await needMoreThan(context, 0, 'a pet of another status');
   },
 });
 
@@ -146,6 +181,9 @@ export const listPetsLimitOutOfRange = activeCheck({
       limit: limitOutOfRange(),
       status: fc.option(knownStatus(), { nil: undefined }),
     });
+    // What an answer to a limit above 100 showed: a refusal, a full page, or the most it held.
+    let evidence: string | undefined;
+    let most: { sent: string; rows: number } | undefined;
     await forAll(
       context,
       query,
@@ -153,18 +191,30 @@ export const listPetsLimitOutOfRange = activeCheck({
         const exchange = await context.send(listPetsRequest({ limit, status }));
         const sent = `GET /pets?limit=${limit}${status === undefined ? '' : `&status=${status}`}`;
         const response = expectNoFault(exchange, sent);
+        const above = /^\d+$/.test(limit) && Number(limit) > pageSize.max;
         if (response.status >= 200 && response.status < 300) {
           const rows = expectShape(exchange, checkPets, sent) as Rows;
           if (rows.length > pageSize.max)
             fail(`${sent} returned ${rows.length} pets, more than ${pageSize.max}`, exchange);
-        }
+          if (above && rows.length === pageSize.max)
+            evidence ??= `${sent} answered ${pageSize.max} pets: more matched, and the page stopped at ${pageSize.max}`;
+          if (above && rows.length > (most?.rows ?? -1)) most = { sent, rows: rows.length };
+        } else if (above) evidence ??= `${sent} was refused (${response.status})`;
       },
       // Just past each end of the range, with and without a status (pairwise as the runs allow;
-      // never fewer than the two ends, the declared examples).
+      // never fewer than the two ends, the declared examples); 101 without a filter first, where
+      // the most pets match.
       {
         examples: outOfRangeStatusPairs.slice(0, Math.max(2, context.runs)),
       },
     );
+    if (evidence !== undefined) context.note(evidence);
+    else
+      notExercised(
+        most === undefined
+          ? `no answer to a limit above ${pageSize.max} was a page`
+          : `no listing could exceed ${pageSize.max}: ${most.rows === 1 ? '1 pet matches' : `${most.rows} pets match`} (${most.sent} listed ${most.rows})`,
+      );
   },
 });
 

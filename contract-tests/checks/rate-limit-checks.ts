@@ -4,12 +4,11 @@
  * past it, then honour Retry-After and expect to be served again. One refused request per run:
  * the interface's temporary ban (Limits, rule 3) is never approached.
  */
-import type { Exchange } from '../http/exchange.ts';
-import { integerHeader } from '../http/pacer.ts';
 import { parseRetryAfter } from '../http/retry-after.ts';
 import { activeCheck, couldNotRun, fail, priorities } from './check.ts';
 import { expectStatus } from './expect.ts';
 import { listPetsRequest } from './requests.ts';
+import { refillBound, resetAhead, windowReading } from './window-drop.ts';
 
 /** The request the exhaustion sends: the cheapest read. */
 const probe = () => listPetsRequest({ limit: 1 });
@@ -35,7 +34,12 @@ export const rateLimitExceededGives429 = activeCheck({
         );
     };
     needed(remaining);
-    let previous: Exchange | undefined;
+    // Requests served in a row although the answer before each said X-RateLimit-Remaining: 0.
+    // A window that refills continuously (token bucket, GCRA, sliding counter) hands back
+    // requests at its rate, never one per request sent faster than that (refillBound).
+    let servedPastZero = 0;
+    let zeroSince = 0;
+    let longest = 0;
     for (;;) {
       const exchange = await context.send(probe(), { pace: false, retry429: false });
       const status = exchange.response?.status;
@@ -46,20 +50,21 @@ export const rateLimitExceededGives429 = activeCheck({
         return;
       }
       expectStatus(exchange, [200], 'GET /pets?limit=1 while spending the window');
-      if (remaining === 0) {
-        // Served past 0: fine only if a new window began (a later X-RateLimit-Reset).
-        const before = previous ?? exchange;
-        const sameWindow =
-          integerHeader(exchange.response?.headers, 'X-RateLimit-Reset') ===
-          integerHeader(before.response?.headers, 'X-RateLimit-Reset');
-        if (previous !== undefined && sameWindow)
-          fail(
-            'served (200) although the previous answer said X-RateLimit-Remaining: 0 in the same window',
-            exchange,
-          );
-      }
-      remaining = integerHeader(exchange.response?.headers, 'X-RateLimit-Remaining') ?? 0;
-      previous = exchange;
+      const reading = windowReading(exchange.response?.headers, exchange.sentAtEpochMs);
+      const left = reading?.remaining ?? 0;
+      if (reading !== undefined) longest = Math.max(longest, resetAhead(reading));
+      if (remaining === 0 && left === 0) {
+        if (servedPastZero === 0) zeroSince = exchange.sentAtEpochMs;
+        servedPastZero += 1;
+      } else servedPastZero = 0;
+      const elapsed = exchange.sentAtEpochMs - zeroSince;
+      const limit = reading?.limit ?? 0;
+      if (servedPastZero >= 2 && servedPastZero > refillBound(limit, elapsed, longest))
+        fail(
+          `served (200) ${servedPastZero} times in a row in ${Math.round(elapsed)} ms although each previous answer said X-RateLimit-Remaining: 0 (no refill of ${limit} a window hands back that many)`,
+          exchange,
+        );
+      remaining = left;
       needed(remaining);
     }
   },

@@ -52,6 +52,7 @@ import { responsesJson } from './observers/responses-json.ts';
 import { serverNo5xx } from './observers/server-no-5xx.ts';
 import { serverNoFaults } from './observers/server-no-faults.ts';
 import { rateLimitExceededGives429, rateLimitServedAfterRetryAfter } from './rate-limit-checks.ts';
+import { errorsLargeRequests } from './request-size-checks.ts';
 
 /** All checks. Ids are stable: CI configurations and the README refer to them. */
 export const allChecks: readonly Check[] = [
@@ -83,6 +84,7 @@ export const allChecks: readonly Check[] = [
   authMissingKey,
   authUnknownKey,
   authMalformedHeader,
+  errorsLargeRequests,
   rateLimitKeysIndependent,
   createPetConcurrentCreates,
   errorsBodyShape,

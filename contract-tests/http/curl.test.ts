@@ -1,3 +1,4 @@
+import { execFileSync } from 'node:child_process';
 import { expect, test } from 'vitest';
 import { toCurl } from './curl.ts';
 import { keyPlaceholder, type RequestSpec } from './exchange.ts';
@@ -37,4 +38,19 @@ test('sends bodies verbatim in single quotes, quotes escaped', () => {
   expect(line).toBe(
     `curl -sS -i -X POST 'http://h/v1/pets' -H 'Content-Type: application/json' --data-raw '{"name":"O'\\''Malley"}'`,
   );
+});
+
+test('writes a long run of padding as a shell expression that bash expands back to the same bytes', () => {
+  const body = `{"contract-padding":"${'x'.repeat(4096)}","q":"$HOME \`x\` \\"}`;
+  const url = `http://h/v1/pets?limit=20&contract-padding=${'x'.repeat(9000)}`;
+  const line = toCurl({
+    spec: spec({ method: 'POST', auth: 'none', body, operationId: 'createPet' }),
+    url,
+  });
+  expect(line.length).toBeLessThan(300);
+  const [, quotedUrl, quotedBody] =
+    /-X POST (".*?") -H 'Content-Type: application\/json' --data-raw (".*")$/.exec(line) ?? [];
+  const expand = (word = '') => execFileSync('bash', ['-c', `printf %s ${word}`]).toString();
+  expect(expand(quotedUrl)).toBe(url);
+  expect(expand(quotedBody)).toBe(body);
 });

@@ -175,7 +175,13 @@ export function createPacer({
             ? ''
             : ` (an unplanned 429: ${before === undefined ? 'X-RateLimit-Remaining not known' : `X-RateLimit-Remaining was ${before}`}; the run re-plans: no request before it)`;
         unplannedNote = unplanned;
-        remaining = 0;
+        // What this answer said of the window, and nothing older: a 429 without X-RateLimit-*
+        // (a gateway's own limiter, say) gives no Reset to wait for, so the next wait is its
+        // Retry-After or the client's backoff, never an earlier answer's Reset.
+        if (left === undefined) {
+          remaining = undefined;
+          resetAt = undefined;
+        } else remaining = 0;
         const value = response.headers.get('Retry-After');
         const retry = parseRetryAfter(value, clock.now());
         if (retry !== undefined && clock.now() + retry.waitMs > blockedUntil) {

@@ -11,6 +11,7 @@ import { listPetsMutants } from './list-pets-mutants.ts';
 import type { Mutant } from './mutant.ts';
 import { rateLimitMutants } from './rate-limit-mutants.ts';
 import { responseMutants } from './response-mutants.ts';
+import { unexercisedMutants } from './unexercised-mutants.ts';
 
 /** Every mutant, in the order of the interface. */
 export const mutants: readonly Mutant[] = [
@@ -22,4 +23,5 @@ export const mutants: readonly Mutant[] = [
   ...responseMutants,
   ...rateLimitMutants,
   ...keyWindowMutants,
+  ...unexercisedMutants,
 ];

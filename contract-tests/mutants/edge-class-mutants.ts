@@ -7,17 +7,9 @@
 
 import type { Fake } from '../../mock/fake.ts';
 import { int64 } from '../contract/interface-facts.ts';
-import { before, safeParse } from './fault-helpers.ts';
+import { before, safeParse, serverError } from './fault-helpers.ts';
 import { type Intercepted, rebuild } from './intercept.ts';
 import { type Mutant, mutant } from './mutant.ts';
-
-/** A 500 with an Error body and the fake's own rate-limit headers, so only the status is wrong. */
-function serverError(fake: Fake): Response {
-  return new Response(JSON.stringify({ code: 'internal_error', message: 'boom', status: 500 }), {
-    status: 500,
-    headers: { 'Content-Type': 'application/json', ...fake.anonymousRateLimitHeaders() },
-  });
-}
 
 /** Forwards every createPet request except those `refuse` picks, which get a 500. */
 const failCreateWhen =

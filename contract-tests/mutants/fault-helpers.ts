@@ -1,7 +1,7 @@
 /** Small building blocks for mutants: forward-then-rewrite, rewrite-then-forward, and request edits. */
 import type { Fake } from '../../mock/fake.ts';
 import { parseExact, toJsonText } from '../http/exact-json.ts';
-import { type Intercepted, intercept, rebuild } from './intercept.ts';
+import { type Intercepted, intercept, rebuild, withJson } from './intercept.ts';
 
 /** Rewrites an answer of the real fake. */
 export type AnswerFault = (response: Response, call: Intercepted) => Response | Promise<Response>;
@@ -9,6 +9,21 @@ export type AnswerFault = (response: Response, call: Intercepted) => Response | 
 /** Forwards every request, then lets `fault` rewrite the answer. */
 export const after = (fault: AnswerFault) => (fake: Fake) =>
   intercept(fake, async (call) => fault(await call.forward(), call));
+
+/** Rewrites the rows of every 200 answer to `GET /pets`; other answers pass unchanged. */
+export const afterListing = (
+  edit: (rows: Record<string, unknown>[], call: Intercepted) => unknown[],
+) =>
+  after(async (response, call) =>
+    call.operation === 'listPets' && response.status === 200
+      ? withJson(response, (rows) => edit(rows as Record<string, unknown>[], call))
+      : response,
+  );
+
+/** Every listed pet without its categoryId (a Pet requires it). */
+export const listedWithoutCategory = afterListing((rows) =>
+  rows.map(({ categoryId: _, ...pet }) => pet),
+);
 
 /** Forwards `operation` requests after `change` rewrites them (or answers itself); others unchanged. */
 export const before =
@@ -61,3 +76,11 @@ export const withAuth = (call: Intercepted, value: string): Request => {
 
 /** Whether an answer is an error (4xx or 5xx). */
 export const isError = (response: Response) => response.status >= 400;
+
+/** A 500 with an Error body and the fake's own rate-limit headers, so only the status is wrong. */
+export function serverError(fake: Fake): Response {
+  return new Response(JSON.stringify({ code: 'internal_error', message: 'boom', status: 500 }), {
+    status: 500,
+    headers: { 'Content-Type': 'application/json', ...fake.anonymousRateLimitHeaders() },
+  });
+}

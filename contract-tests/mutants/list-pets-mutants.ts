@@ -1,5 +1,5 @@
 /** Single-fault variants of the fake for `GET /pets` (listPets). */
-import { after, before, withQuery } from './fault-helpers.ts';
+import { before, listedWithoutCategory, withQuery } from './fault-helpers.ts';
 import { withJson } from './intercept.ts';
 import { type Mutant, mutant } from './mutant.ts';
 
@@ -53,12 +53,6 @@ export const listPetsMutants: readonly Mutant[] = [
     name: 'listed-pet-without-category',
     fault: 'GET /pets drops categoryId from every pet',
     expect: 'listPets.responseShape',
-    wrap: after(async (response, call) =>
-      call.operation === 'listPets' && response.status === 200
-        ? withJson(response, (pets) =>
-            (pets as Record<string, unknown>[]).map(({ categoryId: _, ...pet }) => pet),
-          )
-        : response,
-    ),
+    wrap: listedWithoutCategory,
   }),
 ];

@@ -19,6 +19,8 @@ export interface Mutant {
   readonly runAs?: { readonly apiKey: string; readonly plan: PlanName };
   /** A second key and its plan (`PETSTORE_API_KEY_2`, `--plan2`), for faults only two keys show. */
   readonly secondKey?: { readonly apiKey: string; readonly plan: PlanName };
+  /** Run through `prism proxy` (`--via-prism`): the fake over HTTP behind Prism. */
+  readonly viaPrism?: boolean;
   /** Fake options the fault needs (e.g. a key with a small window). */
   readonly fake?: CreateFakeOptions;
   /** Builds the handler list: the fault in front of the real fake. */

@@ -2,12 +2,16 @@
 import type { SuiteResult } from '../runner/results.ts';
 import { createRunClient } from '../runner/run-client.ts';
 import { runSuite } from '../runner/run-suite.ts';
-import { directFakeTarget } from '../targets/fake-target.ts';
+import { directFakeTarget, httpFakeTarget } from '../targets/fake-target.ts';
+import { viaPrism } from '../targets/prism-targets.ts';
 import type { Mutant } from './mutant.ts';
 import { smallWindowKey } from './small-window.ts';
 
 /** What a mutant run needs of the mutant. */
-export type MutantRun = Pick<Mutant, 'wrap' | 'rateLimits' | 'fake' | 'runAs' | 'secondKey'>;
+export type MutantRun = Pick<
+  Mutant,
+  'wrap' | 'rateLimits' | 'fake' | 'runAs' | 'secondKey' | 'viaPrism'
+>;
 
 /**
  * The whole suite against `mutant` through the fake's msw handlers; `only` narrows it as a replay
@@ -18,12 +22,16 @@ export async function runMutant(
   selection: { readonly seed?: number; readonly only?: readonly string[] | undefined } = {},
 ): Promise<SuiteResult> {
   const apiKey = mutant.runAs?.apiKey ?? (mutant.rateLimits ? smallWindowKey : undefined);
-  const target = await directFakeTarget({
+  const options = {
     wrap: mutant.wrap,
     fake: mutant.fake,
     apiKey,
     secondApiKey: mutant.secondKey?.apiKey,
-  });
+  };
+  // Prism runs in its own process, so it needs the fake on a port.
+  const target = mutant.viaPrism
+    ? await viaPrism(await httpFakeTarget(options))
+    : await directFakeTarget(options);
   try {
     return await runSuite({
       client: createRunClient(target, { seed: selection.seed ?? 7, budget: 5000, timeoutMs: 2000 }),

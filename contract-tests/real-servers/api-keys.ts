@@ -29,6 +29,11 @@ export function perMinuteLimit(authorization: string | undefined): number {
   return perMinuteLimitOf(knownKey(authorization) ?? '');
 }
 
+/** Per-day limit of the caller: its plan's, or the Free plan's for a caller without a valid key. */
+export function perDayLimit(authorization: string | undefined): number {
+  return planLimits[plans.get(knownKey(authorization) ?? '') ?? 'free'].perDay;
+}
+
 /** Per-minute limit of a `limiterKey`: its key's plan's, or the Free plan's for an address. */
 export function perMinuteLimitOf(limiterKey: string): number {
   return planLimits[plans.get(limiterKey) ?? 'free'].perMinute;

@@ -21,6 +21,17 @@ export const perKeyAndPlan = {
     limiterKey(request.get('Authorization'), ipKeyGenerator(request.ip ?? '')),
 } satisfies Partial<Options>;
 
+/**
+ * express-rate-limit options of the servers that keep its legacy X-RateLimit-* only (Reset in
+ * Unix seconds, dist/index.mjs `setLegacyHeaders`) and answer 429 with an Error body (`message`
+ * as JSON, readme.md `message: string | json`).
+ */
+export const legacyHeadersAndErrorBody = {
+  standardHeaders: false,
+  legacyHeaders: true,
+  message: { code: 'rate_limited', message: 'Too many requests', status: 429 },
+} satisfies Partial<Options>;
+
 /** Writes a store answer as JSON. */
 function send(response: Response, answer: PetStoreAnswer): void {
   response.status(answer.status).type('application/json').send(answerText(answer));

@@ -9,7 +9,7 @@ import { createServer } from 'node:http';
 import express from 'express';
 import { rateLimit } from 'express-rate-limit';
 import { planLimits } from '../contract/interface-facts.ts';
-import { expressAuth, expressPetRoutes } from './express-pet-store.ts';
+import { expressAuth, expressPetRoutes, legacyHeadersAndErrorBody } from './express-pet-store.ts';
 import { createPetStore } from './pet-store.ts';
 import { windowMs } from './rate-limit-window.ts';
 import { listenOnLoopback, type RealServer } from './real-server.ts';
@@ -22,9 +22,7 @@ export function startExpressRateLimitByAddressServer(): Promise<RealServer> {
     rateLimit({
       windowMs,
       limit: planLimits.free.perMinute,
-      standardHeaders: false,
-      legacyHeaders: true,
-      message: { code: 'rate_limited', message: 'Too many requests', status: 429 },
+      ...legacyHeadersAndErrorBody,
     }),
     expressAuth,
     expressPetRoutes(createPetStore()),

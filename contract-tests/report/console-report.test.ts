@@ -70,3 +70,15 @@ test('the verdict line says how many checks it rests on and what did not run', (
     'petstore-contract: the server breaks the interface (see FAIL lines above)',
   );
 });
+
+test('a self-test against a mock of the document never says the server conforms: it says what it proved', () => {
+  const mock = { ...suite([passed, skipped('not-applicable')]), selfTest: 'prism mock of x.yaml' };
+  const line = formatVerdict(mock);
+  expect(line).not.toMatch(/conforms/);
+  expect(line).toBe(
+    'petstore-contract: self-test: no false alarm from the 1 checks that ran against prism mock of x.yaml, which keeps no pets, takes any key and counts no requests (not run: 1 not applicable); this proves nothing of a server',
+  );
+  expect(formatVerdict({ ...mock, results: [failed] })).toMatch(
+    /^petstore-contract: self-test failed/,
+  );
+});

@@ -120,14 +120,19 @@ export function formatSummary(suite: SuiteResult): string {
  */
 export function formatVerdict(suite: SuiteResult, strict = false): string {
   const verdict = verdictOf(suite, strict);
-  if (verdict === 'breaks')
-    return `${toolName}: the server breaks the interface (see FAIL lines above)`;
   const ran = count(suite, (result) => result.status === 'pass' || result.status === 'warn');
   const notRun = skipKinds
     .map((kind) => [kind, count(suite, (result) => result.skip === kind)] as const)
     .filter(([, n]) => n > 0)
     .map(([kind, n]) => `${n} ${skipKindWords[kind]}`);
   const rest = notRun.length === 0 ? '' : ` (not run: ${notRun.join(', ')})`;
+  // A mock made from the document proves the harness raises no false alarm, nothing of a server.
+  if (suite.selfTest !== undefined)
+    return verdict === 'breaks'
+      ? `${toolName}: self-test failed: the harness failed ${suite.selfTest} on checks it must pass there (a false alarm, see FAIL lines above)`
+      : `${toolName}: self-test: no false alarm from the ${ran} checks that ran against ${suite.selfTest}, which keeps no pets, takes any key and counts no requests${rest}; this proves nothing of a server`;
+  if (verdict === 'breaks')
+    return `${toolName}: the server breaks the interface (see FAIL lines above)`;
   if (verdict === 'incomplete')
     return `${toolName}: incomplete: no check failed in the ${ran} that ran, but selected checks could not run${rest}`;
   return `${toolName}: the server conforms to the interface in all ${ran} checks that ran${rest}`;

@@ -3,7 +3,13 @@
  * allowance (its declared cost, plus what the later checks do not need, for shrinking), and its
  * outcome becomes a result: pass, fail, or could not run (with the reason).
  */
-import { type ActiveCheck, CheckFailure, CouldNotRun, costAt } from '../checks/check.ts';
+import {
+  type ActiveCheck,
+  CheckFailure,
+  CouldNotRun,
+  costAt,
+  NotExercised,
+} from '../checks/check.ts';
 import type { CheckContext, RateLimitRunState } from '../checks/check-context.ts';
 import type { ContractClient } from '../http/client.ts';
 import { RateLimitedError } from '../http/pacer.ts';
@@ -41,6 +47,7 @@ export async function runActiveCheck(check: ActiveCheck, run: ActiveRun): Promis
   const spare = Math.max(0, run.client.budget.left - run.plannedLeft - cost);
   const allowance = cost + Math.min(shrinkHeadroom, spare);
   let sent = 0;
+  let note: string | undefined;
   const context: CheckContext = {
     target: run.target,
     client: run.client,
@@ -56,6 +63,9 @@ export async function runActiveCheck(check: ActiveCheck, run: ActiveRun): Promis
     defaultListing: run.probes.defaultListing,
     listing: run.probes.listing,
     listedPet: run.probes.listedPet,
+    note(text) {
+      note = text;
+    },
     rateLimitRun: run.rateLimitRun,
     choices: run.choices,
   };
@@ -70,10 +80,12 @@ export async function runActiveCheck(check: ActiveCheck, run: ActiveRun): Promis
   });
   try {
     await check.run(context);
-    return finish({ status: 'pass' });
+    return finish({ status: 'pass', ...(note === undefined ? {} : { reason: note }) });
   } catch (error) {
     if (error instanceof CheckFailure)
       return finish({ status: check.advisory ? 'warn' : 'fail', failure: error.details });
+    if (error instanceof NotExercised)
+      return finish({ status: 'skip', skip: 'not-exercised', reason: error.message });
     if (error instanceof CouldNotRun)
       return finish({ status: 'skip', skip: 'could-not-run', reason: error.message });
     if (isStopSignal(error))

@@ -58,8 +58,14 @@ export function observe(observers: readonly ObserverCheck[], run: RunFacts): Obs
         };
         if (violation !== undefined)
           return { ...info, status: check.advisory ? 'warn' : 'fail', failure: violation };
-        if (state.judged() > 0 || check.whenUnseen === undefined)
-          return { ...info, status: 'pass' };
+        if (state.judged() > 0 || check.whenUnseen === undefined) {
+          const note = state.note?.();
+          return { ...info, status: 'pass', ...(note === undefined ? {} : { reason: note }) };
+        }
+        // It saw what it needed, but nothing there could have shown a violation: not exercised.
+        const invisible = state.unseen?.();
+        if (invisible !== undefined)
+          return { ...info, status: 'skip', skip: 'not-exercised', reason: invisible };
         const unseen = check.whenUnseen(run);
         const expected = unseen.expected?.(run) ?? false;
         return {

@@ -55,6 +55,8 @@ export interface SuiteResult {
   readonly keyRequests: number;
   readonly answered429: number;
   readonly waitedMs: number;
+  /** The mock a self-test ran against (`--prism-mock`): its verdict is on the harness, not a server. */
+  readonly selfTest?: string;
   /** Whether waits ran on the target's virtual clock (a fake in tests) rather than real time. */
   readonly virtualTime: boolean;
   readonly durationMs: number;

@@ -17,11 +17,11 @@ test("a remote run without --budget fits a Free key's minute", () => {
     quota: freeWindow,
     used: 1,
   });
-  // 60 requests with the key (the preflight's one included), and 7 without a valid key, which
+  // 60 requests with the key (the preflight's one included), and 10 without a valid key, which
   // draw on no key's window (rateLimit.othersNotCounted).
   expect(1 + conformanceCost(select(false), 1, 'withKey')).toBe(60);
-  expect(decided).toMatchObject({ limit: 67, runs: 1 });
-  expect(decided.source).toBe("the default budget (a Free key's minute, + 7 without a valid key)");
+  expect(decided).toMatchObject({ limit: 70, runs: 1 });
+  expect(decided.source).toBe("the default budget (a Free key's minute, + 10 without a valid key)");
 });
 
 test('on loopback, a key whose window holds them gets 100 runs per property', () => {
@@ -58,7 +58,7 @@ test('with --rate-limits the window phase gets what the window still holds + 2, 
 
 test('an explicit --budget too small for what was asked names the number needed', () => {
   const active = select(true);
-  // The preflight, the conformance checks (59 with the key: the window's 59; 7 without a valid
+  // The preflight, the conformance checks (59 with the key: the window's 59; 10 without a valid
   // key, which it does not count), one refused, one after Retry-After.
   expect(conformanceCost(active, 1, 'withKey')).toBe(59);
   const needed = 1 + conformanceCost(active, 1) + 2;
@@ -93,9 +93,9 @@ test("no X-RateLimit-Remaining on the preflight is no evidence of a roomy window
   const active = select(false);
   const decided = decideBudget({ active, maxRuns: 100, loopback: true, quota: {}, used: 1 });
   // Before issue 17: 100 runs per property, 2913 requests, against a server with IETF headers.
-  expect(decided).toMatchObject({ limit: 67, runs: 1 });
+  expect(decided).toMatchObject({ limit: 70, runs: 1 });
   expect(decided.source).toBe(
-    "the default budget (a Free key's minute: the preflight's answer had no X-RateLimit-Remaining, + 7 without a valid key)",
+    "the default budget (a Free key's minute: the preflight's answer had no X-RateLimit-Remaining, + 10 without a valid key)",
   );
   // A target that declares it enforces no limits (Prism's mock) keeps the roomy plan.
   expect(

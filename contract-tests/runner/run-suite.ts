@@ -125,6 +125,9 @@ export async function runSuite(options: SuiteOptions): Promise<SuiteResult> {
     keyRequests: client.stats.keyRequests,
     answered429: client.stats.answered429,
     waitedMs: pacer.waitedMs,
+    ...(target.capabilities.selfTest === undefined
+      ? {}
+      : { selfTest: target.capabilities.selfTest }),
     virtualTime: target.clock !== undefined,
     durationMs: performance.now() - started,
   };

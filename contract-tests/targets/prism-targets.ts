@@ -9,7 +9,7 @@ import { versionPrefix } from '../contract/interface-facts.ts';
 import { wireRequestsHeader } from '../http/client.ts';
 import { answerViolations, roundedByPrism } from '../http/prism-violations.ts';
 import { startPrism } from './prism-process.ts';
-import { joinUrl, type Target } from './target.ts';
+import { type Capabilities, joinUrl, type Target } from './target.ts';
 
 /**
  * Whether Prism forwards a request faithfully. It reads JSON numbers and path ids as JS numbers,
@@ -69,6 +69,18 @@ export async function viaPrism(target: Target): Promise<Target> {
   };
 }
 
+/** What `prism mock` can be judged on: shapes only (no pets kept, any key, no rate limits). */
+export const prismMockCapabilities: Capabilities = {
+  semantics: false,
+  rateLimits: false,
+  selfTest: 'prism mock of openapi/petstore.yaml',
+  missingReasons: {
+    semantics:
+      'prism mock answers from the document alone: no stored pets, any bearer key accepted, its own errors for requests outside the document',
+    rateLimits: 'prism mock enforces no rate limits (its X-RateLimit-* values are placeholders)',
+  },
+};
+
 /** Starts `prism mock` of the document and targets it; any bearer key is accepted there. */
 export async function prismMockTarget(): Promise<Target> {
   const prism = await startPrism('mock', []);
@@ -77,16 +89,7 @@ export async function prismMockTarget(): Promise<Target> {
     baseUrl: `${prism.origin}${versionPrefix}`,
     apiKey: 'prism-mock-accepts-any-key',
     loopback: true,
-    capabilities: {
-      semantics: false,
-      rateLimits: false,
-      missingReasons: {
-        semantics:
-          'prism mock answers from the document alone: no stored pets, any bearer key accepted, its own errors for requests outside the document',
-        rateLimits:
-          'prism mock enforces no rate limits (its X-RateLimit-* values are placeholders)',
-      },
-    },
+    capabilities: prismMockCapabilities,
     viaPrism: false,
     route(spec) {
       // Prism ignores the path of servers[].url: it serves /pets, not /v1/pets.

@@ -16,6 +16,11 @@ export interface Capabilities {
   readonly semantics: boolean;
   /** It enforces rate limits and its X-RateLimit-* headers count requests. */
   readonly rateLimits: boolean;
+  /**
+   * Set when the target is a mock made from the document itself (Prism's): a run then tests the
+   * harness for false alarms, not a server, and its verdict says so. Names the mock.
+   */
+  readonly selfTest?: string;
   /** Why a capability is missing, for skip reasons. */
   readonly missingReasons?: { readonly semantics?: string; readonly rateLimits?: string };
 }

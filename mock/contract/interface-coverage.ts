@@ -346,6 +346,103 @@ export interface CoverageRecorder {
   ): CoverageRecord;
   /** Forgets everything seen. */
   clear(): void;
+  /** What it has seen, as plain data, to take it elsewhere (browser storage) and back. */
+  save(): SavedCoverage;
+  /**
+   * Checks what `save` returned whole, and gives the change that puts it back, or the problem
+   * that keeps it from being read (nothing is changed then).
+   */
+  load(saved: unknown): { readonly apply: () => void } | { readonly problem: string };
+}
+
+/** An example as saved: its path made text. */
+interface SavedExample extends Omit<SeenExample, 'path'> {
+  readonly path: string;
+}
+
+/** A recorder's state as plain data. */
+interface SavedCoverage {
+  readonly exchanges: number;
+  readonly retryUntil: readonly (readonly [who: string, until: number])[];
+  readonly tallies: readonly (readonly [
+    id: string,
+    {
+      readonly count: number;
+      readonly first?: SavedExample;
+      readonly last?: SavedExample;
+      readonly senders: readonly (readonly [
+        key: string,
+        { readonly sender: Omit<CoverageSender, 'count'>; readonly count: number },
+      ])[];
+    },
+  ])[];
+}
+
+const itemIds = new Set(coverageItems.map((item) => item.id));
+
+function isCount(value: unknown): value is number {
+  return Number.isSafeInteger(value) && (value as number) >= 0;
+}
+
+function isSender(value: unknown): value is Omit<CoverageSender, 'count'> {
+  return (
+    isJsonObject(value) &&
+    Object.entries(value).every(
+      ([field, text]) =>
+        (field === 'keyId' || field === 'clientId' || field === 'checkId') &&
+        typeof text === 'string',
+    )
+  );
+}
+
+function isExample(value: unknown): value is SavedExample {
+  return (
+    isJsonObject(value) &&
+    typeof value.method === 'string' &&
+    typeof value.path === 'string' &&
+    isCount(value.status) &&
+    isCount(value.at) &&
+    isSender(value.sender)
+  );
+}
+
+/** Why a saved recorder state cannot be read, or the tallies it holds. */
+function savedTallies(saved: unknown): { problem: string } | { tallies: Map<string, Tally> } {
+  if (!isJsonObject(saved) || !Array.isArray(saved.tallies))
+    return { problem: 'is not {"exchanges", "retryUntil", "tallies"}' };
+  const tallies = new Map<string, Tally>();
+  for (const entry of saved.tallies as unknown[]) {
+    const [id, tally] = Array.isArray(entry) ? entry : [];
+    if (typeof id !== 'string' || !itemIds.has(id) || !isJsonObject(tally))
+      return { problem: `has a tally of no coverage item (${String(id).slice(0, 40)})` };
+    const senders = Array.isArray(tally.senders) ? (tally.senders as unknown[]) : [];
+    if (
+      !isCount(tally.count) ||
+      (tally.first !== undefined && !isExample(tally.first)) ||
+      (tally.last !== undefined && !isExample(tally.last)) ||
+      senders.length > maxSenders * 4
+    )
+      return { problem: `has a tally of ${id} that is not a count, examples and senders` };
+    const bySender = new Map<string, { sender: Omit<CoverageSender, 'count'>; count: number }>();
+    for (const pair of senders) {
+      const [key, seen] = Array.isArray(pair) ? pair : [];
+      if (
+        typeof key !== 'string' ||
+        !isJsonObject(seen) ||
+        !isSender(seen.sender) ||
+        !isCount(seen.count)
+      )
+        return { problem: `has a sender of ${id} that is not [key, {sender, count}]` };
+      bySender.set(key, { sender: seen.sender, count: seen.count });
+    }
+    tallies.set(id, {
+      count: tally.count,
+      ...(tally.first === undefined ? {} : { first: tally.first as SavedExample }),
+      ...(tally.last === undefined ? {} : { last: tally.last as SavedExample }),
+      senders: bySender,
+    });
+  }
+  return { tallies };
 }
 
 /** Creates a recorder over the interface's coverage items. */
@@ -490,6 +587,46 @@ export function createCoverageRecorder(): CoverageRecorder {
       tallies = new Map();
       retryUntil = new Map();
       exchanges = 0;
+    },
+    save() {
+      const plain = (seen: SeenExample | undefined) =>
+        seen === undefined ? {} : { ...seen, path: shown(seen).path };
+      return {
+        exchanges,
+        retryUntil: [...retryUntil],
+        tallies: [...tallies].map(([id, tally]) => [
+          id,
+          {
+            count: tally.count,
+            ...(tally.first === undefined ? {} : { first: plain(tally.first) as SavedExample }),
+            ...(tally.last === undefined ? {} : { last: plain(tally.last) as SavedExample }),
+            senders: [...tally.senders].map(([key, seen]) => [key, { ...seen }] as const),
+          },
+        ]),
+      };
+    },
+    load(saved) {
+      const read = savedTallies(saved);
+      if ('problem' in read) return read;
+      const { exchanges: count, retryUntil: open } = saved as Record<string, unknown>;
+      const pairs = Array.isArray(open) ? (open as unknown[]) : [];
+      const until = new Map<string, number>();
+      for (const pair of pairs) {
+        const [who, at] = Array.isArray(pair) ? pair : [];
+        if (typeof who !== 'string' || !isCount(at))
+          return { problem: 'has a retryUntil that is not [who, epoch ms]' };
+        until.set(who, at);
+      }
+      if (!isCount(count) || !Array.isArray(open) || until.size > maxOpenRetries)
+        return { problem: 'has no exchange count or open Retry-After list' };
+      return {
+        apply: () => {
+          lastSeen = undefined;
+          tallies = read.tallies;
+          retryUntil = until;
+          exchanges = count;
+        },
+      };
     },
   };
 }

@@ -163,4 +163,9 @@ export interface PolicyState {
   readonly name: string;
   save(): unknown;
   load(saved: unknown): () => void;
+  /**
+   * A count that moves whenever the state changes, for a state too large to save on every
+   * request (a recording): while it stands still, the last saved value is saved again as is.
+   */
+  changes?(): number;
 }

@@ -36,6 +36,23 @@ export class SessionStateError extends Error {
   override readonly name = 'SessionStateError';
 }
 
+/**
+ * The last value each policy that counts its changes saved, and at which count: saved again as
+ * the same object while the count stands, so a door that keeps the session can tell, by identity,
+ * which parts it need not write again.
+ */
+const lastSaved = new WeakMap<PolicyState, { readonly changes: number; readonly value: unknown }>();
+
+function savedPart(policy: PolicyState): unknown {
+  if (policy.changes === undefined) return policy.save();
+  const changes = policy.changes();
+  const last = lastSaved.get(policy);
+  if (last !== undefined && last.changes === changes) return last.value;
+  const value = policy.save();
+  lastSaved.set(policy, { changes, value });
+  return value;
+}
+
 /** Reads the session of a fake's state and its policies now. */
 export function saveSession(state: FakeState, policies: readonly PolicyState[]): SessionState {
   return {
@@ -51,7 +68,7 @@ export function saveSession(state: FakeState, policies: readonly PolicyState[]):
         { ...usage, minute: { ...usage.minute }, day: { ...usage.day } },
       ]),
     ),
-    policies: Object.fromEntries(policies.map((policy) => [policy.name, policy.save()])),
+    policies: Object.fromEntries(policies.map((policy) => [policy.name, savedPart(policy)])),
   };
 }
 

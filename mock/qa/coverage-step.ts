@@ -13,6 +13,7 @@ import {
   isErrorBody,
 } from '../contract/interface-coverage.ts';
 import type { Context, Policy } from '../core/pipeline.ts';
+import { SessionStateError } from '../core/session.ts';
 import type { Answer } from '../messages/answer.ts';
 import type { Redaction } from '../messages/redaction.ts';
 import { keyIdSlot } from '../policies/auth.ts';
@@ -129,6 +130,16 @@ export function coveragePolicy(
     control: {
       coverage: () => redaction.json(recorder.record('fake', clock.now())),
       clearCoverage: () => recorder.clear(),
+    },
+    state: {
+      name: 'coverage',
+      save: () => recorder.save(),
+      load(saved) {
+        if (saved === undefined) return () => recorder.clear();
+        const read = recorder.load(saved);
+        if ('problem' in read) throw new SessionStateError(read.problem);
+        return read.apply;
+      },
     },
   };
 }

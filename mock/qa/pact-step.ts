@@ -14,10 +14,11 @@
  * at most `maxPactBytes` of interactions, and requests without a valid key, which any web page
  * can send, keep no body, make no shape of one, and fill at most `maxAnonymousInteractions`.
  */
-import { parseJson, stringifyJson } from '../contract/lossless-json.ts';
+import { isJsonObject, parseJson, stringifyJson } from '../contract/lossless-json.ts';
 import type { OperationId } from '../contract/types.ts';
 import { ControlInputError } from '../control/control-input-error.ts';
 import type { Context, Policy } from '../core/pipeline.ts';
+import { SessionStateError } from '../core/session.ts';
 import type { Answer } from '../messages/answer.ts';
 import type { BodyBytes } from '../messages/fake-request.ts';
 import { credentialPlaceholders, type Redaction } from '../messages/redaction.ts';
@@ -234,6 +235,12 @@ export function pactPolicy(parts: PactParts): Policy<PactControl> {
   let anonymous = 0;
   let dropped = 0;
   const failures = { count: 0, last: '' };
+  /**
+   * Moves with every change of the recording, so a session saves it again only then. Not for a
+   * request left unrecorded: a full recorder would be saved whole on every request, so the count
+   * of those is saved with the next change (a reload may show it short).
+   */
+  let changes = 0;
 
   /**
    * Records one exchange, unless one of its shape is kept already. Synchronous unless the body
@@ -464,10 +471,12 @@ export function pactPolicy(parts: PactParts): Policy<PactControl> {
     recordedBytes += size;
     if (caller === undefined) anonymous += 1;
     recorded.set(shape, interaction);
+    changes += 1;
   }
 
   /** The recorder never changes an answer; the pact's metadata says what it missed and why. */
   const failed = (error: unknown) => {
+    changes += 1;
     failures.count += 1;
     failures.last = String((error as Error).message).slice(0, 200);
   };
@@ -513,16 +522,85 @@ export function pactPolicy(parts: PactParts): Policy<PactControl> {
     },
     providerState: (request) => applyProviderState(parts, request),
   };
+  const reset = () => {
+    recorded.clear();
+    recordedBytes = 0;
+    anonymous = 0;
+    dropped = 0;
+    failures.count = 0;
+    failures.last = '';
+    changes += 1;
+  };
   return {
     step: { after },
-    reset: () => {
-      recorded.clear();
-      recordedBytes = 0;
-      anonymous = 0;
-      dropped = 0;
-      failures.count = 0;
-      failures.last = '';
-    },
+    reset,
     control,
+    state: {
+      name: 'pact',
+      changes: () => changes,
+      save: () => ({
+        interactions: [...recorded],
+        anonymous,
+        dropped,
+        failures: { ...failures },
+      }),
+      load(saved) {
+        if (saved === undefined) return reset;
+        const kept = savedRecording(saved);
+        return () => {
+          recorded.clear();
+          for (const [shape, interaction] of kept.interactions) recorded.set(shape, interaction);
+          recordedBytes = kept.bytes;
+          ({ anonymous, dropped } = kept);
+          failures.count = kept.failures.count;
+          failures.last = kept.failures.last;
+          changes += 1;
+        };
+      },
+    },
+  };
+}
+
+/**
+ * A saved recording checked whole: interactions as the recorder makes them (by shape), within
+ * the recorder's own bounds, their bytes counted anew rather than taken from the saved value.
+ */
+function savedRecording(saved: unknown) {
+  const fail = (problem: string): never => {
+    throw new SessionStateError(problem);
+  };
+  if (!isJsonObject(saved) || !Array.isArray(saved.interactions))
+    return fail('is not {"interactions": [[shape, interaction]], ...}');
+  const count = (value: unknown, what: string) =>
+    Number.isSafeInteger(value) && (value as number) >= 0
+      ? (value as number)
+      : fail(`${what} is not a whole number`);
+  const failures = isJsonObject(saved.failures) ? saved.failures : fail('has no failures');
+  const interactions: [string, PactInteraction][] = [];
+  let bytes = 0;
+  for (const entry of saved.interactions as unknown[]) {
+    const [shape, interaction] = Array.isArray(entry) ? entry : [];
+    if (
+      typeof shape !== 'string' ||
+      !isJsonObject(interaction) ||
+      interaction.type !== 'Synchronous/HTTP' ||
+      !isJsonObject(interaction.request) ||
+      !isJsonObject(interaction.response)
+    )
+      return fail('has an interaction that is not a [shape, Synchronous/HTTP interaction] pair');
+    bytes += stringifyJson(interaction).length;
+    interactions.push([shape, interaction as unknown as PactInteraction]);
+  }
+  if (interactions.length > maxInteractions || bytes > maxPactBytes)
+    fail(`holds more than ${maxInteractions} interactions or ${maxPactBytes} bytes`);
+  return {
+    interactions,
+    bytes,
+    anonymous: count(saved.anonymous, 'anonymous'),
+    dropped: count(saved.dropped, 'dropped'),
+    failures: {
+      count: count(failures.count, 'failures.count'),
+      last: typeof failures.last === 'string' ? failures.last.slice(0, 200) : '',
+    },
   };
 }

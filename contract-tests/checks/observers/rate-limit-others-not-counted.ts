@@ -4,15 +4,18 @@
  * limit headers), and a caller without a valid key is not the key. A limiter keyed by client
  * address (express-rate-limit's default keyGenerator, run before authentication) counts them.
  * An observer, so it costs nothing: the auth checks run right after the preflight, so in any
- * whole run their requests sit between two answers to the key.
+ * whole run their requests sit between two answers to the key. Whatever the window algorithm
+ * (window-drop.ts), Remaining falls by exactly the key's one request across such a gap; a gap
+ * counts as evidence only when a larger fall could have shown (one window, room in Remaining).
  */
 import { secondKeyPlaceholder } from '../../http/exchange.ts';
 import { statefulObserverCheck } from '../check.ts';
 import {
-  sameWindow,
+  dropNotVisible,
   type WindowReading,
   windowDropProblem,
   windowReading,
+  windowStep,
 } from '../window-drop.ts';
 
 /** An answer to the key, as a point in its window. */
@@ -20,7 +23,7 @@ interface Reading extends WindowReading {
   readonly answeredAt: number;
 }
 
-/** Judges each gap between two answers to the key in one window that only keyless requests filled. */
+/** Judges each gap between two answers to the key that only keyless requests filled. */
 export const rateLimitOthersNotCounted = statefulObserverCheck({
   id: 'rateLimit.othersNotCounted',
   title:
@@ -35,6 +38,8 @@ export const rateLimitOthersNotCounted = statefulObserverCheck({
     // The gap holds something else (the second key, a request in flight over a reading).
     let mixed = false;
     let judged = 0;
+    let inferred: string | undefined;
+    let invisible: string | undefined;
     return {
       observe(exchange) {
         if (!exchange.authenticated) {
@@ -46,7 +51,7 @@ export const rateLimitOthersNotCounted = statefulObserverCheck({
           if (last !== undefined && exchange.sentAt < last.answeredAt) mixed = true;
           return undefined;
         }
-        const found = windowReading(exchange.response?.headers);
+        const found = windowReading(exchange.response?.headers, exchange.sentAtEpochMs);
         const current =
           found === undefined ? undefined : { ...found, answeredAt: exchange.answeredAt };
         let problem: string | undefined;
@@ -55,15 +60,17 @@ export const rateLimitOthersNotCounted = statefulObserverCheck({
           current !== undefined &&
           !mixed &&
           none + invalid > 0 &&
-          exchange.sentAt >= last.answeredAt &&
-          sameWindow(last, current)
+          exchange.sentAt >= last.answeredAt
         ) {
-          judged += 1;
-          problem = windowDropProblem(
-            last,
-            current,
-            `${none} without a key and ${invalid} with an invalid one`,
-          );
+          const others = `${none} without a key and ${invalid} with an invalid one`;
+          problem = windowDropProblem(last, current, others);
+          const hidden = dropNotVisible(last, current);
+          if (problem !== undefined || hidden === undefined) {
+            judged += 1;
+            const step = windowStep(last, current);
+            if (step.kind === 'one-window')
+              inferred = `${step.inferred} across ${others} and one request with the key`;
+          } else invisible = `no gap could show others' requests: ${hidden}`;
         }
         last = current;
         none = 0;
@@ -72,11 +79,13 @@ export const rateLimitOthersNotCounted = statefulObserverCheck({
         return problem;
       },
       judged: () => judged,
+      note: () => inferred,
+      unseen: () => invisible,
     };
   },
   whenUnseen: () => ({
     reason:
-      'no request without a valid key came between two answers to the key in one window (the auth checks send them)',
+      'no request without a valid key came between two answers to the key (the auth checks send them)',
     expected: (run) => run.narrowed !== true,
   }),
 });

@@ -1,3 +1,4 @@
+import { rateLimitHeaders } from '../../contract/interface-facts.ts';
 import { parseRetryAfter } from '../../http/retry-after.ts';
 import { observerCheck } from '../check.ts';
 import { answered, answerOf } from './observed-answer.ts';
@@ -9,10 +10,14 @@ export const rateLimitRetryAfterOn429 = observerCheck({
   source: 'Errors, 429 row; Limits, rule 2 (the format is not shown: both RFC 9110 forms accepted)',
   appliesTo: answered((response) => response.status === 429),
   judge(exchange) {
-    const value = answerOf(exchange).headers.get('Retry-After');
-    return parseRetryAfter(value, exchange.sentAtEpochMs) === undefined
-      ? `a 429 with Retry-After ${JSON.stringify(value)}`
-      : undefined;
+    const { headers } = answerOf(exchange);
+    const value = headers.get('Retry-After');
+    if (parseRetryAfter(value, exchange.sentAtEpochMs) !== undefined) return undefined;
+    // Nothing at all says when to come back (a gateway's own limiter answers so): the run does
+    // not wait to find out, it reports it at once and backs off 1, 2, 4 s (Limits, rule 2).
+    if (value === null && rateLimitHeaders.every((name) => headers.get(name) === null))
+      return "a 429 without Retry-After and without X-RateLimit-*: nothing tells the client when to retry (a gateway's own limiter?)";
+    return `a 429 with Retry-After ${JSON.stringify(value)}`;
   },
   whenUnseen: (run) =>
     run.rateLimitRun

@@ -1,7 +1,8 @@
 /**
  * The shared fake's storage in IndexedDB (fake-storage.ts): one database per fake name, with the
  * pets (one record each, so a create writes one pet, not the store), the session and `nextId` in
- * one record, and the replies of the last calls. A commit is one transaction over all three, so
+ * one record and each policy's part of the session in one of its own (written only when it
+ * changed: a recording is not written again on every request), and the replies of the last calls. A commit is one transaction over all three, so
  * what is written is always a state the fake was in; commits asked for while one is being
  * written share the next (group commit), so a burst of calls costs a few writes, not one each.
  *
@@ -9,6 +10,8 @@
  * full, or whose content cannot be read never breaks the page: the problem is told once on the
  * console and the fake goes on in memory (see `setAside` for content it cannot read).
  */
+
+import { isJsonObject } from '../../contract/lossless-json.ts';
 import type { Pet } from '../../contract/types.ts';
 import type { StorePersistence, StoreSnapshot } from '../../store/persistence.ts';
 import { snapshotProblem } from '../../store/pet-store.ts';
@@ -26,8 +29,13 @@ const petsStore = 'pets';
 const stateStore = 'state';
 const repliesStore = 'replies';
 const stateKey = 'fake';
+/** Each policy's part of the session is kept under this prefix and its name. */
+const policyKeyPrefix = 'policy:';
 
-/** The record beside the pets: what the store's counter and the session were at the last write. */
+/**
+ * The record beside the pets: what the store's counter and the session were at the last write,
+ * the session without its policies' parts (kept under their own keys).
+ */
 interface StateRecord {
   readonly nextId: number;
   readonly session: unknown;
@@ -82,21 +90,32 @@ function openDatabase(name: string): Promise<IDBDatabase> {
 interface Kept {
   readonly pets: Pet[];
   readonly state: StateRecord | undefined;
+  /** The policies' parts of the session, by policy name. */
+  readonly policies: Record<string, unknown>;
   readonly replies: Map<string, Reply>;
 }
 
 async function readKept(db: IDBDatabase): Promise<Kept> {
   const transaction = db.transaction([petsStore, stateStore, repliesStore], 'readonly');
-  const [pets, state, replyIds, replyValues] = await Promise.all([
+  const [pets, stateKeys, stateValues, replyIds, replyValues] = await Promise.all([
     settled(transaction.objectStore(petsStore).getAll()),
-    settled(transaction.objectStore(stateStore).get(stateKey)),
+    settled(transaction.objectStore(stateStore).getAllKeys()),
+    settled(transaction.objectStore(stateStore).getAll()),
     settled(transaction.objectStore(repliesStore).getAllKeys()),
     settled(transaction.objectStore(repliesStore).getAll()),
   ]);
+  let state: unknown;
+  const policies: Record<string, unknown> = {};
+  stateKeys.forEach((key, index) => {
+    const value = stateValues[index];
+    if (key === stateKey) state = value;
+    else if (typeof key === 'string' && key.startsWith(policyKeyPrefix))
+      policies[key.slice(policyKeyPrefix.length)] = value;
+  });
   const replies = new Map<string, Reply>(
     replyValues.map((value, index) => [String(replyIds[index]), value as Reply]),
   );
-  return { pets: pets as Pet[], state: state as StateRecord | undefined, replies };
+  return { pets: pets as Pet[], state: state as StateRecord | undefined, policies, replies };
 }
 
 /** Why what was kept cannot be loaded, or `undefined` when it can. */
@@ -156,6 +175,8 @@ export async function openIndexedDbStorage(
   let newReplies: [string, Reply][] = [];
   let readSession: (() => unknown) | undefined;
   let closed = false;
+  /** Each policy's part as last written, to write it again only once it changed. */
+  const writtenParts = new Map<string, unknown>();
 
   const stop = (problem: string, advice: string) => {
     mode = 'stopped';
@@ -204,7 +225,11 @@ export async function openIndexedDbStorage(
       nextId = snapshot.nextId;
     },
     session: {
-      load: () => (loadable ? kept.state?.session : undefined),
+      load: () => {
+        const session = loadable ? kept.state?.session : undefined;
+        // The session as the fake saved it: its policies' parts back in their place.
+        return isJsonObject(session) ? { ...session, policies: kept.policies } : session;
+      },
       attach(read) {
         readSession = read;
       },
@@ -227,13 +252,23 @@ export async function openIndexedDbStorage(
         for (const pet of replace.pets) petStore.put(pet, Number(pet.id));
       }
       for (const pet of pets) petStore.put(pet, Number(pet.id));
-      const record: StateRecord = { nextId, session: readSession?.() };
-      transaction.objectStore(stateStore).put(record, stateKey);
+      const { policies = {}, ...session } = (readSession?.() ?? {}) as {
+        policies?: Record<string, unknown>;
+      };
+      const record: StateRecord = { nextId, session };
+      const states = transaction.objectStore(stateStore);
+      states.put(record, stateKey);
+      // A policy's part is the same object while it has not changed (core/session.ts).
+      const changedParts = Object.entries(policies).filter(
+        ([name, part]) => writtenParts.get(name) !== part,
+      );
+      for (const [name, part] of changedParts) states.put(part, `${policyKeyPrefix}${name}`);
       const replyStore = transaction.objectStore(repliesStore);
       for (const [id, reply] of answered) replyStore.put(reply, id);
       // Only the replies still remembered are kept: the oldest leave the database with them.
       for (const id of dropped(answered)) replyStore.delete(id);
       await finished(transaction);
+      for (const [name, part] of changedParts) writtenParts.set(name, part);
     } catch (error) {
       stop(
         describeFailure(error, 'writing to IndexedDB'),

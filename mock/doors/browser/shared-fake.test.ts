@@ -109,6 +109,36 @@ it('when the leading tab leaves, the next tab leads with everything it wrote: pe
   expect((await list(b)).names).toContain('Kept');
 });
 
+it('interface coverage and the Pact recording go on in the tab that takes over, and are kept across a reload', async () => {
+  const name = freshName();
+  const a = await tab(name);
+  await leading(a);
+  const b = await tab(name);
+  await create(b, 'Recorded');
+  await list(a);
+  await a.fetch(`${api}/pets`); // 401: no key
+  const exercised = async (fake: BrowserFake) =>
+    (await fake.control.coverage()).items
+      .filter((item) => item.status === 'exercised')
+      .map((item) => `${item.id} ${item.count}`);
+  const interactions = async (fake: BrowserFake) =>
+    (await fake.control.pact()).interactions.map((interaction) => interaction.description).sort();
+  const coverageBefore = await exercised(a);
+  const pactBefore = await interactions(a);
+  expect(pactBefore).toHaveLength(3);
+  await a.stop();
+  await leading(b);
+  expect(await exercised(b)).toEqual(coverageBefore);
+  expect(await interactions(b)).toEqual(pactBefore);
+  await list(b);
+  await b.stop();
+  const again = await tab(name);
+  await leading(again);
+  // The list made after the first tab left is counted with the one made before.
+  expect(await exercised(again)).toContain('listPets 200 2');
+  expect(await interactions(again)).toEqual(pactBefore);
+});
+
 it('a call sent again after it was answered gets the written reply and is not run twice, by this leader or the next', async () => {
   const name = freshName();
   const a = await tab(name);
