@@ -1,6 +1,7 @@
 /**
  * The package from a user's side: built, packed and installed offline into a fresh project
- * (consumer-project.ts). There the README's "Use it in your project" examples type-check under
+ * (consumer-project.ts). There the examples of the install and tests guides (docs/install.md,
+ * docs/tests.md, which the package ships and its README links) type-check under
  * a standard strict NodeNext tsconfig, run on plain Node and pass in vitest, and both commands
  * answer. Everything runs on the Node that `npm test` runs on (Node 24 from the `node`
  * devDependency), which is also first on the PATH the commands' `#!/usr/bin/env node` sees.
@@ -16,13 +17,9 @@ import packageJson from '../package.json' with { type: 'json' };
 import { type ConsumerProject, createConsumerProject } from './consumer-project.ts';
 import { exampleFileName, fencedBlocks, markdownSection } from './markdown-blocks.ts';
 
-const readme = readFileSync(new URL('../README.md', import.meta.url), 'utf8');
-const useIt = markdownSection(readme, 'Use it in your project');
-/** The guide less its app section and recipes, whose Vite app consumer-app.test.ts runs. */
-const guide = [
-  'In your app (Vite + React, browser)',
-  ...[...useIt.matchAll(/^### (Recipe: .+)$/gm)].map((match) => match[1] ?? ''),
-].reduce((rest, heading) => rest.replace(markdownSection(useIt, heading), ''), useIt);
+const docs = (name: string) => readFileSync(new URL(`../docs/${name}`, import.meta.url), 'utf8');
+/** The guides a Node project follows (the app guide's Vite app is consumer-app.test.ts's). */
+const guide = `${docs('install.md')}\n${docs('tests.md')}`;
 const tsc = new URL('../node_modules/.bin/tsc', import.meta.url).pathname;
 
 let project: ConsumerProject;
@@ -141,6 +138,13 @@ test('the tarball ships the build, the OpenAPI document and no sources or tests'
     'openapi/petstore.yaml',
     'openapi/interface.md', // the document petstore.yaml says sits beside it
     'contract-tests/README.md', // the harness's docs, which its --help names
+    // The guides the README links, and the picture it shows.
+    ...['install', 'tests', 'app', 'browser', 'fake', 'qa', 'pact', 'reliability'].map(
+      (name) => `docs/${name}.md`,
+    ),
+    'docs/harness/ci.md',
+    'docs/qa-page.png',
+    'docs/coverage.schema.json',
     'dist/bin/petstore-fake.js',
     'dist/bin/petstore-contract.js',
     ...['fake', 'doors/node', 'doors/browser/browser', 'contract/openapi.generated'].flatMap(

@@ -1,9 +1,10 @@
 /**
- * The shell commands of the README's quick start and QA recipe, run as written: `npm install`,
- * then `npm start` in the background, on free ports given with its documented flags (the README's
- * 4010 and 4011 may be taken on a shared machine), then every curl line against it, with each
- * command's output held against the comment the README writes under it. And `npm run demo`,
- * which the quick start and mock/doors/browser/README.md name, serves the page at the URL it prints.
+ * The shell commands of the repository's quick start (CONTRIBUTING.md), run as written: `npm
+ * install`, then `npm start` in the background, on free ports given with its documented flags
+ * (the quick start's 4010 and 4011 may be taken on a shared machine), then every curl line
+ * against it, with each command's output held against the comment written under it. And `npm
+ * run demo`, which the quick start names, serves the page at the URL it prints. The shipped
+ * guides' commands, which are a package user's, run in shipped-docs-commands.test.ts.
  */
 import { type ChildProcess, spawn, spawnSync } from 'node:child_process';
 import { once } from 'node:events';
@@ -15,13 +16,10 @@ import { fencedBlocks, markdownSection } from './markdown-blocks.ts';
 import { runShellBlock, type ShellStep, shellCommands } from './shell-block.ts';
 
 const root = fileURLToPath(new URL('..', import.meta.url));
-const readme = readFileSync(new URL('../README.md', import.meta.url), 'utf8');
-const quickStart = fencedBlocks(markdownSection(readme, 'Quick start')).filter(
+const contributing = readFileSync(new URL('../CONTRIBUTING.md', import.meta.url), 'utf8');
+const quickStart = fencedBlocks(markdownSection(contributing, 'Quick start')).filter(
   (block) => block.lang === 'sh',
 );
-const recipe = fencedBlocks(
-  markdownSection(readme, 'Recipe: 429 → Retry-After → ban → recovery, in seconds'),
-).filter((block) => block.lang === 'sh');
 
 /** `npm test` runs this file: running it from here would never end. */
 const notRunHere = new Set(['npm test']);
@@ -141,16 +139,6 @@ test('the quick start commands run as written: npm install, npm start, and its c
   expect(created).toMatchObject({ name: 'Nemo', categoryId: 3, status: 'available' });
   expect(typeof created.id).toBe('number');
 }, 120_000);
-
-test('the QA recipe runs as written against npm start, printing what its comments say', async () => {
-  // Needs the npm start of the test above (vitest runs a file's tests in order).
-  const state = await fetch(`http://127.0.0.1:${port}/__control/state`);
-  expect(state.status).toBe(200);
-  expect(recipe).toHaveLength(1);
-  const steps = runShellBlock(onThisRunsPorts(recipe[0]?.text ?? ''), process.env, root);
-  expect(steps.map((step) => step.expectation.length > 0).filter(Boolean)).toHaveLength(4);
-  expectAsDocumented(steps);
-}, 60_000);
 
 test('npm run demo builds the demo page and serves it at the URL it prints', async () => {
   const demoPort = await freePort();

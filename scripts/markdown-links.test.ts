@@ -93,7 +93,7 @@ test('the link check itself catches links out of the repository, missing files a
   expect(problem(readme, 'openapi/nope.md')).toBe('does not exist');
   expect(problem(readme, 'openapi/interface.md#limits')).toBeUndefined();
   expect(problem(readme, 'openapi/interface.md#no-such-heading')).toMatch(/no heading/);
-  expect(problem(readme, '#reliability')).toBeUndefined();
+  expect(problem(readme, '#set-up')).toBeUndefined();
   expect(problem(readme, 'https://mswjs.io')).toBeUndefined();
   expect(links('[a](x.md) `[b](y.md)` [c]: z.md\n```\n[d](w.md)\n```')).toEqual(['x.md']);
 });
