@@ -24,6 +24,8 @@ const docs = (name: string) => readFileSync(new URL(`../docs/${name}`, import.me
 const appGuide = docs('app.md');
 /** The guide up to its recipes, which run after it. */
 const guide = appGuide.slice(0, appGuide.indexOf('\n## Recipe: '));
+if (!guide.startsWith('# In your app (Vite + React, browser)\n'))
+  throw new Error('docs/app.md no longer starts with its heading');
 const playwrightRecipe = markdownSection(appGuide, 'Recipe: Playwright end-to-end tests');
 const storybookRecipe = markdownSection(
   appGuide,

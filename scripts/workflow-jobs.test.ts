@@ -5,8 +5,8 @@
  * uncommented), with the step's env and `${{ secrets.* }}` given, in `bash -e` as Actions runs
  * them, in a checkout-like folder whose package.json adds the user's `e2e` script
  * (workflow-e2e-suite.ts). Against a broken server the job fails; against the fake it passes;
- * a suite that bypasses the proxy fails it too (no evidence). And the README's opening example,
- * the same wrapper form, with its staging URL and key placeholder given real values.
+ * a suite that bypasses the proxy fails it too (no evidence). The README's opening example, the
+ * same wrapper form as a package user types it, runs in shipped-docs-commands.test.ts.
  */
 import { spawn } from 'node:child_process';
 import { once } from 'node:events';
@@ -19,7 +19,6 @@ import { parse } from 'yaml';
 import { mutants } from '../contract-tests/mutants/catalogue.ts';
 import { type FakeTarget, httpFakeTarget } from '../contract-tests/targets/fake-target.ts';
 import packageJson from '../package.json' with { type: 'json' };
-import { fencedBlocks } from './markdown-blocks.ts';
 
 const root = fileURLToPath(new URL('..', import.meta.url));
 const workflow = readFileSync(join(root, '.github/workflows/contract.yml'), 'utf8');
@@ -169,34 +168,4 @@ test('the e2e-through-proxy job fails when the suite bypasses the proxy: no evid
   expect(job.status, job.output).toBe(2);
   expect(job.output).toMatch(/no evidence, no verdict/);
   expect(job.output).not.toMatch(/--rate-limits/);
-}, 120_000);
-
-/** The README's opening example: the first shell block, above the quick start. */
-function openingExample(): string {
-  const readme = readFileSync(join(root, 'README.md'), 'utf8');
-  const block = fencedBlocks(readme.slice(0, readme.indexOf('\n## '))).find(
-    (candidate) => candidate.lang === 'sh',
-  );
-  if (block === undefined) throw new Error('README: no shell block above the first section');
-  return block.text;
-}
-
-test("the README's opening example runs as written (staging and the key given): the suite passes through the proxy, and a broken server fails it", async () => {
-  const example = openingExample();
-  expect(example).toMatch(
-    /npm run contract -- proxy --target https:\/\/staging\.example\.com\/v1 .*-- npm run e2e/,
-  );
-  expect(example).not.toMatch(/&\s*$|kill /m);
-  const given = (baseUrl: string) =>
-    example
-      .replaceAll('https://staging.example.com/v1', baseUrl)
-      .replaceAll('PETSTORE_API_KEY=...', `PETSTORE_API_KEY=${key}`);
-  const good = await fakeDoor();
-  const passed = await runScript(given(good.baseUrl), checkout(), {});
-  expect(passed.status, passed.output).toBe(0);
-  expect(passed.output).toContain('e2e: passed');
-  const broken = await fakeDoor('error-without-code');
-  const failed = await runScript(given(broken.baseUrl), checkout(), {});
-  expect(failed.status, failed.output).toBe(1);
-  expect(failed.output).toMatch(/^ {2}FAIL {2}errors\.bodyShape/m);
 }, 120_000);

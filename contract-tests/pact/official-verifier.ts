@@ -9,7 +9,7 @@
 import { type ChildProcess, fork } from 'node:child_process';
 
 /** What the official verifier made of one pact file. */
-export interface OfficialVerdict {
+interface OfficialVerdict {
   /** False when it refused the file itself ("Failed to load pact ..."). */
   readonly loaded: boolean;
   /** True when it loaded the file and every interaction passed. */

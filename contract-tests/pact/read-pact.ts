@@ -31,7 +31,7 @@ export interface Matcher {
 }
 
 /** The rules of one category (`header`, `body`): a name or path and its matchers. */
-export type Rules = Readonly<Record<string, { readonly matchers: readonly Matcher[] }>>;
+type Rules = Readonly<Record<string, { readonly matchers: readonly Matcher[] }>>;
 
 /** A body rule: its path as written, the path's tokens, and its matchers. */
 export interface BodyRule {
