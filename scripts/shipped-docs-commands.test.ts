@@ -287,7 +287,7 @@ test('contract-tests/README.md, Contract harness, and harness/run.md, Point it a
   expect(targets.map((each) => each.command)).toEqual([
     'npx petstore-contract --fake',
     'npx petstore-contract --prism-mock',
-    `npx petstore-contract --base-url http://127.0.0.1:${port}/v1 --via-prism`,
+    `PETSTORE_API_KEY=enterprise-demo-key npx petstore-contract --base-url http://127.0.0.1:${port}/v1 --via-prism`,
   ]);
   const [fakeRun, prismMock, viaPrism] = targets;
   expect(closing(fakeRun?.out ?? '')).toMatch(/the server conforms to the interface/);
