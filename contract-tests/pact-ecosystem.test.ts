@@ -13,6 +13,7 @@ import { Verifier } from '@pact-foundation/pact';
 import { beforeAll, describe, expect, test } from 'vitest';
 import { createFake } from '../mock/fake.ts';
 import { installBiDirectionalCheck, runBiDirectionalCheck } from './pact/bi-directional-check.ts';
+import { officialVerifierOptions } from './pact/official-verifier.ts';
 import { freeKey, pactFixture } from './pact/pact-fixture.ts';
 
 // The verifier's core reports usage over the network unless told not to; no network here.
@@ -43,13 +44,7 @@ function recordPact(): Promise<string> {
 
 /** The official verifier over a recorded pact, states set up through the fake's own route. */
 function verify(base: string, file: string): Promise<unknown> {
-  return new Verifier({
-    provider: 'petstore',
-    providerBaseUrl: `${base}/v1`,
-    pactUrls: [file],
-    providerStatesSetupUrl: `${base}/__control/provider-states`,
-    logLevel: 'error',
-  }).verifyProvider();
+  return new Verifier(officialVerifierOptions(file, base)).verifyProvider();
 }
 
 test('the official Pact verifier replays the recorded pact against the fake, states set up by the fake', async () => {

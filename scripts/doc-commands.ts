@@ -2,12 +2,16 @@
  * Running the documentation's shell commands as a reader does: a command that serves until
  * stopped (the fake, the proxy) in the background, in its own process group, until it prints
  * that it is ready; every other command's output held against the comment the documentation
- * writes under it. markdown-commands.test.ts runs the repository's quick start with these,
- * shipped-docs-commands.test.ts the shipped guides' commands in a user's project.
+ * writes under it; a workflow's step run as Actions runs it, against the fake's HTTP door as the
+ * server under test. markdown-commands.test.ts runs the repository's quick start with these,
+ * shipped-docs-commands.test.ts the shipped guides' commands in a user's project, and the
+ * workflow tests the repository's workflow.
  */
 import { type ChildProcess, spawn } from 'node:child_process';
 import { once } from 'node:events';
 import { expect } from 'vitest';
+import { mutants } from '../contract-tests/mutants/catalogue.ts';
+import { type FakeTarget, httpFakeTarget } from '../contract-tests/targets/fake-target.ts';
 import type { ShellStep } from './shell-block.ts';
 
 /** A command without its trailing `# comment`. */
@@ -73,4 +77,58 @@ export function expectAsDocumented(steps: readonly ShellStep[]): void {
     for (const [, code] of step.output.matchAll(/"code":"(\w+)"/g))
       expect(shown, `${step.command} answered ${step.output}`).toContain(code);
   }
+}
+
+/**
+ * Runs a bash script in `cwd` to its end (killed past `timeoutMs`): its exit code and output.
+ * Not spawnSync: a server the test runs in its own process answers from its event loop.
+ */
+export async function runBash(
+  script: string,
+  cwd: string,
+  env: NodeJS.ProcessEnv,
+  timeoutMs = 240_000,
+): Promise<{ code: number | null; out: string }> {
+  const child = spawn('bash', ['-c', script], { cwd, env, stdio: ['ignore', 'pipe', 'pipe'] });
+  let out = '';
+  child.stdout.on('data', (chunk: Buffer) => (out += chunk.toString()));
+  child.stderr.on('data', (chunk: Buffer) => (out += chunk.toString()));
+  const timer = setTimeout(() => child.kill('SIGKILL'), timeoutMs);
+  const [code] = (await once(child, 'close')) as [number | null];
+  clearTimeout(timer);
+  return { code, out };
+}
+
+/**
+ * The fake's HTTP door on a free port, as the server a documented command is pointed at, behind
+ * the fault of the mutant named (contract-tests/mutants) when one is; the caller closes it.
+ */
+export async function fakeServer(apiKey: string, mutant?: string): Promise<FakeTarget> {
+  const fault = mutants.find((candidate) => candidate.name === mutant);
+  if (mutant !== undefined && fault === undefined) throw new Error(`no mutant ${mutant}`);
+  return httpFakeTarget({
+    virtualTime: false,
+    apiKey,
+    ...(fault === undefined ? {} : { wrap: fault.wrap }),
+  });
+}
+
+/**
+ * A workflow step's `env` with each `${{ secrets.NAME }}` given from `secrets`, as Actions fills
+ * it in; a secret it was not given throws, naming it.
+ */
+export function withSecrets(
+  env: Readonly<Record<string, string>>,
+  secrets: Readonly<Record<string, string>>,
+): Record<string, string> {
+  return Object.fromEntries(
+    Object.entries(env).map(([name, value]) => [
+      name,
+      value.replace(/\$\{\{\s*secrets\.(\w+)\s*\}\}/g, (_, secret: string) => {
+        const given = secrets[secret];
+        if (given === undefined) throw new Error(`the workflow names an unknown secret ${secret}`);
+        return given;
+      }),
+    ]),
+  );
 }

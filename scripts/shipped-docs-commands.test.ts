@@ -12,21 +12,22 @@
  * serves until stopped (the fake, the proxy) runs in the background until it prints that it is
  * ready. Each command's exit code and output are held against what the guide says of it.
  */
-import { spawn } from 'node:child_process';
 import { once } from 'node:events';
 import { existsSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { createServer } from 'node:net';
 import { delimiter, dirname, join } from 'node:path';
 import { afterAll, afterEach, beforeAll, expect, test } from 'vitest';
 import { parse } from 'yaml';
-import { mutants } from '../contract-tests/mutants/catalogue.ts';
-import { type FakeTarget, httpFakeTarget } from '../contract-tests/targets/fake-target.ts';
+import type { FakeTarget } from '../contract-tests/targets/fake-target.ts';
 import { type ConsumerProject, createConsumerProject } from './consumer-project.ts';
 import {
   backgroundCommands,
   expectAsDocumented,
+  fakeServer,
+  runBash,
   waitForOutput,
   withoutComment,
+  withSecrets,
 } from './doc-commands.ts';
 import { exampleFileName, fencedBlocks, markdownSection } from './markdown-blocks.ts';
 import { runShellBlock, shellCommands } from './shell-block.ts';
@@ -98,24 +99,8 @@ function projectEnv(extra: Record<string, string> = {}): NodeJS.ProcessEnv {
   };
 }
 
-/**
- * Runs one command as the reader's shell would, in the project; its exit code and output. Not
- * spawnSync: staging answers from this process's event loop.
- */
-async function runCommand(command: string, env: NodeJS.ProcessEnv) {
-  const child = spawn('bash', ['-c', command], {
-    cwd: project.dir,
-    env,
-    stdio: ['ignore', 'pipe', 'pipe'],
-  });
-  let out = '';
-  child.stdout.on('data', (chunk: Buffer) => (out += chunk.toString()));
-  child.stderr.on('data', (chunk: Buffer) => (out += chunk.toString()));
-  const timer = setTimeout(() => child.kill('SIGKILL'), 240_000);
-  const [code] = (await once(child, 'close')) as [number | null];
-  clearTimeout(timer);
-  return { code, out };
-}
+/** Runs one command as the reader's shell would, in the project; its exit code and output. */
+const runCommand = (command: string, env: NodeJS.ProcessEnv) => runBash(command, project.dir, env);
 
 /** A port nothing listens on, whose next port is free too (a fake's default staging port). */
 async function freePorts(): Promise<{ port: number; stagingPort: number }> {
@@ -136,13 +121,7 @@ async function freePorts(): Promise<{ port: number; stagingPort: number }> {
 
 /** Staging: the fake's HTTP door on a free port, or behind one fault; answers its base URL. */
 async function staging(mutant?: string): Promise<string> {
-  const fault = mutants.find((candidate) => candidate.name === mutant);
-  if (mutant !== undefined && fault === undefined) throw new Error(`no mutant ${mutant}`);
-  const target = await httpFakeTarget({
-    virtualTime: false,
-    apiKey: key,
-    ...(fault === undefined ? {} : { wrap: fault.wrap }),
-  });
+  const target = await fakeServer(key, mutant);
   stagings.push(target);
   return target.baseUrl;
 }
@@ -421,17 +400,18 @@ test('harness/ci.md, CI: every job of the workflow runs as Actions would against
         expect(Object.keys(step.env ?? {})).toEqual(['PACT_BROKER_BASE_URL', 'PACT_BROKER_TOKEN']);
         continue;
       }
-      const env = Object.fromEntries(
-        Object.entries(step.env ?? {}).map(([variable, value]) => [
-          variable,
-          value
-            .replace(/\$\{\{\s*secrets\.(\w+)\s*\}\}/g, (_, secret: string) => {
-              const known = secrets[secret];
-              if (known === undefined) throw new Error(`ci.md: unknown secret ${secret}`);
-              return known;
-            })
-            .replace(/\$\{\{\s*github\.event\.inputs\.seed \|\| github\.run_number\s*\}\}/, '7'),
-        ]),
+      const env = withSecrets(
+        Object.fromEntries(
+          Object.entries(step.env ?? {}).map(([variable, value]) => [
+            variable,
+            // The run number stands for the seed, as on a scheduled run.
+            value.replace(
+              /\$\{\{\s*github\.event\.inputs\.seed \|\| github\.run_number\s*\}\}/,
+              '7',
+            ),
+          ]),
+        ),
+        secrets,
       );
       const result = await runCommand(`set -e\n${step.run}`, projectEnv(env));
       outputs[name] += result.out;

@@ -8,17 +8,15 @@
  * a suite that bypasses the proxy fails it too (no evidence). The README's opening example, the
  * same wrapper form as a package user types it, runs in shipped-docs-commands.test.ts.
  */
-import { spawn } from 'node:child_process';
-import { once } from 'node:events';
 import { existsSync, mkdtempSync, readFileSync, rmSync, symlinkSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { afterEach, expect, test } from 'vitest';
 import { parse } from 'yaml';
-import { mutants } from '../contract-tests/mutants/catalogue.ts';
-import { type FakeTarget, httpFakeTarget } from '../contract-tests/targets/fake-target.ts';
+import type { FakeTarget } from '../contract-tests/targets/fake-target.ts';
 import packageJson from '../package.json' with { type: 'json' };
+import { fakeServer, runBash, withSecrets } from './doc-commands.ts';
 
 const root = fileURLToPath(new URL('..', import.meta.url));
 const workflow = readFileSync(join(root, '.github/workflows/contract.yml'), 'utf8');
@@ -72,23 +70,13 @@ function checkout(): string {
 /** Runs one script in `folder` as Actions runs a step (bash -e), with `env`; its status and output. */
 async function runScript(script: string, folder: string, env: Record<string, string>) {
   const { PETSTORE_API_KEY: _, ...inherited } = process.env;
-  // Not spawnSync: the server under test answers from this process's event loop.
-  const child = spawn('bash', ['-e', '-c', script], {
-    cwd: folder,
-    env: { ...inherited, ...env },
-    stdio: ['ignore', 'pipe', 'pipe'],
-  });
-  let output = '';
-  child.stdout.on('data', (chunk: Buffer) => {
-    output += chunk.toString();
-  });
-  child.stderr.on('data', (chunk: Buffer) => {
-    output += chunk.toString();
-  });
-  const timer = setTimeout(() => child.kill('SIGKILL'), 90_000);
-  const [status] = (await once(child, 'close')) as [number | null];
-  clearTimeout(timer);
-  return { status, output };
+  const { code, out } = await runBash(
+    `set -e\n${script}`,
+    folder,
+    { ...inherited, ...env },
+    90_000,
+  );
+  return { status: code, output: out };
 }
 
 /** Runs the job's shell steps in order as Actions does (bash -e; a failed step fails the job). */
@@ -100,16 +88,7 @@ async function runJob(baseUrl: string, extraEnv: Record<string, string> = {}) {
   const folder = checkout();
   const outputs: string[] = [];
   for (const step of runSteps(commentedJob('e2e-through-proxy').steps)) {
-    const env = Object.fromEntries(
-      Object.entries(step.env ?? {}).map(([name, value]) => [
-        name,
-        value.replace(/\$\{\{\s*secrets\.(\w+)\s*\}\}/g, (_, secret: string) => {
-          const given = secrets[secret];
-          if (given === undefined) throw new Error(`contract.yml: unknown secret ${secret}`);
-          return given;
-        }),
-      ]),
-    );
+    const env = withSecrets(step.env ?? {}, secrets);
     const { status, output } = await runScript(step.run ?? '', folder, { ...env, ...extraEnv });
     outputs.push(output);
     if (status !== 0) return { status, output: outputs.join('\n'), folder };
@@ -118,13 +97,7 @@ async function runJob(baseUrl: string, extraEnv: Record<string, string> = {}) {
 }
 
 async function fakeDoor(mutant?: string): Promise<FakeTarget> {
-  const fault = mutants.find((candidate) => candidate.name === mutant);
-  if (mutant !== undefined && fault === undefined) throw new Error(`no mutant ${mutant}`);
-  const target = await httpFakeTarget({
-    virtualTime: false,
-    apiKey: key,
-    ...(fault === undefined ? {} : { wrap: fault.wrap }),
-  });
+  const target = await fakeServer(key, mutant);
   open.push(target);
   return target;
 }

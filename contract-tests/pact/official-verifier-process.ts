@@ -3,17 +3,12 @@
  * is sent, runs @pact-foundation/pact's Verifier as its README shows and sends back the verdict.
  */
 import { Verifier } from '@pact-foundation/pact';
+import { officialVerifierOptions } from './official-verifier.ts';
 
 process.on('message', async (request: { id: number; file: string; origin: string }) => {
   const { id, file, origin } = request;
   try {
-    await new Verifier({
-      provider: 'petstore',
-      providerBaseUrl: `${origin}/v1`,
-      pactUrls: [file],
-      providerStatesSetupUrl: `${origin}/__control/provider-states`,
-      logLevel: 'error',
-    }).verifyProvider();
+    await new Verifier(officialVerifierOptions(file, origin)).verifyProvider();
     process.send?.({ id, loaded: true, passed: true, message: '' });
   } catch (error) {
     const message = String((error as Error)?.message ?? error);

@@ -30,6 +30,21 @@ export interface OfficialVerifier {
 
 const childPath = new URL('./official-verifier-process.ts', import.meta.url).pathname;
 
+/**
+ * The Verifier's options for a pact file and the fake at `origin` (`http://127.0.0.1:<port>`),
+ * as its README's "Provider API Testing" section gives them: the pact's paths under
+ * `<origin>/v1`, its provider states set up at `<origin>/__control/provider-states`.
+ */
+export function officialVerifierOptions(file: string, origin: string) {
+  return {
+    provider: 'petstore',
+    providerBaseUrl: `${origin}/v1`,
+    pactUrls: [file],
+    providerStatesSetupUrl: `${origin}/__control/provider-states`,
+    logLevel: 'error' as const,
+  };
+}
+
 /** Starts the verifier's process; close it when done. */
 export function startOfficialVerifier(): OfficialVerifier {
   const child: ChildProcess = fork(childPath, [], {
