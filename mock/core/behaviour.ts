@@ -7,7 +7,9 @@
  * else.
  */
 import type { ResolvedConfig } from '../config/config.ts';
-import { controlPipeline, type HttpControl } from '../control/control-handlers.ts';
+import type { BaseControl } from '../control/control.ts';
+import { controlPipeline } from '../control/control-handlers.ts';
+import type { ControlRoutes } from '../control/control-route.ts';
 import { type Answer, errorAnswer } from '../messages/answer.ts';
 import type { FakeRequest } from '../messages/fake-request.ts';
 import { createRedaction, type Redaction } from '../messages/redaction.ts';
@@ -125,6 +127,8 @@ export interface ApiPipeline {
   describe(): Record<string, unknown>;
   /** The policies' own states, for a session that leaves the fake and comes back (session.ts). */
   readonly states: readonly PolicyState[];
+  /** The control routes the policies bring, over their parts of the control surface. */
+  readonly routes: ControlRoutes<PolicyControls>;
 }
 
 /** Builds the interface's pipeline over one fake's state; a bad policy option throws a ConfigError. */
@@ -157,6 +161,11 @@ export function createApiPipeline(state: FakeState, options: PolicyOptions): Api
     },
     describe: () => Object.assign({}, ...policies.map((policy) => policy.describe?.())),
     states: policies.flatMap((policy) => (policy.state === undefined ? [] : [policy.state])),
+    // Each policy's routes take its own control, a part of PolicyControls.
+    routes: Object.assign(
+      {},
+      ...policies.map((policy) => policy.routes),
+    ) as ControlRoutes<PolicyControls>,
   };
 }
 
@@ -202,7 +211,7 @@ export function ownsUrl(
 export function createBehaviour(
   state: FakeState,
   api: ApiPipeline,
-  control: HttpControl,
+  control: BaseControl & PolicyControls,
 ): Behaviour {
   const { config, clock } = state;
   const { log } = api;
@@ -214,7 +223,7 @@ export function createBehaviour(
     rateLimitHeadersStep(state),
     hostStep(config.allowedHosts),
   ];
-  const controlSurface = controlPipeline(control, config);
+  const controlSurface = controlPipeline(control, api.routes, config);
   const controlSteps: readonly Step[] = [log.step('control'), ...controlSurface.steps];
 
   /** Answers a request the fake gives before any pipeline, and logs it. */

@@ -6,6 +6,7 @@
 import type { ControllableClock } from '../clock/clock.ts';
 import type { ResolvedConfig } from '../config/config.ts';
 import { ConfigError } from '../config/config-error.ts';
+import type { ControlRoutes } from '../control/control-route.ts';
 import { type Context, createSlot, type Policy } from '../core/pipeline.ts';
 import type { BodyBytes } from '../messages/fake-request.ts';
 import { type Redaction, redacted } from '../messages/redaction.ts';
@@ -180,5 +181,10 @@ export function clientReportPolicy(
     clients: () =>
       redaction.json(reporter.report(clock.now(), Date.now(), clock.frozen, redaction.url)),
   };
-  return { step, reset: () => reporter.clear(), control };
+  return { step, reset: () => reporter.clear(), control, routes: clientReportRoutes };
 }
+
+/** `GET /__control/clients`: the client compliance report. */
+const clientReportRoutes: ControlRoutes<ClientReportControl> = {
+  'GET clients': async (control) => ({ body: control.clients() }),
+};

@@ -16,6 +16,7 @@
 import { isJsonObject, parseJson, stringifyJson } from '../contract/lossless-json.ts';
 import type { OperationId } from '../contract/types.ts';
 import { ControlInputError } from '../control/control-input-error.ts';
+import { bodyOf, type ControlRoutes } from '../control/control-route.ts';
 import type { Context, Policy } from '../core/pipeline.ts';
 import { SessionStateError } from '../core/session.ts';
 import type { Answer } from '../messages/answer.ts';
@@ -531,6 +532,7 @@ export function pactPolicy(parts: PactParts): Policy<PactControl> {
     step: { after },
     reset,
     control,
+    routes: pactRoutes,
     state: {
       name: 'pact',
       changes: () => changes,
@@ -600,3 +602,26 @@ function savedRecording(saved: unknown) {
     },
   };
 }
+
+const pactRoutes: ControlRoutes<PactControl> = {
+  'GET pact': async (control, request) => {
+    const query = new URL(request.url).searchParams;
+    const consumer = query.get('consumer') ?? undefined;
+    const provider = query.get('provider') ?? undefined;
+    return {
+      body: control.pact({
+        ...(consumer === undefined ? {} : { consumer }),
+        ...(provider === undefined ? {} : { provider }),
+      }),
+    };
+  },
+  // { state, params, action }, as Pact verifiers send it.
+  'POST provider-states': async (control, request) => {
+    const body = await bodyOf(request, ['state', 'params', 'action', 'consumer']);
+    const values = await control.providerState(body as unknown as ProviderStateRequest);
+    return {
+      body: values,
+      action: `provider state ${String(body.action ?? 'setup')}: ${String(body.state).slice(0, 80)}`,
+    };
+  },
+};
