@@ -7,6 +7,7 @@
  * else.
  */
 import type { ResolvedConfig } from '../config/config.ts';
+import type { PolicyCommandLine } from '../config/policy-command-line.ts';
 import type { BaseControl } from '../control/control.ts';
 import { controlPipeline } from '../control/control-handlers.ts';
 import type { ControlRoutes } from '../control/control-route.ts';
@@ -108,6 +109,15 @@ type ControlOf<Factory> = Factory extends (...args: never[]) => infer Made
       : object
     : object
   : object;
+
+/**
+ * What the registered policies bring to `npm start`'s command line (a policy's step declares it
+ * as `step.commandLine`): the CLI's flags and exit files are these, beside its own.
+ */
+export const policyCommandLines: readonly PolicyCommandLine<PolicyControls>[] = apiSteps.flatMap(
+  (factory) =>
+    'commandLine' in factory ? [factory.commandLine as PolicyCommandLine<PolicyControls>] : [],
+);
 
 /** The options the registered policies declare for themselves (e.g. the ban's `ban`). */
 export type PolicyOptions = Intersection<OptionsOf<(typeof apiSteps)[number]>>;

@@ -6,6 +6,8 @@
 import type { ControllableClock } from '../clock/clock.ts';
 import type { ResolvedConfig } from '../config/config.ts';
 import { ConfigError } from '../config/config-error.ts';
+import type { PolicyCommandLine } from '../config/policy-command-line.ts';
+import { stringifyJson } from '../contract/lossless-json.ts';
 import type { ControlRoutes } from '../control/control-route.ts';
 import { type Context, createSlot, type Policy } from '../core/pipeline.ts';
 import type { BodyBytes } from '../messages/fake-request.ts';
@@ -16,6 +18,7 @@ import { refusedUntilSlot } from '../policies/rate-limit-step.ts';
 import { rateLimitSlot } from '../policies/refusal.ts';
 import { injectedBy, isDropped } from './answer-marks.ts';
 import { type ClientReport, createClientReporter, isNonIdempotent } from './client-report.ts';
+import { formatClientReport } from './client-report-summary.ts';
 
 /** Names the client of a request (see createClientIds). */
 export type ClientIds = (context: Context) => string;
@@ -188,3 +191,30 @@ export function clientReportPolicy(
 const clientReportRoutes: ControlRoutes<ClientReportControl> = {
   'GET clients': async (control) => ({ body: control.clients() }),
 };
+
+/** `npm start --client-copies <one|unknown> --client-report <file>`. */
+clientReportPolicy.commandLine = {
+  flags: [
+    {
+      name: 'client-copies',
+      value: '<one|unknown>',
+      help: 'one: each X-Client-Id is one copy of an app, in the client report (default unknown)',
+      option: 'clientReport.copiesPerId',
+      reads: 'text',
+    },
+  ],
+  exitFiles: [
+    {
+      name: 'client-report',
+      help: 'on exit, also write the client compliance report there as JSON',
+      finish(control) {
+        const report = control.clients();
+        return {
+          summary: formatClientReport(report),
+          text: () => `${stringifyJson(report, 2)}\n`,
+          done: (path) => `client report written to ${path}`,
+        };
+      },
+    },
+  ],
+} satisfies PolicyCommandLine<ClientReportControl>;

@@ -6,8 +6,10 @@
  */
 import type { ControllableClock } from '../clock/clock.ts';
 import { ConfigError } from '../config/config-error.ts';
+import type { PolicyCommandLine } from '../config/policy-command-line.ts';
 import {
   type CoverageFormat,
+  coverageFormatOf,
   coverageFormats,
   formatCoverage,
 } from '../contract/coverage-formats.ts';
@@ -181,3 +183,28 @@ const coverageRoutes: ControlRoutes<CoverageControl> = {
     return { body: control.coverage().summary, action: 'coverage cleared' };
   },
 };
+
+/** `npm start --coverage-report <file>`, and the coverage line the fake prints when it stops. */
+coveragePolicy.commandLine = {
+  exitFiles: [
+    {
+      name: 'coverage-report',
+      help: [
+        'on exit, also write the interface coverage there (.md Markdown, .xml',
+        'JUnit, .ctrf.json CTRF, else JSON; README: interface coverage)',
+      ],
+      finish(control) {
+        const record = control.coverage();
+        const { summary } = record;
+        const missed = record.items
+          .filter((item) => item.status !== 'exercised')
+          .map((item) => item.id);
+        return {
+          summary: `petstore-fake: interface coverage: ${summary.exercised} of ${summary.items} items exercised by ${summary.exchanges} requests${missed.length === 0 ? '' : `; never: ${missed.join(', ')}`}`,
+          text: (path) => formatCoverage(record, coverageFormatOf(path)),
+          done: (path) => `coverage report written to ${path}`,
+        };
+      },
+    },
+  ],
+} satisfies PolicyCommandLine<CoverageControl>;

@@ -12,6 +12,7 @@
 
 import type { ControllableClock } from '../clock/clock.ts';
 import { ConfigError } from '../config/config-error.ts';
+import type { PolicyCommandLine } from '../config/policy-command-line.ts';
 import { isJsonObject } from '../contract/lossless-json.ts';
 import type { OperationId } from '../contract/types.ts';
 import { ControlInputError } from '../control/control-input-error.ts';
@@ -287,3 +288,19 @@ const injectedFailureRoutes: ControlRoutes<InjectedFailureControl> = {
     return { body: null, action: 'chaos off' };
   },
 };
+
+/** `npm start --chaos <json|file>`. */
+injectedFailurePolicy.commandLine = {
+  flags: [
+    {
+      name: 'chaos',
+      value: '<json|file>',
+      help: [
+        'seeded chaos: shares of 429 and 5xx answers, dropped connections and',
+        'latency, per operation and key (README: QA, chaos)',
+      ],
+      option: 'chaos',
+      reads: 'json-or-file',
+    },
+  ],
+} satisfies PolicyCommandLine;

@@ -13,6 +13,8 @@
  * at most `maxPactBytes` of interactions, and requests without a valid key, which any web page
  * can send, keep no body, make no shape of one, and fill at most `maxAnonymousInteractions`.
  */
+
+import type { PolicyCommandLine } from '../config/policy-command-line.ts';
 import { isJsonObject, parseJson, stringifyJson } from '../contract/lossless-json.ts';
 import type { OperationId } from '../contract/types.ts';
 import { ControlInputError } from '../control/control-input-error.ts';
@@ -625,3 +627,20 @@ const pactRoutes: ControlRoutes<PactControl> = {
     };
   },
 };
+
+/** `npm start --pact-out <file>`. */
+pactPolicy.commandLine = {
+  exitFiles: [
+    {
+      name: 'pact-out',
+      help: 'on exit, write the Pact V4 file of what the clients did there',
+      finish(control) {
+        const pact = control.pact();
+        return {
+          text: () => `${stringifyJson(pact, 2)}\n`,
+          done: (path) => `pact written to ${path} (${pact.interactions.length} interactions)`,
+        };
+      },
+    },
+  ],
+} satisfies PolicyCommandLine<PactControl>;
