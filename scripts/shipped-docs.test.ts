@@ -88,6 +88,7 @@ const repositoryCommands = [
     ),
   /\bnode (contract-tests|mock|scripts|bench)\//,
   /node_modules\/\.bin\/node\b/,
+  /\bnpx vitest run (mock|contract-tests|scripts|bench)\//,
   /\bUPDATE_SCREENSHOT=/,
 ];
 

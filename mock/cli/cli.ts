@@ -12,15 +12,13 @@ import packageJson from '../../package.json' with { type: 'json' };
 import { defaults, type ExchangeRecord, minControlTokenLength } from '../config/config.ts';
 import { ConfigError } from '../config/config-error.ts';
 import type { FakeProfile } from '../config/profile.ts';
-import { coverageFormatOf, formatCoverage } from '../contract/coverage-formats.ts';
-import { parseJson, stringifyJson } from '../contract/lossless-json.ts';
+import { parseJson } from '../contract/lossless-json.ts';
 import type { Pet } from '../contract/types.ts';
+import { policyCommandLines } from '../core/behaviour.ts';
 import { listenHttp } from '../doors/http/http-server.ts';
 import { listenProblem } from '../doors/http/listen-problem.ts';
-import { type ChaosSettings, type CreateFakeOptions, createFake, type Fake } from '../fake.ts';
-import { defaultBanPolicy } from '../policies/ban.ts';
+import { type CreateFakeOptions, createFake, type Fake } from '../fake.ts';
 import { parseKeysFile } from '../policies/plans.ts';
-import { formatClientReport } from '../qa/client-report-summary.ts';
 import { StorageError } from '../store/storage-error.ts';
 import {
   type FlagSpecs,
@@ -64,8 +62,8 @@ const command = invokedAs(process.argv[1], 'petstore-fake', 'npm start --');
 /** The harness's command beside it (the same package ships both). */
 const contractCommand = command === 'petstore-fake' ? 'petstore-contract' : 'npm run contract --';
 
-/** Every flag `npm start` takes, with its help. */
-const flagSpecs = {
+/** The flags `npm start` takes for itself; the policies bring theirs (`policyCommandLines`). */
+const ownFlags = {
   host: { type: 'string', value: '<addr>', help: `address to bind (default ${defaults.host})` },
   port: { type: 'string', value: '<n>', help: `production port (default ${defaults.port})` },
   'staging-port': {
@@ -85,21 +83,6 @@ const flagSpecs = {
     type: 'string',
     value: '<format>',
     help: `seconds | http-date (default ${defaults.retryAfterFormat})`,
-  },
-  'client-copies': {
-    type: 'string',
-    value: '<one|unknown>',
-    help: 'one: each X-Client-Id is one copy of an app, in the client report (default unknown)',
-  },
-  'ban-threshold': {
-    type: 'string',
-    value: '<n>',
-    help: `requests during Retry-After that ban a key (default ${defaultBanPolicy.threshold})`,
-  },
-  'ban-seconds': {
-    type: 'string',
-    value: '<n>',
-    help: `length of a ban (default ${defaultBanPolicy.durationSeconds})`,
   },
   enterprise: {
     type: 'string',
@@ -137,32 +120,23 @@ const flagSpecs = {
       `written by \`${contractCommand} calibrate\` (flags given beside it win)`,
     ],
   },
-  chaos: {
-    type: 'string',
-    value: '<json|file>',
-    help: [
-      'seeded chaos: shares of 429 and 5xx answers, dropped connections and',
-      'latency, per operation and key (README: QA, chaos)',
-    ],
-  },
-  'client-report': {
-    type: 'string',
-    value: '<file>',
-    help: 'on exit, also write the client compliance report there as JSON',
-  },
-  'coverage-report': {
-    type: 'string',
-    value: '<file>',
-    help: [
-      'on exit, also write the interface coverage there (.md Markdown, .xml',
-      'JUnit, .ctrf.json CTRF, else JSON; README: interface coverage)',
-    ],
-  },
-  'pact-out': {
-    type: 'string',
-    value: '<file>',
-    help: 'on exit, write the Pact V4 file of what the clients did there',
-  },
+} as const satisfies FlagSpecs;
+
+const policyFlags = policyCommandLines.flatMap((line) => line.flags ?? []);
+const policyExitFiles = policyCommandLines.flatMap((line) => line.exitFiles ?? []);
+
+/** Every flag `npm start` takes, with its help: its own, the policies', then the last few. */
+const flagSpecs = {
+  ...ownFlags,
+  ...Object.fromEntries(
+    policyFlags.map((flag) => [flag.name, { type: 'string', value: flag.value, help: flag.help }]),
+  ),
+  ...Object.fromEntries(
+    policyExitFiles.map((file) => [
+      file.name,
+      { type: 'string', value: '<file>', help: file.help },
+    ]),
+  ),
   quiet: { type: 'boolean', default: false, help: 'no request log' },
   help: { type: 'boolean', default: false, help: 'this text' },
   version: { type: 'boolean', default: false, help: 'the package version' },
@@ -195,14 +169,11 @@ const optionSources: readonly (readonly [string, string])[] = [
   ['stagingOrigin', '--staging-port'],
   ['origin', '--host/--port'],
   ['retryAfterFormat', '--retry-after'],
-  ['clientReport.copiesPerId', '--client-copies'],
-  ['ban.threshold', '--ban-threshold'],
-  ['ban.durationSeconds', '--ban-seconds'],
   ['enterpriseLimits', '--enterprise'],
   ['maxPets', '--max-pets'],
   ['allowedHosts', '--allowed-hosts'],
   ['seed', '--seed'],
-  ['chaos', '--chaos'],
+  ...policyFlags.map((flag): [string, string] => [flag.option, `--${flag.name}`]),
 ];
 
 /** A ConfigError in the CLI's words: the flag or variable the user set, not the option. */
@@ -236,14 +207,40 @@ function readProfileFile(path: string): FakeProfile {
   }
 }
 
-/** `--chaos`: the settings inline (a JSON object) or a JSON file; createFake checks them. */
-function readChaos(value: string): unknown {
-  if (!value.trimStart().startsWith('{')) return readJsonFile(value, '--chaos');
+/** A flag that takes inline JSON (starting with `{`) or the path of a JSON file. */
+function readJsonOrFile(value: string, flag: string): unknown {
+  if (!value.trimStart().startsWith('{')) return readJsonFile(value, flag);
   try {
     return JSON.parse(value);
   } catch (error) {
-    throw new UsageError(`--chaos: not valid JSON: ${(error as Error).message}`);
+    throw new UsageError(`${flag}: not valid JSON: ${(error as Error).message}`);
   }
+}
+
+/** The options the policies' flags set, each read as its policy says (createFake checks the values). */
+function policyOptions(values: Readonly<Record<string, unknown>>): Record<string, unknown> {
+  const root: Record<string, unknown> = {};
+  for (const flag of policyFlags) {
+    const text = values[flag.name];
+    if (typeof text !== 'string') continue;
+    const name = `--${flag.name}`;
+    const value =
+      flag.reads === 'count'
+        ? parseInteger(name, text, count)
+        : flag.reads === 'json-or-file'
+          ? readJsonOrFile(text, name)
+          : text;
+    // `ban.threshold` and `ban.durationSeconds` meet in one `ban` object.
+    const path = flag.option.split('.');
+    const last = path.pop() as string;
+    let at = root;
+    for (const part of path) {
+      at[part] ??= {};
+      at = at[part] as Record<string, unknown>;
+    }
+    at[last] = value;
+  }
+  return root;
 }
 
 /**
@@ -290,40 +287,6 @@ function writeExitFile(flag: string, path: string, text: () => string, done: str
   }
 }
 
-/** On exit: the client report's summary on stdout and, with --client-report, as JSON in a file. */
-function finishClientReport(fake: Fake, path: string | undefined): boolean {
-  const report = fake.control.clients();
-  console.log(formatClientReport(report));
-  if (path === undefined) return true;
-  const text = () => `${stringifyJson(report, 2)}\n`;
-  return writeExitFile('--client-report', path, text, `client report written to ${path}`);
-}
-
-/** On exit, with --pact-out: the recorded interactions as a Pact V4 file. */
-function writePact(fake: Fake, path: string | undefined): boolean {
-  if (path === undefined) return true;
-  const pact = fake.control.pact();
-  const text = () => `${stringifyJson(pact, 2)}\n`;
-  const done = `pact written to ${path} (${pact.interactions.length} interactions)`;
-  return writeExitFile('--pact-out', path, text, done);
-}
-
-/**
- * On exit: one line of interface coverage on stdout and, with --coverage-report, the record in a
- * file, in the format its name says.
- */
-function finishCoverage(fake: Fake, path: string | undefined): boolean {
-  const record = fake.control.coverage();
-  const { summary } = record;
-  const missed = record.items.filter((item) => item.status !== 'exercised').map((item) => item.id);
-  console.log(
-    `petstore-fake: interface coverage: ${summary.exercised} of ${summary.items} items exercised by ${summary.exchanges} requests${missed.length === 0 ? '' : `; never: ${missed.join(', ')}`}`,
-  );
-  if (path === undefined) return true;
-  const text = () => formatCoverage(record, coverageFormatOf(path));
-  return writeExitFile('--coverage-report', path, text, `coverage report written to ${path}`);
-}
-
 /**
  * One request-log line: time, method, path (credentials redacted), status, duration, then the
  * key id (never the key), the error code and the client id as the client report names it
@@ -361,17 +324,21 @@ function optionsFromFlags(argv: readonly string[]) {
     throw new UsageError('--fsync needs --state-file');
   // Before the store reads the file: a directory or a missing folder is one line, not a stack.
   checkWritable(values['state-file'], '--state-file');
-  checkWritable(values['client-report'], '--client-report');
-  checkWritable(values['coverage-report'], '--coverage-report');
-  checkWritable(values['pact-out'], '--pact-out');
+  const exitPaths = new Map<string, string>();
+  for (const file of policyExitFiles) {
+    const path = (values as Record<string, unknown>)[file.name];
+    if (typeof path !== 'string') continue;
+    checkWritable(path, `--${file.name}`);
+    exitPaths.set(file.name, path);
+  }
   const loopback = isLoopback(host);
   const controlToken = process.env[tokenVariable];
   const hostForUrl = host.includes(':') ? `[${host}]` : host;
   const origin = `http://${hostForUrl}:${productionPort}`;
-  const threshold = parseInteger('--ban-threshold', values['ban-threshold'], count);
-  const durationSeconds = parseInteger('--ban-seconds', values['ban-seconds'], count);
   const maxPets = parseInteger('--max-pets', values['max-pets'], count);
   const options: CreateFakeOptions = {
+    // The policies' options, which createFake checks (a ConfigError names the flag: optionSources).
+    ...(policyOptions(values) as CreateFakeOptions),
     origin,
     stagingOrigin: values['no-staging'] ? false : `http://${hostForUrl}:${stagingPort}`,
     controlAccess: controlToken ? { token: controlToken } : loopback ? 'open' : 'disabled',
@@ -379,17 +346,9 @@ function optionsFromFlags(argv: readonly string[]) {
       ? {}
       : { retryAfterFormat: values['retry-after'] as 'seconds' }),
     ...(maxPets === undefined ? {} : { maxPets }),
-    // Checked by createFake (ConfigError clientReport.copiesPerId lists the values).
-    ...(values['client-copies'] === undefined
-      ? {}
-      : { clientReport: { copiesPerId: values['client-copies'] as 'one' } }),
     ...(values['state-file'] === undefined
       ? {}
       : { persistence: createStateFile(values['state-file'], { fsync: values.fsync }) }),
-    ban: {
-      ...(threshold === undefined ? {} : { threshold }),
-      ...(durationSeconds === undefined ? {} : { durationSeconds }),
-    },
     ...(enterpriseLimits ? { enterpriseLimits } : {}),
     // Checked by createFake, which names the field that is wrong (ConfigError profile.<field>).
     ...(values.profile === undefined ? {} : { profile: readProfileFile(values.profile) }),
@@ -404,7 +363,6 @@ function optionsFromFlags(argv: readonly string[]) {
     ...(values.keys === undefined
       ? {}
       : { keys: parseKeysFile(readJsonFile(values.keys, '--keys'), values.keys) }),
-    ...(values.chaos === undefined ? {} : { chaos: readChaos(values.chaos) as ChaosSettings }),
     ...(values.quiet
       ? {}
       : { onExchange: (record: ExchangeRecord) => console.log(formatExchange(record)) }),
@@ -416,9 +374,7 @@ function optionsFromFlags(argv: readonly string[]) {
     stagingPort,
     loopback,
     controlToken,
-    clientReport: values['client-report'],
-    coverageReport: values['coverage-report'],
-    pactOut: values['pact-out'],
+    exitPaths,
   };
 }
 
@@ -464,11 +420,14 @@ async function main(argv: readonly string[]): Promise<void> {
   // Before the banner: a supervisor that sees the banner may signal at once.
   /** Writes the exit files once and exits: 0, or 1 when one could not be written. */
   const finish = () => {
-    const written = [
-      finishClientReport(fake, flags.clientReport),
-      finishCoverage(fake, flags.coverageReport),
-      writePact(fake, flags.pactOut),
-    ];
+    // Each policy's exit file, in the order the policies stand in the pipeline.
+    const written = policyExitFiles.map((file) => {
+      const { summary, text, done } = file.finish(fake.control);
+      if (summary !== undefined) console.log(summary);
+      const path = flags.exitPaths.get(file.name);
+      if (path === undefined) return true;
+      return writeExitFile(`--${file.name}`, path, () => text(path), done(path));
+    });
     process.exit(written.every(Boolean) ? 0 : 1);
   };
   let draining = false;

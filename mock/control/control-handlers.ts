@@ -13,13 +13,6 @@
 
 import { clockRangeProblem } from '../clock/clock.ts';
 import type { ResolvedConfig } from '../config/config.ts';
-import {
-  type CoverageFormat,
-  coverageFormats,
-  formatCoverage,
-} from '../contract/coverage-formats.ts';
-import { isJsonObject, parseJson } from '../contract/lossless-json.ts';
-import type { OperationId } from '../contract/types.ts';
 import { type Context, createSlot, type Handler, type Step } from '../core/pipeline.ts';
 import { type Answer, errorAnswer, jsonAnswer } from '../messages/answer.ts';
 import type { ErrorCode } from '../messages/errors.ts';
@@ -29,48 +22,12 @@ import { hostProblem, hostStep } from '../policies/host-check.ts';
 import { internalErrorStep } from '../policies/internal-error-step.ts';
 import type { Limits } from '../policies/plans.ts';
 import { controlActionSlot } from '../policies/request-log.ts';
-import type { ClientReportControl } from '../qa/client-report-step.ts';
-import type { CoverageControl } from '../qa/coverage-step.ts';
-import type { InjectedFailureControl } from '../qa/injected-failure-step.ts';
-import type { ProviderStateRequest } from '../qa/pact-provider-states.ts';
-import type { PactControl } from '../qa/pact-step.ts';
 import { controlPageAnswer } from '../qa/page/control-page.ts';
 import type { StoreSnapshot } from '../store/persistence.ts';
 import { StorageError } from '../store/storage-error.ts';
 import type { BaseControl, ResetSeed } from './control.ts';
 import { ControlInputError } from './control-input-error.ts';
-
-type Body = Record<string, unknown>;
-
-/** What the HTTP routes drive: the control surface's own functions and the QA policies' ones. */
-export type HttpControl = BaseControl &
-  InjectedFailureControl &
-  ClientReportControl &
-  CoverageControl &
-  PactControl;
-
-/** Reads a JSON object body with only the given fields; an empty body is `{}`. */
-async function bodyOf(request: ControlRequest, fields: readonly string[]): Promise<Body> {
-  const bytes = await request.body(request.maxBodyBytes);
-  if (bytes === 'too-large')
-    throw new ControlInputError(`body must be at most ${request.maxBodyBytes} bytes`);
-  const text = new TextDecoder().decode(bytes);
-  if (text.trim() === '') return {};
-  let value: unknown;
-  try {
-    value = parseJson(text);
-  } catch {
-    throw new ControlInputError('body must be JSON');
-  }
-  if (!isJsonObject(value)) throw new ControlInputError('body must be a JSON object');
-  const unknown = Object.keys(value).filter((field) => !fields.includes(field));
-  if (unknown.length > 0) {
-    throw new ControlInputError(
-      `unknown field(s) ${unknown.map((f) => JSON.stringify(f.slice(0, 40))).join(', ')}; this route takes ${fields.length === 0 ? 'none' : fields.join(', ')}`,
-    );
-  }
-  return value as Body;
-}
+import { bodyOf, type ControlRequest, type ControlRoutes } from './control-route.ts';
 
 function toEpochMs(value: unknown): number {
   const ms =
@@ -80,31 +37,13 @@ function toEpochMs(value: unknown): number {
   return ms;
 }
 
-/** What a route answers, and what it changed in words for the log (never a secret). */
-interface RouteResult {
-  readonly body: unknown;
-  readonly action?: string;
-  /** An answer that is not the body as JSON (a coverage report in Markdown or XML). */
-  readonly answer?: Answer;
-}
-
-/** A control request, with the largest body the fake reads. */
-interface ControlRequest extends FakeRequest {
-  readonly maxBodyBytes: number;
-}
-
-type ControlRoute = (
-  control: HttpControl,
-  request: ControlRequest,
-  id: string,
-) => Promise<RouteResult>;
-
-function clockView(control: HttpControl) {
+function clockView(control: BaseControl) {
   const now = control.now();
   return { now: new Date(now).toISOString(), epochMs: now, frozen: control.describe().clockFrozen };
 }
 
-const routes: Record<string, ControlRoute> = {
+/** The control surface's own routes; the policies bring theirs (control-route.ts). */
+const ownRoutes: ControlRoutes<BaseControl> = {
   'GET state': async (control) => ({ body: control.describe() }),
   'POST reset': async (control, request) => {
     const { seed = 'default' } = await bodyOf(request, ['seed']);
@@ -179,89 +118,6 @@ const routes: Record<string, ControlRoute> = {
       body: control.describe(),
       action: `restored ${String(control.describe().pets)} pets`,
     };
-  },
-  'GET force': async (control) => ({ body: control.describe().forced }),
-  'POST force': async (control, request) => {
-    const {
-      operationId,
-      status,
-      count = 1,
-      retryAfterSeconds,
-    } = await bodyOf(request, ['operationId', 'status', 'count', 'retryAfterSeconds']);
-    const rule = control.force(
-      operationId as OperationId,
-      status as number,
-      count as number,
-      retryAfterSeconds as number | null | undefined,
-    );
-    return {
-      body: rule,
-      action: `force ${String(operationId)} ${rule.status} x${rule.remaining}`,
-    };
-  },
-  'DELETE force': async (control) => {
-    control.clearForced();
-    return { body: control.describe().forced, action: 'forced responses cleared' };
-  },
-  'GET clients': async (control) => ({ body: control.clients() }),
-  'GET coverage': async (control, request) => {
-    const format = new URL(request.url).searchParams.get('format') ?? 'json';
-    if (!coverageFormats.includes(format as CoverageFormat))
-      throw new ControlInputError(
-        `format must be one of ${coverageFormats.join(', ')}, got ${JSON.stringify(format.slice(0, 40))}`,
-      );
-    const record = control.coverage();
-    if (format === 'json') return { body: record };
-    const type =
-      format === 'markdown'
-        ? 'text/markdown'
-        : format === 'junit'
-          ? 'application/xml'
-          : 'application/json';
-    return {
-      body: record,
-      answer: {
-        status: 200,
-        headers: { 'Content-Type': `${type}; charset=utf-8` },
-        body: formatCoverage(record, format as CoverageFormat),
-      },
-    };
-  },
-  'DELETE coverage': async (control) => {
-    control.clearCoverage();
-    return { body: control.coverage().summary, action: 'coverage cleared' };
-  },
-  'GET pact': async (control, request) => {
-    const query = new URL(request.url).searchParams;
-    const consumer = query.get('consumer') ?? undefined;
-    const provider = query.get('provider') ?? undefined;
-    return {
-      body: control.pact({
-        ...(consumer === undefined ? {} : { consumer }),
-        ...(provider === undefined ? {} : { provider }),
-      }),
-    };
-  },
-  // What a Pact verifier POSTs to its provider-states URL: { state, params, action }.
-  'POST provider-states': async (control, request) => {
-    const body = await bodyOf(request, ['state', 'params', 'action', 'consumer']);
-    const values = await control.providerState(body as unknown as ProviderStateRequest);
-    return {
-      body: values,
-      action: `provider state ${String(body.action ?? 'setup')}: ${String(body.state).slice(0, 80)}`,
-    };
-  },
-  'GET chaos': async (control) => ({ body: control.chaos() }),
-  'POST chaos': async (control, request) => {
-    const settings = control.setChaos(await bodyOf(request, ['seed', 'rules']));
-    return {
-      body: settings,
-      action: `chaos seed ${settings.seed}, ${settings.rules.length} rule(s)`,
-    };
-  },
-  'DELETE chaos': async (control) => {
-    control.clearChaos();
-    return { body: null, action: 'chaos off' };
   },
 };
 
@@ -355,13 +211,16 @@ function decodeSegment(segment: string): string | undefined {
 }
 
 /** Answers one control request, given the path after the prefix (still percent-encoded). */
-async function answerRoute(
-  control: HttpControl,
+async function answerRoute<Control extends BaseControl>(
+  control: Control,
+  routes: ControlRoutes<Control>,
   request: ControlRequest,
   path: string,
 ): Promise<{ readonly answer: Answer; readonly action?: string }> {
   const [resource = '', ...rest] = path.split('/').filter(Boolean);
-  const route = routes[`${request.method} ${resource}`];
+  const route = Object.hasOwn(routes, `${request.method} ${resource}`)
+    ? routes[`${request.method} ${resource}`]
+    : undefined;
   const takesId = request.method === 'PATCH' && resource === 'keys';
   const id = rest.length === 1 ? decodeSegment(rest[0] as string) : undefined;
   if (route === undefined || (takesId ? id === undefined : rest.length > 0)) {
@@ -400,13 +259,18 @@ export interface ControlPipeline {
  * The control surface's sub-pipeline: a bug in it is a logged 500, then the refusals (Host,
  * cross-site, token, content type), then the page or the route, whose change the log records.
  */
-export function controlPipeline(control: HttpControl, config: ResolvedConfig): ControlPipeline {
+export function controlPipeline<PolicyControl extends object>(
+  control: BaseControl & PolicyControl,
+  policyRoutes: ControlRoutes<PolicyControl>,
+  config: ResolvedConfig,
+): ControlPipeline {
+  const routes: ControlRoutes<BaseControl & PolicyControl> = { ...ownRoutes, ...policyRoutes };
   const handler: Handler = async (context) => {
     const page = context.get(pageSlot);
     if (page !== undefined) return page;
     const path = pathOf(context, config.controlPrefix);
     const request = { ...bind(context.request), maxBodyBytes: config.maxBodyBytes };
-    const outcome = await answerRoute(control, request, path);
+    const outcome = await answerRoute(control, routes, request, path);
     context.set(controlActionSlot, outcome.action);
     return outcome.answer;
   };

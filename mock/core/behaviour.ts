@@ -7,7 +7,10 @@
  * else.
  */
 import type { ResolvedConfig } from '../config/config.ts';
-import { controlPipeline, type HttpControl } from '../control/control-handlers.ts';
+import type { PolicyCommandLine } from '../config/policy-command-line.ts';
+import type { BaseControl } from '../control/control.ts';
+import { controlPipeline } from '../control/control-handlers.ts';
+import type { ControlRoutes } from '../control/control-route.ts';
 import { type Answer, errorAnswer } from '../messages/answer.ts';
 import type { FakeRequest } from '../messages/fake-request.ts';
 import { createRedaction, type Redaction } from '../messages/redaction.ts';
@@ -107,6 +110,15 @@ type ControlOf<Factory> = Factory extends (...args: never[]) => infer Made
     : object
   : object;
 
+/**
+ * What the registered policies bring to `npm start`'s command line (a policy's step declares it
+ * as `step.commandLine`): the CLI's flags and exit files are these, beside its own.
+ */
+export const policyCommandLines: readonly PolicyCommandLine<PolicyControls>[] = apiSteps.flatMap(
+  (factory) =>
+    'commandLine' in factory ? [factory.commandLine as PolicyCommandLine<PolicyControls>] : [],
+);
+
 /** The options the registered policies declare for themselves (e.g. the ban's `ban`). */
 export type PolicyOptions = Intersection<OptionsOf<(typeof apiSteps)[number]>>;
 
@@ -125,6 +137,8 @@ export interface ApiPipeline {
   describe(): Record<string, unknown>;
   /** The policies' own states, for a session that leaves the fake and comes back (session.ts). */
   readonly states: readonly PolicyState[];
+  /** The control routes the policies bring, over their parts of the control surface. */
+  readonly routes: ControlRoutes<PolicyControls>;
 }
 
 /** Builds the interface's pipeline over one fake's state; a bad policy option throws a ConfigError. */
@@ -157,6 +171,11 @@ export function createApiPipeline(state: FakeState, options: PolicyOptions): Api
     },
     describe: () => Object.assign({}, ...policies.map((policy) => policy.describe?.())),
     states: policies.flatMap((policy) => (policy.state === undefined ? [] : [policy.state])),
+    // Each policy's routes take its own control, a part of PolicyControls.
+    routes: Object.assign(
+      {},
+      ...policies.map((policy) => policy.routes),
+    ) as ControlRoutes<PolicyControls>,
   };
 }
 
@@ -202,7 +221,7 @@ export function ownsUrl(
 export function createBehaviour(
   state: FakeState,
   api: ApiPipeline,
-  control: HttpControl,
+  control: BaseControl & PolicyControls,
 ): Behaviour {
   const { config, clock } = state;
   const { log } = api;
@@ -214,7 +233,7 @@ export function createBehaviour(
     rateLimitHeadersStep(state),
     hostStep(config.allowedHosts),
   ];
-  const controlSurface = controlPipeline(control, config);
+  const controlSurface = controlPipeline(control, api.routes, config);
   const controlSteps: readonly Step[] = [log.step('control'), ...controlSurface.steps];
 
   /** Answers a request the fake gives before any pipeline, and logs it. */

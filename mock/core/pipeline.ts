@@ -150,6 +150,11 @@ export interface Policy<Control extends object = object> {
   readonly describe?: () => Record<string, unknown>;
   /** How its state leaves the fake and comes back (browser storage, another tab taking over). */
   readonly state?: PolicyState;
+  /**
+   * The control routes it brings, over its own `control` (control/control-route.ts): the control
+   * surface over HTTP serves them beside its own.
+   */
+  readonly routes?: object;
 }
 
 /**

@@ -1,5 +1,6 @@
 /** The ban step of the pipeline, over the ban rules of ban.ts. */
 import { positiveInteger } from '../config/config.ts';
+import type { PolicyCommandLine } from '../config/policy-command-line.ts';
 import type { Step } from '../core/pipeline.ts';
 import { callerSlot } from './auth.ts';
 import {
@@ -63,3 +64,23 @@ export function banStep({ refuse }: { readonly refuse: Refuse }, options: BanOpt
     });
   };
 }
+
+/** `npm start --ban-threshold <n> --ban-seconds <n>`. */
+banStep.commandLine = {
+  flags: [
+    {
+      name: 'ban-threshold',
+      value: '<n>',
+      help: `requests during Retry-After that ban a key (default ${defaultBanPolicy.threshold})`,
+      option: 'ban.threshold',
+      reads: 'count',
+    },
+    {
+      name: 'ban-seconds',
+      value: '<n>',
+      help: `length of a ban (default ${defaultBanPolicy.durationSeconds})`,
+      option: 'ban.durationSeconds',
+      reads: 'count',
+    },
+  ],
+} satisfies PolicyCommandLine;

@@ -6,6 +6,9 @@
 import type { ControllableClock } from '../clock/clock.ts';
 import type { ResolvedConfig } from '../config/config.ts';
 import { ConfigError } from '../config/config-error.ts';
+import type { PolicyCommandLine } from '../config/policy-command-line.ts';
+import { stringifyJson } from '../contract/lossless-json.ts';
+import type { ControlRoutes } from '../control/control-route.ts';
 import { type Context, createSlot, type Policy } from '../core/pipeline.ts';
 import type { BodyBytes } from '../messages/fake-request.ts';
 import { type Redaction, redacted } from '../messages/redaction.ts';
@@ -15,6 +18,7 @@ import { refusedUntilSlot } from '../policies/rate-limit-step.ts';
 import { rateLimitSlot } from '../policies/refusal.ts';
 import { injectedBy, isDropped } from './answer-marks.ts';
 import { type ClientReport, createClientReporter, isNonIdempotent } from './client-report.ts';
+import { formatClientReport } from './client-report-summary.ts';
 
 /** Names the client of a request (see createClientIds). */
 export type ClientIds = (context: Context) => string;
@@ -180,5 +184,37 @@ export function clientReportPolicy(
     clients: () =>
       redaction.json(reporter.report(clock.now(), Date.now(), clock.frozen, redaction.url)),
   };
-  return { step, reset: () => reporter.clear(), control };
+  return { step, reset: () => reporter.clear(), control, routes: clientReportRoutes };
 }
+
+/** `GET /__control/clients`: the client compliance report. */
+const clientReportRoutes: ControlRoutes<ClientReportControl> = {
+  'GET clients': async (control) => ({ body: control.clients() }),
+};
+
+/** `npm start --client-copies <one|unknown> --client-report <file>`. */
+clientReportPolicy.commandLine = {
+  flags: [
+    {
+      name: 'client-copies',
+      value: '<one|unknown>',
+      help: 'one: each X-Client-Id is one copy of an app, in the client report (default unknown)',
+      option: 'clientReport.copiesPerId',
+      reads: 'text',
+    },
+  ],
+  exitFiles: [
+    {
+      name: 'client-report',
+      help: 'on exit, also write the client compliance report there as JSON',
+      finish(control) {
+        const report = control.clients();
+        return {
+          summary: formatClientReport(report),
+          text: () => `${stringifyJson(report, 2)}\n`,
+          done: (path) => `client report written to ${path}`,
+        };
+      },
+    },
+  ],
+} satisfies PolicyCommandLine<ClientReportControl>;

@@ -6,12 +6,21 @@
  */
 import type { ControllableClock } from '../clock/clock.ts';
 import { ConfigError } from '../config/config-error.ts';
+import type { PolicyCommandLine } from '../config/policy-command-line.ts';
+import {
+  type CoverageFormat,
+  coverageFormatOf,
+  coverageFormats,
+  formatCoverage,
+} from '../contract/coverage-formats.ts';
 import {
   type CoverageExchange,
   type CoverageRecord,
   createCoverageRecorder,
   isErrorBody,
 } from '../contract/interface-coverage.ts';
+import { ControlInputError } from '../control/control-input-error.ts';
+import type { ControlRoutes } from '../control/control-route.ts';
 import type { Context, Policy } from '../core/pipeline.ts';
 import { SessionStateError } from '../core/session.ts';
 import type { Answer } from '../messages/answer.ts';
@@ -131,6 +140,7 @@ export function coveragePolicy(
       coverage: () => redaction.json(recorder.record('fake', clock.now())),
       clearCoverage: () => recorder.clear(),
     },
+    routes: coverageRoutes,
     state: {
       name: 'coverage',
       save: () => recorder.save(),
@@ -143,3 +153,58 @@ export function coveragePolicy(
     },
   };
 }
+
+const coverageRoutes: ControlRoutes<CoverageControl> = {
+  'GET coverage': async (control, request) => {
+    const format = new URL(request.url).searchParams.get('format') ?? 'json';
+    if (!coverageFormats.includes(format as CoverageFormat))
+      throw new ControlInputError(
+        `format must be one of ${coverageFormats.join(', ')}, got ${JSON.stringify(format.slice(0, 40))}`,
+      );
+    const record = control.coverage();
+    if (format === 'json') return { body: record };
+    const type =
+      format === 'markdown'
+        ? 'text/markdown'
+        : format === 'junit'
+          ? 'application/xml'
+          : 'application/json';
+    return {
+      body: record,
+      answer: {
+        status: 200,
+        headers: { 'Content-Type': `${type}; charset=utf-8` },
+        body: formatCoverage(record, format as CoverageFormat),
+      },
+    };
+  },
+  'DELETE coverage': async (control) => {
+    control.clearCoverage();
+    return { body: control.coverage().summary, action: 'coverage cleared' };
+  },
+};
+
+/** `npm start --coverage-report <file>`, and the coverage line the fake prints when it stops. */
+coveragePolicy.commandLine = {
+  exitFiles: [
+    {
+      name: 'coverage-report',
+      help: [
+        'on exit, also write the interface coverage there (.md Markdown, .xml',
+        'JUnit, .ctrf.json CTRF, else JSON; README: interface coverage)',
+      ],
+      finish(control) {
+        const record = control.coverage();
+        const { summary } = record;
+        const missed = record.items
+          .filter((item) => item.status !== 'exercised')
+          .map((item) => item.id);
+        return {
+          summary: `petstore-fake: interface coverage: ${summary.exercised} of ${summary.items} items exercised by ${summary.exchanges} requests${missed.length === 0 ? '' : `; never: ${missed.join(', ')}`}`,
+          text: (path) => formatCoverage(record, coverageFormatOf(path)),
+          done: (path) => `coverage report written to ${path}`,
+        };
+      },
+    },
+  ],
+} satisfies PolicyCommandLine<CoverageControl>;

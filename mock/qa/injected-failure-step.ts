@@ -12,9 +12,11 @@
 
 import type { ControllableClock } from '../clock/clock.ts';
 import { ConfigError } from '../config/config-error.ts';
+import type { PolicyCommandLine } from '../config/policy-command-line.ts';
 import { isJsonObject } from '../contract/lossless-json.ts';
 import type { OperationId } from '../contract/types.ts';
 import { ControlInputError } from '../control/control-input-error.ts';
+import { bodyOf, type ControlRoutes } from '../control/control-route.ts';
 import type { Context, Policy } from '../core/pipeline.ts';
 import { SessionStateError } from '../core/session.ts';
 import { type Answer, errorAnswer } from '../messages/answer.ts';
@@ -69,6 +71,8 @@ export interface InjectedFailureOptions {
 export interface InjectedFailureControl {
   /** Forces the next `count` responses of an operation to an error status. */
   force: ForcedResponses['force'];
+  /** The forced rules still pending, by operation. */
+  forced(): Partial<Record<OperationId, ForcedRule>>;
   /** Drops every forced rule. */
   clearForced(): void;
   /** The chaos settings in force, or `null` for none. */
@@ -186,6 +190,7 @@ export function injectedFailurePolicy(
   const control: InjectedFailureControl = {
     force: (operationId, status, count, retryAfterSeconds) =>
       forced.force(operationId, status, count, retryAfterSeconds),
+    forced: () => forced.list(),
     clearForced: () => forced.clear(),
     chaos: () => chaos.settings(),
     setChaos(settings) {
@@ -201,6 +206,7 @@ export function injectedFailurePolicy(
     step,
     reset,
     control,
+    routes: injectedFailureRoutes,
     describe: () => ({ forced: forced.list(), chaos: chaos.settings() }),
     state: {
       name: 'injectedFailures',
@@ -244,3 +250,57 @@ export function injectedFailurePolicy(
     },
   };
 }
+
+const injectedFailureRoutes: ControlRoutes<InjectedFailureControl> = {
+  'GET force': async (control) => ({ body: control.forced() }),
+  'POST force': async (control, request) => {
+    const {
+      operationId,
+      status,
+      count = 1,
+      retryAfterSeconds,
+    } = await bodyOf(request, ['operationId', 'status', 'count', 'retryAfterSeconds']);
+    const rule = control.force(
+      operationId as OperationId,
+      status as number,
+      count as number,
+      retryAfterSeconds as number | null | undefined,
+    );
+    return {
+      body: rule,
+      action: `force ${String(operationId)} ${rule.status} x${rule.remaining}`,
+    };
+  },
+  'DELETE force': async (control) => {
+    control.clearForced();
+    return { body: control.forced(), action: 'forced responses cleared' };
+  },
+  'GET chaos': async (control) => ({ body: control.chaos() }),
+  'POST chaos': async (control, request) => {
+    const settings = control.setChaos(await bodyOf(request, ['seed', 'rules']));
+    return {
+      body: settings,
+      action: `chaos seed ${settings.seed}, ${settings.rules.length} rule(s)`,
+    };
+  },
+  'DELETE chaos': async (control) => {
+    control.clearChaos();
+    return { body: null, action: 'chaos off' };
+  },
+};
+
+/** `npm start --chaos <json|file>`. */
+injectedFailurePolicy.commandLine = {
+  flags: [
+    {
+      name: 'chaos',
+      value: '<json|file>',
+      help: [
+        'seeded chaos: shares of 429 and 5xx answers, dropped connections and',
+        'latency, per operation and key (README: QA, chaos)',
+      ],
+      option: 'chaos',
+      reads: 'json-or-file',
+    },
+  ],
+} satisfies PolicyCommandLine;

@@ -14,9 +14,12 @@
  * at most `maxPactBytes` of interactions, and requests without a valid key, which any web page
  * can send, keep no body, make no shape of one, and fill at most `maxAnonymousInteractions`.
  */
+
+import type { PolicyCommandLine } from '../config/policy-command-line.ts';
 import { isJsonObject, parseJson, stringifyJson } from '../contract/lossless-json.ts';
 import type { OperationId } from '../contract/types.ts';
 import { ControlInputError } from '../control/control-input-error.ts';
+import { bodyOf, type ControlRoutes } from '../control/control-route.ts';
 import type { Context, Policy } from '../core/pipeline.ts';
 import { SessionStateError } from '../core/session.ts';
 import type { Answer } from '../messages/answer.ts';
@@ -535,6 +538,7 @@ export function pactPolicy(parts: PactParts): Policy<PactControl> {
     step: { after },
     reset,
     control,
+    routes: pactRoutes,
     state: {
       name: 'pact',
       changes: () => changes,
@@ -604,3 +608,43 @@ function savedRecording(saved: unknown) {
     },
   };
 }
+
+const pactRoutes: ControlRoutes<PactControl> = {
+  'GET pact': async (control, request) => {
+    const query = new URL(request.url).searchParams;
+    const consumer = query.get('consumer') ?? undefined;
+    const provider = query.get('provider') ?? undefined;
+    return {
+      body: control.pact({
+        ...(consumer === undefined ? {} : { consumer }),
+        ...(provider === undefined ? {} : { provider }),
+      }),
+    };
+  },
+  // { state, params, action }, as Pact verifiers send it.
+  'POST provider-states': async (control, request) => {
+    const body = await bodyOf(request, ['state', 'params', 'action', 'consumer']);
+    const values = await control.providerState(body as unknown as ProviderStateRequest);
+    return {
+      body: values,
+      action: `provider state ${String(body.action ?? 'setup')}: ${String(body.state).slice(0, 80)}`,
+    };
+  },
+};
+
+/** `npm start --pact-out <file>`. */
+pactPolicy.commandLine = {
+  exitFiles: [
+    {
+      name: 'pact-out',
+      help: 'on exit, write the Pact V4 file of what the clients did there',
+      finish(control) {
+        const pact = control.pact();
+        return {
+          text: () => `${stringifyJson(pact, 2)}\n`,
+          done: (path) => `pact written to ${path} (${pact.interactions.length} interactions)`,
+        };
+      },
+    },
+  ],
+} satisfies PolicyCommandLine<PactControl>;
