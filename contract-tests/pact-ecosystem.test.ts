@@ -13,6 +13,7 @@ import { Verifier } from '@pact-foundation/pact';
 import { beforeAll, describe, expect, test } from 'vitest';
 import { createFake } from '../mock/fake.ts';
 import { installBiDirectionalCheck, runBiDirectionalCheck } from './pact/bi-directional-check.ts';
+import { officialVerifierOptions } from './pact/official-verifier.ts';
 import { freeKey, pactFixture } from './pact/pact-fixture.ts';
 
 // The verifier's core reports usage over the network unless told not to; no network here.
@@ -43,13 +44,7 @@ function recordPact(): Promise<string> {
 
 /** The official verifier over a recorded pact, states set up through the fake's own route. */
 function verify(base: string, file: string): Promise<unknown> {
-  return new Verifier({
-    provider: 'petstore',
-    providerBaseUrl: `${base}/v1`,
-    pactUrls: [file],
-    providerStatesSetupUrl: `${base}/__control/provider-states`,
-    logLevel: 'error',
-  }).verifyProvider();
+  return new Verifier(officialVerifierOptions(file, base)).verifyProvider();
 }
 
 test('the official Pact verifier replays the recorded pact against the fake, states set up by the fake', async () => {
@@ -118,6 +113,23 @@ describe('PactFlow bi-directional check (@pactflow/swagger-mock-validator 14.5.0
     expect(warnings.map(([, code, message]) => `${code}: ${message}`)).toEqual([
       'response.header.undefined: Standard http response header is not defined in the spec file: www-authenticate',
     ]);
+  });
+
+  test('loads a pact whose create bodies carry keys a plain path cannot name, and finds it compatible', async () => {
+    // The keys contract-tests/pact-verifier-loads.test.ts holds the official Verifier to.
+    const keys = ['first name', '_.V00u<', "it's", '', '\ud800', '[*]', 'é ü', '0'];
+    const file = await record({ consumer: 'web-app', provider: 'petstore' }, async (send) => {
+      for (const key of keys)
+        await send('/pets', {
+          method: 'POST',
+          headers: { ...freeKey, 'Content-Type': 'application/json' },
+          body: JSON.stringify({ name: 'Rex', categoryId: 1, [key]: { [key]: [1] } }),
+        });
+    });
+    expect(readFileSync(file, 'utf8')).toContain("$['first name']");
+    const run = await runBiDirectionalCheck(cli, spec, file);
+    expect(run.output).toMatch(/^0 error\(s\)\n/);
+    expect(run.status).toBe(0);
   });
 
   test('reports a pact whose getPet answer has an id that is not an integer', async () => {

@@ -1,4 +1,7 @@
-/** The README's tables stay in step with the code: every check id and every mutant is listed. */
+/**
+ * The harness guides' tables stay in step with the code: every check id and mode row
+ * (docs/harness/checks.md) and every mutant (docs/harness/how-it-works.md) is listed.
+ */
 import { readFileSync } from 'node:fs';
 import { expect, test } from 'vitest';
 import { checkIds } from './checks/registry.ts';
@@ -6,25 +9,29 @@ import { mutants } from './mutants/catalogue.ts';
 import { modeNames, modeRows } from './runner/mode-table.ts';
 
 // The formatter pads table cells, so runs of spaces are compared as one.
-const readme = readFileSync(new URL('./README.md', import.meta.url), 'utf8').replace(/ {2,}/g, ' ');
+const guide = (name: string) =>
+  readFileSync(new URL(`../docs/harness/${name}`, import.meta.url), 'utf8').replace(/ {2,}/g, ' ');
+const checks = guide('checks.md');
+const howItWorks = guide('how-it-works.md');
 
-test('the README maps an interface rule to every check id', () => {
-  expect(checkIds.filter((id) => !readme.includes(`| \`${id}\` |`))).toEqual([]);
+test('the checks guide maps an interface rule to every check id', () => {
+  expect(checkIds.filter((id) => !checks.includes(`| \`${id}\` |`))).toEqual([]);
 });
 
-test('the README lists every mutant with the check that catches it, and the score', () => {
+test('the how-it-works guide lists every mutant with the check that catches it, and the score', () => {
   const missing = mutants.filter(
-    (mutant) => !readme.includes(`| \`${mutant.name}\` | ${mutant.fault} | \`${mutant.expect}\``),
+    (mutant) =>
+      !howItWorks.includes(`| \`${mutant.name}\` | ${mutant.fault} | \`${mutant.expect}\``),
   );
   expect(missing.map((mutant) => mutant.name)).toEqual([]);
-  expect(readme).toContain(`### Mutant score: ${mutants.length} / ${mutants.length}`);
+  expect(howItWorks).toContain(`### Mutant score: ${mutants.length} / ${mutants.length}`);
 });
 
-test('the README says exactly which checks run in which mode, as the planner decides it', () => {
+test('the checks guide says exactly which checks run in which mode, as the planner decides it', () => {
   const header = `| Check id | ${modeNames.map((mode) => (mode.startsWith('-') ? `\`${mode}\`` : mode)).join(' | ')} |`;
-  expect(readme).toContain(header);
+  expect(checks).toContain(header);
   const missing = modeRows()
     .map((row) => `| \`${row.id}\` | ${row.cells.join(' | ')} |`)
-    .filter((line) => !readme.includes(line));
+    .filter((line) => !checks.includes(line));
   expect(missing).toEqual([]);
 });

@@ -283,6 +283,37 @@ test.each([
       }),
     'interactions[0].response.matchingRules.body["$"].matchers[0].min must be a whole number, got a number',
   ],
+  [
+    'a body rule path the Pact tools cannot parse (the issue: `$.first name`)',
+    (i: Record<string, unknown>) =>
+      (i.response = {
+        status: 200,
+        matchingRules: { body: { '$.first name': { matchers: [{ match: 'type' }] } } },
+      }),
+    'interactions[0].response.matchingRules.body["$.first name"] is not a path the Pact tools can load (the official Verifier refuses the whole file): " " is not allowed in an identifier in path expression "$.first name" at index 7',
+  ],
+  [
+    "a request rule's path, which the replay does not use but the Verifier loads",
+    (i: Record<string, unknown>) =>
+      ((i.request as Record<string, unknown>).matchingRules = {
+        body: { "$['a'b']": { matchers: [{ match: 'type' }] } },
+      }),
+    `interactions[0].request.matchingRules.body["$['a'b']"] is not a path the Pact tools can load`,
+  ],
+  [
+    "a generator's path",
+    (i: Record<string, unknown>) =>
+      ((i.request as Record<string, unknown>).generators = {
+        body: { '$._.V00u<': { type: 'RandomInt', min: 1, max: 2 } },
+      }),
+    'interactions[0].request.generators.body["$._.V00u<"] is not a path the Pact tools can load',
+  ],
+  [
+    'a lone surrogate in a body (serde_json cannot parse the file)',
+    (i: Record<string, unknown>) =>
+      ((i.request as Record<string, unknown>).body = { content: { name: 'Rex\ud800' } }),
+    'interactions[0].request.body.content.name holds a lone surrogate',
+  ],
 ])(
   'a malformed field (%s) is one line naming it, exit 2, nothing sent',
   async (_name, change, message) => {
@@ -300,10 +331,18 @@ test.each([
   },
 );
 
-test('a file that is not JSON, or not there, is one line too', async () => {
+test('a file that is not JSON, not UTF-8, or not there, is one line too', async () => {
   const notJson = join(fixture.dir, 'not-json.json');
   writeFileSync(notJson, '{"interactions": [');
-  for (const file of [notJson, join(fixture.dir, 'missing.json')]) {
+  // A valid pact but for one byte that is not UTF-8 (the Verifier: "stream did not contain
+  // valid UTF-8"; a lenient decoder would read it as U+FFFD and replay it).
+  const notUtf8 = join(fixture.dir, 'not-utf8.json');
+  const bytes = Buffer.from(JSON.stringify(validPact()).replace('listPets', 'listP\u00e9ts'));
+  bytes[bytes.indexOf(0xc3)] = 0xff;
+  writeFileSync(notUtf8, bytes);
+  const run = await runCli(['verify-pact', notUtf8, '--base-url', 'http://127.0.0.1:1/v1'], env);
+  expect(run.stderr).toContain('it is not UTF-8 text, which the Pact tools cannot read');
+  for (const file of [notJson, notUtf8, join(fixture.dir, 'missing.json')]) {
     const run = await runCli(['verify-pact', file, '--base-url', 'http://127.0.0.1:1/v1'], env);
     expect(run.code).toBe(2);
     expect(run.stderr.trim().split('\n')).toHaveLength(1);

@@ -5,7 +5,7 @@
  * that breaks it exits 1 naming the mismatch; a state it cannot make here, or a budget too small,
  * exits 2 with the reason; the key is never printed.
  */
-import { writeFileSync } from 'node:fs';
+import { readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { expect, test } from 'vitest';
 import { createFake, type Fake } from '../mock/fake.ts';
@@ -99,4 +99,94 @@ test('usage problems exit 2: no file, not a V4 pact, no --base-url', async () =>
   const noUrl = await runCli(['verify-pact', notPact], env);
   expect(noUrl.stderr).toContain('--base-url <url> is required');
   expect(noUrl.code).toBe(2);
+});
+
+/** The small suite's reads, then the Free key sent on past its 429 until the fake bans it. */
+async function recordedPactWithBan(): Promise<string> {
+  const fake = await createFake();
+  const send = (path: string) =>
+    fake.fetch(`http://127.0.0.1:4010/v1${path}`, { headers: freeKey });
+  await send('/pets?limit=2');
+  await send('/pets/3');
+  fake.control.updateKey('demo-free', { limits: { perMinute: 2, perDay: 50 } });
+  const codes: string[] = [];
+  for (let sent = 0; sent < 8; sent++) codes.push((await send('/pets')).status.toString());
+  const file = join(dir, 'pact-with-ban.json');
+  writeFileSync(file, JSON.stringify(fake.control.pact({ consumer: 'web', provider: 'petstore' })));
+  expect(readFileSync(file, 'utf8')).toContain('the key is banned');
+  return file;
+}
+
+const banned =
+  'listPets 429 temporarily_banned: GET /pets (a key on the free plan, the key is banned)';
+
+test('a recorded ban cannot be set up without banning the key: SKIP and exit 2, unless --pending accepts it (PENDING, nothing sent for it, exit 0)', async () => {
+  const file = await recordedPactWithBan();
+  const base = await serve(await createFake({ seed: 'empty' }));
+  const plain = await runCli(['verify-pact', file, '--base-url', base], env);
+  expect(plain.stdout).toContain(
+    `  SKIP  ${banned}\n          - "the key is banned": setting it up would get the key banned for real`,
+  );
+  expect(plain.code).toBe(2);
+
+  const accepted = await runCli(
+    [
+      'verify-pact',
+      file,
+      '--base-url',
+      await serve(await createFake({ seed: 'empty' })),
+      '--pending',
+      'the key is banned',
+    ],
+    env,
+  );
+  expect(accepted.stderr).toBe('');
+  expect(accepted.stdout).toContain(
+    `  PENDING  ${banned}\n          - "the key is banned" is accepted as pending (--pending): not set up, nothing sent`,
+  );
+  expect(accepted.stdout).toMatch(/: 3 passed, 0 failed, 0 skipped, 1 pending; \d+ requests sent/);
+  expect(accepted.stdout).toContain(
+    'the server honours the pact (3 interactions; 1 pending, not verified)',
+  );
+  expect(accepted.code).toBe(0);
+  // The same requests as the run that skipped it: none was sent for the pending interaction.
+  const sent = (out: string) => /; (\d+) requests sent/.exec(out)?.[1];
+  expect(sent(accepted.stdout)).toBe(sent(plain.stdout));
+});
+
+test('--pending naming a state no interaction is in says so, and the run goes on as without it', async () => {
+  const file = await recordedPactWithBan();
+  const base = await serve(await createFake({ seed: 'empty' }));
+  const run = await runCli(
+    ['verify-pact', file, '--base-url', base, '--pending', 'the key is bannd'],
+    env,
+  );
+  expect(run.stderr).toContain(
+    'verify-pact: --pending "the key is bannd": no interaction of this pact is in that state',
+  );
+  expect(run.stdout).toContain(`  SKIP  ${banned}`);
+  expect(run.code).toBe(2);
+});
+
+test("a body rule written in brackets (`$['name']`) is the rule of that field", async () => {
+  const recorded = JSON.parse(readFileSync(await recordedPact(), 'utf8')) as {
+    interactions: {
+      description: string;
+      response: { matchingRules: { body: Record<string, unknown> } };
+    }[];
+  };
+  const getPet = recorded.interactions.find((each) => each.description.startsWith('getPet 200'));
+  if (getPet === undefined) throw new Error('no getPet 200 interaction');
+  const rules = getPet.response.matchingRules.body;
+  expect(rules['$.name']).toBeDefined();
+  delete rules['$.name'];
+  rules["$['name']"] = { combine: 'AND', matchers: [{ match: 'integer' }] };
+  const file = join(dir, 'bracket-rule.json');
+  writeFileSync(file, JSON.stringify(recorded));
+  const run = await runCli(
+    ['verify-pact', file, '--base-url', await serve(await createFake({ seed: 'empty' }))],
+    env,
+  );
+  expect(run.stdout).toMatch(/ {10}- \$\.name: expected an integer, got "[^"]+"/);
+  expect(run.code).toBe(1);
 });

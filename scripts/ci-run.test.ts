@@ -1,5 +1,5 @@
 /**
- * `.ci/run` is the quick start and nothing more: its commands are the README quick start's first
+ * `.ci/run` is the quick start and nothing more: its commands are CONTRIBUTING.md's quick start's first
  * block, in order, less `npm start` (which serves until stopped), with CI=true; nothing installs
  * a browser or anything else behind the README's back.
  */
@@ -8,7 +8,7 @@ import { expect, test } from 'vitest';
 import { fencedBlocks, markdownSection } from './markdown-blocks.ts';
 import { shellCommands } from './shell-block.ts';
 
-const readme = readFileSync(new URL('../README.md', import.meta.url), 'utf8');
+const contributing = readFileSync(new URL('../CONTRIBUTING.md', import.meta.url), 'utf8');
 const ciRun = readFileSync(new URL('../.ci/run', import.meta.url), 'utf8');
 
 /** The commands of a shell text without comments, each `a && b` split into `a`, `b`. */
@@ -18,8 +18,8 @@ function commandsOf(shell: string): string[] {
     .map((command) => command.trim());
 }
 
-test(".ci/run runs the README quick start's npm install and npm test with CI=true, and nothing else", () => {
-  const [firstBlock] = fencedBlocks(markdownSection(readme, 'Quick start')).filter(
+test(".ci/run runs the repository quick start's npm install and npm test with CI=true, and nothing else", () => {
+  const [firstBlock] = fencedBlocks(markdownSection(contributing, 'Quick start')).filter(
     (block) => block.lang === 'sh',
   );
   const readmeCommands = commandsOf(firstBlock?.text ?? '').filter(

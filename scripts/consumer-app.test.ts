@@ -1,9 +1,10 @@
 /**
- * The README's frontend guide, proven on a real app (consumer-app.ts makes it: create-vite's
+ * The app guide (docs/app.md, which the package ships and its README links), proven on a real app (consumer-app.ts makes it: create-vite's
  * React + TypeScript template from the npm registry, the packed tarball, the guide's files). In
  * it: the install prints no `install-scripts` warning and copies no worker script into `public/`
  * (msw's Vite plugin serves it);
- * the guide's component tests pass in the app's vitest, configured in `vite.config.ts`; `tsc`
+ * the guide's component tests pass in the app's vitest, configured in `vite.config.ts`, which
+ * also takes the tests guide's pact and coverage setup and writes the suite's pact; `tsc`
  * checks the setup file with the app; `npm run build` (tsc -b, vite build) ships neither the fake
  * nor msw nor `mockServiceWorker.js`; and `npm run dev` shows the pets in headless Chromium,
  * answered by the service worker. The app is made once per run and shared by these tests.
@@ -19,23 +20,44 @@ import { chromiumArgs, chromiumPath } from '../mock/doors/browser/headless-chrom
 import { type ConsumerApp, createConsumerApp } from './consumer-app.ts';
 import { exampleFileName, fencedBlocks, markdownSection } from './markdown-blocks.ts';
 
-const readme = readFileSync(new URL('../README.md', import.meta.url), 'utf8');
-const project = markdownSection(readme, 'Use it in your project');
-const guide = markdownSection(project, 'In your app (Vite + React, browser)');
-const playwrightRecipe = markdownSection(project, 'Recipe: Playwright end-to-end tests');
+const docs = (name: string) => readFileSync(new URL(`../docs/${name}`, import.meta.url), 'utf8');
+const appGuide = docs('app.md');
+/** The guide up to its recipes, which run after it. */
+const guide = appGuide.slice(0, appGuide.indexOf('\n## Recipe: '));
+if (!guide.startsWith('# In your app (Vite + React, browser)\n'))
+  throw new Error('docs/app.md no longer starts with its heading');
+const playwrightRecipe = markdownSection(appGuide, 'Recipe: Playwright end-to-end tests');
 const storybookRecipe = markdownSection(
-  project,
+  appGuide,
   'Recipe: Storybook stories through `fake.handlers`',
 );
 
 let app: ConsumerApp;
 
 beforeAll(async () => {
-  // The app's tests import src/mocks/petstore.ts, which the guide takes from the Node section.
-  const shared = fencedBlocks(markdownSection(project, 'In your tests (vitest, Node)')).filter(
-    (block) => exampleFileName(block) === 'src/mocks/petstore.ts',
-  );
-  expect(shared).toHaveLength(1);
+  // The app takes three files from the tests guide: src/mocks/petstore.ts, which its tests
+  // import, and the two vitest files of the pact and coverage setup, the suite's requirement
+  // replaced by the line the app guide gives.
+  const [requirement] = fencedBlocks(guide)
+    .filter((block) => block.text.startsWith('// the requirement in vitest.petstore-suite.ts'))
+    .map((block) => block.text.split('\n')[1] ?? '');
+  expect(requirement).toMatch(/^ {2}expectInterfaceCoverage\(coverage, \{ require: \[.+\] \}\);$/);
+  const shared = fencedBlocks(docs('tests.md'))
+    .filter((block) =>
+      ['src/mocks/petstore.ts', 'vitest.petstore-part.ts', 'vitest.petstore-suite.ts'].includes(
+        exampleFileName(block) ?? '',
+      ),
+    )
+    .map((block) => {
+      if (exampleFileName(block) !== 'vitest.petstore-suite.ts') return block;
+      const text = block.text.replace(
+        /^ {2}expectInterfaceCoverage\(coverage, \{\n {4}require: \[[^\]]*\],\n {2}\}\);$/m,
+        requirement ?? '',
+      );
+      expect(text).not.toBe(block.text);
+      return { ...block, text };
+    });
+  expect(shared).toHaveLength(3);
   app = await createConsumerApp(guide, shared, [playwrightRecipe, storybookRecipe]);
 }, 420_000);
 
@@ -65,7 +87,7 @@ test("the guide's commands install the tarball without an install-scripts warnin
   expect(manifest.devDependencies['petstore-fake']).toMatch(/^file:.*petstore-fake-0\.1\.0\.tgz$/);
 }, 180_000);
 
-test("the app's vitest, configured in vite.config.ts, passes the guide's component tests", () => {
+test("the app's vitest, configured in vite.config.ts, passes the guide's component tests and writes the suite's pact", () => {
   const tests = readFileSync(join(app.dir, 'src', 'PetList.test.tsx'), 'utf8');
   const count = tests.match(/^test\(/gm)?.length ?? 0;
   expect(count).toBe(3);
@@ -76,6 +98,14 @@ test("the app's vitest, configured in vite.config.ts, passes the guide's compone
   expect(run.out).toMatch(/Test Files\s+1 passed \(1\)/);
   expect(run.out).toMatch(new RegExp(`Tests\\s+${count} passed \\(${count}\\)`));
   expect(run.code).toBe(0);
+  // The pact and coverage setup, merged into vite.config.ts, wrote the suite's outputs.
+  const pact = JSON.parse(readFileSync(join(app.dir, 'pacts', 'web-app-petstore.json'), 'utf8'));
+  expect(pact.interactions.map((each: { description: string }) => each.description)).toContain(
+    'listPets 200: GET /pets?limit (a key on the free plan, pets exist)',
+  );
+  expect(readFileSync(join(app.dir, 'interface-coverage.md'), 'utf8')).toMatch(
+    /^\| `listPets 200` [^|]+\| exercised \|/m,
+  );
 }, 180_000);
 
 test("create-vite's tsconfigs check the setup file, the tests and vite.config.ts", () => {

@@ -1,6 +1,7 @@
 /**
  * The package from a user's side: built, packed and installed offline into a fresh project
- * (consumer-project.ts). There the README's "Use it in your project" examples type-check under
+ * (consumer-project.ts). There the examples of the install and tests guides (docs/install.md,
+ * docs/tests.md, which the package ships and its README links) type-check under
  * a standard strict NodeNext tsconfig, run on plain Node and pass in vitest, and both commands
  * answer. Everything runs on the Node that `npm test` runs on (Node 24 from the `node`
  * devDependency), which is also first on the PATH the commands' `#!/usr/bin/env node` sees.
@@ -16,13 +17,9 @@ import packageJson from '../package.json' with { type: 'json' };
 import { type ConsumerProject, createConsumerProject } from './consumer-project.ts';
 import { exampleFileName, fencedBlocks, markdownSection } from './markdown-blocks.ts';
 
-const readme = readFileSync(new URL('../README.md', import.meta.url), 'utf8');
-const useIt = markdownSection(readme, 'Use it in your project');
-/** The guide less its app section and recipes, whose Vite app consumer-app.test.ts runs. */
-const guide = [
-  'In your app (Vite + React, browser)',
-  ...[...useIt.matchAll(/^### (Recipe: .+)$/gm)].map((match) => match[1] ?? ''),
-].reduce((rest, heading) => rest.replace(markdownSection(useIt, heading), ''), useIt);
+const docs = (name: string) => readFileSync(new URL(`../docs/${name}`, import.meta.url), 'utf8');
+/** The guides a Node project follows (the app guide's Vite app is consumer-app.test.ts's). */
+const guide = `${docs('install.md')}\n${docs('tests.md')}`;
 const tsc = new URL('../node_modules/.bin/tsc', import.meta.url).pathname;
 
 let project: ConsumerProject;
@@ -141,6 +138,13 @@ test('the tarball ships the build, the OpenAPI document and no sources or tests'
     'openapi/petstore.yaml',
     'openapi/interface.md', // the document petstore.yaml says sits beside it
     'contract-tests/README.md', // the harness's docs, which its --help names
+    // The guides the README links, and the picture it shows.
+    ...['install', 'tests', 'app', 'browser', 'fake', 'qa', 'pact', 'reliability'].map(
+      (name) => `docs/${name}.md`,
+    ),
+    'docs/harness/ci.md',
+    'docs/qa-page.png',
+    'docs/coverage.schema.json',
     'dist/bin/petstore-fake.js',
     'dist/bin/petstore-contract.js',
     ...['fake', 'doors/node', 'doors/browser/browser', 'contract/openapi.generated'].flatMap(
@@ -378,6 +382,51 @@ test('vitest runs the README test with the setup file and server.use overrides',
     expect(coverage).toMatch(new RegExp(`^\\| \`${id}\` [^|]+\\| exercised \\| 1 \\|`, 'm'));
   // The error body: the forced 503 in one file, the 404, 400 and 401 in the other.
   expect(coverage).toMatch(/^\| `errors\.body` [^|]+\| exercised \| 4 \|/m);
+});
+
+test("a run of one test file, or of some tests (-t), leaves the suite's pact and coverage as the whole run wrote them, writes its own under .petstore/partial/, and git ignores .petstore/ as the README says", () => {
+  const whole = inProject(vitestBin(), ['run']);
+  expect(whole.code, whole.out).toBe(0);
+  const suitePact = join(project.dir, 'pacts', 'web-app-petstore.json');
+  const suiteCoverage = join(project.dir, 'interface-coverage.md');
+  const written = [readFileSync(suitePact, 'utf8'), readFileSync(suiteCoverage, 'utf8')];
+  const partialPact = join(project.dir, '.petstore', 'partial', 'pacts', 'web-app-petstore.json');
+  for (const args of [
+    ['run', 'src/pet-errors.test.ts'],
+    ['run', '-t', 'a missing pet'],
+  ]) {
+    const run = inProject(vitestBin(), args);
+    expect(run.out).toContain(
+      'petstore: a partial run (1 of 2 files, or -t): see .petstore/partial/',
+    );
+    // The requirement is held against what ran (listPets 200 is the other file's): exit 1.
+    expect(run.out).toContain('InterfaceCoverageError');
+    expect(run.code).toBe(1);
+    expect([readFileSync(suitePact, 'utf8'), readFileSync(suiteCoverage, 'utf8')]).toEqual(written);
+    const partial = JSON.parse(readFileSync(partialPact, 'utf8')) as {
+      interactions: { description: string }[];
+    };
+    expect(partial.interactions.map((each) => each.description)).toContain(
+      'getPet 404 not_found: GET /pets/{petId} (a key on the free plan, pet 99999 does not exist)',
+    );
+    expect(JSON.stringify(partial)).not.toContain('GET /pets?limit');
+  }
+  // The README's .gitignore lines, in a git repository of the project.
+  const ignore = fencedBlocks(guide).find((block) => block.lang === 'gitignore');
+  expect(ignore?.text.split('\n')[0]).toMatch(/^# \.gitignore/);
+  writeFileSync(join(project.dir, '.gitignore'), `${ignore?.text}\n`);
+  expect(inProject('git', ['init', '-q']).code).toBe(0);
+  const ignored = [
+    '.petstore/partial/interface-coverage.md',
+    ...readdirSync(partsDir()).map((name) => `.petstore/parts/${name}`),
+  ];
+  const checked = inProject('git', [
+    'check-ignore',
+    '--no-index',
+    ...ignored,
+    'pacts/web-app-petstore.json',
+  ]);
+  expect(checked.stdout.trim().split('\n')).toEqual(ignored);
 });
 
 test("an unmet coverage requirement fails the consumer's vitest run with the readable list, and stale parts are cleared first", () => {

@@ -134,8 +134,14 @@ export async function packPackage(work: string): Promise<PackedPackage> {
   return packed;
 }
 
-/** Builds the package into a copy of its files, packs it, and installs it into a new project. */
-export async function createConsumerProject(): Promise<ConsumerProject> {
+/**
+ * Builds the package into a copy of its files, packs it, and installs it into a new project,
+ * with `extraDevDependencies` (names this repository's lockfile holds, at its versions) beside
+ * msw, vitest and @types/node.
+ */
+export async function createConsumerProject(
+  extraDevDependencies: readonly string[] = [],
+): Promise<ConsumerProject> {
   const work = mkdtempSync(join(tmpdir(), 'petstore-consumer-'));
   const remove = () => rmSync(work, { recursive: true, force: true });
   try {
@@ -143,12 +149,10 @@ export async function createConsumerProject(): Promise<ConsumerProject> {
 
     const dir = join(work, 'app');
     mkdirSync(dir);
-    const closure = lockClosure([
-      ...Object.keys(packageJson.dependencies),
-      ...consumerDevDependencies,
-    ]);
+    const devNames = [...consumerDevDependencies, ...extraDevDependencies];
+    const closure = lockClosure([...Object.keys(packageJson.dependencies), ...devNames]);
     const devDependencies = Object.fromEntries(
-      consumerDevDependencies.map((name) => [name, closure[`node_modules/${name}`]?.version ?? '']),
+      devNames.map((name) => [name, closure[`node_modules/${name}`]?.version ?? '']),
     );
     const spec = `file:../${packed.filename}`;
     const manifest = {

@@ -28,14 +28,16 @@ import { exampleFileName, fencedBlocks, markdownSection } from './markdown-block
 
 const root = new URL('..', import.meta.url).pathname;
 const readme = readFileSync(new URL('../README.md', import.meta.url), 'utf8');
-const project = markdownSection(readme, 'Use it in your project');
-const guide = markdownSection(project, 'In your tests (vitest, Node)');
-/** The README's install line for a project, the tarball's path left to fill in. */
-const installLine =
-  fencedBlocks(markdownSection(project, 'Install'))
-    .map((block) => block.text)
-    .find((text) => text.includes('# in your project'))
+const docs = (name: string) => readFileSync(new URL(`../docs/${name}`, import.meta.url), 'utf8');
+const guide = docs('tests.md');
+/** An install line for a project (`# in your project`), the tarball's path left to fill in. */
+const installLineOf = (markdown: string) =>
+  fencedBlocks(markdown)
+    .flatMap((block) => block.text.split('\n'))
+    .find((line) => line.includes('# in your project'))
     ?.replace(/\s+#.*$/, '') ?? '';
+/** The README's set-up line, which the install guide repeats word for word. */
+const installLine = installLineOf(markdownSection(readme, 'Set up'));
 
 /** PATH without this repository's bins (whose `node` is Node 24) and without this Node's folder. */
 const userPath = (process.env.PATH ?? '')
@@ -163,6 +165,7 @@ test("after the README's install line, run as written on Node 20, the same proje
   expect(installLine).toMatch(
     /^npm install --save-dev \/path\/to\/petstore-fake-0\.1\.0\.tgz .*vitest@\^5\.1\.1/,
   );
+  expect(installLineOf(markdownSection(docs('install.md'), 'Install'))).toBe(installLine);
   const [command = '', ...args] = installLine
     .replace('/path/to/petstore-fake-0.1.0.tgz', tarball)
     .split(' ');

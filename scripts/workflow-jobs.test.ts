@@ -5,21 +5,18 @@
  * uncommented), with the step's env and `${{ secrets.* }}` given, in `bash -e` as Actions runs
  * them, in a checkout-like folder whose package.json adds the user's `e2e` script
  * (workflow-e2e-suite.ts). Against a broken server the job fails; against the fake it passes;
- * a suite that bypasses the proxy fails it too (no evidence). And the README's opening example,
- * the same wrapper form, with its staging URL and key placeholder given real values.
+ * a suite that bypasses the proxy fails it too (no evidence). The README's opening example, the
+ * same wrapper form as a package user types it, runs in shipped-docs-commands.test.ts.
  */
-import { spawn } from 'node:child_process';
-import { once } from 'node:events';
 import { existsSync, mkdtempSync, readFileSync, rmSync, symlinkSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { afterEach, expect, test } from 'vitest';
 import { parse } from 'yaml';
-import { mutants } from '../contract-tests/mutants/catalogue.ts';
-import { type FakeTarget, httpFakeTarget } from '../contract-tests/targets/fake-target.ts';
+import type { FakeTarget } from '../contract-tests/targets/fake-target.ts';
 import packageJson from '../package.json' with { type: 'json' };
-import { fencedBlocks } from './markdown-blocks.ts';
+import { fakeServer, runBash, withSecrets } from './doc-commands.ts';
 
 const root = fileURLToPath(new URL('..', import.meta.url));
 const workflow = readFileSync(join(root, '.github/workflows/contract.yml'), 'utf8');
@@ -73,23 +70,13 @@ function checkout(): string {
 /** Runs one script in `folder` as Actions runs a step (bash -e), with `env`; its status and output. */
 async function runScript(script: string, folder: string, env: Record<string, string>) {
   const { PETSTORE_API_KEY: _, ...inherited } = process.env;
-  // Not spawnSync: the server under test answers from this process's event loop.
-  const child = spawn('bash', ['-e', '-c', script], {
-    cwd: folder,
-    env: { ...inherited, ...env },
-    stdio: ['ignore', 'pipe', 'pipe'],
-  });
-  let output = '';
-  child.stdout.on('data', (chunk: Buffer) => {
-    output += chunk.toString();
-  });
-  child.stderr.on('data', (chunk: Buffer) => {
-    output += chunk.toString();
-  });
-  const timer = setTimeout(() => child.kill('SIGKILL'), 90_000);
-  const [status] = (await once(child, 'close')) as [number | null];
-  clearTimeout(timer);
-  return { status, output };
+  const { code, out } = await runBash(
+    `set -e\n${script}`,
+    folder,
+    { ...inherited, ...env },
+    90_000,
+  );
+  return { status: code, output: out };
 }
 
 /** Runs the job's shell steps in order as Actions does (bash -e; a failed step fails the job). */
@@ -101,16 +88,7 @@ async function runJob(baseUrl: string, extraEnv: Record<string, string> = {}) {
   const folder = checkout();
   const outputs: string[] = [];
   for (const step of runSteps(commentedJob('e2e-through-proxy').steps)) {
-    const env = Object.fromEntries(
-      Object.entries(step.env ?? {}).map(([name, value]) => [
-        name,
-        value.replace(/\$\{\{\s*secrets\.(\w+)\s*\}\}/g, (_, secret: string) => {
-          const given = secrets[secret];
-          if (given === undefined) throw new Error(`contract.yml: unknown secret ${secret}`);
-          return given;
-        }),
-      ]),
-    );
+    const env = withSecrets(step.env ?? {}, secrets);
     const { status, output } = await runScript(step.run ?? '', folder, { ...env, ...extraEnv });
     outputs.push(output);
     if (status !== 0) return { status, output: outputs.join('\n'), folder };
@@ -119,13 +97,7 @@ async function runJob(baseUrl: string, extraEnv: Record<string, string> = {}) {
 }
 
 async function fakeDoor(mutant?: string): Promise<FakeTarget> {
-  const fault = mutants.find((candidate) => candidate.name === mutant);
-  if (mutant !== undefined && fault === undefined) throw new Error(`no mutant ${mutant}`);
-  const target = await httpFakeTarget({
-    virtualTime: false,
-    apiKey: key,
-    ...(fault === undefined ? {} : { wrap: fault.wrap }),
-  });
+  const target = await fakeServer(key, mutant);
   open.push(target);
   return target;
 }
@@ -169,34 +141,4 @@ test('the e2e-through-proxy job fails when the suite bypasses the proxy: no evid
   expect(job.status, job.output).toBe(2);
   expect(job.output).toMatch(/no evidence, no verdict/);
   expect(job.output).not.toMatch(/--rate-limits/);
-}, 120_000);
-
-/** The README's opening example: the first shell block, above the quick start. */
-function openingExample(): string {
-  const readme = readFileSync(join(root, 'README.md'), 'utf8');
-  const block = fencedBlocks(readme.slice(0, readme.indexOf('\n## '))).find(
-    (candidate) => candidate.lang === 'sh',
-  );
-  if (block === undefined) throw new Error('README: no shell block above the first section');
-  return block.text;
-}
-
-test("the README's opening example runs as written (staging and the key given): the suite passes through the proxy, and a broken server fails it", async () => {
-  const example = openingExample();
-  expect(example).toMatch(
-    /npm run contract -- proxy --target https:\/\/staging\.example\.com\/v1 .*-- npm run e2e/,
-  );
-  expect(example).not.toMatch(/&\s*$|kill /m);
-  const given = (baseUrl: string) =>
-    example
-      .replaceAll('https://staging.example.com/v1', baseUrl)
-      .replaceAll('PETSTORE_API_KEY=...', `PETSTORE_API_KEY=${key}`);
-  const good = await fakeDoor();
-  const passed = await runScript(given(good.baseUrl), checkout(), {});
-  expect(passed.status, passed.output).toBe(0);
-  expect(passed.output).toContain('e2e: passed');
-  const broken = await fakeDoor('error-without-code');
-  const failed = await runScript(given(broken.baseUrl), checkout(), {});
-  expect(failed.status, failed.output).toBe(1);
-  expect(failed.output).toMatch(/^ {2}FAIL {2}errors\.bodyShape/m);
 }, 120_000);

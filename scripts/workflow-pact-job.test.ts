@@ -5,8 +5,6 @@
  * the pact and fails against one that breaks it. The `npm test` step is the user's suite and the
  * publish step needs a Pact Broker, which does not exist here: both are read, not run.
  */
-import { spawn } from 'node:child_process';
-import { once } from 'node:events';
 import { mkdirSync, mkdtempSync, readFileSync, rmSync, symlinkSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
@@ -16,6 +14,7 @@ import { parse } from 'yaml';
 import { listenHttp } from '../mock/doors/http/http-server.ts';
 import { createFake, type Fake } from '../mock/fake.ts';
 import packageJson from '../package.json' with { type: 'json' };
+import { runBash, withSecrets } from './doc-commands.ts';
 
 const root = fileURLToPath(new URL('..', import.meta.url));
 const workflow = readFileSync(join(root, '.github/workflows/contract.yml'), 'utf8');
@@ -83,30 +82,10 @@ async function runVerifyStep(folder: string, baseUrl: string) {
     PETSTORE_STAGING_BASE_URL: baseUrl,
     PETSTORE_STAGING_API_KEY: 'free-demo-key',
   };
-  const given = Object.fromEntries(
-    Object.entries(env).map(([name, value]) => [
-      name,
-      value.replace(/\$\{\{\s*secrets\.(\w+)\s*\}\}/g, (_, secret: string) => {
-        const found = secrets[secret];
-        if (found === undefined) throw new Error(`contract.yml: unknown secret ${secret}`);
-        return found;
-      }),
-    ]),
-  );
   const { PETSTORE_API_KEY: _, ...inherited } = process.env;
-  // Not spawnSync: the server under test answers from this process's event loop.
-  const child = spawn('bash', ['-e', '-c', run], {
-    cwd: folder,
-    env: { ...inherited, ...given },
-    stdio: ['ignore', 'pipe', 'pipe'],
-  });
-  let output = '';
-  child.stdout.on('data', (chunk: Buffer) => (output += chunk.toString()));
-  child.stderr.on('data', (chunk: Buffer) => (output += chunk.toString()));
-  const timer = setTimeout(() => child.kill('SIGKILL'), 90_000);
-  const [status] = (await once(child, 'close')) as [number | null];
-  clearTimeout(timer);
-  return { status, output };
+  const given = { ...inherited, ...withSecrets(env, secrets) };
+  const { code, out } = await runBash(`set -e\n${run}`, folder, given, 90_000);
+  return { status: code, output: out };
 }
 
 test('the pact job runs the tests that write the pact, verifies staging against it, then publishes it', () => {

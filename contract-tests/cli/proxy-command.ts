@@ -193,6 +193,7 @@ function jsonReport(target: string, forwarded: number, judged: number, results: 
 
 /** Runs the proxy until `io.stopped` or the command ends; resolves to the exit code. */
 export async function runProxyCommand(argv: readonly string[], io: ProxyIo): Promise<number> {
+  const started = performance.now();
   const flags = parseProxyFlags(argv);
   if (flags.help) {
     io.out(proxyUsage(io.command));
@@ -293,6 +294,12 @@ export async function runProxyCommand(argv: readonly string[], io: ProxyIo): Pro
   const results = judgedVerdicts();
   io.out(redact(textReport()));
   if (flags.junit !== undefined) {
+    // What the proxy did, not an active run's fields: it has no seed and sends nothing of its own.
+    const properties = {
+      forwarded: proxy.forwarded,
+      judged: verdicts.judged,
+      unreachable: [...unreachable.values()].reduce((sum, count) => sum + count, 0),
+    };
     const suite: SuiteResult = {
       target: `proxy in front of ${flags.target}`,
       baseUrl: flags.target,
@@ -307,10 +314,10 @@ export async function runProxyCommand(argv: readonly string[], io: ProxyIo): Pro
       answered429: 0,
       waitedMs: 0,
       virtualTime: false,
-      durationMs: 0,
+      durationMs: performance.now() - started,
     };
     try {
-      writeOutputFile(flags.junit, redact(toJunit(suite, false, undefined)));
+      writeOutputFile(flags.junit, redact(toJunit(suite, false, undefined, properties)));
     } catch (error) {
       io.err(
         `${toolName}: cannot write the --junit file ${flags.junit}: ${(error as Error).message}`,

@@ -3,7 +3,9 @@
  * wrote with `--pact-out` or `GET /__control/pact`) against any server, its provider states set
  * up through the interface itself, within a request budget. Reports as the run does: one line
  * per interaction, a summary, exit 0 every interaction passed, 1 one failed, 2 no verdict (an
- * interaction could not run, or a usage problem).
+ * interaction could not run, or a usage problem). A state the user accepts with `--pending` (one
+ * that cannot be set up without harm, such as a banned key) leaves its interactions pending: not
+ * sent, reported, and not held against the exit code.
  */
 import { readFileSync } from 'node:fs';
 import { type FlagSpecs, flagHelp, parseFlags, parseInteger } from '../../mock/cli/command-line.ts';
@@ -23,6 +25,15 @@ const verifyPactFlags = {
     help: 'create pets on a non-loopback server (states like "pet 42 exists")',
   },
   'read-only': { type: 'boolean', help: 'never create pets (those states are skipped)' },
+  pending: {
+    type: 'string',
+    multiple: true,
+    value: '<state>',
+    help: [
+      'a provider state not to set up, as the pact names it ("the key is',
+      'banned"): its interactions are reported PENDING, not sent (repeatable)',
+    ],
+  },
   budget: {
     type: 'string',
     default: '200',
@@ -40,14 +51,16 @@ Replays a Pact V4 file's HTTP interactions against the server, setting each
 provider state up through the interface itself (a pet that must exist is
 created with POST; a spent window is spent with GETs), and checks every answer
 against the interaction's response and matching rules. A state the interface
-cannot make is skipped with the reason. The key comes from PETSTORE_API_KEY.
-Exit 0 all passed, 1 one failed, 2 no verdict.
+cannot make is skipped with the reason; one you accept with --pending is not
+set up, and its interactions are reported PENDING. The key comes from
+PETSTORE_API_KEY. Exit 0 all passed (pending ones aside), 1 one failed,
+2 no verdict (one skipped, or none passed).
 
 Options:
 ${flagHelp(verifyPactFlags, 25)}`;
 }
 
-const labels = { pass: 'PASS', fail: 'FAIL', skip: 'SKIP' } as const;
+const labels = { pass: 'PASS', fail: 'FAIL', skip: 'SKIP', pending: 'PENDING' } as const;
 
 /** Whether an error is the file system's (ENOENT, EACCES, EISDIR...). */
 const isFileError = (error: unknown) =>
@@ -59,6 +72,19 @@ function formatInteraction(result: InteractionResult): string {
     `  ${labels[result.verdict]}  ${result.description}`,
     ...result.reasons.map((reason) => `          - ${reason}`),
   ].join('\n');
+}
+
+/**
+ * A file's bytes as UTF-8 text, or a PactFileError: the Pact tools refuse a file that is not
+ * UTF-8 ("stream did not contain valid UTF-8"), where a lenient decoder would read on. A
+ * byte-order mark is kept, so that JSON.parse refuses it as they do.
+ */
+function utf8Text(bytes: Uint8Array): string {
+  try {
+    return new TextDecoder('utf-8', { fatal: true, ignoreBOM: true }).decode(bytes);
+  } catch {
+    throw new PactFileError('it is not UTF-8 text, which the Pact tools cannot read');
+  }
 }
 
 /** Runs `verify-pact`; resolves to the exit code. */
@@ -91,7 +117,7 @@ export async function runVerifyPactCommand(
   const redact = createKeyRedactor(key);
   let interactions: ReturnType<typeof readPact>;
   try {
-    interactions = readPact(JSON.parse(readFileSync(file, 'utf8')));
+    interactions = readPact(JSON.parse(utf8Text(readFileSync(file))));
   } catch (error) {
     // A pact that is not one, or a field the replay cannot trust: one line, nothing sent.
     if (!(error instanceof PactFileError || error instanceof SyntaxError || isFileError(error)))
@@ -108,19 +134,34 @@ export async function runVerifyPactCommand(
   out(
     `${toolName}: verifying ${file} (${interactions.length} interactions) against ${target.baseUrl} (${writes ? 'writes on' : 'read-only'})`,
   );
+  const pending = new Set(values.pending ?? []);
+  const named = new Set(interactions.flatMap((each) => each.providerStates.map((s) => s.name)));
+  for (const state of pending)
+    if (!named.has(state))
+      io.err(
+        redact(
+          `${toolName}: verify-pact: --pending ${JSON.stringify(state)}: no interaction of this pact is in that state`,
+        ),
+      );
   const replay = await replayPact(interactions, {
     baseUrl: target.baseUrl,
     apiKey: key,
     writes,
     budget,
     timeoutMs,
+    pending,
     onResult: (result) => out(formatInteraction(result)),
   });
   const count = (verdict: InteractionResult['verdict']) =>
     replay.results.filter((result) => result.verdict === verdict).length;
-  const [passed, failed, skipped] = [count('pass'), count('fail'), count('skip')];
+  const [passed, failed, skipped, pended] = [
+    count('pass'),
+    count('fail'),
+    count('skip'),
+    count('pending'),
+  ];
   out(
-    `${toolName}: ${passed} passed, ${failed} failed, ${skipped} skipped; ${replay.requests} requests sent`,
+    `${toolName}: ${passed} passed, ${failed} failed, ${skipped} skipped${pended === 0 ? '' : `, ${pended} pending`}; ${replay.requests} requests sent`,
   );
   if (failed > 0) {
     out(`${toolName}: the server breaks the pact (${failed} interaction(s))`);
@@ -134,6 +175,8 @@ export async function runVerifyPactCommand(
     );
     return 2;
   }
-  out(`${toolName}: the server honours the pact (${passed} interactions)`);
+  out(
+    `${toolName}: the server honours the pact (${passed} interactions${pended === 0 ? '' : `; ${pended} pending, not verified`})`,
+  );
   return 0;
 }

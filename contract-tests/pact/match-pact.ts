@@ -1,13 +1,15 @@
 /**
  * Whether an answer meets a Pact V4 interaction's response: its status, each header it states
  * (by its rule, else equal; a media type compared without parameters), and its body by the
- * matching rules (`type` with `min`, `integer`, `number`, `regex`, `equality`), else equal. The
+ * matching rules (`type` with `min`, `integer`, `number`, `regex`, `equality`), each found by its
+ * path's tokens as pact_models finds it (`$['first name']` is the field `first name`), else equal. The
  * subset of Pact matching the fake's pacts use, as the Pact specification's V4 README describes
  * it; a rule it does not know is reported as a mismatch rather than passed. A regex runs with a
  * time limit (bounded-regex.ts): past it, a RegexTimeoutError, no verdict.
  */
+import { fieldPath, type PactPathToken } from '../../mock/qa/pact-path.ts';
 import { regexMatches } from './bounded-regex.ts';
-import type { ExpectedResponse, Matcher, Rules } from './read-pact.ts';
+import type { BodyRule, ExpectedResponse, Matcher } from './read-pact.ts';
 
 /** What came back. */
 export interface ActualResponse {
@@ -54,14 +56,59 @@ function applyMatcher(matcher: Matcher, actual: unknown, expected: unknown): str
   }
 }
 
-/** The rule for a body path: its own, or the `[*]` form of an array item's. */
-function ruleFor(rules: Rules, path: string): readonly Matcher[] | undefined {
-  return rules[path]?.matchers ?? rules[path.replace(/\[\d+\]/g, '[*]')]?.matchers;
+/** How well a path token matches a path's fragment, as pact_models weighs it: 2 exact, 1 a wildcard. */
+function tokenWeight(token: PactPathToken, fragment: string | number): number {
+  switch (token.kind) {
+    case 'root':
+      return fragment === '$' ? 2 : 0;
+    case 'field':
+      return String(fragment) === token.name ? 2 : 0;
+    case 'index':
+      return fragment === token.index || String(fragment) === String(token.index) ? 2 : 0;
+    case 'star-index':
+      return typeof fragment === 'number' || /^\d+$/.test(fragment) ? 1 : 0;
+    case 'star':
+      return 1;
+  }
+}
+
+/**
+ * The matchers of the rule for a body path (`['$', 'id']`, `['$', 0, 'name']`): of the rules
+ * whose path has its length and matches it, the one pact_models weighs highest (`$[0].id` over
+ * `$[*].id`); undefined when none does.
+ */
+function ruleFor(
+  rules: readonly BodyRule[],
+  path: readonly (string | number)[],
+): readonly Matcher[] | undefined {
+  let best: { weight: number; matchers: readonly Matcher[] } | undefined;
+  for (const rule of rules) {
+    if (rule.tokens.length !== path.length) continue;
+    let weight = 1;
+    for (const [index, token] of rule.tokens.entries())
+      weight *= tokenWeight(token, path[index] as string | number);
+    if (weight > 0 && (best === undefined || weight > best.weight))
+      best = { weight, matchers: rule.matchers };
+  }
+  return best?.matchers;
+}
+
+/** A body path as a message shows it, written as a pact writes it (`$.id`, `$['first name']`). */
+function shown(path: readonly (string | number)[]): string {
+  return path
+    .slice(1)
+    .reduce<string>(
+      (text, step) =>
+        typeof step === 'number'
+          ? `${text}[${step}]`
+          : (fieldPath(text, step) ?? `${text}[${JSON.stringify(step)}]`),
+      '$',
+    );
 }
 
 function compareBody(
-  rules: Rules,
-  path: string,
+  rules: readonly BodyRule[],
+  path: readonly (string | number)[],
   expected: unknown,
   actual: unknown,
   problems: string[],
@@ -70,32 +117,36 @@ function compareBody(
   if (matchers !== undefined) {
     for (const matcher of matchers) {
       const problem = applyMatcher(matcher, actual, expected);
-      if (problem !== undefined) problems.push(`${path}: ${problem}`);
+      if (problem !== undefined) problems.push(`${shown(path)}: ${problem}`);
     }
   } else if (typeOf(actual) !== typeOf(expected)) {
-    problems.push(`${path}: expected ${JSON.stringify(expected)}, got ${JSON.stringify(actual)}`);
+    problems.push(
+      `${shown(path)}: expected ${JSON.stringify(expected)}, got ${JSON.stringify(actual)}`,
+    );
     return;
   }
   if (Array.isArray(expected) && Array.isArray(actual)) {
     // With a type rule every item is held against the first expected one; without, item by item.
     if (matchers === undefined && actual.length !== expected.length)
-      problems.push(`${path}: expected ${expected.length} item(s), got ${actual.length}`);
+      problems.push(`${shown(path)}: expected ${expected.length} item(s), got ${actual.length}`);
     actual.forEach((item, index) => {
       const template = matchers === undefined ? expected[index] : expected[0];
-      if (template !== undefined) compareBody(rules, `${path}[${index}]`, template, item, problems);
+      if (template !== undefined) compareBody(rules, [...path, index], template, item, problems);
     });
     return;
   }
   if (typeOf(expected) === 'object' && typeOf(actual) === 'object') {
     const actualObject = actual as Record<string, unknown>;
     for (const [key, value] of Object.entries(expected as Record<string, unknown>)) {
-      if (!(key in actualObject)) problems.push(`${path}.${key}: missing`);
-      else compareBody(rules, `${path}.${key}`, value, actualObject[key], problems);
+      if (!Object.hasOwn(actualObject, key)) problems.push(`${shown([...path, key])}: missing`);
+      else compareBody(rules, [...path, key], value, actualObject[key], problems);
     }
     return;
   }
   if (matchers === undefined && JSON.stringify(actual) !== JSON.stringify(expected))
-    problems.push(`${path}: expected ${JSON.stringify(expected)}, got ${JSON.stringify(actual)}`);
+    problems.push(
+      `${shown(path)}: expected ${JSON.stringify(expected)}, got ${JSON.stringify(actual)}`,
+    );
 }
 
 const mediaType = (value: string) => value.split(';')[0]?.trim().toLowerCase() ?? '';
@@ -126,8 +177,8 @@ export function responseMismatches(expected: ExpectedResponse, actual: ActualRes
   }
   if (expected.body?.content !== undefined)
     compareBody(
-      expected.matchingRules?.body ?? {},
-      '$',
+      expected.matchingRules?.body ?? [],
+      ['$'],
       expected.body.content,
       actual.body,
       problems,

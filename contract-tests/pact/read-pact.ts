@@ -7,8 +7,14 @@
  * base URL: no dot segments (encoded or not), no absolute URL, no other host, no header that
  * belongs to the connection. A matcher's regex must compile; how long it may run is
  * match-pact.ts's to bound.
+ *
+ * It refuses what the official Pact tools refuse to load (@pact-foundation/pact's Verifier reads
+ * every pact with the pact_models crate): a body rule's or generator's path they cannot parse
+ * (`$.first name`: mock/qa/pact-path.ts parses as they do), in the request as in the response,
+ * and a string or key holding a lone surrogate (serde_json cannot parse the file).
  */
 import { isJsonObject } from '../../mock/contract/lossless-json.ts';
+import { PactPathError, type PactPathToken, parsePactPath } from '../../mock/qa/pact-path.ts';
 import { dotSegmentProblem } from '../http/plain-path.ts';
 
 /** A field of the pact file that is not what the replay needs; its message names the field. */
@@ -25,14 +31,21 @@ export interface Matcher {
 }
 
 /** The rules of one category (`header`, `body`): a name or path and its matchers. */
-export type Rules = Readonly<Record<string, { readonly matchers: readonly Matcher[] }>>;
+type Rules = Readonly<Record<string, { readonly matchers: readonly Matcher[] }>>;
+
+/** A body rule: its path as written, the path's tokens, and its matchers. */
+export interface BodyRule {
+  readonly path: string;
+  readonly tokens: readonly PactPathToken[];
+  readonly matchers: readonly Matcher[];
+}
 
 /** The expected response of an interaction. */
 export interface ExpectedResponse {
   readonly status: number;
   readonly headers?: Readonly<Record<string, string | readonly string[]>>;
   readonly body?: { readonly content?: unknown };
-  readonly matchingRules?: { readonly header?: Rules; readonly body?: Rules };
+  readonly matchingRules?: { readonly header?: Rules; readonly body?: readonly BodyRule[] };
 }
 
 /** One HTTP interaction of a pact file, checked. */
@@ -161,6 +174,74 @@ function readRules(value: unknown, field: string): Rules | undefined {
   return rules;
 }
 
+/** A path's tokens, or a PactFileError naming the field that holds it. */
+function pathTokens(path: string, field: string): PactPathToken[] {
+  try {
+    return parsePactPath(path);
+  } catch (error) {
+    if (!(error instanceof PactPathError)) throw error;
+    throw new PactFileError(
+      `${field} is not a path the Pact tools can load (the official Verifier refuses the whole file): ${error.message}`,
+    );
+  }
+}
+
+/**
+ * Categories whose names the Pact tools take as they are (pact_models'
+ * `add_v3_rules_from_json` and `Generators::load_from_map`); every other category's keys are
+ * path expressions.
+ */
+const literalRuleCategories = new Set(['header', 'query', 'path']);
+const literalGeneratorCategories = new Set(['header', 'query', 'path', 'method', 'status']);
+
+/**
+ * Checks every path of a request's or response's `matchingRules` and `generators` as the Pact
+ * tools read them, whether or not the replay uses them: a file they refuse is refused here too.
+ */
+function checkPaths(message: Record<string, unknown>, field: string): void {
+  const rules = optionalObject(message.matchingRules, `${field}.matchingRules`);
+  for (const [category, each] of Object.entries(rules)) {
+    if (literalRuleCategories.has(category) || !isJsonObject(each) || 'matchers' in each) continue;
+    for (const path of Object.keys(each))
+      pathTokens(path, `${field}.matchingRules.${category}[${JSON.stringify(path)}]`);
+  }
+  const generators = optionalObject(message.generators, `${field}.generators`);
+  for (const [category, each] of Object.entries(generators)) {
+    if (literalGeneratorCategories.has(category) || !isJsonObject(each)) continue;
+    for (const [path, generator] of Object.entries(each))
+      if (isJsonObject(generator))
+        pathTokens(path, `${field}.generators.${category}[${JSON.stringify(path)}]`);
+  }
+}
+
+/** Where in `value` a string or key first holds a lone surrogate, as a field path; or undefined. */
+function loneSurrogateAt(value: unknown, field: string): string | undefined {
+  if (typeof value === 'string') return value.isWellFormed() ? undefined : field;
+  if (value === null || typeof value !== 'object') return undefined;
+  for (const [key, item] of Object.entries(value)) {
+    const at = Array.isArray(value)
+      ? `${field}[${key}]`
+      : /^[A-Za-z_]\w*$/.test(key)
+        ? `${field}${field === '' ? '' : '.'}${key}`
+        : `${field}[${JSON.stringify(key)}]`;
+    if (!key.isWellFormed()) return at;
+    const found = loneSurrogateAt(item, at);
+    if (found !== undefined) return found;
+  }
+  return undefined;
+}
+
+/** A response's body rules, each path parsed as the Pact tools parse it. */
+function readBodyRules(value: unknown, field: string): BodyRule[] | undefined {
+  const rules = readRules(value, field);
+  if (rules === undefined) return undefined;
+  return Object.entries(rules).map(([path, rule]) => ({
+    path,
+    tokens: pathTokens(path, `${field}[${JSON.stringify(path)}]`),
+    matchers: rule.matchers,
+  }));
+}
+
 function readHeaders(value: unknown, field: string): Record<string, string> {
   const headers: Record<string, string> = {};
   for (const [name, each] of Object.entries(optionalObject(value, field))) {
@@ -228,9 +309,11 @@ function readInteraction(value: unknown, field: string): Interaction {
     expectedHeaders[name] = stringList(each, `${field}.response.headers[${JSON.stringify(name)}]`);
   const expectedBody =
     answer.body === undefined ? undefined : objectAt(answer.body, `${field}.response.body`);
+  checkPaths(asked, `${field}.request`);
+  checkPaths(answer, `${field}.response`);
   const rules = optionalObject(answer.matchingRules, `${field}.response.matchingRules`);
   const headerRules = readRules(rules.header, `${field}.response.matchingRules.header`);
-  const bodyRules = readRules(rules.body, `${field}.response.matchingRules.body`);
+  const bodyRules = readBodyRules(rules.body, `${field}.response.matchingRules.body`);
   return {
     description,
     providerStates: states,
@@ -261,6 +344,11 @@ function readInteraction(value: unknown, field: string): Interaction {
 export function readPact(value: unknown): readonly Interaction[] {
   if (!isJsonObject(value) || !Array.isArray(value.interactions))
     throw new PactFileError('not a pact file: it has no "interactions" array');
+  const lone = loneSurrogateAt(value, '');
+  if (lone !== undefined)
+    throw new PactFileError(
+      `${lone.slice(0, 200)} holds a lone surrogate (a \\ud800-\\udfff escape without its pair): the Pact tools cannot parse the file`,
+    );
   const metadata = isJsonObject(value.metadata) ? value.metadata : {};
   const specification = isJsonObject(metadata.pactSpecification) ? metadata.pactSpecification : {};
   const version = String(specification.version ?? '');

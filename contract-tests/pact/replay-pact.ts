@@ -4,7 +4,8 @@
  * must exist is created with POST (its new id takes the recorded one's place in the path), a list
  * that must hold pets gets one, a spent window is spent with GETs, all within a request budget.
  * A state the interface cannot make (no pets on a server that holds some, a banned key) skips the
- * interaction with the reason, as a harness check it could not run.
+ * interaction with the reason, as a harness check it could not run; one the user accepts as
+ * pending is not set up at all, and its interaction is reported pending.
  *
  * It holds the real key, and the pact is not trusted (read-pact.ts checks every field first):
  * every request goes to a URL checked to be under the base URL, redirects are not followed (the
@@ -24,14 +25,19 @@ export interface ReplayOptions {
   /** Most requests sent, state setup included. */
   readonly budget: number;
   readonly timeoutMs: number;
+  /**
+   * Provider states accepted as pending (`--pending`): an interaction in one is neither set up
+   * nor sent, and is reported as such. For a state that cannot be set up without harm.
+   */
+  readonly pending?: ReadonlySet<string>;
   readonly onResult?: (result: InteractionResult) => void;
 }
 
 /** How one interaction went. */
 export interface InteractionResult {
   readonly description: string;
-  readonly verdict: 'pass' | 'fail' | 'skip';
-  /** Why it failed (each mismatch) or was skipped (one reason). */
+  readonly verdict: 'pass' | 'fail' | 'skip' | 'pending';
+  /** Why it failed (each mismatch), was skipped or is pending (one reason). */
   readonly reasons: readonly string[];
 }
 
@@ -161,6 +167,13 @@ export async function replayPact(
 
   async function run(interaction: Interaction): Promise<InteractionResult> {
     const { description, request } = interaction;
+    const pending = interaction.providerStates.find((state) => options.pending?.has(state.name));
+    if (pending !== undefined)
+      return {
+        description,
+        verdict: 'pending',
+        reasons: [`"${pending.name}" is accepted as pending (--pending): not set up, nothing sent`],
+      };
     try {
       let path = request.path;
       for (const state of interaction.providerStates) {

@@ -22,16 +22,28 @@ function escapeXml(text: string): string {
     .replace(/"/g, '&quot;');
 }
 
+/** What a JUnit report states about its run as `<properties>`, by name. */
+type JunitProperties = Readonly<Record<string, string | number>>;
+
+/** An active run's properties: its seed, the requests it sent and the 429s it met. */
+const runProperties = (suite: SuiteResult): JunitProperties => ({
+  seed: suite.seed,
+  requests: suite.requests,
+  answered429: suite.answered429,
+});
+
 /**
  * Renders a run as JUnit XML; `strict` reports warnings as failures; `replay` is the command a
  * failure replays with (as the report prints it), undefined for the proxy, whose verdicts come
- * from traffic no seed replays.
+ * from traffic no seed replays; `properties` state what the run did (an active run's seed and
+ * requests by default; the proxy says what it forwarded and judged, having no seed).
  * @example writeFileSync('contract.xml', toJunit(result, false, { command: 'npm run contract -- --fake', seed: 5 }))
  */
 export function toJunit(
   suite: SuiteResult,
   strict: boolean,
   replay: ReplayInfo | undefined,
+  properties: JunitProperties = runProperties(suite),
 ): string {
   const count = (predicate: (status: string) => boolean) =>
     suite.results.filter((r) => predicate(r.status)).length;
@@ -71,7 +83,12 @@ export function toJunit(
     '<?xml version="1.0" encoding="UTF-8"?>',
     `<testsuites name="petstore-contract" tests="${suite.results.length}" failures="${failures}" skipped="${skipped}" time="${(suite.durationMs / 1000).toFixed(3)}">`,
     `  <testsuite name="${escapeXml(suite.baseUrl)}" tests="${suite.results.length}" failures="${failures}" skipped="${skipped}" time="${(suite.durationMs / 1000).toFixed(3)}">`,
-    `    <properties><property name="seed" value="${suite.seed}"/><property name="requests" value="${suite.requests}"/><property name="answered429" value="${suite.answered429}"/></properties>`,
+    `    <properties>${Object.entries(properties)
+      .map(
+        ([name, value]) =>
+          `<property name="${escapeXml(name)}" value="${escapeXml(String(value))}"/>`,
+      )
+      .join('')}</properties>`,
     ...cases,
     '  </testsuite>',
     '</testsuites>',

@@ -109,7 +109,7 @@ test('an unknown flag of npm start suggests the nearest known one', () => {
   );
 });
 
-test('npm run demo -- --port P on a busy port is one line naming --port, exit 2; an unknown flag suggests one', async () => {
+test('the demo page server (npm run demo) on a busy --port is one line naming --port, exit 2; an unknown flag suggests one', async () => {
   const port = await busyPort();
   const busy = await run('npm', ['run', 'demo', '--', '--serve', '--port', String(port)]);
   expect(busy.code).toBe(2);

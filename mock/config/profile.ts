@@ -2,7 +2,7 @@
  * A server's choices where the interface is silent, as `petstore-contract calibrate` learned
  * them from it: a profile. `createFake({ profile })` and `npm start -- --profile <file>` make the
  * fake answer the same way, so frontend code tested against the fake meets no surprise on the
- * server. The schema is documented in contract-tests/README.md ("Calibrate the fake").
+ * server. The schema is documented in docs/harness/calibrate.md.
  */
 
 import { isJsonObject } from '../contract/lossless-json.ts';

@@ -4,10 +4,12 @@
  * status (or its `default`). A field gets a type matcher, an enum or a date format a regex, an
  * integer the `integer` matcher, an array a `min` of 1 when it had items; headers with an integer
  * schema a digits regex. Nothing here re-declares the Pet shape: a field the document adds is
- * covered without an edit.
+ * covered without an edit. Body paths are written as the Pact tools read them (pact-path.ts):
+ * `$['first name']`, never `$.first name`, which the official Verifier refuses.
  */
 import { isJsonObject } from '../contract/lossless-json.ts';
 import { openapiDocument } from '../contract/openapi.generated.ts';
+import { fieldPath } from './pact-path.ts';
 
 /** One Pact V4 matcher (`{ match: 'type' }`, `{ match: 'regex', regex }`, ...). */
 type PactMatcher = Readonly<Record<string, unknown>> & { readonly match: string };
@@ -97,12 +99,11 @@ function addBodyRules(rules: PactRules, path: string, schema: Json, value: unkno
     const properties = isJsonObject(flat.properties) ? flat.properties : {};
     for (const [field, fieldValue] of Object.entries(value)) {
       const fieldSchema = Object.hasOwn(properties, field) ? properties[field] : undefined;
-      addBodyRules(
-        rules,
-        `${path}.${field}`,
-        isJsonObject(fieldSchema) ? fieldSchema : {},
-        fieldValue,
-      );
+      // A key no path can name (empty, or holding `'`) gets no rule, nor does what it holds:
+      // the Pact tools then compare its value as recorded, and still load the file.
+      const at = fieldPath(path, field);
+      if (at !== undefined)
+        addBodyRules(rules, at, isJsonObject(fieldSchema) ? fieldSchema : {}, fieldValue);
     }
     return;
   }

@@ -5,7 +5,8 @@
  * written (a placeholder, a regex rule and a ProviderState generator that takes the key from the
  * state's setup), and the file passes through the fake's one redaction where it is written;
  * bodies carry matching rules derived from the OpenAPI document; each interaction names the state
- * the fake was in (see pact-provider-states.ts). Answers QA injected (forced, chaos) and the
+ * the fake was in (see pact-provider-states.ts); its body paths are ones the Pact tools load
+ * (pact-path.ts) and its text is well-formed Unicode (well-formed-json.ts). Answers QA injected (forced, chaos) and the
  * fake's own 5xx are not recorded: no provider owes them.
  *
  * Its memory is bounded in bytes whatever clients send: a body is kept whole only while it is
@@ -46,6 +47,7 @@ import {
   petMissingState,
   spentState,
 } from './pact-provider-states.ts';
+import { wellFormedJson } from './well-formed-json.ts';
 
 /**
  * What the recorder reads: what provider states change, the largest body the fake reads, and the
@@ -440,7 +442,9 @@ export function pactPolicy(parts: PactParts): Policy<PactControl> {
     const who =
       caller !== undefined ? [] : [authorization === null ? 'no key' : 'a key that matches none'];
     const stateText = [...who, ...states.map((s) => s.name)].join(', ');
-    const interaction: PactInteraction = {
+    // Well-formed throughout: a lone surrogate a client sent (or a cut left) would make the
+    // whole file one the Pact tools cannot parse.
+    const interaction = wellFormedJson({
       type: 'Synchronous/HTTP',
       key: shapeKey(shape),
       description: `${operationId} ${answer.status}${answer.errorCode === undefined ? '' : ` ${answer.errorCode}`}: ${request.method} ${template}${Object.keys(query).length === 0 ? '' : `?${Object.keys(query).join('&')}`} (${stateText})`,
@@ -461,7 +465,7 @@ export function pactPolicy(parts: PactParts): Policy<PactControl> {
         ...(responseBody === undefined ? {} : { body: responseBody }),
         matchingRules: responseRules,
       },
-    };
+    } satisfies PactInteraction) as PactInteraction;
     const size = stringifyJson(interaction).length;
     if (recordedBytes + size > maxPactBytes) {
       dropped += 1;

@@ -3,7 +3,7 @@
  * all of a user's tabs. The tabs elect a leader with a Web Lock: the tab holding it runs the fake
  * (over the storage that keeps it across reloads, fake-storage.ts); the others send it their calls
  * over a BroadcastChannel and wait for its replies. Why a leading tab and not a SharedWorker or the
- * service worker itself: see mock/doors/browser/README.md ("How the tabs share one fake").
+ * service worker itself: see docs/browser.md ("How the tabs share one fake").
  *
  * - A call is answered once its effects are written: the leading tab commits, then replies.
  * - When the leading tab goes (closed, reloaded, crashed), the lock passes to a waiting tab, which
