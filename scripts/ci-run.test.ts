@@ -1,7 +1,8 @@
 /**
  * `.ci/run` is the quick start and nothing more: its commands are CONTRIBUTING.md's quick start's first
- * block, in order, less `npm start` (which serves until stopped), with CI=true; nothing installs
- * a browser or anything else behind the README's back.
+ * block (which the README's "Working on this repository" repeats), in order, less `npm start`
+ * (which serves until stopped), with CI=true; nothing installs a browser or anything else behind
+ * the README's back.
  */
 import { readFileSync } from 'node:fs';
 import { expect, test } from 'vitest';
@@ -9,6 +10,7 @@ import { fencedBlocks, markdownSection } from './markdown-blocks.ts';
 import { shellCommands } from './shell-block.ts';
 
 const contributing = readFileSync(new URL('../CONTRIBUTING.md', import.meta.url), 'utf8');
+const readme = readFileSync(new URL('../README.md', import.meta.url), 'utf8');
 const ciRun = readFileSync(new URL('../.ci/run', import.meta.url), 'utf8');
 
 /** The commands of a shell text without comments, each `a && b` split into `a`, `b`. */
@@ -33,4 +35,12 @@ test(".ci/run runs the repository quick start's npm install and npm test with CI
   const commands = commandsOf(body.join('\n'));
   expect(commands.filter((command) => !setup.includes(command))).toEqual(readmeCommands);
   expect(commands).toEqual([...setup, ...readmeCommands]);
+});
+
+test("the README's quick start for this repository is CONTRIBUTING.md's, word for word", () => {
+  const quickStart = (text: string, heading: string) =>
+    fencedBlocks(markdownSection(text, heading)).find((block) => block.lang === 'sh')?.text;
+  const fromReadme = quickStart(readme, 'Working on this repository');
+  expect(fromReadme).toBeDefined();
+  expect(fromReadme).toBe(quickStart(contributing, 'Quick start'));
 });
