@@ -16,6 +16,7 @@ import type { FakeRequest } from '../messages/fake-request.ts';
 import { createRedaction, type Redaction } from '../messages/redaction.ts';
 import { authenticateStep } from '../policies/auth.ts';
 import { banStep } from '../policies/ban-step.ts';
+import { type ClientIds, createClientIds } from '../policies/client-ids.ts';
 import { answerPreflight, corsStep } from '../policies/cors.ts';
 import { errorCodesStep } from '../policies/error-codes-step.ts';
 import { hostStep } from '../policies/host-check.ts';
@@ -28,7 +29,7 @@ import {
 import { rateLimitPolicy } from '../policies/rate-limit-step.ts';
 import { createRefuse, type Refuse } from '../policies/refusal.ts';
 import { createRequestLog, pathStart, type RequestLog } from '../policies/request-log.ts';
-import { type ClientIds, clientReportPolicy, createClientIds } from '../qa/client-report-step.ts';
+import { clientReportPolicy } from '../qa/client-report-step.ts';
 import { coveragePolicy } from '../qa/coverage-step.ts';
 import { injectedFailurePolicy } from '../qa/injected-failure-step.ts';
 import { pactPolicy } from '../qa/pact-step.ts';

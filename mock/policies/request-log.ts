@@ -9,9 +9,9 @@ import { createSlot, type Step } from '../core/pipeline.ts';
 import type { Answer } from '../messages/answer.ts';
 import type { FakeRequest } from '../messages/fake-request.ts';
 import type { Redaction } from '../messages/redaction.ts';
-import type { ClientIds } from '../qa/client-report-step.ts';
 import { routeSlot } from '../routes/route.ts';
 import { keyIdSlot } from './auth.ts';
+import type { ClientIds } from './client-ids.ts';
 
 /** What a control request changed, in words for the log (never a secret). */
 export const controlActionSlot = createSlot<string>('what the control request changed');

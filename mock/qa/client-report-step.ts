@@ -11,65 +11,14 @@ import { stringifyJson } from '../contract/lossless-json.ts';
 import type { ControlRoutes } from '../control/control-route.ts';
 import { type Context, createSlot, type Policy } from '../core/pipeline.ts';
 import type { BodyBytes } from '../messages/fake-request.ts';
-import { type Redaction, redacted } from '../messages/redaction.ts';
+import type { Redaction } from '../messages/redaction.ts';
 import { callerSlot } from '../policies/auth.ts';
-import type { KeySecrets } from '../policies/plans.ts';
+import type { ClientIds } from '../policies/client-ids.ts';
 import { refusedUntilSlot } from '../policies/rate-limit-step.ts';
 import { rateLimitSlot } from '../policies/refusal.ts';
 import { injectedBy, isDropped } from './answer-marks.ts';
 import { type ClientReport, createClientReporter, isNonIdempotent } from './client-report.ts';
 import { formatClientReport } from './client-report-summary.ts';
-
-/** Names the client of a request (see createClientIds). */
-export type ClientIds = (context: Context) => string;
-
-/** The request's client id, once a step has worked it out. */
-const clientIdSlot = createSlot<string>('client id');
-
-/**
- * Who sent a request (also on every request-log line): its `X-Client-Id`, else its
- * `User-Agent`, else `-`, at most 64 characters, and never a secret (a client that sent a key or
- * the control token there, raw, percent-encoded or in base64, is shown as `[redacted]`).
- */
-export function createClientIds(secretsNow: KeySecrets, redaction: Redaction): ClientIds {
-  // A client sends the same header on every request: its id is worked out once per header text
-  // while the keys stay the same entries (adding a key or a reset brings new secrets to look for).
-  const byHeader = new Map<string, string>();
-  let secretsSeen: readonly string[] | undefined;
-  return (context) => {
-    // Asked by three steps per request (the report, the coverage, the request log): worked out
-    // once, against the secrets known when the first asked.
-    let found = context.get(clientIdSlot);
-    if (found !== undefined) return found;
-    // Lower-case names: the HTTP door looks headers up as given.
-    const { request } = context;
-    const raw = request.header('x-client-id') ?? request.header('user-agent') ?? '-';
-    const secrets = secretsNow();
-    if (secrets !== secretsSeen) {
-      byHeader.clear();
-      secretsSeen = secrets;
-    }
-    found = byHeader.get(raw);
-    if (found === undefined) {
-      found = clientIdFrom(raw, redaction);
-      // Bounded: a client that changes its header on every request costs no memory.
-      if (byHeader.size >= 256) byHeader.clear();
-      byHeader.set(raw, found);
-    }
-    context.set(clientIdSlot, found);
-    return found;
-  };
-}
-
-function clientIdFrom(raw: string, redaction: Redaction): string {
-  // Printable ASCII only: the id reaches the CLI's summary and the page.
-  const id =
-    raw
-      .replace(/[^\x20-\x7e]/g, '?')
-      .trim()
-      .slice(0, 64) || '-';
-  return redaction.text(raw) === raw ? id : redacted;
-}
 
 /** What the client report's step is built from. */
 interface ClientReportParts {

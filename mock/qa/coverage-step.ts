@@ -26,8 +26,8 @@ import { SessionStateError } from '../core/session.ts';
 import type { Answer } from '../messages/answer.ts';
 import type { Redaction } from '../messages/redaction.ts';
 import { keyIdSlot } from '../policies/auth.ts';
+import type { ClientIds } from '../policies/client-ids.ts';
 import { routeSlot } from '../routes/route.ts';
-import type { ClientIds } from './client-report-step.ts';
 
 /** What the control surface can read of the coverage (part of `fake.control`). */
 export interface CoverageControl {
