@@ -6,17 +6,13 @@
 import type { RequestHandler } from 'msw';
 import defaultKeysFile from '../fixtures/keys.json' with { type: 'json' };
 import defaultPets from '../fixtures/pets.json' with { type: 'json' };
-import { type ControllableClock, createClock } from './clock/clock.ts';
-import {
-  type FakeOptions,
-  type ResolvedConfig,
-  resolveConfig,
-  withProfile,
-} from './config/config.ts';
-import { ConfigError } from './config/config-error.ts';
-import { assertSupportedRuntime } from './contract/supported-runtime.ts';
-import type { Pet } from './contract/types.ts';
-import { type BaseControl, createControl } from './control/control.ts';
+import { createFakeFetch } from './adapters/fake-fetch.ts';
+import { createMswHandlers } from './adapters/msw-handlers.ts';
+import { type ControllableClock, createClock } from './base/clock/clock.ts';
+import { ConfigError } from './base/config-error.ts';
+import { assertSupportedRuntime } from './base/contract/supported-runtime.ts';
+import type { Pet } from './base/contract/types.ts';
+import { type KeyEntry, type KeysFile, type Limits, parseKeysFile } from './base/quota/plans.ts';
 import {
   type Behaviour,
   createApiPipeline,
@@ -24,13 +20,17 @@ import {
   type PolicyControls,
   type PolicyOptions,
 } from './core/behaviour.ts';
-import type { FakeState } from './core/fake-state.ts';
-import { loadSession, saveSession } from './core/session.ts';
-import { createFakeFetch } from './doors/fake-fetch.ts';
-import { createMswHandlers } from './doors/msw-handlers.ts';
-import { type KeyEntry, type KeysFile, type Limits, parseKeysFile } from './policies/plans.ts';
-import type { StorePersistence } from './store/persistence.ts';
-import { createPetStore, snapshotProblem } from './store/pet-store.ts';
+import {
+  type FakeOptions,
+  type ResolvedConfig,
+  resolveConfig,
+  withProfile,
+} from './pipeline/config/config.ts';
+import type { FakeState } from './pipeline/fake-state.ts';
+import type { StorePersistence } from './pipeline/persistence.ts';
+import { loadSession, saveSession } from './pipeline/session.ts';
+import { type BaseControl, createControl } from './steps/control/control.ts';
+import { createPetStore, snapshotProblem } from './steps/store/pet-store.ts';
 
 /**
  * Options of a fake: its settings (FakeOptions), the options each policy declares for itself
@@ -72,61 +72,68 @@ export interface Fake {
   anonymousRateLimitHeaders(): Record<string, string>;
 }
 
-export type { Clock, ControllableClock } from './clock/clock.ts';
-export { createClock } from './clock/clock.ts';
-export type { ExchangeRecord, FakeOptions, ResolvedConfig } from './config/config.ts';
-export { ConfigError } from './config/config-error.ts';
-export type { BadQueryChoice, FakeProfile, ProfileChoices } from './config/profile.ts';
-export { parseProfile } from './config/profile.ts';
-export type { ErrorBody, Int64, NewPet, OperationId, Pet, PetStatus } from './contract/types.ts';
-export type { KeyInfo, ResetSeed } from './control/control.ts';
+export type { Clock, ControllableClock } from './base/clock/clock.ts';
+export { createClock } from './base/clock/clock.ts';
+export { ConfigError } from './base/config-error.ts';
+export type {
+  ErrorBody,
+  Int64,
+  NewPet,
+  OperationId,
+  Pet,
+  PetStatus,
+} from './base/contract/types.ts';
+export type { ExchangeRecord, FakeOptions, ResolvedConfig } from './pipeline/config/config.ts';
+export type { BadQueryChoice, FakeProfile, ProfileChoices } from './pipeline/config/profile.ts';
+export { parseProfile } from './pipeline/config/profile.ts';
+export type { KeyInfo, ResetSeed } from './steps/control/control.ts';
 
 /** The QA control surface, in-process: its own functions and what each policy adds. */
 export type FakeControl = BaseControl & PolicyControls;
-export type { CoverageFormat } from './contract/coverage-formats.ts';
-export { formatCoverage } from './contract/coverage-formats.ts';
+export type { CoverageFormat } from './base/contract/coverage-formats.ts';
+export { formatCoverage } from './base/contract/coverage-formats.ts';
 export type {
   CoverageExample,
   CoverageItemRecord,
   CoverageRecord,
   CoverageSender,
-} from './contract/interface-coverage.ts';
-export { CoverageMergeError, mergeCoverage } from './contract/merge-coverage.ts';
-export { UnsupportedRuntimeError } from './contract/supported-runtime.ts';
-export { ControlInputError } from './control/control-input-error.ts';
+} from './base/contract/interface-coverage.ts';
+export { CoverageMergeError, mergeCoverage } from './base/contract/merge-coverage.ts';
+export { UnsupportedRuntimeError } from './base/contract/supported-runtime.ts';
+export type { Answer } from './base/messages/answer.ts';
+export type { BodyBytes, FakeRequest } from './base/messages/fake-request.ts';
+export type { KeyEntry, KeysFile, Limits } from './base/quota/plans.ts';
+export type { RetryAfterFormat } from './base/quota/retry-after.ts';
 export type { Behaviour } from './core/behaviour.ts';
-export type { Answer } from './messages/answer.ts';
-export type { BodyBytes, FakeRequest } from './messages/fake-request.ts';
-export type { KeyEntry, KeysFile, Limits } from './policies/plans.ts';
-export type { RetryAfterFormat } from './policies/retry-after.ts';
+export { ControlInputError } from './pipeline/control-input-error.ts';
+export type { StorePersistence, StoreSnapshot } from './pipeline/persistence.ts';
 export type {
   ChaosRule,
   ChaosSettings,
   ChaosStatus,
   LatencyDistribution,
-} from './qa/chaos-settings.ts';
+} from './steps/qa/chaos-settings.ts';
 export type {
   ClientReport,
   ClientSummary,
   RecentRequest,
   RetryWait,
   RuleVerdict,
-} from './qa/client-report.ts';
-export type { ClientComplianceOptions } from './qa/expect-client-compliance.ts';
+} from './steps/qa/client-report.ts';
+export type { ClientComplianceOptions } from './steps/qa/expect-client-compliance.ts';
 export {
   ClientComplianceError,
   expectClientCompliance,
-} from './qa/expect-client-compliance.ts';
-export type { InterfaceCoverageOptions } from './qa/expect-interface-coverage.ts';
+} from './steps/qa/expect-client-compliance.ts';
+export type { InterfaceCoverageOptions } from './steps/qa/expect-interface-coverage.ts';
 export {
   expectInterfaceCoverage,
   InterfaceCoverageError,
-} from './qa/expect-interface-coverage.ts';
-export type { ForceableStatus, ForcedRule } from './qa/forced-responses.ts';
-export { mergePacts, PactMergeError } from './qa/merge-pacts.ts';
-export type { ProviderState, ProviderStateRequest } from './qa/pact-provider-states.ts';
-export type { PactFile, PactInteraction, PactNames } from './qa/pact-step.ts';
-export type { StorePersistence, StoreSnapshot } from './store/persistence.ts';
+} from './steps/qa/expect-interface-coverage.ts';
+export type { ForceableStatus, ForcedRule } from './steps/qa/forced-responses.ts';
+export { mergePacts, PactMergeError } from './steps/qa/merge-pacts.ts';
+export type { ProviderState, ProviderStateRequest } from './steps/qa/pact-provider-states.ts';
+export type { PactFile, PactInteraction, PactNames } from './steps/qa/pact-step.ts';
 
 /** The default seed pets (fixtures/pets.json). */
 export const defaultSeed: readonly Pet[] = defaultPets as Pet[];

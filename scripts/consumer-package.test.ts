@@ -147,7 +147,7 @@ test('the tarball ships the build, the OpenAPI document and no sources or tests'
     'docs/coverage.schema.json',
     'dist/bin/petstore-fake.js',
     'dist/bin/petstore-contract.js',
-    ...['fake', 'doors/node', 'doors/browser/browser', 'contract/openapi.generated'].flatMap(
+    ...['fake', 'doors/node', 'doors/browser/browser', 'base/contract/openapi.generated'].flatMap(
       (entry) => [`dist/mock/${entry}.js`, `dist/mock/${entry}.d.ts`],
     ),
   ])

@@ -11,7 +11,7 @@ import { setupFetchServer } from '../../mock/doors/fetch-only-server.ts';
 import { listenHttp } from '../../mock/doors/http/http-server.ts';
 import { type Behaviour, type CreateFakeOptions, createFake, type Fake } from '../../mock/fake.ts';
 import type { HarnessClock } from '../http/clock.ts';
-import { directRoute, fullCapabilities, type Target } from './target.ts';
+import { directRoute, fullCapabilities, type Target } from '../http/target.ts';
 
 /** Options of a fake target. */
 export interface FakeTargetOptions {

@@ -12,9 +12,9 @@
  * - `stop()` on the leading tab finishes the calls it started and writes before handing over.
  */
 
-import { SessionStateError } from '../../core/session.ts';
 import type { Fake } from '../../fake.ts';
-import type { StorePersistence } from '../../store/persistence.ts';
+import type { StorePersistence } from '../../pipeline/persistence.ts';
+import { SessionStateError } from '../../pipeline/session.ts';
 import type { FakeStorage } from './fake-storage.ts';
 import { callControl } from './remote-control.ts';
 import {

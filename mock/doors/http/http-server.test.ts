@@ -3,9 +3,9 @@
  */
 import request from 'supertest';
 import { afterAll, beforeAll, beforeEach, expect, test } from 'vitest';
-import { createClock } from '../../clock/clock.ts';
-import type { ExchangeRecord } from '../../config/config.ts';
+import { createClock } from '../../base/clock/clock.ts';
 import { createFake, type Fake } from '../../fake.ts';
+import type { ExchangeRecord } from '../../pipeline/config/config.ts';
 import { type HttpDoor, listenHttp } from './http-server.ts';
 
 const key = { Authorization: 'Bearer free-demo-key' };
