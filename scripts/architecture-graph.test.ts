@@ -1,0 +1,69 @@
+/**
+ * CONTRIBUTING.md draws the imports between the folders with dependency-cruiser's own mermaid
+ * output (mock/ by layer, mock/steps/, contract-tests/): each drawing is made again here, by the
+ * command the page gives, and must be the one the page shows, so the page cannot fall behind the
+ * code. And the drawings point one way: no arrow goes from a folder back to one that reaches it.
+ */
+import { spawnSync } from 'node:child_process';
+import { readFileSync } from 'node:fs';
+import { expect, test } from 'vitest';
+import { fencedBlocks, markdownSection } from './markdown-blocks.ts';
+
+const contributing = readFileSync(new URL('../CONTRIBUTING.md', import.meta.url), 'utf8');
+const drawings = fencedBlocks(
+  markdownSection(contributing, 'Architecture: layers, and what a change costs'),
+).filter((block) => block.lang === 'mermaid');
+
+/** The drawing of `folder`'s folders, as the page says to make it. */
+function drawing(folder: string): string {
+  const run = spawnSync(
+    'npx',
+    [
+      'depcruise',
+      folder.split('/')[0] as string,
+      '--config',
+      '.dependency-cruiser.cjs',
+      '--exclude',
+      '\\.test\\.ts$',
+      '--include-only',
+      `^${folder}`,
+      '--output-type',
+      'mermaid',
+      '--collapse',
+      `^${folder}[^/]+`,
+    ],
+    { encoding: 'utf8', cwd: new URL('..', import.meta.url).pathname },
+  );
+  expect(run.status, run.stderr).toBe(0);
+  return run.stdout.replace('flowchart LR', 'flowchart TD').trim();
+}
+
+/** The arrows of a mermaid drawing, by the names of their ends. */
+function arrows(mermaid: string): [string, string][] {
+  const names = new Map(
+    [...mermaid.matchAll(/^(\w+)\["([^"]+)"\]$/gm)].map((match) => [match[1], match[2]]),
+  );
+  return [...mermaid.matchAll(/^(\w+)-->(\w+)$/gm)].map((match) => [
+    names.get(match[1] as string) ?? '?',
+    names.get(match[2] as string) ?? '?',
+  ]);
+}
+
+test("CONTRIBUTING.md's drawings of the imports between folders are dependency-cruiser's, made now", () => {
+  expect(drawings.map((block) => block.text.trim())).toEqual(
+    ['mock/', 'mock/steps/', 'contract-tests/'].map(drawing),
+  );
+});
+
+test('every drawing points one way: no folder reaches back to a folder that imports it', () => {
+  for (const block of drawings) {
+    const edges = arrows(block.text);
+    expect(edges.length).toBeGreaterThan(3);
+    const reaches = (from: string, to: string, seen = new Set<string>()): boolean =>
+      edges.some(
+        ([a, b]) =>
+          a === from && !seen.has(b) && (b === to || reaches(b, to, new Set([...seen, b]))),
+      );
+    expect(edges.filter(([a, b]) => reaches(b, a))).toEqual([]);
+  }
+});
