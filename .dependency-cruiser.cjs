@@ -9,7 +9,8 @@
  *                      folder that imports only the ones before it in that list;
  *   4. mock/core/      the behaviour core that wires the steps;
  *   5. mock/adapters/  the doors that need no environment (fake.fetch, the msw handlers);
- *   6. mock/fake.ts    createFake;
+ *   6. mock/*.ts       createFake (fake.ts) and the package's entries that give it: the root
+ *                      (index.ts) and the QA helpers (qa.ts);
  *   7. mock/doors/     the doors of an environment (Node, browser, HTTP, the npm start CLI) and
  *                      the command-line pieces the CLIs share;
  *   8. the tools built on the fake: contract-tests/, bench/, scripts/, and every test file.
@@ -26,7 +27,7 @@ const mockLayers = [
   '^mock/steps/',
   '^mock/core/',
   '^mock/adapters/',
-  '^mock/fake\\.ts$',
+  '^mock/[^/]+\\.ts$',
   '^mock/doors/',
 ];
 /** The folders of mock/steps/, in the order they may import each other. */

@@ -1,7 +1,7 @@
 /**
  * `createFake`: one in-memory Pet Store, its behaviour core and control surface, and the doors
- * that need no environment: `fake.fetch` and the msw handlers. Environment-free: browser.ts,
- * node.ts and server/ decide how requests reach it.
+ * that need no environment: `fake.fetch` and the msw handlers. Environment-free: the doors of
+ * doors/ decide how requests reach it. The package gives it through index.ts, typed as a `Fake`.
  */
 import type { RequestHandler } from 'msw';
 import defaultKeysFile from '../fixtures/keys.json' with { type: 'json' };
@@ -51,7 +51,7 @@ export interface CreateFakeOptions extends FakeOptions, PolicyOptions {
   readonly persistence?: StorePersistence;
 }
 
-/** One running fake. */
+/** One running fake, as an app or test author meets it. */
 export interface Fake {
   /** The msw handlers (a thin adapter over the core): hand them to `setupServer` or `setupWorker`. */
   readonly handlers: RequestHandler[];
@@ -61,88 +61,35 @@ export interface Fake {
    * @example const client = createClient<paths>({ baseUrl: 'http://127.0.0.1:4010/v1', fetch: fake.fetch });
    */
   readonly fetch: typeof fetch;
-  /** The behaviour core every door calls: one request in, one answer out. */
-  readonly behaviour: Behaviour;
   /** The QA control surface, in-process. */
   readonly control: FakeControl;
   readonly config: ResolvedConfig;
   /** Public id, plan and secret of every key at start, for printing demo keys. */
   readonly initialKeys: readonly KeyEntry[];
+}
+
+/**
+ * A fake with the core its doors call. Plumbing: the package's entries (index.ts) give it typed
+ * as a `Fake`, so apps and tests meet only the fake's own surface.
+ */
+export interface FakeWithCore extends Fake {
+  /** The behaviour core every door calls: one request in, one answer out. */
+  readonly behaviour: Behaviour;
   /** The X-RateLimit-* headers for answers a door writes itself, outside the handlers. */
   anonymousRateLimitHeaders(): Record<string, string>;
 }
 
-export type { Clock, ControllableClock } from './base/clock/clock.ts';
-export { createClock } from './base/clock/clock.ts';
-export { ConfigError } from './base/config-error.ts';
-export type {
-  ErrorBody,
-  Int64,
-  NewPet,
-  OperationId,
-  Pet,
-  PetStatus,
-} from './base/contract/types.ts';
-export type { ExchangeRecord, FakeOptions, ResolvedConfig } from './pipeline/config/config.ts';
-export type { BadQueryChoice, FakeProfile, ProfileChoices } from './pipeline/config/profile.ts';
-export { parseProfile } from './pipeline/config/profile.ts';
-export type { KeyInfo, ResetSeed } from './steps/control/control.ts';
-
 /** The QA control surface, in-process: its own functions and what each policy adds. */
 export type FakeControl = BaseControl & PolicyControls;
-export type { CoverageFormat } from './base/contract/coverage-formats.ts';
-export { formatCoverage } from './base/contract/coverage-formats.ts';
-export type {
-  CoverageExample,
-  CoverageItemRecord,
-  CoverageRecord,
-  CoverageSender,
-} from './base/contract/interface-coverage.ts';
-export { CoverageMergeError, mergeCoverage } from './base/contract/merge-coverage.ts';
-export { UnsupportedRuntimeError } from './base/contract/supported-runtime.ts';
-export type { Answer } from './base/messages/answer.ts';
-export type { BodyBytes, FakeRequest } from './base/messages/fake-request.ts';
-export type { KeyEntry, KeysFile, Limits } from './base/quota/plans.ts';
-export type { RetryAfterFormat } from './base/quota/retry-after.ts';
-export type { Behaviour } from './core/behaviour.ts';
-export { ControlInputError } from './pipeline/control-input-error.ts';
-export type { StorePersistence, StoreSnapshot } from './pipeline/persistence.ts';
-export type {
-  ChaosRule,
-  ChaosSettings,
-  ChaosStatus,
-  LatencyDistribution,
-} from './steps/qa/chaos-settings.ts';
-export type {
-  ClientReport,
-  ClientSummary,
-  RecentRequest,
-  RetryWait,
-  RuleVerdict,
-} from './steps/qa/client-report.ts';
-export type { ClientComplianceOptions } from './steps/qa/expect-client-compliance.ts';
-export {
-  ClientComplianceError,
-  expectClientCompliance,
-} from './steps/qa/expect-client-compliance.ts';
-export type { InterfaceCoverageOptions } from './steps/qa/expect-interface-coverage.ts';
-export {
-  expectInterfaceCoverage,
-  InterfaceCoverageError,
-} from './steps/qa/expect-interface-coverage.ts';
-export type { ForceableStatus, ForcedRule } from './steps/qa/forced-responses.ts';
-export { mergePacts, PactMergeError } from './steps/qa/merge-pacts.ts';
-export type { ProviderState, ProviderStateRequest } from './steps/qa/pact-provider-states.ts';
-export type { PactFile, PactInteraction, PactNames } from './steps/qa/pact-step.ts';
 
 /** The default seed pets (fixtures/pets.json). */
 export const defaultSeed: readonly Pet[] = defaultPets as Pet[];
 
 /**
- * Creates a fake Pet Store.
- * @example const fake = await createFake({ seed: 'empty', retryAfterFormat: 'http-date' });
+ * Creates a fake Pet Store with its core, for the doors and this repository's tests; the package
+ * gives it as index.ts's `createFake`.
  */
-export async function createFake(given: CreateFakeOptions = {}): Promise<Fake> {
+export async function createFake(given: CreateFakeOptions = {}): Promise<FakeWithCore> {
   // The fake itself runs on any vitest; on a Node older than msw 3's its requests would fail.
   assertSupportedRuntime('createFake', { vitest: false });
   const options = withProfile(given);

@@ -1,8 +1,9 @@
 /**
  * CONTRIBUTING.md draws the imports between the folders with dependency-cruiser's own mermaid
- * output (mock/ by layer, mock/steps/, contract-tests/): each drawing is made again here, by the
- * command the page gives, and must be the one the page shows, so the page cannot fall behind the
- * code. And the drawings point one way: no arrow goes from a folder back to one that reaches it.
+ * output (mock/ by layer, mock/steps/, contract-tests/), and the README draws mock/'s: each
+ * drawing is made again here, by the command the page gives, and must be the one the page shows,
+ * so the page cannot fall behind the code. And the drawings point one way: no arrow goes from a
+ * folder back to one that reaches it, and in the README's every arrow goes down its layer list.
  */
 import { spawnSync } from 'node:child_process';
 import { readFileSync } from 'node:fs';
@@ -13,6 +14,11 @@ const contributing = readFileSync(new URL('../CONTRIBUTING.md', import.meta.url)
 const drawings = fencedBlocks(
   markdownSection(contributing, 'Architecture: layers, and what a change costs'),
 ).filter((block) => block.lang === 'mermaid');
+const readmeSection = markdownSection(
+  readFileSync(new URL('../README.md', import.meta.url), 'utf8'),
+  'Working on this repository',
+);
+const readmeDrawing = fencedBlocks(readmeSection).find((block) => block.lang === 'mermaid');
 
 /** The drawing of `folder`'s folders, as the page says to make it. */
 function drawing(folder: string): string {
@@ -66,4 +72,23 @@ test('every drawing points one way: no folder reaches back to a folder that impo
       );
     expect(edges.filter(([a, b]) => reaches(b, a))).toEqual([]);
   }
+});
+
+test("the README's drawing of mock/ is dependency-cruiser's, and every arrow goes down the layers it lists", () => {
+  expect(readmeDrawing?.text.trim()).toBe(drawing('mock/'));
+  // The layers as the README names them, lowest first; the files at mock/'s root are one layer.
+  const listed = /lowest first: (.+?), `doors`\./s.exec(
+    readmeSection.replace(/\s+/g, ' ').replace(/ \([^)]*\)/g, ''),
+  )?.[1];
+  const layers = [...(listed ?? '').matchAll(/`(\w+)`|the files at its root/g)].map(
+    (match) => match[1] ?? 'root',
+  );
+  layers.push('doors');
+  expect(layers).toEqual(['base', 'pipeline', 'steps', 'core', 'adapters', 'root', 'doors']);
+  const layerOf = (name: string) => layers.indexOf(name.endsWith('.ts') ? 'root' : name);
+  const edges = arrows(readmeDrawing?.text ?? '');
+  expect(edges.length).toBeGreaterThan(3);
+  expect(edges.filter(([from, to]) => !(layerOf(from) >= layerOf(to) && layerOf(to) >= 0))).toEqual(
+    [],
+  );
 });

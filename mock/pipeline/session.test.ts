@@ -1,5 +1,6 @@
 import { expect, it } from 'vitest';
-import { type CreateFakeOptions, createFake, type StorePersistence } from '../fake.ts';
+import { type CreateFakeOptions, createFake } from '../fake.ts';
+import type { StorePersistence } from './persistence.ts';
 import { type SessionState, SessionStateError } from './session.ts';
 
 const api = 'http://127.0.0.1:4010/v1';

@@ -11,8 +11,8 @@ import { getBaseUrl } from '@hey-api/shared';
 import createClient from 'openapi-fetch';
 import { expect, test } from 'vitest';
 import { createFakeServer } from '../../doors/node.ts';
-import type { Pet } from '../../fake.ts';
 import { openapiDocument } from './openapi.generated.ts';
+import type { Pet } from './types.ts';
 
 /** The part of the document this test calls, as openapi-typescript would generate it. */
 interface paths {

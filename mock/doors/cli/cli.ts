@@ -14,7 +14,7 @@ import { parseJson } from '../../base/contract/lossless-json.ts';
 import type { Pet } from '../../base/contract/types.ts';
 import { parseKeysFile } from '../../base/quota/plans.ts';
 import { policyCommandLines } from '../../core/behaviour.ts';
-import { type CreateFakeOptions, createFake, type Fake } from '../../fake.ts';
+import { type CreateFakeOptions, createFake, type FakeWithCore } from '../../fake.ts';
 import {
   defaults,
   type ExchangeRecord,
@@ -262,7 +262,7 @@ function checkWritable(path: string | undefined, flag: string): void {
 
 /** Listens on one door; a busy port or a foreign address is a StartupError naming the flag. */
 async function listenDoor(
-  behaviour: Fake['behaviour'],
+  behaviour: FakeWithCore['behaviour'],
   options: { host: string; port: number; origin: string; maxBodyBytes: number },
   flag: string,
   hint = '',

@@ -8,7 +8,7 @@ import { connect, type Socket } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, afterEach, beforeAll, expect, test } from 'vitest';
-import { createFake, type Fake } from '../../fake.ts';
+import { createFake, type FakeWithCore } from '../../fake.ts';
 import { type HttpDoor, listenHttp } from '../http/http-server.ts';
 import { freePort, startFakeProcess, stopFakeProcesses } from './fake-process.ts';
 
@@ -114,7 +114,7 @@ test('SIGTERM lets a request that is still arriving finish, then exits 0', async
 describe_inProcess();
 
 function describe_inProcess() {
-  let fake: Fake;
+  let fake: FakeWithCore;
   let door: HttpDoor;
   let base: string;
   beforeAll(async () => {

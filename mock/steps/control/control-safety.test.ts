@@ -7,9 +7,9 @@ import { request as httpRequest, type OutgoingHttpHeaders } from 'node:http';
 import { afterAll, beforeAll, expect, test } from 'vitest';
 import { freePort } from '../../doors/cli/fake-process.ts';
 import { type HttpDoor, listenHttp } from '../../doors/http/http-server.ts';
-import { createFake, type Fake } from '../../fake.ts';
+import { createFake, type FakeWithCore } from '../../fake.ts';
 
-let fake: Fake;
+let fake: FakeWithCore;
 let door: HttpDoor;
 let port: number;
 

@@ -7,9 +7,9 @@
 import fc from 'fast-check';
 import { afterAll, beforeAll, beforeEach, expect, test } from 'vitest';
 import { type HttpDoor, listenHttp } from '../../doors/http/http-server.ts';
-import { createFake, type Fake } from '../../fake.ts';
+import { createFake, type FakeWithCore } from '../../fake.ts';
 
-let fake: Fake;
+let fake: FakeWithCore;
 let door: HttpDoor;
 let base: string;
 

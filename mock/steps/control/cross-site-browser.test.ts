@@ -19,9 +19,9 @@ import { afterAll, beforeAll, expect, test } from 'vitest';
 import { chromiumArgs, chromiumPath } from '../../doors/browser/headless-chromium.ts';
 import { freePort } from '../../doors/cli/fake-process.ts';
 import { type HttpDoor, listenHttp } from '../../doors/http/http-server.ts';
-import { createFake, type Fake } from '../../fake.ts';
+import { createFake, type FakeWithCore } from '../../fake.ts';
 
-let fake: Fake;
+let fake: FakeWithCore;
 let door: HttpDoor;
 let fakePort: number;
 let attacker: Server;

@@ -8,7 +8,7 @@
  */
 import { afterEach, expect, test } from 'vitest';
 import { listenHttp } from '../../doors/http/http-server.ts';
-import { createFake, type Fake } from '../../fake.ts';
+import { createFake, type FakeWithCore } from '../../fake.ts';
 
 const headers = { Authorization: 'Bearer free-demo-key', 'Content-Type': 'application/json' };
 const closers: (() => Promise<void>)[] = [];
@@ -18,7 +18,7 @@ afterEach(async () => {
 });
 
 /** A fake behind its HTTP door on a free port; `base` is its origin. */
-async function served(fake: Fake): Promise<string> {
+async function served(fake: FakeWithCore): Promise<string> {
   const door = await listenHttp(fake.behaviour, {
     port: 0,
     origin: fake.config.origins[0] as string,

@@ -15,7 +15,7 @@ import ky from 'ky';
 import { afterEach, expect, test, vi } from 'vitest';
 import { createClock } from '../../base/clock/clock.ts';
 import { listenHttp } from '../../doors/http/http-server.ts';
-import { createFake, type Fake } from '../../fake.ts';
+import { createFake, type FakeWithCore } from '../../fake.ts';
 import { expectClientCompliance } from './expect-client-compliance.ts';
 import { seededRandom } from './seeded-random.ts';
 
@@ -28,7 +28,7 @@ afterEach(() => {
 });
 
 /** A fake on a frozen clock at `start`, its Free key limited to `perMinute`. */
-async function frozenFake(perMinute = 60): Promise<Fake> {
+async function frozenFake(perMinute = 60): Promise<FakeWithCore> {
   const fake = await createFake();
   fake.control.freezeTime(true);
   fake.control.setTime(start);
@@ -39,7 +39,7 @@ async function frozenFake(perMinute = 60): Promise<Fake> {
 type Sleep = (ms: number) => Promise<void>;
 /** Sleeping on the fake's frozen clock: the clock moves, no real time passes. */
 const virtualSleep =
-  (fake: Fake): Sleep =>
+  (fake: FakeWithCore): Sleep =>
   async (ms) =>
     fake.control.advanceTime(ms / 1000);
 
@@ -53,7 +53,7 @@ function retryAfterMs(value: string | null, now: number): number | undefined {
 }
 
 /** A client as the rule wants it: waits max(Retry-After, 500 ms x 2^n plus 0-20% jitter). */
-async function politeGet(fake: Fake, clientId: string, sleep: Sleep): Promise<number> {
+async function politeGet(fake: FakeWithCore, clientId: string, sleep: Sleep): Promise<number> {
   const random = seededRandom(jitterSeed, clientId);
   for (let attempt = 0; ; attempt++) {
     const res = await fake.fetch(`${api}/pets?limit=1`, {
@@ -68,7 +68,7 @@ async function politeGet(fake: Fake, clientId: string, sleep: Sleep): Promise<nu
 }
 
 /** The loop everyone writes once: try again at once until it works (at most `tries`). */
-async function naiveGet(fake: Fake, clientId: string, tries: number): Promise<number> {
+async function naiveGet(fake: FakeWithCore, clientId: string, tries: number): Promise<number> {
   let status = 0;
   for (let i = 0; i < tries && status !== 200; i++) {
     const res = await fake.fetch(`${api}/pets?limit=1`, {
@@ -81,7 +81,7 @@ async function naiveGet(fake: Fake, clientId: string, tries: number): Promise<nu
 }
 
 /** Retries every 2 s, whatever it is told: never early for a 1 s Retry-After, never backing off. */
-async function fixedGet(fake: Fake, clientId: string, sleep: Sleep): Promise<number> {
+async function fixedGet(fake: FakeWithCore, clientId: string, sleep: Sleep): Promise<number> {
   for (let attempt = 0; ; attempt++) {
     const res = await fake.fetch(`${api}/pets?limit=1`, {
       headers: { Authorization: 'Bearer free-demo-key', 'X-Client-Id': clientId },
@@ -92,7 +92,7 @@ async function fixedGet(fake: Fake, clientId: string, sleep: Sleep): Promise<num
   }
 }
 
-function clientOf(fake: Fake, clientId: string) {
+function clientOf(fake: FakeWithCore, clientId: string) {
   const client = fake.control.clients().clients.find((c) => c.clientId === clientId);
   if (client === undefined) throw new Error(`no report for ${clientId}`);
   return client;
@@ -230,7 +230,7 @@ test('over HTTP on the real clock: ky passes and a naive loop fails, read from G
       await res.body?.cancel();
     }
     const res = await fetch(`${base}/__control/clients`);
-    const report = (await res.json()) as ReturnType<Fake['control']['clients']>;
+    const report = (await res.json()) as ReturnType<FakeWithCore['control']['clients']>;
     const verdicts = Object.fromEntries(
       report.clients.map((c) => [c.clientId, [c.verdict, c.rules.retryAfter.verdict]]),
     );
@@ -402,7 +402,7 @@ function httpSend(base: string): Send {
 }
 
 /** Through a worker tab: what the browser door hands the core, with the tab as its connection. */
-function tabSend(fake: Fake, tab: string): Send {
+function tabSend(fake: FakeWithCore, tab: string): Send {
   return async (method, path, body) => {
     const headers = new Headers({
       ...sendHeaders,
@@ -424,7 +424,7 @@ function tabSend(fake: Fake, tab: string): Send {
 const sendHeaders = { Authorization: 'Bearer free-demo-key', 'X-Client-Id': 'app' };
 
 /** The same traffic, whichever door carries it: the client sleeps by advancing the frozen clock. */
-const traffic: Record<string, (send: Send, fake: Fake) => Promise<void>> = {
+const traffic: Record<string, (send: Send, fake: FakeWithCore) => Promise<void>> = {
   // The issue's ofetch: every 0.5 s under Retry-After: 1.
   'every 0.5 s under Retry-After: 1': async (send, fake) => {
     fake.control.force('listPets', 503, 3, 1);

@@ -18,7 +18,7 @@ import { afterAll, beforeAll, expect, test } from 'vitest';
 import { chromiumArgs, chromiumPath } from '../../../doors/browser/headless-chromium.ts';
 import { freePort } from '../../../doors/cli/fake-process.ts';
 import { type HttpDoor, listenHttp } from '../../../doors/http/http-server.ts';
-import { createFake, type Fake } from '../../../fake.ts';
+import { createFake, type FakeWithCore } from '../../../fake.ts';
 
 const token = 'qa-page-test-token-0123456789';
 const screenshotPath =
@@ -26,7 +26,7 @@ const screenshotPath =
     ? new URL('../../../../docs/qa-page.png', import.meta.url).pathname
     : join(tmpdir(), `petstore-qa-page-${process.pid}.png`);
 
-let fake: Fake;
+let fake: FakeWithCore;
 let door: HttpDoor;
 let base: string;
 let port: number;
