@@ -4,9 +4,11 @@
  * drawing is made again here, by the command the page gives, and must be the one the page shows,
  * so the page cannot fall behind the code. And the drawings point one way: no arrow goes from a
  * folder back to one that reaches it, and in the README's every arrow goes down its layer list.
+ * CONTRIBUTING.md's code map lists every folder of mock/ and contract-tests/, so a new folder
+ * cannot go unmapped.
  */
 import { spawnSync } from 'node:child_process';
-import { readFileSync } from 'node:fs';
+import { readdirSync, readFileSync } from 'node:fs';
 import { expect, test } from 'vitest';
 import { fencedBlocks, markdownSection } from './markdown-blocks.ts';
 
@@ -91,4 +93,37 @@ test("the README's drawing of mock/ is dependency-cruiser's, and every arrow goe
   expect(edges.filter(([from, to]) => !(layerOf(from) >= layerOf(to) && layerOf(to) >= 0))).toEqual(
     [],
   );
+});
+
+/** The folders a code map entry of `root` must list: its own, and those of its nested layers. */
+function foldersToList(root: string, nested: readonly string[]): string[] {
+  const under = (dir: string) =>
+    readdirSync(new URL(`../${dir}`, import.meta.url), { withFileTypes: true })
+      .filter((entry) => entry.isDirectory())
+      .map((entry) => `${dir}${entry.name}/`);
+  return under(root).flatMap((folder) =>
+    nested.includes(folder) ? [folder, ...under(folder)] : [folder],
+  );
+}
+
+test("CONTRIBUTING.md's code map lists every folder of mock/ and contract-tests/, where it sits", () => {
+  const map = fencedBlocks(contributing).find((block) => block.text.startsWith('openapi/'));
+  // Each line's first word, with the folders it sits under by indentation (two spaces a level).
+  const listed: string[] = [];
+  const path: string[] = [];
+  for (const line of map?.text.split('\n') ?? []) {
+    const match = /^( *)((?:[^\s,]+, )*[^\s,]+)/.exec(line);
+    const [indent, word] = [match?.[1]?.length ?? 0, match?.[2] ?? ''];
+    if (indent % 2 !== 0 || indent / 2 > path.length) continue; // a wrapped description
+    path.length = indent / 2;
+    for (const name of word.split(', '))
+      if (name.endsWith('/')) listed.push([...path, name].join(''));
+    path.push(word);
+  }
+  const folders = [
+    ...foldersToList('mock/', ['mock/base/', 'mock/steps/', 'mock/doors/']),
+    ...foldersToList('contract-tests/', []),
+  ];
+  expect(folders.length).toBeGreaterThan(25);
+  expect(folders.filter((folder) => !listed.includes(folder))).toEqual([]);
 });
