@@ -1,31 +1,65 @@
 /**
- * The import rules `npm test` enforces (npm run lint:layers). Layers, lowest first:
- *   1. ground floor: the contract (mock/contract/), the request the core reads and the answer it
- *      writes with the error table (mock/messages/), the clock (mock/clock/), ConfigError, quota
- *      arithmetic (rate-limit windows, bans, plans, key format) and Retry-After formatting;
- *   2. the generic pipeline (mock/core/pipeline.ts: requests, answers, steps, slots), the fake's
- *      state and its configuration (mock/core/fake-state.ts, mock/config/);
- *   3. steps and routes (mock/policies/, mock/control/, mock/qa/, mock/routes/, mock/store/);
- *   4. the behaviour core that wires the steps (mock/core/behaviour.ts);
- *   5. the doors that need no environment, adapters over the core (mock/doors/fake-fetch.ts,
- *      msw-handlers.ts, fetch-adapter.ts);
- *   6. createFake (mock/fake.ts), which builds a fake with those two doors;
- *   7. the doors of an environment (mock/doors/node.ts, fetch-only-server.ts, fetch-fast-path.ts,
- *      browser/, http/) and the npm start CLI (mock/cli/);
+ * The import rules `npm test` enforces (npm run lint:layers). The folders of mock/ are its layers,
+ * lowest first; a module imports its own layer or lower ones, never a higher one:
+ *   1. mock/base/      the contract, the request and answer with the error table, the clock,
+ *                      quota arithmetic (windows, bans, plans, key format, Retry-After), ConfigError;
+ *   2. mock/pipeline/  the generic pipeline (requests, answers, steps, slots), the fake's state and
+ *                      session, and its configuration (pipeline/config/);
+ *   3. mock/steps/     the steps and what they own: store, routes, policies, control, qa, each a
+ *                      folder that imports only the ones before it in that list;
+ *   4. mock/core/      the behaviour core that wires the steps;
+ *   5. mock/adapters/  the doors that need no environment (fake.fetch, the msw handlers);
+ *   6. mock/*.ts       createFake (fake.ts) and the package's entries that give it: the root
+ *                      (index.ts) and the QA helpers (qa.ts);
+ *   7. mock/doors/     the doors of an environment (Node, browser, HTTP, the npm start CLI) and
+ *                      the command-line pieces the CLIs share;
  *   8. the tools built on the fake: contract-tests/, bench/, scripts/, and every test file.
- * A module may import its own layer or lower ones, never a higher one, and nothing may import in a
- * circle. There is no exception list: a rule that does not hold is fixed in the code.
+ * contract-tests/ is layered the same way (its rules below). No folder imports a folder that
+ * imports it (scripts/folder-layers.test.ts reads the cruise to hold every pair of folders to it),
+ * and nothing imports in a circle. There is no exception list: a rule that does not hold is fixed
+ * in the code.
  */
-const ground =
-  '^mock/(contract/|messages/|clock/|config/config-error\\.ts$|policies/(rate-limit|ban|retry-after|plans|key-format)\\.ts$)';
-const steps = '^mock/(policies|control|qa|routes|store)/';
-const core = '^mock/core/behaviour\\.ts$';
-const adapters = '^mock/doors/(fake-fetch|msw-handlers|fetch-adapter)\\.ts$';
-const createFake = '^mock/fake\\.ts$';
-const doors = '^mock/(doors|cli)/';
-const tools = '^(contract-tests|bench|scripts)/';
-// Tests sit beside what they test and reach it through the door a user uses: they are tools.
 const test = '\\.test\\.ts$';
+/** The folders of mock/, lowest first; each may import only itself and the ones before it. */
+const mockLayers = [
+  '^mock/base/',
+  '^mock/pipeline/',
+  '^mock/steps/',
+  '^mock/core/',
+  '^mock/adapters/',
+  '^mock/[^/]+\\.ts$',
+  '^mock/doors/',
+];
+/** The folders of mock/steps/, in the order they may import each other. */
+const stepFolders = ['store', 'routes', 'policies', 'control', 'qa'];
+/**
+ * The folders of contract-tests/, lowest first: the ground (errors, the interface as data, the
+ * HTTP client), what a check is and the checks, how a run goes, what it reports, who it runs
+ * against, the commands built on them, and the test fixtures.
+ */
+const harnessLayers = [
+  ['base', 'contract', 'http', 'arbitraries'],
+  ['checks'],
+  ['runner'],
+  ['report', 'pact'],
+  ['targets', 'proxy', 'calibrate'],
+  ['cli'],
+  ['bad-servers', 'real-servers', 'mutants'],
+];
+
+/** A rule that layer `index` of `layers` imports nothing above it. */
+function staysBelow(layers, index, name) {
+  const above = layers.slice(index + 1);
+  return {
+    name,
+    severity: 'error',
+    comment: 'A layer imports itself and the layers below it (see the top of this file).',
+    from: { path: layers[index], pathNot: test },
+    to: { path: above },
+  };
+}
+
+const harness = harnessLayers.map((folders) => `^contract-tests/(${folders.join('|')})/`);
 
 /** @type {import('dependency-cruiser').IConfiguration} */
 module.exports = {
@@ -38,68 +72,27 @@ module.exports = {
       from: {},
       to: { circular: true },
     },
-    {
-      name: 'ground-floor-stays-down',
+    ...mockLayers
+      .slice(0, -1)
+      .map((_, index) => staysBelow(mockLayers, index, `mock-layer-${index + 1}-stays-down`)),
+    ...stepFolders.slice(0, -1).map((folder, index) => ({
+      name: `steps-${folder}-stays-down`,
       severity: 'error',
       comment:
-        'The contract, answers, the clock and quota arithmetic know nothing of the pipeline, the state, steps or doors.',
-      from: { path: ground, pathNot: test },
-      to: { path: '^mock/', pathNot: ground },
-    },
-    {
-      name: 'pipeline-is-generic',
-      severity: 'error',
-      comment:
-        'The pipeline knows requests, answers, steps and slots: what a step learns is declared by that step.',
-      from: { path: '^mock/core/pipeline\\.ts$' },
-      to: { path: '^mock/', pathNot: [ground, '^mock/core/pipeline\\.ts$'] },
-    },
-    {
-      name: 'state-and-config-know-no-step',
-      severity: 'error',
-      comment: 'The state and the configuration name no step, no core and no door.',
-      from: { path: '^mock/(core/fake-state\\.ts$|config/)', pathNot: test },
-      to: {
-        path: [core, doors, '^mock/policies/.*-step\\.ts$', '^mock/(routes|control|qa)/.*step'],
-      },
-    },
-    {
-      name: 'steps-know-no-door',
-      severity: 'error',
-      comment:
-        'Steps, routes and the store answer requests; which door brought them is not theirs to know.',
-      from: { path: steps, pathNot: test },
-      to: { path: [core, createFake, doors] },
-    },
-    {
-      name: 'core-knows-no-door',
-      severity: 'error',
-      comment: 'Every door calls the behaviour core; the core calls none of them.',
-      from: { path: core, pathNot: test },
-      to: { path: [createFake, doors] },
-    },
-    {
-      name: 'adapters-know-no-environment',
-      severity: 'error',
-      comment:
-        'fake.fetch and the msw handlers adapt the core for any environment: no createFake, no Node or browser door.',
-      from: { path: adapters, pathNot: test },
-      to: { path: [createFake, doors], pathNot: adapters },
-    },
-    {
-      name: 'createFake-knows-no-environment',
-      severity: 'error',
-      comment: 'createFake runs anywhere: Node, a service worker, a browser page.',
-      from: { path: createFake },
-      to: { path: doors, pathNot: adapters },
-    },
+        'The folders of mock/steps/ import only the ones before them: store, routes, policies, control, qa.',
+      from: { path: `^mock/steps/${folder}/`, pathNot: test },
+      to: { path: stepFolders.slice(index + 1).map((later) => `^mock/steps/${later}/`) },
+    })),
     {
       name: 'the-fake-knows-no-tool',
       severity: 'error',
       comment: 'The harness, the bench and the scripts are built on the fake, never the other way.',
       from: { path: '^mock/', pathNot: test },
-      to: { path: tools },
+      to: { path: '^(contract-tests|bench|scripts)/' },
     },
+    ...harness
+      .slice(0, -1)
+      .map((_, index) => staysBelow(harness, index, `harness-layer-${index + 1}-stays-down`)),
   ],
   options: {
     doNotFollow: { path: 'node_modules' },

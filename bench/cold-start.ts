@@ -5,7 +5,7 @@
  * runs rotate between them; medians.
  *
  * Two more rows put the bundle in context: the same CLI run from source (`node
- * mock/cli/cli.ts`: ~600 modules, TypeScript stripped on load, how `npm start` ran before
+ * mock/doors/cli/cli.ts`: ~600 modules, TypeScript stripped on load, how `npm start` ran before
  * the bundle), and the time `npm start`'s prestart step takes to check and, when a source
  * changed, rebuild the bundle.
  */
@@ -78,7 +78,7 @@ export async function measureColdStart(
     },
     {
       id: 'fake-source',
-      label: 'for comparison: the same CLI from source, `node mock/cli/cli.ts --port <n>`',
+      label: 'for comparison: the same CLI from source, `node mock/doors/cli/cli.ts --port <n>`',
       spec: (port) => ({ ...fakeDefaultSpec(port), script: fakeSourceCli }),
     },
   ];

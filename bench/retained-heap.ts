@@ -4,14 +4,14 @@
  * pages not yet returned. This creates pets in process through `fake.fetch`, forces a full GC
  * before and after, and divides the heap that stays by the pets created; then does the same
  * with a bare @msw/data collection of the same schema, which the store kept every pet in until
- * 2026-11-25 (mock/store/pet-store.ts), for comparison.
+ * 2026-11-25 (mock/steps/store/pet-store.ts), for comparison.
  */
 import { setFlagsFromString } from 'node:v8';
 import { runInNewContext } from 'node:vm';
 import { Collection } from '@msw/data';
 import type { StandardSchemaV1 } from '@standard-schema/spec';
-import { checkPet } from '../mock/contract/schemas.ts';
-import type { Pet } from '../mock/contract/types.ts';
+import { checkPet } from '../mock/base/contract/schemas.ts';
+import type { Pet } from '../mock/base/contract/types.ts';
 import { createFake } from '../mock/fake.ts';
 import { benchHeaders, createRequest } from './requests.ts';
 

@@ -35,7 +35,7 @@ export const startNodeFlags: readonly string[] = (() => {
   return flags;
 })();
 /** The same CLI run from source, as the tests and older checkouts run it. */
-export const fakeSourceCli = fileURLToPath(new URL('../mock/cli/cli.ts', import.meta.url));
+export const fakeSourceCli = fileURLToPath(new URL('../mock/doors/cli/cli.ts', import.meta.url));
 const ceilingScript = fileURLToPath(new URL('./ceiling-server.ts', import.meta.url));
 const prismCli = createRequire(import.meta.url).resolve('@stoplight/prism-cli');
 const openapi = fileURLToPath(new URL('../openapi/petstore.yaml', import.meta.url));
@@ -68,7 +68,7 @@ export function fakeSpec(
 ): ServerSpec {
   return {
     name: 'fake',
-    script: root === projectRoot ? fakeCli : join(root, 'mock/cli/cli.ts'),
+    script: root === projectRoot ? fakeCli : join(root, 'mock/doors/cli/cli.ts'),
     ...(root === projectRoot ? { nodeFlags: startNodeFlags } : {}),
     args: ['--port', String(port), '--no-staging', '--quiet', ...unboundLimitsFlags, ...extra],
     readyUrl: `${baseUrl('fake', port)}/pets?limit=1`,

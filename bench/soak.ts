@@ -13,7 +13,7 @@ import { mkdtempSync, readFileSync, writeFileSync } from 'node:fs';
 import { cpus, loadavg, tmpdir, totalmem } from 'node:os';
 import { join } from 'node:path';
 import autocannon from 'autocannon';
-import { waitForBanner } from '../mock/cli/fake-process.ts';
+import { waitForBanner } from '../mock/doors/cli/fake-process.ts';
 import { bundleServer } from '../scripts/build-server.ts';
 
 const seconds = Number(process.env.SOAK_SECONDS ?? 60);

@@ -8,7 +8,7 @@ import { mkdtempSync, readFileSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterEach, expect, test } from 'vitest';
-import { freePort, startFakeProcess, stopFakeProcesses } from '../mock/cli/fake-process.ts';
+import { freePort, startFakeProcess, stopFakeProcesses } from '../mock/doors/cli/fake-process.ts';
 import type { CreateFakeOptions } from '../mock/fake.ts';
 import { calibrate } from './calibrate/calibrate.ts';
 import { compareProfiles } from './calibrate/compare.ts';

@@ -3,7 +3,7 @@
  * `npm run contract`: checks a server against the interface (see contract-tests/README.md).
  * @example PETSTORE_API_KEY=... npm run contract -- --base-url https://staging.example.com/v1
  */
-import { invokedAs } from '../mock/cli/invoked-as.ts';
+import { invokedAs } from '../mock/doors/command-line/invoked-as.ts';
 import { harnessDocs } from './cli/docs-path.ts';
 import { internalErrorMessage } from './cli/internal-error.ts';
 import { main } from './cli/main.ts';

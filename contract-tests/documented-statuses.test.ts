@@ -9,13 +9,13 @@
 import { once } from 'node:events';
 import { connect } from 'node:net';
 import { afterAll, beforeAll, expect, test } from 'vitest';
-import { openapiDocument } from '../mock/contract/openapi.generated.ts';
+import { openapiDocument } from '../mock/base/contract/openapi.generated.ts';
+import { errorTemplates } from '../mock/base/messages/errors.ts';
 import { type HttpDoor, listenHttp } from '../mock/doors/http/http-server.ts';
-import { createFake, type Fake } from '../mock/fake.ts';
-import { errorTemplates } from '../mock/messages/errors.ts';
+import { createFake, type FakeWithCore } from '../mock/fake.ts';
 import { startPrism } from './targets/prism-process.ts';
 
-let fake: Fake;
+let fake: FakeWithCore;
 let door: HttpDoor;
 let port: number;
 const tightKey = 'tight-limit-key-1';

@@ -13,8 +13,8 @@ import type { AddressInfo } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, expect, test } from 'vitest';
-import { freePort, waitForBanner } from '../mock/cli/fake-process.ts';
-import { parseJson, stringifyJson } from '../mock/contract/lossless-json.ts';
+import { parseJson, stringifyJson } from '../mock/base/contract/lossless-json.ts';
+import { freePort, waitForBanner } from '../mock/doors/cli/fake-process.ts';
 import { createFake } from '../mock/fake.ts';
 
 const repository = new URL('..', import.meta.url).pathname;
@@ -174,7 +174,7 @@ beforeAll(async () => {
   fake = spawn(
     process.execPath,
     [
-      join(copy, 'mock/cli/cli.ts'),
+      join(copy, 'mock/doors/cli/cli.ts'),
       '--port',
       String(port),
       '--no-staging',
@@ -202,10 +202,10 @@ afterAll(async () => {
 const authorised = { Authorization: `Bearer ${apiKey}`, 'Content-Type': 'application/json' };
 
 test("the copy's generator alone puts nickname in the document the fake and the harness read", () => {
-  const generated = readFileSync(join(copy, 'mock/contract/openapi.generated.ts'), 'utf8');
+  const generated = readFileSync(join(copy, 'mock/base/contract/openapi.generated.ts'), 'utf8');
   expect(generated).toContain('"nickname"');
   expect(
-    readFileSync(join(repository, 'mock/contract/openapi.generated.ts'), 'utf8'),
+    readFileSync(join(repository, 'mock/base/contract/openapi.generated.ts'), 'utf8'),
   ).not.toContain('"nickname"');
 });
 

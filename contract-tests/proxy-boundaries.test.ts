@@ -11,7 +11,8 @@ import { once } from 'node:events';
 import { request } from 'node:http';
 import { afterEach, expect, test } from 'vitest';
 import { listenHttp } from '../mock/doors/http/http-server.ts';
-import { createFake, type ExchangeRecord, type Fake } from '../mock/fake.ts';
+import { createFake, type FakeWithCore } from '../mock/fake.ts';
+import type { ExchangeRecord } from '../mock/pipeline/config/config.ts';
 import { closedPort, startProxyProcess } from './cli-process.ts';
 
 const key = 'enterprise-demo-key';
@@ -24,7 +25,11 @@ afterEach(async () => {
 });
 
 /** A fake on a free port that records every request reaching it (the API's and the control surface's). */
-async function recordedFake(): Promise<{ fake: Fake; baseUrl: string; seen: ExchangeRecord[] }> {
+async function recordedFake(): Promise<{
+  fake: FakeWithCore;
+  baseUrl: string;
+  seen: ExchangeRecord[];
+}> {
   const seen: ExchangeRecord[] = [];
   const fake = await createFake({ onExchange: (record) => seen.push(record) });
   const door = await listenHttp(fake.behaviour, {

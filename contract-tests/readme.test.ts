@@ -5,8 +5,8 @@
 import { readFileSync } from 'node:fs';
 import { expect, test } from 'vitest';
 import { checkIds } from './checks/registry.ts';
+import { modeNames, modeRows } from './cli/mode-table.ts';
 import { mutants } from './mutants/catalogue.ts';
-import { modeNames, modeRows } from './runner/mode-table.ts';
 
 // The formatter pads table cells, so runs of spaces are compared as one.
 const guide = (name: string) =>

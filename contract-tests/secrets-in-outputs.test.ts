@@ -20,7 +20,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import fc from 'fast-check';
 import { afterAll, beforeAll, expect, test } from 'vitest';
-import { type FakeProcess, freePort, startFakeProcess } from '../mock/cli/fake-process.ts';
+import { type FakeProcess, freePort, startFakeProcess } from '../mock/doors/cli/fake-process.ts';
 import { type ProxyProcess, startProxyProcess } from './cli-process.ts';
 
 const seed = Number(process.env.SECRETS_SEED ?? 2929);

@@ -4,12 +4,12 @@
  */
 import { afterAll, beforeAll, expect, test } from 'vitest';
 import { allChecks } from './checks/registry.ts';
+import type { SuiteChoices } from './checks/suite-choices.ts';
+import type { Target } from './http/target.ts';
 import { formatResult } from './report/console-report.ts';
 import type { SuiteResult } from './runner/results.ts';
 import { type ClientSettings, createRunClient } from './runner/run-client.ts';
 import { runSuite } from './runner/run-suite.ts';
-import type { SuiteChoices } from './runner/suite-choices.ts';
-import type { Target } from './targets/target.ts';
 
 /** How to run the suite for one door. */
 export interface SuiteCase {

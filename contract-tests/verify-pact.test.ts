@@ -8,7 +8,7 @@
 import { readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { expect, test } from 'vitest';
-import { createFake, type Fake } from '../mock/fake.ts';
+import { createFake, type FakeWithCore } from '../mock/fake.ts';
 import { runCli } from './cli-process.ts';
 import { freeKey, pactFixture } from './pact/pact-fixture.ts';
 
@@ -32,7 +32,7 @@ function recordedPact(): Promise<string> {
 }
 
 /** Serves `fake` through its HTTP door; answers its base URL (with `/v1`). */
-async function serve(fake: Fake): Promise<string> {
+async function serve(fake: FakeWithCore): Promise<string> {
   return `${await fixture.serve(fake)}/v1`;
 }
 

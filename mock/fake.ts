@@ -1,22 +1,18 @@
 /**
  * `createFake`: one in-memory Pet Store, its behaviour core and control surface, and the doors
- * that need no environment: `fake.fetch` and the msw handlers. Environment-free: browser.ts,
- * node.ts and server/ decide how requests reach it.
+ * that need no environment: `fake.fetch` and the msw handlers. Environment-free: the doors of
+ * doors/ decide how requests reach it. The package gives it through index.ts, typed as a `Fake`.
  */
 import type { RequestHandler } from 'msw';
 import defaultKeysFile from '../fixtures/keys.json' with { type: 'json' };
 import defaultPets from '../fixtures/pets.json' with { type: 'json' };
-import { type ControllableClock, createClock } from './clock/clock.ts';
-import {
-  type FakeOptions,
-  type ResolvedConfig,
-  resolveConfig,
-  withProfile,
-} from './config/config.ts';
-import { ConfigError } from './config/config-error.ts';
-import { assertSupportedRuntime } from './contract/supported-runtime.ts';
-import type { Pet } from './contract/types.ts';
-import { type BaseControl, createControl } from './control/control.ts';
+import { createFakeFetch } from './adapters/fake-fetch.ts';
+import { createMswHandlers } from './adapters/msw-handlers.ts';
+import { type ControllableClock, createClock } from './base/clock/clock.ts';
+import { ConfigError } from './base/config-error.ts';
+import { assertSupportedRuntime } from './base/contract/supported-runtime.ts';
+import type { Pet } from './base/contract/types.ts';
+import { type KeyEntry, type KeysFile, type Limits, parseKeysFile } from './base/quota/plans.ts';
 import {
   type Behaviour,
   createApiPipeline,
@@ -24,13 +20,17 @@ import {
   type PolicyControls,
   type PolicyOptions,
 } from './core/behaviour.ts';
-import type { FakeState } from './core/fake-state.ts';
-import { loadSession, saveSession } from './core/session.ts';
-import { createFakeFetch } from './doors/fake-fetch.ts';
-import { createMswHandlers } from './doors/msw-handlers.ts';
-import { type KeyEntry, type KeysFile, type Limits, parseKeysFile } from './policies/plans.ts';
-import type { StorePersistence } from './store/persistence.ts';
-import { createPetStore, snapshotProblem } from './store/pet-store.ts';
+import {
+  type FakeOptions,
+  type ResolvedConfig,
+  resolveConfig,
+  withProfile,
+} from './pipeline/config/config.ts';
+import type { FakeState } from './pipeline/fake-state.ts';
+import type { StorePersistence } from './pipeline/persistence.ts';
+import { loadSession, saveSession } from './pipeline/session.ts';
+import { type BaseControl, createControl } from './steps/control/control.ts';
+import { createPetStore, snapshotProblem } from './steps/store/pet-store.ts';
 
 /**
  * Options of a fake: its settings (FakeOptions), the options each policy declares for itself
@@ -51,7 +51,7 @@ export interface CreateFakeOptions extends FakeOptions, PolicyOptions {
   readonly persistence?: StorePersistence;
 }
 
-/** One running fake. */
+/** One running fake, as an app or test author meets it. */
 export interface Fake {
   /** The msw handlers (a thin adapter over the core): hand them to `setupServer` or `setupWorker`. */
   readonly handlers: RequestHandler[];
@@ -61,81 +61,35 @@ export interface Fake {
    * @example const client = createClient<paths>({ baseUrl: 'http://127.0.0.1:4010/v1', fetch: fake.fetch });
    */
   readonly fetch: typeof fetch;
-  /** The behaviour core every door calls: one request in, one answer out. */
-  readonly behaviour: Behaviour;
   /** The QA control surface, in-process. */
   readonly control: FakeControl;
   readonly config: ResolvedConfig;
   /** Public id, plan and secret of every key at start, for printing demo keys. */
   readonly initialKeys: readonly KeyEntry[];
+}
+
+/**
+ * A fake with the core its doors call. Plumbing: the package's entries (index.ts) give it typed
+ * as a `Fake`, so apps and tests meet only the fake's own surface.
+ */
+export interface FakeWithCore extends Fake {
+  /** The behaviour core every door calls: one request in, one answer out. */
+  readonly behaviour: Behaviour;
   /** The X-RateLimit-* headers for answers a door writes itself, outside the handlers. */
   anonymousRateLimitHeaders(): Record<string, string>;
 }
 
-export type { Clock, ControllableClock } from './clock/clock.ts';
-export { createClock } from './clock/clock.ts';
-export type { ExchangeRecord, FakeOptions, ResolvedConfig } from './config/config.ts';
-export { ConfigError } from './config/config-error.ts';
-export type { BadQueryChoice, FakeProfile, ProfileChoices } from './config/profile.ts';
-export { parseProfile } from './config/profile.ts';
-export type { ErrorBody, Int64, NewPet, OperationId, Pet, PetStatus } from './contract/types.ts';
-export type { KeyInfo, ResetSeed } from './control/control.ts';
-
 /** The QA control surface, in-process: its own functions and what each policy adds. */
 export type FakeControl = BaseControl & PolicyControls;
-export type { CoverageFormat } from './contract/coverage-formats.ts';
-export { formatCoverage } from './contract/coverage-formats.ts';
-export type {
-  CoverageExample,
-  CoverageItemRecord,
-  CoverageRecord,
-  CoverageSender,
-} from './contract/interface-coverage.ts';
-export { CoverageMergeError, mergeCoverage } from './contract/merge-coverage.ts';
-export { UnsupportedRuntimeError } from './contract/supported-runtime.ts';
-export { ControlInputError } from './control/control-input-error.ts';
-export type { Behaviour } from './core/behaviour.ts';
-export type { Answer } from './messages/answer.ts';
-export type { BodyBytes, FakeRequest } from './messages/fake-request.ts';
-export type { KeyEntry, KeysFile, Limits } from './policies/plans.ts';
-export type { RetryAfterFormat } from './policies/retry-after.ts';
-export type {
-  ChaosRule,
-  ChaosSettings,
-  ChaosStatus,
-  LatencyDistribution,
-} from './qa/chaos-settings.ts';
-export type {
-  ClientReport,
-  ClientSummary,
-  RecentRequest,
-  RetryWait,
-  RuleVerdict,
-} from './qa/client-report.ts';
-export type { ClientComplianceOptions } from './qa/expect-client-compliance.ts';
-export {
-  ClientComplianceError,
-  expectClientCompliance,
-} from './qa/expect-client-compliance.ts';
-export type { InterfaceCoverageOptions } from './qa/expect-interface-coverage.ts';
-export {
-  expectInterfaceCoverage,
-  InterfaceCoverageError,
-} from './qa/expect-interface-coverage.ts';
-export type { ForceableStatus, ForcedRule } from './qa/forced-responses.ts';
-export { mergePacts, PactMergeError } from './qa/merge-pacts.ts';
-export type { ProviderState, ProviderStateRequest } from './qa/pact-provider-states.ts';
-export type { PactFile, PactInteraction, PactNames } from './qa/pact-step.ts';
-export type { StorePersistence, StoreSnapshot } from './store/persistence.ts';
 
 /** The default seed pets (fixtures/pets.json). */
 export const defaultSeed: readonly Pet[] = defaultPets as Pet[];
 
 /**
- * Creates a fake Pet Store.
- * @example const fake = await createFake({ seed: 'empty', retryAfterFormat: 'http-date' });
+ * Creates a fake Pet Store with its core, for the doors and this repository's tests; the package
+ * gives it as index.ts's `createFake`.
  */
-export async function createFake(given: CreateFakeOptions = {}): Promise<Fake> {
+export async function createFake(given: CreateFakeOptions = {}): Promise<FakeWithCore> {
   // The fake itself runs on any vitest; on a Node older than msw 3's its requests would fail.
   assertSupportedRuntime('createFake', { vitest: false });
   const options = withProfile(given);

@@ -10,8 +10,8 @@ import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { parseArgs } from 'node:util';
 import { build } from 'esbuild';
-import { describeParseError } from '../mock/cli/unknown-flag.ts';
 import { type StaticFile, serveStatic } from '../mock/doors/browser/static-server.ts';
+import { describeParseError } from '../mock/doors/command-line/unknown-flag.ts';
 import { listenProblem } from '../mock/doors/http/listen-problem.ts';
 
 const browserDir = fileURLToPath(new URL('../mock/doors/browser', import.meta.url));

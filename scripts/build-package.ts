@@ -34,7 +34,7 @@ const root = fileURLToPath(new URL('..', import.meta.url));
 
 /** The bins, by output file under dist/bin/: source entry point. */
 const bins: Record<string, string> = {
-  'petstore-fake.js': 'mock/cli/cli.ts',
+  'petstore-fake.js': 'mock/doors/cli/cli.ts',
   'petstore-contract.js': 'contract-tests/cli.ts',
 };
 

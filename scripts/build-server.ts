@@ -1,9 +1,9 @@
 /**
- * Bundles the fake's CLI (mock/cli/cli.ts) and everything it imports into one ES module, which
+ * Bundles the fake's CLI (mock/doors/cli/cli.ts) and everything it imports into one ES module, which
  * `npm start` runs (this script is its `prestart`). Loading one file instead of ~600 modules
  * (TypeScript stripped on load, and the dependencies' own modules) cuts the
  * fake's cold start to a fraction of Prism's (bench/results.md). It is the same source: tests run
- * mock/cli/cli.ts directly, and one test runs this bundle. The bundle is rebuilt only when a
+ * mock/doors/cli/cli.ts directly, and one test runs this bundle. The bundle is rebuilt only when a
  * file it was built from (source, fixture, dependency) is newer than it.
  *   node scripts/build-server.ts     writes node_modules/.cache/petstore-fake/server.mjs
  */
@@ -17,7 +17,7 @@ export const serverBundlePath = fileURLToPath(
   new URL('../node_modules/.cache/petstore-fake/server.mjs', import.meta.url),
 );
 
-const entry = fileURLToPath(new URL('../mock/cli/cli.ts', import.meta.url));
+const entry = fileURLToPath(new URL('../mock/doors/cli/cli.ts', import.meta.url));
 const projectRoot = fileURLToPath(new URL('..', import.meta.url));
 
 function inputsListPath(outfile: string): string {
@@ -63,7 +63,9 @@ if (process.argv[1] === fileURLToPath(import.meta.url)) {
   try {
     if (!bundleIsFresh()) await bundleServer();
   } catch (error) {
-    console.error(`build-server: could not bundle mock/cli/cli.ts: ${(error as Error).message}`);
+    console.error(
+      `build-server: could not bundle mock/doors/cli/cli.ts: ${(error as Error).message}`,
+    );
     process.exit(1);
   }
 }

@@ -119,12 +119,12 @@ beforeAll(async () => {
   }
   writeFileSync(
     join(project.dir, 'src', 'every-export.ts'),
-    `${everyExportFile(['petstore-fake', 'petstore-fake/node', 'petstore-fake/openapi'])}\n`,
+    `${everyExportFile(['petstore-fake', 'petstore-fake/node', 'petstore-fake/qa', 'petstore-fake/openapi'])}\n`,
   );
   mkdirSync(join(project.dir, 'web'));
   writeFileSync(
     join(project.dir, 'web', 'every-export.ts'),
-    `${everyExportFile(['petstore-fake/browser'])}\n`,
+    `${everyExportFile(['petstore-fake/browser', 'petstore-fake/qa'])}\n`,
   );
 }, 180_000);
 
@@ -147,7 +147,7 @@ test('the tarball ships the build, the OpenAPI document and no sources or tests'
     'docs/coverage.schema.json',
     'dist/bin/petstore-fake.js',
     'dist/bin/petstore-contract.js',
-    ...['fake', 'doors/node', 'doors/browser/browser', 'contract/openapi.generated'].flatMap(
+    ...['fake', 'doors/node', 'doors/browser/browser', 'base/contract/openapi.generated'].flatMap(
       (entry) => [`dist/mock/${entry}.js`, `dist/mock/${entry}.d.ts`],
     ),
   ])
@@ -177,6 +177,7 @@ test('the tarball ships the build, the OpenAPI document and no sources or tests'
 const typesAreReal = `import type { NewPet, Pet } from 'petstore-fake';
 import { createFakeServer } from 'petstore-fake/node';
 import { openapiDocument } from 'petstore-fake/openapi';
+import type { Fake } from 'petstore-fake';
 
 // @ts-expect-error a Pet has an id
 export const noId: Pet = { name: 'Rex', categoryId: 1 };
@@ -186,6 +187,8 @@ export const badStatus: NewPet = { name: 'Rex', categoryId: 1, status: 'adopted'
 export const badSeed = createFakeServer({ seed: 'none' });
 // @ts-expect-error the document is a typed constant
 export const noSuchField: string = openapiDocument.info.nope;
+// @ts-expect-error the behaviour core is the doors' plumbing, not part of a Fake
+export const noCore = (fake: Fake) => fake.behaviour;
 `;
 
 /** A standard strict NodeNext tsconfig (as @tsconfig/node22 with strict), over `include`. */
@@ -312,7 +315,7 @@ test('plain Node runs the README script with createFakeServer and gets answers',
 test('every value a Node entry exports is in the README, openapi.yaml resolves, and the browser door does not resolve in Node', () => {
   const probe = `
     const entries = {};
-    for (const path of ['petstore-fake', 'petstore-fake/node', 'petstore-fake/openapi'])
+    for (const path of ['petstore-fake', 'petstore-fake/node', 'petstore-fake/qa', 'petstore-fake/openapi'])
       entries[path] = Object.keys(await import(path)).sort();
     const browser = await import('petstore-fake/browser').then(() => 'resolved', (error) => error.code);
     const { readFileSync } = await import('node:fs');
@@ -331,6 +334,14 @@ test('every value a Node entry exports is in the README, openapi.yaml resolves, 
     expect(documentedNames(path)).toEqual(expect.arrayContaining(names));
   }
   expect(entries['petstore-fake/node']).toContain('createFakeServer');
+  // The root is the front door: the QA helpers are petstore-fake/qa's, and only there.
+  expect(entries['petstore-fake/qa']).toEqual(
+    expect.arrayContaining(['expectInterfaceCoverage', 'mergePacts', 'formatCoverage']),
+  );
+  for (const path of ['petstore-fake', 'petstore-fake/node'])
+    expect(entries[path]?.filter((name) => entries['petstore-fake/qa']?.includes(name))).toEqual(
+      [],
+    );
   expect(browser).toBe('ERR_PACKAGE_PATH_NOT_EXPORTED');
 });
 

@@ -1,5 +1,5 @@
 /**
- * Turns openapi/petstore.yaml into mock/contract/openapi.generated.ts: the same document with
+ * Turns openapi/petstore.yaml into mock/base/contract/openapi.generated.ts: the same document with
  * every internal `$ref` inlined, as a `const` that the browser, Node and the type system can all
  * read without a YAML parser. `npm test` fails when the generated file is stale.
  */
@@ -9,7 +9,9 @@ import { parse } from 'yaml';
 
 const root = new URL('../', import.meta.url);
 export const yamlPath = fileURLToPath(new URL('openapi/petstore.yaml', root));
-export const generatedPath = fileURLToPath(new URL('mock/contract/openapi.generated.ts', root));
+export const generatedPath = fileURLToPath(
+  new URL('mock/base/contract/openapi.generated.ts', root),
+);
 
 /** Resolves `#/a/b` pointers against the document, recursively; the contract has no cycles. */
 function inlineRefs(node: unknown, document: unknown, trail: readonly string[] = []): unknown {

@@ -1,5 +1,5 @@
 /**
- * Ships the contract types as plain types. mock/contract/types.ts computes them from the OpenAPI
+ * Ships the contract types as plain types. mock/base/contract/types.ts computes them from the OpenAPI
  * document with json-schema-to-ts, a devDependency, and tsc's declaration emit keeps
  * `FromSchema<...>`: that would make json-schema-to-ts and the whole document's type part of
  * every user's type check. So the package build (build-package.ts) has tsc print each exported
@@ -12,8 +12,9 @@ import { join, relative } from 'node:path';
 import { fileURLToPath } from 'node:url';
 
 const root = fileURLToPath(new URL('..', import.meta.url));
-const contractTypesSource = join(root, 'mock', 'contract', 'types.ts');
-const contractTypesBuilt = (distDir: string) => join(distDir, 'mock', 'contract', 'types.d.ts');
+const contractTypesSource = join(root, 'mock', 'base', 'contract', 'types.ts');
+const contractTypesBuilt = (distDir: string) =>
+  join(distDir, 'mock', 'base', 'contract', 'types.d.ts');
 
 function run(command: string, args: readonly string[], cwd = root): void {
   const result = spawnSync(command, args, { cwd, encoding: 'utf8' });
@@ -77,7 +78,7 @@ function unionOf(printed: string): string | undefined {
   return members.length > 0 && members.length === lines - 2 ? members.join(' | ') : undefined;
 }
 
-/** Has tsc print each exported type of mock/contract/types.ts as a structure; by name. */
+/** Has tsc print each exported type of mock/base/contract/types.ts as a structure; by name. */
 function expandTypes(probeDir: string, names: readonly string[]): Record<string, string> {
   const source = relative(probeDir, contractTypesSource);
   const lines = [

@@ -12,7 +12,7 @@ import { fileURLToPath } from 'node:url';
 import { afterEach, expect, test } from 'vitest';
 import { parse } from 'yaml';
 import { listenHttp } from '../mock/doors/http/http-server.ts';
-import { createFake, type Fake } from '../mock/fake.ts';
+import { createFake, type FakeWithCore } from '../mock/fake.ts';
 import packageJson from '../package.json' with { type: 'json' };
 import { runBash, withSecrets } from './doc-commands.ts';
 
@@ -66,7 +66,7 @@ async function checkoutWithPact(): Promise<string> {
   return folder;
 }
 
-async function serve(fake: Fake): Promise<string> {
+async function serve(fake: FakeWithCore): Promise<string> {
   const door = await listenHttp(fake.behaviour, {
     port: 0,
     origin: fake.config.origins[0] as string,

@@ -3,11 +3,11 @@
  * own client (paced by X-RateLimit-*, every 429 honoured), and turns what they found into a
  * profile. Choices a probe could not learn, or was not allowed to try, are listed with the reason.
  */
-import type { FakeProfile } from '../../mock/config/profile.ts';
+import type { FakeProfile } from '../../mock/pipeline/config/profile.ts';
+import { ContractUsageError } from '../base/usage-error.ts';
+import { isStopSignal } from '../checks/property.ts';
 import { listPetsRequest } from '../checks/requests.ts';
-import { ContractUsageError } from '../cli/usage-error.ts';
 import { preflight } from '../runner/preflight.ts';
-import { isStopSignal } from '../runner/property.ts';
 import type { RunClient } from '../runner/run-client.ts';
 import { type Findings, probes, toProfile } from './probes.ts';
 

@@ -3,10 +3,10 @@ import fc from 'fast-check';
 import { malformedAuthHeader, unknownKeyHeader } from '../arbitraries/auth-header.ts';
 import { toJsonText } from '../http/exact-json.ts';
 import { keyPlaceholder, type RequestSpec } from '../http/exchange.ts';
-import { forAll } from '../runner/property.ts';
 import { activeCheck, priorities } from './check.ts';
 import type { CheckContext } from './check-context.ts';
 import { expectStatus } from './expect.ts';
+import { forAll } from './property.ts';
 import { type Auth, createPetRequest, getPetRequest, listPetsRequest } from './requests.ts';
 
 type OperationName = 'listPets' | 'getPet' | 'createPet';

@@ -2,8 +2,8 @@
 
 import type { ContractClient, SendOptions } from '../http/client.ts';
 import type { Exchange, RequestSpec } from '../http/exchange.ts';
-import type { SuiteChoices } from '../runner/suite-choices.ts';
-import type { Target } from '../targets/target.ts';
+import type { Target } from '../http/target.ts';
+import type { SuiteChoices } from './suite-choices.ts';
 
 /** Requests several checks read, sent once per run by whichever check needs them first. */
 export type SharedProbe =

@@ -18,11 +18,11 @@ import { int64, pageSize, petStatuses } from '../contract/interface-facts.ts';
 import { checkPet } from '../contract/schemas.ts';
 import { toJsonText } from '../http/exact-json.ts';
 import type { Exchange } from '../http/exchange.ts';
-import { forAll } from '../runner/property.ts';
 import { activeCheck, couldNotRun, fail, notExercised, priorities } from './check.ts';
 import type { CheckContext } from './check-context.ts';
 import { expectCreated, expectReadBack } from './created-pet.ts';
 import { expectNoFault, expectShape, expectStatus } from './expect.ts';
+import { forAll } from './property.ts';
 import { createPetRequest, listPetsRequest } from './requests.ts';
 
 function post(context: CheckContext, body: BodyCase): Promise<Exchange> {

@@ -3,9 +3,9 @@
 import { malformedId, unknownId } from '../arbitraries/pet-id.ts';
 import { int64 } from '../contract/interface-facts.ts';
 import { checkPet } from '../contract/schemas.ts';
-import { forAll } from '../runner/property.ts';
 import { activeCheck, fail, priorities } from './check.ts';
 import { expectShape, expectStatus } from './expect.ts';
+import { forAll } from './property.ts';
 import { getPetRequest } from './requests.ts';
 import { samePet } from './same-pet.ts';
 

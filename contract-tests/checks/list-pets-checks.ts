@@ -13,10 +13,10 @@ import {
 } from '../arbitraries/list-query.ts';
 import { pageSize } from '../contract/interface-facts.ts';
 import { checkPets } from '../contract/schemas.ts';
-import { forAll } from '../runner/property.ts';
 import { activeCheck, fail, notExercised, priorities } from './check.ts';
 import type { CheckContext } from './check-context.ts';
 import { expectNoFault, expectShape, expectStatus } from './expect.ts';
+import { forAll } from './property.ts';
 import { listPetsRequest } from './requests.ts';
 
 /** Rows of Pet objects in a listing, as parsed JSON. */

@@ -1,9 +1,9 @@
 /** The model-based run: random sequences of create, refused create, get and list (fc.commands). */
 import fc from 'fast-check';
-import { forAll } from '../runner/property.ts';
 import { activeCheck, priorities } from './check.ts';
 import { type PetCommand, petCommands, type RealSystem } from './model-commands.ts';
 import { emptyModel } from './pet-model.ts';
+import { forAll } from './property.ts';
 
 /** Commands per sequence. */
 const maxCommands = 6;

@@ -5,10 +5,16 @@
  * exits 1 when any choice both could learn differs: CI keeps the fake honest.
  */
 import { readFileSync } from 'node:fs';
-import { type FlagSpecs, flagHelp, parseFlags, parseInteger } from '../../mock/cli/command-line.ts';
-import { writeOutputFile } from '../../mock/cli/output-path.ts';
-import { ConfigError } from '../../mock/config/config-error.ts';
-import { type FakeProfile, parseProfile } from '../../mock/config/profile.ts';
+import { ConfigError } from '../../mock/base/config-error.ts';
+import {
+  type FlagSpecs,
+  flagHelp,
+  parseFlags,
+  parseInteger,
+} from '../../mock/doors/command-line/command-line.ts';
+import { writeOutputFile } from '../../mock/doors/command-line/output-path.ts';
+import { type FakeProfile, parseProfile } from '../../mock/pipeline/config/profile.ts';
+import { ContractUsageError, toolName } from '../base/usage-error.ts';
 import { calibrate } from '../calibrate/calibrate.ts';
 import { compareProfiles } from '../calibrate/compare.ts';
 import { createKeyRedactor } from '../report/redact.ts';
@@ -17,7 +23,6 @@ import { fakeFetchTarget } from '../targets/fake-target.ts';
 import { normaliseBaseUrl, urlTarget } from '../targets/url-target.ts';
 import type { CliIo } from './cli-io.ts';
 import { apiKeyFrom, checkOutputPath, timeoutFlag, writesFrom } from './flag-values.ts';
-import { ContractUsageError, toolName } from './usage-error.ts';
 
 /** The fake's command beside the harness's: the bin when installed, else the npm script. */
 function fakeCommand(command: string): string {

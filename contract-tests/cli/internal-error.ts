@@ -1,6 +1,7 @@
 /** The CLI's last resort: a bug in the harness, reported without a word of the key. */
+
+import { toolName } from '../base/usage-error.ts';
 import { createEnvRedactor } from '../report/redact.ts';
-import { toolName } from './usage-error.ts';
 
 /**
  * The message for an error nothing else caught, redacted for the key in `env` (a stack may

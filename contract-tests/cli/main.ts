@@ -2,9 +2,11 @@
  * The CLI's flow: options → target (optionally behind Prism) → run → report → exit code.
  * Exit 0 conforming, 1 a rule broken, 2 no verdict (usage, connection, or checks that could not run).
  */
-import { UsageError } from '../../mock/cli/command-line.ts';
-import { writeOutputFile } from '../../mock/cli/output-path.ts';
+import { UsageError } from '../../mock/doors/command-line/command-line.ts';
+import { writeOutputFile } from '../../mock/doors/command-line/output-path.ts';
 import packageJson from '../../package.json' with { type: 'json' };
+import { ContractUsageError, contractMessage, toolName } from '../base/usage-error.ts';
+import type { Target } from '../http/target.ts';
 import {
   formatHeader,
   formatPlan,
@@ -21,7 +23,6 @@ import { createRunClient } from '../runner/run-client.ts';
 import { runSuite } from '../runner/run-suite.ts';
 import { httpFakeTarget } from '../targets/fake-target.ts';
 import { prismMockTarget, viaPrism } from '../targets/prism-targets.ts';
-import type { Target } from '../targets/target.ts';
 import { urlTarget } from '../targets/url-target.ts';
 import { runCalibrateCommand } from './calibrate-command.ts';
 import type { CliIo } from './cli-io.ts';
@@ -30,7 +31,6 @@ import { type CliOptions, parseCliOptions } from './options.ts';
 import { runProxyCommand } from './proxy-command.ts';
 import { stoppedRunOutcome } from './stopped-run.ts';
 import { usage } from './usage.ts';
-import { ContractUsageError, contractMessage, toolName } from './usage-error.ts';
 import { runVerifyPactCommand } from './verify-pact-command.ts';
 
 /** The npm script that runs the harness in this repository. */

@@ -1,13 +1,17 @@
 /** Parses the command line and the environment into run options, or throws ContractUsageError. */
-import { type FlagSpecs, parseFlags, parseInteger } from '../../mock/cli/command-line.ts';
+import {
+  type FlagSpecs,
+  parseFlags,
+  parseInteger,
+} from '../../mock/doors/command-line/command-line.ts';
+import { ContractUsageError } from '../base/usage-error.ts';
 import { checkIds } from '../checks/registry.ts';
+import type { SuiteChoices } from '../checks/suite-choices.ts';
 import { defaultMaxBodyBytes } from '../http/send.ts';
 import type { ClientSettings } from '../runner/run-client.ts';
 import { randomSeed } from '../runner/seeds.ts';
-import type { SuiteChoices } from '../runner/suite-choices.ts';
 import { normaliseBaseUrl } from '../targets/url-target.ts';
 import { apiKeyFrom, parsePlan, secondApiKeyFrom, writesFrom } from './flag-values.ts';
-import { ContractUsageError } from './usage-error.ts';
 
 /** Which server to check. */
 type TargetChoice =

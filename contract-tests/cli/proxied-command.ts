@@ -7,8 +7,8 @@
  */
 import { spawn } from 'node:child_process';
 import { constants } from 'node:os';
+import { toolName } from '../base/usage-error.ts';
 import type { StopReason } from './stop-signals.ts';
-import { toolName } from './usage-error.ts';
 
 /** A command's exit as a code: its own, or 128 + the signal's number when a signal ended it. */
 function exitCodeOf(code: number | null, signal: NodeJS.Signals | null): number {

@@ -6,12 +6,19 @@
  * `--junit`): exit 0 when no rule was seen broken, 1 when one was, 2 when it judged nothing or
  * the target could not be reached. It sends no request of its own, so it costs the key nothing.
  */
-import { type FlagSpecs, flagHelp, parseFlags, parseInteger } from '../../mock/cli/command-line.ts';
-import { writeOutputFile } from '../../mock/cli/output-path.ts';
-import { resolveAllowedHosts } from '../../mock/config/config.ts';
-import { ConfigError } from '../../mock/config/config-error.ts';
+
+import { ConfigError } from '../../mock/base/config-error.ts';
+import type { Secret } from '../../mock/base/messages/redaction.ts';
+import {
+  type FlagSpecs,
+  flagHelp,
+  parseFlags,
+  parseInteger,
+} from '../../mock/doors/command-line/command-line.ts';
+import { writeOutputFile } from '../../mock/doors/command-line/output-path.ts';
 import { listenProblem } from '../../mock/doors/http/listen-problem.ts';
-import type { Secret } from '../../mock/messages/redaction.ts';
+import { resolveAllowedHosts } from '../../mock/pipeline/config/config.ts';
+import { ContractUsageError, toolName } from '../base/usage-error.ts';
 import type { PlanName } from '../contract/interface-facts.ts';
 import { toCurl } from '../http/curl.ts';
 import { keyPlaceholder } from '../http/exchange.ts';
@@ -27,7 +34,6 @@ import { isLoopbackHost, normaliseBaseUrl } from '../targets/url-target.ts';
 import { checkOutputPath, parsePlan } from './flag-values.ts';
 import { runThroughProxy } from './proxied-command.ts';
 import type { StopReason } from './stop-signals.ts';
-import { ContractUsageError, toolName } from './usage-error.ts';
 
 /** The proxy's flags, with their help. */
 const proxyFlags = {

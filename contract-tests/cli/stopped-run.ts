@@ -3,9 +3,10 @@
  * The checks that finished keep their results; a failure among them is a verdict (exit 1), else
  * there is none (exit 2). Nothing is said of the checks that had not finished.
  */
+
+import { toolName } from '../base/usage-error.ts';
 import type { CheckResult, SuiteResult } from '../runner/results.ts';
 import type { StopReason } from './stop-signals.ts';
-import { toolName } from './usage-error.ts';
 
 /** What a run knew when it was stopped. */
 export interface StoppedRun {

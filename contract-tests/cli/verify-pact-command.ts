@@ -8,14 +8,19 @@
  * sent, reported, and not held against the exit code.
  */
 import { readFileSync } from 'node:fs';
-import { type FlagSpecs, flagHelp, parseFlags, parseInteger } from '../../mock/cli/command-line.ts';
+import {
+  type FlagSpecs,
+  flagHelp,
+  parseFlags,
+  parseInteger,
+} from '../../mock/doors/command-line/command-line.ts';
+import { ContractUsageError, toolName } from '../base/usage-error.ts';
 import { PactFileError, readPact } from '../pact/read-pact.ts';
 import { type InteractionResult, replayPact } from '../pact/replay-pact.ts';
 import { createKeyRedactor } from '../report/redact.ts';
 import { normaliseBaseUrl, urlTarget } from '../targets/url-target.ts';
 import type { CliIo } from './cli-io.ts';
 import { apiKeyFrom, timeoutFlag, writesFrom } from './flag-values.ts';
-import { ContractUsageError, toolName } from './usage-error.ts';
 
 /** Every flag of verify-pact, with its help. */
 const verifyPactFlags = {

@@ -5,7 +5,7 @@
  * edge classes first (see ForAllOptions.examples).
  */
 
-import type { Fake } from '../../mock/fake.ts';
+import type { FakeWithCore } from '../../mock/fake.ts';
 import { int64 } from '../contract/interface-facts.ts';
 import { before, safeParse, serverError } from './fault-helpers.ts';
 import { type Intercepted, rebuild } from './intercept.ts';
@@ -13,7 +13,7 @@ import { type Mutant, mutant } from './mutant.ts';
 
 /** Forwards every createPet request except those `refuse` picks, which get a 500. */
 const failCreateWhen =
-  (refuse: (body: { name?: unknown; categoryId?: unknown }) => boolean) => (fake: Fake) =>
+  (refuse: (body: { name?: unknown; categoryId?: unknown }) => boolean) => (fake: FakeWithCore) =>
     before('createPet', (call) =>
       refuse(createdWith(call)) ? serverError(fake) : rebuild(call.request, { body: call.body }),
     )(fake);

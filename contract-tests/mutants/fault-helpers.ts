@@ -1,5 +1,5 @@
 /** Small building blocks for mutants: forward-then-rewrite, rewrite-then-forward, and request edits. */
-import type { Fake } from '../../mock/fake.ts';
+import type { FakeWithCore } from '../../mock/fake.ts';
 import { parseExact, toJsonText } from '../http/exact-json.ts';
 import { type Intercepted, intercept, rebuild, withJson } from './intercept.ts';
 
@@ -7,7 +7,7 @@ import { type Intercepted, intercept, rebuild, withJson } from './intercept.ts';
 export type AnswerFault = (response: Response, call: Intercepted) => Response | Promise<Response>;
 
 /** Forwards every request, then lets `fault` rewrite the answer. */
-export const after = (fault: AnswerFault) => (fake: Fake) =>
+export const after = (fault: AnswerFault) => (fake: FakeWithCore) =>
   intercept(fake, async (call) => fault(await call.forward(), call));
 
 /** Rewrites the rows of every 200 answer to `GET /pets`; other answers pass unchanged. */
@@ -31,7 +31,7 @@ export const before =
     operation: Intercepted['operation'],
     change: (call: Intercepted) => Request | Response | Promise<Request | Response>,
   ) =>
-  (fake: Fake) =>
+  (fake: FakeWithCore) =>
     intercept(fake, async (call) => {
       if (call.operation !== operation) return call.forward();
       const next = await change(call);
@@ -78,7 +78,7 @@ export const withAuth = (call: Intercepted, value: string): Request => {
 export const isError = (response: Response) => response.status >= 400;
 
 /** A 500 with an Error body and the fake's own rate-limit headers, so only the status is wrong. */
-export function serverError(fake: Fake): Response {
+export function serverError(fake: FakeWithCore): Response {
   return new Response(JSON.stringify({ code: 'internal_error', message: 'boom', status: 500 }), {
     status: 500,
     headers: { 'Content-Type': 'application/json', ...fake.anonymousRateLimitHeaders() },

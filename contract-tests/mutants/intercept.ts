@@ -4,7 +4,7 @@
  * rewrite the answer. The fake itself is never touched.
  */
 import { getResponse, http, type RequestHandler } from 'msw';
-import type { Fake } from '../../mock/fake.ts';
+import type { FakeWithCore } from '../../mock/fake.ts';
 
 /** One intercepted request, with the means to forward it to the real fake. */
 export interface Intercepted {
@@ -16,7 +16,7 @@ export interface Intercepted {
   readonly body: string;
   /** Forwards a request (default: the original, unchanged) to the real fake. */
   forward(request?: Request): Promise<Response>;
-  readonly fake: Fake;
+  readonly fake: FakeWithCore;
 }
 
 function operationOf(method: string, path: string): Intercepted['operation'] {
@@ -42,7 +42,7 @@ export function rebuild(
  * @example intercept(fake, async (call) => withoutHeader(await call.forward(), 'X-RateLimit-Limit'))
  */
 export function intercept(
-  fake: Fake,
+  fake: FakeWithCore,
   fault: (call: Intercepted) => Promise<Response>,
 ): RequestHandler[] {
   const origin = fake.config.origins[0] ?? '';

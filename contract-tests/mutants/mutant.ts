@@ -1,6 +1,6 @@
 /** A single-fault variant of the fake: what it breaks, and the check that must catch it. */
 import type { RequestHandler } from 'msw';
-import type { CreateFakeOptions, Fake } from '../../mock/fake.ts';
+import type { CreateFakeOptions, FakeWithCore } from '../../mock/fake.ts';
 import type { PlanName } from '../contract/interface-facts.ts';
 
 /** One mutant. */
@@ -24,7 +24,7 @@ export interface Mutant {
   /** Fake options the fault needs (e.g. a key with a small window). */
   readonly fake?: CreateFakeOptions;
   /** Builds the handler list: the fault in front of the real fake. */
-  wrap(fake: Fake): RequestHandler[];
+  wrap(fake: FakeWithCore): RequestHandler[];
 }
 
 /** Defines a mutant (identity, for type inference). */

@@ -8,7 +8,8 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, afterEach } from 'vitest';
 import { listenHttp } from '../../mock/doors/http/http-server.ts';
-import { createFake, type Fake, type PactNames } from '../../mock/fake.ts';
+import { createFake, type FakeWithCore } from '../../mock/fake.ts';
+import type { PactNames } from '../../mock/steps/qa/pact-step.ts';
 
 const api = 'http://127.0.0.1:4010/v1';
 /** The Free demo key's header, as a consumer's tests send it. */
@@ -47,7 +48,7 @@ export function pactFixture(prefix: string) {
       return file;
     },
     /** Serves `fake` through its HTTP door on a free port; answers `http://127.0.0.1:<port>`. */
-    async serve(fake: Fake): Promise<string> {
+    async serve(fake: FakeWithCore): Promise<string> {
       const door = await listenHttp(fake.behaviour, {
         port: 0,
         origin: fake.config.origins[0] as string,

@@ -4,7 +4,7 @@
  * command), the totals, and a closing line that never says more than what was checked.
  */
 
-import { toolName } from '../cli/usage-error.ts';
+import { toolName } from '../base/usage-error.ts';
 import { toCurl } from '../http/curl.ts';
 import {
   type CheckResult,

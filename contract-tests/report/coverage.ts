@@ -2,11 +2,10 @@
  * Interface coverage from the harness's side (`--coverage <file>`): what a run really exercised,
  * exchange by exchange and check by check, beside what it skipped and why; and what the real
  * traffic through the proxy exercised. The model and its formats are the fake's
- * (mock/contract/interface-coverage.ts), so the three sources read alike.
+ * (mock/base/contract/interface-coverage.ts), so the three sources read alike.
  */
 
-import { writeOutputFile } from '../../mock/cli/output-path.ts';
-import { coverageFormatOf, formatCoverage } from '../../mock/contract/coverage-formats.ts';
+import { coverageFormatOf, formatCoverage } from '../../mock/base/contract/coverage-formats.ts';
 import {
   type CoverageExchange,
   type CoverageRecord,
@@ -14,7 +13,8 @@ import {
   coverageItems,
   createCoverageRecorder,
   isErrorBody,
-} from '../../mock/contract/interface-coverage.ts';
+} from '../../mock/base/contract/interface-coverage.ts';
+import { writeOutputFile } from '../../mock/doors/command-line/output-path.ts';
 import { type Exchange, secondKeyPlaceholder } from '../http/exchange.ts';
 import type { CheckResult } from '../runner/results.ts';
 import type { Redactor } from './redact.ts';

@@ -1,5 +1,5 @@
 /**
- * The harness's side of the one redaction (mock/messages/redaction.ts): everything the harness,
+ * The harness's side of the one redaction (mock/base/messages/redaction.ts): everything the harness,
  * verify-pact, calibrate and the proxy print or write passes through it. It hides the API key in
  * any form a server might echo it in (as sent, JSON-escaped, percent-encoded, base64 at any
  * alignment, as inside a Basic header) and any fragment of 8 or more characters of those (a key
@@ -8,7 +8,7 @@
  * parameters and fields. The harness's own made-up keys (`Bearer contract-invalid-...`) and the
  * key's placeholder are shown as they are, so replay and curl lines still reproduce a failure.
  */
-import { createRedaction, type Secret } from '../../mock/messages/redaction.ts';
+import { createRedaction, type Secret } from '../../mock/base/messages/redaction.ts';
 import { keyPlaceholder, secondKeyPlaceholder } from '../http/exchange.ts';
 
 /** Replaces every secret and credential in a text; `json` does the same inside a JSON value. */

@@ -11,16 +11,16 @@ import {
   NotExercised,
 } from '../checks/check.ts';
 import type { CheckContext, RateLimitRunState } from '../checks/check-context.ts';
+import { AllowanceSpentError, isStopSignal } from '../checks/property.ts';
+import type { SuiteChoices } from '../checks/suite-choices.ts';
 import type { ContractClient } from '../http/client.ts';
 import { RateLimitedError } from '../http/pacer.ts';
-import type { Target } from '../targets/target.ts';
+import type { Target } from '../http/target.ts';
 import { spendsWindow } from './plan.ts';
-import { AllowanceSpentError, isStopSignal } from './property.ts';
 import type { CheckResult } from './results.ts';
 import { shrinkHeadroom } from './run-budget.ts';
 import { checkSeed } from './seeds.ts';
 import type { SharedProbes } from './shared-probes.ts';
-import type { SuiteChoices } from './suite-choices.ts';
 
 /** What every active check of one run shares. */
 export interface ActiveRun {

@@ -1,7 +1,7 @@
 import { expect, test } from 'vitest';
 import { activeCheck, costAt, priorities } from '../checks/check.ts';
 import { allChecks } from '../checks/registry.ts';
-import type { Target } from '../targets/target.ts';
+import type { Target } from '../http/target.ts';
 import { testTarget } from '../targets/test-target.ts';
 import { conformanceCost, type RunFlags, selectChecks, sizeRuns } from './plan.ts';
 

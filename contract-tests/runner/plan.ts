@@ -12,7 +12,7 @@ import {
 } from '../checks/check.ts';
 import type { SharedProbe } from '../checks/check-context.ts';
 import type { PlanName } from '../contract/interface-facts.ts';
-import type { Target } from '../targets/target.ts';
+import type { Target } from '../http/target.ts';
 import type { SkipKind } from './results.ts';
 
 /** What the user asked the run to do. */

@@ -3,9 +3,9 @@
  * refuses the key or has no list endpoint at the base URL is a usage problem (exit 2), not a
  * verdict. Its rate-limit headers tell the planner what the key's window holds.
  */
-import { ContractUsageError } from '../cli/usage-error.ts';
+import { ContractUsageError } from '../base/usage-error.ts';
+import { isStopSignal } from '../checks/property.ts';
 import type { Exchange } from '../http/exchange.ts';
-import { isStopSignal } from './property.ts';
 
 /** Why the preflight's answer means the run cannot start, or undefined when it can. */
 function preflightProblem(baseUrl: string, exchange: Exchange): string | undefined {

@@ -5,9 +5,10 @@
  * `--rate-limits` phase spends only what the window still holds, plus one refused request and one
  * after Retry-After. Requests without a valid key draw on no key's window.
  */
+
+import { ContractUsageError } from '../base/usage-error.ts';
 import type { ActiveCheck } from '../checks/check.ts';
 import { costAt } from '../checks/check.ts';
-import { ContractUsageError } from '../cli/usage-error.ts';
 import type { KnownQuota } from '../http/pacer.ts';
 import { conformanceCost, type SizingRequest, sizeRuns, spendsWindow } from './plan.ts';
 

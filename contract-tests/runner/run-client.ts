@@ -10,7 +10,7 @@ import { type ClientChoices, type ContractClient, createClient } from '../http/c
 import { realClock } from '../http/clock.ts';
 import type { Exchange } from '../http/exchange.ts';
 import { createPacer, type Pacer, type PacerChoices } from '../http/pacer.ts';
-import type { Target } from '../targets/target.ts';
+import type { Target } from '../http/target.ts';
 import { seededRandom } from './seeds.ts';
 
 /** What a run's client is built from: the client-side flags and where exchanges go. */

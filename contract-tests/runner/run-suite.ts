@@ -6,6 +6,7 @@
 import type { RunFacts } from '../checks/check.ts';
 import type { RateLimitRunState } from '../checks/check-context.ts';
 import { allChecks } from '../checks/registry.ts';
+import type { SuiteChoices } from '../checks/suite-choices.ts';
 import { type ActiveRun, runActiveCheck } from './active-checks.ts';
 import { observe } from './observation.ts';
 import { conformanceCost, selectChecks, spendsWindow } from './plan.ts';
@@ -14,7 +15,6 @@ import type { CheckResult, SuiteResult } from './results.ts';
 import { decideBudget } from './run-budget.ts';
 import type { RunClient } from './run-client.ts';
 import { createSharedProbes } from './shared-probes.ts';
-import type { SuiteChoices } from './suite-choices.ts';
 
 /** Options of one run: its client, built by whoever starts the run, what to check, and whom to tell. */
 export interface SuiteOptions extends SuiteChoices {

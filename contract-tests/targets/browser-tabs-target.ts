@@ -9,7 +9,7 @@ import { chromiumArgs, chromiumPath } from '../../mock/doors/browser/headless-ch
 import { type StaticServer, serveStatic } from '../../mock/doors/browser/static-server.ts';
 import { bundleDemo, demoFiles } from '../../scripts/build-browser.ts';
 import type { HarnessClock } from '../http/clock.ts';
-import { directRoute, fullCapabilities, type Target } from './target.ts';
+import { directRoute, fullCapabilities, type Target } from '../http/target.ts';
 
 /** What a page's `fetch` gave back, as structured-clone data. */
 interface PageResponse {

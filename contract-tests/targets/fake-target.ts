@@ -7,11 +7,12 @@
  */
 import { getResponse, type RequestHandler } from 'msw';
 import { setupServer } from 'msw/node';
+import type { Behaviour } from '../../mock/core/behaviour.ts';
 import { setupFetchServer } from '../../mock/doors/fetch-only-server.ts';
 import { listenHttp } from '../../mock/doors/http/http-server.ts';
-import { type Behaviour, type CreateFakeOptions, createFake, type Fake } from '../../mock/fake.ts';
+import { type CreateFakeOptions, createFake, type FakeWithCore } from '../../mock/fake.ts';
 import type { HarnessClock } from '../http/clock.ts';
-import { directRoute, fullCapabilities, type Target } from './target.ts';
+import { directRoute, fullCapabilities, type Target } from '../http/target.ts';
 
 /** Options of a fake target. */
 export interface FakeTargetOptions {
@@ -22,7 +23,7 @@ export interface FakeTargetOptions {
   /** A second key (a demo key of another plan), for `rateLimit.keysIndependent`. Default none. */
   readonly secondApiKey?: string | undefined;
   /** Builds the handler list from the fake; default its own handlers. */
-  readonly wrap?: (fake: Fake) => RequestHandler[];
+  readonly wrap?: (fake: FakeWithCore) => RequestHandler[];
   /**
    * Let the harness wait on the fake's clock instead of real time. Default true: the clock is
    * frozen at the current time and moves only when the harness waits.
@@ -32,17 +33,17 @@ export interface FakeTargetOptions {
 
 /** A target over a fake, with the fake exposed for assertions. */
 export interface FakeTarget extends Target {
-  readonly fake: Fake;
+  readonly fake: FakeWithCore;
 }
 
-function virtualClock(fake: Fake): HarnessClock {
+function virtualClock(fake: FakeWithCore): HarnessClock {
   return {
     now: () => fake.control.now(),
     sleep: async (ms) => fake.control.advanceTime(Math.max(0, ms) / 1000),
   };
 }
 
-function originOf(fake: Fake): string {
+function originOf(fake: FakeWithCore): string {
   const origin = fake.config.origins[0];
   if (origin === undefined) throw new Error('petstore-contract: the fake has no origin');
   return origin;
@@ -121,7 +122,7 @@ export async function fetchOnlyFakeTarget(options: FakeTargetOptions = {}): Prom
  * A behaviour answered by msw handlers (a mutant's wrapper in front of the fake), for the HTTP
  * door: the request is rebuilt as a Fetch Request and the Response read back into an answer.
  */
-function handlersBehaviour(fake: Fake, handlers: RequestHandler[]): Behaviour {
+function handlersBehaviour(fake: FakeWithCore, handlers: RequestHandler[]): Behaviour {
   return {
     owns: (url) => fake.behaviour.owns(url),
     rateLimitHeaders: (authorization) => fake.behaviour.rateLimitHeaders(authorization),

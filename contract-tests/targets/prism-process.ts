@@ -7,7 +7,7 @@ import { type ChildProcess, spawn } from 'node:child_process';
 import { createRequire } from 'node:module';
 import { createServer } from 'node:net';
 import { fileURLToPath } from 'node:url';
-import { ContractUsageError } from '../cli/usage-error.ts';
+import { ContractUsageError } from '../base/usage-error.ts';
 import { openapiPath } from '../contract/schemas.ts';
 
 /** A running Prism. */

@@ -8,8 +8,8 @@
 import { versionPrefix } from '../contract/interface-facts.ts';
 import { wireRequestsHeader } from '../http/client.ts';
 import { answerViolations, roundedByPrism } from '../http/prism-violations.ts';
+import { type Capabilities, joinUrl, type Target } from '../http/target.ts';
 import { startPrism } from './prism-process.ts';
-import { type Capabilities, joinUrl, type Target } from './target.ts';
 
 /**
  * Whether Prism forwards a request faithfully. It reads JSON numbers and path ids as JS numbers,

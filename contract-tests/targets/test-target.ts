@@ -1,5 +1,5 @@
 /** A target that sends nothing, for the unit tests of the planner and the budget. */
-import { fullCapabilities, type Target } from './target.ts';
+import { fullCapabilities, type Target } from '../http/target.ts';
 
 /** A remote server with every capability; its route and close do nothing. */
 export const testTarget: Target = {

@@ -1,8 +1,8 @@
 /** Any server at a base URL: the CLI's `--base-url`. */
 
-import { ContractUsageError } from '../cli/usage-error.ts';
+import { ContractUsageError } from '../base/usage-error.ts';
 import { versionPrefix } from '../contract/interface-facts.ts';
-import { directRoute, fullCapabilities, type Target } from './target.ts';
+import { directRoute, fullCapabilities, type Target } from '../http/target.ts';
 
 /** Whether a host name is this machine (127.0.0.0/8, ::1, localhost). */
 export function isLoopbackHost(hostname: string): boolean {

@@ -6,40 +6,15 @@
  * itself when it is none of them. Which steps run, in which order, is written here and nowhere
  * else.
  */
-import type { ResolvedConfig } from '../config/config.ts';
-import type { PolicyCommandLine } from '../config/policy-command-line.ts';
-import type { BaseControl } from '../control/control.ts';
-import { controlPipeline } from '../control/control-handlers.ts';
-import type { ControlRoutes } from '../control/control-route.ts';
-import { type Answer, errorAnswer } from '../messages/answer.ts';
-import type { FakeRequest } from '../messages/fake-request.ts';
-import { createRedaction, type Redaction } from '../messages/redaction.ts';
-import { authenticateStep } from '../policies/auth.ts';
-import { banStep } from '../policies/ban-step.ts';
-import { answerPreflight, corsStep } from '../policies/cors.ts';
-import { errorCodesStep } from '../policies/error-codes-step.ts';
-import { hostStep } from '../policies/host-check.ts';
-import { internalErrorStep } from '../policies/internal-error-step.ts';
-import { type KeySecrets, keySecrets } from '../policies/plans.ts';
-import {
-  callerRateLimitHeaders,
-  rateLimitHeadersStep,
-} from '../policies/rate-limit-headers-step.ts';
-import { rateLimitPolicy } from '../policies/rate-limit-step.ts';
-import { createRefuse, type Refuse } from '../policies/refusal.ts';
-import { createRequestLog, pathStart, type RequestLog } from '../policies/request-log.ts';
-import { type ClientIds, clientReportPolicy, createClientIds } from '../qa/client-report-step.ts';
-import { coveragePolicy } from '../qa/coverage-step.ts';
-import { injectedFailurePolicy } from '../qa/injected-failure-step.ts';
-import { pactPolicy } from '../qa/pact-step.ts';
-import {
-  answerRoute,
-  createRouteTable,
-  type RouteTable,
-  routeHeadersStep,
-  routingStep,
-} from '../routes/route-table.ts';
-import type { FakeState } from './fake-state.ts';
+
+import { type Answer, errorAnswer } from '../base/messages/answer.ts';
+import type { FakeRequest } from '../base/messages/fake-request.ts';
+import { createRedaction, type Redaction } from '../base/messages/redaction.ts';
+import { type KeySecrets, keySecrets } from '../base/quota/plans.ts';
+import type { ResolvedConfig } from '../pipeline/config/config.ts';
+import type { PolicyCommandLine } from '../pipeline/config/policy-command-line.ts';
+import type { ControlRoutes } from '../pipeline/control-route.ts';
+import type { FakeState } from '../pipeline/fake-state.ts';
 import {
   createContext,
   type Handler,
@@ -47,7 +22,34 @@ import {
   type PolicyState,
   runPipeline,
   type Step,
-} from './pipeline.ts';
+} from '../pipeline/pipeline.ts';
+import type { BaseControl } from '../steps/control/control.ts';
+import { controlPipeline } from '../steps/control/control-handlers.ts';
+import { authenticateStep } from '../steps/policies/auth.ts';
+import { banStep } from '../steps/policies/ban-step.ts';
+import { type ClientIds, createClientIds } from '../steps/policies/client-ids.ts';
+import { answerPreflight, corsStep } from '../steps/policies/cors.ts';
+import { errorCodesStep } from '../steps/policies/error-codes-step.ts';
+import { hostStep } from '../steps/policies/host-check.ts';
+import { internalErrorStep } from '../steps/policies/internal-error-step.ts';
+import {
+  callerRateLimitHeaders,
+  rateLimitHeadersStep,
+} from '../steps/policies/rate-limit-headers-step.ts';
+import { rateLimitPolicy } from '../steps/policies/rate-limit-step.ts';
+import { createRefuse, type Refuse } from '../steps/policies/refusal.ts';
+import { createRequestLog, pathStart, type RequestLog } from '../steps/policies/request-log.ts';
+import { clientReportPolicy } from '../steps/qa/client-report-step.ts';
+import { coveragePolicy } from '../steps/qa/coverage-step.ts';
+import { injectedFailurePolicy } from '../steps/qa/injected-failure-step.ts';
+import { pactPolicy } from '../steps/qa/pact-step.ts';
+import {
+  answerRoute,
+  createRouteTable,
+  type RouteTable,
+  routeHeadersStep,
+  routingStep,
+} from '../steps/routes/route-table.ts';
 
 /** Longest request target (path and query) answered; longer ones get 414 `uri_too_long`. */
 export const maxUrlLength = 8192;

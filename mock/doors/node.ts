@@ -31,5 +31,5 @@ export async function createFakeFetchServer(options: CreateFakeOptions = {}): Pr
   return { server: setupFetchServer(...fake.handlers), fake };
 }
 
-export * from '../fake.ts';
+export * from '../index.ts';
 export { setupFetchServer };

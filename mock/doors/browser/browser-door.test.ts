@@ -79,7 +79,7 @@ it('bundles the browser door without any node:* module or server code', () => {
   expect(bundle.inputs.filter((input) => input.startsWith('node:'))).toEqual([]);
   expect(
     bundle.inputs.filter(
-      (input) => input.includes('mock/doors/http/') || input.includes('mock/cli/'),
+      (input) => input.includes('mock/doors/http/') || input.includes('mock/doors/cli/'),
     ),
   ).toEqual([]);
   expect(bundle.inputs).toContain('mock/doors/browser/browser.ts');

@@ -6,14 +6,14 @@
  * `node:*` or `msw/browser`, so it also runs in Node (its tests do, with a fake IndexedDB).
  */
 import type { RequestHandler } from 'msw';
-import { type ResolvedConfig, resolveConfig, withProfile } from '../../config/config.ts';
-import { ConfigError } from '../../config/config-error.ts';
+import { createFakeFetch } from '../../adapters/fake-fetch.ts';
+import { createMswHandlers } from '../../adapters/msw-handlers.ts';
+import { ConfigError } from '../../base/config-error.ts';
+import { type Answer, errorAnswer } from '../../base/messages/answer.ts';
 import { type Behaviour, ownsUrl } from '../../core/behaviour.ts';
 import { type CreateFakeOptions, createFake, type Fake } from '../../fake.ts';
-import { type Answer, errorAnswer } from '../../messages/answer.ts';
-import { markInjected } from '../../qa/answer-marks.ts';
-import { createFakeFetch } from '../fake-fetch.ts';
-import { createMswHandlers } from '../msw-handlers.ts';
+import { type ResolvedConfig, resolveConfig, withProfile } from '../../pipeline/config/config.ts';
+import { markInjected } from '../../steps/qa/answer-marks.ts';
 import type { StorageStatus } from './fake-storage.ts';
 import { openIndexedDbStorage } from './indexeddb-storage.ts';
 import { callControl, type RemoteControl, remoteControl } from './remote-control.ts';

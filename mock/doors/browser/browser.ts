@@ -60,7 +60,7 @@ export async function startFakeWorker(options: StartFakeWorkerOptions = {}): Pro
   };
 }
 
-export * from '../../fake.ts';
+export * from '../../index.ts';
 export type { BrowserFake, BrowserFakeOptions, BrowserFakeStatus } from './browser-fake.ts';
 export { createBrowserFake } from './browser-fake.ts';
 export type { StorageStatus } from './fake-storage.ts';

@@ -7,7 +7,7 @@
  *
  * indexeddb-storage.ts keeps it in IndexedDB; `memoryStorage` keeps nothing beyond the page.
  */
-import type { StorePersistence } from '../../store/persistence.ts';
+import type { StorePersistence } from '../../pipeline/persistence.ts';
 import type { Reply } from './tab-messages.ts';
 
 /** Where the state is kept, and why not in the browser's storage when it is not. */

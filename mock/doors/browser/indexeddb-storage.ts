@@ -11,10 +11,10 @@
  * console and the fake goes on in memory (see `setAside` for content it cannot read).
  */
 
-import { isJsonObject } from '../../contract/lossless-json.ts';
-import type { Pet } from '../../contract/types.ts';
-import type { StorePersistence, StoreSnapshot } from '../../store/persistence.ts';
-import { snapshotProblem } from '../../store/pet-store.ts';
+import { isJsonObject } from '../../base/contract/lossless-json.ts';
+import type { Pet } from '../../base/contract/types.ts';
+import type { StorePersistence, StoreSnapshot } from '../../pipeline/persistence.ts';
+import { snapshotProblem } from '../../steps/store/pet-store.ts';
 import {
   type FakeStorage,
   memoryStorage,

@@ -3,8 +3,9 @@
  * returning a promise of what it returns there. A ControlInputError thrown there is thrown here
  * with the same message and code, so `catch (error) { error.code }` works in every tab.
  */
-import { type ControlInputCode, ControlInputError } from '../../control/control-input-error.ts';
+
 import type { FakeControl } from '../../fake.ts';
+import { type ControlInputCode, ControlInputError } from '../../pipeline/control-input-error.ts';
 import type { Reply } from './tab-messages.ts';
 
 /** `fake.control` in the browser: each function returns a promise, wherever the fake runs. */

@@ -12,9 +12,9 @@
  * - `stop()` on the leading tab finishes the calls it started and writes before handing over.
  */
 
-import { SessionStateError } from '../../core/session.ts';
-import type { Fake } from '../../fake.ts';
-import type { StorePersistence } from '../../store/persistence.ts';
+import type { FakeWithCore } from '../../fake.ts';
+import type { StorePersistence } from '../../pipeline/persistence.ts';
+import { SessionStateError } from '../../pipeline/session.ts';
 import type { FakeStorage } from './fake-storage.ts';
 import { callControl } from './remote-control.ts';
 import {
@@ -30,7 +30,7 @@ export interface SharedFakeParts {
   /** Names the lock, the channel and the storage: tabs with the same name share one fake. */
   readonly name: string;
   /** Builds the fake when this tab comes to lead, over the storage's persistence. */
-  readonly createFake: (persistence: StorePersistence | undefined) => Promise<Fake>;
+  readonly createFake: (persistence: StorePersistence | undefined) => Promise<FakeWithCore>;
   /** Opens the storage when this tab comes to lead. */
   readonly openStorage: () => Promise<FakeStorage>;
   /** Where problems are told (the console). */
@@ -60,7 +60,7 @@ const stoppedMessage = 'petstore-fake: the fake was stopped in this tab before i
 
 /** The fake of the tab that leads, with its storage. */
 interface Lead {
-  readonly fake: Fake;
+  readonly fake: FakeWithCore;
   readonly storage: FakeStorage;
 }
 

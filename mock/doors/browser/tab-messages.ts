@@ -4,13 +4,13 @@
  * tab that does, which replies. Everything here is structured-clone data, the only kind a
  * BroadcastChannel carries: a Fetch `Request` becomes a WireRequest, an Answer a WireAnswer.
  */
-import type { Answer } from '../../messages/answer.ts';
+import type { Answer } from '../../base/messages/answer.ts';
 import {
   type BodyBytes,
   type FakeRequest,
   tabConnectionPrefix,
-} from '../../messages/fake-request.ts';
-import { isDropped } from '../../qa/answer-marks.ts';
+} from '../../base/messages/fake-request.ts';
+import { isDropped } from '../../steps/qa/answer-marks.ts';
 
 /** A request as it travels between tabs: its body read already (or `too-large`). */
 export interface WireRequest {

@@ -9,13 +9,13 @@
 import { Agent, request as httpRequest } from 'node:http';
 import fc from 'fast-check';
 import { afterAll, beforeAll, expect, test } from 'vitest';
-import { createFake, type Fake } from '../../fake.ts';
+import { createFake, type FakeWithCore } from '../../fake.ts';
 import { type HttpDoor, listenHttp } from './http-server.ts';
 
 const seed = Number(process.env.FUZZ_SEED ?? 20261122);
 const agent = new Agent({ keepAlive: true, maxSockets: 16 });
 const fuzzKey = 'fuzz-key-with-room';
-let fake: Fake;
+let fake: FakeWithCore;
 let door: HttpDoor;
 let port: number;
 

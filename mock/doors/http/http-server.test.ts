@@ -3,9 +3,9 @@
  */
 import request from 'supertest';
 import { afterAll, beforeAll, beforeEach, expect, test } from 'vitest';
-import { createClock } from '../../clock/clock.ts';
-import type { ExchangeRecord } from '../../config/config.ts';
-import { createFake, type Fake } from '../../fake.ts';
+import { createClock } from '../../base/clock/clock.ts';
+import { createFake, type FakeWithCore } from '../../fake.ts';
+import type { ExchangeRecord } from '../../pipeline/config/config.ts';
 import { type HttpDoor, listenHttp } from './http-server.ts';
 
 const key = { Authorization: 'Bearer free-demo-key' };
@@ -13,7 +13,7 @@ const json = { ...key, 'Content-Type': 'application/json' };
 const start = Date.UTC(2026, 5, 1, 12, 0, 15); // 15 s into a minute
 const clock = createClock(() => start);
 const exchanges: ExchangeRecord[] = [];
-let fake: Fake;
+let fake: FakeWithCore;
 let door: HttpDoor;
 let staging: HttpDoor;
 let api: ReturnType<typeof request>;

@@ -13,12 +13,12 @@ import { once } from 'node:events';
 import { createServer, type IncomingMessage, type Server, type ServerResponse } from 'node:http';
 import type { AddressInfo, Socket } from 'node:net';
 import type { Duplex } from 'node:stream';
+import type { Answer } from '../../base/messages/answer.ts';
+import { errorAnswer } from '../../base/messages/answer.ts';
+import type { ErrorCode } from '../../base/messages/errors.ts';
+import type { BodyBytes, FakeRequest } from '../../base/messages/fake-request.ts';
 import type { Behaviour } from '../../core/behaviour.ts';
-import type { Answer } from '../../messages/answer.ts';
-import { errorAnswer } from '../../messages/answer.ts';
-import type { ErrorCode } from '../../messages/errors.ts';
-import type { BodyBytes, FakeRequest } from '../../messages/fake-request.ts';
-import { isDropped } from '../../qa/answer-marks.ts';
+import { isDropped } from '../../steps/qa/answer-marks.ts';
 import { answerClientError, authorizationIn, doorLimits, writeRawError } from './client-errors.ts';
 import { connectionKey, readKernelSendQueues, type SendQueues } from './kernel-send-queues.ts';
 

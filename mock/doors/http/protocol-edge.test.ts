@@ -8,11 +8,11 @@ import { connect } from 'node:net';
 import { getResponse } from 'msw';
 import { setupServer } from 'msw/node';
 import { afterAll, beforeAll, expect, test } from 'vitest';
-import { createFake, type Fake } from '../../fake.ts';
+import { createFake, type FakeWithCore } from '../../fake.ts';
 import { type HttpDoor, listenHttp } from './http-server.ts';
 
 const key = 'Bearer enterprise-demo-key';
-let fake: Fake;
+let fake: FakeWithCore;
 let door: HttpDoor;
 let port: number;
 let origin: string;

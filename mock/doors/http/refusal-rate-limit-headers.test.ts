@@ -8,10 +8,10 @@
 import { once } from 'node:events';
 import { connect } from 'node:net';
 import { afterAll, beforeAll, expect, test } from 'vitest';
-import { createFake, type Fake } from '../../fake.ts';
+import { createFake, type FakeWithCore } from '../../fake.ts';
 import { type HttpDoor, listenHttp } from './http-server.ts';
 
-let fake: Fake;
+let fake: FakeWithCore;
 let door: HttpDoor;
 let port: number;
 

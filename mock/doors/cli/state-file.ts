@@ -1,0 +1,216 @@
+/**
+ * A state file for the fake (`npm start -- --state-file <path>`): one JSON line with a full
+ * snapshot, then one line per created pet.
+ *
+ * - A pet is written before it is acknowledged or even visible: appends are synchronous, and a
+ *   failed append is undone (the file cut back to its last good length) and refused, so the
+ *   create answers an Error instead of a 201 a restart would lose.
+ * - Every append starts on a fresh line: it is written at the end of the last complete line, so a
+ *   line cut short by a crash or a full disk is overwritten, never glued onto.
+ * - On start, only a cut-short last line (never acknowledged) is dropped. Anything else that is
+ *   not a valid line stops the start with the file and line named, and the file is left as it is.
+ * - With `fsync`, each write is flushed to the disk before it is acknowledged, so pets survive
+ *   the machine going down, not only the process.
+ */
+import * as nodeFs from 'node:fs';
+import { dirname } from 'node:path';
+import { isJsonObject, parseJson, stringifyJson } from '../../base/contract/lossless-json.ts';
+import { checkPet, describeIssues } from '../../base/contract/schemas.ts';
+import type { Pet } from '../../base/contract/types.ts';
+import type { StorePersistence, StoreSnapshot } from '../../pipeline/persistence.ts';
+import { maxPetId, snapshotProblem } from '../../steps/store/pet-store.ts';
+
+/** The file-system calls a state file makes: tests pass a faulty one to simulate a full disk. */
+export type StateFileSystem = Pick<
+  typeof nodeFs,
+  | 'existsSync'
+  | 'readFileSync'
+  | 'openSync'
+  | 'writeSync'
+  | 'fsyncSync'
+  | 'ftruncateSync'
+  | 'closeSync'
+  | 'renameSync'
+  | 'rmSync'
+>;
+
+/** Options of a state file. */
+export interface StateFileOptions {
+  /** Flush every write to the disk before acknowledging it (slower; see README). Default false. */
+  readonly fsync?: boolean;
+  /** The file system to use. Default `node:fs`. */
+  readonly fs?: StateFileSystem;
+}
+
+/** A state file the fake cannot start from: names the file and line, and says what to do. */
+export class StateFileError extends Error {
+  override readonly name = 'StateFileError';
+
+  constructor(path: string, line: number, problem: string) {
+    super(
+      `petstore-fake: state file ${path}, line ${line}: ${problem}. The file was left as it is: fix or delete that line, or move the file away.`,
+    );
+  }
+}
+
+function createdProblem(value: unknown, seen: ReadonlySet<number>): string | undefined {
+  if (!isJsonObject(value)) return 'expected a {"created": <pet>} line';
+  const record = value as { created?: unknown };
+  const extra = Object.keys(record).filter((field) => field !== 'created');
+  if (extra.length > 0 || record.created === undefined) return 'expected a {"created": <pet>} line';
+  const issues = checkPet(record.created);
+  if (issues.length > 0) return `not a pet: ${describeIssues(issues)}`;
+  const id = (record.created as Pet).id;
+  if (typeof id !== 'number' || !Number.isSafeInteger(id) || id < 1 || id > maxPetId)
+    return `pet id must be an integer from 1 to ${maxPetId}, got ${String(id)}`;
+  if (seen.has(id)) return `pet id ${id} appears twice`;
+  return undefined;
+}
+
+/** Opens (or prepares to create) a state file at `path`. */
+export function createStateFile(path: string, options: StateFileOptions = {}): StorePersistence {
+  const fs = options.fs ?? nodeFs;
+  const fsync = options.fsync ?? false;
+  // Bytes of complete, acknowledged lines: the next append is written here.
+  let goodLength = 0;
+  // A failed append may have left bytes past goodLength that could not be cut yet.
+  let tornTail = false;
+
+  const writeAll = (fd: number, bytes: Uint8Array, position: number | null) => {
+    for (let done = 0; done < bytes.byteLength; ) {
+      done += fs.writeSync(
+        fd,
+        bytes,
+        done,
+        bytes.byteLength - done,
+        position === null ? null : position + done,
+      );
+    }
+  };
+
+  const withFile = <T>(flags: string, use: (fd: number) => T): T => {
+    const fd = fs.openSync(path, flags);
+    try {
+      return use(fd);
+    } finally {
+      fs.closeSync(fd);
+    }
+  };
+
+  return {
+    load() {
+      if (!fs.existsSync(path)) return undefined;
+      const bytes = fs.readFileSync(path);
+      if (bytes.byteLength === 0) return undefined;
+      const text = bytes.toString('utf8');
+      const lines = text.split('\n');
+      // Text after the last newline: '' when the file ends with one, else a last line cut short.
+      const tail = lines.pop() ?? '';
+      const complete = lines;
+      const parse = (line: string, number: number): unknown => {
+        try {
+          return parseJson(line);
+        } catch (error) {
+          throw new StateFileError(path, number, `not JSON (${(error as Error).message})`);
+        }
+      };
+      if (complete.length === 0)
+        throw new StateFileError(path, 1, 'the snapshot line is cut short');
+      const head = parse(complete[0] as string, 1) as { snapshot?: unknown } | null;
+      const problem =
+        head === null || typeof head !== 'object' || !('snapshot' in head)
+          ? 'expected a {"snapshot": ...} line: this is not a fake state file'
+          : snapshotProblem(head.snapshot);
+      if (problem !== undefined) throw new StateFileError(path, 1, problem);
+      const snapshot = (head as { snapshot: StoreSnapshot }).snapshot;
+      const pets = [...snapshot.pets];
+      const seen = new Set(pets.map((pet) => Number(pet.id)));
+      let nextId = snapshot.nextId;
+      const addLine = (value: unknown) => {
+        const created = (value as { created: Pet }).created;
+        pets.push(created);
+        seen.add(created.id as number);
+        nextId = Math.max(nextId, (created.id as number) + 1);
+      };
+      for (const [index, line] of complete.entries()) {
+        if (index === 0) continue;
+        const value = parse(line, index + 1);
+        const lineProblem = createdProblem(value, seen);
+        if (lineProblem !== undefined) throw new StateFileError(path, index + 1, lineProblem);
+        addLine(value);
+      }
+      goodLength = bytes.byteLength - Buffer.byteLength(tail);
+      if (tail !== '') {
+        let value: unknown;
+        try {
+          value = parseJson(tail);
+        } catch {
+          value = undefined;
+        }
+        if (value !== undefined && createdProblem(value, seen) === undefined) {
+          // Whole but unterminated: keep it, and end its line so the next append starts fresh.
+          addLine(value);
+          withFile('r+', (fd) => writeAll(fd, Buffer.from('\n'), bytes.byteLength));
+          goodLength = bytes.byteLength + 1;
+        } else {
+          // Cut short mid-write: it was never acknowledged. Cut it off so nothing is glued onto it.
+          withFile('r+', (fd) => fs.ftruncateSync(fd, goodLength));
+        }
+      }
+      return { pets, nextId };
+    },
+    appendCreated(pet) {
+      const line = Buffer.from(`${stringifyJson({ created: pet })}\n`);
+      withFile('r+', (fd) => {
+        try {
+          if (tornTail) {
+            fs.ftruncateSync(fd, goodLength);
+            tornTail = false;
+          }
+          writeAll(fd, line, goodLength);
+          if (fsync) fs.fsyncSync(fd);
+        } catch (error) {
+          // Undo what part of the line got written; if even that fails, the next append retries.
+          tornTail = true;
+          try {
+            fs.ftruncateSync(fd, goodLength);
+            tornTail = false;
+          } catch {
+            // Left for the next append to cut; this one is refused either way.
+          }
+          throw error;
+        }
+      });
+      goodLength += line.byteLength;
+    },
+    replaceAll(snapshot) {
+      // Write aside and rename, so a crash leaves either the old file or the new one whole.
+      const temporary = `${path}.tmp`;
+      const text = Buffer.from(`${stringifyJson({ snapshot })}\n`);
+      try {
+        const fd = fs.openSync(temporary, 'w');
+        try {
+          writeAll(fd, text, null);
+          if (fsync) fs.fsyncSync(fd);
+        } finally {
+          fs.closeSync(fd);
+        }
+        fs.renameSync(temporary, path);
+      } catch (error) {
+        fs.rmSync(temporary, { force: true });
+        throw error;
+      }
+      if (fsync) {
+        // The rename itself lives in the directory: flush it too.
+        const dir = fs.openSync(dirname(path), 'r');
+        try {
+          fs.fsyncSync(dir);
+        } finally {
+          fs.closeSync(dir);
+        }
+      }
+      goodLength = text.byteLength;
+      tornTail = false;
+    },
+  };
+}

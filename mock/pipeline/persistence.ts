@@ -1,0 +1,39 @@
+/**
+ * Where a fake keeps its state across restarts, when asked to. Environment-free: the HTTP door
+ * supplies a file (mock/doors/cli/state-file.ts), the browser door the browser's storage
+ * (mock/doors/browser/browser-storage.ts); tests use none.
+ */
+import type { Pet } from '../base/contract/types.ts';
+
+/** A point-in-time copy of the store, as `snapshot()` returns and `restore()` accepts. */
+export interface StoreSnapshot {
+  readonly pets: readonly Pet[];
+  readonly nextId: number;
+}
+
+/**
+ * A durable home for the store's state. Every method is synchronous on purpose: see appendCreated.
+ * A home that writes asynchronously (browser storage) buffers the change here and its door holds
+ * the answer back until the write is done, which keeps the same promise.
+ */
+export interface StorePersistence {
+  /** The state saved last time, or `undefined` when there is none yet. */
+  load(): StoreSnapshot | undefined;
+  /** Records one created pet. Returns only once it is written, so no 201 ever outruns its record. */
+  appendCreated(pet: Pet): void;
+  /** Replaces everything saved with a snapshot (on reset and restore). */
+  replaceAll(snapshot: StoreSnapshot): void;
+  /** Also keeps the fake's session (clock, keys, windows, bans, QA records): see SessionPersistence. */
+  readonly session?: SessionPersistence;
+}
+
+/** A durable home for what a fake holds beyond its pets (mock/pipeline/session.ts). */
+interface SessionPersistence {
+  /** The session saved last time (checked whole when the fake loads it), or `undefined`. */
+  load(): unknown;
+  /**
+   * Called once, when the fake is built, with the function that reads its session as it stands:
+   * the home calls it whenever it writes.
+   */
+  attach(read: () => unknown): void;
+}

@@ -1,0 +1,20 @@
+/**
+ * `petstore-fake/qa`: the helpers that judge what a fake saw, in a test or after a whole suite:
+ * the interface coverage and client compliance gates, the merges of every test file's coverage
+ * and Pact parts, and the coverage formats. The records they read and write are the root entry's
+ * types (index.ts), which `fake.control` gives.
+ */
+export type { CoverageFormat } from './base/contract/coverage-formats.ts';
+export { formatCoverage } from './base/contract/coverage-formats.ts';
+export { CoverageMergeError, mergeCoverage } from './base/contract/merge-coverage.ts';
+export type { ClientComplianceOptions } from './steps/qa/expect-client-compliance.ts';
+export {
+  ClientComplianceError,
+  expectClientCompliance,
+} from './steps/qa/expect-client-compliance.ts';
+export type { InterfaceCoverageOptions } from './steps/qa/expect-interface-coverage.ts';
+export {
+  expectInterfaceCoverage,
+  InterfaceCoverageError,
+} from './steps/qa/expect-interface-coverage.ts';
+export { mergePacts, PactMergeError } from './steps/qa/merge-pacts.ts';

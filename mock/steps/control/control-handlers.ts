@@ -1,0 +1,292 @@
+/**
+ * The control surface over HTTP, under `<origin><controlPrefix>/` (default `/__control/`),
+ * outside `/v1` so it can never collide with the interface. Every route is a thin wrapper over
+ * control.ts; bad input gets a 400 Error body that says what to send instead.
+ *
+ * A fake on loopback is still reachable from every page the user's browser opens, so before any
+ * route runs, a request must name the fake as its Host (no DNS rebinding), must not come from
+ * another site (Origin, Sec-Fetch-Site), must carry the control token when one is set, and, when
+ * it may change state, must be `application/json`: no "simple" cross-site request (a form, a
+ * `no-cors` fetch) can have that content type without a CORS preflight, which this surface never
+ * grants.
+ */
+
+import { clockRangeProblem } from '../../base/clock/clock.ts';
+import { type Answer, errorAnswer, jsonAnswer } from '../../base/messages/answer.ts';
+import type { ErrorCode } from '../../base/messages/errors.ts';
+import type { FakeRequest } from '../../base/messages/fake-request.ts';
+import type { Limits } from '../../base/quota/plans.ts';
+import type { ResolvedConfig } from '../../pipeline/config/config.ts';
+import { ControlInputError } from '../../pipeline/control-input-error.ts';
+import { bodyOf, type ControlRequest, type ControlRoutes } from '../../pipeline/control-route.ts';
+import type { StoreSnapshot } from '../../pipeline/persistence.ts';
+import { type Context, createSlot, type Handler, type Step } from '../../pipeline/pipeline.ts';
+import { constantTimeEqual } from '../policies/auth.ts';
+import { hostProblem, hostStep } from '../policies/host-check.ts';
+import { internalErrorStep } from '../policies/internal-error-step.ts';
+import { controlActionSlot } from '../policies/request-log.ts';
+import { StorageError } from '../store/storage-error.ts';
+import type { BaseControl, ResetSeed } from './control.ts';
+import { controlPageAnswer } from './page/control-page.ts';
+
+function toEpochMs(value: unknown): number {
+  const ms =
+    typeof value === 'number' ? value : typeof value === 'string' ? Date.parse(value) : Number.NaN;
+  if (!Number.isFinite(ms))
+    throw new ControlInputError('set must be an ISO date string or epoch milliseconds');
+  return ms;
+}
+
+function clockView(control: BaseControl) {
+  const now = control.now();
+  return { now: new Date(now).toISOString(), epochMs: now, frozen: control.describe().clockFrozen };
+}
+
+/** The control surface's own routes; the policies bring theirs (control-route.ts). */
+const ownRoutes: ControlRoutes<BaseControl> = {
+  'GET state': async (control) => ({ body: control.describe() }),
+  'POST reset': async (control, request) => {
+    const { seed = 'default' } = await bodyOf(request, ['seed']);
+    await control.reset(seed as ResetSeed);
+    const pets = control.describe().pets;
+    const from = Array.isArray(seed) ? 'the given pets' : String(seed);
+    return { body: control.describe(), action: `reset to ${from} (${String(pets)} pets)` };
+  },
+  'GET clock': async (control) => ({ body: clockView(control) }),
+  'POST clock': async (control, request) => {
+    const body = await bodyOf(request, ['set', 'advance', 'freeze', 'real']);
+    // Check everything before changing anything, so a bad field leaves the clock as it was.
+    if (body.real !== undefined && body.real !== true)
+      throw new ControlInputError('real must be true (it returns the clock to real time)');
+    if (body.real === true && (body.set !== undefined || body.advance !== undefined))
+      throw new ControlInputError('real cannot be combined with set or advance');
+    if (body.freeze !== undefined && typeof body.freeze !== 'boolean')
+      throw new ControlInputError('freeze must be true or false');
+    if (
+      body.advance !== undefined &&
+      (typeof body.advance !== 'number' || !Number.isFinite(body.advance))
+    )
+      throw new ControlInputError('advance must be a number of seconds');
+    const set = body.set === undefined ? undefined : toEpochMs(body.set);
+    const target = (set ?? control.now()) + ((body.advance as number | undefined) ?? 0) * 1000;
+    const problem =
+      (set === undefined ? undefined : clockRangeProblem(set, 'set')) ??
+      clockRangeProblem(target, body.advance === undefined ? 'set' : 'advance');
+    if (problem !== undefined) throw new ControlInputError(problem);
+    const changes: string[] = [];
+    if (body.real === true) {
+      control.realTime();
+      changes.push('real time');
+    }
+    // Freeze first, so `{"set": ..., "freeze": true}` stops at exactly the time set.
+    if (body.freeze === true) control.freezeTime(true);
+    if (set !== undefined || body.advance !== undefined) control.setTime(target);
+    if (body.freeze === false) control.freezeTime(false);
+    if (set !== undefined) changes.push(`set to ${new Date(set).toISOString()}`);
+    if (body.advance !== undefined) changes.push(`advanced ${String(body.advance)} s`);
+    if (body.freeze !== undefined) changes.push(body.freeze ? 'frozen' : 'unfrozen');
+    const view = clockView(control);
+    return {
+      body: view,
+      ...(changes.length === 0 ? {} : { action: `clock ${changes.join(', ')}: now ${view.now}` }),
+    };
+  },
+  'GET keys': async (control) => ({ body: control.keys() }),
+  'POST keys': async (control, request) => {
+    const { id, key, plan } = await bodyOf(request, ['id', 'key', 'plan']);
+    const info = control.addKey({ id, key, plan } as { id: string; key: string; plan: string });
+    return { body: info, action: `key ${info.id} added (plan ${info.plan})` };
+  },
+  'PATCH keys': async (control, request, id) => {
+    const { plan, limits } = await bodyOf(request, ['plan', 'limits']);
+    if (plan !== undefined && typeof plan !== 'string')
+      throw new ControlInputError('plan must be a string');
+    const info = control.updateKey(id, {
+      ...(plan === undefined ? {} : { plan }),
+      ...(limits === undefined ? {} : { limits: limits as Limits | null }),
+    });
+    const limitsText = info.overridden
+      ? `own limits ${info.limits.perMinute}/min, ${info.limits.perDay}/day`
+      : 'plan limits';
+    return { body: info, action: `key ${info.id}: plan ${info.plan}, ${limitsText}` };
+  },
+  'GET snapshot': async (control) => ({ body: control.snapshot() }),
+  'POST restore': async (control, request) => {
+    const snapshot = await bodyOf(request, ['pets', 'nextId']);
+    await control.restore(snapshot as unknown as StoreSnapshot);
+    return {
+      body: control.describe(),
+      action: `restored ${String(control.describe().pets)} pets`,
+    };
+  },
+};
+
+/** Why a control request may not proceed, or `undefined` when it may. */
+function checkControlAccess(
+  access: ResolvedConfig['controlAccess'],
+  request: FakeRequest,
+): string | undefined {
+  if (access === 'open') return undefined;
+  if (access === 'disabled')
+    return 'the control surface is disabled (the fake listens beyond loopback without a control token)';
+  const sent = request.header('x-control-token');
+  return sent !== null && constantTimeEqual(sent, access.token)
+    ? undefined
+    : 'send the control token as X-Control-Token';
+}
+
+const SAFE_METHODS = new Set(['GET', 'HEAD']);
+
+/** Why a request comes from another site, or `undefined` when it does not. */
+function crossSiteProblem(
+  request: FakeRequest,
+  allowedHosts: readonly string[],
+): string | undefined {
+  if (request.header('sec-fetch-site') === 'cross-site')
+    return 'the control surface refuses cross-site requests (Sec-Fetch-Site: cross-site)';
+  const origin = request.header('origin');
+  if (origin === null) return undefined;
+  let host: string | undefined;
+  try {
+    const url = new URL(origin);
+    if (url.protocol === 'http:' || url.protocol === 'https:') host = url.hostname;
+  } catch {
+    // `Origin: null` (sandboxed frames, file: pages) and garbage are refused below.
+  }
+  if (host !== undefined && hostProblem(host, allowedHosts) === undefined) return undefined;
+  return `the control surface refuses requests from Origin ${origin.slice(0, 100)}`;
+}
+
+function isJson(contentType: string | null): boolean {
+  return contentType !== null && /^application\/json\s*(;|$)/i.test(contentType.trim());
+}
+
+/** The path below the control prefix, still percent-encoded. */
+function pathOf(context: Context, prefix: string): string {
+  return context.url.pathname.slice(prefix.length);
+}
+
+/** The live page's file a GET asks for, found by the token step (the files need no token). */
+const pageSlot = createSlot<Answer>('control page file');
+
+/**
+ * The refusals in front of every control route, as steps: the Host (no DNS rebinding), another
+ * site (Origin, Sec-Fetch-Site), the control token, and the content type of a change. The live
+ * page's files hold no data, so a browser may load them without the token, which its script
+ * then sends with every call.
+ */
+function controlRefusalSteps(config: ResolvedConfig): Step[] {
+  const crossSite: Step = (context, next) => {
+    const problem = crossSiteProblem(context.request, config.allowedHosts);
+    return problem === undefined ? next() : errorAnswer('cross_site_request', problem);
+  };
+  const token: Step = (context, next) => {
+    const page =
+      context.request.method === 'GET'
+        ? controlPageAnswer(pathOf(context, config.controlPrefix))
+        : undefined;
+    context.set(pageSlot, page);
+    const access =
+      page !== undefined && config.controlAccess !== 'disabled' ? 'open' : config.controlAccess;
+    const denied = checkControlAccess(access, context.request);
+    return denied === undefined ? next() : errorAnswer('control_forbidden', denied);
+  };
+  const jsonChanges: Step = (context, next) => {
+    const { request } = context;
+    if (SAFE_METHODS.has(request.method) || isJson(request.header('content-type'))) return next();
+    return errorAnswer(
+      'invalid_control_request',
+      'control requests that change state must be sent as Content-Type: application/json',
+    );
+  };
+  return [hostStep(config.allowedHosts), crossSite, token, jsonChanges];
+}
+
+function decodeSegment(segment: string): string | undefined {
+  try {
+    return decodeURIComponent(segment);
+  } catch {
+    return undefined;
+  }
+}
+
+/** Answers one control request, given the path after the prefix (still percent-encoded). */
+async function answerRoute<Control extends BaseControl>(
+  control: Control,
+  routes: ControlRoutes<Control>,
+  request: ControlRequest,
+  path: string,
+): Promise<{ readonly answer: Answer; readonly action?: string }> {
+  const [resource = '', ...rest] = path.split('/').filter(Boolean);
+  const route = Object.hasOwn(routes, `${request.method} ${resource}`)
+    ? routes[`${request.method} ${resource}`]
+    : undefined;
+  const takesId = request.method === 'PATCH' && resource === 'keys';
+  const id = rest.length === 1 ? decodeSegment(rest[0] as string) : undefined;
+  if (route === undefined || (takesId ? id === undefined : rest.length > 0)) {
+    const known = Object.keys(routes).map((name) => name.replace(' ', ' /'));
+    return {
+      answer: errorAnswer(
+        'control_not_found',
+        `unknown control route ${request.method} ${path.slice(0, 100)}; known: ${known.join(', ')}, PATCH /keys/{id}`,
+      ),
+    };
+  }
+  try {
+    const result = await route(control, request, id ?? '');
+    return {
+      answer: result.answer ?? jsonAnswer(200, result.body),
+      ...(result.action === undefined ? {} : { action: result.action }),
+    };
+  } catch (error) {
+    if (error instanceof ControlInputError)
+      return { answer: errorAnswer(error.code, error.message) };
+    if (error instanceof StorageError) {
+      const code: ErrorCode = error.kind === 'full' ? 'insufficient_storage' : 'storage_failed';
+      return { answer: errorAnswer(code, `nothing changed: ${error.message}`) };
+    }
+    throw error;
+  }
+}
+
+/** The control surface as a pipeline: its refusals, then its routes (see runPipeline). */
+export interface ControlPipeline {
+  readonly steps: readonly Step[];
+  readonly handler: Handler;
+}
+
+/**
+ * The control surface's sub-pipeline: a bug in it is a logged 500, then the refusals (Host,
+ * cross-site, token, content type), then the page or the route, whose change the log records.
+ */
+export function controlPipeline<PolicyControl extends object>(
+  control: BaseControl & PolicyControl,
+  policyRoutes: ControlRoutes<PolicyControl>,
+  config: ResolvedConfig,
+): ControlPipeline {
+  const routes: ControlRoutes<BaseControl & PolicyControl> = { ...ownRoutes, ...policyRoutes };
+  const handler: Handler = async (context) => {
+    const page = context.get(pageSlot);
+    if (page !== undefined) return page;
+    const path = pathOf(context, config.controlPrefix);
+    const request = { ...bind(context.request), maxBodyBytes: config.maxBodyBytes };
+    const outcome = await answerRoute(control, routes, request, path);
+    context.set(controlActionSlot, outcome.action);
+    return outcome.answer;
+  };
+  return {
+    steps: [internalErrorStep('control request'), ...controlRefusalSteps(config)],
+    handler,
+  };
+}
+
+/** The request's methods bound to it, so it can be spread into a ControlRequest. */
+function bind(request: FakeRequest): FakeRequest {
+  return {
+    method: request.method,
+    url: request.url,
+    header: (name) => request.header(name),
+    headerList: () => request.headerList(),
+    body: (maxBytes) => request.body(maxBytes),
+  };
+}

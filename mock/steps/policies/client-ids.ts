@@ -1,0 +1,59 @@
+/**
+ * Who sent a request, by name: the client id the client report, the interface coverage and the
+ * request log all show, worked out once per request.
+ */
+
+import { type Redaction, redacted } from '../../base/messages/redaction.ts';
+import type { KeySecrets } from '../../base/quota/plans.ts';
+import { type Context, createSlot } from '../../pipeline/pipeline.ts';
+
+/** Names the client of a request (see createClientIds). */
+export type ClientIds = (context: Context) => string;
+
+/** The request's client id, once a step has worked it out. */
+const clientIdSlot = createSlot<string>('client id');
+
+/**
+ * Who sent a request (also on every request-log line): its `X-Client-Id`, else its
+ * `User-Agent`, else `-`, at most 64 characters, and never a secret (a client that sent a key or
+ * the control token there, raw, percent-encoded or in base64, is shown as `[redacted]`).
+ */
+export function createClientIds(secretsNow: KeySecrets, redaction: Redaction): ClientIds {
+  // A client sends the same header on every request: its id is worked out once per header text
+  // while the keys stay the same entries (adding a key or a reset brings new secrets to look for).
+  const byHeader = new Map<string, string>();
+  let secretsSeen: readonly string[] | undefined;
+  return (context) => {
+    // Asked by three steps per request (the report, the coverage, the request log): worked out
+    // once, against the secrets known when the first asked.
+    let found = context.get(clientIdSlot);
+    if (found !== undefined) return found;
+    // Lower-case names: the HTTP door looks headers up as given.
+    const { request } = context;
+    const raw = request.header('x-client-id') ?? request.header('user-agent') ?? '-';
+    const secrets = secretsNow();
+    if (secrets !== secretsSeen) {
+      byHeader.clear();
+      secretsSeen = secrets;
+    }
+    found = byHeader.get(raw);
+    if (found === undefined) {
+      found = clientIdFrom(raw, redaction);
+      // Bounded: a client that changes its header on every request costs no memory.
+      if (byHeader.size >= 256) byHeader.clear();
+      byHeader.set(raw, found);
+    }
+    context.set(clientIdSlot, found);
+    return found;
+  };
+}
+
+function clientIdFrom(raw: string, redaction: Redaction): string {
+  // Printable ASCII only: the id reaches the CLI's summary and the page.
+  const id =
+    raw
+      .replace(/[^\x20-\x7e]/g, '?')
+      .trim()
+      .slice(0, 64) || '-';
+  return redaction.text(raw) === raw ? id : redacted;
+}

@@ -1,0 +1,66 @@
+/** X-RateLimit-* on every answer of the interface, errors included (interface: Limits). */
+
+import type { KeyEntry, Limits } from '../../base/quota/plans.ts';
+import { limitsFor } from '../../base/quota/plans.ts';
+import {
+  anonymousRateLimit,
+  emptyUsage,
+  type KeyUsage,
+  peekRateLimit,
+  type RateLimitHeaders,
+  rateLimitHeaderRecord,
+} from '../../base/quota/rate-limit.ts';
+import type { Step } from '../../pipeline/pipeline.ts';
+import { authenticate } from './auth.ts';
+import { rateLimitSlot } from './refusal.ts';
+
+/** What the headers are read from: the keys, their plans and their usage, as the fake holds them. */
+export interface RateLimitSources {
+  readonly keys: readonly KeyEntry[];
+  readonly plans: Readonly<Record<string, Limits>>;
+  /** Rate-limit usage by key id. */
+  readonly usage: ReadonlyMap<string, KeyUsage>;
+}
+
+/**
+ * The X-RateLimit-* values of an answer no rate-limit step decided (a refusal made before the
+ * rate limit: a bad Host, an oversized body, a 401): the caller's own window, without spending a
+ * request, when `authorization` names a valid key ("Limit applying to the caller", interface:
+ * Limits); else the anonymous ones.
+ */
+function callerRateLimit(
+  { keys, plans, usage }: RateLimitSources,
+  authorization: string | null,
+  now: number,
+): RateLimitHeaders {
+  const auth = authorization === null ? undefined : authenticate(authorization, keys);
+  if (!auth?.ok) return anonymousRateLimit(plans, now);
+  // A copy for a key never seen: peeking rolls the windows, and must not enrol the key.
+  const record = usage.get(auth.key.id) ?? emptyUsage();
+  return peekRateLimit(record, limitsFor(plans, auth.key), now);
+}
+
+/** `callerRateLimit` as the three headers. */
+export function callerRateLimitHeaders(
+  sources: RateLimitSources,
+  authorization: string | null,
+  now: number,
+): Record<string, string> {
+  return rateLimitHeaderRecord(callerRateLimit(sources, authorization, now));
+}
+
+/**
+ * The step: writes the X-RateLimit-* values a later step left (the caller's window, or a
+ * refusal's), else `callerRateLimit`'s: a request no window counted still learns its limits.
+ */
+export function rateLimitHeadersStep(sources: RateLimitSources): Step {
+  return {
+    after(context, answer) {
+      const rateLimit =
+        context.get(rateLimitSlot) ??
+        callerRateLimit(sources, context.request.header('authorization'), context.now);
+      Object.assign(answer.headers, rateLimitHeaderRecord(rateLimit));
+      return answer;
+    },
+  };
+}

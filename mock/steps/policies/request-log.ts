@@ -1,0 +1,113 @@
+/**
+ * The request log: one record per answered request, for `onExchange` (the `npm start` log, tests).
+ * Never the key itself: its public id, and the URL through the fake's one redaction (redaction.ts).
+ */
+
+import type { OperationId } from '../../base/contract/types.ts';
+import type { Answer } from '../../base/messages/answer.ts';
+import type { FakeRequest } from '../../base/messages/fake-request.ts';
+import type { Redaction } from '../../base/messages/redaction.ts';
+import type { ExchangeRecord } from '../../pipeline/config/config.ts';
+import { createSlot, type Step } from '../../pipeline/pipeline.ts';
+import { routeSlot } from '../routes/route.ts';
+import { keyIdSlot } from './auth.ts';
+import type { ClientIds } from './client-ids.ts';
+
+/** What a control request changed, in words for the log (never a secret). */
+export const controlActionSlot = createSlot<string>('what the control request changed');
+
+/** Where the path starts in an absolute URL string (after `scheme://authority`). */
+export function pathStart(url: string): number {
+  const authority = url.indexOf('//');
+  const slash = url.indexOf('/', authority === -1 ? 0 : authority + 2);
+  return slash === -1 ? url.length : slash;
+}
+
+/** The request log of one fake. */
+export interface RequestLog {
+  /** The step that logs every answer of a pipeline: the interface's, or the control surface's. */
+  step(kind: 'api' | 'control'): Step;
+  /** Logs an answer given before any pipeline ran (a request target too long or unparsable, a path the fake does not serve). */
+  record(request: FakeRequest, url: URL | undefined, answer: Answer, started: number): void;
+}
+
+interface RequestLogOptions {
+  readonly onExchange: ((record: ExchangeRecord) => void) | undefined;
+  /** What the URLs pass through before they are logged. */
+  readonly redaction: Redaction;
+  readonly clientIds: ClientIds;
+}
+
+/** Creates the request log; without `onExchange` its steps pass straight through. */
+export function createRequestLog({
+  onExchange,
+  redaction,
+  clientIds,
+}: RequestLogOptions): RequestLog {
+  const write = (
+    request: FakeRequest,
+    shownUrl: string,
+    answer: Answer,
+    started: number,
+    extra: {
+      readonly keyId: string;
+      readonly clientId?: string;
+      readonly operationId?: OperationId | undefined;
+      readonly control?: true;
+      readonly controlAction?: string | undefined;
+    },
+  ) =>
+    onExchange?.({
+      method: request.method,
+      url: shownUrl,
+      status: answer.status,
+      keyId: extra.keyId,
+      ...(extra.clientId === undefined ? {} : { clientId: extra.clientId }),
+      operationId: extra.operationId,
+      durationMs: performance.now() - started,
+      ...(extra.control ? { control: true } : {}),
+      ...(answer.errorCode === undefined ? {} : { errorCode: answer.errorCode }),
+      ...(extra.controlAction === undefined ? {} : { controlAction: extra.controlAction }),
+    });
+  /** Redacted whole, then cut: a cut first could leave part of a secret. */
+  const shown = (text: string) => redaction.text(text).slice(0, 200);
+
+  // Promise reactions rather than async steps: no suspended frame per request.
+  const apiStep: Step = (context, next) => {
+    const started = performance.now();
+    return next().then((answer) => {
+      write(context.request, redaction.url(context.url), answer, started, {
+        keyId: context.get(keyIdSlot) ?? '-',
+        clientId: clientIds(context),
+        operationId: context.get(routeSlot)?.route.operationId,
+      });
+      return answer;
+    });
+  };
+  const controlStep: Step = (context, next) => {
+    const started = performance.now();
+    return next().then((answer) => {
+      // The token travels in a header, but a careless client may put a key in a control path.
+      write(context.request, shown(context.url.pathname), answer, started, {
+        keyId: '-',
+        control: true,
+        controlAction: context.get(controlActionSlot),
+      });
+      return answer;
+    });
+  };
+  const passThrough: Step = (_context, next) => next();
+
+  return {
+    step: (kind) =>
+      onExchange === undefined ? passThrough : kind === 'api' ? apiStep : controlStep,
+    record(request, url, answer, started) {
+      if (onExchange === undefined) return;
+      const start = pathStart(request.url);
+      // An unparsable or over-long target: its first 8 KiB redacted, then its first 200 characters.
+      const shownUrl =
+        url === undefined ? shown(request.url.slice(start, start + 8400)) : redaction.url(url);
+      write(request, shownUrl, answer, started, { keyId: '-' });
+    },
+  };
+}

@@ -1,0 +1,169 @@
+/**
+ * The pipeline step that feeds the client report: right after authentication, so it sees every
+ * answer a key's client gets (forced, chaos, ban, rate limit or the operation's own) and the
+ * fake's clock when the request arrived and when its answer left.
+ */
+import type { ControllableClock } from '../../base/clock/clock.ts';
+import { ConfigError } from '../../base/config-error.ts';
+import { stringifyJson } from '../../base/contract/lossless-json.ts';
+import type { BodyBytes } from '../../base/messages/fake-request.ts';
+import type { Redaction } from '../../base/messages/redaction.ts';
+import type { ResolvedConfig } from '../../pipeline/config/config.ts';
+import type { PolicyCommandLine } from '../../pipeline/config/policy-command-line.ts';
+import type { ControlRoutes } from '../../pipeline/control-route.ts';
+import type { Policy } from '../../pipeline/pipeline.ts';
+import { callerSlot } from '../policies/auth.ts';
+import type { ClientIds } from '../policies/client-ids.ts';
+import { refusedUntilSlot } from '../policies/rate-limit-step.ts';
+import { rateLimitSlot } from '../policies/refusal.ts';
+import { injectedBy, isDropped } from './answer-marks.ts';
+import { type ClientReport, createClientReporter, isNonIdempotent } from './client-report.ts';
+import { formatClientReport } from './client-report-summary.ts';
+
+/** What the client report's step is built from. */
+interface ClientReportParts {
+  readonly clock: ControllableClock;
+  readonly clientIds: ClientIds;
+  /** The one redaction the report passes through where it is written. */
+  readonly redaction: Redaction;
+  readonly config: Pick<ResolvedConfig, 'maxBodyBytes'>;
+}
+
+/** The client report's options, which join createFake's through the step's registration. */
+export interface ClientReportOptions {
+  readonly clientReport?: {
+    /**
+     * `one`: every client id is one copy of an app, so all its connections are one instance and
+     * a request before a Retry-After any of them was given is early. Default `unknown`: copies
+     * are told apart by connection (README, "Two copies under one id"). A client may declare it
+     * for itself with `X-Client-Copies: 1`.
+     */
+    readonly copiesPerId?: 'one' | 'unknown';
+  };
+}
+
+const copiesChoices = ['one', 'unknown'] as const;
+
+/** Where the door knows no connection (fake.fetch, msw in Node): one process, one connection. */
+const inProcess = 'in-process';
+
+/** FNV-1a over a body's bytes, as hex: the same create sent again has the same hash. */
+function bodyHash(body: BodyBytes): string {
+  if (body === 'too-large') return 'too-large';
+  let hash = 0x811c9dc5;
+  for (const byte of body) {
+    hash ^= byte;
+    hash = Math.imul(hash, 0x01000193) >>> 0;
+  }
+  return hash.toString(16);
+}
+
+/** What the control surface can read of the client report (part of `fake.control`). */
+export interface ClientReportControl {
+  /** The client compliance report: every key's clients, their verdicts per rule, the latest requests. */
+  clients(): ClientReport;
+}
+
+/**
+ * The step: passes the request on, then records its answer in the client report, with real time
+ * beside the fake's clock and what the ban policy made of it (read off the key's usage).
+ */
+export function clientReportPolicy(
+  { clock, clientIds, redaction, config }: ClientReportParts,
+  options: ClientReportOptions,
+): Policy<ClientReportControl> {
+  const copies = options.clientReport?.copiesPerId ?? 'unknown';
+  if (!copiesChoices.includes(copies))
+    throw new ConfigError(
+      'clientReport.copiesPerId',
+      `must be one of: ${copiesChoices.join(', ')}; got ${JSON.stringify(copies)}`,
+    );
+  const reporter = createClientReporter();
+  const step: Policy['step'] = (context, next) => {
+    const { request, url, now } = context;
+    const arrivedReal = Date.now();
+    const { usage, key } = context.need(callerSlot);
+    const clientId = clientIds(context);
+    const connection = request.connection ?? inProcess;
+    const declared = request.header('x-client-copies')?.trim().toLowerCase();
+    const oneCopy = copies === 'one' || declared === '1' || declared === 'one';
+    const arrivalSeq = reporter.arrive(key.id, clientId, connection, oneCopy);
+    // The ban step decides synchronously inside next(): read the key's ban before it.
+    const bannedBefore = usage.bannedUntil;
+    // A promise reaction rather than an async step: no suspended frame per request.
+    return next().then(async (answer) => {
+      const refused = context.get(refusedUntilSlot) !== undefined;
+      const answeredAt = clock.now();
+      const answeredReal = Date.now();
+      const reset = context.get(rateLimitSlot)?.reset;
+      // Only a non-idempotent request's body is read (the route read it already, or it is small).
+      const hash = isNonIdempotent(request.method)
+        ? bodyHash(await request.body(config.maxBodyBytes))
+        : undefined;
+      reporter.record({
+        keyId: key.id,
+        clientId,
+        connection,
+        arrivalSeq,
+        oneCopy,
+        method: request.method,
+        url,
+        bodyHash: hash,
+        arrivedAt: now,
+        answeredAt,
+        arrivedReal,
+        answeredReal,
+        status: answer.status,
+        errorCode: answer.errorCode,
+        retryAfter: answer.headers['Retry-After'],
+        resetInMs: reset === undefined ? undefined : Math.max(0, reset * 1000 - answeredAt),
+        chaos: injectedBy(answer) === 'chaos',
+        dropped: isDropped(answer),
+        refused,
+        keyViolations: usage.violations,
+        banStarted:
+          answer.errorCode === 'temporarily_banned' &&
+          refused &&
+          usage.bannedUntil !== bannedBefore,
+      });
+      return answer;
+    });
+  };
+  const control: ClientReportControl = {
+    clients: () =>
+      redaction.json(reporter.report(clock.now(), Date.now(), clock.frozen, redaction.url)),
+  };
+  return { step, reset: () => reporter.clear(), control, routes: clientReportRoutes };
+}
+
+/** `GET /__control/clients`: the client compliance report. */
+const clientReportRoutes: ControlRoutes<ClientReportControl> = {
+  'GET clients': async (control) => ({ body: control.clients() }),
+};
+
+/** `npm start --client-copies <one|unknown> --client-report <file>`. */
+clientReportPolicy.commandLine = {
+  flags: [
+    {
+      name: 'client-copies',
+      value: '<one|unknown>',
+      help: 'one: each X-Client-Id is one copy of an app, in the client report (default unknown)',
+      option: 'clientReport.copiesPerId',
+      reads: 'text',
+    },
+  ],
+  exitFiles: [
+    {
+      name: 'client-report',
+      help: 'on exit, also write the client compliance report there as JSON',
+      finish(control) {
+        const report = control.clients();
+        return {
+          summary: formatClientReport(report),
+          text: () => `${stringifyJson(report, 2)}\n`,
+          done: (path) => `client report written to ${path}`,
+        };
+      },
+    },
+  ],
+} satisfies PolicyCommandLine<ClientReportControl>;

@@ -1,0 +1,58 @@
+/**
+ * `GET /pets/{petId}` (getPet), deprecated: 200 or 404, with the deprecation headers on every
+ * response, and gone (404 `endpoint_removed`) once the fake's clock passes the sunset.
+ */
+
+import { deprecationHeaders, isSunset } from '../../base/contract/deprecation.ts';
+import { errorAnswer, jsonAnswer } from '../../base/messages/answer.ts';
+import type { ResolvedConfig } from '../../pipeline/config/config.ts';
+import type { Handler } from '../../pipeline/pipeline.ts';
+import { type RouteOptions, routeSlot } from './route.ts';
+
+const INT64_MAX = 2n ** 63n - 1n;
+
+/**
+ * Parses a path id as int64, or `undefined` when it is not one. Ids past 2^53 are valid int64
+ * values that no stored pet can have, so they come back as `undefined` too: a rounded Number
+ * would match a different pet.
+ */
+export function parsePetId(raw: string): number | undefined {
+  if (!isInt64Text(raw)) return undefined;
+  const id = Number(BigInt(raw));
+  return Number.isSafeInteger(id) ? id : undefined;
+}
+
+/** Whether a path id is an int64 written in decimal (ids past 2^53 included). */
+function isInt64Text(raw: string): boolean {
+  if (!/^-?\d{1,20}$/.test(raw)) return false;
+  const big = BigInt(raw);
+  return big >= -INT64_MAX - 1n && big <= INT64_MAX;
+}
+
+/** The deprecation headers of getPet, pointing at its replacement on the same origin. */
+export function getPetHeaders(config: ResolvedConfig): (url: URL) => Record<string, string> {
+  return (url) => deprecationHeaders(config.deprecation, `${url.origin}${config.basePath}/pets`);
+}
+
+/** Answers getPet. */
+export const getPet =
+  ({ store, clock, config }: RouteOptions): Handler =>
+  (context) => {
+    if (isSunset(config.deprecation, clock.now())) {
+      return errorAnswer(
+        'endpoint_removed',
+        'GET /pets/{petId} was removed on its sunset date; use GET /pets?status=...',
+      );
+    }
+    const raw = context.need(routeSlot).params.petId;
+    if (config.malformedIdStatus === 400 && !isInt64Text(raw ?? ''))
+      return errorAnswer(
+        'invalid_id',
+        `petId must be an int64, got ${JSON.stringify(String(raw).slice(0, 40))}.`,
+      );
+    const id = raw === undefined ? undefined : parsePetId(raw);
+    const pet = id === undefined ? undefined : store.get(id);
+    if (pet === undefined)
+      return errorAnswer('not_found', `No pet with id ${String(raw).slice(0, 40)}.`);
+    return jsonAnswer(200, pet);
+  };

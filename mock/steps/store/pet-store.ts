@@ -1,0 +1,168 @@
+/**
+ * The fake's pets, kept as plain records (only the contract's fields, in its order) in the two
+ * shapes its reads need: an index by id (pet-index.ts) and id-ordered lists, all pets and per
+ * status, so lookups by id and listings by status stay flat at 100k pets. Every pet stored is a valid Pet: created ones
+ * come from a NewPet the route validated plus an id the store assigns, restored ones are checked
+ * against the contract's Pet schema whole before anything changes (`snapshotProblem`).
+ *
+ * (Until 2026-11-25 every pet also went through an @msw/data collection, which only validated
+ * and held a second record of it: about 700 bytes a pet beyond the pet itself (a random UUID, a
+ * Map and symbol-keyed properties per record) and about 15 µs a create, while every read went
+ * through the indexes here. Measured in bench/optimisations.md.)
+ */
+import { checkPet, describeIssues, onlyFields, petFields } from '../../base/contract/schemas.ts';
+import type { Pet, PetStatus } from '../../base/contract/types.ts';
+import type { PetStore } from '../../pipeline/fake-state.ts';
+import type { StorePersistence, StoreSnapshot } from '../../pipeline/persistence.ts';
+import { createPetIndex } from './pet-index.ts';
+import { createPetList, type PetList } from './pet-list.ts';
+import { StorageError } from './storage-error.ts';
+
+/** The largest id the fake keeps exact (2^53 - 1); ids and `nextId` past it are refused. */
+export const maxPetId = Number.MAX_SAFE_INTEGER;
+
+function byId(a: Pet, b: Pet): number {
+  return Number(a.id) - Number(b.id);
+}
+
+/**
+ * Creates a store holding `seed` (ids kept as given); new pets get ids after the largest. With
+ * `persistence`, the saved state wins over the seed, and every change is saved before it is
+ * acknowledged.
+ */
+export async function createPetStore(
+  seed: readonly Pet[] = [],
+  persistence?: StorePersistence,
+): Promise<PetStore> {
+  let index = createPetIndex();
+  let all = createPetList();
+  let byStatus = new Map<PetStatus | undefined, PetList>();
+  let nextId = 1;
+
+  /** Stores a valid pet, a plain copy from `copyPet`, under its id; throws if the id is taken. */
+  const add = (pet: Pet): Pet => {
+    const id = Number(pet.id);
+    if (!Number.isSafeInteger(id) || index.has(id))
+      throw new Error(`pet-store: duplicate or unsafe id ${String(pet.id)}`);
+    return addUnder(id, pet);
+  };
+
+  /**
+   * Stores a pet under an id known to be free. `create` calls it directly: `nextId` is past every
+   * stored id, so the look-up `add` makes first is not needed.
+   */
+  const addUnder = (id: number, pet: Pet): Pet => {
+    // Frozen: pages and their JSON text are reused until a pet is inserted among them.
+    Object.freeze(pet);
+    index.set(id, pet);
+    nextId = Math.max(nextId, id + 1);
+    all.insert(pet);
+    let list = byStatus.get(pet.status);
+    if (list === undefined) {
+      list = createPetList();
+      byStatus.set(pet.status, list);
+    }
+    list.insert(pet);
+    return pet;
+  };
+
+  const load = (pets: readonly Pet[], next: number): void => {
+    index = createPetIndex();
+    all = createPetList();
+    byStatus = new Map();
+    nextId = 1;
+    for (const pet of [...pets].sort(byId)) add(copyPet(pet));
+    nextId = Math.max(nextId, next);
+  };
+
+  /** Checks a snapshot, saves it, then loads it: a bad snapshot or a failed save changes nothing. */
+  const replace = async (snapshot: StoreSnapshot): Promise<void> => {
+    assertSnapshot(snapshot);
+    const normalised = normaliseSnapshot(snapshot);
+    if (persistence !== undefined) {
+      try {
+        persistence.replaceAll(normalised);
+      } catch (error) {
+        throw new StorageError(error);
+      }
+    }
+    load(normalised.pets, normalised.nextId);
+  };
+
+  const saved = persistence?.load();
+  if (saved !== undefined) {
+    assertSnapshot(saved);
+    load(saved.pets, saved.nextId);
+  } else await replace({ pets: seed, nextId: 1 });
+
+  return {
+    create(pet) {
+      if (nextId > maxPetId) return undefined;
+      const id = nextId;
+      // The id last: a body's own `id` (or any field past the contract's) never reaches the store.
+      const record = copyPet({ ...pet, id });
+      // Saved first, synchronously: a failed save leaves no trace, and no request can see the
+      // pet (or be given its id) before it is safely written.
+      if (persistence !== undefined) {
+        try {
+          persistence.appendCreated(record);
+        } catch (error) {
+          throw new StorageError(error);
+        }
+      }
+      return addUnder(id, record);
+    },
+    get: (id) => index.get(id),
+    list(limit, status) {
+      const source = status === undefined ? all : byStatus.get(status);
+      return source === undefined ? noPets : source.page(limit);
+    },
+    count: () => index.size,
+    snapshot: () => ({ pets: all.pets.map(copyPet), nextId }),
+    restore: replace,
+  };
+}
+
+const noPets: readonly Pet[] = Object.freeze([]);
+
+/** A plain copy of a pet with only the contract's fields, in the contract's order. */
+function copyPet(pet: Pet): Pet {
+  return onlyFields(pet, petFields);
+}
+
+/** Pets in id order and a `nextId` past the largest id: what the store holds after a restore. */
+function normaliseSnapshot(snapshot: StoreSnapshot): StoreSnapshot {
+  const pets = [...snapshot.pets].map(copyPet).sort(byId);
+  const largest = pets.length === 0 ? 0 : Number((pets.at(-1) as Pet).id);
+  return { pets, nextId: Math.max(snapshot.nextId, largest + 1) };
+}
+
+/** What is wrong with `snapshot` (the first problem), or `undefined` when it can be restored whole. */
+export function snapshotProblem(snapshot: unknown): string | undefined {
+  const value = snapshot as Partial<StoreSnapshot> | null;
+  if (value === null || typeof value !== 'object' || !Array.isArray(value.pets))
+    return 'snapshot must be an object with a "pets" array';
+  const extra = Object.keys(value).filter((field) => field !== 'pets' && field !== 'nextId');
+  if (extra.length > 0)
+    return `snapshot has unknown field(s) ${extra.join(', ')}; only pets, nextId`;
+  const nextId = value.nextId;
+  if (typeof nextId !== 'number' || !Number.isSafeInteger(nextId) || nextId < 1)
+    return `snapshot.nextId must be an integer from 1 to ${maxPetId} (2^53 - 1), got ${String(nextId)}`;
+  const seen = new Set<number>();
+  for (const [index, pet] of value.pets.entries()) {
+    const issues = checkPet(pet);
+    if (issues.length > 0) return `snapshot.pets[${index}]: ${describeIssues(issues)}`;
+    const id = (pet as Pet).id;
+    if (typeof id !== 'number' || !Number.isSafeInteger(id) || id < 1)
+      return `snapshot.pets[${index}].id must be an integer from 1 to ${maxPetId} (2^53 - 1), got ${String(id)}`;
+    if (seen.has(id)) return `snapshot.pets[${index}].id ${id} is used twice`;
+    seen.add(id);
+  }
+  return undefined;
+}
+
+/** Throws a RangeError naming the first problem unless `snapshot` can be restored whole. */
+function assertSnapshot(snapshot: unknown): asserts snapshot is StoreSnapshot {
+  const problem = snapshotProblem(snapshot);
+  if (problem !== undefined) throw new RangeError(problem);
+}
