@@ -2,9 +2,10 @@
  * The shared fake's storage in IndexedDB (fake-storage.ts): one database per fake name, with the
  * pets (one record each, so a create writes one pet, not the store), the session and `nextId` in
  * one record and each policy's part of the session in one of its own (written only when it
- * changed: a recording is not written again on every request), and the replies of the last calls. A commit is one transaction over all three, so
- * what is written is always a state the fake was in; commits asked for while one is being
- * written share the next (group commit), so a burst of calls costs a few writes, not one each.
+ * changed: a recording is not written again on every request), and the replies of the last
+ * calls. A commit is one transaction over all three, so what is written is always a state the
+ * fake was in; commits asked for while one is being written share the next (group commit), so a
+ * burst of calls costs a few writes, not one each.
  *
  * Storage that cannot be opened (disabled for the site, a browser without IndexedDB), that is
  * full, or whose content cannot be read never breaks the page: the problem is told once on the
@@ -166,7 +167,8 @@ export async function openIndexedDbStorage(
   /** `writing`: every change is written; `stopped`: nothing is, until the fake is reset. */
   let mode: 'writing' | 'stopped' = 'writing';
   let status: StorageStatus = { kept: 'indexeddb' };
-  let loadable = keptProblem(kept) === undefined;
+  /** Whether what was kept is loaded: not once it was set aside. */
+  let loadable = true;
   const replies = kept.replies;
   let nextId = kept.state?.nextId ?? 1;
   // Changes not written yet. `replaceWith` is a whole new store (a reset, a restore, the seed).
@@ -187,14 +189,17 @@ export async function openIndexedDbStorage(
     warn(`petstore-fake: ${problem}: ${advice}`);
   };
 
-  const problem = keptProblem(kept);
-  if (problem !== undefined) {
+  /** What was kept cannot be read: the fake starts from its seed, in memory until a reset. */
+  const setAside = (why: string) => {
     loadable = false;
     stop(
-      `the fake this browser kept could not be read (${problem})`,
+      `the fake this browser kept could not be read (${why})`,
       'this page starts from the seed and keeps its state in memory only; fake.control.reset() starts over with storage.',
     );
-  }
+  };
+
+  const problem = keptProblem(kept);
+  if (problem !== undefined) setAside(problem);
 
   db.onversionchange = () => {
     // A deleted database cannot be written again through this connection.
@@ -258,7 +263,7 @@ export async function openIndexedDbStorage(
       const record: StateRecord = { nextId, session };
       const states = transaction.objectStore(stateStore);
       states.put(record, stateKey);
-      // A policy's part is the same object while it has not changed (core/session.ts).
+      // A policy's part is the same object while it has not changed (pipeline/session.ts).
       const changedParts = Object.entries(policies).filter(
         ([name, part]) => writtenParts.get(name) !== part,
       );
@@ -311,13 +316,7 @@ export async function openIndexedDbStorage(
     persistence,
     replies,
     commit,
-    setAside(why) {
-      loadable = false;
-      stop(
-        `the fake this browser kept could not be read (${why})`,
-        'this page starts from the seed and keeps its state in memory only; fake.control.reset() starts over with storage.',
-      );
-    },
+    setAside,
     status: () => status,
     close() {
       closed = true;
