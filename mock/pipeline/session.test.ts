@@ -62,6 +62,12 @@ it('a session refused in any part is refused whole, naming the part', async () =
   const badUsage = { ...saved, usage: { 'demo-free': { minute: { start: -1, count: 0 } } } };
   await expect(fakeWith(badUsage)).rejects.toThrow(/usage of "demo-free"/);
   await expect(fakeWith({ ...saved, format: 2 })).rejects.toThrow(/is not of format 1/);
+  // The keys are read by the keys file's own check: one secret for two ids is refused there too.
+  const [first] = saved.keys;
+  const twins = { ...saved, keys: saved.keys.map((key) => ({ ...key, key: first?.key })) };
+  await expect(fakeWith(twins)).rejects.toThrow(
+    /saved session keys\[1\]\.key is the same secret as an earlier key/,
+  );
 });
 
 it('a recording that did not change is saved again as the same object, so a door need not write it again', async () => {

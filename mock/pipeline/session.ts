@@ -8,8 +8,7 @@
 import type { ClockState } from '../base/clock/clock.ts';
 import { ConfigError } from '../base/config-error.ts';
 import { isJsonObject } from '../base/contract/lossless-json.ts';
-import { keyFormatProblem } from '../base/quota/key-format.ts';
-import { assertLimits, type KeyEntry, keyIdPattern } from '../base/quota/plans.ts';
+import { assertKeyEntries, assertLimits, type KeyEntry } from '../base/quota/plans.ts';
 import { type KeyUsage, usageProblem } from '../base/quota/rate-limit.ts';
 import type { FakeState } from './fake-state.ts';
 import type { PolicyState } from './pipeline.ts';
@@ -89,26 +88,22 @@ function checkClock(clock: unknown): ClockState {
 
 function checkKeys(keys: unknown, plans: FakeState['plans']): KeyEntry[] {
   if (!Array.isArray(keys)) return fail('has no list of keys');
-  const ids = new Set<string>();
-  return keys.map((entry: unknown, index): KeyEntry => {
-    if (!isJsonObject(entry)) return fail(`keys[${index}] is not an object`);
-    const { id, key, plan, limits } = entry;
-    if (typeof id !== 'string' || !keyIdPattern.test(id) || ids.has(id))
-      return fail(`keys[${index}].id is not a new key id`);
-    ids.add(id);
-    if (keyFormatProblem(key) !== undefined) return fail(`keys[${index}].key is not a key`);
-    if (typeof plan !== 'string' || !Object.hasOwn(plans, plan))
-      return fail(`keys[${index}].plan is not one of: ${Object.keys(plans).join(', ')}`);
-    if (limits !== undefined) {
-      try {
-        assertLimits(limits, `keys[${index}].limits`);
-      } catch (error) {
-        if (error instanceof ConfigError) fail(`${error.option} ${error.problem}`);
-        throw error;
-      }
-    }
-    return { id, key: key as string, plan, ...(limits === undefined ? {} : { limits }) };
-  });
+  try {
+    // The keys file's own check (ids and secrets each used once, a known plan), then the limits
+    // the control surface may have set on a key.
+    assertKeyEntries(keys, plans, 'keys');
+    for (const [index, { limits }] of (keys as KeyEntry[]).entries())
+      if (limits !== undefined) assertLimits(limits, `keys[${index}].limits`);
+  } catch (error) {
+    if (error instanceof ConfigError) fail(`${error.option} ${error.problem}`);
+    throw error;
+  }
+  return (keys as KeyEntry[]).map(({ id, key, plan, limits }) => ({
+    id,
+    key,
+    plan,
+    ...(limits === undefined ? {} : { limits }),
+  }));
 }
 
 /**

@@ -102,11 +102,24 @@ export function parseKeysFile(data: unknown, source = 'keys file'): KeysFile {
   }
   for (const [name, limits] of Object.entries(file.plans))
     assertLimits(limits, `${source}: plans.${name}`);
-  const plans = file.plans as Record<string, Limits>;
+  assertKeyEntries(file.keys, file.plans as Record<string, Limits>, `${source}: keys`);
+  return file as KeysFile;
+}
+
+/**
+ * Throws a ConfigError naming the bad field (`<where>[i].id`...) unless every entry has a plain
+ * id used once, a key of the key format used once, and one of `plans`. A keys file and a saved
+ * session read their keys through it.
+ */
+export function assertKeyEntries(
+  entries: readonly unknown[],
+  plans: Readonly<Record<string, Limits>>,
+  keysWhere: string,
+): void {
   const ids = new Set<string>();
   const secrets = new Set<string>();
-  for (const [index, entry] of (file.keys as unknown[]).entries()) {
-    const where = `${source}: keys[${index}]`;
+  for (const [index, entry] of entries.entries()) {
+    const where = `${keysWhere}[${index}]`;
     const { id, key, plan } = (entry ?? {}) as Partial<KeyEntry>;
     if (typeof id !== 'string' || !keyIdPattern.test(id))
       throw new ConfigError(`${where}.id`, 'must be 1 to 64 characters of A-Z a-z 0-9 . _ -');
@@ -125,5 +138,4 @@ export function parseKeysFile(data: unknown, source = 'keys file'): KeysFile {
     ids.add(id);
     secrets.add(key as string);
   }
-  return file as KeysFile;
 }
