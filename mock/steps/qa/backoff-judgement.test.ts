@@ -160,7 +160,6 @@ function simulate(name: string, { formula, retries }: Case) {
         clientId: 'sim',
         connection: 'in-process',
         arrivalSeq,
-        oneCopy: false,
         method: 'GET',
         url: new URL('http://127.0.0.1:4010/v1/pets'),
         bodyHash: undefined,

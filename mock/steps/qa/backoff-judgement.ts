@@ -60,7 +60,8 @@ const {
   growthFloorMs,
 } = backoffRules;
 
-function seconds(ms: number): string {
+/** A duration as the report words it: two decimals under ten seconds. */
+export function seconds(ms: number): string {
   return `${(ms / 1000).toFixed(ms < 10_000 ? 2 : 0)} s`;
 }
 

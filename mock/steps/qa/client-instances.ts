@@ -65,7 +65,7 @@ function isTab(id: string): boolean {
 
 /** The instances of one client and what it declared. */
 export interface ClientInstances<Chain> {
-  /** The instance of a request on `connection` (after `declare`). */
+  /** The instance of a request on `connection` (after `note`). */
   instanceOf(connection: string): Instance<Chain>;
   /** Notes a request on `connection`, and whether it declared one copy per id. */
   note(connection: string, oneCopy: boolean): void;

@@ -91,42 +91,45 @@ export function clientReportPolicy(
     // The ban step decides synchronously inside next(): read the key's ban before it.
     const bannedBefore = usage.bannedUntil;
     // A promise reaction rather than an async step: no suspended frame per request.
-    return next().then(async (answer) => {
+    return next().then((answer) => {
       const refused = context.get(refusedUntilSlot) !== undefined;
       const answeredAt = clock.now();
       const answeredReal = Date.now();
       const reset = context.get(rateLimitSlot)?.reset;
+      const recordWith = (hash: string | undefined) => {
+        reporter.record({
+          keyId: key.id,
+          clientId,
+          connection,
+          arrivalSeq,
+          method: request.method,
+          url,
+          bodyHash: hash,
+          arrivedAt: now,
+          answeredAt,
+          arrivedReal,
+          answeredReal,
+          status: answer.status,
+          errorCode: answer.errorCode,
+          retryAfter: answer.headers['Retry-After'],
+          resetInMs: reset === undefined ? undefined : Math.max(0, reset * 1000 - answeredAt),
+          chaos: injectedBy(answer) === 'chaos',
+          dropped: isDropped(answer),
+          refused,
+          keyViolations: usage.violations,
+          banStarted:
+            answer.errorCode === 'temporarily_banned' &&
+            refused &&
+            usage.bannedUntil !== bannedBefore,
+        });
+        return answer;
+      };
       // Only a non-idempotent request's body is read (the route read it already, or it is small).
-      const hash = isNonIdempotent(request.method)
-        ? bodyHash(await request.body(config.maxBodyBytes))
-        : undefined;
-      reporter.record({
-        keyId: key.id,
-        clientId,
-        connection,
-        arrivalSeq,
-        oneCopy,
-        method: request.method,
-        url,
-        bodyHash: hash,
-        arrivedAt: now,
-        answeredAt,
-        arrivedReal,
-        answeredReal,
-        status: answer.status,
-        errorCode: answer.errorCode,
-        retryAfter: answer.headers['Retry-After'],
-        resetInMs: reset === undefined ? undefined : Math.max(0, reset * 1000 - answeredAt),
-        chaos: injectedBy(answer) === 'chaos',
-        dropped: isDropped(answer),
-        refused,
-        keyViolations: usage.violations,
-        banStarted:
-          answer.errorCode === 'temporarily_banned' &&
-          refused &&
-          usage.bannedUntil !== bannedBefore,
-      });
-      return answer;
+      if (!isNonIdempotent(request.method)) return recordWith(undefined);
+      const body = request.body(config.maxBodyBytes);
+      return body instanceof Promise
+        ? body.then((bytes) => recordWith(bodyHash(bytes)))
+        : recordWith(bodyHash(body));
     });
   };
   const control: ClientReportControl = {

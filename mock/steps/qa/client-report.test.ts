@@ -48,7 +48,6 @@ function feed(reporter: ReturnType<typeof createClientReporter>, s: Step, arriva
     clientId: client,
     connection,
     arrivalSeq: arrivalSeq ?? reporter.arrive('demo-free', client, connection, s.oneCopy ?? false),
-    oneCopy: s.oneCopy ?? false,
     method: s.method ?? 'GET',
     url: new URL(`http://127.0.0.1:4010/v1${s.path ?? '/pets'}`),
     bodyHash: s.body,

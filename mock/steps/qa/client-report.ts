@@ -28,6 +28,7 @@ import {
   type RuleVerdict,
   resentCreatesRule,
   retryAfterRule,
+  ruleLabels,
 } from './client-rules.ts';
 
 export type { RuleVerdict } from './client-rules.ts';
@@ -66,8 +67,6 @@ interface ClientEvent {
   readonly connection: string;
   /** Its place in the report's sequence of arrivals and answers (from `arrive`). */
   readonly arrivalSeq: number;
-  /** The client declared one copy per id (a setting, or X-Client-Copies: 1). */
-  readonly oneCopy: boolean;
   readonly method: string;
   /** The request's URL; redacted only when a report shows it, off the request's path. */
   readonly url: URL;
@@ -185,8 +184,6 @@ export interface ClientReport {
 
 interface Chain {
   readonly identity: string;
-  /** Whether it retries a non-idempotent request (a create). */
-  readonly create: boolean;
   failedAt: number;
   failedReal: number;
   /** When the failure's answer left, in the report's sequence. */
@@ -198,7 +195,7 @@ interface Chain {
   /** Ms to `X-RateLimit-Reset` when no Retry-After came: ky 2 waits for it then. */
   resetInMs: number | null;
   deadline: Deadline | undefined;
-  /** Its first own waits (the ones judged) and how many there were in all. */
+  /** Its first own waits: the ones judged. */
   readonly ownWaits: number[];
 }
 
@@ -344,7 +341,8 @@ export interface ClientReporter {
 /** Creates an empty client reporter. */
 export function createClientReporter(): ClientReporter {
   const clients = new Map<string, ClientRecord>();
-  const perKey = new Map<string, number>();
+  /** Each key's clients: a request's key is forgiven or charged without walking every client. */
+  const byKey = new Map<string, ClientRecord[]>();
   let seq = 0;
   // Kept raw and shown (ISO times, redacted paths) only when a report asks.
   let recent: { event: ClientEvent; clientId: string }[] = [];
@@ -356,13 +354,14 @@ export function createClientReporter(): ClientReporter {
     const known = clients.get(`${keyId}\n${wanted}`);
     let record = known;
     if (record === undefined) {
-      const clientId = (perKey.get(keyId) ?? 0) >= maxClientsPerKey ? '(other clients)' : wanted;
+      const ofKey = byKey.get(keyId) ?? [];
+      const clientId = ofKey.length >= maxClientsPerKey ? '(other clients)' : wanted;
       const id = `${keyId}\n${clientId}`;
       record = clients.get(id);
       if (record === undefined) {
         record = newRecord(keyId, clientId);
         clients.set(id, record);
-        perKey.set(keyId, (perKey.get(keyId) ?? 0) + 1);
+        byKey.set(keyId, [...ofKey, record]);
       }
     }
     last = { keyId, wanted, record };
@@ -392,13 +391,17 @@ export function createClientReporter(): ClientReporter {
    * request came early against it: that socket's client kept its own schedule, so the early one
    * was another copy's (or this client's on a second socket): a doubt, not early.
    */
-  function settleTentative(c: ClientRecord, identity: string, event: ClientEvent): void {
+  function settleTentative(
+    c: ClientRecord,
+    identity: string,
+    event: ClientEvent,
+    keyDeadlineHere: Deadline | undefined,
+  ): void {
     if (c.tentative.length === 0) return;
     c.tentative = c.tentative.filter((t) => {
       const onTime =
         t.deadline.connection === event.connection &&
-        (t.identity === identity ||
-          t.deadline === c.instances.told(event.connection).keyDeadline) &&
+        (t.identity === identity || t.deadline === keyDeadlineHere) &&
         earlyBy(t.deadline, event) === 0;
       if (!onTime) return true;
       c.early -= 1;
@@ -470,7 +473,7 @@ export function createClientReporter(): ClientReporter {
         otherLead = lead;
       }
     }
-    settleTentative(c, identity, event);
+    settleTentative(c, identity, event, toldHere.keyDeadline);
     // On time for what its own socket was told for this request: that socket keeps its own
     // schedule, so being early only for another's is a doubt at once.
     const ownTold = toldHere.byRequest.get(identity);
@@ -579,7 +582,6 @@ export function createClientReporter(): ClientReporter {
       c.failures[name] = (c.failures[name] ?? 0) + 1;
       const next: Chain = chain ?? {
         identity,
-        create,
         ownWaits: [],
         failedAt: 0,
         failedReal: 0,
@@ -616,8 +618,8 @@ export function createClientReporter(): ClientReporter {
    * earned it (the key's count since it last admitted a request), once each.
    */
   function chargeBan(keyId: string): void {
-    for (const c of clients.values()) {
-      if (c.keyId !== keyId || c.violationsTowardsBan === 0) continue;
+    for (const c of byKey.get(keyId) ?? []) {
+      if (c.violationsTowardsBan === 0) continue;
       c.bans += 1;
       c.violationsTowardsBan = 0;
     }
@@ -625,7 +627,7 @@ export function createClientReporter(): ClientReporter {
 
   /** The key admitted a request (or a ban ended): early requests before it earn no ban. */
   function forgiveKey(keyId: string): void {
-    for (const c of clients.values()) if (c.keyId === keyId) c.violationsTowardsBan = 0;
+    for (const c of byKey.get(keyId) ?? []) c.violationsTowardsBan = 0;
   }
 
   const show = (event: ClientEvent, clientId: string, showUrl: ShowUrl): RecentRequest => ({
@@ -664,16 +666,15 @@ export function createClientReporter(): ClientReporter {
       ambiguousEarly: c.doubts,
       maxEarlyMs: Math.max(c.maxEarlyMs, ...c.tentative.map((t) => t.earlyMs)),
     };
-    const retryAfter = retryAfterRule(numbers);
-    const backoff = backoffRule(numbers, [...c.waits]);
-    const ban = banRule(numbers);
-    const resentCreates = resentCreatesRule(numbers);
-    const named = [
-      ['Retry-After', retryAfter],
-      ['backoff', backoff],
-      ['ban', ban],
-      ['resent create', resentCreates],
-    ] as const;
+    const rules = {
+      retryAfter: retryAfterRule(numbers),
+      backoff: backoffRule(numbers, [...c.waits]),
+      ban: banRule(numbers),
+      resentCreates: resentCreatesRule(numbers),
+    };
+    const named = (Object.keys(ruleLabels) as (keyof typeof ruleLabels)[]).map(
+      (rule) => [ruleLabels[rule], rules[rule]] as const,
+    );
     const time = (t: { fake: number; real: number }) => ({
       fake: new Date(t.fake).toISOString(),
       real: new Date(t.real).toISOString(),
@@ -687,7 +688,7 @@ export function createClientReporter(): ClientReporter {
       failures: { ...c.failures },
       chaosAnswers: c.chaosAnswers,
       verdict: overall(named.map(([, r]) => r.verdict)),
-      rules: { retryAfter, backoff, ban, resentCreates },
+      rules,
       problems: named.filter(([, r]) => r.verdict === 'fail').map(([n, r]) => `${n}: ${r.reason}`),
       doubts: named
         .filter(([, r]) => r.verdict === 'inconclusive')
@@ -726,7 +727,7 @@ export function createClientReporter(): ClientReporter {
     clear() {
       last = undefined;
       clients.clear();
-      perKey.clear();
+      byKey.clear();
       recent = [];
     },
   };

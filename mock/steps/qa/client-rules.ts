@@ -4,6 +4,8 @@
  * definition; client-report.ts gathers the numbers).
  */
 
+import { seconds } from './backoff-judgement.ts';
+
 /**
  * A rule's verdict: `pass` with evidence only; `inconclusive` when evidence is too thin or
  * ambiguous (the rule's `reason` says why and what would decide); `not-applicable` when the
@@ -35,9 +37,16 @@ export interface RuleNumbers {
   readonly resentRequests: readonly string[];
 }
 
-function seconds(ms: number): string {
-  return `${(ms / 1000).toFixed(ms < 10_000 ? 2 : 0)} s`;
-}
+/**
+ * Each rule's name where its verdict is quoted (the report's problems and doubts, and
+ * expectClientCompliance's errors), in the report's order.
+ */
+export const ruleLabels = {
+  retryAfter: 'Retry-After',
+  backoff: 'backoff',
+  ban: 'ban',
+  resentCreates: 'resent create',
+} as const;
 
 /** What decides two copies under one id, for a reason that cannot settle it. */
 const whatDecides =

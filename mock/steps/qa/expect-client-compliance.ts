@@ -6,6 +6,7 @@
 
 import { assertSupportedRuntime } from '../../base/contract/supported-runtime.ts';
 import type { ClientReport, ClientSummary } from './client-report.ts';
+import { ruleLabels } from './client-rules.ts';
 
 /** The rules a client is judged by, as the report names them. */
 type RuleName = keyof ClientSummary['rules'];
@@ -38,14 +39,7 @@ export class ClientComplianceError extends Error {
   }
 }
 
-const allRules: readonly RuleName[] = ['retryAfter', 'backoff', 'ban', 'resentCreates'];
-
-const labels: Record<RuleName, string> = {
-  retryAfter: 'Retry-After',
-  backoff: 'backoff',
-  ban: 'ban',
-  resentCreates: 'resent create',
-};
+const allRules = Object.keys(ruleLabels) as RuleName[];
 
 /**
  * Throws a ClientComplianceError naming every broken rule of every matching client; returns the
@@ -79,18 +73,17 @@ export function expectClientCompliance(
   }
   const failures: string[] = [];
   const doubts: string[] = [];
-  const label = (rule: RuleName) => labels[rule];
   for (const client of chosen) {
     const who = `client "${client.clientId}" on key ${client.keyId}`;
     const broken = rules.filter((rule) => client.rules[rule].verdict === 'fail');
     if (broken.length > 0)
       failures.push(
-        `${who}:\n  - ${broken.map((rule) => `${label(rule)}: ${client.rules[rule].reason}`).join('\n  - ')}`,
+        `${who}:\n  - ${broken.map((rule) => `${ruleLabels[rule]}: ${client.rules[rule].reason}`).join('\n  - ')}`,
       );
     const unsure = rules.filter((rule) => client.rules[rule].verdict === 'inconclusive');
     if (unsure.length > 0)
       doubts.push(
-        `${who}:\n  - ${unsure.map((rule) => `${label(rule)}: ${client.rules[rule].reason}`).join('\n  - ')}`,
+        `${who}:\n  - ${unsure.map((rule) => `${ruleLabels[rule]}: ${client.rules[rule].reason}`).join('\n  - ')}`,
       );
   }
   if (failures.length > 0)
