@@ -7,7 +7,7 @@
  * exercised and by whom; `coverageRecord` turns that into the documented JSON record
  * (docs/coverage.schema.json).
  */
-import { isJsonObject } from './lossless-json.ts';
+import { isCount, isJsonObject } from './lossless-json.ts';
 import { openapiDocument } from './openapi.generated.ts';
 import type { OperationId } from './types.ts';
 
@@ -379,10 +379,6 @@ interface SavedCoverage {
 }
 
 const itemIds = new Set(coverageItems.map((item) => item.id));
-
-function isCount(value: unknown): value is number {
-  return Number.isSafeInteger(value) && (value as number) >= 0;
-}
 
 function isSender(value: unknown): value is Omit<CoverageSender, 'count'> {
   return (

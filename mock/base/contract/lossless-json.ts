@@ -56,3 +56,11 @@ export function stringifyJson(value: unknown, indent?: number): string {
 export function isJsonObject(value: unknown): value is Record<string, unknown> {
   return value !== null && typeof value === 'object' && !Array.isArray(value);
 }
+
+/**
+ * Whether a parsed JSON value is a count or a time in ms, as saved state holds them: a safe
+ * integer, 0 or more.
+ */
+export function isCount(value: unknown): value is number {
+  return Number.isSafeInteger(value) && (value as number) >= 0;
+}

@@ -3,6 +3,7 @@
  * epoch so `X-RateLimit-Reset` is predictable. A request is admitted only when both windows have
  * room, and then counts in both. Plain functions over a usage record and a time: no I/O, no clock.
  */
+import { isCount } from '../contract/lossless-json.ts';
 import type { Limits } from './plans.ts';
 
 const MINUTE_MS = 60_000;
@@ -29,15 +30,14 @@ export interface KeyUsage {
 /** Why a saved value is not a usage record (see KeyUsage), or `undefined` when it is one. */
 export function usageProblem(value: unknown): string | undefined {
   const record = value as Partial<Record<keyof KeyUsage, unknown>> | null;
-  const isTime = (n: unknown) => Number.isSafeInteger(n) && (n as number) >= 0;
   const isWindow = (window: unknown) => {
     const { start, count } = (window ?? {}) as Partial<Record<keyof WindowUsage, unknown>>;
-    return isTime(start) && isTime(count);
+    return isCount(start) && isCount(count);
   };
   if (record === null || typeof record !== 'object') return 'is not an object';
   if (!isWindow(record.minute) || !isWindow(record.day))
     return 'has no minute and day windows {"start": ms, "count": n}';
-  if (!isTime(record.violations) || !isTime(record.retryAt) || !isTime(record.bannedUntil))
+  if (!isCount(record.violations) || !isCount(record.retryAt) || !isCount(record.bannedUntil))
     return 'has no violations, retryAt and bannedUntil (whole numbers from 0)';
   return undefined;
 }

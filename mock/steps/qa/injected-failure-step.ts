@@ -12,7 +12,7 @@
 
 import type { ControllableClock } from '../../base/clock/clock.ts';
 import { ConfigError } from '../../base/config-error.ts';
-import { isJsonObject } from '../../base/contract/lossless-json.ts';
+import { isCount, isJsonObject } from '../../base/contract/lossless-json.ts';
 import type { OperationId } from '../../base/contract/types.ts';
 import { type Answer, errorAnswer } from '../../base/messages/answer.ts';
 import { type ErrorCode, errorTemplates } from '../../base/messages/errors.ts';
@@ -239,7 +239,7 @@ export function injectedFailurePolicy(
                 throw new SessionStateError(problem);
               });
         for (const count of Object.values(draws)) {
-          if (!Number.isSafeInteger(count) || (count as number) < 0 || (count as number) > maxDraws)
+          if (!isCount(count) || count > maxDraws)
             throw new SessionStateError(`chaos draws must be whole numbers up to ${maxDraws}`);
         }
         return () => {

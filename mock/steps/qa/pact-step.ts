@@ -15,7 +15,12 @@
  * can send, keep no body, make no shape of one, and fill at most `maxAnonymousInteractions`.
  */
 
-import { isJsonObject, parseJson, stringifyJson } from '../../base/contract/lossless-json.ts';
+import {
+  isCount,
+  isJsonObject,
+  parseJson,
+  stringifyJson,
+} from '../../base/contract/lossless-json.ts';
 import type { OperationId } from '../../base/contract/types.ts';
 import type { Answer } from '../../base/messages/answer.ts';
 import type { BodyBytes } from '../../base/messages/fake-request.ts';
@@ -576,9 +581,7 @@ function savedRecording(saved: unknown) {
   if (!isJsonObject(saved) || !Array.isArray(saved.interactions))
     return fail('is not {"interactions": [[shape, interaction]], ...}');
   const count = (value: unknown, what: string) =>
-    Number.isSafeInteger(value) && (value as number) >= 0
-      ? (value as number)
-      : fail(`${what} is not a whole number`);
+    isCount(value) ? value : fail(`${what} is not a whole number`);
   const failures = isJsonObject(saved.failures) ? saved.failures : fail('has no failures');
   const interactions: [string, PactInteraction][] = [];
   let bytes = 0;
