@@ -210,11 +210,13 @@ export async function replayPact(
     }
   }
 
-  const http = interactions;
   const spends = (each: Interaction) =>
     each.providerStates.some((state) => state.name === spentWindow);
   const results: InteractionResult[] = [];
-  for (const interaction of [...http.filter((each) => !spends(each)), ...http.filter(spends)]) {
+  for (const interaction of [
+    ...interactions.filter((each) => !spends(each)),
+    ...interactions.filter(spends),
+  ]) {
     const result = await run(interaction);
     options.onResult?.(result);
     results.push(result);

@@ -9,6 +9,7 @@
  * key's placeholder are shown as they are, so replay and curl lines still reproduce a failure.
  */
 import { createRedaction, type Secret } from '../../mock/base/messages/redaction.ts';
+import { madeUpTokenPrefix } from '../arbitraries/auth-header.ts';
 import { keyPlaceholder, secondKeyPlaceholder } from '../http/exchange.ts';
 
 /** Replaces every secret and credential in a text; `json` does the same inside a JSON value. */
@@ -17,7 +18,7 @@ export type Redactor = ((text: string) => string) & {
 };
 
 /** What the harness writes that looks like a credential and is none (see auth-header.ts). */
-const madeUp = (value: string) => value.startsWith('contract-invalid-');
+const madeUp = (value: string) => value.startsWith(madeUpTokenPrefix);
 
 /**
  * A redactor for the secrets `secrets` gives as they stand (a proxy learns keys from traffic).

@@ -30,8 +30,10 @@ export const credentialPlaceholders = {
   otherScheme: 'Basic cmVkYWN0ZWQ=',
 } as const;
 
-/** Credential values that are our own placeholders, never a secret. */
-const placeholderValues = new Set(['REDACTED-API-KEY', 'not-a-known-key', 'cmVkYWN0ZWQ=']);
+/** Credential values that are our own placeholders (the part after the scheme), never a secret. */
+const placeholderValues = new Set(
+  Object.values(credentialPlaceholders).map((header) => header.slice(header.indexOf(' ') + 1)),
+);
 
 /** A secret to hide, and what stands in its place (`[redacted]` unless said). */
 export interface Secret {
@@ -401,7 +403,6 @@ export function createRedaction(options: RedactionOptions): Redaction {
         end = Math.max(end, next.end);
         if (shownAs === redacted) shownAs = next.shownAs;
       }
-      if (first.start < at) continue;
       out += input.slice(at, first.start) + shownAs;
       at = end;
     }
