@@ -19,6 +19,20 @@ export const getPetSunsetDay = { year: 2030, month: 12, day: 5 } as const;
 /** The version prefix the base address ends with (interface, "Versioning"). */
 export const versionPrefix = '/v1';
 
+/**
+ * Which of the interface's three operations a method and a path under the base address are
+ * (`GET /pets`, `POST /pets`, `GET /pets/{petId}`), or undefined for any other request.
+ */
+export function operationOf(
+  method: string,
+  path: string,
+): 'listPets' | 'createPet' | 'getPet' | undefined {
+  if (path === '/pets')
+    return method === 'GET' ? 'listPets' : method === 'POST' ? 'createPet' : undefined;
+  if (/^\/pets\/[^/]+$/.test(path) && method === 'GET') return 'getPet';
+  return undefined;
+}
+
 /** The three rate-limit headers promised on every response (interface, "Rate limit headers"). */
 export const rateLimitHeaders = [
   'X-RateLimit-Limit',

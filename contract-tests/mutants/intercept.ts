@@ -5,6 +5,7 @@
  */
 import { getResponse, http, type RequestHandler } from 'msw';
 import type { FakeWithCore } from '../../mock/fake.ts';
+import { operationOf, versionPrefix } from '../contract/interface-facts.ts';
 
 /** One intercepted request, with the means to forward it to the real fake. */
 export interface Intercepted {
@@ -17,13 +18,6 @@ export interface Intercepted {
   /** Forwards a request (default: the original, unchanged) to the real fake. */
   forward(request?: Request): Promise<Response>;
   readonly fake: FakeWithCore;
-}
-
-function operationOf(method: string, path: string): Intercepted['operation'] {
-  if (path === '/v1/pets')
-    return method === 'GET' ? 'listPets' : method === 'POST' ? 'createPet' : undefined;
-  if (/^\/v1\/pets\/[^/]+$/.test(path) && method === 'GET') return 'getPet';
-  return undefined;
 }
 
 /** Builds a copy of `request` with another URL, headers or body. */
@@ -55,7 +49,9 @@ export function intercept(
         request,
         url,
         body,
-        operation: operationOf(request.method, url.pathname),
+        operation: url.pathname.startsWith(versionPrefix)
+          ? operationOf(request.method, url.pathname.slice(versionPrefix.length))
+          : undefined,
         fake,
         async forward(next) {
           const outgoing =

@@ -3,6 +3,7 @@
  * judge: the same record the active harness keeps, with the credentials left out (a bearer key
  * becomes `auth: 'key'`, shown as `$PETSTORE_API_KEY`; any other Authorization is withheld).
  */
+import { operationOf } from '../contract/interface-facts.ts';
 import { parseExact } from '../http/exact-json.ts';
 import { type Exchange, previewOf, type RequestSpec } from '../http/exchange.ts';
 
@@ -22,15 +23,6 @@ export interface SeenExchange {
   readonly sentAt: number;
   readonly answeredAt: number;
   readonly sentAtEpochMs: number;
-}
-
-/** Which operation a path under the base path is, by the interface's three routes. */
-function operationOf(method: string, path: string): RequestSpec['operationId'] {
-  const route = path.split('?')[0] ?? '';
-  if (route === '/pets')
-    return method === 'GET' ? 'listPets' : method === 'POST' ? 'createPet' : 'other';
-  if (/^\/pets\/[^/]+$/.test(route) && method === 'GET') return 'getPet';
-  return 'other';
 }
 
 function authOf(authorization: string | undefined): RequestSpec['auth'] {
@@ -71,7 +63,7 @@ export function toExchange(
         ? {}
         : { body: seen.requestBody }),
       ...(seen.contentType === undefined ? {} : { contentType: seen.contentType }),
-      operationId: operationOf(seen.method, path),
+      operationId: operationOf(seen.method, path.split('?')[0] ?? '') ?? 'other',
     },
     url: `${targetOrigin}${seen.pathAndQuery}`,
     sentAt: seen.sentAt,
