@@ -13,13 +13,7 @@ import { activeCheck, couldNotRun, fail, notExercised, priorities } from './chec
 import type { CheckContext } from './check-context.ts';
 import { expectStatus } from './expect.ts';
 import { listPetsRequest } from './requests.ts';
-import {
-  dropNotVisible,
-  type WindowReading,
-  windowDropProblem,
-  windowReading,
-  windowStep,
-} from './window-drop.ts';
+import { judgeWindowDrop, type WindowReading, windowReading } from './window-drop.ts';
 
 /** The cheapest read: one pet. */
 const probe = (auth: Parameters<typeof listPetsRequest>[1] = 'key') =>
@@ -48,13 +42,11 @@ function judgeDrop(
   exchange: Exchange,
 ): void {
   const others = '2 with the second key';
-  const problem = windowDropProblem(before, after, others);
-  if (problem !== undefined) fail(problem, exchange);
-  const hidden = dropNotVisible(before, after);
-  if (hidden !== undefined)
-    notExercised(`the second key's requests could not have shown in the key's window: ${hidden}`);
-  const step = windowStep(before, after);
-  if (step.kind === 'one-window') context.note(`${step.inferred} across ${others}`);
+  const drop = judgeWindowDrop(before, after, others);
+  if (drop.kind === 'hidden')
+    notExercised(`the second key's requests could not have shown in the key's window: ${drop.why}`);
+  if (drop.kind === 'drop') fail(drop.problem, exchange);
+  context.note(`${drop.inferred} across ${others}`);
 }
 
 /** Two keys have two windows, each with its plan's limit. */

@@ -90,41 +90,43 @@ export function windowStep(before: WindowReading, after: WindowReading, own = 1)
   };
 }
 
+/** How two readings of one key's window judge the requests sent between them (judgeWindowDrop). */
+export type WindowDrop =
+  /** Remaining fell by more than the key's own requests within one window. */
+  | { readonly kind: 'drop'; readonly problem: string; readonly inferred: string }
+  /** It fell by no more: `inferred` says how one window was read. */
+  | { readonly kind: 'held'; readonly inferred: string }
+  /** No larger fall could have shown between the two readings, and why. */
+  | { readonly kind: 'hidden'; readonly why: string };
+
 /**
- * The problem when the key's Remaining fell by more than the `own` requests the key itself sent
- * between two answers in one window, with `others` (in words) sent in between; else undefined.
- * Within one window a refill only raises Remaining, so no algorithm explains a larger fall; a
- * window that turned over may start lower (a sliding counter weighs the last one in), so it is
- * not judged.
+ * Judges the fall of the key's Remaining between two answers, across the `own` requests the key
+ * itself sent and `others` (in words) sent in between. Within one window a refill only raises
+ * Remaining, so no algorithm explains a fall larger than `own`: a drop. A window that turned over
+ * may start lower (a sliding counter weighs the last one in), and a `before` with no room beyond
+ * the key's own requests cannot show more: hidden, not judged.
  */
-export function windowDropProblem(
+export function judgeWindowDrop(
   before: WindowReading,
   after: WindowReading,
   others: string,
   own = 1,
-): string | undefined {
-  if (windowStep(before, after, own).kind !== 'one-window') return undefined;
+): WindowDrop {
+  const step = windowStep(before, after, own);
+  if (step.kind === 'not-comparable') return { kind: 'hidden', why: step.why };
+  if (before.remaining <= own)
+    return {
+      kind: 'hidden',
+      why: `X-RateLimit-Remaining was ${before.remaining}: no room to show requests beyond the key's own`,
+    };
   const drop = before.remaining - after.remaining;
   return drop > own
-    ? `X-RateLimit-Remaining of the key fell from ${before.remaining} to ${after.remaining} across ${own === 1 ? 'one request' : `${own} requests`} with the key and ${others} in between: they drew from the key's window (if no other client used the key meanwhile)`
-    : undefined;
-}
-
-/**
- * Whether a fall larger than `own` could have shown between the two readings: one window
- * inferred, and room in `before` for more than the key's own requests. Undefined when it could,
- * else why not.
- */
-export function dropNotVisible(
-  before: WindowReading,
-  after: WindowReading,
-  own = 1,
-): string | undefined {
-  const step = windowStep(before, after, own);
-  if (step.kind === 'not-comparable') return step.why;
-  if (before.remaining <= own)
-    return `X-RateLimit-Remaining was ${before.remaining}: no room to show requests beyond the key's own`;
-  return undefined;
+    ? {
+        kind: 'drop',
+        problem: `X-RateLimit-Remaining of the key fell from ${before.remaining} to ${after.remaining} across ${own === 1 ? 'one request' : `${own} requests`} with the key and ${others} in between: they drew from the key's window (if no other client used the key meanwhile)`,
+        inferred: step.inferred,
+      }
+    : { kind: 'held', inferred: step.inferred };
 }
 
 /**

@@ -10,13 +10,7 @@
  */
 import { secondKeyPlaceholder } from '../../http/exchange.ts';
 import { statefulObserverCheck } from '../check.ts';
-import {
-  dropNotVisible,
-  type WindowReading,
-  windowDropProblem,
-  windowReading,
-  windowStep,
-} from '../window-drop.ts';
+import { judgeWindowDrop, type WindowReading, windowReading } from '../window-drop.ts';
 
 /** An answer to the key, as a point in its window. */
 interface Reading extends WindowReading {
@@ -63,14 +57,13 @@ export const rateLimitOthersNotCounted = statefulObserverCheck({
           exchange.sentAt >= last.answeredAt
         ) {
           const others = `${none} without a key and ${invalid} with an invalid one`;
-          problem = windowDropProblem(last, current, others);
-          const hidden = dropNotVisible(last, current);
-          if (problem !== undefined || hidden === undefined) {
+          const drop = judgeWindowDrop(last, current, others);
+          if (drop.kind === 'hidden') invisible = `no gap could show others' requests: ${drop.why}`;
+          else {
             judged += 1;
-            const step = windowStep(last, current);
-            if (step.kind === 'one-window')
-              inferred = `${step.inferred} across ${others} and one request with the key`;
-          } else invisible = `no gap could show others' requests: ${hidden}`;
+            inferred = `${drop.inferred} across ${others} and one request with the key`;
+            if (drop.kind === 'drop') problem = drop.problem;
+          }
         }
         last = current;
         none = 0;
