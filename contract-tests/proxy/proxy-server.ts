@@ -135,10 +135,13 @@ export async function startProxy(options: ProxyOptions): Promise<RunningProxy> {
   const send = secure ? httpsRequest : httpRequest;
   let forwarded = 0;
 
-  /** Why the proxy does not forward a request, as an answer it gives itself; undefined: forward it. */
-  const refusal = (
+  /**
+   * Where a request goes: the proxy's own report, the target, or a refusal the proxy answers
+   * itself (why it does not forward it).
+   */
+  const routeOf = (
     request: IncomingMessage,
-  ): { status: number; code: string; message: string } | undefined => {
+  ): 'report' | 'forward' | { status: number; code: string; message: string } => {
     const host = request.headers.host;
     const wrongHost = hostProblem(host ?? null, options.allowedHosts);
     if (wrongHost !== undefined)
@@ -150,7 +153,7 @@ export async function startProxy(options: ProxyOptions): Promise<RunningProxy> {
     const target = request.url ?? '';
     const path = target.split('?')[0] ?? '';
     // Its own report, read only: anything else at that path is neither answered nor forwarded.
-    if (path === '/__contract/report' && request.method === 'GET') return undefined;
+    if (path === '/__contract/report' && request.method === 'GET') return 'report';
     const under = path === basePath || path.startsWith(`${basePath}/`);
     if (!target.startsWith('/') || !under)
       return {
@@ -165,7 +168,7 @@ export async function startProxy(options: ProxyOptions): Promise<RunningProxy> {
         code: 'bad_request',
         message: `the path has ${dots ?? 'a backslash'}; it is not forwarded.`,
       };
-    return undefined;
+    return 'forward';
   };
 
   const answerReport = (request: IncomingMessage, response: ServerResponse) => {
@@ -185,7 +188,7 @@ export async function startProxy(options: ProxyOptions): Promise<RunningProxy> {
     const authorization = request.headers.authorization;
     const { key, id } = keyIdOf(authorization);
     if (key !== undefined) options.onKey(key);
-    // Every request forwarded is under the base path (see `refusal`), so every one is judged.
+    // Every request forwarded is under the base path (see `routeOf`), so every one is judged.
     const cap = options.maxBodyBytes;
     const requestBody = capture(cap);
     /** Whether the connection to the target was made, and the target's answer has ended. */
@@ -290,14 +293,14 @@ export async function startProxy(options: ProxyOptions): Promise<RunningProxy> {
   };
 
   const server: Server = createServer((request, response) => {
-    const refused = refusal(request);
-    if (refused !== undefined) {
+    const route = routeOf(request);
+    if (route === 'report') answerReport(request, response);
+    else if (route === 'forward') forward(request, response);
+    else {
       // The refused request's body is read and dropped: the connection stays usable.
       request.resume();
-      refuse(response, refused.status, refused.code, refused.message);
-    } else if (request.method === 'GET' && request.url?.split('?')[0] === '/__contract/report')
-      answerReport(request, response);
-    else forward(request, response);
+      refuse(response, route.status, route.code, route.message);
+    }
   });
   server.listen(options.port, options.host);
   await new Promise<void>((resolve, reject) => {
