@@ -2,6 +2,9 @@
  * One mutant for each check no other mutant fails, so every check of the registry is shown
  * able to fail on the fake it passes on (mutants.test.ts: "every check has a mutant").
  */
+
+import { petStatuses } from '../contract/interface-facts.ts';
+import { newPetFieldNames } from '../contract/pet-fields.ts';
 import {
   afterListing,
   before,
@@ -28,7 +31,7 @@ export const unexercisedMutants: readonly Mutant[] = [
     wrap: (fake) =>
       before('listPets', (call) => {
         const status = call.url.searchParams.get('status');
-        return status !== null && !['available', 'pending', 'sold'].includes(status)
+        return status !== null && !(petStatuses as readonly string[]).includes(status)
           ? serverError(fake)
           : call.request;
       })(fake),
@@ -58,10 +61,11 @@ export const unexercisedMutants: readonly Mutant[] = [
     wrap: (fake) =>
       before('createPet', (call) => {
         const body = safeParse(call.body);
-        const known = ['name', 'categoryId', 'status'];
         return body !== null &&
           typeof body === 'object' &&
-          Object.keys(body).some((field) => !known.includes(field) && field !== 'contract-padding')
+          Object.keys(body).some(
+            (field) => !newPetFieldNames.includes(field) && field !== 'contract-padding',
+          )
           ? serverError(fake)
           : call.forward();
       })(fake),
