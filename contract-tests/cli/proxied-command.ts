@@ -65,7 +65,14 @@ export async function runThroughProxy(
   // The signal the proxy got (SIGTERM for a parent gone), to the whole group; SIGKILL 3 s later.
   signalGroup(first.stoppedBy === 'SIGINT' ? 'SIGINT' : 'SIGTERM');
   const deadline = Date.now() + 3_000;
-  const code = await Promise.race([exited, new Promise<number>((r) => setTimeout(r, 3_000, -1))]);
+  let timer: NodeJS.Timeout | undefined;
+  const code = await Promise.race([
+    exited,
+    new Promise<number>((r) => {
+      timer = setTimeout(r, 3_000, -1);
+    }),
+  ]);
+  clearTimeout(timer);
   // What is left of the group (the command, or children that outlived it) gets the rest of
   // the 3 s to finish, then SIGKILL.
   while (signalGroup(0) && Date.now() < deadline) await new Promise((r) => setTimeout(r, 100));
