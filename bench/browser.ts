@@ -10,7 +10,7 @@
 import { chromium, type Page } from 'playwright-core';
 import { chromiumArgs, findChromium } from '../mock/doors/browser/headless-chromium.ts';
 import { serveStatic } from '../mock/doors/browser/static-server.ts';
-import { bundleDemo, demoFiles } from '../scripts/build-browser.ts';
+import { bundleDemo, demoFiles, demoReady } from '../scripts/build-browser.ts';
 import type { BenchOptions } from './options.ts';
 import { BenchError } from './processes.ts';
 import { benchKey } from './requests.ts';
@@ -120,7 +120,7 @@ function timeInPage(page: Page, count: number, key: string): Promise<BrowserTimi
 
 async function openDemo(page: Page, url: string): Promise<Page> {
   await page.goto(url);
-  await page.waitForSelector('#status[data-ready="true"]', { timeout: 15_000 });
+  await demoReady(page);
   return page;
 }
 

@@ -10,6 +10,7 @@ import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { parseArgs } from 'node:util';
 import { build } from 'esbuild';
+import type { Page } from 'playwright-core';
 import { type StaticFile, serveStatic } from '../mock/doors/browser/static-server.ts';
 import { describeParseError } from '../mock/doors/command-line/unknown-flag.ts';
 import { listenProblem } from '../mock/doors/http/listen-problem.ts';
@@ -55,6 +56,11 @@ export function demoFiles(bundle: DemoBundle): Record<string, StaticFile> {
       contentType: 'text/javascript; charset=utf-8',
     },
   };
+}
+
+/** Waits until a demo page's fake is ready (demo.ts marks `#status` once it is). */
+export async function demoReady(page: Pick<Page, 'waitForSelector'>): Promise<void> {
+  await page.waitForSelector('#status[data-ready="true"]', { timeout: 15_000 });
 }
 
 /** Misuse of the script (a bad flag, a busy port): one line, exit 2. */

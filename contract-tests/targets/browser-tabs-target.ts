@@ -7,7 +7,7 @@
 import { type Browser, chromium, type Page } from 'playwright-core';
 import { chromiumArgs, chromiumPath } from '../../mock/doors/browser/headless-chromium.ts';
 import { type StaticServer, serveStatic } from '../../mock/doors/browser/static-server.ts';
-import { bundleDemo, demoFiles } from '../../scripts/build-browser.ts';
+import { bundleDemo, demoFiles, demoReady } from '../../scripts/build-browser.ts';
 import type { HarnessClock } from '../http/clock.ts';
 import { directRoute, fullCapabilities, type Target } from '../http/target.ts';
 
@@ -70,7 +70,7 @@ export async function browserTabsTarget(options: BrowserTabsTargetOptions): Prom
     for (let i = 0; i < (options.tabs ?? 2); i++) {
       const page = await context.newPage();
       await page.goto(`${site.origin}/?quiet`);
-      await page.waitForSelector('#status[data-ready="true"]', { timeout: 15_000 });
+      await demoReady(page);
       pages.push(page);
     }
     const [first] = pages as [Page];

@@ -1,6 +1,11 @@
 import { type Browser, type BrowserContext, chromium, type Page } from 'playwright-core';
 import { afterAll, beforeAll, beforeEach, expect, it } from 'vitest';
-import { bundleDemo, type DemoBundle, demoFiles } from '../../../scripts/build-browser.ts';
+import {
+  bundleDemo,
+  type DemoBundle,
+  demoFiles,
+  demoReady,
+} from '../../../scripts/build-browser.ts';
 import { chromiumArgs, chromiumPath } from './headless-chromium.ts';
 import { resetWithPinnedClock } from './pinned-page-fake.ts';
 import { type StaticServer, serveStatic } from './static-server.ts';
@@ -45,7 +50,7 @@ beforeAll(async () => {
       apiResponses.push({ url: response.url(), fromServiceWorker: response.fromServiceWorker() });
   });
   await page.goto(`${site.origin}/`);
-  await page.waitForSelector('#status[data-ready="true"]', { timeout: 15_000 });
+  await demoReady(page);
   // From here on the browser has no network: only the worker can answer.
   await context.setOffline(true);
 });

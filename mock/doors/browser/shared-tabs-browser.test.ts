@@ -8,7 +8,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { type BrowserContext, chromium, type Page } from 'playwright-core';
 import { afterAll, beforeAll, beforeEach, expect, it } from 'vitest';
-import { bundleDemo, demoFiles } from '../../../scripts/build-browser.ts';
+import { bundleDemo, demoFiles, demoReady } from '../../../scripts/build-browser.ts';
 import { chromiumArgs, chromiumPath } from './headless-chromium.ts';
 import { resetWithPinnedClock } from './pinned-page-fake.ts';
 import { type StaticServer, serveStatic } from './static-server.ts';
@@ -36,13 +36,13 @@ async function openTab(query = ''): Promise<Page> {
   page.on('console', (line) => consoleLines.push(`${line.type()}: ${line.text()}`));
   page.on('pageerror', (error) => consoleLines.push(`pageerror: ${String(error)}`));
   await page.goto(`${site.origin}/${query}`);
-  await page.waitForSelector('#status[data-ready="true"]', { timeout: 15_000 });
+  await demoReady(page);
   return page;
 }
 
 async function reload(page: Page): Promise<void> {
   await page.reload();
-  await page.waitForSelector('#status[data-ready="true"]', { timeout: 15_000 });
+  await demoReady(page);
 }
 
 interface Exchange {
@@ -213,7 +213,7 @@ it('storage that is full is told once on the console, and the fake goes on in me
     const cdp = await incognito.newCDPSession(page);
     await cdp.send('Storage.overrideQuotaForOrigin', { origin: site.origin, quotaSize: 1 });
     await page.goto(`${site.origin}/`);
-    await page.waitForSelector('#status[data-ready="true"]', { timeout: 15_000 });
+    await demoReady(page);
     expect((await create(page, 'Unkept')).status).toBe(201);
     expect((await create(page, 'Unkept too')).status).toBe(201);
     expect(await names(page)).toEqual(['Unkept', 'Unkept too']);
