@@ -52,6 +52,11 @@ function savedPart(policy: PolicyState): unknown {
   return value;
 }
 
+/** A key's usage that shares no window object with the one it was copied from. */
+function copyOfUsage(usage: KeyUsage): KeyUsage {
+  return { ...usage, minute: { ...usage.minute }, day: { ...usage.day } };
+}
+
 /** Reads the session of a fake's state and its policies now. */
 export function saveSession(state: FakeState, policies: readonly PolicyState[]): SessionState {
   return {
@@ -61,12 +66,7 @@ export function saveSession(state: FakeState, policies: readonly PolicyState[]):
       ...key,
       ...(key.limits ? { limits: { ...key.limits } } : {}),
     })),
-    usage: Object.fromEntries(
-      [...state.usage].map(([id, usage]) => [
-        id,
-        { ...usage, minute: { ...usage.minute }, day: { ...usage.day } },
-      ]),
-    ),
+    usage: Object.fromEntries([...state.usage].map(([id, usage]) => [id, copyOfUsage(usage)])),
     policies: Object.fromEntries(policies.map((policy) => [policy.name, savedPart(policy)])),
   };
 }
@@ -139,6 +139,5 @@ export function loadSession(
   state.clock.load(clock);
   state.keys.splice(0, state.keys.length, ...keys);
   state.usage.clear();
-  for (const [id, record] of usage)
-    state.usage.set(id, { ...record, minute: { ...record.minute }, day: { ...record.day } });
+  for (const [id, record] of usage) state.usage.set(id, copyOfUsage(record));
 }
