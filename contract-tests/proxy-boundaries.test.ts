@@ -4,11 +4,15 @@
  * nothing outside the base path (the fake's control surface) is forwarded, however the path is
  * spelt; bound beyond loopback it warns; a failure once seen survives any number of keys after
  * it; the target's own early answer (413 to a 2 MB upload) passes through; a target that cannot
- * be reached is no verdict (exit 2); and SIGTERM ends the command's whole process group.
+ * be reached is no verdict (exit 2); and SIGTERM ends the command's whole process group, however
+ * many signals come and whether or not the command heeds them.
  */
 import type { ChildProcess } from 'node:child_process';
 import { once } from 'node:events';
+import { existsSync, mkdtempSync, readFileSync } from 'node:fs';
 import { request } from 'node:http';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
 import { afterEach, expect, test } from 'vitest';
 import { listenHttp } from '../mock/doors/http/http-server.ts';
 import { createFake, type FakeWithCore } from '../mock/fake.ts';
@@ -55,6 +59,31 @@ async function raw(
   let text = '';
   for await (const chunk of answer) text += chunk;
   return { status: answer.statusCode ?? 0, text };
+}
+
+/**
+ * Whether `pid` names a running process: a zombie (killed, its parent gone, not yet reaped by
+ * init) is dead, so it counts as gone; the others are given up to 2 s to be reaped.
+ */
+async function alive(pid: number | undefined): Promise<boolean> {
+  for (let waited = 0; waited < 2_000; waited += 50) {
+    try {
+      process.kill(pid ?? 0, 0);
+    } catch {
+      return false;
+    }
+    let state = '';
+    try {
+      // /proc/<pid>/stat: "pid (comm) state ..."; comm may hold spaces, so read after the last ')'.
+      const stat = readFileSync(`/proc/${pid}/stat`, 'utf8');
+      state = stat.slice(stat.lastIndexOf(')') + 2, stat.lastIndexOf(')') + 3);
+    } catch {
+      return false;
+    }
+    if (state === 'Z') return false;
+    await new Promise((resolve) => setTimeout(resolve, 50));
+  }
+  return true;
 }
 
 async function stop(proxy: { child: ChildProcess }, signal: NodeJS.Signals = 'SIGTERM') {
@@ -187,3 +216,82 @@ test("SIGTERM ends the command's whole process group: a child the command starte
   await stop(proxy);
   expect(() => process.kill(grandchild, 0)).toThrow();
 });
+
+test('a second SIGTERM 0.5 s after the first changes nothing: a command group that ignores SIGTERM is killed 3 s after the first, and the verdict and JUnit are written', async () => {
+  const { baseUrl } = await recordedFake();
+  const junit = join(mkdtempSync(join(tmpdir(), 'proxy-signals-')), 'proxy.xml');
+  // The shell ignores SIGTERM and SIGINT, and so does its child (an ignored signal stays ignored
+  // across fork and exec, POSIX): only SIGKILL ends this group. One request goes through first,
+  // so the proxy has a verdict to give.
+  const client = `const r = await fetch(process.env.PETSTORE_PROXY_URL + '/pets?limit=1', { headers: { Authorization: 'Bearer ${key}' } }); await r.text();`;
+  const script = `trap '' TERM INT; "$NODE" -e "$CLIENT"; sleep 300 & echo "shell $$ grandchild $!"; wait`;
+  const proxy = await startProxyProcess(
+    ['--target', baseUrl, '--junit', junit, '--', 'sh', '-c', script],
+    children,
+    { NODE: process.execPath, CLIENT: client },
+  );
+  const group = /shell (\d+) grandchild (\d+)/;
+  for (let waited = 0; !group.test(proxy.output()); waited += 50) {
+    if (waited > 20_000) throw new Error(`no grandchild: ${proxy.output()}`);
+    await new Promise((resolve) => setTimeout(resolve, 50));
+  }
+  const [, shell, grandchild] = (group.exec(proxy.output()) ?? []).map(Number);
+  expect(process.kill(shell ?? 0, 0) && process.kill(grandchild ?? 0, 0)).toBe(true);
+  const closed = once(proxy.child, 'close');
+  const firstAt = performance.now();
+  proxy.child.kill('SIGTERM');
+  await new Promise((resolve) => setTimeout(resolve, 500));
+  // CI runners and `timeout` send more than one; before issue 37 this one made the proxy exit
+  // 143 at once, the group left running and no JUnit written.
+  expect(proxy.child.exitCode).toBe(null);
+  proxy.child.kill('SIGTERM');
+  const [code] = (await closed) as [number];
+  const tookMs = performance.now() - firstAt;
+  // docs/harness/proxy.md: stopped first, the proxy sends the group its signal, SIGKILL to
+  // whatever is left 3 s later, waits for the command and exits with its verdict (one exchange
+  // judged, no rule broken: 0).
+  expect(code, proxy.output()).toBe(0);
+  expect(proxy.output()).toMatch(/stopped \(SIGTERM\) before sh ended/);
+  expect(proxy.output()).toMatch(/no rule seen broken in 1 exchange /);
+  expect(tookMs).toBeGreaterThanOrEqual(2_900);
+  expect(tookMs).toBeLessThan(10_000);
+  expect(await alive(shell)).toBe(false);
+  expect(await alive(grandchild)).toBe(false);
+  expect(existsSync(junit)).toBe(true);
+  expect(readFileSync(junit, 'utf8')).toMatch(/<testsuite [^>]*tests="\d+"/);
+  expect(readFileSync(junit, 'utf8')).toContain('<property name="judged" value="1"/>');
+}, 30_000);
+
+test('SIGINT then SIGTERM then SIGINT: any mix of signals still ends the group and writes the JUnit', async () => {
+  const { baseUrl } = await recordedFake();
+  const junit = join(mkdtempSync(join(tmpdir(), 'proxy-signals-')), 'proxy.xml');
+  const proxy = await startProxyProcess(
+    [
+      '--target',
+      baseUrl,
+      '--junit',
+      junit,
+      '--',
+      'sh',
+      '-c',
+      `trap '' TERM INT; echo "shell $$"; while :; do sleep 1; done`,
+    ],
+    children,
+  );
+  for (let waited = 0; !/shell (\d+)/.test(proxy.output()); waited += 50) {
+    if (waited > 20_000) throw new Error(`no shell: ${proxy.output()}`);
+    await new Promise((resolve) => setTimeout(resolve, 50));
+  }
+  const shell = Number(/shell (\d+)/.exec(proxy.output())?.[1]);
+  const closed = once(proxy.child, 'close');
+  for (const signal of ['SIGINT', 'SIGTERM', 'SIGINT'] as const) {
+    proxy.child.kill(signal);
+    await new Promise((resolve) => setTimeout(resolve, 300));
+  }
+  const [code] = (await closed) as [number];
+  // Nothing went through the proxy: no evidence, no verdict (proxy.md's exit 2), never 130 or 143.
+  expect(code, proxy.output()).toBe(2);
+  expect(proxy.output()).toMatch(/stopped \(SIGINT\) before sh ended/);
+  expect(await alive(shell)).toBe(false);
+  expect(existsSync(junit)).toBe(true);
+}, 30_000);

@@ -107,7 +107,8 @@ const subcommands: Readonly<
     runProxyCommand(args, {
       out: io.out,
       err: io.err,
-      stopped: io.untilStopped?.() ?? new Promise(() => {}),
+      // Any number of signals: the command's group is ended and the report written all the same.
+      stopped: io.untilStopped?.('finish') ?? new Promise(() => {}),
       env,
       command: io.command ?? repositoryCommand,
     }),

@@ -7,23 +7,39 @@
 /** Why a command was told to stop. */
 export type StopReason = 'SIGINT' | 'SIGTERM' | 'parent gone';
 
+/**
+ * What a signal after the first does. `exit-now`: the process ends at once, without its verdict
+ * (an active run, whose checks are its own). `finish`: nothing; the process finishes what the
+ * first signal started (the proxy must end its command's whole group, which takes at most 3 s,
+ * and write its report and `--junit`: CI runners and `timeout` send more than one signal).
+ */
+export type LaterSignals = 'exit-now' | 'finish';
+
 /** How often the parent is looked for: a re-parented command notices within this (ms). */
 const parentPollMs = 500;
 
 /**
  * Resolves with the first of SIGINT, SIGTERM or the parent process going away (its parent pid
  * changes). Until then the signals no longer end the process by default: the caller finishes.
+ * Later signals do what `later` says.
  */
-export function untilStopped(): Promise<StopReason> {
+export function untilStopped(later: LaterSignals = 'exit-now'): Promise<StopReason> {
   return new Promise((resolve) => {
     const startParent = process.ppid;
     const finish = (reason: StopReason) => {
       clearInterval(poll);
       process.off('SIGINT', onInt);
       process.off('SIGTERM', onTerm);
-      // The first signal asks for the verdict; a second one means "now", without it.
-      process.once('SIGINT', () => process.exit(130));
-      process.once('SIGTERM', () => process.exit(143));
+      if (later === 'exit-now') {
+        // The first signal asks for the verdict; a second one means "now", without it.
+        process.once('SIGINT', () => process.exit(130));
+        process.once('SIGTERM', () => process.exit(143));
+      } else {
+        // Listening keeps Node from ending the process on the signal: every later one is absorbed.
+        const absorb = () => {};
+        process.on('SIGINT', absorb);
+        process.on('SIGTERM', absorb);
+      }
       resolve(reason);
     };
     const onInt = () => finish('SIGINT');
