@@ -7,7 +7,8 @@
  *   The contract types ship written out, without json-schema-to-ts (inline-contract-types.ts).
  * - dist/bin/: the two CLIs, each one esbuild bundle with every devDependency it uses inlined
  *   (the harness runs on fast-check, Ajv and yaml, which users of the fake should not install);
- *   the package's own dependencies (msw and its interceptors) stay imports.
+ *   the package's own dependencies (msw and its interceptors) stay imports. Each bin's entry is
+ *   a tiny file that checks the Node.js version and only then imports its CLI's bundle.
  * The repository itself never runs dist/: its scripts and tests run the TypeScript sources.
  *   node scripts/build-package.ts                 builds dist/ (`npm run build`, `prepack`)
  *   node scripts/build-package.ts --if-missing    only when there is no dist/ yet (`prepare`:
@@ -32,11 +33,57 @@ import { inlineContractTypes, tsc } from './inline-contract-types.ts';
 
 const root = fileURLToPath(new URL('..', import.meta.url));
 
-/** The bins, by output file under dist/bin/: source entry point. */
-const bins: Record<string, string> = {
-  'petstore-fake.js': 'mock/doors/cli/cli.ts',
-  'petstore-contract.js': 'contract-tests/cli.ts',
+/**
+ * The bins, by output file under dist/bin/: the tiny entry that checks the Node.js version
+ * (`bin.ts`, which imports `./cli.ts` dynamically) and the CLI itself, shipped beside it as
+ * `<bin>-cli.js`.
+ */
+const bins: Record<string, { readonly gate: string; readonly cli: string }> = {
+  'petstore-fake.js': { gate: 'mock/doors/cli/bin.ts', cli: 'mock/doors/cli/cli.ts' },
+  'petstore-contract.js': { gate: 'contract-tests/bin.ts', cli: 'contract-tests/cli.ts' },
 };
+
+/** Where a bin's CLI is shipped, beside its entry: `petstore-fake.js` -> `petstore-fake-cli.js`. */
+const cliFileOf = (outfile: string) => outfile.replace(/\.js$/, '-cli.js');
+
+/**
+ * Bundles a bin's entry: the version check alone, for the oldest Node.js esbuild knows of, so an
+ * unsupported Node.js gets its one line and not a syntax error; its `import('./cli.ts')` names
+ * the CLI's own file, loaded only after the check passed.
+ */
+async function bundleGate(packageDir: string, outfile: string, entry: string): Promise<string[]> {
+  const result = await build({
+    entryPoints: [join(root, entry)],
+    absWorkingDir: root,
+    bundle: true,
+    platform: 'node',
+    format: 'esm',
+    target: 'node14',
+    outfile: join(packageDir, 'dist', 'bin', outfile),
+    metafile: true,
+    logLevel: 'warning',
+    plugins: [
+      {
+        name: 'cli-beside',
+        setup(gate) {
+          gate.onResolve({ filter: /^\.\/cli\.ts$/ }, () => ({
+            path: `./${cliFileOf(outfile)}`,
+            external: true,
+          }));
+        },
+      },
+    ],
+  });
+  const imports = Object.values(result.metafile.outputs).flatMap((output) =>
+    output.imports.map((imported) => imported.path),
+  );
+  // The entry must stay tiny: nothing but the check and the CLI's file.
+  if (imports.join() !== `./${cliFileOf(outfile)}`)
+    throw new Error(
+      `build-package: dist/bin/${outfile} imports ${imports.join(', ')}: a bin's entry loads nothing before its Node.js check but its CLI`,
+    );
+  return imports;
+}
 
 function filesUnder(dir: string, suffix: string): string[] {
   return readdirSync(dir, { recursive: true, encoding: 'utf8' })
@@ -159,8 +206,14 @@ export async function buildPackage(packageDir: string = root): Promise<string> {
     rewriteDeclarationImports(distDir);
     inlineContractTypes(distDir, probeDir);
     const imports = emittedImports(distDir);
-    for (const [outfile, entry] of Object.entries(bins))
-      imports[join(distDir, 'bin', outfile)] = await bundleBin(packageDir, outfile, entry);
+    for (const [outfile, { gate, cli }] of Object.entries(bins)) {
+      imports[join(distDir, 'bin', outfile)] = await bundleGate(packageDir, outfile, gate);
+      imports[join(distDir, 'bin', cliFileOf(outfile))] = await bundleBin(
+        packageDir,
+        cliFileOf(outfile),
+        cli,
+      );
+    }
     assertImportsAreShipped(distDir, imports);
   } finally {
     rmSync(probeDir, { recursive: true, force: true });

@@ -147,6 +147,9 @@ test('the tarball ships the build, the OpenAPI document and no sources or tests'
     'docs/coverage.schema.json',
     'dist/bin/petstore-fake.js',
     'dist/bin/petstore-contract.js',
+    // What each bin loads once its Node.js check passed.
+    'dist/bin/petstore-fake-cli.js',
+    'dist/bin/petstore-contract-cli.js',
     ...['fake', 'doors/node', 'doors/browser/browser', 'base/contract/openapi.generated'].flatMap(
       (entry) => [`dist/mock/${entry}.js`, `dist/mock/${entry}.d.ts`],
     ),

@@ -6,7 +6,8 @@
  * coverage gate would pass there. The package's optional peer range stops npm from adding it to
  * such a project; past that (`--legacy-peer-deps`, which many projects set in .npmrc) the helpers
  * refuse that vitest, and Node 20, with one line saying what to install, and the run fails. The
- * README's install line (`vitest@^5.1.1`) then makes the same project pass on Node 24. The tests
+ * README's install line (`vitest@^5.1.1`) then makes the same project pass on Node 24. On Node 20
+ * both bins, every subcommand, refuse in one line (exit 2) before loading anything. The tests
  * run in order on one project, as a user would go. Packages come from the npm cache where it has
  * them, else from the registry.
  */
@@ -142,6 +143,53 @@ test('on Node 20, npm picks vitest 4 for an unpinned `vitest`, and then refuses 
   expect(forced.code, forced.out).toBe(0);
   expect(installedVitest()).toMatch(/^4\./);
 }, 300_000);
+
+test('on Node 20 every command of both bins refuses in one line saying what to install, exit 2, no stack trace', () => {
+  // Each bin's entry checks the version before it loads its CLI (scripts/build-package.ts): on
+  // Node 20 the CLI would crash in msw (petstore-fake), call it an internal error (--fake), or
+  // run and round int64 digits (JSON.parse's reviver has no source text before Node 21).
+  const commands: readonly (readonly string[])[] = [
+    ['petstore-fake'],
+    ['petstore-fake', '--help'],
+    ['petstore-fake', '--port', '0'],
+    ['petstore-contract', '--fake'],
+    ['petstore-contract', '--base-url', 'http://127.0.0.1:9/v1'],
+    ['petstore-contract', '--version'],
+    ['petstore-contract', 'proxy', '--target', 'http://127.0.0.1:9/v1', '--', 'true'],
+    ['petstore-contract', 'verify-pact', 'pacts/app.json'],
+    ['petstore-contract', 'calibrate', '--base-url', 'http://127.0.0.1:9/v1'],
+  ];
+  for (const [bin = '', ...args] of commands) {
+    const refused = run(dirname(oldNode), oldNode, [join('node_modules', '.bin', bin), ...args]);
+    const label = [bin, ...args].join(' ');
+    expect(refused.out, label).toMatch(
+      new RegExp(
+        `^${bin} needs Node\\.js 22\\.12\\.0 or later, and this is 20\\.\\d+\\.\\d+: put Node\\.js 22\\.12\\+ first on PATH \\(nvm, fnm, Volta\\), or \`npm install --save-dev node@24\` so that npm scripts run on it\\.\n$`,
+      ),
+    );
+    expect(refused.code, label).toBe(2);
+  }
+  // The same bins run on a supported Node.js.
+  const version = run(dirname(process.execPath), process.execPath, [
+    join('node_modules', '.bin', 'petstore-contract'),
+    '--version',
+  ]);
+  expect(version.out).toBe('petstore-contract 0.1.0\n');
+}, 120_000);
+
+test("--prism-mock in a project without Prism says the package user's install command", () => {
+  // The project installed the package and msw, not Prism (the repository's devDependency only).
+  const run24 = run(dirname(process.execPath), process.execPath, [
+    join('node_modules', '.bin', 'petstore-contract'),
+    '--prism-mock',
+  ]);
+  expect(run24.out).toContain(
+    'petstore-contract: Prism is not installed: npm install --save-dev @stoplight/prism-cli',
+  );
+  expect(run24.out).not.toContain('devDependency');
+  expect(run24.out).not.toMatch(/^\s+at /m);
+  expect(run24.code).toBe(2);
+}, 60_000);
 
 test('on Node 20 the suite fails, and says in one line which Node.js to install', () => {
   const suite = vitestOn(oldNode);

@@ -23,8 +23,10 @@ function prismEntry(): string {
     const manifest = require.resolve('@stoplight/prism-cli/package.json');
     return manifest.replace(/package\.json$/, 'dist/index.js');
   } catch {
+    // Said to a package user, whose `npm install` would not add it: Prism is this repository's
+    // devDependency, never the package's.
     throw new ContractUsageError(
-      'Prism is not installed: run `npm install` (it is a devDependency, @stoplight/prism-cli)',
+      'Prism is not installed: npm install --save-dev @stoplight/prism-cli (then run the same command again)',
     );
   }
 }

@@ -46,10 +46,23 @@ function atLeast(version: string, minimum: string): boolean {
   return true;
 }
 
+/**
+ * Why `who` (`petstore-fake: createFake`, `petstore-contract`) cannot run on Node.js `node`, in
+ * one line saying what to install; undefined when it can. The bins call it before loading
+ * anything else, so it uses nothing an old Node.js lacks.
+ */
+export function nodeProblem(who: string, node: string): string | undefined {
+  if (atLeast(node, supportedNode)) return undefined;
+  return `${who} needs Node.js ${supportedNode} or later, and this is ${node.replace(/^v/, '')}: ${installNode}.`;
+}
+
 /** Why `helper` cannot run on these versions, in one line; undefined when it can. */
 export function runtimeProblem(helper: string, versions: RuntimeVersions): string | undefined {
-  if (versions.node !== undefined && !atLeast(versions.node, supportedNode))
-    return `petstore-fake: ${helper} needs Node.js ${supportedNode} or later, and this is ${versions.node.replace(/^v/, '')}: ${installNode}.`;
+  const oldNode =
+    versions.node === undefined
+      ? undefined
+      : nodeProblem(`petstore-fake: ${helper}`, versions.node);
+  if (oldNode !== undefined) return oldNode;
   const vitest = versions.vitest;
   // `^5.0.0`: 5.x from 5.0.0, no prerelease.
   if (vitest !== undefined && !(parts(vitest)[0] === 5 && !vitest.includes('-')))

@@ -1,0 +1,9 @@
+#!/usr/bin/env node
+/**
+ * The `petstore-contract` bin, every subcommand included: refuses an unsupported Node.js in one
+ * line, and only then loads the CLI (cli.ts), which the package build ships as a file of its own
+ * beside this one.
+ */
+import { startOnSupportedNode } from '../mock/doors/command-line/start-on-supported-node.ts';
+
+startOnSupportedNode('petstore-contract', () => import('./cli.ts'));
