@@ -181,6 +181,11 @@ export interface FailureDetails {
   readonly path?: string;
   /** Extra lines, e.g. the model's command sequence. */
   readonly notes?: readonly string[];
+  /**
+   * How many exchanges broke the rule, when more than one did (an observer judges every one):
+   * the message and exchange are the first's.
+   */
+  readonly occurrences?: number;
 }
 
 /** Thrown by a check when the server breaks its rule. */

@@ -8,6 +8,7 @@ import packageJson from '../../package.json' with { type: 'json' };
 import { ContractUsageError, contractMessage, toolName } from '../base/usage-error.ts';
 import type { Target } from '../http/target.ts';
 import {
+  formatFinding,
   formatHeader,
   formatPlan,
   formatResult,
@@ -16,6 +17,7 @@ import {
 } from '../report/console-report.ts';
 import { coverageLine, createRunCoverage, writeCoverage } from '../report/coverage.ts';
 import { openExchangeLog } from '../report/exchange-log.ts';
+import { findingsOf, isBroken } from '../report/findings.ts';
 import { toJunit } from '../report/junit.ts';
 import { createEnvRedactor, createRedactor, type Redactor } from '../report/redact.ts';
 import { type CheckResult, type SuiteResult, verdictOf } from '../runner/results.ts';
@@ -217,9 +219,15 @@ export async function main(
       onResult: (check) => {
         coverage?.finished(check);
         finished.push(check);
-        out(formatResult(check, replay, io.colour ?? false));
+        // A broken rule is printed in its finding, once every check has said what it broke.
+        if (!isBroken(check, options.strict)) out(formatResult(check, replay, io.colour ?? false));
       },
     });
+    /** One FAIL line per finding of the checks that finished, with every rule it breaks. */
+    const printFindings = () => {
+      for (const finding of findingsOf(finished, options.strict))
+        out(formatFinding(finding, replay, io.colour ?? false));
+    };
     // A long run can be stopped (Ctrl-C, SIGTERM, npm killed above it): it still reports.
     const ended = await Promise.race([
       running.then((result) => ({ result })),
@@ -227,6 +235,7 @@ export async function main(
     ]);
     if ('reason' in ended) {
       running.catch(() => {});
+      printFindings();
       const stopped = stoppedRunOutcome(
         {
           reason: ended.reason,
@@ -250,9 +259,10 @@ export async function main(
       return stopped.code;
     }
     const result = ended.result;
+    printFindings();
     if (result.writes)
       out(`${toolName}: pets created by this run are named ${result.runPrefix}...`);
-    out(formatSummary(result));
+    out(formatSummary(result, options.strict));
     const junitPath = options.junit;
     if (junitPath !== undefined)
       writable('--junit', junitPath, () =>

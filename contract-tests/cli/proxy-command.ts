@@ -25,8 +25,9 @@ import { keyPlaceholder } from '../http/exchange.ts';
 import { defaultMaxBodyBytes } from '../http/send.ts';
 import { createPassiveVerdicts } from '../proxy/passive-verdicts.ts';
 import { startProxy } from '../proxy/proxy-server.ts';
-import { formatResult } from '../report/console-report.ts';
+import { findingsLine, formatResults } from '../report/console-report.ts';
 import { coverageLine, createProxyCoverage, writeCoverage } from '../report/coverage.ts';
+import { findingsOf, rulesOf } from '../report/findings.ts';
 import { toJunit } from '../report/junit.ts';
 import { createRedactor, envSecrets } from '../report/redact.ts';
 import type { CheckResult, SuiteResult } from '../runner/results.ts';
@@ -177,6 +178,14 @@ function jsonReport(target: string, forwarded: number, judged: number, results: 
       target,
       forwarded,
       judged,
+      // The things to fix: one per answer, listing every rule it breaks (report/findings.ts).
+      findings: findingsOf(results).map((finding) => ({
+        rules: rulesOf(finding).map((result) => result.id),
+        failure: finding.lead.failure?.message,
+        ...(finding.lead.failure?.exchange === undefined
+          ? {}
+          : { reproduce: toCurl(finding.lead.failure.exchange) }),
+      })),
       results: results.map((result) => ({
         id: result.id,
         status: result.status,
@@ -186,6 +195,8 @@ function jsonReport(target: string, forwarded: number, judged: number, results: 
           : {
               failure: result.failure.message,
               rule: result.source,
+              // Exchanges that broke the rule; the failure and curl line are the first's.
+              occurrences: result.failure.occurrences ?? 1,
               ...(result.failure.exchange === undefined
                 ? {}
                 : { reproduce: toCurl(result.failure.exchange) }),
@@ -233,8 +244,8 @@ export async function runProxyCommand(argv: readonly string[], io: ProxyIo): Pro
     const count = (status: CheckResult['status']) =>
       results.filter((result) => result.status === status).length;
     return [
-      ...results.map((result) => formatResult(result)),
-      `${toolName} proxy: ${forwardedSoFar()} requests forwarded, ${verdicts.judged} exchanges judged; ${count('pass')} passed, ${count('fail')} failed, ${count('warn')} warned, ${count('skip')} not exercised`,
+      ...formatResults(results),
+      `${toolName} proxy: ${forwardedSoFar()} requests forwarded, ${verdicts.judged} exchanges judged; ${findingsLine(results)}; rules: ${count('pass')} passed, ${count('fail')} failed, ${count('warn')} warned, ${count('skip')} not exercised`,
     ].join('\n');
   };
   let proxy: Awaited<ReturnType<typeof startProxy>>;
@@ -359,7 +370,9 @@ function proxyVerdict(
   io: ProxyIo,
 ): number {
   if (results.some((result) => result.status === 'fail')) {
-    io.out(`${toolName} proxy: the server breaks the interface (see FAIL lines above)`);
+    io.out(
+      `${toolName} proxy: the server breaks the interface: ${findingsLine(results)} (see FAIL lines above)`,
+    );
     return 1;
   }
   if (unreachable.size > 0) {

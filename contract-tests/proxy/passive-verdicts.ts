@@ -54,12 +54,21 @@ export function createPassiveVerdicts(plan: PlanName | undefined): PassiveVerdic
   let retired: CheckResult[] | undefined;
   let judged = 0;
   const worst = (lists: readonly (readonly CheckResult[])[]): CheckResult[] =>
-    checks.map((_check, index) =>
-      lists
-        .map((list) => list[index] as CheckResult)
-        // The worst verdict wins: one key's failure is the server's failure.
-        .reduce((worse, next) => (rank[next.status] > rank[worse.status] ? next : worse)),
-    );
+    checks.map((_check, index) => {
+      const verdicts = lists.map((list) => list[index] as CheckResult);
+      // The worst verdict wins: one key's failure is the server's failure.
+      const verdict = verdicts.reduce((worse, next) =>
+        rank[next.status] > rank[worse.status] ? next : worse,
+      );
+      if (verdict.failure === undefined) return verdict;
+      // Counted over every key: the same fault on many answers is one finding with its count.
+      const occurrences = verdicts
+        .filter((other) => other.status === verdict.status)
+        .reduce((sum, other) => sum + (other.failure?.occurrences ?? 1), 0);
+      return occurrences > 1
+        ? { ...verdict, failure: { ...verdict.failure, occurrences } }
+        : verdict;
+    });
   return {
     see(exchange, keyId) {
       judged += 1;

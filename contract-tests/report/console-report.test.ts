@@ -67,7 +67,7 @@ test('the verdict line says how many checks it rests on and what did not run', (
     /^petstore-contract: incomplete: no check failed in the 1 that ran/,
   );
   expect(formatVerdict(suite([failed, skipped('could-not-run')]))).toBe(
-    'petstore-contract: the server breaks the interface (see FAIL lines above)',
+    'petstore-contract: the server breaks the interface: 1 finding (1 rule broken) (see FAIL lines above)',
   );
 });
 

@@ -1,7 +1,9 @@
 /**
- * The human report: a header line, one line per check (pass / FAIL / skip / warn, a skip naming
- * its kind), details under each failure (message, shrunk counterexample, curl line, replay
- * command), the totals, and a closing line that never says more than what was checked.
+ * The human report: a header line, one line per check that did not fail (pass / skip / warn, a
+ * skip naming its kind), then one FAIL line per finding (findings.ts: one answer that breaks
+ * several rules is one finding listing them all; a fault seen on many answers is counted) with
+ * its details (message, shrunk counterexample, curl line, replay command), the totals of
+ * findings and of rules, and a closing line that never says more than what was checked.
  */
 
 import { toolName } from '../base/usage-error.ts';
@@ -13,6 +15,7 @@ import {
   skipKinds,
   verdictOf,
 } from '../runner/results.ts';
+import { type Finding, findingsOf, isBroken } from './findings.ts';
 
 const labels = { pass: 'pass', fail: 'FAIL', skip: 'skip', warn: 'warn' } as const;
 
@@ -67,8 +70,23 @@ export function replayLine(replay: ReplayInfo, result: CheckResult): string {
   return `${replay.command} ${seedFlag(replay.seed)}${result.kind === 'active' ? ` --only ${result.id}` : ''}`;
 }
 
-/** One check's line, plus its failure details. */
+/** One check's line, plus its failure details (a failed check alone is a finding of its own). */
 export function formatResult(result: CheckResult, replay?: ReplayInfo, colour = false): string {
+  return formatFinding({ lead: result, also: [] }, replay, colour);
+}
+
+/** `on 12 answers` for a rule broken on more than one, else nothing. */
+function onAnswers(result: CheckResult): string {
+  const times = result.failure?.occurrences ?? 1;
+  return times > 1 ? ` (on ${times} answers)` : '';
+}
+
+/**
+ * A finding: its lead check's line and failure, each other rule the same answer breaks, then
+ * the one curl line and replay command.
+ */
+export function formatFinding(finding: Finding, replay?: ReplayInfo, colour = false): string {
+  const result = finding.lead;
   const label = labels[result.status];
   const shown = colour ? `\u001b[${colours[result.status]}m${label}\u001b[0m` : label;
   const lines = [`  ${shown}  ${result.id.padEnd(34)} ${result.title}`];
@@ -79,10 +97,24 @@ export function formatResult(result: CheckResult, replay?: ReplayInfo, colour = 
   const failure = result.failure;
   if (failure !== undefined) {
     lines.push(`        ${failure.message}`);
+    if ((failure.occurrences ?? 1) > 1)
+      lines.push(
+        `        seen on ${failure.occurrences} answers: the same fault each time, one thing to fix (the first is shown)`,
+      );
     lines.push(`        rule: ${result.source} (openapi/interface.md)`);
     if (failure.counterexample !== undefined)
       lines.push(`        counterexample (shrunk): ${failure.counterexample}`);
     for (const note of failure.notes ?? []) lines.push(`        note: ${note}`);
+    if (finding.also.length > 0) {
+      lines.push(
+        `        the same answer breaks ${finding.also.length} more rule${finding.also.length === 1 ? '' : 's'}:`,
+      );
+      for (const other of finding.also)
+        lines.push(
+          `          ${other.id}${onAnswers(other)}: ${other.failure?.message ?? other.title}`,
+          `            rule: ${other.source} (openapi/interface.md)`,
+        );
+    }
     if (failure.exchange !== undefined)
       lines.push(`        reproduce: ${toCurl(failure.exchange)}`);
     if (replay !== undefined) lines.push(`        replay: ${replayLine(replay, result)}`);
@@ -92,12 +124,43 @@ export function formatResult(result: CheckResult, replay?: ReplayInfo, colour = 
   return lines.join('\n');
 }
 
+/**
+ * The report's lines for finished checks: one line per check that is not broken, in their
+ * order, then one FAIL line per finding.
+ */
+export function formatResults(
+  results: readonly CheckResult[],
+  options: {
+    readonly replay?: ReplayInfo;
+    readonly colour?: boolean;
+    readonly strict?: boolean;
+  } = {},
+): string[] {
+  const { replay, colour = false, strict = false } = options;
+  return [
+    ...results
+      .filter((result) => !isBroken(result, strict))
+      .map((result) => formatResult(result, replay, colour)),
+    ...findingsOf(results, strict).map((finding) => formatFinding(finding, replay, colour)),
+  ];
+}
+
+/** `1 finding (4 rules broken)`: the things to fix, and the rules they break. */
+export function findingsLine(results: readonly CheckResult[], strict = false): string {
+  const findings = findingsOf(results, strict).length;
+  const rules = results.filter((result) => isBroken(result, strict)).length;
+  return `${findings} finding${findings === 1 ? '' : 's'} (${rules} rule${rules === 1 ? '' : 's'} broken)`;
+}
+
 function count(suite: SuiteResult, predicate: (result: CheckResult) => boolean): number {
   return suite.results.filter(predicate).length;
 }
 
-/** The closing lines: counts by verdict and kind of skip, requests, 429s and time. */
-export function formatSummary(suite: SuiteResult): string {
+/**
+ * The closing lines: the findings (things to fix) and the rules they break, then the rules by
+ * verdict and kind of skip, requests, 429s and time.
+ */
+export function formatSummary(suite: SuiteResult, strict = false): string {
   const status = (value: CheckResult['status']) =>
     count(suite, (result) => result.status === value);
   const skips = skipKinds
@@ -109,7 +172,7 @@ export function formatSummary(suite: SuiteResult): string {
       ? `, ${(suite.waitedMs / 1000).toFixed(1)} s waiting for rate limits${clock}`
       : '';
   return [
-    `${toolName}: ${status('pass')} passed, ${status('fail')} failed, ${status('warn')} warned; skipped: ${skips} (${suite.runs} run${suite.runs === 1 ? '' : 's'} per property, seed ${suite.seed})`,
+    `${toolName}: ${findingsLine(suite.results, strict)}; rules: ${status('pass')} passed, ${status('fail')} failed, ${status('warn')} warned; skipped: ${skips} (${suite.runs} run${suite.runs === 1 ? '' : 's'} per property, seed ${suite.seed})`,
     `${toolName}: ${suite.requests} requests sent (${suite.keyRequests} with the key) of ${suite.budget.limit} allowed, ${suite.answered429} answered 429, in ${(suite.durationMs / 1000).toFixed(1)} s${waited}`,
   ].join('\n');
 }
@@ -132,7 +195,7 @@ export function formatVerdict(suite: SuiteResult, strict = false): string {
       ? `${toolName}: self-test failed: the harness failed ${suite.selfTest} on checks it must pass there (a false alarm, see FAIL lines above)`
       : `${toolName}: self-test: no false alarm from the ${ran} checks that ran against ${suite.selfTest}, which keeps no pets, takes any key and counts no requests${rest}; this proves nothing of a server`;
   if (verdict === 'breaks')
-    return `${toolName}: the server breaks the interface (see FAIL lines above)`;
+    return `${toolName}: the server breaks the interface: ${findingsLine(suite.results, strict)} (see FAIL lines above)`;
   if (verdict === 'incomplete')
     return `${toolName}: incomplete: no check failed in the ${ran} that ran, but selected checks could not run${rest}`;
   return `${toolName}: the server conforms to the interface in all ${ran} checks that ran${rest}`;

@@ -1,7 +1,13 @@
-/** JUnit XML (`--junit <file>`): one testcase per check, grouped by area, for CI dashboards. */
+/**
+ * JUnit XML (`--junit <file>`), for CI dashboards: one testcase per check that is not broken,
+ * grouped by area, and one failing testcase per finding (findings.ts), named after its lead
+ * check, whose failure text lists every rule the answer breaks. So `failures` counts the things
+ * to fix, as the console's FAIL lines do; the properties count findings and broken rules apart.
+ */
 import { toCurl } from '../http/curl.ts';
-import type { SuiteResult } from '../runner/results.ts';
+import type { CheckResult, SuiteResult } from '../runner/results.ts';
 import { type ReplayInfo, replayLine } from './console-report.ts';
+import { type Finding, findingsOf, isBroken } from './findings.ts';
 
 /** Whether XML 1.0 can carry a character at all (most control characters it cannot, even escaped). */
 function xmlSafe(char: string): boolean {
@@ -45,11 +51,14 @@ export function toJunit(
   replay: ReplayInfo | undefined,
   properties: JunitProperties = runProperties(suite),
 ): string {
-  const count = (predicate: (status: string) => boolean) =>
-    suite.results.filter((r) => predicate(r.status)).length;
-  const failures = count((status) => status === 'fail' || (strict && status === 'warn'));
-  const skipped = count((status) => status === 'skip');
-  const cases = suite.results.map((result) => {
+  const findings = findingsOf(suite.results, strict);
+  const broken = suite.results.filter((result) => isBroken(result, strict)).length;
+  const leads = new Map<CheckResult, Finding>(findings.map((finding) => [finding.lead, finding]));
+  // A broken check that leads no finding is listed in its lead's testcase.
+  const shown = suite.results.filter((result) => !isBroken(result, strict) || leads.has(result));
+  const failures = findings.length;
+  const skipped = shown.filter((result) => result.status === 'skip').length;
+  const cases = shown.map((result) => {
     const area = result.id.split('.')[0] ?? result.id;
     const open = `    <testcase classname="petstore-contract.${escapeXml(area)}" name="${escapeXml(result.id)}" time="${(result.durationMs / 1000).toFixed(3)}">`;
     const body: string[] = [];
@@ -57,18 +66,29 @@ export function toJunit(
       body.push(
         `      <skipped message="${escapeXml(`${result.skip ?? 'skipped'}: ${result.reason ?? ''}`)}"/>`,
       );
-    if (result.status === 'fail' || (strict && result.status === 'warn')) {
+    const finding = leads.get(result);
+    if (finding !== undefined) {
       const failure = result.failure;
+      const times = failure?.occurrences ?? 1;
       const details = [
         result.title,
         `rule: ${result.source} (openapi/interface.md)`,
         failure?.message ?? '',
+        times > 1 ? `seen on ${times} answers (the first is shown)` : '',
         failure?.counterexample === undefined ? '' : `counterexample: ${failure.counterexample}`,
+        ...finding.also.flatMap((other) => [
+          `the same answer breaks ${other.id}${(other.failure?.occurrences ?? 1) > 1 ? ` (on ${other.failure?.occurrences} answers)` : ''}: ${other.failure?.message ?? other.title}`,
+          `  rule: ${other.source} (openapi/interface.md)`,
+        ]),
         failure?.exchange === undefined ? '' : `reproduce: ${toCurl(failure.exchange)}`,
         replay === undefined ? '' : `replay: ${replayLine(replay, result)}`,
       ].filter((line) => line !== '');
+      const rules =
+        finding.also.length === 0
+          ? ''
+          : ` (and ${finding.also.map((other) => other.id).join(', ')})`;
       body.push(
-        `      <failure message="${escapeXml(failure?.message ?? 'failed')}" type="${escapeXml(result.id)}">${escapeXml(details.join('\n'))}</failure>`,
+        `      <failure message="${escapeXml(`${failure?.message ?? 'failed'}${rules}`)}" type="${escapeXml(result.id)}">${escapeXml(details.join('\n'))}</failure>`,
       );
     }
     if (result.status === 'warn' && !strict)
@@ -79,11 +99,12 @@ export function toJunit(
       ? `${open}</testcase>`
       : `${open}\n${body.join('\n')}\n    </testcase>`;
   });
+  const counted = { ...properties, findings: failures, rulesBroken: broken };
   return [
     '<?xml version="1.0" encoding="UTF-8"?>',
-    `<testsuites name="petstore-contract" tests="${suite.results.length}" failures="${failures}" skipped="${skipped}" time="${(suite.durationMs / 1000).toFixed(3)}">`,
-    `  <testsuite name="${escapeXml(suite.baseUrl)}" tests="${suite.results.length}" failures="${failures}" skipped="${skipped}" time="${(suite.durationMs / 1000).toFixed(3)}">`,
-    `    <properties>${Object.entries(properties)
+    `<testsuites name="petstore-contract" tests="${shown.length}" failures="${failures}" skipped="${skipped}" time="${(suite.durationMs / 1000).toFixed(3)}">`,
+    `  <testsuite name="${escapeXml(suite.baseUrl)}" tests="${shown.length}" failures="${failures}" skipped="${skipped}" time="${(suite.durationMs / 1000).toFixed(3)}">`,
+    `    <properties>${Object.entries(counted)
       .map(
         ([name, value]) =>
           `<property name="${escapeXml(name)}" value="${escapeXml(String(value))}"/>`,

@@ -1,6 +1,7 @@
 /**
  * The observers' side of a run: every exchange is shown to each observer as it happens; at the
- * end each observer's verdict is a pass, the first violation it saw, or a skip saying whether it
+ * end each observer's verdict is a pass, the first violation it saw (with how many exchanges broke
+ * the rule), or a skip saying whether it
  * was merely not exercised or could not run although the flags asked for what it judges.
  */
 import type { ExchangeObserver, ObserverCheck, RunFacts } from '../checks/check.ts';
@@ -37,17 +38,20 @@ export function observe(observers: readonly ObserverCheck[], run: RunFacts): Obs
     check,
     state: begin(check, run),
     violation: undefined as { message: string; exchange: Exchange } | undefined,
+    /** Exchanges that broke the rule: the same fault on many answers is one finding, counted. */
+    violations: 0,
   }));
   return {
     see(exchange) {
       for (const entry of watching) {
         const message = entry.state.observe(exchange);
-        if (message !== undefined && entry.violation === undefined)
-          entry.violation = { message, exchange };
+        if (message === undefined) continue;
+        entry.violations += 1;
+        entry.violation ??= { message, exchange };
       }
     },
     verdicts() {
-      return watching.map(({ check, state, violation }): CheckResult => {
+      return watching.map(({ check, state, violation, violations }): CheckResult => {
         const info = {
           id: check.id,
           kind: check.kind,
@@ -57,7 +61,11 @@ export function observe(observers: readonly ObserverCheck[], run: RunFacts): Obs
           durationMs: 0,
         };
         if (violation !== undefined)
-          return { ...info, status: check.advisory ? 'warn' : 'fail', failure: violation };
+          return {
+            ...info,
+            status: check.advisory ? 'warn' : 'fail',
+            failure: violations > 1 ? { ...violation, occurrences: violations } : violation,
+          };
         if (state.judged() > 0 || check.whenUnseen === undefined) {
           const note = state.note?.();
           return { ...info, status: 'pass', ...(note === undefined ? {} : { reason: note }) };
