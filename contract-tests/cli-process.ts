@@ -125,3 +125,24 @@ export async function startProxyProcess(
   const port = Number(banner.exec(output)?.[1]);
   return { child, port, output: () => output };
 }
+
+/**
+ * The check ids a report says are broken: each FAIL line's (a finding's lead) and each rule its
+ * finding lists as broken by the same answer (report/console-report.ts `formatFinding`).
+ */
+export function brokenRulesIn(output: string): string[] {
+  return [...output.matchAll(/^ {2}FAIL {2}(\S+)|^ {10}([\w.]+)(?: \(on \d+ answers\))?: /gm)].map(
+    (match) => match[1] ?? match[2] ?? '',
+  );
+}
+
+/**
+ * What a report says of broken rule `id`: the message under its FAIL line when it leads a
+ * finding, else the message on its line in the finding that lists it; undefined when not broken.
+ */
+export function brokenRuleMessage(output: string, id: string): string | undefined {
+  const escaped = id.replaceAll('.', '\\.');
+  const lead = new RegExp(`^ {2}FAIL {2}${escaped} .*\\n {8}(.*)$`, 'm').exec(output);
+  if (lead !== null) return lead[1];
+  return new RegExp(`^ {10}${escaped}(?: \\(on \\d+ answers\\))?: (.*)$`, 'm').exec(output)?.[1];
+}

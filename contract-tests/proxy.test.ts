@@ -10,6 +10,7 @@ import { mkdtempSync, readFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterEach, expect, test } from 'vitest';
+import { brokenRulesIn } from './cli-process.ts';
 import { mutants } from './mutants/catalogue.ts';
 import { passiveObservers } from './proxy/passive-verdicts.ts';
 import { failedIds } from './runner/results.ts';
@@ -142,7 +143,8 @@ for (const name of faults) {
     expect(expected.length).toBeGreaterThan(0);
     const { code, stdout } = await proxy.stop();
     expect(code).toBe(1);
-    const reported = [...stdout.matchAll(/^ {2}FAIL {2}(\S+)/gm)].map((match) => match[1]);
+    // Every rule broken, whether it leads a finding or is listed under one.
+    const reported = brokenRulesIn(stdout);
     expect(reported.sort()).toEqual(expected.sort());
     expect(stdout).toContain('reproduce: curl');
     expect(served()).toBe(active.requests);

@@ -8,7 +8,7 @@
  * rule and the library line that decide its verdict; every run must end within its bound.
  */
 import { test } from 'vitest';
-import { type CliRun, runCli } from './cli-process.ts';
+import { brokenRulesIn, type CliRun, runCli } from './cli-process.ts';
 import { freeKey, proKey } from './real-servers/api-keys.ts';
 import { startExpressAuthBeforeLimiterServer } from './real-servers/express-auth-before-limiter-server.ts';
 import { startExpressGcraServer } from './real-servers/express-gcra-server.ts';
@@ -64,9 +64,8 @@ interface Case {
   readonly seed?: number;
 }
 
-/** Check ids of the run's FAIL lines. */
-const failedChecks = (run: CliRun): string[] =>
-  [...run.stdout.matchAll(/^ {2}FAIL {2}(\S+)/gm)].map((match) => match[1] ?? '').sort();
+/** Check ids the run reports broken: its FAIL lines' and the rules each finding lists. */
+const failedChecks = (run: CliRun): string[] => brokenRulesIn(run.stdout).sort();
 
 /**
  * One vitest test (run concurrently with the others: each case has its own server and windows)
