@@ -113,7 +113,7 @@ test('in front of the fake: forwards the whole active run, adds no request, find
   for (const text of [stdout, stderr, xml]) expect(text).not.toContain(key);
   // The JUnit report says what the proxy did (it said requests=0 seed=0 after forwarding a run).
   expect(xml).toContain(
-    `<properties><property name="forwarded" value="${active.requests}"/><property name="judged" value="${active.requests}"/><property name="unreachable" value="0"/></properties>`,
+    `<properties><property name="forwarded" value="${active.requests}"/><property name="judged" value="${active.requests}"/><property name="unreachable" value="0"/><property name="findings" value="0"/><property name="rulesBroken" value="0"/></properties>`,
   );
   expect(xml).not.toMatch(/name="(seed|requests)"/);
   expect(Number(/<testsuites [^>]*time="([\d.]+)"/.exec(xml)?.[1])).toBeGreaterThan(0);
