@@ -99,7 +99,9 @@ test('a proxy that judged no exchange exits 2 (no evidence), never 0, counts no 
   const run = await runCli(['proxy', '--target', target.baseUrl, '--', process.execPath, '-e', '']);
   expect(run.code).toBe(2);
   expect(run.stderr).toMatch(/no evidence, no verdict/);
-  expect(run.stdout).toMatch(/0 exchanges judged; 0 findings \(0 rules broken\); rules: 0 passed, 0 failed, 0 warned/);
+  expect(run.stdout).toMatch(
+    /0 exchanges judged; 0 findings \(0 rules broken\); rules: 0 passed, 0 failed, 0 warned/,
+  );
   expect(`${run.stdout}${run.stderr}`).not.toContain('--rate-limits');
 });
 

@@ -8,6 +8,7 @@
  * sent, reported, and not held against the exit code.
  */
 import { readFileSync } from 'node:fs';
+import { parseJson } from '../../mock/base/contract/lossless-json.ts';
 import {
   type FlagSpecs,
   flagHelp,
@@ -122,7 +123,8 @@ export async function runVerifyPactCommand(
   const redact = createKeyRedactor(key);
   let interactions: ReturnType<typeof readPact>;
   try {
-    interactions = readPact(JSON.parse(utf8Text(readFileSync(file))));
+    // Integers past 2^53 read as `bigint`: a pact's int64 is sent and compared with every digit.
+    interactions = readPact(parseJson(utf8Text(readFileSync(file))));
   } catch (error) {
     // A pact that is not one, or a field the replay cannot trust: one line, nothing sent.
     if (!(error instanceof PactFileError || error instanceof SyntaxError || isFileError(error)))

@@ -7,6 +7,7 @@
  * it; a rule it does not know is reported as a mismatch rather than passed. A regex runs with a
  * time limit (bounded-regex.ts): past it, a RegexTimeoutError, no verdict.
  */
+import { stringifyJson } from '../../mock/base/contract/lossless-json.ts';
 import { fieldPath, type PactPathToken } from '../../mock/steps/qa/pact-path.ts';
 import { regexMatches } from './bounded-regex.ts';
 import type { BodyRule, ExpectedResponse, Matcher } from './read-pact.ts';
@@ -18,8 +19,15 @@ export interface ActualResponse {
   readonly body: unknown;
 }
 
+/** A JSON value's type; an int64 past 2^53 (a `bigint`, read exactly) is a number as any other. */
 const typeOf = (value: unknown) =>
-  value === null ? 'null' : Array.isArray(value) ? 'array' : typeof value;
+  value === null
+    ? 'null'
+    : Array.isArray(value)
+      ? 'array'
+      : typeof value === 'bigint'
+        ? 'number'
+        : typeof value;
 
 /** How long one regex may run on one value (ms). */
 const regexTimeoutMs = 250;
@@ -36,21 +44,21 @@ function applyMatcher(matcher: Matcher, actual: unknown, expected: unknown): str
       return undefined;
     }
     case 'integer':
-      return Number.isInteger(actual)
+      return typeof actual === 'bigint' || Number.isInteger(actual)
         ? undefined
-        : `expected an integer, got ${JSON.stringify(actual)}`;
+        : `expected an integer, got ${stringifyJson(actual)}`;
     case 'number':
-      return typeof actual === 'number'
+      return typeOf(actual) === 'number'
         ? undefined
-        : `expected a number, got ${JSON.stringify(actual)}`;
+        : `expected a number, got ${stringifyJson(actual)}`;
     case 'regex':
       return regexMatches(matcher.regex ?? '', String(actual), regexTimeoutMs)
         ? undefined
-        : `${JSON.stringify(actual)} does not match /${matcher.regex}/`;
+        : `${stringifyJson(actual)} does not match /${matcher.regex}/`;
     case 'equality':
-      return JSON.stringify(actual) === JSON.stringify(expected)
+      return stringifyJson(actual) === stringifyJson(expected)
         ? undefined
-        : `expected ${JSON.stringify(expected)}, got ${JSON.stringify(actual)}`;
+        : `expected ${stringifyJson(expected)}, got ${stringifyJson(actual)}`;
     default:
       return `matcher "${matcher.match}" is not supported`;
   }
@@ -101,7 +109,7 @@ function shown(path: readonly (string | number)[]): string {
       (text, step) =>
         typeof step === 'number'
           ? `${text}[${step}]`
-          : (fieldPath(text, step) ?? `${text}[${JSON.stringify(step)}]`),
+          : (fieldPath(text, step) ?? `${text}[${stringifyJson(step)}]`),
       '$',
     );
 }
@@ -121,7 +129,7 @@ function compareBody(
     }
   } else if (typeOf(actual) !== typeOf(expected)) {
     problems.push(
-      `${shown(path)}: expected ${JSON.stringify(expected)}, got ${JSON.stringify(actual)}`,
+      `${shown(path)}: expected ${stringifyJson(expected)}, got ${stringifyJson(actual)}`,
     );
     return;
   }
@@ -143,9 +151,9 @@ function compareBody(
     }
     return;
   }
-  if (matchers === undefined && JSON.stringify(actual) !== JSON.stringify(expected))
+  if (matchers === undefined && stringifyJson(actual) !== stringifyJson(expected))
     problems.push(
-      `${shown(path)}: expected ${JSON.stringify(expected)}, got ${JSON.stringify(actual)}`,
+      `${shown(path)}: expected ${stringifyJson(expected)}, got ${stringifyJson(actual)}`,
     );
 }
 
