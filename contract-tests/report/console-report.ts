@@ -99,7 +99,7 @@ export function formatFinding(finding: Finding, replay?: ReplayInfo, colour = fa
     lines.push(`        ${failure.message}`);
     if ((failure.occurrences ?? 1) > 1)
       lines.push(
-        `        seen on ${failure.occurrences} answers: the same fault each time, one thing to fix (the first is shown)`,
+        `        seen on ${failure.occurrences} answers (the first is shown): one rule, one thing to fix`,
       );
     lines.push(`        rule: ${result.source} (openapi/interface.md)`);
     if (failure.counterexample !== undefined)
