@@ -25,6 +25,7 @@ import {
   type GatewayRun,
   gatewayCases,
 } from '../contract-tests/real-servers/gateway-cases.ts';
+import type { GatewayModel, Refusal } from '../contract-tests/real-servers/gateway-models.ts';
 import { freePort, startFakeProcess, stopFakeProcesses } from '../mock/doors/cli/fake-process.ts';
 import { gatewayCommand, versionCommand } from './gateway-configs.ts';
 
@@ -166,6 +167,65 @@ async function waitForGateway(baseUrl: string, child: ChildProcess, output: () =
   }
 }
 
+/** Whether `response` is `refusal`, byte for byte (status, Content-Type, body). */
+async function isRefusal(response: Response, refusal: Refusal): Promise<boolean> {
+  const body = await response.text();
+  return (
+    response.status === refusal.status &&
+    response.headers.get('Content-Type') === (refusal.contentType ?? null) &&
+    body === refusal.body
+  );
+}
+
+/**
+ * Holds the stand-in's model to the real gateway at each of its request-line and body limits:
+ * a request of the limit's size reaches the fake (a JSON answer), one octet more gets the
+ * model's refusal, byte for byte. Returns what differs.
+ */
+async function checkEdges(baseUrl: string, model: GatewayModel): Promise<string[]> {
+  const problems: string[] = [];
+  const path = `${new URL(baseUrl).pathname}/pets?limit=20&contract-padding=`;
+  const probes: [string, number, Refusal, (size: number) => Promise<Response>][] = [];
+  if (model.requestLine !== undefined)
+    probes.push([
+      'request line',
+      model.requestLine.max,
+      model.requestLine.refusal,
+      (size) =>
+        fetch(
+          `${baseUrl}/pets?limit=20&contract-padding=${'x'.repeat(size - `GET ${path} HTTP/1.1`.length)}`,
+        ),
+    ]);
+  if (model.body !== undefined)
+    probes.push([
+      'body',
+      model.body.max,
+      model.body.refusal,
+      (size) =>
+        fetch(`${baseUrl}/pets`, {
+          method: 'POST',
+          headers: { 'Content-Type': 'application/json' },
+          body: `{"name":"${'x'.repeat(size - 26)}","categoryId":1}`,
+        }),
+    ]);
+  for (const [what, max, refusal, send] of probes) {
+    const forwarded = await send(max);
+    const type = forwarded.headers.get('Content-Type') ?? '';
+    await forwarded.arrayBuffer();
+    if (!type.startsWith('application/json'))
+      problems.push(
+        `a ${what} of ${max} octets got ${forwarded.status} (${type}), not the fake's answer`,
+      );
+    const refused = await send(max + 1);
+    const status = refused.status;
+    if (!(await isRefusal(refused, refusal)))
+      problems.push(
+        `a ${what} of ${max + 1} octets got ${status}, not the stand-in's ${refusal.status} page`,
+      );
+  }
+  return problems;
+}
+
 /** How one run ended. */
 interface Outcome {
   readonly gatewayCase: GatewayCase;
@@ -176,6 +236,14 @@ interface Outcome {
   readonly seconds: number;
   /** What went wrong, with the harness's output. */
   readonly detail?: string;
+  /** The finding of errors.largeRequests, when the run has one. */
+  readonly finding?: string;
+}
+
+/** The message under errors.largeRequests' FAIL line, shortened. */
+function findingOf(stdout: string): string | undefined {
+  const message = /^ {2}FAIL {2}errors\.largeRequests .*\n {8}(.*)$/m.exec(stdout)?.[1];
+  return message === undefined ? undefined : message.replace(/; body: .*?; /, '; ').slice(0, 400);
 }
 
 /** Whether the harness's run is the verdict `run` expects. */
@@ -237,6 +305,8 @@ async function runOne(gatewayCase: GatewayCase, run: GatewayRun): Promise<Outcom
         detail: (error as Error).message,
       };
     }
+    // The stand-in's edges, once a case: the stand-ins in npm test are this gateway as measured.
+    const edges = run === gatewayCase.runs[0] ? await checkEdges(baseUrl, gatewayCase.standIn) : [];
     const killAfterMs = run.flags.includes('--rate-limits')
       ? runBoundMs.rateLimits
       : runBoundMs.default;
@@ -245,13 +315,19 @@ async function runOne(gatewayCase: GatewayCase, run: GatewayRun): Promise<Outcom
       { PETSTORE_API_KEY: freeKey },
       { killAfterMs },
     );
-    const wrong = judge(result, run);
+    const verdict = judge(result, run);
+    const finding = findingOf(result.stdout);
+    const wrong =
+      edges.length > 0
+        ? `the stand-in differs from the gateway: ${edges.join('; ')}${verdict === undefined ? '' : `; ${verdict}`}`
+        : verdict;
     return {
       gatewayCase,
       run,
       code: result.code,
       ok: wrong === undefined,
       seconds: seconds(),
+      ...(finding === undefined ? {} : { finding }),
       ...(wrong === undefined
         ? {}
         : { detail: `${wrong}\n${result.stdout.slice(-6_000)}\n${result.stderr.slice(-2_000)}` }),
@@ -333,7 +409,10 @@ async function main(): Promise<number> {
       outcomes.find((outcome) => outcome.gatewayCase === gatewayCase && outcome.run === run),
     ),
   );
-  console.log(`\n${summary(ordered.filter((outcome) => outcome !== undefined))}\n`);
+  const shown = ordered.filter((outcome) => outcome !== undefined);
+  console.log(`\n${summary(shown)}\n`);
+  for (const { gatewayCase, finding } of shown)
+    if (finding !== undefined) console.log(`- ${caseTitle(gatewayCase)}: ${finding}`);
   const wrong = outcomes.filter((outcome) => outcome.ok === false).length;
   const notRun = outcomes.filter((outcome) => outcome.ok === 'not run').length;
   console.log(
