@@ -51,7 +51,7 @@ const listingPath = '/pets?limit=20&contract-padding=';
  * A `GET /pets` whose request line, with the base URL's path in front, is `requestLineOctets`
  * long (the padding is plain ASCII, so characters are octets).
  */
-function longRequestLine(baseUrl: string): RequestSpec {
+export function longRequestLine(baseUrl: string): RequestSpec {
   const basePath = new URL(baseUrl).pathname.replace(/\/+$/, '');
   const fixed = `GET ${basePath}${listingPath} HTTP/1.1`.length;
   return {
