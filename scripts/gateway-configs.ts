@@ -59,7 +59,11 @@ ${indent(site.setting, '    ')}
 }
 `,
   );
-  return { command: 'nginx', args: ['-p', site.dir, '-c', path] };
+  // -e: the error log before the configuration is read (else /var/log/nginx/error.log).
+  return {
+    command: 'nginx',
+    args: ['-p', site.dir, '-e', join(site.dir, 'error.log'), '-c', path],
+  };
 }
 
 /**

@@ -70,7 +70,8 @@ function killGroup(child: ChildProcess, signal: NodeJS.Signals): void {
 /** Stops a gateway: SIGTERM to its group, SIGKILL 3 s later if any of it is left. */
 async function stopGateway(child: ChildProcess): Promise<void> {
   gateways.delete(child);
-  if (child.exitCode !== null || child.signalCode !== null) return;
+  // Never started (spawn failed), or ended already.
+  if (child.pid === undefined || child.exitCode !== null || child.signalCode !== null) return;
   const exited = new Promise((resolve) => child.once('exit', resolve));
   killGroup(child, 'SIGTERM');
   const timer = setTimeout(() => killGroup(child, 'SIGKILL'), 3_000);
@@ -258,6 +259,31 @@ function judge(result: CliRun, run: GatewayRun): string | undefined {
   return undefined;
 }
 
+/** Starts `gatewayCase`'s gateway in a process group of its own, keeping the end of its output. */
+function startGateway(
+  gatewayCase: GatewayCase,
+  site: { port: number; upstreamPort: number; dir: string },
+): { process: ChildProcess; output: () => string } {
+  const { command, args, env } = gatewayCommand[gatewayCase.gateway]({
+    ...site,
+    ...(gatewayCase.setting === undefined ? {} : { setting: gatewayCase.setting }),
+  });
+  const child = spawn(command, args, {
+    env: { ...process.env, PATH: path, ...env },
+    stdio: ['ignore', 'pipe', 'pipe'],
+    detached: true,
+  });
+  gateways.add(child);
+  let said = '';
+  const keep = (chunk: Buffer) => {
+    said = (said + chunk.toString()).slice(-keptOutputChars);
+  };
+  child.stdout?.on('data', keep);
+  child.stderr?.on('data', keep);
+  child.on('error', (error) => keep(Buffer.from(error.message)));
+  return { process: child, output: () => said };
+}
+
 /** Runs one case's run: a fake, the gateway in front of it, the harness through the gateway. */
 async function runOne(gatewayCase: GatewayCase, run: GatewayRun): Promise<Outcome> {
   const started = Date.now();
@@ -271,39 +297,29 @@ async function runOne(gatewayCase: GatewayCase, run: GatewayRun): Promise<Outcom
     const upstreamPort = await freePort();
     fake = (await startFakeProcess(['--port', String(upstreamPort), '--no-staging', '--quiet']))
       .child;
-    const port = await freePort();
-    const { command, args, env } = gatewayCommand[gatewayCase.gateway]({
-      port,
-      upstreamPort,
-      dir,
-      ...(gatewayCase.setting === undefined ? {} : { setting: gatewayCase.setting }),
-    });
-    const child = spawn(command, args, {
-      env: { ...process.env, PATH: path, ...env },
-      stdio: ['ignore', 'pipe', 'pipe'],
-      detached: true,
-    });
-    gateway = child;
-    gateways.add(child);
-    let said = '';
-    const keep = (chunk: Buffer) => {
-      said = (said + chunk.toString()).slice(-keptOutputChars);
-    };
-    child.stdout?.on('data', keep);
-    child.stderr?.on('data', keep);
-    child.on('error', (error) => keep(Buffer.from(error.message)));
-    const baseUrl = `http://127.0.0.1:${port}/v1`;
-    try {
-      await waitForGateway(baseUrl, child, () => said);
-    } catch (error) {
-      return {
-        gatewayCase,
-        run,
-        code: 'did not start',
-        ok: 'not run',
-        seconds: seconds(),
-        detail: (error as Error).message,
-      };
+    // A port picked free may be taken before the gateway binds it (8 engineers share a
+    // machine): a gateway that does not start gets one more try on another port.
+    let baseUrl = '';
+    for (let attempt = 1; baseUrl === ''; attempt++) {
+      const port = await freePort();
+      const child = startGateway(gatewayCase, { port, upstreamPort, dir });
+      gateway = child.process;
+      try {
+        await waitForGateway(`http://127.0.0.1:${port}/v1`, child.process, child.output);
+        baseUrl = `http://127.0.0.1:${port}/v1`;
+      } catch (error) {
+        await stopGateway(child.process);
+        gateway = undefined;
+        if (attempt === 2)
+          return {
+            gatewayCase,
+            run,
+            code: 'did not start',
+            ok: 'not run',
+            seconds: seconds(),
+            detail: (error as Error).message,
+          };
+      }
     }
     // The stand-in's edges, once a case: the stand-ins in npm test are this gateway as measured.
     const edges = run === gatewayCase.runs[0] ? await checkEdges(baseUrl, gatewayCase.standIn) : [];
