@@ -56,6 +56,10 @@ const freeKey = (() => {
 
 /** Gateway processes still running, stopped on the way out. */
 const gateways = new Set<ChildProcess>();
+/** Harness runs still running, killed on the way out (the script's own limit ends them). */
+const harnessRuns = new Set<ChildProcess>();
+/** Temporary folders not yet removed. */
+const folders = new Set<string>();
 
 /** Kills `child`'s process group (gateways start their own, with workers in it). */
 function killGroup(child: ChildProcess, signal: NodeJS.Signals): void {
@@ -89,13 +93,17 @@ async function stopGateway(child: ChildProcess): Promise<void> {
 /** Kills whatever is still running, synchronously (for exit and signals). */
 function killEverything(): void {
   for (const child of gateways) killGroup(child, 'SIGKILL');
+  for (const child of harnessRuns) if (child.exitCode === null) child.kill('SIGKILL');
+  for (const dir of folders) rmSync(dir, { recursive: true, force: true });
 }
 process.on('exit', killEverything);
 for (const signal of ['SIGINT', 'SIGTERM'] as const)
   process.on(signal, () => {
     console.error(`test:gateways: ${signal}, stopping every gateway and fake it started`);
+    // Synchronously, then out: a worker left running would start the next case's processes.
     killEverything();
-    void stopFakeProcesses().finally(() => process.exit(signal === 'SIGINT' ? 130 : 143));
+    void stopFakeProcesses();
+    process.exit(signal === 'SIGINT' ? 130 : 143);
   });
 
 /** Whether `command` is on the PATH (with /usr/sbin). */
@@ -291,6 +299,7 @@ async function runOne(gatewayCase: GatewayCase, run: GatewayRun): Promise<Outcom
   const dir = mkdtempSync(join(tmpdir(), `petstore-gateway-${gatewayCase.gateway}-`));
   // nginx's and Apache's workers run as nobody when started as root: they must reach the folder.
   chmodSync(dir, 0o755);
+  folders.add(dir);
   let gateway: ChildProcess | undefined;
   let fake: ChildProcess | undefined;
   try {
@@ -329,7 +338,13 @@ async function runOne(gatewayCase: GatewayCase, run: GatewayRun): Promise<Outcom
     const result = await runCli(
       ['--base-url', baseUrl, '--seed=17', ...run.flags],
       { PETSTORE_API_KEY: freeKey },
-      { killAfterMs },
+      {
+        killAfterMs,
+        onSpawn: (child) => {
+          harnessRuns.add(child);
+          child.once('exit', () => harnessRuns.delete(child));
+        },
+      },
     );
     const verdict = judge(result, run);
     const finding = findingOf(result.stdout);
@@ -356,6 +371,7 @@ async function runOne(gatewayCase: GatewayCase, run: GatewayRun): Promise<Outcom
       await exited;
     }
     rmSync(dir, { recursive: true, force: true });
+    folders.delete(dir);
   }
 }
 
@@ -393,7 +409,8 @@ async function main(): Promise<number> {
   const deadline = setTimeout(() => {
     console.error(`test:gateways: still running after ${deadlineMs / 60_000} min; giving up`);
     killEverything();
-    void stopFakeProcesses().finally(() => process.exit(1));
+    void stopFakeProcesses();
+    process.exit(1);
   }, deadlineMs);
   deadline.unref();
   const names = [...new Set(gatewayCases.map((entry) => entry.gateway))];
