@@ -2,8 +2,10 @@
  * Gateways as Debian 12 ships them (nginx 1.22, Apache httpd 2.4, Caddy 2.6, HAProxy 2.6), each
  * reduced to what it does with a request's size: the longest request line and request head it
  * reads, the largest body it forwards, and the page it answers past each. The limits are the
- * documented defaults, with the edge where `npm run test:gateways` found the real gateway
- * (docs/harness/gateways.md); the pages are the gateways' own, byte for byte as they sent them.
+ * documented defaults; `npm run test:gateways` holds every request-line and body limit here to
+ * the real gateway (a request of that size forwarded, one octet more refused with this page,
+ * byte for byte). The request-head limits are the documented ones, unmeasured: nothing the
+ * harness sends comes near them.
  */
 
 /** An answer a gateway gives itself, instead of forwarding the request. */
@@ -136,6 +138,7 @@ export const caddySmallBody: GatewayModel = {
 /**
  * HAProxy 2.6's defaults: the request head must fit `tune.bufsize` (16384) less `tune.maxrewrite`
  * (1024), else `400 Bad request` (its built-in errorfile); no body limit (it streams bodies).
+ * HAProxy 2.6.12 counts its own overhead too: it refused a head of about 15,300 octets.
  */
 export const stockHaproxy: GatewayModel = {
   server: 'haproxy',
