@@ -29,6 +29,8 @@ export interface CliRun {
 export interface RunCliOptions {
   /** Kills the CLI if it runs longer (default 60 s): a hang fails the test, not vitest. */
   readonly killAfterMs?: number;
+  /** Called with the CLI's process once spawned (a script that must stop it on a signal). */
+  readonly onSpawn?: (child: ChildProcess) => void;
 }
 
 /**
@@ -44,6 +46,7 @@ export function runCli(
     const started = performance.now();
     const { PETSTORE_API_KEY: _, ...inherited } = process.env;
     const child = spawn(process.execPath, [cliPath, ...args], { env: { ...inherited, ...env } });
+    options.onSpawn?.(child);
     let stdout = '';
     let stderr = '';
     let killed = false;

@@ -8,7 +8,8 @@
  * Retry-After:
  *
  * - `client_max_body_size 1k` (ngx_http_core_module): a body above 1 KiB gets 413;
- * - `large_client_header_buffers 4 8k`, nginx's default: a request line above 8 KiB gets 414;
+ * - `large_client_header_buffers 4 8k`, nginx's default: a request line above 8 KiB gets 414
+ *   (which the harness never meets: its longest line stays inside RFC 9112's 8,000 octets);
  * - `limit_req zone=perip burst=...` with `limit_req_status 429` (ngx_http_limit_req_module):
  *   more than `gatewayBurst` requests a second from one address get 429, which nginx sends with
  *   no Retry-After. The limiter here is rate-limiter-flexible 11's RateLimiterMemory (README:
