@@ -15,13 +15,26 @@ import {
   validCase,
 } from '../arbitraries/new-pet.ts';
 import { int64, pageSize, petStatuses } from '../contract/interface-facts.ts';
-import { checkPet } from '../contract/schemas.ts';
 import { toJsonText } from '../http/exact-json.ts';
 import type { Exchange } from '../http/exchange.ts';
-import { activeCheck, couldNotRun, fail, notExercised, priorities } from './check.ts';
+import {
+  activeCheck,
+  couldNotRun,
+  fail,
+  notExercised,
+  priorities,
+  type StatelessJudge,
+} from './check.ts';
 import type { CheckContext } from './check-context.ts';
 import { expectCreated, expectReadBack } from './created-pet.ts';
-import { expectNoFault, expectShape, expectStatus } from './expect.ts';
+import { expectJudged, expectNoFault, expectStatus } from './expect.ts';
+import {
+  bodyRequiredJudge,
+  createdJudge,
+  invalidValuesJudge,
+  malformedJsonJudge,
+  requiredFieldsJudge,
+} from './judges/create-pet-judges.ts';
 import { forAll } from './property.ts';
 import { createPetRequest, listPetsRequest } from './requests.ts';
 
@@ -29,9 +42,13 @@ function post(context: CheckContext, body: BodyCase): Promise<Exchange> {
   return context.send(createPetRequest(body.body));
 }
 
-/** Sends bodies the interface says get 400, `examples` first. */
+/**
+ * Sends bodies the interface says get 400, `examples` first, each held to the check's judge
+ * too (the one the proxy runs on every create).
+ */
 async function expectAll400(
   context: CheckContext,
+  judge: StatelessJudge,
   bodies: fc.Arbitrary<BodyCase>,
   examples: readonly BodyCase[] = [],
 ): Promise<void> {
@@ -39,7 +56,9 @@ async function expectAll400(
     context,
     bodies,
     async (body) => {
-      expectStatus(await post(context, body), [400], `POST /pets ${body.label}`);
+      const exchange = await post(context, body);
+      expectStatus(exchange, [400], `POST /pets ${body.label}`);
+      expectJudged(exchange, judge);
     },
     { examples },
   );
@@ -81,11 +100,13 @@ export const createPetCreated = activeCheck({
   needs: ['writes'],
   priority: priorities.createPet,
   cost: { fixed: 0, perRun: 1 },
+  judges: createdJudge,
   async run(context) {
     await forAll(context, validBody(context.runPrefix), async (body) => {
       const exchange = await post(context, body);
+      // Its bodies are plain (no name a server may refuse): 201 is the only right answer.
       expectStatus(exchange, [201], 'POST /pets with a valid NewPet');
-      expectShape(exchange, checkPet, 'POST /pets');
+      expectJudged(exchange, createdJudge, 'POST /pets with a valid NewPet');
     });
   },
 });
@@ -120,10 +141,11 @@ export const createPetRequiredFields = activeCheck({
   needs: ['writes'],
   priority: priorities.createPet,
   cost: { fixed: 0, perRun: 1, examples: 3 },
+  judges: requiredFieldsJudge,
   run: (context) =>
     // Each missing field with a status, and both without one: a server whose validation
     // depends on whether status was sent shows it at no extra request.
-    expectAll400(context, missingRequiredBody(context.runPrefix), [
+    expectAll400(context, requiredFieldsJudge, missingRequiredBody(context.runPrefix), [
       example('without name', { categoryId: 1n, status: 'available' }),
       example('without categoryId', { name: `${context.runPrefix}no-category`, status: 'sold' }),
       example('empty object', {}),
@@ -139,10 +161,11 @@ export const createPetInvalidValues = activeCheck({
   needs: ['writes', 'semantics'],
   priority: priorities.createPet,
   cost: { fixed: 0, perRun: 1, examples: 4 },
+  judges: invalidValuesJudge,
   run: (context) => {
     const name = `${context.runPrefix}invalid`;
     // Half the invalid values sent beside a valid status, half without one (see requiredFields).
-    return expectAll400(context, invalidValueBody(context.runPrefix), [
+    return expectAll400(context, invalidValuesJudge, invalidValueBody(context.runPrefix), [
       example('categoryId = "5"', { name, categoryId: '5', status: 'pending' }),
       example('status = "adopted"', { name, categoryId: 1n, status: 'adopted' }),
       example('name = 42', { name: 42, categoryId: 1n }),
@@ -159,8 +182,9 @@ export const createPetBodyRequired = activeCheck({
   needs: ['writes', 'semantics'],
   priority: priorities.createPet,
   cost: { fixed: 0, perRun: 1, examples: 2 },
+  judges: bodyRequiredJudge,
   run: (context) =>
-    expectAll400(context, notANewPetBody(), [
+    expectAll400(context, bodyRequiredJudge, notANewPetBody(), [
       { label: 'no body', body: undefined },
       { label: 'JSON array', body: '[]' },
     ]),
@@ -175,17 +199,20 @@ export const createPetMalformedJson = activeCheck({
   needs: ['writes', 'semantics'],
   priority: priorities.createPet,
   cost: { fixed: 0, perRun: 1, examples: 1 },
+  judges: malformedJsonJudge,
   async run(context) {
     const truncated = toJsonText({ name: `${context.runPrefix}truncated`, categoryId: 1n });
     await forAll(
       context,
       malformedJsonBody(context.runPrefix),
       async (body) => {
+        const exchange = await post(context, body);
         expectStatus(
-          await post(context, body),
+          exchange,
           (status) => status >= 400 && status < 500,
           `POST /pets ${body.label}`,
         );
+        expectJudged(exchange, malformedJsonJudge);
       },
       { examples: [{ label: 'truncated JSON', body: truncated.slice(0, -1) }] },
     );
