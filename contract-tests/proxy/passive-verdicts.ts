@@ -87,6 +87,8 @@ export function createPassiveVerdicts(plan: PlanName | undefined): PassiveVerdic
   /** The worst verdict per check of every key forgotten so far (one result per check). */
   let retired: CheckResult[] | undefined;
   let judged = 0;
+  /** The observation of the key answered last. */
+  let newest: Observation | undefined;
   const worst = (lists: readonly (readonly CheckResult[])[]): CheckResult[] =>
     checks.map((_check, index) =>
       lists
@@ -99,6 +101,10 @@ export function createPassiveVerdicts(plan: PlanName | undefined): PassiveVerdic
       judged += 1;
       if (keyId === undefined) {
         anonymous.see(exchange);
+        // A request without a valid key draws from no key's window (rateLimit.othersNotCounted):
+        // the key answered last sees it between its own answers, as a suite signed in with that
+        // key sends it.
+        newest?.see(exchange);
         return;
       }
       let observation = perKey.get(keyId);
@@ -113,6 +119,7 @@ export function createPassiveVerdicts(plan: PlanName | undefined): PassiveVerdic
       } else perKey.delete(keyId);
       // Most recently used last: the map's first key is the one to forget.
       perKey.set(keyId, observation);
+      newest = observation;
       observation.see(exchange);
     },
     verdicts() {
