@@ -8,17 +8,17 @@
  * rule is `not exercised`, never passed. Then it does everything: the proxy exits 1 naming the
  * rule (an advisory rule warns).
  */
-import { type ChildProcess, spawn } from 'node:child_process';
+import { spawn } from 'node:child_process';
 import { once } from 'node:events';
 import { createServer } from 'node:http';
 import type { AddressInfo } from 'node:net';
-import { afterEach, expect, test } from 'vitest';
+import { expect, test } from 'vitest';
 import { mutants } from './mutants/catalogue.ts';
 import { before, withQuery } from './mutants/fault-helpers.ts';
 import type { Mutant } from './mutants/mutant.ts';
 import { smallWindowKey } from './mutants/small-window.ts';
 import { passiveObservers } from './proxy/passive-verdicts.ts';
-import { type FakeTarget, httpFakeTarget } from './targets/fake-target.ts';
+import { type FakeTarget, type FakeTargetOptions, httpFakeTarget } from './targets/fake-target.ts';
 
 const cliPath = new URL('./cli.ts', import.meta.url).pathname;
 
@@ -199,7 +199,7 @@ function judgedByProxy(mutant: Mutant): boolean {
  * mutant cuts the connection) into a 500; in front of it, this cuts the client's connection
  * instead, as the mutant does in process.
  */
-async function cuttingDoor(target: FakeTarget): Promise<{ baseUrl: string; close(): void }> {
+async function cuttingDoor(onFinished: OnFinished, target: FakeTarget): Promise<string> {
   const server = createServer(async (request, response) => {
     const chunks: Buffer[] = [];
     for await (const chunk of request) chunks.push(chunk as Buffer);
@@ -221,27 +221,33 @@ async function cuttingDoor(target: FakeTarget): Promise<{ baseUrl: string; close
   server.listen(0, '127.0.0.1');
   await once(server, 'listening');
   const { port } = server.address() as AddressInfo;
-  return { baseUrl: `http://127.0.0.1:${port}/v1`, close: () => server.close() };
+  onFinished(() => {
+    server.close();
+  });
+  return `http://127.0.0.1:${port}/v1`;
 }
 
-const open: FakeTarget[] = [];
-const children: ChildProcess[] = [];
-const closing: { close(): void }[] = [];
-afterEach(async () => {
-  for (const door of closing.splice(0)) door.close();
-  for (const child of children.splice(0)) if (child.exitCode === null) child.kill('SIGKILL');
-  await Promise.all(open.splice(0).map((target) => target.close()));
-});
+/** Registers what to undo when the test ends (each test its own: they run side by side). */
+type OnFinished = (undo: () => void | Promise<void>) => void;
+
+/** The fake's HTTP door with a mutant's wrapper, closed when the test ends. */
+async function mutantDoor(onFinished: OnFinished, options: FakeTargetOptions): Promise<FakeTarget> {
+  const target = await httpFakeTarget({ virtualTime: false, ...options });
+  onFinished(() => target.close());
+  return target;
+}
 
 /** `petstore-contract proxy` in front of `target`, started as a user starts it. */
-async function proxyFor(target: string, extra: readonly string[] = []) {
+async function proxyFor(onFinished: OnFinished, target: string, extra: readonly string[] = []) {
   const { PETSTORE_API_KEY: _, ...env } = process.env;
   const child = spawn(
     process.execPath,
     [cliPath, 'proxy', '--target', target, '--port', '0', ...extra],
     { env },
   );
-  children.push(child);
+  onFinished(() => {
+    if (child.exitCode === null) child.kill('SIGKILL');
+  });
   let stdout = '';
   child.stdout.on('data', (chunk: Buffer) => {
     stdout += chunk.toString();
@@ -280,19 +286,21 @@ test('every mutant whose rule one exchange can show has a case here', () => {
 
 for (const mutant of mutants.filter(judgedByProxy)) {
   const traffic = cases[mutant.name] ?? { quiet: [] };
-  test(`proxy in front of ${mutant.name}: ${mutant.expect} not exercised by traffic that does not meet it, then ${mutant.advisory ? 'warned' : 'caught'}`, async () => {
-    const target = await httpFakeTarget({
-      virtualTime: false,
+  // Side by side (each with its own fake and proxy): the proxy's start is most of each test.
+  test.concurrent(`proxy in front of ${mutant.name}: ${mutant.expect} not exercised by traffic that does not meet it, then ${mutant.advisory ? 'warned' : 'caught'}`, async ({
+    expect,
+    onTestFinished,
+  }) => {
+    const target = await mutantDoor(onTestFinished, {
       ...(mutant.fake === undefined ? {} : { fake: mutant.fake }),
       wrap: mutant.wrap,
     });
-    open.push(target);
-    const door = traffic.cutOverHttp ? await cuttingDoor(target) : undefined;
-    if (door !== undefined) closing.push(door);
+    const door = traffic.cutOverHttp ? await cuttingDoor(onTestFinished, target) : undefined;
     const key =
       mutant.runAs?.apiKey ?? (mutant.rateLimits ? smallWindowKey : 'enterprise-demo-key');
     const proxy = await proxyFor(
-      door?.baseUrl ?? target.baseUrl,
+      onTestFinished,
+      door ?? target.baseUrl,
       mutant.runAs === undefined ? [] : ['--plan', mutant.runAs.plan],
     );
     const play = app(proxy.baseUrl, key);
@@ -312,7 +320,9 @@ for (const mutant of mutants.filter(judgedByProxy)) {
   });
 }
 
-test("the issue's example: an app asks limit=3, the server returns 4 pets, the proxy exits 1 naming the rule", async () => {
+test("the issue's example: an app asks limit=3, the server returns 4 pets, the proxy exits 1 naming the rule", async ({
+  onTestFinished,
+}) => {
   // One pet more than asked (GET /pets, query limit: "Maximum number of animals returned").
   const onePetTooMany = before('listPets', (call) =>
     withQuery(call, (query) => {
@@ -320,9 +330,8 @@ test("the issue's example: an app asks limit=3, the server returns 4 pets, the p
       if (limit !== null) query.set('limit', String(Number(limit) + 1));
     }),
   );
-  const target = await httpFakeTarget({ virtualTime: false, wrap: onePetTooMany });
-  open.push(target);
-  const proxy = await proxyFor(target.baseUrl);
+  const target = await mutantDoor(onTestFinished, { wrap: onePetTooMany });
+  const proxy = await proxyFor(onTestFinished, target.baseUrl);
   const answer = await fetch(`${proxy.baseUrl}/pets?limit=3`, {
     headers: { Authorization: 'Bearer enterprise-demo-key' },
   });
@@ -335,10 +344,11 @@ test("the issue's example: an app asks limit=3, the server returns 4 pets, the p
   expect(stdout).not.toMatch(/no rule seen broken/);
 });
 
-test('a rule the traffic gave no evidence for is "not exercised", never "could not run", and the counts say so', async () => {
-  const target = await httpFakeTarget({ virtualTime: false });
-  open.push(target);
-  const proxy = await proxyFor(target.baseUrl);
+test('a rule the traffic gave no evidence for is "not exercised", never "could not run", and the counts say so', async ({
+  onTestFinished,
+}) => {
+  const target = await mutantDoor(onTestFinished, {});
+  const proxy = await proxyFor(onTestFinished, target.baseUrl);
   // One listing: nothing compares Remaining across requests, nothing creates a pet.
   await app(proxy.baseUrl, 'enterprise-demo-key')(['lost']);
   const { code, stdout } = await proxy.stop();
