@@ -2,9 +2,10 @@
  * The observers of a proxy: every exchange of real traffic is judged by every observer check
  * that needs no request of its own, and by the judge of every active check whose rule one
  * exchange can show (the limit asked and the page given, a create and its 201, a request without
- * a key and its 401...), the same judge the active check holds its own exchanges to. Observers that compare exchanges (Remaining going down, ids,
- * read-backs) run once per key, so two clients' traffic never looks like one broken window; the
- * number of keys tracked is bounded, and so is each observer's memory. A key forgotten to make
+ * a key and its 401...), the same judge the active check holds its own exchanges to. Observers
+ * that compare exchanges (Remaining going down, ids, read-backs) run once per key, so two
+ * clients' traffic never looks like one broken window; the number of keys tracked is bounded,
+ * and so is each observer's memory. A key forgotten to make
  * room leaves its worst verdict per check behind: a failure once seen is never forgotten, however
  * many keys come after it.
  */
