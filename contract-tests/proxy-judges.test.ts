@@ -28,6 +28,7 @@ type Journey =
   | 'view'
   | 'adopt'
   | 'careless'
+  | 'edgy'
   | 'invalid'
   | 'notAPet'
   | 'oddQueries'
@@ -41,6 +42,7 @@ const everything: readonly Journey[] = [
   'view',
   'adopt',
   'careless',
+  'edgy',
   'invalid',
   'notAPet',
   'oddQueries',
@@ -99,6 +101,20 @@ function app(baseUrl: string, key: string) {
       await call('POST', '/pets', { body: '{"categoryId":2}' });
       await call('POST', '/pets', { body: '{"name":"Tom"}' });
       await call('POST', '/pets', { body: '{}' });
+    },
+    async edgy() {
+      // What users type and what ids carry: a long name, an emoji and a tab, int64 edges, a
+      // field the app adds that NewPet does not define.
+      await call('POST', '/pets', {
+        body: JSON.stringify({ name: 'x'.repeat(300), categoryId: 1 }),
+      });
+      await call('POST', '/pets', {
+        body: JSON.stringify({ name: 'Tama 🐈\tcat', categoryId: 1 }),
+      });
+      await call('POST', '/pets', { body: '{"name":"Max","categoryId":9223372036854775807}' });
+      await call('POST', '/pets', { body: '{"name":"Odd","categoryId":9007199254740993}' });
+      await call('POST', '/pets', { body: '{"name":"Min","categoryId":-9223372036854775808}' });
+      await call('POST', '/pets', { body: '{"name":"Tom","categoryId":1,"nickname":"T"}' });
     },
     async invalid() {
       await call('POST', '/pets', { body: '{"name":"Tom","categoryId":"5"}' });
@@ -163,6 +179,12 @@ const cases: Record<
   'unknown-status-accepted': { quiet: ['browse', 'adopt', 'careless'] },
   'invalid-body-422': { quiet: ['browse', 'adopt'] },
   'duplicate-ids': { quiet: ['browse'] },
+  'long-names-truncated': { quiet: ['browse', 'adopt'] },
+  'category-id-rounded': { quiet: ['browse', 'adopt'] },
+  'non-ascii-name-500': { quiet: ['browse', 'adopt'] },
+  'control-character-name-500': { quiet: ['browse', 'adopt'] },
+  'int64-min-category-500': { quiet: ['browse', 'adopt'] },
+  'extra-fields-500': { quiet: ['browse', 'adopt'] },
   'missing-key-accepted': { quiet: ['browse'] },
   'basic-scheme-accepted': { quiet: ['browse'] },
   'unauthorised-403': { quiet: ['browse'] },

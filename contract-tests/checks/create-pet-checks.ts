@@ -32,8 +32,11 @@ import { expectJudged, expectNoFault, expectShape, expectStatus } from './expect
 import {
   bodyRequiredJudge,
   createdJudge,
+  extraFieldsJudge,
+  int64CategoryIdJudge,
   invalidValuesJudge,
   malformedJsonJudge,
+  nameEdgeCasesJudge,
   requiredFieldsJudge,
 } from './judges/create-pet-judges.ts';
 import { statusFilterJudge } from './judges/list-pets-judges.ts';
@@ -71,9 +74,13 @@ function example(label: string, body: Record<string, unknown>): BodyCase {
   return { label, body: toJsonText(body) };
 }
 
-/** Sends bodies the interface leaves open: 201 with the exact pet (read back), or 400. */
+/**
+ * Sends bodies the interface leaves open: 201 with the exact pet (read back), or 400; each held
+ * to the check's judge too (the one the proxy runs on every create).
+ */
 async function expectStoredOr400(
   context: CheckContext,
+  judge: StatelessJudge,
   bodies: fc.Arbitrary<BodyCase>,
   examples: readonly BodyCase[] = [],
 ): Promise<void> {
@@ -83,6 +90,7 @@ async function expectStoredOr400(
     async (body) => {
       const exchange = await post(context, body);
       const response = expectNoFault(exchange, `POST /pets ${body.label}`);
+      expectJudged(exchange, judge);
       if (response.status === 400 || body.sent === undefined) {
         expectStatus(exchange, [201, 400], `POST /pets ${body.label}`);
         return;
@@ -232,7 +240,9 @@ export const createPetExtraFields = activeCheck({
   needs: ['writes', 'semantics'],
   priority: priorities.createPet,
   cost: { fixed: 0, perRun: 2 },
-  run: (context) => expectStoredOr400(context, extraFieldsBody(context.runPrefix)),
+  judges: extraFieldsJudge,
+  run: (context) =>
+    expectStoredOr400(context, extraFieldsJudge, extraFieldsBody(context.runPrefix)),
 });
 
 /** Names the interface does not constrain: long, non-ASCII, control characters. */
@@ -243,9 +253,11 @@ export const createPetNameEdgeCases = activeCheck({
   needs: ['writes', 'semantics'],
   priority: priorities.createPet,
   cost: { fixed: 0, perRun: 2, examples: 3 },
+  judges: nameEdgeCasesJudge,
   run: (context) =>
     expectStoredOr400(
       context,
+      nameEdgeCasesJudge,
       edgeNameBody(context.runPrefix, context.target.loopback),
       edgeNameExamples(context.runPrefix, context.target.loopback),
     ),
@@ -259,9 +271,11 @@ export const createPetInt64CategoryId = activeCheck({
   needs: ['writes', 'semantics'],
   priority: priorities.createPet,
   cost: { fixed: 0, perRun: 2, examples: 3 },
+  judges: int64CategoryIdJudge,
   run: (context) =>
     expectStoredOr400(
       context,
+      int64CategoryIdJudge,
       int64CategoryBody(context.runPrefix),
       // Each edge with a different status, or none (pairwise with status, as the edge names).
       (

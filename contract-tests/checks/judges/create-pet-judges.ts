@@ -6,6 +6,7 @@
  * (401, 413, 429: refused before the body was read) are not evidence either way.
  */
 import { int64 } from '../../contract/interface-facts.ts';
+import { newPetFieldNames } from '../../contract/pet-fields.ts';
 import { checkNewPet, checkPet } from '../../contract/schemas.ts';
 import type { Exchange, ReceivedResponse } from '../../http/exchange.ts';
 import type { StatelessJudge } from '../check.ts';
@@ -71,6 +72,60 @@ export const createdJudge: StatelessJudge = {
   },
   unseen: 'no valid NewPet was accepted (a 2xx to POST /pets)',
 };
+
+/**
+ * A valid NewPet the interface leaves open (what `pick` says: names at an edge, int64 edges,
+ * extra fields): 400, or 201 carrying what was sent; never a 5xx or another answer.
+ */
+function storedOr400(
+  pick: (body: { json: JsonObject; exact: JsonObject }) => string | undefined,
+  unseen: string,
+): StatelessJudge {
+  const picked = (exchange: Exchange) => {
+    const body = objectOf(exchange);
+    return body === undefined || newPetProblem(body) !== undefined ? undefined : pick(body);
+  };
+  return {
+    appliesTo: (exchange) => picked(exchange) !== undefined && answeredOnTheBody(exchange.response),
+    judge: (exchange) => {
+      const response = exchange.response as ReceivedResponse;
+      const what = `POST /pets with ${picked(exchange) ?? ''}`;
+      if (response.status === 400) return undefined;
+      const problem =
+        statusProblem(response, [201, 400], what) ?? shapeProblem(response, checkPet, what);
+      if (problem !== undefined) return problem;
+      const sent = (objectOf(exchange) as { exact: JsonObject }).exact;
+      return createdFieldsProblem(response.exact as JsonObject, sent, what);
+    },
+    unseen,
+  };
+}
+
+/** Longest name that is not "very long" (the active check sends 300 characters and more). */
+const plainNameLength = 100;
+
+/** Names at the edges the interface leaves open: very long, non-ASCII, control characters, blank. */
+export const nameEdgeCasesJudge = storedOr400(({ json }) => {
+  const name = json.name as string;
+  if ([...name].length > plainNameLength) return `a name of ${[...name].length} characters`;
+  if (/[^\x20-\x7e]/u.test(name)) return 'a name with characters outside printable ASCII';
+  return name.trim() === '' ? 'a blank name' : undefined;
+}, 'no POST /pets with a very long, non-ASCII, control-character or blank name was seen');
+
+/** categoryId where a double loses digits (2^53 and past, either sign): every digit kept, or 400. */
+export const int64CategoryIdJudge = storedOr400(({ exact }) => {
+  const categoryId = exact.categoryId;
+  const edge = 2n ** 53n;
+  return typeof categoryId === 'bigint' && (categoryId >= edge || categoryId <= -edge)
+    ? `categoryId ${categoryId}`
+    : undefined;
+}, 'no POST /pets with a categoryId of 2^53 or more (either sign) was seen');
+
+/** A NewPet with fields it does not define: stored as sent, or 400. */
+export const extraFieldsJudge = storedOr400(({ json }) => {
+  const extra = Object.keys(json).filter((field) => !newPetFieldNames.includes(field));
+  return extra.length === 0 ? undefined : `extra fields ${extra.join(', ').slice(0, 80)}`;
+}, 'no POST /pets with a field NewPet does not define was seen');
 
 /** Rule 1: 400 when name or categoryId is absent. */
 export const requiredFieldsJudge: StatelessJudge = {
