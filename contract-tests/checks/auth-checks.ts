@@ -5,7 +5,8 @@ import { toJsonText } from '../http/exact-json.ts';
 import { keyPlaceholder, type RequestSpec } from '../http/exchange.ts';
 import { activeCheck, priorities } from './check.ts';
 import type { CheckContext } from './check-context.ts';
-import { expectStatus } from './expect.ts';
+import { expectJudged, expectStatus } from './expect.ts';
+import { malformedHeaderJudge, missingKeyJudge } from './judges/auth-judges.ts';
 import { forAll } from './property.ts';
 import { type Auth, createPetRequest, getPetRequest, listPetsRequest } from './requests.ts';
 
@@ -30,10 +31,11 @@ export const authMissingKey = activeCheck({
   source: 'Authentication, "Failure"; 401 rows of every endpoint',
   priority: priorities.auth,
   cost: { fixed: 3, perRun: 0, withoutKey: true },
+  judges: missingKeyJudge,
   async run(context) {
     for (const operation of operationNames(context)) {
       const spec = request(context, operation, 'none');
-      expectStatus(await context.send(spec), [401], `${spec.method} ${spec.path} without a key`);
+      expectJudged(await context.send(spec), missingKeyJudge, `${spec.method} ${spec.path}`);
     }
   },
 });
@@ -71,15 +73,16 @@ export const authMalformedHeader = activeCheck({
   needs: ['semantics'],
   priority: priorities.auth,
   cost: { fixed: 0, perRun: 1, examples: 3, withoutKey: true },
+  judges: malformedHeaderJudge,
   async run(context) {
     await forAll(
       context,
       fc.tuple(fc.constantFrom(...operationNames(context)), malformedAuthHeader()),
       async ([operation, header]) => {
         const spec = request(context, operation, { header });
-        expectStatus(
+        expectJudged(
           await context.send(spec),
-          [401],
+          malformedHeaderJudge,
           `${spec.method} ${spec.path} with Authorization "${header}"`,
         );
       },

@@ -91,8 +91,39 @@ export interface ActiveCheck extends CheckInfo {
   readonly shares?: readonly SharedProbe[];
   /** Ids of checks whose outcome it reads (run first, and selected with it by `--only`). */
   readonly follows?: readonly string[];
+  /**
+   * What it judges, when one exchange can show its rule: `run` holds the exchanges it sends to
+   * it, and the proxy every exchange it forwards, so passive and active runs hold one rule.
+   */
+  readonly judges?: ExchangeJudge;
   run(context: CheckContext): Promise<void>;
 }
+
+/**
+ * The judging half of an active check (schemathesis `checks.py`: a check is a function of the
+ * exchange): one exchange at a time, or keeping what earlier exchanges showed (per key on a proxy).
+ * @example { appliesTo: (exchange) => exchange.spec.operationId === 'listPets', judge, unseen: 'no listing was seen' }
+ */
+type ExchangeJudge = (
+  | {
+      /** Whether this exchange can show the rule (the request asked what the rule speaks of). */
+      readonly appliesTo: (exchange: Exchange) => boolean;
+      /** A violation message, or undefined when the exchange obeys the rule. */
+      readonly judge: (exchange: Exchange) => string | undefined;
+    }
+  | {
+      /** Fresh state: a run, or one key's traffic on a proxy. */
+      readonly start: () => ExchangeObserver;
+    }
+) & {
+  /** Why no exchange showed the rule, when none did (the proxy reports it not exercised). */
+  readonly unseen: string;
+};
+
+/** A judge of one exchange at a time: what `expectJudged` holds an active check's exchanges to. */
+export type StatelessJudge = Extract<ExchangeJudge, { appliesTo: unknown }>;
+/** A judge that compares exchanges with earlier ones (a pet read back with how it was listed). */
+export type StatefulJudge = Extract<ExchangeJudge, { start: unknown }>;
 
 /** What an observer may know about the run. */
 export interface RunFacts {

@@ -1,7 +1,7 @@
 /** Assertions over one exchange; each failure carries the exchange for the curl line. */
 import type { ShapeCheck } from '../contract/schemas.ts';
 import type { Exchange, ReceivedResponse } from '../http/exchange.ts';
-import { couldNotRun, fail } from './check.ts';
+import { couldNotRun, fail, type StatelessJudge } from './check.ts';
 
 function answered(exchange: Exchange): ReceivedResponse {
   if (exchange.fault?.kind === 'oversized')
@@ -18,6 +18,23 @@ function bodyPreview(response: ReceivedResponse): string {
 }
 
 /**
+ * Why an answer's status is not one of `expected`, or undefined when it is: the words a failure
+ * gives, whether an active check or a judge on the proxy finds it.
+ * @example statusProblem(response, [401], 'GET /pets without a key')
+ */
+export function statusProblem(
+  response: ReceivedResponse,
+  expected: readonly number[] | ((status: number) => boolean),
+  what: string,
+): string | undefined {
+  const ok =
+    typeof expected === 'function' ? expected(response.status) : expected.includes(response.status);
+  if (ok) return undefined;
+  const wanted = typeof expected === 'function' ? '' : ` (expected ${expected.join(' or ')})`;
+  return `${what}: got ${response.status}${wanted}; body: ${bodyPreview(response)}`;
+}
+
+/**
  * Requires one of the given statuses; returns the response.
  * @example expectStatus(exchange, [400], 'a body without name')
  */
@@ -27,22 +44,47 @@ export function expectStatus(
   what: string,
 ): ReceivedResponse {
   const response = answered(exchange);
-  const ok =
-    typeof expected === 'function' ? expected(response.status) : expected.includes(response.status);
-  if (!ok) {
-    const wanted = typeof expected === 'function' ? '' : ` (expected ${expected.join(' or ')})`;
-    fail(`${what}: got ${response.status}${wanted}; body: ${bodyPreview(response)}`, exchange);
-  }
+  const problem = statusProblem(response, expected, what);
+  if (problem !== undefined) fail(problem, exchange);
   return response;
+}
+
+/**
+ * Requires an exchange the check sent to obey the rule its judge holds every exchange to (the
+ * same judge the proxy runs). With `what`, the check sent it to show the rule, so an answer that
+ * cannot show it (a 401 to a create with the key) fails too.
+ * @example expectJudged(exchange, requiredFieldsJudge, 'POST /pets without name')
+ */
+export function expectJudged(exchange: Exchange, judges: StatelessJudge, what?: string): void {
+  if (!judges.appliesTo(exchange)) {
+    if (what === undefined) return;
+    const response = answered(exchange);
+    fail(
+      `${what}: got ${response.status}, an answer that cannot show the rule; body: ${bodyPreview(response)}`,
+      exchange,
+    );
+  }
+  const problem = judges.judge(exchange);
+  if (problem !== undefined) fail(problem, exchange);
+}
+
+/** Why an answer's body is not JSON matching a shape, or undefined when it is. */
+export function shapeProblem(
+  response: ReceivedResponse,
+  check: ShapeCheck,
+  what: string,
+): string | undefined {
+  if (response.json === undefined && response.text !== 'null')
+    return `${what}: the body is not JSON: ${bodyPreview(response)}`;
+  const problem = check(response.json);
+  return problem === undefined ? undefined : `${what}: ${problem}; body: ${bodyPreview(response)}`;
 }
 
 /** Requires the body to be JSON matching a shape; returns the parsed body. */
 export function expectShape(exchange: Exchange, check: ShapeCheck, what: string): unknown {
   const response = answered(exchange);
-  if (response.json === undefined && response.text !== 'null')
-    fail(`${what}: the body is not JSON: ${bodyPreview(response)}`, exchange);
-  const problem = check(response.json);
-  if (problem !== undefined) fail(`${what}: ${problem}; body: ${bodyPreview(response)}`, exchange);
+  const problem = shapeProblem(response, check, what);
+  if (problem !== undefined) fail(problem, exchange);
   return response.json;
 }
 

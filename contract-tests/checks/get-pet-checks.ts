@@ -2,12 +2,11 @@
 
 import { malformedId, unknownId } from '../arbitraries/pet-id.ts';
 import { int64 } from '../contract/interface-facts.ts';
-import { checkPet } from '../contract/schemas.ts';
 import { activeCheck, fail, priorities } from './check.ts';
-import { expectShape, expectStatus } from './expect.ts';
+import { expectJudged, expectStatus } from './expect.ts';
+import { foundJudge, getPetShapeJudge, malformedIdJudge } from './judges/get-pet-judges.ts';
 import { forAll } from './property.ts';
 import { getPetRequest } from './requests.ts';
-import { samePet } from './same-pet.ts';
 
 /** 200 with a Pet for a listed id. */
 export const getPetResponseShape = activeCheck({
@@ -17,10 +16,11 @@ export const getPetResponseShape = activeCheck({
   priority: priorities.getPet,
   cost: { fixed: 0, perRun: 0 },
   shares: ['fullListing', 'listedPet'],
+  judges: getPetShapeJudge,
   async run(context) {
     const { row, byId } = await context.listedPet();
     expectStatus(byId, [200], `GET /pets/${row.id} of a listed pet`);
-    expectShape(byId, checkPet, `GET /pets/${row.id}`);
+    expectJudged(byId, getPetShapeJudge, `GET /pets/${row.id}`);
   },
 });
 
@@ -33,12 +33,15 @@ export const getPetFound = activeCheck({
   priority: priorities.getPet,
   cost: { fixed: 0, perRun: 0 },
   shares: ['fullListing', 'listedPet'],
+  judges: foundJudge,
   async run(context) {
-    const { row, byId } = await context.listedPet();
-    const response = expectStatus(byId, [200], `GET /pets/${row.id} of a listed pet`);
-    const difference = samePet(row, response.exact);
-    if (difference !== undefined)
-      fail(`GET /pets/${row.id} differs from the listing: ${difference}`, byId);
+    const { listing, row, byId } = await context.listedPet();
+    expectStatus(byId, [200], `GET /pets/${row.id} of a listed pet`);
+    // The proxy's judge, shown the listing and then the read by id, as it would see them.
+    const judge = foundJudge.start();
+    judge.observe(listing);
+    const problem = judge.observe(byId);
+    if (problem !== undefined) fail(problem, byId);
   },
 });
 
@@ -71,17 +74,14 @@ export const getPetMalformedId = activeCheck({
   needs: ['semantics'],
   priority: priorities.getPet,
   cost: { fixed: 0, perRun: 1, examples: 2 },
+  judges: malformedIdJudge,
   async run(context) {
     await forAll(
       context,
       malformedId(),
       async (id) => {
         const exchange = await context.send(getPetRequest(id));
-        expectStatus(
-          exchange,
-          (status) => status >= 400 && status < 500,
-          `GET /pets/${encodeURIComponent(id)}, not an int64`,
-        );
+        expectJudged(exchange, malformedIdJudge, `GET /pets/${encodeURIComponent(id)}`);
       },
       // A word, and the first integer past int64 (a server reading ids as doubles finds a pet).
       { examples: ['abc', (int64.max + 1n).toString()] },

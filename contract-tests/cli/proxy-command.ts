@@ -1,6 +1,7 @@
 /**
  * `petstore-contract proxy --target <url>`: conformance from real traffic. Forwards every
- * request to the target and judges each exchange with the harness's observers. Given a command
+ * request to the target and judges each exchange with the harness's observers and the judges of
+ * its active checks (passive-verdicts.ts). Given a command
  * after `--`, it runs it with PETSTORE_PROXY_URL set and stops when it ends; otherwise it runs
  * until SIGINT, SIGTERM or its parent goes away. Then it prints the verdicts (and writes
  * `--junit`): exit 0 when no rule was seen broken, 1 when one was, 2 when it judged nothing or
@@ -85,11 +86,13 @@ const proxyFlags = {
 function proxyUsage(command: string): string {
   return `Usage: ${command} proxy --target <url> [options] [-- <command> [args...]]
 
-Forwards every request to the target unchanged and checks each exchange against
-the interface (the every-response checks, and those that compare exchanges:
-Remaining going down per key, created pets read back unchanged, unique ids). It
-sends no request of its own. Verdicts: GET /__contract/report (?format=json) at
-any time, and at the end.
+Forwards every request to the target unchanged and judges each exchange by every
+rule one exchange can show, as the active checks judge their own: page sizes and
+the status filter, shapes by the OpenAPI schemas, 201s against the body sent,
+400s and 401s, Error bodies, rate-limit headers, Sunset; per key, Remaining going
+down and pets read back unchanged. A rule the traffic never showed is "not
+exercised". It sends no request of its own. Verdicts: GET /__contract/report
+(?format=json) at any time, and at the end.
 
 With a command after --, runs it with PETSTORE_PROXY_URL set to the proxy's base
 URL (ending in /v1) and stops when it ends: exit with the command's code if it

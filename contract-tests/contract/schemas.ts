@@ -41,6 +41,8 @@ function shapeCheck(name: string): ShapeCheck {
   return (value) => (validate(value) ? undefined : `not a ${name}: ${describe(validate.errors)}`);
 }
 
+/** Checks a value against NewPet (a create's body). */
+export const checkNewPet = shapeCheck('NewPet');
 /** Checks a value against Pet. */
 export const checkPet = shapeCheck('Pet');
 /** Checks a value against Pets (an array of Pet). */

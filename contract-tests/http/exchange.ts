@@ -19,6 +19,8 @@ export interface RequestSpec {
   readonly auth: 'key' | 'none' | { readonly header: string };
   /** Raw body text; a `Content-Type: application/json` header goes with it unless `contentType`. */
   readonly body?: string;
+  /** The proxy kept none of the body: it passed `--max-body-bytes`, so nothing judges what it held. */
+  readonly bodyUnread?: true;
   readonly contentType?: string;
   /** The operation it exercises, for reports and the observers (`other`: seen by the proxy only). */
   readonly operationId: 'listPets' | 'createPet' | 'getPet' | 'other';

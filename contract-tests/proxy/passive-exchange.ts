@@ -28,6 +28,9 @@ export interface SeenExchange {
 function authOf(authorization: string | undefined): RequestSpec['auth'] {
   if (authorization === undefined || authorization === '') return 'none';
   if (/^Bearer [^\s]+$/.test(authorization)) return 'key';
+  // Withheld, but its form kept: the auth judges tell a bearer token spelt otherwise (`bearer`,
+  // two spaces: RFC 9110 lets a server read it) from a malformed header, which must get 401.
+  if (/^bearer +\S+ *$/i.test(authorization)) return { header: 'Bearer <withheld>' };
   return { header: '<withheld: an Authorization header that is not "Bearer <key>">' };
 }
 
@@ -59,9 +62,11 @@ export function toExchange(
       method: seen.method,
       path,
       auth,
-      ...(seen.requestBody === undefined || seen.requestBody === ''
-        ? {}
-        : { body: seen.requestBody }),
+      ...(seen.requestBody === undefined
+        ? { bodyUnread: true }
+        : seen.requestBody === ''
+          ? {}
+          : { body: seen.requestBody }),
       ...(seen.contentType === undefined ? {} : { contentType: seen.contentType }),
       operationId: operationOf(seen.method, path.split('?')[0] ?? '') ?? 'other',
     },

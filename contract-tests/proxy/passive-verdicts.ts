@@ -1,12 +1,23 @@
 /**
  * The observers of a proxy: every exchange of real traffic is judged by every observer check
- * that needs no request of its own. Observers that compare exchanges (Remaining going down, ids,
- * read-backs) run once per key, so two clients' traffic never looks like one broken window; the
- * number of keys tracked is bounded, and so is each observer's memory. A key forgotten to make
+ * that needs no request of its own, and by the judge of every active check whose rule one
+ * exchange can show (the limit asked and the page given, a create and its 201, a request without
+ * a key and its 401...), the same judge the active check holds its own exchanges to. Observers
+ * that compare exchanges (Remaining going down, ids, read-backs) run once per key, so two
+ * clients' traffic never looks like one broken window; the number of keys tracked is bounded,
+ * and so is each observer's memory. A key forgotten to make
  * room leaves its worst verdict per check behind: a failure once seen is never forgotten, however
  * many keys come after it.
  */
-import type { ObserverCheck, RunFacts } from '../checks/check.ts';
+import {
+  type ActiveCheck,
+  type Check,
+  type ObserverCheck,
+  observerCheck,
+  type RunFacts,
+  statefulObserverCheck,
+} from '../checks/check.ts';
+import { notExercised } from '../checks/observers/observed-answer.ts';
 import { allChecks } from '../checks/registry.ts';
 import type { PlanName } from '../contract/interface-facts.ts';
 import type { Exchange } from '../http/exchange.ts';
@@ -26,14 +37,38 @@ export interface PassiveVerdicts {
   readonly judged: number;
 }
 
-/** The observer checks a proxy runs: all of them but Prism's, and the plan check with `--plan`. */
+/** An active check's judge as an observer of the traffic, under the check's id and rule. */
+function judgeObserver(check: ActiveCheck & Required<Pick<ActiveCheck, 'judges'>>): ObserverCheck {
+  const { judges } = check;
+  const info = {
+    id: check.id,
+    title: check.title,
+    source: check.source,
+    ...(check.advisory === undefined ? {} : { advisory: check.advisory }),
+    whenUnseen: notExercised(judges.unseen),
+  };
+  return 'start' in judges
+    ? statefulObserverCheck({ ...info, start: judges.start })
+    : observerCheck({ ...info, appliesTo: judges.appliesTo, judge: judges.judge });
+}
+
+/** What a proxy runs of a check: the observer itself, its judge, or nothing (it must send). */
+function passiveOf(check: Check, plan: PlanName | undefined): ObserverCheck | undefined {
+  const needs = check.needs ?? [];
+  if (check.kind === 'active')
+    return check.judges === undefined
+      ? undefined
+      : judgeObserver({ ...check, judges: check.judges });
+  if (needs.includes('prism') || (needs.includes('plan') && plan === undefined)) return undefined;
+  return check;
+}
+
+/**
+ * The checks a proxy runs, in the registry's order: every observer but Prism's (the plan check
+ * with `--plan`), and every active check's judge.
+ */
 export function passiveObservers(plan: PlanName | undefined): ObserverCheck[] {
-  return allChecks.filter(
-    (check): check is ObserverCheck =>
-      check.kind === 'observer' &&
-      !(check.needs ?? []).includes('prism') &&
-      ((check.needs ?? []).includes('plan') ? plan !== undefined : true),
-  );
+  return allChecks.flatMap((check) => passiveOf(check, plan) ?? []);
 }
 
 const rank = { fail: 4, warn: 3, pass: 2, skip: 1 } as const;
@@ -53,6 +88,8 @@ export function createPassiveVerdicts(plan: PlanName | undefined): PassiveVerdic
   /** The worst verdict per check of every key forgotten so far (one result per check). */
   let retired: CheckResult[] | undefined;
   let judged = 0;
+  /** The observation of the key answered last. */
+  let newest: Observation | undefined;
   const worst = (lists: readonly (readonly CheckResult[])[]): CheckResult[] =>
     checks.map((_check, index) => {
       const verdicts = lists.map((list) => list[index] as CheckResult);
@@ -74,6 +111,10 @@ export function createPassiveVerdicts(plan: PlanName | undefined): PassiveVerdic
       judged += 1;
       if (keyId === undefined) {
         anonymous.see(exchange);
+        // A request without a valid key draws from no key's window (rateLimit.othersNotCounted):
+        // the key answered last sees it between its own answers, as a suite signed in with that
+        // key sends it.
+        newest?.see(exchange);
         return;
       }
       let observation = perKey.get(keyId);
@@ -88,6 +129,7 @@ export function createPassiveVerdicts(plan: PlanName | undefined): PassiveVerdic
       } else perKey.delete(keyId);
       // Most recently used last: the map's first key is the one to forget.
       perKey.set(keyId, observation);
+      newest = observation;
       observation.see(exchange);
     },
     verdicts() {
