@@ -17,7 +17,7 @@ import { type ChildProcess, spawn, spawnSync } from 'node:child_process';
 import { chmodSync, mkdtempSync, readFileSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { type CliRun, runCli } from '../contract-tests/cli-process.ts';
+import { brokenRuleMessage, type CliRun, runCli } from '../contract-tests/cli-process.ts';
 import {
   caseTitle,
   type GatewayCase,
@@ -249,9 +249,9 @@ interface Outcome {
   readonly finding?: string;
 }
 
-/** The message under errors.largeRequests' FAIL line, shortened. */
+/** What the report says of errors.largeRequests, shortened, whether it leads a finding or not. */
 function findingOf(stdout: string): string | undefined {
-  const message = /^ {2}FAIL {2}errors\.largeRequests .*\n {8}(.*)$/m.exec(stdout)?.[1];
+  const message = brokenRuleMessage(stdout, 'errors.largeRequests');
   return message === undefined ? undefined : message.replace(/; body: .*?; /, '; ').slice(0, 400);
 }
 
