@@ -60,6 +60,7 @@ function feed(reporter: ReturnType<typeof createClientReporter>, s: Step, arriva
     retryAfter: s.retryAfter,
     resetInMs: s.resetInMs,
     chaos: false,
+    stubbed: false,
     dropped: s.dropped ?? false,
     refused: s.refused ?? false,
     keyViolations: s.keyViolations ?? (s.refused === true ? 1 : 0),

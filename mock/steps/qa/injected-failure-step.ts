@@ -2,7 +2,7 @@
  * The injected-failure step of the pipeline: answers QA asked for instead of the operation's,
  * either forced through the control surface ("the next 3 listPets are 503", forced-responses.ts)
  * or drawn by seeded chaos (chaos.ts), which may also hold any answer back. Both are marked
- * (answer-marks.ts), written by the one refusal helper, and never count against the key's quota.
+ * (the answer's `injected` field, and `drop` for a dropped connection), written by the one refusal helper, and never count against the key's quota.
  *
  * Latency counts on the fake's clock: while the clock ticks in real time the answer is held back
  * with a timer captured when this module loaded (so test frameworks' fake timers cannot stall
@@ -25,7 +25,6 @@ import { SessionStateError } from '../../pipeline/session.ts';
 import { callerSlot, invalidTokenChallenge } from '../policies/auth.ts';
 import { type Refuse, rateLimitSlot } from '../policies/refusal.ts';
 import { routeSlot } from '../routes/route.ts';
-import { markInjected } from './answer-marks.ts';
 import { type ChaosDecision, createChaos } from './chaos.ts';
 import { type ChaosSettings, type ChaosStatus, checkChaosSettings } from './chaos-settings.ts';
 import {
@@ -114,8 +113,8 @@ export function injectedFailurePolicy(
     const peek = peekRateLimit(usage, limits, now);
     const code = forceableStatuses[rule.status];
     const retries = (rule.status === 429 || rule.status === 503) && rule.retryAfterSeconds !== null;
-    return markInjected(
-      refuse(context, code, {
+    return {
+      ...refuse(context, code, {
         rateLimit: rule.status === 429 ? { ...peek, remaining: 0 } : peek,
         message: `${errorTemplates[code].message} (forced by the control surface)`,
         ...(retries
@@ -123,8 +122,8 @@ export function injectedFailurePolicy(
           : {}),
         ...(rule.status === 401 ? { headers: { 'WWW-Authenticate': invalidTokenChallenge } } : {}),
       }),
-      'forced',
-    );
+      injected: 'forced',
+    };
   };
 
   const chaosAnswer = (context: Context, decision: ChaosDecision, seed: number): Answer => {
@@ -134,27 +133,26 @@ export function injectedFailurePolicy(
     const peek = peekRateLimit(usage, limits, now);
     if (decision.outcome === 'drop') {
       context.set(rateLimitSlot, peek);
-      // No error code: nothing downstream (a profile's code renaming) may copy the answer and so
-      // lose its mark; the doors never send it anyway.
+      // No error code, so nothing downstream renames it: the doors never send it anyway.
       const { errorCode: _unsent, ...dropped } = errorAnswer(
         'service_unavailable',
         `Connection dropped (chaos, seed ${seed}).`,
       );
-      return markInjected(dropped, 'chaos', true);
+      return { ...dropped, injected: 'chaos', drop: true };
     }
     const code = chaosCodes[decision.outcome];
     const retries = decision.outcome === '429' || decision.outcome === '503';
     const message = errorTemplates[code].message.replace(' (forced).', '.');
-    return markInjected(
-      refuse(context, code, {
+    return {
+      ...refuse(context, code, {
         rateLimit: decision.outcome === '429' ? { ...peek, remaining: 0 } : peek,
         message: `${message} (chaos, seed ${seed})`,
         ...(retries
           ? { retryAtMs: now + decision.retryAfterSeconds * 1000, minWaitSeconds: 0 }
           : {}),
       }),
-      'chaos',
-    );
+      injected: 'chaos',
+    };
   };
 
   /** Answers a request chaos picked: its chaos answer or the real one, then the latency. */
