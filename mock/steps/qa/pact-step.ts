@@ -58,7 +58,11 @@ import { wellFormedJson } from './well-formed-json.ts';
  * redaction the file passes through.
  */
 interface PactParts extends ProviderStateParts {
-  readonly config: { readonly maxBodyBytes: number; readonly basePath: string };
+  readonly config: {
+    readonly maxBodyBytes: number;
+    readonly basePath: string;
+    readonly maxNameLength: number;
+  };
   readonly redaction: Redaction;
 }
 
