@@ -43,6 +43,7 @@ import { clientReportPolicy } from '../steps/qa/client-report-step.ts';
 import { coveragePolicy } from '../steps/qa/coverage-step.ts';
 import { injectedFailurePolicy } from '../steps/qa/injected-failure-step.ts';
 import { pactPolicy } from '../steps/qa/pact-step.ts';
+import { preferStep } from '../steps/qa/prefer-step.ts';
 import { stubHeadersStep } from '../steps/qa/stub-headers-step.ts';
 import {
   answerRoute,
@@ -91,6 +92,7 @@ const apiSteps = [
   (parts) => hostStep(parts.config.allowedHosts),
   (parts) => authenticateStep({ keys: parts.keys, plans: parts.plans, ledger: parts.usage }),
   clientReportPolicy,
+  preferStep,
   injectedFailurePolicy,
   banStep,
   (parts) => rateLimitPolicy({ ledger: parts.usage, refuse: parts.refuse }),

@@ -133,7 +133,12 @@ const policyExitFiles = policyCommandLines.flatMap((line) => line.exitFiles ?? [
 const flagSpecs = {
   ...ownFlags,
   ...Object.fromEntries(
-    policyFlags.map((flag) => [flag.name, { type: 'string', value: flag.value, help: flag.help }]),
+    policyFlags.map((flag) => [
+      flag.name,
+      flag.reads === 'off'
+        ? { type: 'boolean', default: false, help: flag.help }
+        : { type: 'string', value: flag.value, help: flag.help },
+    ]),
   ),
   ...Object.fromEntries(
     policyExitFiles.map((file) => [
@@ -226,14 +231,16 @@ function policyOptions(values: Readonly<Record<string, unknown>>): Record<string
   const root: Record<string, unknown> = {};
   for (const flag of policyFlags) {
     const text = values[flag.name];
-    if (typeof text !== 'string') continue;
+    if (flag.reads === 'off' ? text !== true : typeof text !== 'string') continue;
     const name = `--${flag.name}`;
     const value =
-      flag.reads === 'count'
-        ? parseInteger(name, text, count)
-        : flag.reads === 'json-or-file'
-          ? readJsonOrFile(text, name)
-          : text;
+      typeof text !== 'string'
+        ? false
+        : flag.reads === 'count'
+          ? parseInteger(name, text, count)
+          : flag.reads === 'json-or-file'
+            ? readJsonOrFile(text, name)
+            : text;
     // `ban.threshold` and `ban.durationSeconds` meet in one `ban` object.
     const path = flag.option.split('.');
     const last = path.pop() as string;

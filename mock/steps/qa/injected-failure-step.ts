@@ -30,11 +30,7 @@ import { type Refuse, rateLimitSlot } from '../policies/refusal.ts';
 import { routeSlot } from '../routes/route.ts';
 import { type ChaosDecision, createChaos } from './chaos.ts';
 import { type ChaosSettings, type ChaosStatus, checkChaosSettings } from './chaos-settings.ts';
-import {
-  createForcedResponses,
-  type ForcedRule,
-  forceableStatuses,
-} from './forced-responses.ts';
+import { createForcedResponses, type ForcedRule, forceableStatuses } from './forced-responses.ts';
 import { rulesBroken } from './stub-breaks.ts';
 import {
   checkStub,
