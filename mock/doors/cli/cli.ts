@@ -308,8 +308,10 @@ export function formatExchange(record: ExchangeRecord, at = new Date()): string 
   const client = record.clientId === undefined ? '' : ` client=${JSON.stringify(record.clientId)}`;
   const who = record.control === true ? 'control' : `key=${record.keyId}`;
   const error = record.errorCode === undefined ? '' : ` error=${record.errorCode}`;
+  // A stubbed 200 reads as the fake's own unless the line says who gave it.
+  const injected = record.injected === undefined ? '' : ` ${record.injected}`;
   const action = record.controlAction === undefined ? '' : `: ${record.controlAction}`;
-  return `${head} ${who}${error}${client}${action}`;
+  return `${head} ${who}${error}${injected}${client}${action}`;
 }
 
 function optionsFromFlags(argv: readonly string[]) {

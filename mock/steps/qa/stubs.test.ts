@@ -10,6 +10,7 @@ import { request as httpRequest } from 'node:http';
 import { afterEach, expect, test } from 'vitest';
 import { listenHttp } from '../../doors/http/http-server.ts';
 import { createFake, type Fake } from '../../fake.ts';
+import type { ExchangeRecord } from '../../pipeline/config/config.ts';
 
 const closers: (() => Promise<void>)[] = [];
 afterEach(async () => {
@@ -263,8 +264,9 @@ test('over HTTP: every bad stub is a 400 naming the field and its valid values, 
   expect((await control(base, 'GET', 'force')).json).toEqual({});
 });
 
-test('in process: force takes a whole answer or its positional form; the stubbed answer is marked in the client report and coverage, and never recorded in the Pact file', async () => {
-  const fake = await createFake();
+test('in process: force takes a whole answer or its positional form; the stubbed answer is marked in the request log, the client report and coverage, and never recorded in the Pact file', async () => {
+  const logged: ExchangeRecord[] = [];
+  const fake = await createFake({ onExchange: (record) => logged.push(record) });
   const stub = fake.control.force({
     operationId: 'createPet',
     clientId: 'web-app',
@@ -307,4 +309,8 @@ test('in process: force takes a whole answer or its positional form; the stubbed
   expect(coverage.items.find((item) => item.id === 'createPet 201')?.count).toBe(1);
   const pact = fake.control.pact({ consumer: 'web-app', provider: 'petstore' });
   expect(pact.interactions.map((each) => each.response.status)).toEqual([201]);
+  expect(logged.map((record) => [record.status, record.injected])).toEqual([
+    [429, 'stubbed'],
+    [201, undefined],
+  ]);
 });
