@@ -268,11 +268,11 @@ it('storage that refuses to open (a newer version of the database took it) is to
 });
 
 /** Calls the API with `fetch` in the page and reads the body as text; a failed fetch says why. */
-function fetchText(page: Page, path: string) {
+function fetchText(page: Page, path: string, extra: Record<string, string> = {}) {
   return page.evaluate(
-    async ({ url, auth }) => {
+    async ({ url, headers }) => {
       try {
-        const response = await fetch(url, { headers: auth });
+        const response = await fetch(url, { headers });
         return {
           status: response.status,
           remaining: response.headers.get('X-RateLimit-Remaining'),
@@ -283,7 +283,7 @@ function fetchText(page: Page, path: string) {
         return { failed: String(error) };
       }
     },
-    { url: `${api}${path}`, auth },
+    { url: `${api}${path}`, headers: { ...auth, ...extra } },
   );
 }
 
@@ -320,13 +320,19 @@ it('a stub set with fake.control.force in one tab answers the other tab, outlive
   );
   expect(await fetchText(a, '/pets/1')).toEqual({ failed: expect.stringMatching(/TypeError/) });
   expect((await fetchText(a, '/pets/1')).status).toBe(200);
+  // A request's own Prefer: code= comes before the stub, through the worker as over HTTP.
+  expect(await fetchText(b, '/pets?limit=1', { Prefer: 'code=429' })).toMatchObject({
+    status: 429,
+    remaining: '0',
+  });
   // Cleared from the other tab, for both.
   await b.evaluate(() => window.fake?.control.clearForced());
   const normal = await fetchText(a, '/pets?limit=1');
   expect(normal).toMatchObject({ status: 200, stubbedBy: null });
   expect(JSON.parse((normal as { text: string }).text)).toHaveLength(1);
-  // The one line Chromium writes is its own note of the dropped connection.
+  // The only lines are Chromium's own notes of the dropped connection and of the 429.
   expect(consoleLines.filter((line) => /^(error|pageerror)/.test(line))).toEqual([
     'error: Failed to load resource: net::ERR_FAILED',
+    'error: Failed to load resource: the server responded with a status of 429 ()',
   ]);
 });
