@@ -41,7 +41,9 @@ async function control(base: string, method: string, path: string, body?: unknow
 }
 
 test('over HTTP: a malformed 200 without X-RateLimit-Remaining for one key, twice; the answer to setting it names the rules it breaks', async () => {
-  const { base } = await served();
+  const { fake, base } = await served();
+  // Counted windows on a pinned clock: no minute rolls over between the requests.
+  fake.control.freezeTime(true);
   const set = await control(base, 'POST', 'force', {
     operationId: 'listPets',
     keyId: 'demo-free',
