@@ -226,7 +226,7 @@ test('README.md, Set up: the second command starts the fake, the curl line answe
     'Recipe: 429 → Retry-After → ban → recovery, in seconds',
   );
   const steps = runShellBlock(given(recipe, { port }), projectEnv(), project.dir);
-  expect(steps.filter((step) => step.expectation.length > 0)).toHaveLength(4);
+  expect(steps.filter((step) => step.expectation.length > 0)).toHaveLength(6);
   expectAsDocumented(steps);
 }, 120_000);
 

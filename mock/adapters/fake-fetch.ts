@@ -3,7 +3,6 @@
  * and no socket, for code that takes its fetch as an option (openapi-fetch, ky, an axios adapter).
  */
 import type { Behaviour } from '../core/behaviour.ts';
-import { isDropped } from '../steps/qa/answer-marks.ts';
 import { fromFetchRequest, toFetchResponse } from './fetch-adapter.ts';
 
 /** A fetch over one fake. URLs outside its origins fail as an unreachable host would. */
@@ -22,9 +21,12 @@ export function createFakeFetch(
     }
     const answer = await behaviour.answer(fromFetchRequest(request));
     request.signal.throwIfAborted();
-    // Chaos dropped the connection: fail as fetch does when a server closes without answering.
-    if (isDropped(answer))
-      throw new TypeError('fetch failed: the fake dropped the connection (chaos)');
+    // Chaos or a stub dropped the connection: fail as fetch does when a server closes without
+    // answering.
+    if (answer.drop === true)
+      throw new TypeError(
+        `fetch failed: the fake dropped the connection (${answer.injected ?? 'chaos'})`,
+      );
     return toFetchResponse(answer, request.method);
   };
 }

@@ -6,7 +6,6 @@
  */
 import { http, type RequestHandler } from 'msw';
 import type { Behaviour } from '../core/behaviour.ts';
-import { isDropped } from '../steps/qa/answer-marks.ts';
 import { fromFetchRequest, toFetchResponse } from './fetch-adapter.ts';
 
 /** The msw handlers of one fake (`server.use()` overrides go in front of them as usual). */
@@ -16,8 +15,8 @@ export function createMswHandlers(behaviour: Pick<Behaviour, 'answer' | 'owns'>)
       ({ request }) => behaviour.owns(request.url),
       async ({ request }) => {
         const answer = await behaviour.answer(fromFetchRequest(request));
-        // Chaos dropped the connection: msw fails the request as a network error.
-        return isDropped(answer) ? Response.error() : toFetchResponse(answer, request.method);
+        // Chaos or a stub dropped the connection: msw fails the request as a network error.
+        return answer.drop === true ? Response.error() : toFetchResponse(answer, request.method);
       },
     ),
   ];

@@ -43,6 +43,8 @@ import { clientReportPolicy } from '../steps/qa/client-report-step.ts';
 import { coveragePolicy } from '../steps/qa/coverage-step.ts';
 import { injectedFailurePolicy } from '../steps/qa/injected-failure-step.ts';
 import { pactPolicy } from '../steps/qa/pact-step.ts';
+import { preferStep } from '../steps/qa/prefer-step.ts';
+import { stubHeadersStep } from '../steps/qa/stub-headers-step.ts';
 import {
   answerRoute,
   createRouteTable,
@@ -80,6 +82,8 @@ const apiSteps = [
   (parts) => routingStep(parts.routes, parts.config.basePath),
   coveragePolicy,
   pactPolicy,
+  // After CORS and every header step on the way out: a stub's headers are the last word.
+  () => stubHeadersStep,
   () => corsStep,
   () => routeHeadersStep,
   (parts) => rateLimitHeadersStep(parts),
@@ -88,6 +92,7 @@ const apiSteps = [
   (parts) => hostStep(parts.config.allowedHosts),
   (parts) => authenticateStep({ keys: parts.keys, plans: parts.plans, ledger: parts.usage }),
   clientReportPolicy,
+  preferStep,
   injectedFailurePolicy,
   banStep,
   (parts) => rateLimitPolicy({ ledger: parts.usage, refuse: parts.refuse }),

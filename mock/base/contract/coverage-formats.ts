@@ -56,7 +56,7 @@ export function coverageMarkdown(record: CoverageRecord): string {
   const lines = [
     `## Interface coverage (${record.source})`,
     '',
-    `${summary.exercised} of ${summary.items} items exercised, ${summary.notExercised} not exercised, ${summary.skipped} skipped; ${summary.exchanges} exchanges seen (${record.generatedAt}).`,
+    `${summary.exercised} of ${summary.items} items exercised, ${summary.notExercised} not exercised, ${summary.skipped} skipped; ${summary.exchanges} exchanges seen${summary.stubbed === undefined ? '' : ` (${summary.stubbed} answered by a stub, which exercise nothing)`} (${record.generatedAt}).`,
     '',
     '| Item | Status | Count | First example, or why |',
     '|---|---|---|---|',

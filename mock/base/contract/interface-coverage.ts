@@ -204,6 +204,11 @@ export interface CoverageExchange {
   readonly keyId?: string | undefined;
   readonly clientId?: string | undefined;
   readonly checkId?: string | undefined;
+  /**
+   * A whole answer QA stubbed in the fake's place: counted (`summary.stubbed`), but it exercises
+   * no item, as it shows how the app met QA's answer, not the interface's.
+   */
+  readonly stubbed?: boolean;
 }
 
 /** An exchange shown as an example of an item. */
@@ -254,6 +259,8 @@ export interface CoverageRecord {
     readonly skipped: number;
     /** Exchanges seen, whether or not they exercised an item. */
     readonly exchanges: number;
+    /** Of those, answers QA stubbed whole, which exercise no item; only when there were any. */
+    readonly stubbed?: number;
   };
   readonly items: readonly CoverageItemRecord[];
 }
@@ -363,6 +370,7 @@ interface SavedExample extends Omit<SeenExample, 'path'> {
 /** A recorder's state as plain data. */
 interface SavedCoverage {
   readonly exchanges: number;
+  readonly stubbed: number;
   readonly retryUntil: readonly (readonly [who: string, until: number])[];
   readonly tallies: readonly (readonly [
     id: string,
@@ -447,6 +455,7 @@ export function createCoverageRecorder(): CoverageRecorder {
   // Per key (or client, when no key): when the last 429's Retry-After ends.
   let retryUntil = new Map<string, number>();
   let exchanges = 0;
+  let stubbed = 0;
   const senders = new Map<string, Omit<CoverageSender, 'count'>>();
   /** The last exchange's items and sender, and where they were counted. */
   let lastSeen:
@@ -464,6 +473,10 @@ export function createCoverageRecorder(): CoverageRecorder {
   return {
     see(exchange) {
       exchanges += 1;
+      if (exchange.stubbed === true) {
+        stubbed += 1;
+        return [];
+      }
       const who = exchange.keyId ?? `client:${exchange.clientId ?? '-'}`;
       const open = retryUntil.get(who);
       if (open !== undefined) retryUntil.delete(who);
@@ -574,7 +587,7 @@ export function createCoverageRecorder(): CoverageRecorder {
         schema: coverageSchemaVersion,
         source,
         generatedAt: new Date(now).toISOString(),
-        summary: coverageSummary(items, exchanges),
+        summary: coverageSummary(items, exchanges, stubbed),
         items,
       };
     },
@@ -583,12 +596,14 @@ export function createCoverageRecorder(): CoverageRecorder {
       tallies = new Map();
       retryUntil = new Map();
       exchanges = 0;
+      stubbed = 0;
     },
     save() {
       const plain = (seen: SeenExample | undefined) =>
         seen === undefined ? {} : { ...seen, path: shown(seen).path };
       return {
         exchanges,
+        stubbed,
         retryUntil: [...retryUntil],
         tallies: [...tallies].map(([id, tally]) => [
           id,
@@ -604,7 +619,12 @@ export function createCoverageRecorder(): CoverageRecorder {
     load(saved) {
       const read = savedTallies(saved);
       if ('problem' in read) return read;
-      const { exchanges: count, retryUntil: open } = saved as Record<string, unknown>;
+      const {
+        exchanges: count,
+        retryUntil: open,
+        stubbed: savedStubbed = 0,
+      } = saved as Record<string, unknown>;
+      if (!isCount(savedStubbed)) return { problem: 'has a stubbed count that is no count' };
       const pairs = Array.isArray(open) ? (open as unknown[]) : [];
       const until = new Map<string, number>();
       for (const pair of pairs) {
@@ -621,6 +641,7 @@ export function createCoverageRecorder(): CoverageRecorder {
           tallies = read.tallies;
           retryUntil = until;
           exchanges = count;
+          stubbed = savedStubbed;
         },
       };
     },
@@ -631,6 +652,7 @@ export function createCoverageRecorder(): CoverageRecorder {
 export function coverageSummary(
   items: readonly CoverageItemRecord[],
   exchanges: number,
+  stubbed = 0,
 ): CoverageRecord['summary'] {
   const exercised = items.filter((item) => item.status === 'exercised').length;
   const skipped = items.filter((item) => item.status === 'skipped').length;
@@ -640,6 +662,7 @@ export function coverageSummary(
     notExercised: items.length - exercised - skipped,
     skipped,
     exchanges,
+    ...(stubbed > 0 ? { stubbed } : {}),
   };
 }
 

@@ -122,6 +122,7 @@ export function mergeCoverage(records: readonly CoverageRecord[]): CoverageRecor
     summary: coverageSummary(
       items,
       records.reduce((sum, record) => sum + record.summary.exchanges, 0),
+      records.reduce((sum, record) => sum + (record.summary.stubbed ?? 0), 0),
     ),
     items,
   };

@@ -15,7 +15,25 @@ export interface Answer {
   readonly body: string | undefined;
   /** The error code of an Error answer, for the request log. */
   readonly errorCode?: ErrorCode;
+  /**
+   * Who put this answer in place of the fake's own, for the client report, coverage, the Pact
+   * recorder and the request journal; absent on the fake's own answers.
+   */
+  readonly injected?: InjectedBy;
+  /**
+   * The door drops the connection instead of sending this answer: the HTTP door closes the
+   * socket, `fake.fetch` and the msw handlers fail the fetch as a network error.
+   */
+  readonly drop?: boolean;
+  /** The interface rules a stubbed answer breaks (a stub may break them: that is its use). */
+  readonly breaks?: readonly string[];
 }
+
+/**
+ * Who injected an answer: QA's forced status (`forced`), a whole stubbed answer (`stubbed`),
+ * seeded chaos (`chaos`), or the request's own `Prefer: code=` header (`prefer`).
+ */
+type InjectedBy = 'forced' | 'stubbed' | 'chaos' | 'prefer';
 
 /** Extra headers of an answer, by name (every caller passes a literal record). */
 export type AnswerHeaders = Readonly<Record<string, string>>;

@@ -68,6 +68,70 @@ test('values of credential-shaped query parameters are redacted, other parameter
   }
 });
 
+/** Credential-shaped names that end in `key` or name a signature or a credential (issue 39, point 5). */
+const credentialNames = [
+  'access_key',
+  'secret_key',
+  'private_key',
+  'subscription-key',
+  'X-Amz-Signature',
+  'X-Amz-Credential',
+  'Ocp-Apim-Subscription-Key',
+  'x-functions-key',
+  'X-Goog-Signature',
+  'X-Goog-Credential',
+  'aws_secret_access_key',
+  'accessKey',
+  'secretKey',
+  'privateKey',
+  'subscriptionKey',
+  'signing_key',
+  'credentials',
+];
+
+/** A name in each spelling a client may use: as given, upper, lower, and `-` and `_` swapped. */
+function spellings(name: string): string[] {
+  const swapped = name.includes('-') ? name.replaceAll('-', '_') : name.replaceAll('_', '-');
+  return [...new Set([name, name.toUpperCase(), name.toLowerCase(), swapped])];
+}
+
+test('names that end in key or name a signature or a credential are redacted in queries, JSON and header lines, in any case and with - or _', () => {
+  for (const name of credentialNames)
+    for (const spelt of spellings(name)) {
+      expect(url(`/v1/pets?${spelt}=s3cret-value-9&limit=1`), spelt).toBe(
+        `/v1/pets?${spelt}=${redacted}&limit=1`,
+      );
+      expect(redaction.json({ [spelt]: 's3cret-value-9', name: 'Rex' }), spelt).toEqual({
+        [spelt]: redacted,
+        name: 'Rex',
+      });
+      expect(redaction.text(`{"${spelt}": "s3cret-value-9"}`), spelt).toBe(
+        `{"${spelt}": "${redacted}"}`,
+      );
+      if (!spelt.includes('_'))
+        expect(redaction.text(`${spelt}: s3cret-value-9`), spelt).toBe(`${spelt}: ${redacted}`);
+    }
+});
+
+test('names that end in key but name no secret are kept: Idempotency-Key, a sort key, monkey', () => {
+  for (const name of [
+    'Idempotency-Key',
+    'sort_key',
+    'partition-key',
+    'public_key',
+    'monkey',
+    'keyId',
+  ])
+    expect(url(`/v1/pets?${name}=kept-value&limit=1`), name).toBe(
+      `/v1/pets?${name}=kept-value&limit=1`,
+    );
+  expect(redaction.text('Idempotency-Key: 7c4a-order-1')).toBe('Idempotency-Key: 7c4a-order-1');
+  expect(redaction.json({ keyId: 'demo-free', key: 'a-pact-interaction-key' })).toEqual({
+    keyId: 'demo-free',
+    key: 'a-pact-interaction-key',
+  });
+});
+
 test('a known key or the control token is redacted wherever it stands in a URL, in every encoding', () => {
   for (const secret of [key, token])
     for (const form of encodings(secret)) {

@@ -88,18 +88,39 @@ const gramLength = 8;
 const maxRemembered = 10_000;
 
 /**
+ * The endings of a name that holds a credential, for parameters, fields and headers alike: a
+ * `key` after a separator or a credential word (`access_key`, `secret_key`, `private_key`,
+ * `subscription-key` as Azure's `Ocp-Apim-Subscription-Key`, `x-functions-key`, `accessKey`),
+ * a signature or a credential (AWS SigV4's `X-Amz-Signature` and `X-Amz-Credential`, GCS's
+ * `X-Goog-Signature`, `credentials`). Keys that name no secret (`Idempotency-Key`, a sort or
+ * public key) are left as they are.
+ */
+const credentialEnding =
+  /(?:(?<!idempotency|cache|sort|partition|primary|foreign|public|object|group|message|dedup|dedupe|routing|hash|row)[-_]key|(?:access|secret|private|subscription|signing|master|account|auth|app|client|session|encryption)key|signature|credentials?|token|secret|password|api[-_]?key)$/i;
+
+/**
  * Query and form parameters whose values are credentials. Broad, as an `=` pair in a URL or a
  * form body names little else (`?key=` is an API key on Google's APIs, `?code=` an OAuth grant).
  */
 const parameterName =
-  /^(?:api[-_]?key|apikey|key|token|access[-_]?token|refresh[-_]?token|id[-_]?token|auth|authorization|bearer|password|passwd|pwd|secret|client[-_]?secret|signature|sig|session|sessionid|code)$|(?:token|secret|password|api[-_]?key)$/i;
+  /^(?:api[-_]?key|apikey|key|token|access[-_]?token|refresh[-_]?token|id[-_]?token|auth|authorization|bearer|password|passwd|pwd|secret|client[-_]?secret|signature|sig|session|sessionid|code)$/i;
 
 /**
  * JSON fields and header-like names whose values are credentials. Narrower: in JSON, `key` names
  * a Pact interaction and `code` an Error body's code.
  */
 const fieldName =
-  /^(?:api[-_]?key|apikey|x[-_]api[-_]key|authorization|proxy[-_]authorization|bearer|password|passwd|pwd|secret|client[-_]?secret|private[-_]?key)$|(?:token|secret|password|api[-_]?key)$/i;
+  /^(?:api[-_]?key|apikey|x[-_]api[-_]key|authorization|proxy[-_]authorization|bearer|password|passwd|pwd|secret|client[-_]?secret|private[-_]?key)$/i;
+
+/** Whether a query or form parameter's name says it holds a credential. */
+function isParameterName(name: string): boolean {
+  return parameterName.test(name) || credentialEnding.test(name);
+}
+
+/** Whether a JSON field's or a header's name says it holds a credential. */
+function isFieldName(name: string): boolean {
+  return fieldName.test(name) || credentialEnding.test(name);
+}
 
 // A name starts where a run of name characters starts (the lookbehind), and the repetitions
 // before the part that must follow are bounded: otherwise a long run of name characters with no
@@ -358,21 +379,20 @@ export function createRedaction(options: RedactionOptions): Redaction {
     }
     for (const match of text.matchAll(equalsPair)) {
       const [whole, name = '', value = ''] = match;
-      if (value === '' || !parameterName.test(plainText(name)) || shownValue(value, shown))
-        continue;
+      if (value === '' || !isParameterName(plainText(name)) || shownValue(value, shown)) continue;
       const end = (match.index as number) + whole.length;
       push(end - value.length, end, redacted);
     }
     for (const match of text.matchAll(jsonPair)) {
       const [whole, name = '', quoted, number] = match;
       const value = quoted ?? number ?? '';
-      if (value === '' || !fieldName.test(name) || shownValue(value, shown)) continue;
+      if (value === '' || !isFieldName(name) || shownValue(value, shown)) continue;
       const end = (match.index as number) + whole.length - (quoted === undefined ? 0 : 1);
       push(end - value.length, end, redacted);
     }
     for (const match of text.matchAll(colonPair)) {
       const [whole, name = '', value = ''] = match;
-      if (!fieldName.test(name) || schemeWord.test(value) || shownValue(value, shown)) continue;
+      if (!isFieldName(name) || schemeWord.test(value) || shownValue(value, shown)) continue;
       const end = (match.index as number) + whole.length;
       push(end - value.length, end, redacted);
     }
@@ -426,7 +446,7 @@ export function createRedaction(options: RedactionOptions): Redaction {
     return Object.fromEntries(
       Object.entries(value).map(([name, item]) => [
         text(name),
-        fieldName.test(name) || (Array.isArray(item) && parameterName.test(name))
+        isFieldName(name) || (Array.isArray(item) && isParameterName(name))
           ? credentialValue(item)
           : json(item),
       ]),

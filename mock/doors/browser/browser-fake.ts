@@ -13,7 +13,6 @@ import { type Answer, errorAnswer } from '../../base/messages/answer.ts';
 import { type Behaviour, ownsUrl } from '../../core/behaviour.ts';
 import { type CreateFakeOptions, createFake, type Fake } from '../../fake.ts';
 import { type ResolvedConfig, resolveConfig, withProfile } from '../../pipeline/config/config.ts';
-import { markInjected } from '../../steps/qa/answer-marks.ts';
 import type { StorageStatus } from './fake-storage.ts';
 import { openIndexedDbStorage } from './indexeddb-storage.ts';
 import { callControl, type RemoteControl, remoteControl } from './remote-control.ts';
@@ -67,9 +66,8 @@ function answerOf(reply: Reply): Answer {
       'service_unavailable',
       reply.kind === 'error' ? reply.message : 'The fake answered a request with a value.',
     );
-  const { dropped, ...answer } = reply.answer;
-  // The same mark the fake gives: the handlers fail the fetch as a dropped connection.
-  return dropped ? markInjected(answer, 'chaos', true) : answer;
+  // Its marks came with it: the handlers fail the fetch when it drops the connection.
+  return reply.answer;
 }
 
 /** The doors of a fake shared with other tabs: a behaviour that sends each request to it. */

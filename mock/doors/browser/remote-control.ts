@@ -6,13 +6,17 @@
 
 import type { FakeControl } from '../../fake.ts';
 import { type ControlInputCode, ControlInputError } from '../../pipeline/control-input-error.ts';
+import type { RemoteForce } from '../../steps/qa/injected-failure-step.ts';
 import type { Reply } from './tab-messages.ts';
 
 /** `fake.control` in the browser: each function returns a promise, wherever the fake runs. */
 export type RemoteControl = {
-  readonly [Name in keyof FakeControl]: FakeControl[Name] extends (...args: infer Args) => infer R
-    ? (...args: Args) => Promise<Awaited<R>>
-    : never;
+  // `force` has two forms, which a mapped type would narrow to its last: it keeps both.
+  readonly [Name in keyof FakeControl]: Name extends 'force'
+    ? RemoteForce
+    : FakeControl[Name] extends (...args: infer Args) => infer R
+      ? (...args: Args) => Promise<Awaited<R>>
+      : never;
 };
 
 /** Runs one control function of a fake for a call from any tab; never throws. */

@@ -266,3 +266,73 @@ it('storage that refuses to open (a newer version of the database took it) is to
   // Leave the profile's storage as the fake's own version for the tests after this one.
   await page.evaluate(() => indexedDB.deleteDatabase('petstore-fake'));
 });
+
+/** Calls the API with `fetch` in the page and reads the body as text; a failed fetch says why. */
+function fetchText(page: Page, path: string, extra: Record<string, string> = {}) {
+  return page.evaluate(
+    async ({ url, headers }) => {
+      try {
+        const response = await fetch(url, { headers });
+        return {
+          status: response.status,
+          remaining: response.headers.get('X-RateLimit-Remaining'),
+          stubbedBy: response.headers.get('X-Stubbed-By'),
+          text: await response.text(),
+        };
+      } catch (error) {
+        return { failed: String(error) };
+      }
+    },
+    { url: `${api}${path}`, headers: { ...auth, ...extra } },
+  );
+}
+
+it('a stub set with fake.control.force in one tab answers the other tab, outlives a reload, drops a connection, and is cleared from either tab', async () => {
+  const [a] = context.pages() as [Page];
+  const b = await openTab();
+  const set = await a.evaluate(() =>
+    window.fake?.control.force({
+      operationId: 'listPets',
+      keyId: 'demo-free',
+      answer: {
+        status: 200,
+        rawBody: '{"pets": [',
+        headers: { 'X-Stubbed-By': 'qa' },
+        removeHeaders: ['X-RateLimit-Remaining'],
+      },
+    }),
+  );
+  expect(set?.breaks).toContain(
+    'a 200 without X-RateLimit-Remaining breaks Limits: rate limit headers present on every response',
+  );
+  const stubbed = { status: 200, remaining: null, stubbedBy: 'qa', text: '{"pets": [' };
+  expect(await fetchText(b, '/pets?limit=1')).toEqual(stubbed);
+  // Kept with the session, as forced rules are: a reload of both tabs keeps the stub.
+  await reload(b);
+  await reload(a);
+  expect(await fetchText(a, '/pets?limit=1')).toEqual(stubbed);
+  expect((await b.evaluate(() => window.fake?.control.stubs()))?.map((s) => s.id)).toEqual([
+    set?.id,
+  ]);
+  // A dropped connection: the page's fetch fails as a network error.
+  await b.evaluate(() =>
+    window.fake?.control.force({ operationId: 'getPet', count: 1, answer: { drop: true } }),
+  );
+  expect(await fetchText(a, '/pets/1')).toEqual({ failed: expect.stringMatching(/TypeError/) });
+  expect((await fetchText(a, '/pets/1')).status).toBe(200);
+  // A request's own Prefer: code= comes before the stub, through the worker as over HTTP.
+  expect(await fetchText(b, '/pets?limit=1', { Prefer: 'code=429' })).toMatchObject({
+    status: 429,
+    remaining: '0',
+  });
+  // Cleared from the other tab, for both.
+  await b.evaluate(() => window.fake?.control.clearForced());
+  const normal = await fetchText(a, '/pets?limit=1');
+  expect(normal).toMatchObject({ status: 200, stubbedBy: null });
+  expect(JSON.parse((normal as { text: string }).text)).toHaveLength(1);
+  // The only lines are Chromium's own notes of the dropped connection and of the 429.
+  expect(consoleLines.filter((line) => /^(error|pageerror)/.test(line))).toEqual([
+    'error: Failed to load resource: net::ERR_FAILED',
+    'error: Failed to load resource: the server responded with a status of 429 ()',
+  ]);
+});

@@ -10,7 +10,6 @@ import {
   type FakeRequest,
   tabConnectionPrefix,
 } from '../../base/messages/fake-request.ts';
-import { isDropped } from '../../steps/qa/answer-marks.ts';
 
 /** A request as it travels between tabs: its body read already (or `too-large`). */
 export interface WireRequest {
@@ -20,13 +19,8 @@ export interface WireRequest {
   readonly body: BodyBytes;
 }
 
-/** An answer as it travels back; `dropped` when chaos dropped the connection. */
-export interface WireAnswer {
-  readonly status: number;
-  readonly headers: Readonly<Record<string, string>>;
-  readonly body: string | undefined;
-  readonly dropped: boolean;
-}
+/** An answer as it travels back: the Answer's own fields, marks included (`drop`, `injected`). */
+export type WireAnswer = Answer;
 
 /** One thing a tab asks of the fake: answer a request, or run a control function. */
 export type Call =
@@ -74,10 +68,6 @@ export function fakeRequestOf(wire: WireRequest, tab: string): FakeRequest {
 
 /** An answer of the core as it travels back to the tab that asked. */
 export function wireAnswerOf(answer: Answer): WireAnswer {
-  return {
-    status: answer.status,
-    headers: answer.headers,
-    body: answer.body,
-    dropped: isDropped(answer),
-  };
+  // Every field is plain data, so the answer travels as it is, its marks with it.
+  return answer;
 }

@@ -133,7 +133,12 @@ const policyExitFiles = policyCommandLines.flatMap((line) => line.exitFiles ?? [
 const flagSpecs = {
   ...ownFlags,
   ...Object.fromEntries(
-    policyFlags.map((flag) => [flag.name, { type: 'string', value: flag.value, help: flag.help }]),
+    policyFlags.map((flag) => [
+      flag.name,
+      flag.reads === 'off'
+        ? { type: 'boolean', default: false, help: flag.help }
+        : { type: 'string', value: flag.value, help: flag.help },
+    ]),
   ),
   ...Object.fromEntries(
     policyExitFiles.map((file) => [
@@ -226,14 +231,16 @@ function policyOptions(values: Readonly<Record<string, unknown>>): Record<string
   const root: Record<string, unknown> = {};
   for (const flag of policyFlags) {
     const text = values[flag.name];
-    if (typeof text !== 'string') continue;
+    if (flag.reads === 'off' ? text !== true : typeof text !== 'string') continue;
     const name = `--${flag.name}`;
     const value =
-      flag.reads === 'count'
-        ? parseInteger(name, text, count)
-        : flag.reads === 'json-or-file'
-          ? readJsonOrFile(text, name)
-          : text;
+      typeof text !== 'string'
+        ? false
+        : flag.reads === 'count'
+          ? parseInteger(name, text, count)
+          : flag.reads === 'json-or-file'
+            ? readJsonOrFile(text, name)
+            : text;
     // `ban.threshold` and `ban.durationSeconds` meet in one `ban` object.
     const path = flag.option.split('.');
     const last = path.pop() as string;
@@ -301,8 +308,10 @@ export function formatExchange(record: ExchangeRecord, at = new Date()): string 
   const client = record.clientId === undefined ? '' : ` client=${JSON.stringify(record.clientId)}`;
   const who = record.control === true ? 'control' : `key=${record.keyId}`;
   const error = record.errorCode === undefined ? '' : ` error=${record.errorCode}`;
+  // A stubbed 200 reads as the fake's own unless the line says who gave it.
+  const injected = record.injected === undefined ? '' : ` ${record.injected}`;
   const action = record.controlAction === undefined ? '' : `: ${record.controlAction}`;
-  return `${head} ${who}${error}${client}${action}`;
+  return `${head} ${who}${error}${injected}${client}${action}`;
 }
 
 function optionsFromFlags(argv: readonly string[]) {

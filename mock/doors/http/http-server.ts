@@ -18,7 +18,6 @@ import { errorAnswer } from '../../base/messages/answer.ts';
 import type { ErrorCode } from '../../base/messages/errors.ts';
 import type { BodyBytes, FakeRequest } from '../../base/messages/fake-request.ts';
 import type { Behaviour } from '../../core/behaviour.ts';
-import { isDropped } from '../../steps/qa/answer-marks.ts';
 import { answerClientError, authorizationIn, doorLimits, writeRawError } from './client-errors.ts';
 import { connectionKey, readKernelSendQueues, type SendQueues } from './kernel-send-queues.ts';
 
@@ -234,8 +233,9 @@ export async function listenHttp(
       }
     }
     const reply = await behaviour.answer(toFakeRequest(incoming, origin, body));
-    // Chaos dropped the connection: close the socket without a word, as a crashed server would.
-    if (isDropped(reply)) {
+    // Chaos or a stub dropped the connection: close the socket without a word, as a crashed
+    // server would.
+    if (reply.drop === true) {
       incoming.socket.destroy();
       return;
     }

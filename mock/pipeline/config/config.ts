@@ -31,6 +31,8 @@ export interface ExchangeRecord {
   readonly durationMs: number;
   /** The `code` of an error answer (e.g. `invalid_json`); absent on success. */
   readonly errorCode?: string;
+  /** Who put the answer in the fake's place (`stubbed`, `forced`, `chaos`, `prefer`); absent for its own. */
+  readonly injected?: string;
   /** `true` for a request to the control surface (it has no key and no operation). */
   readonly control?: boolean;
   /** For control requests: what changed, in words (never a secret), e.g. `reset to empty (0 pets)`. */

@@ -12,7 +12,9 @@ type FlagReading =
   /** The text as given. */
   | 'text'
   /** Inline JSON (starting with `{`), else the path of a JSON file. */
-  | 'json-or-file';
+  | 'json-or-file'
+  /** A flag without a value (`--no-prefer`) that sets its option to false. */
+  | 'off';
 
 /** A flag that sets one of a policy's options. */
 interface PolicyFlag {

@@ -79,6 +79,43 @@ test('QA recipe: 429, Retry-After, ban and recovery without waiting a real minut
   }).expect(200);
   const own = await api.get('/v1/pets?limit=1').set(key).expect(503);
   expect(own.headers['retry-after']).toBeUndefined();
+
+  // 7. A whole answer stubbed for the key: a malformed body without X-RateLimit-Remaining, which
+  // setting it says breaks the interface (Limits: rate limit headers on every response).
+  const stub = await control('post', 'force', {
+    operationId: 'listPets',
+    keyId: 'demo-free',
+    count: 1,
+    answer: { status: 200, rawBody: '{"pets": [', removeHeaders: ['X-RateLimit-Remaining'] },
+  }).expect(200);
+  expect(stub.body.breaks).toContain(
+    'a 200 without X-RateLimit-Remaining breaks Limits: rate limit headers present on every response',
+  );
+  const stubbed = await api
+    .get('/v1/pets?limit=1')
+    .set(key)
+    .buffer(true)
+    .parse((res, done) => {
+      let text = '';
+      res.on('data', (chunk: Buffer) => (text += chunk.toString()));
+      res.on('end', () => done(null, text));
+    });
+  expect(stubbed.status).toBe(200);
+  expect(stubbed.body).toBe('{"pets": [');
+  expect(stubbed.headers['x-ratelimit-remaining']).toBeUndefined();
+
+  // 8. Prism's Prefer: code=429: the 429 the rate limit gives, spending nothing.
+  const preferred = await api
+    .get('/v1/pets?limit=1')
+    .set({ ...key, Prefer: 'code=429' })
+    .expect(429);
+  expect(preferred.headers['retry-after']).toBe('60');
+  expect(preferred.headers['x-ratelimit-remaining']).toBe('0');
+  const after = await api.get('/v1/pets?limit=1').set(key);
+  // The forced 503s left come back: the stub and Prefer took their turn from none of them, and
+  // no quota went on any of them (2 left since the one request after the ban).
+  expect(after.status).toBe(503);
+  expect(after.headers['x-ratelimit-remaining']).toBe('2');
 });
 
 test('control requests with bad input get a 400 Error that says what to send', async () => {

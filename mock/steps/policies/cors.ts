@@ -27,8 +27,10 @@ function preflightHeaders(origin: string | null): Record<string, string> {
     ...corsHeaders(origin),
     'Access-Control-Allow-Methods': 'GET, POST, OPTIONS',
     // X-Client-Id: how an app names itself in the client compliance report (README, QA);
-    // X-Client-Copies: 1 declares it runs as one copy.
-    'Access-Control-Allow-Headers': 'Authorization, Content-Type, X-Client-Id, X-Client-Copies',
+    // X-Client-Copies: 1 declares it runs as one copy; Prefer: code=<status>, Prism's header,
+    // forces an answer per request (docs/qa.md).
+    'Access-Control-Allow-Headers':
+      'Authorization, Content-Type, X-Client-Id, X-Client-Copies, Prefer',
     'Access-Control-Max-Age': '600',
   };
 }

@@ -67,6 +67,7 @@ export function createRequestLog({
       durationMs: performance.now() - started,
       ...(extra.control ? { control: true } : {}),
       ...(answer.errorCode === undefined ? {} : { errorCode: answer.errorCode }),
+      ...(answer.injected === undefined ? {} : { injected: answer.injected }),
       ...(extra.controlAction === undefined ? {} : { controlAction: extra.controlAction }),
     });
   /** Redacted whole, then cut: a cut first could leave part of a secret. */

@@ -172,6 +172,7 @@ function simulate(name: string, { formula, retries }: Case) {
         retryAfter: undefined,
         resetInMs: undefined,
         chaos: false,
+        stubbed: false,
         dropped: false,
         refused: false,
         keyViolations: 0,

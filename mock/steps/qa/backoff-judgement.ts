@@ -60,18 +60,19 @@ const {
   growthFloorMs,
 } = backoffRules;
 
-/** A duration as the report words it: two decimals under ten seconds. */
-export function seconds(ms: number): string {
-  return `${(ms / 1000).toFixed(ms < 10_000 ? 2 : 0)} s`;
-}
-
-/** A total or a floor: in ms under a second, where the floor's small numbers live. */
-function amount(ms: number): string {
-  return ms < 1000 ? `${Math.round(ms)} ms` : seconds(ms);
+/**
+ * A duration as a reason cites it, to the tenth of a millisecond: in ms under a second, else in
+ * seconds with up to four decimals. So every number a reason shows is the one judged, as the
+ * report's own `waits` hold it (waits of 6, 4 and 2 ms read "6 ms, 4 ms, 2 ms", never "0.01 s").
+ */
+export function duration(ms: number): string {
+  const tenths = Math.round(ms * 10) / 10;
+  if (Math.abs(tenths) < 1000) return `${tenths} ms`;
+  return `${Number((tenths / 1000).toFixed(4))} s`;
 }
 
 function list(waits: readonly number[]): string {
-  return waits.map((w) => seconds(w)).join(', ');
+  return waits.map((w) => duration(w)).join(', ');
 }
 
 /** The first count of retries whose total wait is under the floor, with the numbers. */
@@ -121,14 +122,27 @@ function linear(waits: readonly number[]) {
   return fit.slope > 0 && fit.rms <= linearSpread * fit.mean ? fit : undefined;
 }
 
-/** The growth the pass rule reads: the longest wait from the third on, where, and against what. */
+/**
+ * The growth the pass rule reads: the longest wait from the third on, where, and against what;
+ * `longestWait` and `shortestWait` are the waits as measured, `longest` and `shortest` as they
+ * count (at least `growthFloorMs`).
+ */
 function growth(waits: readonly number[]) {
   const floored = waits.map((w) => Math.max(w, growthFloorMs));
   const later = floored.slice(2);
   const longest = Math.max(...later);
   const k = later.indexOf(longest) + 3;
-  const shortest = Math.min(...floored.slice(0, k - 1));
-  return { longest, k, shortest, needed: growthShare * 2 ** (k - 2) * shortest };
+  const before = waits.slice(0, k - 1);
+  const shortestWait = Math.min(...before);
+  const shortest = Math.max(shortestWait, growthFloorMs);
+  return {
+    longest,
+    longestWait: waits[k - 1] as number,
+    k,
+    shortest,
+    shortestWait,
+    needed: growthShare * 2 ** (k - 2) * shortest,
+  };
 }
 
 /**
@@ -148,7 +162,7 @@ export function judgeChain(allWaits: readonly number[]): ChainJudgement {
   if (under !== undefined)
     return {
       verdict: 'fail',
-      why: `no backoff: the first ${under.retries} retries waited ${amount(under.total)} in all (${list(waits.slice(0, under.retries))}), under the floor of ${amount(under.floor)} that exponential backoff with full jitter from ${floorReference.baseMs} ms falls under 1 time in ${Math.round(1 / floorReference.perCount).toLocaleString('en-US')}`,
+      why: `no backoff: the first ${under.retries} retries waited ${duration(under.total)} in all (${list(waits.slice(0, under.retries))}), under the floor of ${duration(under.floor)} that exponential backoff with full jitter from ${floorReference.baseMs} ms falls under 1 time in ${Math.round(1 / floorReference.perCount).toLocaleString('en-US')}`,
     };
   const steady = withoutLongest(waits, fixedAsideFrom);
   if (n >= minFixedWaits && Math.max(...steady) <= fixedRatio * Math.min(...steady))
@@ -160,16 +174,16 @@ export function judgeChain(allWaits: readonly number[]): ChainJudgement {
   if (line !== undefined)
     return {
       verdict: 'fail',
-      why: `linear growth, not exponential: about +${seconds(line.slope)} per retry (${list(waits)})`,
+      why: `linear growth, not exponential: about +${duration(line.slope)} per retry (${list(waits)})`,
     };
   const grew = growth(waits);
   if (grew.longest >= grew.needed)
     return {
       verdict: 'pass',
-      why: `waits grew: retry ${grew.k} waited ${seconds(grew.longest)}, at least ${growthShare} x 2^${grew.k - 2} times the shortest before it (${list(waits)})`,
+      why: `waits grew: retry ${grew.k} waited ${duration(grew.longest)}, at least ${growthShare} x 2^${grew.k - 2} times ${grew.shortestWait < growthFloorMs ? `the ${duration(growthFloorMs)} a shorter wait counts as` : 'the shortest before it'} (${list(waits)})`,
     };
   return {
     verdict: 'inconclusive',
-    why: `waits did not grow enough to pass (${list(waits)}: retry ${grew.k} waited ${seconds(grew.longest)}, ${seconds(grew.needed)} was needed), nor are they under the floor, a fixed interval or a straight line; more retries in a row give a verdict`,
+    why: `waits did not grow enough to pass (${list(waits)}: retry ${grew.k} waited ${duration(grew.longestWait)}${grew.longestWait < growthFloorMs ? `, which counts as ${duration(growthFloorMs)}` : ''}; ${duration(grew.needed)} was needed, ${growthShare} x 2^${grew.k - 2} times ${grew.shortestWait < growthFloorMs ? `the ${duration(growthFloorMs)} the shortest wait before it (${duration(grew.shortestWait)}) counts as` : `the shortest wait before it (${duration(grew.shortestWait)})`}), nor are they under the floor, a fixed interval or a straight line; more retries in a row give a verdict`,
   };
 }

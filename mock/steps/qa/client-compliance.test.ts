@@ -154,7 +154,7 @@ test('a client with fixed retries honours Retry-After but fails backoff', async 
   // Forced answers never lead to a ban: nothing to judge there.
   expect(client.rules.ban.verdict).toBe('not-applicable');
   expect(() => expectClientCompliance(fake, { clientId: 'fixed' })).toThrow(
-    'backoff: a fixed interval, not exponential: 4 of 4 waits within 1.2x of each other (2.00 s, 2.00 s, 2.00 s, 2.00 s)',
+    'backoff: a fixed interval, not exponential: 4 of 4 waits within 1.2x of each other (2 s, 2 s, 2 s, 2 s)',
   );
   // Held to Retry-After alone, the same client passes.
   expect(() =>

@@ -16,7 +16,6 @@ import { callerSlot } from '../policies/auth.ts';
 import type { ClientIds } from '../policies/client-ids.ts';
 import { refusedUntilSlot } from '../policies/rate-limit-step.ts';
 import { rateLimitSlot } from '../policies/refusal.ts';
-import { injectedBy, isDropped } from './answer-marks.ts';
 import { type ClientReport, createClientReporter, isNonIdempotent } from './client-report.ts';
 import { formatClientReport } from './client-report-summary.ts';
 
@@ -113,8 +112,9 @@ export function clientReportPolicy(
           errorCode: answer.errorCode,
           retryAfter: answer.headers['Retry-After'],
           resetInMs: reset === undefined ? undefined : Math.max(0, reset * 1000 - answeredAt),
-          chaos: injectedBy(answer) === 'chaos',
-          dropped: isDropped(answer),
+          chaos: answer.injected === 'chaos',
+          stubbed: answer.injected === 'stubbed',
+          dropped: answer.drop === true,
           refused,
           keyViolations: usage.violations,
           banStarted:

@@ -60,6 +60,7 @@ function feed(reporter: ReturnType<typeof createClientReporter>, s: Step, arriva
     retryAfter: s.retryAfter,
     resetInMs: s.resetInMs,
     chaos: false,
+    stubbed: false,
     dropped: s.dropped ?? false,
     refused: s.refused ?? false,
     keyViolations: s.keyViolations ?? (s.refused === true ? 1 : 0),
@@ -105,7 +106,7 @@ test('a request before Retry-After elapsed is early, by how much; one at the dea
     maxEarlyMs: 500,
   });
   expect(early.problems[0]).toBe(
-    'Retry-After: 1 request(s) came before Retry-After elapsed (the earliest 0.50 s early)',
+    'Retry-After: 1 request(s) came before Retry-After elapsed (the earliest 500 ms early)',
   );
   const onTime = judge([
     { at: 0, status: 429, retryAfter: '2' },
@@ -180,7 +181,7 @@ test('linear growth and a fixed interval fail; a delayed retry does not hide the
   // axios-retry linearDelay: n * 100 ms. 100 -> 200 doubles, which is why 5 waits are needed.
   expect(judgeChain([100, 200, 300, 400, 500])).toEqual({
     verdict: 'fail',
-    why: 'linear growth, not exponential: about +0.10 s per retry (0.10 s, 0.20 s, 0.30 s, 0.40 s, 0.50 s)',
+    why: 'linear growth, not exponential: about +100 ms per retry (100 ms, 200 ms, 300 ms, 400 ms, 500 ms)',
   });
   // One retry a stall delayed by 0.3 s: set aside from 7 waits.
   expect(judgeChain([500, 1000, 1800, 2000, 2500, 3000, 3500]).verdict).toBe('fail');
@@ -225,7 +226,7 @@ test('own waits of a whole chain are judged: fixed 1 s retries fail, doubling pa
     chains: { pass: 0, fail: 1, inconclusive: 0 },
   });
   expect(fixed.problems).toEqual([
-    'backoff: a fixed interval, not exponential: 4 of 4 waits within 1.2x of each other (1.00 s, 1.00 s, 1.00 s, 1.00 s)',
+    'backoff: a fixed interval, not exponential: 4 of 4 waits within 1.2x of each other (1 s, 1 s, 1 s, 1 s)',
   ]);
   expect(judge(ownWaits([300, 600, 1200])).rules.backoff.verdict).toBe('pass');
   expect(judge(ownWaits([300, 600])).rules.backoff).toMatchObject({

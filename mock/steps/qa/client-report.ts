@@ -85,6 +85,8 @@ interface ClientEvent {
   /** Ms from the answer to its `X-RateLimit-Reset` (a wait some clients take when no Retry-After came). */
   readonly resetInMs: number | undefined;
   readonly chaos: boolean;
+  /** A whole answer QA stubbed (`force` with an answer): the app met QA's answer, not the fake's. */
+  readonly stubbed: boolean;
   readonly dropped: boolean;
   /** A rate-limit refusal, the only answer that counts towards a ban (not forced, not chaos). */
   readonly refused: boolean;
@@ -128,6 +130,7 @@ export interface RecentRequest {
   readonly errorCode: string | null;
   readonly retryAfter: string | null;
   readonly chaos: boolean;
+  readonly stubbed: boolean;
   readonly dropped: boolean;
   readonly latencyMs: number;
 }
@@ -143,6 +146,8 @@ export interface ClientSummary {
   /** Failures answered, by status (`dropped` for dropped connections), and how many were chaos. */
   readonly failures: Readonly<Record<string, number>>;
   readonly chaosAnswers: number;
+  /** Answers QA stubbed whole (`force` with an answer), which the app met instead of the fake's. */
+  readonly stubbedAnswers: number;
   /** `fail` if a rule failed, else `inconclusive` if one was, else `pass` if one passed, else `not-applicable`. */
   readonly verdict: RuleVerdict;
   readonly rules: {
@@ -206,6 +211,7 @@ interface ClientRecord {
   requests: number;
   failures: Record<string, number>;
   chaosAnswers: number;
+  stubbedAnswers: number;
   withRetryAfter: number;
   judgedRequests: number;
   early: number;
@@ -297,6 +303,7 @@ function newRecord(keyId: string, clientId: string): ClientRecord {
     requests: 0,
     failures: {},
     chaosAnswers: 0,
+    stubbedAnswers: 0,
     withRetryAfter: 0,
     judgedRequests: 0,
     early: 0,
@@ -570,6 +577,7 @@ export function createClientReporter(): ClientReporter {
           };
     if (delay !== undefined) c.withRetryAfter += 1;
     if (event.chaos) c.chaosAnswers += 1;
+    if (event.stubbed) c.stubbedAnswers += 1;
     if (event.refused) c.refusals += 1;
     if (event.refused || event.errorCode === 'temporarily_banned') {
       instance.keyDeadline = deadline;
@@ -643,6 +651,7 @@ export function createClientReporter(): ClientReporter {
     errorCode: event.errorCode ?? null,
     retryAfter: event.retryAfter ?? null,
     chaos: event.chaos,
+    stubbed: event.stubbed,
     dropped: event.dropped,
     latencyMs: event.answeredAt - event.arrivedAt,
   });
@@ -687,6 +696,7 @@ export function createClientReporter(): ClientReporter {
       oneCopy: instances.oneCopy(),
       failures: { ...c.failures },
       chaosAnswers: c.chaosAnswers,
+      stubbedAnswers: c.stubbedAnswers,
       verdict: overall(named.map(([, r]) => r.verdict)),
       rules,
       problems: named.filter(([, r]) => r.verdict === 'fail').map(([n, r]) => `${n}: ${r.reason}`),

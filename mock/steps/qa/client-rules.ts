@@ -4,7 +4,7 @@
  * definition; client-report.ts gathers the numbers).
  */
 
-import { seconds } from './backoff-judgement.ts';
+import { duration } from './backoff-judgement.ts';
 
 /**
  * A rule's verdict: `pass` with evidence only; `inconclusive` when evidence is too thin or
@@ -70,7 +70,7 @@ export function retryAfterRule(c: RuleNumbers) {
   if (c.early > 0)
     return {
       verdict: 'fail' as const,
-      reason: `${c.early} request(s) came before Retry-After elapsed (the earliest ${seconds(c.maxEarlyMs)} early)${c.ambiguousEarly > 0 ? `; ${c.ambiguousEarly} more came on another socket while a Retry-After given on one ran (this client on a second socket, or another copy)` : ''}`,
+      reason: `${c.early} request(s) came before Retry-After elapsed (the earliest ${duration(c.maxEarlyMs)} early)${c.ambiguousEarly > 0 ? `; ${c.ambiguousEarly} more came on another socket while a Retry-After given on one ran (this client on a second socket, or another copy)` : ''}`,
       ...numbers,
     };
   if (c.ambiguousEarly > 0)

@@ -127,6 +127,7 @@ export function coveragePolicy(
       // `unknown` names no key: its tries are a client's, not a key's.
       keyId: keyId === undefined || keyId === 'unknown' ? undefined : keyId,
       clientId: clientIds(context),
+      ...(answer.injected === 'stubbed' ? { stubbed: true } : {}),
     };
     recorder.see(exchange);
     return answer;

@@ -1,8 +1,10 @@
 /**
  * The injected-failure step of the pipeline: answers QA asked for instead of the operation's,
- * either forced through the control surface ("the next 3 listPets are 503", forced-responses.ts)
- * or drawn by seeded chaos (chaos.ts), which may also hold any answer back. Both are marked
- * (answer-marks.ts), written by the one refusal helper, and never count against the key's quota.
+ * either stubbed whole through the control surface (stubbed-answers.ts: any status, body and
+ * headers, a delay or a dropped connection, for one key, client or query), forced ("the next 3
+ * listPets are 503", forced-responses.ts) or drawn by seeded chaos (chaos.ts), which may also
+ * hold any answer back. Both are marked
+ * (the answer's `injected` field, and `drop` for a dropped connection), written by the one refusal helper, and never count against the key's quota.
  *
  * Latency counts on the fake's clock: while the clock ticks in real time the answer is held back
  * with a timer captured when this module loaded (so test frameworks' fake timers cannot stall
@@ -12,7 +14,7 @@
 
 import type { ControllableClock } from '../../base/clock/clock.ts';
 import { ConfigError } from '../../base/config-error.ts';
-import { isCount, isJsonObject } from '../../base/contract/lossless-json.ts';
+import { isCount, isJsonObject, stringifyJson } from '../../base/contract/lossless-json.ts';
 import type { OperationId } from '../../base/contract/types.ts';
 import { type Answer, errorAnswer } from '../../base/messages/answer.ts';
 import { type ErrorCode, errorTemplates } from '../../base/messages/errors.ts';
@@ -20,20 +22,53 @@ import { peekRateLimit } from '../../base/quota/rate-limit.ts';
 import type { PolicyCommandLine } from '../../pipeline/config/policy-command-line.ts';
 import { ControlInputError } from '../../pipeline/control-input-error.ts';
 import { bodyOf, type ControlRoutes } from '../../pipeline/control-route.ts';
-import type { Context, Policy } from '../../pipeline/pipeline.ts';
+import { type Context, createSlot, type Policy } from '../../pipeline/pipeline.ts';
 import { SessionStateError } from '../../pipeline/session.ts';
 import { callerSlot, invalidTokenChallenge } from '../policies/auth.ts';
+import type { ClientIds } from '../policies/client-ids.ts';
 import { type Refuse, rateLimitSlot } from '../policies/refusal.ts';
 import { routeSlot } from '../routes/route.ts';
-import { markInjected } from './answer-marks.ts';
 import { type ChaosDecision, createChaos } from './chaos.ts';
 import { type ChaosSettings, type ChaosStatus, checkChaosSettings } from './chaos-settings.ts';
+import { createForcedResponses, type ForcedRule, forceableStatuses } from './forced-responses.ts';
+import { rulesBroken } from './stub-breaks.ts';
 import {
-  createForcedResponses,
-  type ForcedResponses,
-  type ForcedRule,
-  forceableStatuses,
-} from './forced-responses.ts';
+  checkStub,
+  createStubbedAnswers,
+  type StubAnswer,
+  type StubInput,
+  type StubRule,
+} from './stubbed-answers.ts';
+
+/**
+ * The answer a stub gave this request, for the step that adds and removes its headers once every
+ * other step has written its own (stub-headers-step.ts).
+ */
+export const stubSlot = createSlot<StubAnswer>('the stubbed answer');
+
+/** `force`: a status for the next answers of an operation, or a whole answer stubbed. */
+interface Force {
+  /** Forces the next `count` responses of an operation to an error status. */
+  (
+    operationId: OperationId,
+    status: number,
+    count?: number,
+    retryAfterSeconds?: number | null,
+  ): ForcedRule;
+  /** Stubs a whole answer for the matching requests (see docs/qa.md: stubs). */
+  (stub: StubInput): StubRule;
+}
+
+/** `force` in another tab (the browser door's `fake.control`): each form returns a promise. */
+export interface RemoteForce {
+  (
+    operationId: OperationId,
+    status: number,
+    count?: number,
+    retryAfterSeconds?: number | null,
+  ): Promise<ForcedRule>;
+  (stub: StubInput): Promise<StubRule>;
+}
 
 const chaosCodes: Record<ChaosStatus, ErrorCode> = {
   '429': 'rate_limited',
@@ -69,11 +104,16 @@ export interface InjectedFailureOptions {
 
 /** What the control surface can do with injected failures (part of `fake.control`). */
 export interface InjectedFailureControl {
-  /** Forces the next `count` responses of an operation to an error status. */
-  force: ForcedResponses['force'];
+  /**
+   * Forces the next `count` responses of an operation to an error status (positional form), or
+   * stubs a whole answer (`force({ operationId, keyId?, clientId?, query?, count?, answer })`).
+   */
+  force: Force;
   /** The forced rules still pending, by operation. */
   forced(): Partial<Record<OperationId, ForcedRule>>;
-  /** Drops every forced rule. */
+  /** The stubs kept, the one that answers first first, each with the rules it breaks. */
+  stubs(): StubRule[];
+  /** Drops every forced rule and every stub. */
   clearForced(): void;
   /** The chaos settings in force, or `null` for none. */
   chaos(): ChaosSettings | null;
@@ -83,10 +123,21 @@ export interface InjectedFailureControl {
   clearChaos(): void;
 }
 
-/** What the step is built from: the fake's clock and the refusal writer. */
+/** What the step is built from: the fake's clock, the refusal writer and who sent a request. */
 interface InjectedFailureParts {
   readonly clock: ControllableClock;
   readonly refuse: Refuse;
+  readonly clientIds: ClientIds;
+}
+
+function controlFail(problem: string): never {
+  throw new ControlInputError(problem);
+}
+
+/** A stub checked and kept, with the rules its answer breaks. */
+function addStub(stubs: ReturnType<typeof createStubbedAnswers>, input: unknown): StubRule {
+  const stub = checkStub(input, controlFail);
+  return stubs.add(stub, rulesBroken(stub.operationId, stub.answer));
 }
 
 /**
@@ -96,7 +147,7 @@ interface InjectedFailureParts {
  * sends none); chaos latency holds back whatever answer the request gets.
  */
 export function injectedFailurePolicy(
-  { clock, refuse }: InjectedFailureParts,
+  { clock, refuse, clientIds }: InjectedFailureParts,
   options: InjectedFailureOptions,
 ): Policy<InjectedFailureControl> {
   const initialChaos =
@@ -106,7 +157,31 @@ export function injectedFailurePolicy(
           throw new ConfigError('chaos', problem.replace(/^chaos\.?\s*/, ''));
         });
   const forced = createForcedResponses();
+  const stubs = createStubbedAnswers(controlFail);
   const chaos = createChaos(initialChaos);
+
+  /**
+   * A stub's answer: its status and body as given, no quota spent (the caller's window as it
+   * stands), marked `stubbed` with the rules it breaks; its headers are applied on the way out.
+   */
+  const stubbedAnswer = async (context: Context, rule: StubRule): Promise<Answer> => {
+    const { usage, limits } = context.need(callerSlot);
+    context.set(rateLimitSlot, peekRateLimit(usage, limits, context.now));
+    context.set(stubSlot, rule.answer);
+    const { answer: stub, breaks } = rule;
+    const body = stub.rawBody ?? (stub.body === undefined ? undefined : stringifyJson(stub.body));
+    const answer: Answer = {
+      // A dropped connection's status is never sent; the log shows it as chaos's drop does.
+      status: stub.status ?? 503,
+      headers: body === undefined ? {} : { 'Content-Type': 'application/json' },
+      body,
+      injected: 'stubbed',
+      breaks,
+      ...(stub.drop === true ? { drop: true } : {}),
+    };
+    await hold(clock, stub.delayMs ?? 0);
+    return answer;
+  };
 
   const forcedAnswer = (context: Context, rule: ForcedRule): Answer => {
     const { usage, limits } = context.need(callerSlot);
@@ -114,8 +189,8 @@ export function injectedFailurePolicy(
     const peek = peekRateLimit(usage, limits, now);
     const code = forceableStatuses[rule.status];
     const retries = (rule.status === 429 || rule.status === 503) && rule.retryAfterSeconds !== null;
-    return markInjected(
-      refuse(context, code, {
+    return {
+      ...refuse(context, code, {
         rateLimit: rule.status === 429 ? { ...peek, remaining: 0 } : peek,
         message: `${errorTemplates[code].message} (forced by the control surface)`,
         ...(retries
@@ -123,8 +198,8 @@ export function injectedFailurePolicy(
           : {}),
         ...(rule.status === 401 ? { headers: { 'WWW-Authenticate': invalidTokenChallenge } } : {}),
       }),
-      'forced',
-    );
+      injected: 'forced',
+    };
   };
 
   const chaosAnswer = (context: Context, decision: ChaosDecision, seed: number): Answer => {
@@ -134,27 +209,26 @@ export function injectedFailurePolicy(
     const peek = peekRateLimit(usage, limits, now);
     if (decision.outcome === 'drop') {
       context.set(rateLimitSlot, peek);
-      // No error code: nothing downstream (a profile's code renaming) may copy the answer and so
-      // lose its mark; the doors never send it anyway.
+      // No error code, so nothing downstream renames it: the doors never send it anyway.
       const { errorCode: _unsent, ...dropped } = errorAnswer(
         'service_unavailable',
         `Connection dropped (chaos, seed ${seed}).`,
       );
-      return markInjected(dropped, 'chaos', true);
+      return { ...dropped, injected: 'chaos', drop: true };
     }
     const code = chaosCodes[decision.outcome];
     const retries = decision.outcome === '429' || decision.outcome === '503';
     const message = errorTemplates[code].message.replace(' (forced).', '.');
-    return markInjected(
-      refuse(context, code, {
+    return {
+      ...refuse(context, code, {
         rateLimit: decision.outcome === '429' ? { ...peek, remaining: 0 } : peek,
         message: `${message} (chaos, seed ${seed})`,
         ...(retries
           ? { retryAtMs: now + decision.retryAfterSeconds * 1000, minWaitSeconds: 0 }
           : {}),
       }),
-      'chaos',
-    );
+      injected: 'chaos',
+    };
   };
 
   /** Answers a request chaos picked: its chaos answer or the real one, then the latency. */
@@ -174,6 +248,14 @@ export function injectedFailurePolicy(
   const step: Policy['step'] = (context, next) => {
     const { operationId } = context.need(routeSlot).route;
     if (operationId === undefined) return next();
+    if (stubs.size() > 0) {
+      const stub = stubs.take(operationId, {
+        keyId: context.need(callerSlot).key.id,
+        clientId: () => clientIds(context),
+        query: context.url.searchParams,
+      });
+      if (stub !== undefined) return stubbedAnswer(context, stub);
+    }
     const rule = forced.take(operationId);
     if (rule !== undefined) return forcedAnswer(context, rule);
     const settings = chaos.settings();
@@ -185,13 +267,26 @@ export function injectedFailurePolicy(
   };
   const reset = () => {
     forced.clear();
+    stubs.clear();
     chaos.set(initialChaos);
   };
+  const force = ((
+    first: OperationId | StubInput,
+    status?: number,
+    count?: number,
+    retryAfterSeconds?: number | null,
+  ) =>
+    typeof first === 'object' && first !== null
+      ? addStub(stubs, first)
+      : forced.force(first, status as number, count as number, retryAfterSeconds)) as Force;
   const control: InjectedFailureControl = {
-    force: (operationId, status, count, retryAfterSeconds) =>
-      forced.force(operationId, status, count, retryAfterSeconds),
+    force,
     forced: () => forced.list(),
-    clearForced: () => forced.clear(),
+    stubs: () => stubs.list(),
+    clearForced: () => {
+      forced.clear();
+      stubs.clear();
+    },
     chaos: () => chaos.settings(),
     setChaos(settings) {
       const checked = checkChaosSettings(settings, (message) => {
@@ -207,15 +302,21 @@ export function injectedFailurePolicy(
     reset,
     control,
     routes: injectedFailureRoutes,
-    describe: () => ({ forced: forced.list(), chaos: chaos.settings() }),
+    describe: () => ({ forced: forced.list(), stubs: stubs.list(), chaos: chaos.settings() }),
     state: {
       name: 'injectedFailures',
-      save: () => ({ forced: forced.list(), chaos: chaos.settings(), draws: chaos.draws() }),
+      save: () => ({
+        forced: forced.list(),
+        stubs: stubs.list(),
+        chaos: chaos.settings(),
+        draws: chaos.draws(),
+      }),
       load(saved) {
         if (saved === undefined) return reset;
         if (!isJsonObject(saved) || !isJsonObject(saved.forced) || !isJsonObject(saved.draws))
           throw new SessionStateError('is not {"forced": {...}, "chaos": ..., "draws": {...}}');
-        const { forced: savedForced, chaos: savedChaos, draws } = saved;
+        const { forced: savedForced, chaos: savedChaos, draws, stubs: savedStubs = [] } = saved;
+        const keptStubs = savedStubsOf(savedStubs);
         // The control surface's own checks, into a queue of their own until every rule passes.
         const rules = createForcedResponses();
         for (const [operationId, rule] of Object.entries(savedForced)) {
@@ -244,6 +345,7 @@ export function injectedFailurePolicy(
         }
         return () => {
           forced.replace(rules.list());
+          stubs.replace(keptStubs);
           chaos.resume(settings, draws as Record<string, number>);
         };
       },
@@ -251,15 +353,59 @@ export function injectedFailurePolicy(
   };
 }
 
+/** Saved stubs, checked as the control surface checks them (a session from another tab or file). */
+function savedStubsOf(saved: unknown): StubRule[] {
+  const fail = (problem: string): never => {
+    throw new SessionStateError(`stub: ${problem}`);
+  };
+  if (!Array.isArray(saved) || saved.length > 100) fail('stubs must be a list of at most 100');
+  return (saved as unknown[]).map((each) => {
+    if (!isJsonObject(each)) return fail('is not an object');
+    const { id, remaining, breaks: _judgedAgain, ...input } = each;
+    if (typeof id !== 'string' || !/^stub-\d{1,9}$/.test(id))
+      fail(`id must be stub-<n>, got ${String(id)}`);
+    if (remaining !== null && (!isCount(remaining) || remaining < 1 || remaining > 1_000_000))
+      fail('remaining must be an integer from 1 to 1000000, or null');
+    const stub = checkStub(input, fail);
+    return {
+      ...stub,
+      id: id as string,
+      remaining: remaining as number | null,
+      breaks: rulesBroken(stub.operationId, stub.answer),
+    };
+  });
+}
+
+/** The fields of `POST /__control/force`: the positional form's, and a stub's. */
+const forceFields = [
+  'operationId',
+  'status',
+  'count',
+  'retryAfterSeconds',
+  'keyId',
+  'clientId',
+  'query',
+  'answer',
+];
+
 const injectedFailureRoutes: ControlRoutes<InjectedFailureControl> = {
   'GET force': async (control) => ({ body: control.forced() }),
+  'GET stubs': async (control) => ({ body: control.stubs() }),
   'POST force': async (control, request) => {
-    const {
-      operationId,
-      status,
-      count = 1,
-      retryAfterSeconds,
-    } = await bodyOf(request, ['operationId', 'status', 'count', 'retryAfterSeconds']);
+    const body = await bodyOf(request, forceFields);
+    if (body.answer !== undefined) {
+      const stub = control.force(body as unknown as StubInput);
+      return {
+        body: stub,
+        action: `stub ${stub.operationId} ${stub.answer.drop === true ? 'drop' : String(stub.answer.status)} ${stub.remaining === null ? 'until cleared' : `x${stub.remaining}`}${stub.breaks.length > 0 ? ` (breaks ${stub.breaks.length} rule(s))` : ''}`,
+      };
+    }
+    const stubOnly = ['keyId', 'clientId', 'query'].filter((field) => body[field] !== undefined);
+    if (stubOnly.length > 0)
+      throw new ControlInputError(
+        `${stubOnly.join(', ')} match a stub: send them with answer ({"operationId", "answer": {"status", ...}}), or leave them out for the positional form`,
+      );
+    const { operationId, status, count = 1, retryAfterSeconds } = body;
     const rule = control.force(
       operationId as OperationId,
       status as number,
@@ -273,7 +419,7 @@ const injectedFailureRoutes: ControlRoutes<InjectedFailureControl> = {
   },
   'DELETE force': async (control) => {
     control.clearForced();
-    return { body: control.forced(), action: 'forced responses cleared' };
+    return { body: control.forced(), action: 'forced responses and stubs cleared' };
   },
   'GET chaos': async (control) => ({ body: control.chaos() }),
   'POST chaos': async (control, request) => {

@@ -18,6 +18,7 @@ import { type KeyEntry, type Limits, limitsFor } from '../../base/quota/plans.ts
 import { emptyUsage, type KeyUsage } from '../../base/quota/rate-limit.ts';
 import { ControlInputError } from '../../pipeline/control-input-error.ts';
 import type { PetStore } from '../../pipeline/fake-state.ts';
+import { validateNewPet } from '../routes/create-pet.ts';
 import { maxPetId } from '../store/pet-store.ts';
 
 /** A Pact provider state: its name and the values it was recorded with. */
@@ -40,6 +41,8 @@ export interface ProviderStateParts {
   readonly plans: Readonly<Record<string, Limits>>;
   readonly usage: Map<string, KeyUsage>;
   readonly clock: ControllableClock;
+  /** The longest pet name a create takes: a state's pet meets the rules a create meets. */
+  readonly config: { readonly maxNameLength: number };
 }
 
 const DAY_MS = 86_400_000;
@@ -233,19 +236,22 @@ const setups: readonly (readonly [RegExp, Setup])[] = [
   ],
   [
     /^pet (\d+) exists$/,
-    async ({ store }, params, [named = '']) => {
+    async ({ store, config }, params, [named = '']) => {
       const id = idOf(named, params);
       const { status = 'available' } = params;
       if (!(petStatuses as readonly unknown[]).includes(status))
         throw new ControlInputError(`params.status must be one of ${petStatuses.join(', ')}`);
-      // A field of the wrong type is the store's to refuse (a 400 through editPets), not to guess.
-      const pet = {
-        ...params,
-        id,
-        name: params.name ?? 'Rex',
-        categoryId: params.categoryId ?? 1,
-        status,
-      } as Pet;
+      const { id: _named, ...fields } = params;
+      // A state that names no field gets a pet of its own; one that names any states a pet, which
+      // must meet the rules a create meets (a blank name, a missing categoryId: a 400 naming the
+      // field, nothing stored), as a create's body would.
+      const given = Object.keys(fields).some((field) => field !== 'status')
+        ? fields
+        : { name: 'Rex', categoryId: 1, ...fields };
+      const checked = validateNewPet(given, config.maxNameLength, 'refuse');
+      if ('error' in checked)
+        throw new ControlInputError(`params must be a pet a create would store: ${checked.error}`);
+      const pet = { ...checked.pet, id, status } as Pet;
       await editPets(store, (pets) => [...pets.filter((each) => Number(each.id) !== id), pet]);
       return { petId: id };
     },

@@ -104,3 +104,65 @@ test('no key, made-up key or control token reaches the pact, over HTTP or in --p
   const withQuery = pact.interactions.find((each) => each.request.query?.api_key !== undefined);
   expect(withQuery?.request.query?.api_key).toEqual(['[redacted]']);
 });
+
+test('credential-shaped names (access_key, secret_key, X-Amz-Signature...) are redacted in the pact over HTTP, in --pact-out and in the request log', async () => {
+  const port = await freePort();
+  const pactFile = join(dir, 'pact-names.json');
+  const { child, output } = await startFakeProcess([
+    '--port',
+    String(port),
+    '--no-staging',
+    '--pact-out',
+    pactFile,
+  ]);
+  const api = `http://127.0.0.1:${port}/v1`;
+  const headers = { Authorization: 'Bearer business-demo-key' };
+  // One made-up secret per name, in the spellings clients use (case, - or _).
+  const names = [
+    'access_key',
+    'SECRET_KEY',
+    'private-key',
+    'subscription-key',
+    'Subscription_Key',
+    'X-Amz-Signature',
+    'x_amz_credential',
+    'aws_secret_access_key',
+  ];
+  const secretOf = (name: string) => `s3cret-${name.replace(/[^A-Za-z]/g, '')}-0042`;
+  for (const name of names) {
+    const answer = await fetch(`${api}/pets?${name}=${secretOf(name)}`, { headers });
+    await answer.text();
+  }
+  const created = await fetch(`${api}/pets`, {
+    method: 'POST',
+    headers: { ...headers, 'Content-Type': 'application/json' },
+    body: JSON.stringify({ name: 'Rex', categoryId: 1, secret_key: secretOf('body') }),
+  });
+  await created.text();
+  const overHttp = await (await fetch(`http://127.0.0.1:${port}/__control/pact`)).text();
+  const exited = once(child, 'exit');
+  child.kill('SIGTERM');
+  expect((await exited)[0]).toBe(0);
+  const written = readFileSync(pactFile, 'utf8');
+  const log = output()
+    .split('\n')
+    .filter((line) => /^\d{4}-/.test(line))
+    .join('\n');
+  for (const [where, text] of [
+    ['GET /__control/pact', overHttp],
+    ['--pact-out', written],
+    ['request log', log],
+  ] as const) {
+    for (const name of [...names, 'body'])
+      expect(text, `${where}: ${name}`).not.toContain(secretOf(name));
+  }
+  // The recorded query keeps its shape: each parameter is there, its value is not.
+  const pact = JSON.parse(written) as PactFile;
+  const queries = pact.interactions.map((each) => each.request.query ?? {});
+  for (const name of names)
+    expect(
+      queries.some((query) => JSON.stringify(query[name]) === '["[redacted]"]'),
+      name,
+    ).toBe(true);
+  expect(log).toContain('GET /v1/pets?X-Amz-Signature=[redacted] 200');
+});

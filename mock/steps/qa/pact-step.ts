@@ -33,7 +33,6 @@ import { SessionStateError } from '../../pipeline/session.ts';
 import { callerSlot } from '../policies/auth.ts';
 import { requestJsonSlot } from '../routes/request-body.ts';
 import { routeSlot } from '../routes/route.ts';
-import { injectedBy } from './answer-marks.ts';
 import {
   type PactRules,
   requestBodyRules,
@@ -59,7 +58,11 @@ import { wellFormedJson } from './well-formed-json.ts';
  * redaction the file passes through.
  */
 interface PactParts extends ProviderStateParts {
-  readonly config: { readonly maxBodyBytes: number; readonly basePath: string };
+  readonly config: {
+    readonly maxBodyBytes: number;
+    readonly basePath: string;
+    readonly maxNameLength: number;
+  };
   readonly redaction: Redaction;
 }
 
@@ -259,7 +262,7 @@ export function pactPolicy(parts: PactParts): Policy<PactControl> {
     if (
       operationId === undefined ||
       answer.status >= 500 ||
-      injectedBy(answer) !== undefined ||
+      answer.injected !== undefined ||
       answer.errorCode === 'host_not_allowed'
     )
       return undefined;

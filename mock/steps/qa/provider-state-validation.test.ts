@@ -156,3 +156,38 @@ test('a restore of ids 1,024 apart keeps memory proportional to the pets, not to
   // A dense index of that range is 15 million slots (120 MiB and more); the pets are 15,000.
   expect(rss() - before).toBeLessThan(80);
 });
+
+test('a pet state meets the rules a create meets: a blank name, a missing categoryId, a bad field or an unknown one is a 400 naming it, and nothing is stored', async () => {
+  const { fake, base } = await served();
+  const before = fake.control.snapshot();
+  for (const [params, named] of [
+    [{ id: 4242, name: '   ', categoryId: 1 }, 'name must not be blank'],
+    [{ id: 4242, name: '' }, 'categoryId'],
+    [{ id: 4242, name: 'Rex' }, 'categoryId'],
+    [{ id: 4242, categoryId: 2 }, 'name'],
+    [{ id: 4242, name: 'Rex', categoryId: 'three' }, 'categoryId'],
+    [
+      { id: 4242, name: 'x'.repeat(fake.config.maxNameLength + 1), categoryId: 1 },
+      'name must be at most',
+    ],
+    [{ id: 4242, name: 'Rex', categoryId: 1, colour: 'brown' }, '"colour"'],
+  ] as const) {
+    const answer = await state(base, { state: 'pet 4242 exists', params });
+    expect(answer.status, JSON.stringify(params)).toBe(400);
+    expect(answer.json).toMatchObject({ code: 'invalid_control_request', status: 400 });
+    const { message } = answer.json as { message: string };
+    expect(message, JSON.stringify(params)).toContain('params must be a pet a create would store');
+    expect(message, JSON.stringify(params)).toContain(named);
+  }
+  expect(fake.control.snapshot()).toEqual(before);
+  // The same state with a pet a create would store, or with no field at all, is set up.
+  for (const params of [{ id: 4242, name: 'Rex', categoryId: 3, status: 'sold' }, { id: 4243 }]) {
+    const answer = await state(base, { state: `pet ${params.id} exists`, params });
+    expect(answer.status, JSON.stringify(params)).toBe(200);
+  }
+  const stored = fake.control.snapshot().pets.filter((pet) => Number(pet.id) >= 4242);
+  expect(stored).toEqual([
+    { id: 4242, name: 'Rex', categoryId: 3, status: 'sold' },
+    { id: 4243, name: 'Rex', categoryId: 1, status: 'available' },
+  ]);
+});

@@ -150,6 +150,8 @@ test('the page shows plans, usage and resets, bans, chaos, last requests and ver
   expect(legacy).toContain('earned 1 temporary ban(s)');
   const checkout = await text(page, '#clients tr:has-text("checkout-web")');
   expect(checkout.split('\t').slice(0, 3)).toEqual(['demo-pro', 'checkout-web', 'pass']);
+  // Each wait as judged: the first told wait was 2 s on the frozen clock.
+  expect(checkout).toContain('waits 2 s');
   // Inconclusive is its own verdict, with why; and the page says which clock judged.
   const gaveUp = await text(page, '#clients tr:has-text("gave-up-app")');
   expect(gaveUp.split('\t').slice(0, 3)).toEqual(['demo-business', 'gave-up-app', 'inconclusive']);
@@ -177,6 +179,17 @@ test('the page shows plans, usage and resets, bans, chaos, last requests and ver
   // Live: a new client shows up without reloading.
   await call('/pets?limit=2', 'new-mobile-app', 'business-demo-key');
   await page.locator('#clients tr:has-text("new-mobile-app")').waitFor({ timeout: 5000 });
+  // And a stub, with the rules it breaks.
+  fake.control.force({
+    operationId: 'getPet',
+    keyId: 'demo-pro',
+    answer: { status: 200, removeHeaders: ['X-RateLimit-Limit'] },
+  });
+  await page
+    .locator(
+      '#chaos:has-text("Stubs: stub-1 getPet 200: a 200 without X-RateLimit-Limit breaks Limits")',
+    )
+    .waitFor({ timeout: 5000 });
 
   // The recipe's buttons: advance 300 s lifts the ban, Reset forgets everything.
   const before = fake.control.now();

@@ -85,9 +85,11 @@ function render(state, report) {
   document.getElementById('keys').replaceWith(
     table('keys', ['Key', 'Plan', 'This minute', 'Today', 'Ban'], keys, 'No keys.'));
   const forced = Object.entries(state.forced).map(([op, rule]) => op + ': next ' + rule.remaining + ' answer(s) ' + rule.status);
+  const stubs = state.stubs.map((s) => s.id + ' ' + s.operationId + ' ' + (s.answer.status || 'drop') + ': ' + s.breaks.join('; '));
   document.getElementById('chaos').textContent =
     (state.chaos ? JSON.stringify(state.chaos, null, 1) : 'Chaos off.') +
-    (forced.length ? '\nForced: ' + forced.join('; ') : '');
+    (forced.length ? '\nForced: ' + forced.join('; ') : '') +
+    (stubs.length ? '\nStubs: ' + stubs.join('\n') : '');
   document.getElementById('judged-on').textContent = judgedOn(report.clock);
   const clients = report.clients.map((c) => [
     c.keyId,
@@ -97,7 +99,7 @@ function render(state, report) {
       ' ' + c.rules.retryAfter.earlyRequests + ' early of ' + c.rules.retryAfter.judgedRequests + ' judged' +
       (c.rules.retryAfter.ambiguousEarly ? ', ' + c.rules.retryAfter.ambiguousEarly + ' in doubt' : '')),
     el('span', {}, badge(c.rules.backoff.verdict),
-      ' waits ' + c.rules.backoff.waits.map((w) => (w.waitMs / 1000).toFixed(2)).join(', ') + ' s'),
+      ' waits ' + c.rules.backoff.waits.map((w) => w.waitMs < 1e3 ? w.waitMs + ' ms' : w.waitMs / 1e3 + ' s').join(', ')),
     el('span', {}, badge(c.rules.ban.verdict), ' ' + c.rules.ban.bans + ' ban(s)'),
     el('span', {}, badge(c.rules.resentCreates.verdict),
       ' ' + c.rules.resentCreates.possibleDuplicates + ' possible duplicate(s)'),
