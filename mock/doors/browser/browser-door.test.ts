@@ -121,6 +121,22 @@ it('creates a pet (201) and gets it back by id (200)', async () => {
   expect(fetched.body).toEqual(created.body);
 });
 
+it('lists a created pet first in the next GET /pets and GET /pets?limit=5 (newest first, docs/fake.md)', async () => {
+  // The interface leaves the order to the fake; the fake lists newest first so an app sees its
+  // own pet on its next list, whatever the seed (issue 38, point 1).
+  const created = await call('/pets', {
+    method: 'POST',
+    headers: { ...auth, 'Content-Type': 'application/json' },
+    body: JSON.stringify({ name: 'Listed Luna', categoryId: 2 }),
+  });
+  expect(created.status).toBe(201);
+  for (const path of ['/pets', '/pets?limit=5']) {
+    const listed = await call(path, { headers: auth });
+    expect(listed.status).toBe(200);
+    expect((listed.body as unknown[])[0]).toEqual(created.body);
+  }
+});
+
 it('answers 401 with an Error body when no key is sent', async () => {
   const { status, headers, body } = await call('/pets');
   expect(status).toBe(401);
