@@ -35,9 +35,8 @@ async function expectCreatedPetListed(send: typeof fetch, base: string): Promise
     expect(pets.length).toBe(query === '' ? 20 : 5);
     expect(pets[0]).toEqual(pet);
     // Newest first: ids fall down the page.
-    expect(pets.map((each) => each.id)).toEqual(
-      [...pets.map((each) => each.id)].sort((a, b) => b - a),
-    );
+    const ids = pets.map((each) => Number(each.id));
+    expect(ids).toEqual([...ids].sort((a, b) => b - a));
   }
 }
 
