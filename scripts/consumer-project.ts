@@ -16,7 +16,7 @@ import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import packageJson from '../package.json' with { type: 'json' };
 import { buildPackage } from './build-package.ts';
-import { packedManifest } from './packed-manifest.ts';
+import { packedManifest, packedReadme } from './packed-manifest.ts';
 
 const root = fileURLToPath(new URL('..', import.meta.url));
 
@@ -113,7 +113,8 @@ export interface PackedPackage {
 
 /**
  * Builds the package into a copy of its files under `work` and packs it there, with the
- * manifest that `npm pack` ships (packed-manifest.ts: no install scripts).
+ * manifest and README that `npm pack` ships (packed-manifest.ts: no install scripts, no
+ * "Working on this repository").
  */
 export async function packPackage(work: string): Promise<PackedPackage> {
   // A copy, so that this build never replaces the repository's dist/ under a running `npm pack`.
@@ -125,6 +126,10 @@ export async function packPackage(work: string): Promise<PackedPackage> {
   writeFileSync(
     join(stage, 'package.json'),
     `${JSON.stringify(packedManifest(packageJson), null, 2)}\n`,
+  );
+  writeFileSync(
+    join(stage, 'README.md'),
+    packedReadme(readFileSync(join(root, 'README.md'), 'utf8')),
   );
   await buildPackage(stage);
   const [packed] = JSON.parse(
