@@ -157,6 +157,32 @@ it("answers 429 with Retry-After once the key's per-minute limit is used up", as
   expect(limited.headers['x-ratelimit-remaining']).toBe('0');
 });
 
+it("lifts a ban as docs/app.md says from the console: keys() shows it, advanceTime(300) moves the fake's clock past it", async () => {
+  // docs/app.md, "A day of reloads without a ban"; the ban's length is the fake's 300 s
+  // (docs/fake.md, --ban-seconds), counted on the fake's clock (pinned by beforeEach).
+  await page.evaluate(() =>
+    window.fake?.control.updateKey('demo-free', { limits: { perMinute: 1, perDay: 100 } }),
+  );
+  const codes: string[] = [];
+  for (let sent = 0; sent < 8; sent += 1) {
+    const { status, body } = await call('/pets', { headers: auth });
+    codes.push(status === 200 ? 'ok' : (body as { code: string }).code);
+  }
+  expect(codes.at(-1)).toBe('temporarily_banned');
+  const banned = await page.evaluate(
+    async () =>
+      (await window.fake?.control.keys())?.find((key) => key.id === 'demo-free')?.bannedUntil,
+  );
+  expect(typeof banned).toBe('string');
+  await page.evaluate(() => window.fake?.control.advanceTime(300));
+  expect((await call('/pets', { headers: auth })).status).toBe(200);
+  const after = await page.evaluate(
+    async () =>
+      (await window.fake?.control.keys())?.find((key) => key.id === 'demo-free')?.bannedUntil,
+  );
+  expect(after).toBeNull();
+});
+
 it('answers a 429 forced through the in-page control surface, then recovers', async () => {
   await page.evaluate(() => window.fake?.control.force('listPets', 429, 1));
   expect((await call('/pets', { headers: auth })).status).toBe(429);
