@@ -70,7 +70,18 @@ export function fakeSpec(
     name: 'fake',
     script: root === projectRoot ? fakeCli : join(root, 'mock/doors/cli/cli.ts'),
     ...(root === projectRoot ? { nodeFlags: startNodeFlags } : {}),
-    args: ['--port', String(port), '--no-staging', '--quiet', ...unboundLimitsFlags, ...extra],
+    args: [
+      '--port',
+      String(port),
+      '--no-staging',
+      '--quiet',
+      ...unboundLimitsFlags,
+      // The bench's pages are id order (the harness's and bench's order, named here): once the
+      // warm-up filled them, creates append past them and every round answers the same bytes.
+      // An older checkout has no --list-order: it only knew id order.
+      ...(root === projectRoot ? ['--list-order', 'oldest-first'] : []),
+      ...extra,
+    ],
     readyUrl: `${baseUrl('fake', port)}/pets?limit=1`,
     readyHeaders: { Authorization: benchHeaders.Authorization },
     cwd: root,

@@ -102,6 +102,8 @@ test('a server that keeps answering 429 stops the check after three honoured ret
 
 test('timeouts and dropped connections are findings, never a crash of the harness', async () => {
   const { target } = await record({
+    // In id order, so the first pet listed, which getPet.found reads, is pet 1: the one that hangs.
+    fake: { listOrder: 'oldest-first' },
     wrap: (fake) =>
       intercept(fake, (call) =>
         call.operation === 'getPet' && call.url.pathname.endsWith('/1')

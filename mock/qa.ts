@@ -17,4 +17,5 @@ export {
   expectInterfaceCoverage,
   InterfaceCoverageError,
 } from './steps/qa/expect-interface-coverage.ts';
+export { expectSupportedRuntime } from './steps/qa/expect-supported-runtime.ts';
 export { mergePacts, PactMergeError } from './steps/qa/merge-pacts.ts';

@@ -32,22 +32,22 @@ export interface ConsumerApp {
 /**
  * The environment of a command in `dir`: this Node (24, from the `node` devDependency) first on
  * PATH as an npm script's would be, no variables of the vitest running this test (the app's
- * vitest would take them as its own), no colours, and npm from its cache where it can. `npm
- * create` asks before it downloads create-vite, and without a terminal to answer it gives up
- * unless CI is set: `npm_config_yes` answers yes, as the user pasting the guide would.
+ * vitest would take them as its own), no colours, and npm from its cache where it can. No `CI`
+ * and no `npm_config_yes` either: `npm create` asks before it downloads create-vite, and with no
+ * terminal to answer it exits 1 ("canceled due to missing packages and no YES option") unless
+ * one of them says yes, so the guide's own `--yes` is what must answer (issue 38).
  */
 export function appEnvironment(dir: string): NodeJS.ProcessEnv {
   return {
     ...Object.fromEntries(
       Object.entries(process.env).filter(
-        ([name]) => !/^VITEST|^FORCE_COLOR$|^NODE_ENV$/.test(name),
+        ([name]) => !/^VITEST|^FORCE_COLOR$|^NODE_ENV$|^CI$|^npm_config_yes$/i.test(name),
       ),
     ),
     PATH: [dirname(process.execPath), join(dir, 'node_modules', '.bin'), process.env.PATH].join(
       delimiter,
     ),
     NO_COLOR: '1',
-    npm_config_yes: 'true',
     npm_config_prefer_offline: 'true',
     npm_config_audit: 'false',
     npm_config_fund: 'false',

@@ -362,7 +362,13 @@ test('vitest runs the README test with the setup file and server.use overrides',
   const tests = readFileSync(join(project.dir, 'src', 'pets.test.ts'), 'utf8');
   const count = testCount();
   expect(tests).toContain('server.use(');
+  // The project began as the tests guide begins one: `npm init -y` wrote "type": "commonjs",
+  // and the guide's `npm pkg set type=module` made it a module (issue 38).
+  expect(project.startOutput).toMatch(/"type": "commonjs"/);
+  expect(JSON.parse(readFileSync(join(project.dir, 'package.json'), 'utf8')).type).toBe('module');
   const run = inProject(vitestBin(), ['run']);
+  // Vite's warning for a config file with `import` in a CommonJS package is not there.
+  expect(run.out).not.toMatch(/loaded as CommonJS|ESM syntax/i);
   expect(run.out).toMatch(new RegExp(`Tests\\s+${count} passed \\(${count}\\)`));
   expect(run.out).toMatch(/Test Files\s+2 passed \(2\)/);
   expect(run.code).toBe(0);

@@ -1,7 +1,8 @@
 /**
  * A user's project with this package installed, built the way a user gets it: the package is
  * built and packed (`npm pack`), then installed with `npm ci --offline` into a fresh project in a
- * temporary folder. The package test (consumer-package.test.ts) runs its checks there.
+ * temporary folder, started as the tests guide starts one (`npm init -y`, then its
+ * `npm pkg set type=module`). The package test (consumer-package.test.ts) runs its checks there.
  *
  * Offline: `npm install` of the repository has put every tarball in the npm cache, but not the
  * registry's package documents that resolving a version range needs. So the project gets a
@@ -16,7 +17,8 @@ import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import packageJson from '../package.json' with { type: 'json' };
 import { buildPackage } from './build-package.ts';
-import { packedManifest } from './packed-manifest.ts';
+import { fencedBlocks } from './markdown-blocks.ts';
+import { packedManifest, packedReadme } from './packed-manifest.ts';
 
 const root = fileURLToPath(new URL('..', import.meta.url));
 
@@ -33,6 +35,8 @@ interface LockEntry {
 export interface ConsumerProject {
   /** The project's folder (package.json, node_modules/). */
   readonly dir: string;
+  /** What the tests guide's first commands (`npm init -y`, `npm pkg set type=module`) printed. */
+  readonly startOutput: string;
   /** The `npm pack` tarball it installed. */
   readonly tarball: string;
   /** The files the tarball holds, as `npm pack --json` lists them. */
@@ -41,6 +45,17 @@ export interface ConsumerProject {
   run(command: string, args: readonly string[], env?: NodeJS.ProcessEnv): string;
   /** Removes the project, the tarball and the package build. */
   remove(): void;
+}
+
+/** The tests guide's first shell block: how a new project starts (`npm init -y` ...). */
+function testsGuideStart(): string {
+  const guide = readFileSync(join(root, 'docs', 'tests.md'), 'utf8');
+  const start = fencedBlocks(guide).find(
+    (block) => block.lang === 'sh' && block.text.startsWith('npm init -y'),
+  );
+  if (start === undefined)
+    throw new Error('consumer project: docs/tests.md no longer starts a project with npm init -y');
+  return start.text;
 }
 
 /** The project's own devDependencies: what a user of the fake in vitest has. */
@@ -113,7 +128,8 @@ export interface PackedPackage {
 
 /**
  * Builds the package into a copy of its files under `work` and packs it there, with the
- * manifest that `npm pack` ships (packed-manifest.ts: no install scripts).
+ * manifest and README that `npm pack` ships (packed-manifest.ts: no install scripts, no
+ * "Working on this repository").
  */
 export async function packPackage(work: string): Promise<PackedPackage> {
   // A copy, so that this build never replaces the repository's dist/ under a running `npm pack`.
@@ -125,6 +141,10 @@ export async function packPackage(work: string): Promise<PackedPackage> {
   writeFileSync(
     join(stage, 'package.json'),
     `${JSON.stringify(packedManifest(packageJson), null, 2)}\n`,
+  );
+  writeFileSync(
+    join(stage, 'README.md'),
+    packedReadme(readFileSync(join(root, 'README.md'), 'utf8')),
   );
   await buildPackage(stage);
   const [packed] = JSON.parse(
@@ -149,6 +169,13 @@ export async function createConsumerProject(
 
     const dir = join(work, 'app');
     mkdirSync(dir);
+    // The project starts as the tests guide starts one: `npm init -y` (which writes "type":
+    // "commonjs") and the guide's `npm pkg set type=module`, run as written (docs/tests.md).
+    const startOutput = run(dir, 'bash', ['-e', '-c', testsGuideStart()]);
+    const started = JSON.parse(readFileSync(join(dir, 'package.json'), 'utf8')) as Record<
+      string,
+      unknown
+    >;
     const devNames = [...consumerDevDependencies, ...extraDevDependencies];
     const closure = lockClosure([...Object.keys(packageJson.dependencies), ...devNames]);
     const devDependencies = Object.fromEntries(
@@ -156,10 +183,10 @@ export async function createConsumerProject(
     );
     const spec = `file:../${packed.filename}`;
     const manifest = {
-      name: 'petstore-consumer',
-      version: '1.0.0',
+      ...started,
+      name: String(started.name),
+      version: String(started.version),
       private: true,
-      type: 'module',
       dependencies: { 'petstore-fake': spec },
       devDependencies,
     };
@@ -200,6 +227,7 @@ export async function createConsumerProject(
     }
     return {
       dir,
+      startOutput,
       tarball: join(work, packed.filename),
       packedFiles: packed.files.map((file) => file.path),
       run: (command, args, env) => run(dir, command, args, env),

@@ -1,9 +1,11 @@
 /**
- * The package.json that `npm pack` ships: this repository's, without the `prepare` script. That
- * script builds dist/ in a git clone (scripts/build-package.ts --if-missing); the tarball ships
- * dist/ but not scripts/, and npm 11 names any install-time script of a dependency in an
- * `install-scripts` warning when a project installs it. So `prepack` writes the packed manifest
- * over package.json (keeping the original aside) and `postpack` puts the original back:
+ * The package.json and README.md that `npm pack` ships. The package.json is this repository's
+ * without the `prepare` script: that script builds dist/ in a git clone (scripts/build-package.ts
+ * --if-missing); the tarball ships dist/ but not scripts/, and npm 11 names any install-time
+ * script of a dependency in an `install-scripts` warning when a project installs it. The README
+ * is this repository's without its "Working on this repository" section, the repository's own
+ * quick start and architecture, which a user of the package cannot run (issue 38). So `prepack`
+ * writes both over the originals (keeping them aside) and `postpack` puts the originals back:
  *   node scripts/packed-manifest.ts strip      (prepack, after the build)
  *   node scripts/packed-manifest.ts restore    (postpack)
  */
@@ -28,16 +30,37 @@ export function packedManifest(manifest: Manifest): Manifest {
   return { ...manifest, scripts };
 }
 
-/** Writes the packed manifest over `dir`/package.json, or puts the original back. */
-function swapManifest(dir: string, action: 'strip' | 'restore'): void {
-  const file = join(dir, 'package.json');
-  const aside = join(dir, 'node_modules', '.cache', 'petstore-fake', 'package.json.prepack');
-  if (action === 'strip') {
-    mkdirSync(dirname(aside), { recursive: true });
-    const text = readFileSync(file, 'utf8');
-    writeFileSync(aside, text);
-    writeFileSync(file, `${JSON.stringify(packedManifest(JSON.parse(text)), null, 2)}\n`);
-  } else if (existsSync(aside)) renameSync(aside, file);
+/** The README section about working on the repository itself, which the package does not ship. */
+export const repositorySection = 'Working on this repository';
+
+/** `readme` without its "Working on this repository" section (up to the next `## ` or the end). */
+export function packedReadme(readme: string): string {
+  const start = readme.indexOf(`\n## ${repositorySection}\n`);
+  if (start === -1) return readme;
+  const next = readme.indexOf('\n## ', start + 1);
+  return next === -1
+    ? `${readme.slice(0, start).trimEnd()}\n`
+    : readme.slice(0, start) + readme.slice(next);
+}
+
+/** What `npm pack` ships in place of each original file, made from the original's text. */
+const packedFiles: Readonly<Record<string, (text: string) => string>> = {
+  'package.json': (text) => `${JSON.stringify(packedManifest(JSON.parse(text)), null, 2)}\n`,
+  'README.md': packedReadme,
+};
+
+/** Writes the packed package.json and README.md over `dir`'s, or puts the originals back. */
+function swapPackedFiles(dir: string, action: 'strip' | 'restore'): void {
+  for (const [name, pack] of Object.entries(packedFiles)) {
+    const file = join(dir, name);
+    const aside = join(dir, 'node_modules', '.cache', 'petstore-fake', `${name}.prepack`);
+    if (action === 'strip') {
+      mkdirSync(dirname(aside), { recursive: true });
+      const text = readFileSync(file, 'utf8');
+      writeFileSync(aside, text);
+      writeFileSync(file, pack(text));
+    } else if (existsSync(aside)) renameSync(aside, file);
+  }
 }
 
 if (process.argv[1] === fileURLToPath(import.meta.url)) {
@@ -46,5 +69,5 @@ if (process.argv[1] === fileURLToPath(import.meta.url)) {
     console.error('packed-manifest: usage: node scripts/packed-manifest.ts strip|restore');
     process.exit(2);
   }
-  swapManifest(fileURLToPath(new URL('..', import.meta.url)), action);
+  swapPackedFiles(fileURLToPath(new URL('..', import.meta.url)), action);
 }

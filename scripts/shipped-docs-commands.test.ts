@@ -433,8 +433,11 @@ test('harness/ci.md, CI: every job of the workflow runs as Actions would against
   expect(withoutReadOnly.code).toBe(2);
 }, 600_000);
 
-test('tests.md, In your tests (vitest, Node): the install line of the fake.fetch example installs the majors it pins', async () => {
-  const [line = ''] = blocksUnder('docs/tests.md', 'In your tests (vitest, Node)');
+test('tests.md, In your tests (vitest, Node): the project starts with npm init -y and npm pkg set type=module, and the install line of the fake.fetch example installs the majors it pins', async () => {
+  const [start = '', line = ''] = blocksUnder('docs/tests.md', 'In your tests (vitest, Node)');
+  // The first block starts a project; consumer-project.ts runs it as written for this project.
+  expect(start).toMatch(/^npm init -y .*\nnpm pkg set type=module /);
+  expect(project.startOutput).toMatch(/"type": "commonjs"/);
   expect(line).toBe('npm install --save-dev ky@^2.1.0 openapi-fetch@^0.17.0');
   const install = await runCommand(line, projectEnv());
   expect(install.code, install.out).toBe(0);

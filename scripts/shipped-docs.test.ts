@@ -3,7 +3,8 @@
  * in a project (consumer-project.ts). Every relative link of every shipped Markdown file
  * resolves inside the installed package (a `#fragment` to a heading of its file); package.json
  * names a repository; no shipped file gives a command of the package's own repository (its npm
- * scripts, its source files run by path); every shell block and workflow of a shipped file is
+ * scripts, its source files run by path), and the packed README has no "Working on this
+ * repository"; every shell block and workflow of a shipped file is
  * run as written by a test named here, which reads that file's section; and every function of
  * `fake.control` is named in the QA guide.
  */
@@ -13,8 +14,9 @@ import { afterAll, beforeAll, expect, test } from 'vitest';
 import { createFake } from '../mock/fake.ts';
 import packageJson from '../package.json' with { type: 'json' };
 import { type ConsumerProject, createConsumerProject } from './consumer-project.ts';
-import { fencedBlocks, markdownSection } from './markdown-blocks.ts';
+import { fencedBlocks } from './markdown-blocks.ts';
 import { linkProblem, links } from './markdown-links.ts';
+import { repositorySection } from './packed-manifest.ts';
 
 const root = new URL('..', import.meta.url).pathname;
 let project: ConsumerProject;
@@ -92,15 +94,14 @@ const repositoryCommands = [
   /\bUPDATE_SCREENSHOT=/,
 ];
 
-/** The one section of a shipped file that gives the repository's own commands, said as such. */
-const repositorySection = 'Working on this repository';
-
-test("no shipped file gives a command of the package's own repository", () => {
+test("no shipped file gives a command of the package's own repository, nor the README its section on working on the repository", () => {
+  // The repository's README has the section; the packed one does not (packed-manifest.ts).
+  const heading = `\n## ${repositorySection}\n`;
+  expect(readFileSync(join(root, 'README.md'), 'utf8')).toContain(heading);
+  expect(readFileSync(join(installed, 'README.md'), 'utf8')).not.toContain(heading);
   const found: string[] = [];
   for (const file of shippedMarkdown) {
-    const whole = readFileSync(join(installed, file), 'utf8');
-    const own = file === 'README.md' ? markdownSection(whole, repositorySection) : '';
-    const text = whole.replace(own, '');
+    const text = readFileSync(join(installed, file), 'utf8');
     for (const pattern of repositoryCommands) {
       const match = pattern.exec(text);
       if (match !== null) found.push(`${file}: ${match[0]}`);
@@ -120,8 +121,6 @@ test("no shipped file gives a command of the package's own repository", () => {
  */
 const runBy: Readonly<Record<string, string>> = {
   'README.md#Set up': 'scripts/shipped-docs-commands.test.ts',
-  // The repository's quick start: CONTRIBUTING.md's block, run by markdown-commands.test.ts.
-  [`README.md#${repositorySection}`]: 'scripts/ci-run.test.ts',
   'README.md#CI engineer: staging held to the interface': 'scripts/shipped-docs-commands.test.ts',
   'contract-tests/README.md#Contract harness': 'scripts/shipped-docs-commands.test.ts',
   'docs/install.md#Install': 'scripts/consumer-versions.test.ts',

@@ -24,7 +24,10 @@ export async function runMutant(
   const apiKey = mutant.runAs?.apiKey ?? (mutant.rateLimits ? smallWindowKey : undefined);
   const options = {
     wrap: mutant.wrap,
-    fake: mutant.fake,
+    // In id order (the fake's default is newest first): a listing's first page is then the
+    // seed's whatever ran before, so a whole run and its narrowed replay quote the same page in
+    // their messages (replay.test.ts).
+    fake: { listOrder: 'oldest-first' as const, ...mutant.fake },
     apiKey,
     secondApiKey: mutant.secondKey?.apiKey,
   };

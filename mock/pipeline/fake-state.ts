@@ -9,6 +9,7 @@ import type { NewPet, Pet, PetStatus } from '../base/contract/types.ts';
 import type { KeyEntry, Limits } from '../base/quota/plans.ts';
 import type { KeyUsage } from '../base/quota/rate-limit.ts';
 import type { ResolvedConfig } from './config/config.ts';
+import type { ListOrder } from './config/list-order.ts';
 import type { StoreSnapshot } from './persistence.ts';
 
 /** One fake's state. */
@@ -35,10 +36,10 @@ export interface PetStore {
   /** The pet with this id, if any. */
   get(id: number): Pet | undefined;
   /**
-   * Up to `limit` pets in id order, only those with `status` when given: a frozen array, the
-   * same one until a pet is inserted among them (see pet-list.ts).
+   * Up to `limit` pets in `order` (default newest first), only those with `status` when given: a
+   * frozen array, the same one until a pet is inserted among them (see pet-list.ts).
    */
-  list(limit: number, status?: PetStatus): readonly Pet[];
+  list(limit: number, status?: PetStatus, order?: ListOrder): readonly Pet[];
   /** How many pets are stored. */
   count(): number;
   /** Copies every pet and the id counter. */

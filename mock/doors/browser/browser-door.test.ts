@@ -121,6 +121,22 @@ it('creates a pet (201) and gets it back by id (200)', async () => {
   expect(fetched.body).toEqual(created.body);
 });
 
+it('lists a created pet first in the next GET /pets and GET /pets?limit=5 (newest first, docs/fake.md)', async () => {
+  // The interface leaves the order to the fake; the fake lists newest first so an app sees its
+  // own pet on its next list, whatever the seed (issue 38, point 1).
+  const created = await call('/pets', {
+    method: 'POST',
+    headers: { ...auth, 'Content-Type': 'application/json' },
+    body: JSON.stringify({ name: 'Listed Luna', categoryId: 2 }),
+  });
+  expect(created.status).toBe(201);
+  for (const path of ['/pets', '/pets?limit=5']) {
+    const listed = await call(path, { headers: auth });
+    expect(listed.status).toBe(200);
+    expect((listed.body as unknown[])[0]).toEqual(created.body);
+  }
+});
+
 it('answers 401 with an Error body when no key is sent', async () => {
   const { status, headers, body } = await call('/pets');
   expect(status).toBe(401);
@@ -139,6 +155,32 @@ it("answers 429 with Retry-After once the key's per-minute limit is used up", as
   expect(limited.body).toEqual({ code: 'rate_limited', message: expect.any(String), status: 429 });
   expect(Number(limited.headers['retry-after'])).toBeGreaterThan(0);
   expect(limited.headers['x-ratelimit-remaining']).toBe('0');
+});
+
+it("lifts a ban as docs/app.md says from the console: keys() shows it, advanceTime(300) moves the fake's clock past it", async () => {
+  // docs/app.md, "A day of reloads without a ban"; the ban's length is the fake's 300 s
+  // (docs/fake.md, --ban-seconds), counted on the fake's clock (pinned by beforeEach).
+  await page.evaluate(() =>
+    window.fake?.control.updateKey('demo-free', { limits: { perMinute: 1, perDay: 100 } }),
+  );
+  const codes: string[] = [];
+  for (let sent = 0; sent < 8; sent += 1) {
+    const { status, body } = await call('/pets', { headers: auth });
+    codes.push(status === 200 ? 'ok' : (body as { code: string }).code);
+  }
+  expect(codes.at(-1)).toBe('temporarily_banned');
+  const banned = await page.evaluate(
+    async () =>
+      (await window.fake?.control.keys())?.find((key) => key.id === 'demo-free')?.bannedUntil,
+  );
+  expect(typeof banned).toBe('string');
+  await page.evaluate(() => window.fake?.control.advanceTime(300));
+  expect((await call('/pets', { headers: auth })).status).toBe(200);
+  const after = await page.evaluate(
+    async () =>
+      (await window.fake?.control.keys())?.find((key) => key.id === 'demo-free')?.bannedUntil,
+  );
+  expect(after).toBeNull();
 });
 
 it('answers a 429 forced through the in-page control surface, then recovers', async () => {

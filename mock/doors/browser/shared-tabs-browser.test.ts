@@ -216,7 +216,7 @@ it('storage that is full is told once on the console, and the fake goes on in me
     await demoReady(page);
     expect((await create(page, 'Unkept')).status).toBe(201);
     expect((await create(page, 'Unkept too')).status).toBe(201);
-    expect(await names(page)).toEqual(['Unkept', 'Unkept too']);
+    expect(await names(page)).toEqual(['Unkept too', 'Unkept']); // newest first (docs/fake.md)
     const warnings = lines.filter((line) => line.startsWith('warning: petstore-fake:'));
     expect(warnings).toHaveLength(1);
     expect(warnings[0]).toMatch(

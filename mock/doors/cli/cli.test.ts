@@ -246,6 +246,7 @@ test('a bad value is reported under the flag the user typed, from the one check 
     [['--ban-seconds', '0'], '--ban-seconds must be a positive integer'],
     [['--enterprise', '0/5'], '--enterprise'],
     [['--retry-after', 'minutes'], '--retry-after must be one of: seconds, http-date'],
+    [['--list-order', 'random'], '--list-order must be one of: newest-first, oldest-first'],
     [['--client-copies', 'two'], '--client-copies must be one of: one, unknown'],
     [['--allowed-hosts', 'http://x.test'], '--allowed-hosts'],
     [['--fsync'], '--fsync needs --state-file'],
@@ -259,6 +260,22 @@ test('a bad value is reported under the flag the user typed, from the one check 
     expect(result.stderr, args.join(' ')).toContain(`petstore-fake: ${named}`);
     expect(result.stderr).not.toMatch(/maxPets|ban\.threshold|enterpriseLimits|retryAfterFormat/);
   }
+});
+
+test("docs/fake.md's flag table lists every flag of --help", () => {
+  // The guide's table is how a user finds a flag (issue 38: --profile was missing from it).
+  const help = spawnSync(process.execPath, [cli, '--help'], { encoding: 'utf8' }).stdout;
+  const flags = [...help.matchAll(/^ {2}(--[a-z-]+)/gm)].map((match) => match[1] as string);
+  expect(flags.length).toBeGreaterThan(20);
+  const guide = readFileSync(new URL('../../../docs/fake.md', import.meta.url), 'utf8');
+  const rows = guide.split('\n').filter((line) => line.startsWith('| `--'));
+  const listed = new Set(
+    rows.flatMap((row) => [...row.matchAll(/`(--[a-z-]+)/g)].map((m) => m[1])),
+  );
+  const missing = flags.filter(
+    (flag) => !['--help', '--version'].includes(flag) && !listed.has(flag),
+  );
+  expect(missing).toEqual([]);
 });
 
 test('a corrupt state file stops the start naming the file and line, and is left as it was', () => {

@@ -20,6 +20,7 @@ import {
   type ExchangeRecord,
   minControlTokenLength,
 } from '../../pipeline/config/config.ts';
+import { type ListOrder, listOrders } from '../../pipeline/config/list-order.ts';
 import type { FakeProfile } from '../../pipeline/config/profile.ts';
 import { StorageError } from '../../steps/store/storage-error.ts';
 import {
@@ -83,6 +84,11 @@ const ownFlags = {
     help: 'pets to start with (default fixtures/pets.json)',
   },
   keys: { type: 'string', value: '<file>', help: 'plans and keys (default fixtures/keys.json)' },
+  'list-order': {
+    type: 'string',
+    value: '<order>',
+    help: `GET /pets order: ${listOrders.join(' | ')} (default ${defaults.listOrder})`,
+  },
   'retry-after': {
     type: 'string',
     value: '<format>',
@@ -182,6 +188,7 @@ const optionSources: readonly (readonly [string, string])[] = [
   ['maxPets', '--max-pets'],
   ['allowedHosts', '--allowed-hosts'],
   ['seed', '--seed'],
+  ['listOrder', '--list-order'],
   ...policyFlags.map((flag): [string, string] => [flag.option, `--${flag.name}`]),
 ];
 
@@ -358,6 +365,8 @@ function optionsFromFlags(argv: readonly string[]) {
     ...(values['retry-after'] === undefined
       ? {}
       : { retryAfterFormat: values['retry-after'] as 'seconds' }),
+    // Checked by createFake, which lists the orders (ConfigError listOrder, named as the flag).
+    ...(values['list-order'] === undefined ? {} : { listOrder: values['list-order'] as ListOrder }),
     ...(maxPets === undefined ? {} : { maxPets }),
     ...(values['state-file'] === undefined
       ? {}

@@ -45,7 +45,10 @@ async function create(base: string, name: string) {
 
 async function names(base: string): Promise<string[]> {
   const response = await fetch(`${base}/v1/pets?limit=100`, { headers: auth });
-  return ((await response.json()) as { name: string }[]).map((pet) => pet.name);
+  // In id order, as the state file keeps them (the list itself is newest first).
+  return ((await response.json()) as { id: number; name: string }[])
+    .sort((a, b) => a.id - b.id)
+    .map((pet) => pet.name);
 }
 
 /** The pets a fresh start from `path` would hold. */

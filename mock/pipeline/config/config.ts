@@ -9,6 +9,7 @@ import type { PetStatus } from '../../base/contract/types.ts';
 import type { ErrorCode } from '../../base/messages/errors.ts';
 import { assertLimits, type Limits } from '../../base/quota/plans.ts';
 import type { RetryAfterFormat } from '../../base/quota/retry-after.ts';
+import { type ListOrder, listOrders } from './list-order.ts';
 import {
   type BadQueryChoice,
   choiceValues,
@@ -91,6 +92,11 @@ export interface FakeOptions {
   readonly badQuery?: BadQueryChoice;
   /** Codes to send instead of the fake's own, by the fake's code (e.g. `{ not_found: 'NOT_FOUND' }`). */
   readonly errorCodes?: Readonly<Partial<Record<ErrorCode, string>>>;
+  /**
+   * Order of `GET /pets`: `newest-first` (default: an app's new pet is on its next list) or
+   * `oldest-first` (id order).
+   */
+  readonly listOrder?: ListOrder;
 }
 
 /** Options with every default filled in. */
@@ -113,6 +119,7 @@ export interface ResolvedConfig {
   readonly malformedIdStatus: 400 | 404;
   readonly badQuery: BadQueryChoice;
   readonly errorCodes: Readonly<Partial<Record<ErrorCode, string>>>;
+  readonly listOrder: ListOrder;
 }
 
 const defaultHost = '127.0.0.1';
@@ -133,6 +140,7 @@ export const defaults = {
   unknownFields: 'ignore',
   malformedIdStatus: 404,
   badQuery: 'refuse',
+  listOrder: 'newest-first',
 } as const;
 
 /** Shortest control token accepted: long enough that it cannot be guessed over HTTP. */
@@ -244,6 +252,7 @@ export function resolveConfig(options: FakeOptions = {}): ResolvedConfig {
     defaults.malformedIdStatus,
   );
   const badQuery = choose('badQuery', options.badQuery, choiceValues.badQuery, defaults.badQuery);
+  const listOrder = choose('listOrder', options.listOrder, listOrders, defaults.listOrder);
   const controlPrefix = options.controlPrefix ?? defaults.controlPrefix;
   if (!/^\/[A-Za-z0-9_-]+$/.test(controlPrefix) || controlPrefix === '/v1') {
     throw new ConfigError(
@@ -275,5 +284,6 @@ export function resolveConfig(options: FakeOptions = {}): ResolvedConfig {
     malformedIdStatus,
     badQuery,
     errorCodes: options.errorCodes ?? {},
+    listOrder,
   };
 }

@@ -1,5 +1,6 @@
 /**
- * `GET /pets` (listPets): at most `limit` pets (default 20, 1 to 100), filtered by `status`.
+ * `GET /pets` (listPets): at most `limit` pets (default 20, 1 to 100), filtered by `status`, in
+ * the configured order (newest first unless `listOrder` says otherwise: config/list-order.ts).
  * The interface gives no error for bad query values; the fake answers 400 `invalid_query` rather
  * than guess, so a client bug shows up at once (README: "Choices the fake makes").
  */
@@ -85,6 +86,6 @@ export const listPets = ({ store, config }: RouteOptions): Handler => {
       if (badQuery === 'refuse') return errorAnswer('invalid_query', query.error);
       query = lenientQuery(url.searchParams, badQuery);
     }
-    return pageAnswer(store.list(query.limit, query.status));
+    return pageAnswer(store.list(query.limit, query.status, config.listOrder));
   };
 };

@@ -1,7 +1,7 @@
 /**
  * The fake's pets, kept as plain records (only the contract's fields, in its order) in the two
  * shapes its reads need: an index by id (pet-index.ts) and id-ordered lists, all pets and per
- * status, so lookups by id and listings by status stay flat at 100k pets. Every pet stored is a valid Pet: created ones
+ * status, read from either end (newest or oldest first, pet-list.ts), so lookups by id and listings by status stay flat at 100k pets. Every pet stored is a valid Pet: created ones
  * come from a NewPet the route validated plus an id the store assigns, restored ones are checked
  * against the contract's Pet schema whole before anything changes (`snapshotProblem`).
  *
@@ -113,9 +113,9 @@ export async function createPetStore(
       return addUnder(id, record);
     },
     get: (id) => index.get(id),
-    list(limit, status) {
+    list(limit, status, order = 'newest-first') {
       const source = status === undefined ? all : byStatus.get(status);
-      return source === undefined ? noPets : source.page(limit);
+      return source === undefined ? noPets : source.page(limit, order);
     },
     count: () => index.size,
     snapshot: () => ({ pets: all.pets.map(copyPet), nextId }),
