@@ -30,7 +30,7 @@ export interface KeyView {
 }
 
 /** One of the latest requests. */
-export interface RequestView {
+interface RequestView {
   /** Its time on the fake's clock, `HH:MM:SS` UTC. */
   readonly at: string;
   readonly keyId: string;
