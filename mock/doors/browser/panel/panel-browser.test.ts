@@ -144,6 +144,22 @@ it('both tabs show the key the page used with its plan, Remaining and a live cou
   expect(pageErrors).toEqual([]);
 });
 
+it("when the tab that runs the fake closes, the other tab's panel goes on showing the same fake", async () => {
+  const [a] = context.pages() as [Page];
+  const b = await openTab();
+  expect(await call(a, '/pets?limit=1')).toMatchObject({ remaining: '59' });
+  const leads = (page: Page) => page.evaluate(() => window.fake?.status().runsHere === true);
+  const [leader, follower] = (await leads(a)) ? [a, b] : [b, a];
+  await eventually(() => cell(follower, 'demo-free', 'remaining')).toBe('59 / 60');
+  await leader.close();
+  await eventually(() => leads(follower)).toBe(true);
+  // The windows were written before the answer: the follower, leading now, counts on from them.
+  expect(await call(follower, '/pets?limit=1')).toMatchObject({ remaining: '58' });
+  await eventually(() => cell(follower, 'demo-free', 'remaining')).toBe('58 / 60');
+  expect(await follower.locator('petstore-fake-panel .message').textContent()).toBe('');
+  expect(pageErrors).toEqual([]);
+});
+
 it('a ban shows with its countdown in both tabs, and its Lift button in one tab lifts it for both', async () => {
   const [a] = context.pages() as [Page];
   const b = await openTab();
