@@ -74,7 +74,7 @@ function call(page: Page, path: string, key = 'free-demo-key') {
 
 /** `expect.poll` with time for the panel's next reading (it reads the fake once a second). */
 function eventually<T>(read: () => Promise<T>) {
-  return expect.poll(read, { timeout: 5000, interval: 100 });
+  return expect.poll(read, { timeout: 10_000, interval: 100 });
 }
 
 /** The text of one cell of a key's row in the page's panel. */
