@@ -136,7 +136,7 @@ function filesUnder(dir: string): { file: string; text: string }[] {
 
 /** What only the fake or msw would bring into a bundle. */
 const fakeOrMsw =
-  /startFakeWorker|createBrowserFake|mockServiceWorker|\[MSW\]|X-RateLimit-Remaining/;
+  /startFakeWorker|createBrowserFake|mockServiceWorker|\[MSW\]|X-RateLimit-Remaining|petstore-fake-panel/;
 
 test('npm run build type-checks with tsc -b and ships neither the fake, nor msw, nor mockServiceWorker.js', () => {
   const build = inApp('npm', ['run', 'build']);
@@ -215,7 +215,19 @@ interface PageFake {
   };
 }
 
-test('npm run dev in headless Chromium shows the newest five pets, a created pet on top after a reload in both tabs, and 100 reloads at one a second without a 429', async () => {
+/** Seconds in one of the panel's countdowns (`4 min 59 s`, `42 s`). */
+function countdown(text: string | null): number {
+  const match = /^(?:(\d+) min )?(\d+) s$/.exec(text ?? '');
+  if (match === null) throw new Error(`the panel shows no countdown but "${text}"`);
+  return Number(match[1] ?? 0) * 60 + Number(match[2]);
+}
+
+/** `expect.poll` with time for the panel's next reading (once a second). */
+function eventually<T>(read: () => Promise<T>) {
+  return expect.poll(read, { timeout: 10_000, interval: 200 });
+}
+
+test('npm run dev in headless Chromium shows the newest five pets, a created pet on top after a reload in both tabs, the panel live in both tabs with a ban lifted from it, and 100 reloads at one a second without a 429', async () => {
   const port = await freePort();
   const { child: dev, output } = await startInApp(
     ['run', 'dev', '--', '--port', String(port), '--strictPort', '--host', '127.0.0.1'],
@@ -226,8 +238,9 @@ test('npm run dev in headless Chromium shows the newest five pets, a created pet
     args: chromiumArgs(),
   });
   try {
-    const context = await browser.newContext();
-    const page = await context.newPage();
+    // One browser profile: the tabs share one fake, as a developer's tabs do.
+    const tabs = await browser.newContext();
+    const page = await tabs.newPage();
     const pageErrors: string[] = [];
     page.on('pageerror', (error) => pageErrors.push(String(error)));
     const answered: { fromWorker: boolean; status: number }[] = [];
@@ -255,7 +268,8 @@ test('npm run dev in headless Chromium shows the newest five pets, a created pet
       return res.status;
     });
     expect(created).toBe(201);
-    const second = await context.newPage();
+    const second = await tabs.newPage();
+    second.on('pageerror', (error) => pageErrors.push(String(error)));
     for (const tab of [page, second]) {
       await (tab === page ? tab.reload() : tab.goto(`http://127.0.0.1:${port}/`));
       const listed = tab.locator('ul[aria-label="pets"] li');
@@ -265,6 +279,44 @@ test('npm run dev in headless Chromium shows the newest five pets, a created pet
         ...newestFive.slice(0, 4),
       ]);
     }
+    // The guide's showPanel(fake), in both tabs: the key PetList used, and the countdown to its
+    // window's reset running in both (the fake's clock is real time here).
+    for (const tab of [page, second]) {
+      const reset = tab.locator('petstore-fake-panel tr[data-key] .reset').first();
+      await reset.waitFor({ timeout: 15_000 });
+      const start = countdown(await reset.textContent());
+      await eventually(async () => countdown(await reset.textContent())).not.toBe(start);
+    }
+    // A ban earned in the first tab shows in both panels; Lift in the second clears it.
+    const codes = await page.evaluate(async () => {
+      const { fake } = window as unknown as {
+        fake: { control: { updateKey(id: string, change: object): Promise<unknown> } };
+      };
+      await fake.control.updateKey('demo-free', { limits: { perMinute: 1, perDay: 100 } });
+      const seen: string[] = [];
+      // 429s sent without waiting: the fifth early one bans the key (more if a minute rolls over).
+      while (seen.length < 12 && seen.at(-1) !== 'temporarily_banned') {
+        const res = await fetch('http://127.0.0.1:4010/v1/pets?limit=1', {
+          headers: { Authorization: 'Bearer free-demo-key' },
+        });
+        seen.push(res.ok ? String(res.status) : ((await res.json()) as { code: string }).code);
+      }
+      return seen;
+    });
+    expect(codes.at(-1)).toBe('temporarily_banned');
+    const ban = (tab: typeof page) =>
+      tab.locator('petstore-fake-panel tr[data-key="demo-free"] .ban-text');
+    for (const tab of [page, second])
+      await eventually(async () => countdown(await ban(tab).textContent())).toBeGreaterThan(280);
+    await second.locator('petstore-fake-panel tr[data-key="demo-free"] button.lift').click();
+    for (const tab of [page, second]) await eventually(() => ban(tab).textContent()).toBe('no');
+    const after = await page.evaluate(async () => {
+      const res = await fetch('http://127.0.0.1:4010/v1/pets?limit=1', {
+        headers: { Authorization: 'Bearer free-demo-key' },
+      });
+      return res.status;
+    });
+    expect(after).toBe(200);
     await second.close();
 
     // Issue 38, point 3: a day of reloads on the guide's key earns no 429. 100 reloads, one a
@@ -363,8 +415,13 @@ test('Storybook builds the stories, and in Chromium they render through fake.han
       const names = await root.locator('li').allTextContents();
       return names.length > 0 ? names.join('\n') : ((await root.textContent()) ?? '');
     };
+    // The preview's showPanel(fake): beside each story, the request the story made.
+    const lastRequest = () => page.locator('petstore-fake-panel .recent tr').first().textContent();
     expect((await story('petlist--from-the-fake')).split('\n')).toEqual(newestFive);
+    await eventually(lastRequest).toMatch(/200GET \/v1\/pets\?limit=5/);
+    expect(await page.locator('petstore-fake-panel tr[data-key]').count()).toBe(1);
     expect(await story('petlist--when-the-api-fails')).toBe('No pets: the API answered 503');
+    await eventually(lastRequest).toMatch(/503GET \/v1\/pets\?limit=5service_unavailable/);
   } finally {
     await browser.close();
     stopGroup(server);

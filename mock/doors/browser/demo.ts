@@ -2,7 +2,7 @@
  * The demo page's script: starts the fake's worker, then calls the Pet Store with plain `fetch`
  * and prints each exchange. Bundled by scripts/build-browser.ts; the browser test drives it.
  */
-import { type BrowserFake, startFakeWorker } from './browser.ts';
+import { type BrowserFake, showPanel, startFakeWorker } from './browser.ts';
 
 declare global {
   interface Window {
@@ -89,7 +89,8 @@ function showWhere(fake: BrowserFake): void {
   element('shared').dataset.runsHere = String(runsHere);
 }
 
-// ?shared=false: a fake of this page's own; ?quiet: msw logs no request to the console.
+// ?shared=false: a fake of this page's own; ?quiet: msw logs no request to the console;
+// ?panel: the in-page panel (show-panel.ts), as an app's `showPanel(fake)` adds it.
 const query = new URLSearchParams(location.search);
 const { fake } = await startFakeWorker({
   serviceWorkerUrl: './mockServiceWorker.js',
@@ -97,6 +98,7 @@ const { fake } = await startFakeWorker({
   quiet: query.has('quiet'),
 });
 window.fake = fake;
+if (query.has('panel')) showPanel(fake);
 showWhere(fake);
 element('actions').addEventListener('click', (event) => {
   const action = (event.target as HTMLElement).dataset.action;

@@ -1,0 +1,67 @@
+/**
+ * What the in-page panel reads of the fake, and how: through its control surface only, never the
+ * interface, so reading spends no request of any key's window (a control call runs no step of the
+ * `/v1` pipeline). The same reading works on the browser's shared fake, whose control functions
+ * return promises as the fake may run in another tab, and on an in-process `createFake()` (a
+ * Storybook page), whose functions return values.
+ */
+import type { OperationId } from '../../../base/contract/types.ts';
+import type { KeyInfo } from '../../../steps/control/control.ts';
+import type { ChaosSettings } from '../../../steps/qa/chaos-settings.ts';
+import type { ClientReport, RecentRequest } from '../../../steps/qa/client-report.ts';
+import type { ForcedRule } from '../../../steps/qa/forced-responses.ts';
+
+type Maybe<T> = T | Promise<T>;
+
+/**
+ * The control functions the panel calls: `fake.control` of `createBrowserFake()` (promises) and
+ * of `createFake()` (values) both have them.
+ */
+export interface PanelControl {
+  describe(): Maybe<Record<string, unknown>>;
+  clients(): Maybe<ClientReport>;
+  now(): Maybe<number>;
+  advanceTime(seconds: number): Maybe<void>;
+  reset(): Maybe<void>;
+  force(operationId: OperationId, status: number, count: number): Maybe<ForcedRule>;
+  setChaos(settings: unknown): Maybe<ChaosSettings>;
+  clearChaos(): Maybe<void>;
+}
+
+/** One reading of the fake, with the real time it was taken at (to run its clock on locally). */
+export interface PanelReading {
+  /** The fake's clock when read, epoch ms. */
+  readonly fakeNow: number;
+  readonly frozen: boolean;
+  /** Real time (`Date.now()`) when read. */
+  readonly realNow: number;
+  readonly keys: readonly KeyInfo[];
+  readonly forced: Readonly<Partial<Record<OperationId, ForcedRule>>>;
+  readonly chaos: ChaosSettings | null;
+  /** The latest requests of every client, newest first (the client report's). */
+  readonly recent: readonly RecentRequest[];
+}
+
+/** A summary that is not the control surface's `describe()`: said, rather than shown wrong. */
+class PanelReadingError extends Error {
+  override readonly name = 'PanelReadingError';
+}
+
+/** Reads the fake: two control calls (`describe()` and `clients()`), no request to the API. */
+export async function readFake(control: PanelControl): Promise<PanelReading> {
+  const [summary, report] = await Promise.all([control.describe(), control.clients()]);
+  const fakeNow = typeof summary.now === 'string' ? Date.parse(summary.now) : Number.NaN;
+  if (!Number.isFinite(fakeNow) || !Array.isArray(summary.keys))
+    throw new PanelReadingError(
+      'petstore-fake panel: fake.control.describe() gave no time or keys; is this a petstore-fake fake?',
+    );
+  return {
+    fakeNow,
+    frozen: summary.clockFrozen === true,
+    realNow: Date.now(),
+    keys: summary.keys as KeyInfo[],
+    forced: (summary.forced ?? {}) as PanelReading['forced'],
+    chaos: (summary.chaos ?? null) as ChaosSettings | null,
+    recent: Array.isArray(report?.recent) ? report.recent : [],
+  };
+}
