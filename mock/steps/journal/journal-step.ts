@@ -1,0 +1,271 @@
+/**
+ * The request journal policy: one record per request the fake answers on any door (the HTTP
+ * door, `fake.fetch`, the msw handlers, the browser's shared fake), what WireMock keeps at
+ * `GET /__admin/requests`. It brings its option, its control functions and routes
+ * (`GET`/`DELETE /__control/requests`), its flag and its session state, so the journal is kept
+ * with the fake's session across restarts, takeovers and reloads as coverage and the Pact are.
+ *
+ * Its step is the outermost of the interface's pipeline and of the preflight's (so it sees every
+ * answer with the headers every answer carries), and the core hands it the answers it gives
+ * before any pipeline (`record`). Control requests are not journalled: the journal is what the
+ * app did, and a QA page polling `GET /__control/requests` would fill it with itself (WireMock's
+ * journal leaves its admin API out the same way).
+ */
+import type { ControllableClock } from '../../base/clock/clock.ts';
+import { ConfigError } from '../../base/config-error.ts';
+import type { Answer } from '../../base/messages/answer.ts';
+import type { BodyBytes, FakeRequest } from '../../base/messages/fake-request.ts';
+import type { Redaction } from '../../base/messages/redaction.ts';
+import { positiveInteger } from '../../pipeline/config/config.ts';
+import type { PolicyCommandLine } from '../../pipeline/config/policy-command-line.ts';
+import { ControlInputError } from '../../pipeline/control-input-error.ts';
+import type { ControlRoutes } from '../../pipeline/control-route.ts';
+import type { Context, Policy, Step } from '../../pipeline/pipeline.ts';
+import { keyIdSlot } from '../policies/auth.ts';
+import type { ClientIds } from '../policies/client-ids.ts';
+import { pathStart } from '../policies/request-log.ts';
+import { injectedBy, isDropped } from '../qa/answer-marks.ts';
+import { routeSlot } from '../routes/route.ts';
+import { createJournal, type JournalRecord } from './journal.ts';
+import { type JournalAnswer, type JournalEntry, journalHeaders } from './journal-entry.ts';
+import { checkJournalFilter, type JournalFilter } from './journal-filter.ts';
+
+/** The journal's options, which join createFake's through the step's registration. */
+export interface JournalOptions {
+  readonly journal?: {
+    /** Most requests kept; the oldest go first, counted in `dropped`. Default 1000. */
+    readonly maxEntries?: number;
+    /** Most bytes kept (characters of every entry's strings, plus 256 an entry). Default 2 MiB. */
+    readonly maxBytes?: number;
+  };
+}
+
+/** What the journal adds to the control surface (part of `fake.control`). */
+export interface JournalControl {
+  /** The requests a filter picks, newest arrival first; a bad filter throws a ControlInputError. */
+  requests(filter?: JournalFilter): JournalAnswer;
+  /** Forgets every request so far (what a control reset does too). */
+  clearRequests(): void;
+}
+
+/** What the journal's step is built from. */
+interface JournalParts {
+  readonly clock: ControllableClock;
+  readonly clientIds: ClientIds;
+  /** The one redaction the journal is read through. */
+  readonly redaction: Redaction;
+  readonly config: { readonly maxBodyBytes: number };
+}
+
+/** The journal policy, with what the core records into it besides its step. */
+export interface JournalPolicy extends Policy<JournalControl> {
+  readonly step: Step;
+  /** Records an answer the core gave before any pipeline ran (`refusedEarly`). */
+  record(request: FakeRequest, url: URL | undefined, answer: Answer, started: number): void;
+}
+
+/** Most characters of a body kept in an entry. */
+const bodyChars = 2048;
+/** The smallest `maxBytes`: one entry with the longest path (8 KiB) and body still fits. */
+const minBytes = 64 * 1024;
+
+/** Where the door knows no connection (fake.fetch, msw in Node): one process. */
+const inProcess = 'in-process';
+
+const utf8 = new TextDecoder();
+
+/** The journalled headers of an answer, as sent (a stub may spell them in any case). */
+function headersOf(answer: Answer): JournalEntry['headers'] {
+  const headers: Record<string, string> = {};
+  let lower: Map<string, string> | undefined;
+  for (const name of journalHeaders) {
+    let value = answer.headers[name];
+    if (value === undefined) {
+      lower ??= new Map(
+        Object.entries(answer.headers).map(([each, text]) => [each.toLowerCase(), text]),
+      );
+      value = lower.get(name.toLowerCase());
+    }
+    if (value !== undefined) headers[name] = value.slice(0, 256);
+  }
+  return headers;
+}
+
+/** Whether a method's request may carry a body the journal keeps. */
+function mayHaveBody(method: string): boolean {
+  return method !== 'GET' && method !== 'HEAD' && method !== 'OPTIONS';
+}
+
+/** The journal step, its control and its state. */
+export function journalPolicy(
+  { clock, clientIds, redaction, config }: JournalParts,
+  options: JournalOptions,
+): JournalPolicy {
+  const maxEntries = positiveInteger(options.journal?.maxEntries ?? 1000, 'journal.maxEntries');
+  const maxBytes = positiveInteger(
+    options.journal?.maxBytes ?? 2 * 1024 * 1024,
+    'journal.maxBytes',
+  );
+  if (maxBytes < minBytes)
+    throw new ConfigError('journal.maxBytes', `must be at least ${minBytes}, got ${maxBytes}`);
+  const journal = createJournal({ maxEntries, maxBytes, bodyChars }, redaction);
+
+  /**
+   * A body as kept: short ones as sent (redacted when read); a longer one redacted whole here,
+   * then cut, as a cut first could leave part of a secret, or a credential's value without the
+   * quote that ends it, which no rule would then recognise.
+   */
+  const keptBody = (
+    bytes: BodyBytes,
+  ): Pick<JournalRecord, 'body' | 'bodyBytes' | 'bodyTruncated'> => {
+    if (bytes === 'too-large') return { body: null, bodyBytes: null, bodyTruncated: true };
+    if (bytes.byteLength === 0) return { body: null, bodyBytes: 0, bodyTruncated: false };
+    const text = utf8.decode(bytes);
+    if (text.length <= bodyChars)
+      return { body: text, bodyBytes: bytes.byteLength, bodyTruncated: false };
+    return {
+      body: redaction.text(text).slice(0, bodyChars),
+      bodyBytes: bytes.byteLength,
+      bodyTruncated: true,
+    };
+  };
+
+  const add = (
+    seq: number,
+    atMs: number,
+    realMs: number,
+    request: FakeRequest,
+    where: { readonly path: string; readonly query: string },
+    answer: Answer,
+    started: number,
+    about: Pick<JournalRecord, 'operationId' | 'keyId' | 'clientId' | 'refusedEarly'>,
+    body: Pick<JournalRecord, 'body' | 'bodyBytes' | 'bodyTruncated'>,
+  ) => {
+    const injected = injectedBy(answer);
+    journal.add({
+      seq,
+      atMs,
+      realMs,
+      method: request.method,
+      path: where.path,
+      query: where.query,
+      ...about,
+      connection: request.connection ?? inProcess,
+      status: answer.status,
+      errorCode: answer.errorCode ?? null,
+      headers: headersOf(answer),
+      forced: injected === 'forced',
+      chaos: injected === 'chaos',
+      // A whole answer stubbed at runtime (issue 39, point 2) sets this from its own mark.
+      stubbed: false,
+      dropped: isDropped(answer),
+      durationMs: Math.round((performance.now() - started) * 1000) / 1000,
+      ...body,
+    });
+  };
+
+  const noBody = { body: null, bodyBytes: 0, bodyTruncated: false } as const;
+
+  // A promise reaction rather than an async step: no suspended frame per request.
+  const step: Step = (context: Context, next) => {
+    const started = performance.now();
+    const realMs = Date.now();
+    const seq = journal.arrive();
+    return next().then((answer) => {
+      const { request, url, now } = context;
+      const about = {
+        operationId: context.get(routeSlot)?.route.operationId ?? null,
+        keyId: context.get(keyIdSlot) ?? '-',
+        clientId: clientIds(context),
+        refusedEarly: false,
+      };
+      const where = { path: url.pathname, query: url.search };
+      const record = (body: Pick<JournalRecord, 'body' | 'bodyBytes' | 'bodyTruncated'>) => {
+        add(seq, now, realMs, request, where, answer, started, about, body);
+        return answer;
+      };
+      if (!mayHaveBody(request.method)) return record(noBody);
+      const bytes = request.body(config.maxBodyBytes);
+      return bytes instanceof Promise
+        ? bytes.then((read) => record(keptBody(read)))
+        : record(keptBody(bytes));
+    });
+  };
+
+  const control: JournalControl = {
+    requests: (filter) => journal.read(checkJournalFilter(filter)),
+    clearRequests: () => journal.clear(),
+  };
+
+  return {
+    step,
+    record(request, url, answer, started) {
+      const start = pathStart(request.url);
+      const target = request.url.slice(start, start + 8192);
+      const queryAt = target.indexOf('?');
+      const where =
+        url !== undefined
+          ? { path: url.pathname, query: url.search }
+          : queryAt === -1
+            ? { path: target, query: '' }
+            : { path: target.slice(0, queryAt), query: target.slice(queryAt) };
+      // The client id needs a context: an early refusal has none, so its header is read as is
+      // and redacted with the rest of the entry when it is read.
+      const clientId = (request.header('x-client-id') ?? request.header('user-agent') ?? '-')
+        .replace(/[^\x20-\x7e]/g, '?')
+        .slice(0, 64);
+      add(
+        journal.arrive(),
+        clock.now(),
+        Date.now(),
+        request,
+        where,
+        answer,
+        started,
+        { operationId: null, keyId: '-', clientId, refusedEarly: true },
+        noBody,
+      );
+    },
+    reset: () => journal.clear(),
+    control,
+    routes: journalRoutes,
+    state: {
+      name: 'journal',
+      changes: () => journal.changes(),
+      save: () => journal.save(),
+      load: (saved) => journal.load(saved),
+    },
+  };
+}
+
+const journalRoutes: ControlRoutes<JournalControl> = {
+  'GET requests': async (control, request) => {
+    // Without a prototype: a parameter named `__proto__` is a field like any other (and refused).
+    const filter: Record<string, string> = Object.create(null);
+    for (const [name, value] of new URL(request.url).searchParams) {
+      if (Object.hasOwn(filter, name))
+        throw new ControlInputError(
+          `requests filter: ${JSON.stringify(name.slice(0, 64))} is given twice; give each filter once`,
+        );
+      filter[name] = value;
+    }
+    return { body: control.requests(filter as JournalFilter) };
+  },
+  'DELETE requests': async (control) => {
+    control.clearRequests();
+    return { body: control.requests(), action: 'request journal cleared' };
+  },
+};
+
+/** `npm start --journal-entries <n>`. */
+journalPolicy.commandLine = {
+  flags: [
+    {
+      name: 'journal-entries',
+      value: '<n>',
+      help: 'most requests the request journal keeps, oldest dropped first (default 1000)',
+      option: 'journal.maxEntries',
+      reads: 'count',
+    },
+  ],
+} satisfies PolicyCommandLine;
