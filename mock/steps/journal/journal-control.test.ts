@@ -85,6 +85,8 @@ test('every request through fake.fetch is journalled, newest first, with its win
     refusedEarly: true,
     errorCode: 'uri_too_long',
   });
+  // Its target as far as the journal keeps one (8 KiB), no further.
+  expect(early?.query.length).toBeLessThanOrEqual(8192);
   expect(typeof first?.durationMs).toBe('number');
   expect(Date.parse(first?.realAt ?? '')).toBeGreaterThan(Date.parse('2026-01-01'));
   // No secret anywhere in it.
@@ -163,7 +165,7 @@ test('clearRequests() and a control reset empty the journal', async () => {
 test('msw in Node feeds the same journal as fake.fetch', async () => {
   const fake = await createFake();
   server = setupServer(...fake.handlers);
-  server.listen({ onUnhandledRequest: 'error' });
+  server.listen({ onUnhandledFrame: 'error' });
   await fetch(`${api}/pets?status=sold`, { headers: free });
   await fake.fetch(`${api}/pets`, { headers: free });
   expect(fake.control.requests({ path: '/v1/pets' }).requests.map((e) => e.query)).toEqual([

@@ -73,7 +73,7 @@ export interface JournalAnswer {
    * first): a count, so a reader knows the journal is not the whole story.
    */
   readonly dropped: number;
-  /** The journal's bounds: entries, bytes (characters of its strings, plus 256 an entry) and body characters. */
+  /** The journal's bounds: entries, bytes (characters of its strings, plus 640 an entry) and body characters. */
   readonly bounds: {
     readonly maxEntries: number;
     readonly maxBytes: number;

@@ -45,7 +45,7 @@ export interface CheckedFilter {
 }
 
 /** The fields a filter may have, in the order a near miss names them. */
-export const filterFields = [
+const filterFields = [
   'method',
   'operationId',
   'path',

@@ -40,14 +40,17 @@ export interface JournalRecord {
 /** The journal's bounds. */
 export interface JournalBounds {
   readonly maxEntries: number;
-  /** Characters of every record's strings, plus `entryOverhead` a record. */
+  /** Characters of every record's strings, plus 640 a record (its JSON's field names and numbers). */
   readonly maxBytes: number;
   /** Most characters of a body kept. */
   readonly bodyChars: number;
 }
 
-/** What a record costs beyond its strings, counted against `maxBytes` (its numbers, its object). */
-const entryOverhead = 256;
+/**
+ * What a record costs beyond its strings, counted against `maxBytes`: about what its field names,
+ * times and numbers add to its JSON, so the bound holds for what a reader is sent too.
+ */
+const entryOverhead = 640;
 
 /** What a record counts against the journal's bytes. */
 function sizeOf(record: JournalRecord): number {
