@@ -15,7 +15,7 @@ export const journalHeaders = [
 
 /** One request in the journal. */
 export interface JournalEntry {
-  /** Its number in order of arrival since the fake started (a later request has a larger one). */
+  /** Its number in order of arrival since the journal was last cleared (a later request has a larger one). */
   readonly seq: number;
   /** When it arrived on the fake's clock, ISO and epoch ms (what `since` and `until` compare). */
   readonly at: string;

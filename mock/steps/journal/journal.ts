@@ -86,11 +86,14 @@ export interface Journal {
 
 /** The entry a record shows, before redaction. */
 function entryOf(record: JournalRecord): JournalEntry {
-  const { realMs: _real, ...fields } = record;
+  const { seq, atMs, realMs, ...fields } = record;
+  // The times first, as a reader looks for them.
   return {
+    seq,
+    at: new Date(atMs).toISOString(),
+    atMs,
+    realAt: new Date(realMs).toISOString(),
     ...fields,
-    at: new Date(record.atMs).toISOString(),
-    realAt: new Date(record.realMs).toISOString(),
   };
 }
 
@@ -144,6 +147,8 @@ export function createJournal(bounds: JournalBounds, redaction: Redaction): Jour
       records = [];
       bytes = 0;
       dropped = 0;
+      // Numbered from 1 again: after a reset, #1 is the first request the test made.
+      arrivals = 0;
       changes += 1;
     },
     changes: () => changes,
