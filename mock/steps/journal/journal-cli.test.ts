@@ -1,0 +1,43 @@
+/**
+ * The journal as `npm start` runs it, a child process on a real port: on by default,
+ * `--journal-entries <n>` bounds it (what went is counted), and a bad value stops the start
+ * (exit 2) naming the flag.
+ */
+import { spawnSync } from 'node:child_process';
+import { afterEach, expect, test } from 'vitest';
+import {
+  cliPath,
+  freePort,
+  startFakeProcess,
+  stopFakeProcesses,
+} from '../../doors/cli/fake-process.ts';
+import type { JournalAnswer } from './journal-entry.ts';
+
+afterEach(stopFakeProcesses);
+
+test('npm start journals every request; --journal-entries keeps the newest n and counts the rest', async () => {
+  const port = await freePort();
+  await startFakeProcess([
+    '--port',
+    String(port),
+    '--no-staging',
+    '--quiet',
+    '--journal-entries',
+    '2',
+  ]);
+  const headers = { Authorization: 'Bearer free-demo-key' };
+  for (const limit of [1, 2, 3])
+    await fetch(`http://127.0.0.1:${port}/v1/pets?limit=${limit}`, { headers });
+  const res = await fetch(`http://127.0.0.1:${port}/__control/requests`);
+  const journal = (await res.json()) as JournalAnswer;
+  expect(journal).toMatchObject({ total: 2, dropped: 1, bounds: { maxEntries: 2 } });
+  expect(journal.requests.map((entry) => entry.query)).toEqual(['?limit=3', '?limit=2']);
+});
+
+test('a bad --journal-entries stops the start with exit 2, naming the flag', () => {
+  const run = spawnSync(process.execPath, [cliPath, '--journal-entries', '0'], {
+    encoding: 'utf8',
+  });
+  expect(run.status).toBe(2);
+  expect(run.stderr).toContain('--journal-entries must be a positive integer, got 0');
+});
