@@ -33,7 +33,7 @@ import { checkJournalFilter, type JournalFilter } from './journal-filter.ts';
 /** The journal's options, which join createFake's through the step's registration. */
 export interface JournalOptions {
   readonly journal?: {
-    /** Most requests kept; the oldest go first, counted in `dropped`. Default 1000. */
+    /** Most requests kept; the oldest go first, counted in `dropped`. Default 1000; 0 turns it off. */
     readonly maxEntries?: number;
     /** Most bytes kept (characters of every entry's strings, plus 640 an entry). Default 2 MiB. */
     readonly maxBytes?: number;
@@ -125,7 +125,9 @@ export function journalPolicy(
   { clock, clientIds, redaction, config }: JournalParts,
   options: JournalOptions,
 ): JournalPolicy {
-  const maxEntries = positiveInteger(options.journal?.maxEntries ?? 1000, 'journal.maxEntries');
+  // 0 turns it off, as WireMock's --no-request-journal does: its step then costs nothing.
+  const givenEntries = options.journal?.maxEntries ?? 1000;
+  const maxEntries = givenEntries === 0 ? 0 : positiveInteger(givenEntries, 'journal.maxEntries');
   const maxBytes = positiveInteger(
     options.journal?.maxBytes ?? 2 * 1024 * 1024,
     'journal.maxBytes',
@@ -195,7 +197,8 @@ export function journalPolicy(
   const noBody = { body: null, bodyBytes: 0, bodyTruncated: false } as const;
 
   // A promise reaction rather than an async step: no suspended frame per request.
-  const step: Step = (context: Context, next) => {
+  const passThrough: Step = (_context, next) => next();
+  const journalling: Step = (context: Context, next) => {
     const started = performance.now();
     const realMs = Date.now();
     const seq = journal.arrive();
@@ -220,6 +223,8 @@ export function journalPolicy(
     });
   };
 
+  const step = maxEntries === 0 ? passThrough : journalling;
+
   const control: JournalControl = {
     requests: (filter) => journal.read(checkJournalFilter(filter)),
     clearRequests: () => journal.clear(),
@@ -228,6 +233,7 @@ export function journalPolicy(
   return {
     step,
     record(request, url, answer, started) {
+      if (maxEntries === 0) return;
       const start = pathStart(request.url);
       const target = request.url.slice(start, start + 8192);
       const queryAt = target.indexOf('?');
@@ -291,7 +297,7 @@ journalPolicy.commandLine = {
     {
       name: 'journal-entries',
       value: '<n>',
-      help: 'most requests the request journal keeps, oldest dropped first (default 1000)',
+      help: 'most requests the request journal keeps, oldest dropped first (default 1000; 0: off)',
       option: 'journal.maxEntries',
       reads: 'count',
     },
