@@ -13,6 +13,7 @@
  */
 import type { ControllableClock } from '../../base/clock/clock.ts';
 import { ConfigError } from '../../base/config-error.ts';
+import type { OperationId } from '../../base/contract/types.ts';
 import type { Answer } from '../../base/messages/answer.ts';
 import type { BodyBytes, FakeRequest } from '../../base/messages/fake-request.ts';
 import type { Redaction } from '../../base/messages/redaction.ts';
@@ -98,19 +99,21 @@ const inProcess = 'in-process';
 
 const utf8 = new TextDecoder();
 
+/** The journalled headers by their name as the fake's steps spell it, and lower-cased. */
+const journalledNames = new Map<string, (typeof journalHeaders)[number]>(
+  journalHeaders.flatMap((name) => [
+    [name, name],
+    [name.toLowerCase(), name],
+  ]),
+);
+
 /** The journalled headers of an answer, as sent (a stub may spell them in any case). */
 function headersOf(answer: Answer): JournalEntry['headers'] {
   const headers: Record<string, string> = {};
-  let lower: Map<string, string> | undefined;
-  for (const name of journalHeaders) {
-    let value = answer.headers[name];
-    if (value === undefined) {
-      lower ??= new Map(
-        Object.entries(answer.headers).map(([each, text]) => [each.toLowerCase(), text]),
-      );
-      value = lower.get(name.toLowerCase());
-    }
-    if (value !== undefined) headers[name] = value.slice(0, 256);
+  // One pass over the answer's few headers: a look-up per name, lower-cased only when unknown.
+  for (const name in answer.headers) {
+    const named = journalledNames.get(name) ?? journalledNames.get(name.toLowerCase());
+    if (named !== undefined) headers[named] = (answer.headers[name] as string).slice(0, 256);
   }
   return headers;
 }
@@ -160,16 +163,24 @@ export function journalPolicy(
     return { body: shown.slice(0, bodyChars), bodyBytes: bytes.byteLength, bodyTruncated: true };
   };
 
+  /** What a request's body leaves in its record. */
+  type KeptBody = Pick<JournalRecord, 'body' | 'bodyBytes' | 'bodyTruncated'>;
+
+  // One object literal of one shape per record, no spreads: a request costs one allocation here.
   const add = (
     seq: number,
     atMs: number,
     realMs: number,
     request: FakeRequest,
-    where: { readonly path: string; readonly query: string },
+    path: string,
+    query: string,
+    operationId: OperationId | null,
+    keyId: string,
+    clientId: string,
+    refusedEarly: boolean,
     answer: Answer,
     started: number,
-    about: Pick<JournalRecord, 'operationId' | 'keyId' | 'clientId' | 'refusedEarly'>,
-    body: Pick<JournalRecord, 'body' | 'bodyBytes' | 'bodyTruncated'>,
+    kept: KeptBody,
   ) => {
     const injected = injectedBy(answer);
     journal.add({
@@ -177,9 +188,11 @@ export function journalPolicy(
       atMs,
       realMs,
       method: request.method,
-      path: where.path,
-      query: where.query,
-      ...about,
+      path,
+      query,
+      operationId,
+      keyId,
+      clientId,
       connection: request.connection ?? inProcess,
       status: answer.status,
       errorCode: answer.errorCode ?? null,
@@ -189,12 +202,15 @@ export function journalPolicy(
       // A whole answer stubbed at runtime (issue 39, point 2) sets this from its own mark.
       stubbed: false,
       dropped: isDropped(answer),
+      refusedEarly,
       durationMs: Math.round((performance.now() - started) * 1000) / 1000,
-      ...body,
+      body: kept.body,
+      bodyBytes: kept.bodyBytes,
+      bodyTruncated: kept.bodyTruncated,
     });
   };
 
-  const noBody = { body: null, bodyBytes: 0, bodyTruncated: false } as const;
+  const noBody: KeptBody = { body: null, bodyBytes: 0, bodyTruncated: false };
 
   // A promise reaction rather than an async step: no suspended frame per request.
   const passThrough: Step = (_context, next) => next();
@@ -204,15 +220,22 @@ export function journalPolicy(
     const seq = journal.arrive();
     return next().then((answer) => {
       const { request, url, now } = context;
-      const about = {
-        operationId: context.get(routeSlot)?.route.operationId ?? null,
-        keyId: context.get(keyIdSlot) ?? '-',
-        clientId: clientIds(context),
-        refusedEarly: false,
-      };
-      const where = { path: url.pathname, query: url.search };
-      const record = (body: Pick<JournalRecord, 'body' | 'bodyBytes' | 'bodyTruncated'>) => {
-        add(seq, now, realMs, request, where, answer, started, about, body);
+      const record = (kept: KeptBody) => {
+        add(
+          seq,
+          now,
+          realMs,
+          request,
+          url.pathname,
+          url.search,
+          context.get(routeSlot)?.route.operationId ?? null,
+          context.get(keyIdSlot) ?? '-',
+          clientIds(context),
+          false,
+          answer,
+          started,
+          kept,
+        );
         return answer;
       };
       if (!mayHaveBody(request.method)) return record(noBody);
@@ -237,26 +260,31 @@ export function journalPolicy(
       const start = pathStart(request.url);
       const target = request.url.slice(start, start + 8192);
       const queryAt = target.indexOf('?');
-      const where =
+      const [path, query] =
         url !== undefined
-          ? { path: url.pathname, query: url.search }
+          ? [url.pathname, url.search]
           : queryAt === -1
-            ? { path: target, query: '' }
-            : { path: target.slice(0, queryAt), query: target.slice(queryAt) };
+            ? [target, '']
+            : [target.slice(0, queryAt), target.slice(queryAt)];
       // The client id needs a context: an early refusal has none, so its header is read as is
       // and redacted with the rest of the entry when it is read.
       const clientId = (request.header('x-client-id') ?? request.header('user-agent') ?? '-')
         .replace(/[^\x20-\x7e]/g, '?')
         .slice(0, 64);
+      const seq = journal.arrive();
       add(
-        journal.arrive(),
+        seq,
         clock.now(),
         Date.now(),
         request,
-        where,
+        path,
+        query,
+        null,
+        '-',
+        clientId,
+        true,
         answer,
         started,
-        { operationId: null, keyId: '-', clientId, refusedEarly: true },
         noBody,
       );
     },

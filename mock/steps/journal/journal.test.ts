@@ -51,6 +51,11 @@ test('past maxEntries the oldest entries go, and the answer counts them', () => 
   expect(read.bounds).toEqual({ maxEntries: 3, maxBytes: 1_000_000, bodyChars: 2048 });
   journal.clear();
   expect(journal.read({})).toMatchObject({ total: 0, dropped: 0 });
+  // Long past the bound (the kept records' array is cut now and then): still the newest three.
+  for (let seq = 1; seq <= 5000; seq++) journal.add(record(seq));
+  expect(journal.read({})).toMatchObject({ total: 3, dropped: 4997 });
+  expect(journal.read({}).requests.map((entry) => entry.seq)).toEqual([5000, 4999, 4998]);
+  expect((journal.save() as { records: unknown[] }).records).toHaveLength(3);
 });
 
 test('past maxBytes the oldest entries go, whatever their count', () => {

@@ -99,23 +99,31 @@ function entryOf(record: JournalRecord): JournalEntry {
 
 /** Creates an empty journal within `bounds`, read through `redaction`. */
 export function createJournal(bounds: JournalBounds, redaction: Redaction): Journal {
-  /** In the order they were answered: the oldest answered goes first. */
-  let records: JournalRecord[] = [];
+  /**
+   * In the order they were answered, the oldest first, from `head` on: letting the oldest go
+   * moves `head` (a splice of a full journal moved every record, 16 µs a request), and the array
+   * is cut once half of it is gone.
+   */
+  let records: (JournalRecord | undefined)[] = [];
+  let head = 0;
   let bytes = 0;
   let dropped = 0;
   let arrivals = 0;
   let changes = 0;
 
+  const kept = (): JournalRecord[] => records.slice(head) as JournalRecord[];
+
   const trim = () => {
-    let gone = 0;
-    while (records.length - gone > bounds.maxEntries || bytes > bounds.maxBytes) {
-      bytes -= sizeOf(records[gone] as JournalRecord);
-      gone += 1;
+    while (records.length - head > bounds.maxEntries || bytes > bounds.maxBytes) {
+      bytes -= sizeOf(records[head] as JournalRecord);
+      records[head] = undefined;
+      head += 1;
+      dropped += 1;
     }
-    if (gone === 0) return;
-    // One splice for a run of them; a full journal lets one go per request.
-    records.splice(0, gone);
-    dropped += gone;
+    if (head > 1024 && head * 2 > records.length) {
+      records = records.slice(head);
+      head = 0;
+    }
   };
 
   return {
@@ -129,7 +137,7 @@ export function createJournal(bounds: JournalBounds, redaction: Redaction): Jour
     },
     read(filter) {
       const matching: JournalEntry[] = [];
-      for (const record of records) {
+      for (const record of kept()) {
         const entry = entryOf(record);
         if (mismatches(entry, filter).length === 0) matching.push(entry);
       }
@@ -145,6 +153,7 @@ export function createJournal(bounds: JournalBounds, redaction: Redaction): Jour
     },
     clear() {
       records = [];
+      head = 0;
       bytes = 0;
       dropped = 0;
       // Numbered from 1 again: after a reset, #1 is the first request the test made.
@@ -152,11 +161,12 @@ export function createJournal(bounds: JournalBounds, redaction: Redaction): Jour
       changes += 1;
     },
     changes: () => changes,
-    save: () => ({ records: records.slice(), dropped, arrivals }),
+    save: () => ({ records: kept(), dropped, arrivals }),
     load(saved) {
       if (saved === undefined)
         return () => {
           records = [];
+          head = 0;
           bytes = 0;
           dropped = 0;
           changes += 1;
@@ -165,19 +175,20 @@ export function createJournal(bounds: JournalBounds, redaction: Redaction): Jour
         throw new SessionStateError('is not {"records": [...], "dropped": n, "arrivals": n}');
       if (!isCount(saved.dropped) || !isCount(saved.arrivals))
         throw new SessionStateError('dropped and arrivals must be whole numbers');
-      const kept = saved.records.map(checkedRecord);
-      const keptBytes = kept.reduce((sum, record) => sum + sizeOf(record), 0);
-      if (kept.length > bounds.maxEntries || keptBytes > bounds.maxBytes)
+      const loaded = saved.records.map(checkedRecord);
+      const keptBytes = loaded.reduce((sum, record) => sum + sizeOf(record), 0);
+      if (loaded.length > bounds.maxEntries || keptBytes > bounds.maxBytes)
         throw new SessionStateError(
           `holds more than ${bounds.maxEntries} records or ${bounds.maxBytes} bytes`,
         );
       const { dropped: keptDropped, arrivals: keptArrivals } = saved;
       return () => {
-        records = kept;
+        records = loaded;
+        head = 0;
         bytes = keptBytes;
         dropped = keptDropped;
         // Never back: a request arriving after the load is numbered after every kept one.
-        arrivals = Math.max(arrivals, keptArrivals, ...kept.map((record) => record.seq));
+        arrivals = Math.max(arrivals, keptArrivals, ...loaded.map((record) => record.seq));
         changes += 1;
       };
     },
