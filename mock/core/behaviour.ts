@@ -8,7 +8,7 @@
  */
 
 import { type Answer, errorAnswer } from '../base/messages/answer.ts';
-import type { FakeRequest } from '../base/messages/fake-request.ts';
+import type { BodyBytes, FakeRequest } from '../base/messages/fake-request.ts';
 import { createRedaction, type Redaction } from '../base/messages/redaction.ts';
 import { type KeySecrets, keySecrets } from '../base/quota/plans.ts';
 import type { ResolvedConfig } from '../pipeline/config/config.ts';
@@ -210,6 +210,12 @@ export interface Behaviour {
    * Authorization header, if any) names a valid key; else the anonymous limits.
    */
   rateLimitHeaders(authorization: string | null): Record<string, string>;
+  /**
+   * Records an answer a door gave itself, before the core saw the request (the HTTP door's 413
+   * for a body over the cap, its 400 for a missing Host): the request log and the journal show
+   * it as refused early. `started` is `performance.now()` when the request arrived.
+   */
+  refusedByDoor(request: FakeRequest, answer: Answer, started: number, body: BodyBytes): void;
 }
 
 /** Whether `path` (with any query) is `prefix` itself or below it. */
@@ -262,9 +268,10 @@ export function createBehaviour(
     url: URL | undefined,
     answer: Answer,
     started: number,
+    body?: BodyBytes,
   ) => {
     log.record(request, url, answer, started);
-    journal.record(request, url, answer, started);
+    journal.record(request, url, answer, started, body);
     return answer;
   };
 
@@ -305,5 +312,14 @@ export function createBehaviour(
     answer,
     owns: (url) => ownsUrl(config, url),
     rateLimitHeaders,
+    refusedByDoor: (request, answer, started, body) => {
+      let url: URL | undefined;
+      try {
+        url = new URL(request.url);
+      } catch {
+        // Shown as its text, as the core's own early refusals of an unparsable target are.
+      }
+      refuseEarly(request, url, answer, started, body);
+    },
   };
 }

@@ -147,3 +147,27 @@ test('DELETE /__control/requests clears the journal; the next request is #1 agai
   expect(plain.status).toBe(400);
   expect((await journal()).total).toBe(1);
 });
+
+test('a body over the cap, refused by the HTTP door before the fake reads it, is journalled as refused early', async () => {
+  const res = await fetch(`${base}/v1/pets`, {
+    method: 'POST',
+    headers: { ...free, ...json },
+    body: 'x'.repeat(2 * 1024 * 1024),
+  });
+  expect(res.status).toBe(413);
+  const [refused] = (await journal()).requests;
+  expect(refused).toMatchObject({
+    method: 'POST',
+    path: '/v1/pets',
+    status: 413,
+    errorCode: 'payload_too_large',
+    refusedEarly: true,
+    clientId: 'qa-script',
+    // Refused unread: its size is not known, and no part of it is kept.
+    body: null,
+    bodyBytes: null,
+    bodyTruncated: true,
+    // The caller's window, nothing spent (docs/fake.md: refusals before the rate limit).
+    headers: { 'X-RateLimit-Limit': '60', 'X-RateLimit-Remaining': '60' },
+  });
+});

@@ -61,8 +61,17 @@ interface JournalParts {
 /** The journal policy, with what the core records into it besides its step. */
 export interface JournalPolicy extends Policy<JournalControl> {
   readonly step: Step;
-  /** Records an answer the core gave before any pipeline ran (`refusedEarly`). */
-  record(request: FakeRequest, url: URL | undefined, answer: Answer, started: number): void;
+  /**
+   * Records an answer given before any pipeline ran (`refusedEarly`), with the body a door read
+   * (or refused unread) before it refused the request.
+   */
+  record(
+    request: FakeRequest,
+    url: URL | undefined,
+    answer: Answer,
+    started: number,
+    body?: BodyBytes,
+  ): void;
 }
 
 /** Most characters of a body kept in an entry. */
@@ -255,7 +264,7 @@ export function journalPolicy(
 
   return {
     step,
-    record(request, url, answer, started) {
+    record(request, url, answer, started, body) {
       if (maxEntries === 0) return;
       const start = pathStart(request.url);
       const target = request.url.slice(start, start + 8192);
@@ -271,6 +280,8 @@ export function journalPolicy(
       const clientId = (request.header('x-client-id') ?? request.header('user-agent') ?? '-')
         .replace(/[^\x20-\x7e]/g, '?')
         .slice(0, 64);
+      // The body a door read already (or refused unread); the core's own refusals read none.
+      const kept = body === undefined ? noBody : keptBody(body);
       const seq = journal.arrive();
       add(
         seq,
@@ -285,7 +296,7 @@ export function journalPolicy(
         true,
         answer,
         started,
-        noBody,
+        kept,
       );
     },
     reset: () => journal.clear(),
