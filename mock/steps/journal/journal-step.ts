@@ -108,21 +108,30 @@ const inProcess = 'in-process';
 
 const utf8 = new TextDecoder();
 
-/** The journalled headers by their name as the fake's steps spell it, and lower-cased. */
-const journalledNames = new Map<string, (typeof journalHeaders)[number]>(
-  journalHeaders.flatMap((name) => [
-    [name, name],
-    [name.toLowerCase(), name],
-  ]),
-);
+/**
+ * What each header name an answer carried is, among the journalled ones (`null`: none), worked
+ * out once per name: answers carry the same few names on every request. Bounded, as a stub may
+ * add names of its own.
+ */
+const journalledNames = new Map<string, (typeof journalHeaders)[number] | null>();
+
+function journalledName(name: string): (typeof journalHeaders)[number] | null {
+  let named = journalledNames.get(name);
+  if (named === undefined) {
+    const lower = name.toLowerCase();
+    named = journalHeaders.find((each) => each.toLowerCase() === lower) ?? null;
+    if (journalledNames.size >= 256) journalledNames.clear();
+    journalledNames.set(name, named);
+  }
+  return named;
+}
 
 /** The journalled headers of an answer, as sent (a stub may spell them in any case). */
 function headersOf(answer: Answer): JournalEntry['headers'] {
   const headers: Record<string, string> = {};
-  // One pass over the answer's few headers: a look-up per name, lower-cased only when unknown.
   for (const name in answer.headers) {
-    const named = journalledNames.get(name) ?? journalledNames.get(name.toLowerCase());
-    if (named !== undefined) headers[named] = (answer.headers[name] as string).slice(0, 256);
+    const named = journalledName(name);
+    if (named !== null) headers[named] = (answer.headers[name] as string).slice(0, 256);
   }
   return headers;
 }

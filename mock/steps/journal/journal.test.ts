@@ -58,6 +58,29 @@ test('past maxEntries the oldest entries go, and the answer counts them', () => 
   expect((journal.save() as { records: unknown[] }).records).toHaveLength(3);
 });
 
+test('the journal grows as it fills, and past its bound wraps round, oldest going first', () => {
+  const journal = createJournal(
+    { maxEntries: 200, maxBytes: 1_000_000, bodyChars: 2048 },
+    noSecrets,
+  );
+  for (let seq = 1; seq <= 150; seq++) journal.add(record(seq, `body ${seq}`));
+  let read = journal.read({});
+  expect(read.total).toBe(150);
+  expect(read.requests.map((entry) => entry.seq)).toEqual(
+    Array.from({ length: 150 }, (_, index) => 150 - index),
+  );
+  for (let seq = 151; seq <= 450; seq++) journal.add(record(seq, `body ${seq}`));
+  read = journal.read({});
+  expect(read).toMatchObject({ total: 200, dropped: 250 });
+  expect(read.requests.map((entry) => entry.seq)).toEqual(
+    Array.from({ length: 200 }, (_, index) => 450 - index),
+  );
+  // Every field comes back as it went in.
+  expect(read.requests.at(-1)).toMatchObject({ seq: 251, body: 'body 251', bodyBytes: 8 });
+  const { realMs: _real, ...fields } = record(450, 'body 450');
+  expect(read.requests[0]).toMatchObject({ ...fields, at: new Date(fields.atMs).toISOString() });
+});
+
 test('past maxBytes the oldest entries go, whatever their count', () => {
   // Each entry with a 2000-character body counts about 2.7 KB: 10 KB holds three of them.
   const journal = createJournal({ maxEntries: 1000, maxBytes: 10_000, bodyChars: 2048 }, noSecrets);
@@ -165,7 +188,7 @@ test("the journal's session state goes out and back whole, and a state that is n
   const bad = (value: unknown) => () => other.load(value);
   expect(bad({ records: 'none', dropped: 0, arrivals: 0 })).toThrow(SessionStateError);
   expect(bad({ records: [{ ...record(1), status: '200' }], dropped: 0, arrivals: 1 })).toThrow(
-    /status is not a whole number/,
+    /status is not a whole number from 100 to 599/,
   );
   expect(
     bad({ records: [{ ...record(1), headers: { 'Set-Cookie': 'x' } }], dropped: 0, arrivals: 1 }),

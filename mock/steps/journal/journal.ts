@@ -10,32 +10,9 @@ import type { Redaction } from '../../base/messages/redaction.ts';
 import { SessionStateError } from '../../pipeline/session.ts';
 import { type JournalAnswer, type JournalEntry, journalHeaders } from './journal-entry.ts';
 import { type CheckedFilter, mismatches } from './journal-filter.ts';
+import { createRecordRing, type JournalRecord } from './record-ring.ts';
 
-/** One request as kept: the entry's fields, times as numbers, strings not yet redacted. */
-export interface JournalRecord {
-  readonly seq: number;
-  readonly atMs: number;
-  readonly realMs: number;
-  readonly method: string;
-  readonly path: string;
-  readonly query: string;
-  readonly operationId: OperationId | null;
-  readonly keyId: string;
-  readonly clientId: string;
-  readonly connection: string;
-  readonly status: number;
-  readonly errorCode: string | null;
-  readonly headers: JournalEntry['headers'];
-  readonly forced: boolean;
-  readonly chaos: boolean;
-  readonly stubbed: boolean;
-  readonly dropped: boolean;
-  readonly refusedEarly: boolean;
-  readonly durationMs: number;
-  readonly body: string | null;
-  readonly bodyBytes: number | null;
-  readonly bodyTruncated: boolean;
-}
+export type { JournalRecord } from './record-ring.ts';
 
 /** The journal's bounds. */
 export interface JournalBounds {
@@ -99,41 +76,31 @@ function entryOf(record: JournalRecord): JournalEntry {
 
 /** Creates an empty journal within `bounds`, read through `redaction`. */
 export function createJournal(bounds: JournalBounds, redaction: Redaction): Journal {
-  /**
-   * In the order they were answered, the oldest first, from `head` on: letting the oldest go
-   * moves `head` (a splice of a full journal moved every record, 16 µs a request), and the array
-   * is cut once half of it is gone.
-   */
-  let records: (JournalRecord | undefined)[] = [];
-  let head = 0;
+  /** In the order they were answered, the oldest first. */
+  let ring = createRecordRing(bounds.maxEntries);
   let bytes = 0;
   let dropped = 0;
   let arrivals = 0;
   let changes = 0;
 
-  const kept = (): JournalRecord[] => records.slice(head) as JournalRecord[];
-
-  const trim = () => {
-    while (records.length - head > bounds.maxEntries || bytes > bounds.maxBytes) {
-      bytes -= sizeOf(records[head] as JournalRecord);
-      records[head] = undefined;
-      head += 1;
-      dropped += 1;
-    }
-    if (head > 1024 && head * 2 > records.length) {
-      records = records.slice(head);
-      head = 0;
-    }
-  };
+  const kept = (): JournalRecord[] => ring.records();
 
   return {
     bounds,
     arrive: () => ++arrivals,
     add(record) {
-      records.push(record);
-      bytes += sizeOf(record);
+      const size = sizeOf(record);
+      // The oldest go first, until the record fits both bounds.
+      while (
+        ring.count > 0 &&
+        (ring.count >= bounds.maxEntries || bytes + size > bounds.maxBytes)
+      ) {
+        bytes -= ring.dropOldest();
+        dropped += 1;
+      }
+      ring.push(record, size);
+      bytes += size;
       changes += 1;
-      trim();
     },
     read(filter) {
       const matching: JournalEntry[] = [];
@@ -152,8 +119,7 @@ export function createJournal(bounds: JournalBounds, redaction: Redaction): Jour
       };
     },
     clear() {
-      records = [];
-      head = 0;
+      ring = createRecordRing(bounds.maxEntries);
       bytes = 0;
       dropped = 0;
       // Numbered from 1 again: after a reset, #1 is the first request the test made.
@@ -165,8 +131,7 @@ export function createJournal(bounds: JournalBounds, redaction: Redaction): Jour
     load(saved) {
       if (saved === undefined)
         return () => {
-          records = [];
-          head = 0;
+          ring = createRecordRing(bounds.maxEntries);
           bytes = 0;
           dropped = 0;
           changes += 1;
@@ -183,8 +148,8 @@ export function createJournal(bounds: JournalBounds, redaction: Redaction): Jour
         );
       const { dropped: keptDropped, arrivals: keptArrivals } = saved;
       return () => {
-        records = loaded;
-        head = 0;
+        ring = createRecordRing(bounds.maxEntries);
+        for (const record of loaded) ring.push(record, sizeOf(record));
         bytes = keptBytes;
         dropped = keptDropped;
         // Never back: a request arriving after the load is numbered after every kept one.
@@ -221,7 +186,12 @@ function checkedRecord(value: unknown): JournalRecord {
       fail(`${field} is not text of at most 16384 characters`);
   for (const field of flagFields)
     if (typeof value[field] !== 'boolean') fail(`${field} is not true or false`);
-  if (!Number.isInteger(value.status)) fail('status is not a whole number');
+  if (
+    !Number.isInteger(value.status) ||
+    (value.status as number) < 100 ||
+    (value.status as number) > 599
+  )
+    fail('status is not a whole number from 100 to 599');
   for (const field of ['operationId', 'errorCode', 'body'] as const)
     if (value[field] !== null && typeof value[field] !== 'string')
       fail(`${field} is neither text nor null`);
