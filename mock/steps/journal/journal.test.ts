@@ -55,7 +55,9 @@ test('past maxEntries the oldest entries go, and the answer counts them', () => 
   for (let seq = 1; seq <= 5000; seq++) journal.add(record(seq));
   expect(journal.read({})).toMatchObject({ total: 3, dropped: 4997 });
   expect(journal.read({}).requests.map((entry) => entry.seq)).toEqual([5000, 4999, 4998]);
-  expect((journal.save() as { records: unknown[] }).records).toHaveLength(3);
+  expect((journal.save() as { columns: { seq: unknown[] } }).columns.seq).toEqual([
+    4998, 4999, 5000,
+  ]);
 });
 
 test('the journal grows as it fills, and past its bound wraps round, oldest going first', () => {
@@ -186,18 +188,25 @@ test("the journal's session state goes out and back whole, and a state that is n
   // The next arrival is numbered after every kept one.
   expect(other.arrive()).toBe(8);
   const bad = (value: unknown) => () => other.load(value);
-  expect(bad({ records: 'none', dropped: 0, arrivals: 0 })).toThrow(SessionStateError);
-  expect(bad({ records: [{ ...record(1), status: '200' }], dropped: 0, arrivals: 1 })).toThrow(
+  /** The saved journal with one column changed. */
+  const changed = (field: string, values: unknown[]) => {
+    const copy = structuredClone(saved) as { columns: Record<string, unknown[]> };
+    copy.columns[field] = values;
+    return copy;
+  };
+  const five = (value: unknown, rest: unknown) => [value, rest, rest, rest, rest];
+  expect(bad({ columns: 'none', dropped: 0, arrivals: 0 })).toThrow(SessionStateError);
+  expect(bad(changed('status', five('200', 200)))).toThrow(
     /status is not a whole number from 100 to 599/,
   );
-  expect(
-    bad({ records: [{ ...record(1), headers: { 'Set-Cookie': 'x' } }], dropped: 0, arrivals: 1 }),
-  ).toThrow(/headers are not text under X-RateLimit-Limit/);
-  expect(bad({ records: [{ ...record(1), atMs: 1e20 }], dropped: 0, arrivals: 1 })).toThrow(
-    /atMs is not a time in Date's range/,
+  expect(bad(changed('status', [200]))).toThrow(/of one length/);
+  expect(bad(changed('Retry-After', five(7, null)))).toThrow(
+    /headers are not text under X-RateLimit-Limit/,
   );
-  const tooMany = Array.from({ length: 6 }, (_, index) => record(index + 1));
-  expect(bad({ records: tooMany, dropped: 0, arrivals: 6 })).toThrow(/more than 5 records/);
+  expect(bad(changed('atMs', five(1e20, 0)))).toThrow(/atMs is not a time in Date's range/);
+  const big = createJournal({ maxEntries: 6, maxBytes: 100_000, bodyChars: 2048 }, noSecrets);
+  for (let seq = 1; seq <= 6; seq++) big.add(record(seq));
+  expect(bad(big.save())).toThrow(/more than 5 records/);
   // Refused loads changed nothing.
   expect(other.read({})).toEqual(journal.read({}));
 });

@@ -10,7 +10,7 @@ import type { Redaction } from '../../base/messages/redaction.ts';
 import { SessionStateError } from '../../pipeline/session.ts';
 import { type JournalAnswer, type JournalEntry, journalHeaders } from './journal-entry.ts';
 import { type CheckedFilter, mismatches } from './journal-filter.ts';
-import { createRecordRing, type JournalRecord } from './record-ring.ts';
+import { createRecordRing, type JournalRecord, recordsOfColumns } from './record-ring.ts';
 
 export type { JournalRecord } from './record-ring.ts';
 
@@ -127,7 +127,7 @@ export function createJournal(bounds: JournalBounds, redaction: Redaction): Jour
       changes += 1;
     },
     changes: () => changes,
-    save: () => ({ records: kept(), dropped, arrivals }),
+    save: () => ({ columns: ring.columns(), dropped, arrivals }),
     load(saved) {
       if (saved === undefined)
         return () => {
@@ -136,11 +136,14 @@ export function createJournal(bounds: JournalBounds, redaction: Redaction): Jour
           dropped = 0;
           changes += 1;
         };
-      if (!isJsonObject(saved) || !Array.isArray(saved.records))
-        throw new SessionStateError('is not {"records": [...], "dropped": n, "arrivals": n}');
+      const records = isJsonObject(saved) ? recordsOfColumns(saved.columns) : undefined;
+      if (!isJsonObject(saved) || records === undefined)
+        throw new SessionStateError(
+          'is not {"columns": {field: [...], ...} of one length, "dropped": n, "arrivals": n}',
+        );
       if (!isCount(saved.dropped) || !isCount(saved.arrivals))
         throw new SessionStateError('dropped and arrivals must be whole numbers');
-      const loaded = saved.records.map(checkedRecord);
+      const loaded = records.map(checkedRecord);
       const keptBytes = loaded.reduce((sum, record) => sum + sizeOf(record), 0);
       if (loaded.length > bounds.maxEntries || keptBytes > bounds.maxBytes)
         throw new SessionStateError(
