@@ -94,7 +94,7 @@ export interface RecordRing {
 }
 
 /** The records as one array per field (plain data, JSON and structured-clone safe). */
-export type SavedColumns = Record<string, readonly (string | number | boolean | null)[]>;
+type SavedColumns = Record<string, readonly (string | number | boolean | null)[]>;
 
 /** The fields a record has, in the order columns are saved. */
 const recordFields = [
