@@ -3,7 +3,8 @@
  * door, `fake.fetch`, the msw handlers, the browser's shared fake), what WireMock keeps at
  * `GET /__admin/requests`. It brings its option, its control functions and routes
  * (`GET`/`DELETE /__control/requests`), its flag and its session state, so the journal is kept
- * with the fake's session across restarts, takeovers and reloads as coverage and the Pact are.
+ * with the fake's session (in the browser, across reloads and takeovers) as coverage and the
+ * Pact are.
  *
  * Its step is the outermost of the interface's pipeline and of the preflight's (so it sees every
  * answer with the headers every answer carries), and the core hands it the answers it gives
