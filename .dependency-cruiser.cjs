@@ -5,8 +5,8 @@
  *                      quota arithmetic (windows, bans, plans, key format, Retry-After), ConfigError;
  *   2. mock/pipeline/  the generic pipeline (requests, answers, steps, slots), the fake's state and
  *                      session, and its configuration (pipeline/config/);
- *   3. mock/steps/     the steps and what they own: store, routes, policies, control, qa, each a
- *                      folder that imports only the ones before it in that list;
+ *   3. mock/steps/     the steps and what they own: store, routes, policies, control, qa,
+ *                      journal, each a folder that imports only the ones before it in that list;
  *   4. mock/core/      the behaviour core that wires the steps;
  *   5. mock/adapters/  the doors that need no environment (fake.fetch, the msw handlers);
  *   6. mock/*.ts       createFake (fake.ts) and the package's entries that give it: the root
@@ -31,7 +31,7 @@ const mockLayers = [
   '^mock/doors/',
 ];
 /** The folders of mock/steps/, in the order they may import each other. */
-const stepFolders = ['store', 'routes', 'policies', 'control', 'qa'];
+const stepFolders = ['store', 'routes', 'policies', 'control', 'qa', 'journal'];
 /**
  * The folders of contract-tests/, lowest first: the ground (errors, the interface as data, the
  * HTTP client), what a check is and the checks, how a run goes, what it reports, who it runs
@@ -79,7 +79,7 @@ module.exports = {
       name: `steps-${folder}-stays-down`,
       severity: 'error',
       comment:
-        'The folders of mock/steps/ import only the ones before them: store, routes, policies, control, qa.',
+        'The folders of mock/steps/ import only the ones before them: store, routes, policies, control, qa, journal.',
       from: { path: `^mock/steps/${folder}/`, pathNot: test },
       to: { path: stepFolders.slice(index + 1).map((later) => `^mock/steps/${later}/`) },
     })),

@@ -10,6 +10,7 @@ export const sections = [
   'throughput',
   'cold-start',
   'in-process',
+  'journal',
   'scale',
   'harness',
   'proxy',

@@ -6,6 +6,7 @@ import type { BrowserResult } from './browser.ts';
 import type { ColdStartResult } from './cold-start.ts';
 import type { HarnessResult } from './harness.ts';
 import type { InProcessResult } from './in-process.ts';
+import type { JournalCostResult } from './journal-cost.ts';
 import { formatLoad, type Machine } from './machine.ts';
 import type { BenchOptions } from './options.ts';
 import type { ProxyOverheadResult } from './proxy-overhead.ts';
@@ -24,6 +25,7 @@ export interface ReportInput extends RunResults {
   readonly loadAfter: readonly number[];
   readonly options: BenchOptions;
   readonly inProcess?: InProcessResult | undefined;
+  readonly journal?: JournalCostResult | undefined;
   readonly proxy?: ProxyOverheadResult | undefined;
   readonly browser?: BrowserResult | undefined;
   readonly checks: readonly TargetCheck[];
@@ -184,6 +186,22 @@ function inProcessSection(result: InProcessResult): string[] {
   ];
 }
 
+function journalSection(result: JournalCostResult): string[] {
+  return [
+    '## The request journal',
+    '',
+    `The fake as \`npm start\` runs it, twice: the request journal on (its default, 1000 entries, filled by the warm-up, so each request also lets the oldest go) and off (\`--journal-entries 0\`); ${result.seconds} s a run, median of ${result.rounds} interleaved rounds.`,
+    '',
+    '| Request | req/s on | req/s off | CPU µs/req on | CPU µs/req off | what journalling costs a request |',
+    '|---|---|---|---|---|---|',
+    ...result.rows.map(
+      (row) =>
+        `| ${row.label} | ${n(row.onRps)} | ${n(row.offRps)} | ${n(row.onCpuUs, 1)} | ${n(row.offCpuUs, 1)} | ${n(row.onCpuUs - row.offCpuUs, 1)} µs CPU (${percent(ratio(row.onCpuUs - row.offCpuUs, row.offCpuUs))}) |`,
+    ),
+    '',
+  ];
+}
+
 function scaleSection(result: ScaleResult): string[] {
   const sizes = result.sizes;
   const first = sizes[0] as number;
@@ -290,6 +308,7 @@ export function renderReport(input: ReportInput): string {
   if (input.throughput) lines.push(...throughputSection(input.throughput));
   if (input.coldStart) lines.push(...coldStartSection(input.coldStart));
   if (input.inProcess) lines.push(...inProcessSection(input.inProcess));
+  if (input.journal) lines.push(...journalSection(input.journal));
   if (input.scale) lines.push(...scaleSection(input.scale));
   if (input.harness) lines.push(...harnessSection(input.harness));
   if (input.proxy) lines.push(...proxySection(input.proxy));

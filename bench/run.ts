@@ -1,6 +1,6 @@
 /**
  * `npm run bench`: measures the fake against Prism and the bare ceiling, its cold start, its
- * in-process cost, its behaviour at scale, the contract harness's cost, the latency its proxy
+ * in-process cost, what its request journal costs a request, its behaviour at scale, the contract harness's cost, the latency its proxy
  * adds and a request through the browser door (one tab, two tabs), in one run; prints
  * MET or MISSED against each target; writes bench/results.md and bench/throughput.svg.
  * See bench/README.md.
@@ -13,6 +13,7 @@ import { throughputChart } from './chart.ts';
 import { type ColdStartResult, measureColdStart } from './cold-start.ts';
 import { type HarnessResult, measureHarness } from './harness.ts';
 import { type InProcessResult, measureInProcess } from './in-process.ts';
+import { type JournalCostResult, measureJournalCost } from './journal-cost.ts';
 import { describeMachine, formatLoad, loadAverage } from './machine.ts';
 import { type BenchOptions, parseOptions, type Section, usage } from './options.ts';
 import { BenchError } from './processes.ts';
@@ -89,6 +90,9 @@ async function main(): Promise<number> {
     failures,
     () => measureInProcess(options, log),
   );
+  const journal: JournalCostResult | undefined = await section('journal', options, failures, () =>
+    measureJournalCost(options, log),
+  );
   const scale: ScaleResult | undefined = await section('scale', options, failures, () =>
     measureScale(options, log),
   );
@@ -124,6 +128,7 @@ async function main(): Promise<number> {
       throughput,
       coldStart,
       inProcess,
+      journal,
       scale,
       harness,
       proxy,

@@ -40,6 +40,8 @@ export type { BadQueryChoice, FakeProfile, ProfileChoices } from './pipeline/con
 export { ControlInputError } from './pipeline/control-input-error.ts';
 export type { StorePersistence, StoreSnapshot } from './pipeline/persistence.ts';
 export type { KeyInfo, ResetSeed } from './steps/control/control.ts';
+export type { JournalAnswer, JournalEntry } from './steps/journal/journal-entry.ts';
+export type { JournalFilter } from './steps/journal/journal-filter.ts';
 export type {
   ChaosRule,
   ChaosSettings,

@@ -1,12 +1,14 @@
 /**
  * `petstore-fake/qa`: the helpers that judge what a fake saw, in a test or after a whole suite:
- * the interface coverage and client compliance gates, the merges of every test file's coverage
- * and Pact parts, and the coverage formats. The records they read and write are the root entry's
+ * the request journal's count with its near misses, the interface coverage and client compliance
+ * gates, the merges of every test file's coverage and Pact parts, and the coverage formats. The records they read and write are the root entry's
  * types (index.ts), which `fake.control` gives.
  */
 export type { CoverageFormat } from './base/contract/coverage-formats.ts';
 export { formatCoverage } from './base/contract/coverage-formats.ts';
 export { CoverageMergeError, mergeCoverage } from './base/contract/merge-coverage.ts';
+export type { NearMiss, RequestCount } from './steps/journal/expect-requests.ts';
+export { expectRequests, RequestCountError } from './steps/journal/expect-requests.ts';
 export type { ClientComplianceOptions } from './steps/qa/expect-client-compliance.ts';
 export {
   ClientComplianceError,

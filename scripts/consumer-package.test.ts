@@ -339,7 +339,13 @@ test('every value a Node entry exports is in the README, openapi.yaml resolves, 
   expect(entries['petstore-fake/node']).toContain('createFakeServer');
   // The root is the front door: the QA helpers are petstore-fake/qa's, and only there.
   expect(entries['petstore-fake/qa']).toEqual(
-    expect.arrayContaining(['expectInterfaceCoverage', 'mergePacts', 'formatCoverage']),
+    expect.arrayContaining([
+      'expectInterfaceCoverage',
+      'mergePacts',
+      'formatCoverage',
+      'expectRequests',
+      'RequestCountError',
+    ]),
   );
   for (const path of ['petstore-fake', 'petstore-fake/node'])
     expect(entries[path]?.filter((name) => entries['petstore-fake/qa']?.includes(name))).toEqual(

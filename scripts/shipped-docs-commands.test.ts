@@ -226,7 +226,8 @@ test('README.md, Set up: the second command starts the fake, the curl line answe
     'Recipe: 429 → Retry-After → ban → recovery, in seconds',
   );
   const steps = runShellBlock(given(recipe, { port }), projectEnv(), project.dir);
-  expect(steps.filter((step) => step.expectation.length > 0)).toHaveLength(6);
+  // 200 200 200 429; the bans; HTTP/1.1 200 OK; the 503; the stub; Prefer; the journal's last three statuses.
+  expect(steps.filter((step) => step.expectation.length > 0)).toHaveLength(7);
   expectAsDocumented(steps);
 }, 120_000);
 

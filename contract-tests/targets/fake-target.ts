@@ -126,6 +126,8 @@ function handlersBehaviour(fake: FakeWithCore, handlers: RequestHandler[]): Beha
   return {
     owns: (url) => fake.behaviour.owns(url),
     rateLimitHeaders: (authorization) => fake.behaviour.rateLimitHeaders(authorization),
+    refusedByDoor: (request, answer, started, body) =>
+      fake.behaviour.refusedByDoor(request, answer, started, body),
     async answer(request) {
       const bodyless = request.method === 'GET' || request.method === 'HEAD';
       const body = bodyless ? undefined : await request.body(Number.POSITIVE_INFINITY);

@@ -8,7 +8,7 @@
  */
 
 import { type Answer, errorAnswer } from '../base/messages/answer.ts';
-import type { FakeRequest } from '../base/messages/fake-request.ts';
+import type { BodyBytes, FakeRequest } from '../base/messages/fake-request.ts';
 import { createRedaction, type Redaction } from '../base/messages/redaction.ts';
 import { type KeySecrets, keySecrets } from '../base/quota/plans.ts';
 import type { ResolvedConfig } from '../pipeline/config/config.ts';
@@ -25,6 +25,11 @@ import {
 } from '../pipeline/pipeline.ts';
 import type { BaseControl } from '../steps/control/control.ts';
 import { controlPipeline } from '../steps/control/control-handlers.ts';
+import {
+  type JournalOptions,
+  type JournalPolicy,
+  journalPolicy,
+} from '../steps/journal/journal-step.ts';
 import { authenticateStep } from '../steps/policies/auth.ts';
 import { banStep } from '../steps/policies/ban-step.ts';
 import { type ClientIds, createClientIds } from '../steps/policies/client-ids.ts';
@@ -66,10 +71,18 @@ interface StepParts extends FakeState {
   readonly clientIds: ClientIds;
   readonly log: RequestLog;
   readonly routes: RouteTable;
+  /** The request journal: the preflight and the core's early refusals record into it too. */
+  readonly journal: JournalPolicy;
 }
 
 /** Builds one entry of the pipeline from the shared parts and the policy's own options. */
 type StepFactory = (parts: StepParts, options: never) => Step | Policy;
+
+/** The journal's entry: made with the parts, as three pipelines use it; its options and flag are its own. */
+function journalEntry(parts: StepParts, _options: JournalOptions): JournalPolicy {
+  return parts.journal;
+}
+journalEntry.commandLine = journalPolicy.commandLine;
 
 /**
  * The steps every `/v1` request runs through, in order: the first ones see the answer last
@@ -79,6 +92,7 @@ type StepFactory = (parts: StepParts, options: never) => Step | Policy;
  */
 const apiSteps = [
   (parts) => parts.log.step('api'),
+  journalEntry,
   (parts) => routingStep(parts.routes, parts.config.basePath),
   coveragePolicy,
   pactPolicy,
@@ -136,6 +150,7 @@ export type PolicyControls = Intersection<ControlOf<(typeof apiSteps)[number]>>;
 export interface ApiPipeline {
   readonly steps: readonly Step[];
   readonly log: RequestLog;
+  readonly journal: Pick<JournalPolicy, 'step' | 'record'>;
   /** Every policy's control functions, in one object. */
   readonly control: PolicyControls;
   /** Puts every policy's own state back as the fake started (a control reset). */
@@ -156,7 +171,7 @@ export function createApiPipeline(state: FakeState, options: PolicyOptions): Api
   // Every secret the fake ever held: a key a reset removed may still stand in kept coverage.
   const redaction = createRedaction({ secrets, remember: true });
   const clientIds = createClientIds(secrets, redaction);
-  const parts: StepParts = {
+  const shared = {
     ...state,
     secrets,
     redaction,
@@ -165,6 +180,7 @@ export function createApiPipeline(state: FakeState, options: PolicyOptions): Api
     log: createRequestLog({ onExchange: config.onExchange, redaction, clientIds }),
     routes: createRouteTable({ store: state.store, clock: state.clock, config }),
   };
+  const parts: StepParts = { ...shared, journal: journalPolicy(shared, options) };
   const entries = apiSteps.map((factory) =>
     (factory as (parts: StepParts, options: PolicyOptions) => Step | Policy)(parts, options),
   );
@@ -172,6 +188,7 @@ export function createApiPipeline(state: FakeState, options: PolicyOptions): Api
   return {
     steps: entries.map((entry) => ('step' in entry ? entry.step : entry)),
     log: parts.log,
+    journal: parts.journal,
     control: Object.assign({}, ...policies.map((policy) => policy.control)) as PolicyControls,
     reset: () => {
       for (const policy of policies) policy.reset();
@@ -198,6 +215,12 @@ export interface Behaviour {
    * Authorization header, if any) names a valid key; else the anonymous limits.
    */
   rateLimitHeaders(authorization: string | null): Record<string, string>;
+  /**
+   * Records an answer a door gave itself, before the core saw the request (the HTTP door's 413
+   * for a body over the cap, its 400 for a missing Host): the request log and the journal show
+   * it as refused early. `started` is `performance.now()` when the request arrived.
+   */
+  refusedByDoor(request: FakeRequest, answer: Answer, started: number, body: BodyBytes): void;
 }
 
 /** Whether `path` (with any query) is `prefix` itself or below it. */
@@ -231,12 +254,13 @@ export function createBehaviour(
   control: BaseControl & PolicyControls,
 ): Behaviour {
   const { config, clock } = state;
-  const { log } = api;
+  const { log, journal } = api;
   const rateLimitHeaders = (authorization: string | null) =>
     callerRateLimitHeaders(state, authorization, clock.now());
   // Preflights carry no credentials, so they are answered before authentication.
   const preflightSteps: readonly Step[] = [
     log.step('api'),
+    journal.step,
     rateLimitHeadersStep(state),
     hostStep(config.allowedHosts),
   ];
@@ -249,8 +273,10 @@ export function createBehaviour(
     url: URL | undefined,
     answer: Answer,
     started: number,
+    body?: BodyBytes,
   ) => {
     log.record(request, url, answer, started);
+    journal.record(request, url, answer, started, body);
     return answer;
   };
 
@@ -291,5 +317,14 @@ export function createBehaviour(
     answer,
     owns: (url) => ownsUrl(config, url),
     rateLimitHeaders,
+    refusedByDoor: (request, answer, started, body) => {
+      let url: URL | undefined;
+      try {
+        url = new URL(request.url);
+      } catch {
+        // Shown as its text, as the core's own early refusals of an unparsable target are.
+      }
+      refuseEarly(request, url, answer, started, body);
+    },
   };
 }

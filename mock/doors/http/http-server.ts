@@ -208,9 +208,17 @@ export async function listenHttp(
     res: ServerResponse,
     code: ErrorCode,
     message: string,
-  ) => writeAnswer(res, errorAnswer(code, message, errorHeaders(incoming)), true);
+    started = performance.now(),
+    body: BodyBytes = EMPTY,
+  ) => {
+    const refusal = errorAnswer(code, message, errorHeaders(incoming));
+    // Parsed, so the core can log and journal it: a request refused here is one the app sent.
+    behaviour.refusedByDoor(toFakeRequest(incoming, origin, body), refusal, started, body);
+    writeAnswer(res, refusal, true);
+  };
 
   async function answer(incoming: IncomingMessage, res: ServerResponse): Promise<void> {
+    const started = performance.now();
     // Read from the raw list: `incoming.headers` is an object Node builds on first access.
     if (incoming.httpVersion === '1.1' && rawHeader(incoming.rawHeaders, 'host') === null) {
       refuse(incoming, res, 'bad_request', 'An HTTP/1.1 request must send a Host header.');
@@ -228,7 +236,7 @@ export async function listenHttp(
         // Refused before it is read whole; closing the connection spares reading the rest.
         closeInStages(incoming.socket);
         const message = `The request body must be at most ${maxBodyBytes} bytes.`;
-        refuse(incoming, res, 'payload_too_large', message);
+        refuse(incoming, res, 'payload_too_large', message, started, 'too-large');
         return;
       }
     }

@@ -5,13 +5,15 @@
 import request from 'supertest';
 import { afterAll, beforeAll, expect, test } from 'vitest';
 import { type HttpDoor, listenHttp } from '../../doors/http/http-server.ts';
-import { createFake } from '../../fake.ts';
+import { createFake, type FakeWithCore } from '../../fake.ts';
+import { expectRequests } from '../journal/expect-requests.ts';
 
 let door: HttpDoor;
 let api: ReturnType<typeof request>;
+let fake: FakeWithCore;
 
 beforeAll(async () => {
-  const fake = await createFake();
+  fake = await createFake();
   door = await listenHttp(fake.behaviour, { port: 0, origin: fake.config.origins[0] as string });
   api = request(`http://127.0.0.1:${(door.server.address() as { port: number }).port}`);
 });
@@ -80,7 +82,19 @@ test('QA recipe: 429, Retry-After, ban and recovery without waiting a real minut
   const own = await api.get('/v1/pets?limit=1').set(key).expect(503);
   expect(own.headers['retry-after']).toBeUndefined();
 
-  // 7. A whole answer stubbed for the key: a malformed body without X-RateLimit-Remaining, which
+  // 7. The journal: the last three statuses, newest first.
+  const journal = await control('get', 'requests?limit=3').expect(200);
+  expect(journal.body.requests.map((entry: { status: number }) => entry.status)).toEqual([
+    503, 200, 429,
+  ]);
+  expect((await control('get', 'requests?status=429').expect(200)).body.total).toBe(7);
+  // And what a test asks it: exactly one 200 once the ban was over, then the forced 503.
+  expectRequests(fake, { status: 200, since: '2026-06-01T12:05:00Z' }, 1);
+  const [forced] = expectRequests(fake, { since: '2026-06-01T12:05:00Z', status: 503 }, 1);
+  // A forced answer spends no quota: the window still has the 2 the 200 left.
+  expect(forced).toMatchObject({ forced: true, headers: { 'X-RateLimit-Remaining': '2' } });
+
+  // 8. A whole answer stubbed for the key: a malformed body without X-RateLimit-Remaining, which
   // setting it says breaks the interface (Limits: rate limit headers on every response).
   const stub = await control('post', 'force', {
     operationId: 'listPets',
@@ -104,7 +118,7 @@ test('QA recipe: 429, Retry-After, ban and recovery without waiting a real minut
   expect(stubbed.body).toBe('{"pets": [');
   expect(stubbed.headers['x-ratelimit-remaining']).toBeUndefined();
 
-  // 8. Prism's Prefer: code=429: the 429 the rate limit gives, spending nothing.
+  // 9. Prism's Prefer: code=429: the 429 the rate limit gives, spending nothing.
   const preferred = await api
     .get('/v1/pets?limit=1')
     .set({ ...key, Prefer: 'code=429' })
@@ -116,6 +130,18 @@ test('QA recipe: 429, Retry-After, ban and recovery without waiting a real minut
   // no quota went on any of them (2 left since the one request after the ban).
   expect(after.status).toBe(503);
   expect(after.headers['x-ratelimit-remaining']).toBe('2');
+
+  // 10. The journal, as the recipe's last curl shows it: the stub and Prefer's answers are there,
+  // marked, the stub with the rule it breaks.
+  const last = await control('get', 'requests?limit=4').expect(200);
+  expect(last.body.requests.map((entry: { status: number }) => entry.status)).toEqual([
+    503, 429, 200, 503,
+  ]);
+  expect(last.body.requests[1]).toMatchObject({ forced: true, stubbed: false });
+  expect(last.body.requests[2]).toMatchObject({ stubbed: true, forced: false });
+  expect(last.body.requests[2].breaks).toContain(
+    'a 200 without X-RateLimit-Remaining breaks Limits: rate limit headers present on every response',
+  );
 });
 
 test('control requests with bad input get a 400 Error that says what to send', async () => {

@@ -82,6 +82,11 @@ test("a page's keyless flood of 1 MB bodies with made-up field names keeps nothi
   expect((pact.metadata.petstoreFake as { notRecorded: number }).notRecorded).toBeGreaterThan(0);
   const coverage = await (await fetch(`http://127.0.0.1:${port}/__control/coverage`)).text();
   expect(coverage.length).toBeLessThan(256 * 1024);
+  // The request journal keeps every request, 2048 characters of each body (a copy, never a view
+  // of the megabyte it was cut from), within its 2 MiB.
+  const journal = await (await fetch(`http://127.0.0.1:${port}/__control/requests`)).json();
+  expect(journal.total).toBe(500);
+  expect(journal.requests[journal.requests.length - 1].body).toHaveLength(2048);
   // 300 MB went through: kept, it would be hundreds of MiB (700 MiB for 600 before the bound).
   expect(rssMiB(child.pid as number) - before).toBeLessThan(150);
 }, 90_000);

@@ -254,3 +254,42 @@ test('a browser app on a local dev server can name itself with X-Client-Id (CORS
   await page.close();
   expect(fake.control.clients().clients.map((c) => c.clientId)).toEqual(['browser-app']);
 });
+
+test('the request journal is a table that filters as QA types, says a bad filter, and clears', async () => {
+  await fake.control.reset();
+  fake.control.clearChaos();
+  await call('/pets?limit=2', 'journal-app');
+  await call('/pets/999999', 'journal-app');
+  await call('/pets', 'other-app', 'pro-demo-key');
+  const page = await context.newPage();
+  await page.goto(`${base}/__control/#token=${token}`);
+  await page.locator('#journal tbody tr').first().waitFor();
+  // Newest first: the Pro key's list, the 404, the first list.
+  expect(await text(page, '#journal tbody tr:nth-child(1)')).toMatch(
+    /^#3\t[\d:.]+\tdemo-pro\tother-app\tGET \/v1\/pets\t200\t\t\t299\t\t[\d.]+ ms$/,
+  );
+  expect(await text(page, '#journal tbody tr:nth-child(2)')).toMatch(
+    /^#2\t[\d:.]+\tdemo-free\tjournal-app\tGET \/v1\/pets\/999999\t404\tnot_found\t/,
+  );
+  expect(await text(page, '#journal-total')).toBe('3 request(s) match');
+  // Typing a filter narrows the table at once.
+  await page.fill('#journal-filter input[name=status]', '4xx');
+  await expect.poll(() => page.locator('#journal tbody tr').count()).toBe(1);
+  expect(await text(page, '#journal tbody tr')).toContain('GET /v1/pets/999999');
+  await page.fill('#journal-filter input[name=status]', '');
+  await page.selectOption('#journal-filter select[name=operationId]', 'listPets');
+  await page.fill('#journal-filter input[name=clientId]', 'journal-app');
+  await expect.poll(() => page.locator('#journal tbody tr').count()).toBe(1);
+  expect(await text(page, '#journal tbody tr')).toContain('GET /v1/pets?limit=2');
+  // A bad filter gets the control surface's 400 message beside the form, naming valid values.
+  await page.fill('#journal-filter input[name=status]', '6xx');
+  await expect
+    .poll(() => text(page, '#journal-total'))
+    .toContain('status must be a status from 100 to 599 or a class 1xx to 5xx');
+  expect(await page.locator('#journal-total.error').count()).toBe(1);
+  await page.fill('#journal-filter input[name=status]', '');
+  await page.click('#clear-journal');
+  await page.locator('#journal.empty').waitFor({ timeout: 5000 });
+  expect(fake.control.requests().total).toBe(0);
+  await page.close();
+});

@@ -51,6 +51,18 @@ export const pageHtml = `<!doctype html>
 <p id="coverage" class="empty">...</p>
 <h2>Last requests</h2>
 <p id="recent" class="empty">...</p>
+<h2>Request journal</h2>
+<form id="journal-filter">
+  <select name="method"><option value="">any method</option><option>GET</option><option>POST</option><option>OPTIONS</option></select>
+  <select name="operationId"><option value="">any operation</option><option>listPets</option><option>createPet</option><option>getPet</option><option>none</option></select>
+  <input name="path" placeholder="path prefix" size="10">
+  <input name="status" placeholder="status or 4xx" size="9">
+  <input name="keyId" placeholder="key id" size="9">
+  <input name="clientId" placeholder="client id" size="9">
+  <button id="clear-journal" type="button">Clear journal</button>
+</form>
+<p id="journal-total"></p>
+<p id="journal" class="empty">...</p>
 <script src="page.js"></script>
 </body>
 </html>

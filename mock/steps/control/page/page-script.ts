@@ -118,6 +118,41 @@ function render(state, report) {
     ['Time', 'Key', 'Client', 'Connection', 'Request', 'Status', 'Code', '', 'Latency'], recent, 'No requests yet.'));
 }
 
+// The journal as the filter form asks for it: the newest 50 matches.
+function journalQuery() {
+  const params = new URLSearchParams();
+  for (const [name, value] of new FormData(document.getElementById('journal-filter')))
+    if (String(value).trim()) params.set(name, String(value).trim());
+  params.set('limit', '50');
+  return 'requests?' + params;
+}
+
+function renderJournal(j) {
+  const total = document.getElementById('journal-total');
+  total.className = '';
+  total.textContent = j.total + ' request(s) match' + (j.total > j.requests.length ? ', the newest ' + j.requests.length + ' shown' : '') +
+    (j.dropped ? '; ' + j.dropped + ' older one(s) dropped to stay within the bounds' : '');
+  const marks = ['forced', 'chaos', 'stubbed', 'dropped', 'refusedEarly'];
+  const rows = j.requests.map((r) => [
+    '#' + r.seq, r.at.slice(11, 23), r.keyId, r.clientId, r.method + ' ' + r.path + r.query,
+    r.status, r.errorCode || '', marks.filter((m) => r[m]).join(' '),
+    r.headers['X-RateLimit-Remaining'] ?? '', r.headers['Retry-After'] ?? '', r.durationMs + ' ms',
+  ]);
+  document.getElementById('journal').replaceWith(table('journal',
+    ['#', 'Time', 'Key', 'Client', 'Request', 'Status', 'Code', 'Marks', 'Remaining', 'Retry-After', 'Took'], rows, 'No request matches.'));
+}
+
+// A bad filter is the control surface's 400, said beside the form; the rest of the page goes on.
+async function refreshJournal() {
+  try {
+    renderJournal(await call('GET', journalQuery()));
+  } catch (error) {
+    const total = document.getElementById('journal-total');
+    total.textContent = error.message;
+    total.className = 'error';
+  }
+}
+
 // What the verdicts were measured on: a frozen or shifted clock is said, never hidden.
 function judgedOn(clock) {
   const both = 'waits measured on real time and on the fake clock; the longer counts';
@@ -148,6 +183,7 @@ async function refresh() {
     const [state, report, coverage] = await Promise.all([call('GET', 'state'), call('GET', 'clients'), call('GET', 'coverage')]);
     render(state, report);
     renderCoverage(coverage);
+    await refreshJournal();
     const status = document.getElementById('status');
     status.textContent = 'Live: updated ' + new Date().toLocaleTimeString();
     status.className = 'ok';
@@ -172,7 +208,11 @@ const actions = {
   real: () => act('POST', 'clock', { real: true }),
   reset: () => act('POST', 'reset', {}),
   'clear-chaos': () => act('DELETE', 'chaos'),
+  'clear-journal': () => act('DELETE', 'requests'),
 };
+const journalFilter = document.getElementById('journal-filter');
+journalFilter.addEventListener('input', () => void refreshJournal());
+journalFilter.addEventListener('submit', (event) => event.preventDefault());
 for (const [id, run] of Object.entries(actions)) document.getElementById(id).addEventListener('click', run);
 document.getElementById('token-form').addEventListener('submit', (event) => {
   event.preventDefault();
