@@ -92,7 +92,8 @@ function showWhere(fake: BrowserFake): void {
 // ?shared=false: a fake of this page's own; ?quiet: msw logs no request to the console.
 const query = new URLSearchParams(location.search);
 const { fake } = await startFakeWorker({
-  serviceWorkerUrl: './mockServiceWorker.js',
+  // msw's worker behind one that leaves page loads to the network (public/fake-worker.js).
+  serviceWorkerUrl: './fake-worker.js',
   shared: query.get('shared') !== 'false',
   quiet: query.has('quiet'),
 });
