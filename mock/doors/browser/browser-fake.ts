@@ -93,9 +93,9 @@ function sharedDoors(shared: SharedFake, config: ResolvedConfig) {
         body: bodyless ? new Uint8Array() : await request.body(config.maxBodyBytes),
       };
       const key = idempotencyKeyOf(wire);
-      const done = copies.arrived(wire, key !== undefined);
-      const reply = await shared.call({ kind: 'request', request: wire }, key);
-      done();
+      const arrival = copies.arrived(wire, key !== undefined);
+      const reply = await shared.call({ kind: 'request', request: arrival.wire }, key);
+      arrival.done();
       return answerOf(reply);
     },
   };

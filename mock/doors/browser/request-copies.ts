@@ -6,8 +6,10 @@
  * draft-ietf-httpapi-idempotency-key-header defines it), the copy is the same call and is answered
  * once from its reply (shared-fake.ts runs a keyed call once). Without one, a create that comes
  * again from this tab with the same headers and body while the first is in flight or just answered
- * is told on the console and counted as a possible copy (`fake.status().possibleCopies`).
+ * is told on the console, counted as a possible copy (`fake.status().possibleCopies`) and marked
+ * for the client report, which counts it among its resent creates.
  */
+import { possibleCopyHeader } from '../../base/messages/fake-request.ts';
 import type { WireRequest } from './tab-messages.ts';
 
 /** How soon after the first a same create counts as a possible copy of it. */
@@ -48,8 +50,14 @@ export function idempotencyKeyOf(wire: WireRequest): string | undefined {
 
 /** What one tab's door remembers of its recent creates. */
 export interface CopyWatch {
-  /** Notes a request arriving; returns what to call once it is answered. */
-  arrived(wire: WireRequest, keyed: boolean): () => void;
+  /**
+   * Notes a request arriving; returns it as it goes on (a possible copy marked for the client
+   * report) and what to call once it is answered.
+   */
+  arrived(
+    wire: WireRequest,
+    keyed: boolean,
+  ): { readonly wire: WireRequest; readonly done: () => void };
   /** How many possible copies this tab has seen. */
   count(): number;
 }
@@ -61,7 +69,7 @@ export function createCopyWatch(warn: (message: string) => void): CopyWatch {
   let copies = 0;
   return {
     arrived(wire, keyed) {
-      if (keyed || !mayActTwice(wire.method)) return () => {};
+      if (keyed || !mayActTwice(wire.method)) return { wire, done: () => {} };
       const at = performance.now();
       const headers = wire.headers.map(([name, value]) => `${name.toLowerCase()}:${value}`);
       const print = `${wire.method} ${wire.url} ${fnv(headers.sort().join('\n'))} ${bodyName(wire)}`;
@@ -78,8 +86,14 @@ export function createCopyWatch(warn: (message: string) => void): CopyWatch {
       const entry = { print, at, answeredAt: undefined as number | undefined };
       recent.push(entry);
       if (recent.length > remembered) recent.shift();
-      return () => {
-        entry.answeredAt = performance.now();
+      return {
+        wire:
+          first === undefined
+            ? wire
+            : { ...wire, headers: [...wire.headers, [possibleCopyHeader, '1'] as const] },
+        done: () => {
+          entry.answeredAt = performance.now();
+        },
       };
     },
     count: () => copies,

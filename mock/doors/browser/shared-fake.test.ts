@@ -231,6 +231,9 @@ it('a create that comes again from a tab without an Idempotency-Key while the fi
   const warn = vi.spyOn(console, 'warn').mockImplementation(() => {});
   await Promise.all([create(b, 'Twice'), create(b, 'Twice'), create(b, 'Once')]);
   expect(b.status().possibleCopies).toBe(1);
+  // The client report, in the tab that runs the fake, counts it among the resent creates.
+  const { clients } = await a.control.clients();
+  expect(clients.map((client) => client.rules.resentCreates.after)).toEqual([{ redispatch: 1 }]);
   expect(warn).toHaveBeenCalledTimes(1);
   expect(String(warn.mock.calls[0]?.[0])).toMatch(
     /^petstore-fake: POST \/v1\/pets came again from this tab with the same headers and body 0\.\d s after the first: possibly one request the browser dispatched twice .*Idempotency-Key/,
