@@ -305,3 +305,41 @@ it('a page load that msw hands to a tab which then crashes still loads in under 
     rmSync(profile, { recursive: true, force: true });
   }
 });
+
+it('a shared fake that starts from the seed over a profile that kept state says so once, on the console and in fake.status()', async () => {
+  const profile = mkdtempSync(join(tmpdir(), 'petstore-faults-'));
+  const browser = await startChromium(chromiumPath('tab faults test'), profile);
+  try {
+    const lines: string[] = [];
+    const page = await browser.context.newPage();
+    page.on('console', (line) => lines.push(`${line.type()}: ${line.text()}`));
+    await page.goto(`${site.origin}/?quiet`);
+    await demoReady(page);
+    expect(await page.evaluate(() => window.fake?.status().storage)).toEqual({ kept: 'indexeddb' });
+    // What a browser that dropped the database after a crash leaves: the mark, and no database.
+    await page.evaluate(async () => {
+      await window.fake?.stop();
+      await new Promise((resolve, reject) => {
+        const request = indexedDB.deleteDatabase('petstore-fake');
+        request.onsuccess = resolve;
+        request.onerror = () => reject(request.error);
+      });
+    });
+    await page.reload();
+    await demoReady(page);
+    const lost =
+      /^warning: petstore-fake: this browser profile kept the fake's state under "petstore-fake" before \(a mark in localStorage says so\), but its IndexedDB database is empty: the fake starts from the seed/;
+    expect(lines.filter((line) => lost.test(line))).toHaveLength(1);
+    expect(await page.evaluate(() => window.fake?.status().storage?.lost)).toMatch(
+      /IndexedDB database is empty/,
+    );
+    // The seed it started from is kept now: the next load finds it and says nothing.
+    await page.reload();
+    await demoReady(page);
+    expect(lines.filter((line) => lost.test(line))).toHaveLength(1);
+    expect(await page.evaluate(() => window.fake?.status().storage)).toEqual({ kept: 'indexeddb' });
+  } finally {
+    await browser.kill();
+    rmSync(profile, { recursive: true, force: true });
+  }
+});
