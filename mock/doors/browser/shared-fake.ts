@@ -126,7 +126,8 @@ export function joinSharedFake(parts: SharedFakeParts): SharedFake {
     if (running !== undefined) return running;
     const done = current.storage.runCall(id, () => run(current, call, from));
     serving.set(id, done);
-    void done.finally(() => serving.delete(id));
+    const forget = () => serving.delete(id);
+    done.then(forget, forget);
     return done;
   };
 
