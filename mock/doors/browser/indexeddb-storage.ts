@@ -242,7 +242,7 @@ export async function openIndexedDbStorage(
   const problem = keptProblem(kept);
   if (problem !== undefined) setAside(problem);
   const mark = keptMark(name);
-  /** Whether the mark is known to be set for this database's state. */
+  /** Whether this storage set the mark yet: once, at its first write (a profile from before the mark gets it then). */
   let marked = false;
   if (kept.state === undefined && mark.isSet()) {
     const lost = `this browser profile kept the fake's state under "${name}" before (a mark in localStorage says so), but its IndexedDB database is empty`;
@@ -250,7 +250,7 @@ export async function openIndexedDbStorage(
     warn(
       `petstore-fake: ${lost}: the fake starts from the seed (earlier pets gone, ids given out again). Site data cleared from IndexedDB only, or the browser dropped a database it could not recover after a crash.`,
     );
-  } else marked = kept.state !== undefined;
+  }
 
   db.onversionchange = () => {
     // A deleted database cannot be written again through this connection.
