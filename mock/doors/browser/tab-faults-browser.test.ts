@@ -105,6 +105,15 @@ async function runSeed(seed: number, profile: string) {
       if (request.url().endsWith('/demo.js')) scriptFailed.resolve('failed');
     };
     page.on('requestfailed', onFailed);
+    // The page's own requests not finished yet, to say what a load that does not end waits for.
+    const unfinished = new Set<string>();
+    const onRequest = (request: { url(): string }) => {
+      if (!request.url().startsWith(api)) unfinished.add(request.url());
+    };
+    const onDone = (request: { url(): string }) => unfinished.delete(request.url());
+    page.on('request', onRequest);
+    page.on('requestfinished', onDone);
+    page.on('requestfailed', onDone);
     try {
       await load();
       const outcome = await Promise.race([demoReady(page), scriptFailed.promise]);
@@ -116,8 +125,12 @@ async function runSeed(seed: number, profile: string) {
     } catch (error) {
       const status = await page.textContent('#status').catch(() => 'unknown');
       throw new Error(
-        `seed ${seed} (TAB_FAULTS_SEED=${seed} replays it), after events ${log.join(' ')}: a page load did not end (${String(error).split('\n')[0]}); its #status: ${status}; console: ${consoleLines.slice(-15).join(' | ')}`,
+        `seed ${seed} (TAB_FAULTS_SEED=${seed} replays it), after events ${log.join(' ')}: a page load did not end (${String(error).split('\n')[0]}); its #status: ${status}; waiting for: ${[...unfinished].join(' ') || 'no request'}; console: ${consoleLines.slice(-15).join(' | ')}`,
       );
+    } finally {
+      page.off('request', onRequest);
+      page.off('requestfinished', onDone);
+      page.off('requestfailed', onDone);
     }
     page.off('requestfailed', onFailed);
     loads.push(performance.now() - started);
