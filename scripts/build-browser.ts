@@ -41,7 +41,10 @@ export async function bundleDemo(): Promise<DemoBundle> {
   return { js, inputs: Object.keys(result.metafile.inputs) };
 }
 
-/** Every file of the demo site, by URL path: the page, its bundle and msw's worker script. */
+/**
+ * Every file of the demo site, by URL path: the page, its bundle, msw's worker script and the
+ * fake's worker around it (public/fake-worker.js: page loads never wait on a tab that went away).
+ */
 export function demoFiles(bundle: DemoBundle): Record<string, StaticFile> {
   const html: StaticFile = {
     body: readFileSync(join(browserDir, 'index.html'), 'utf8'),
@@ -51,10 +54,15 @@ export function demoFiles(bundle: DemoBundle): Record<string, StaticFile> {
     '/': html,
     '/index.html': html,
     '/demo.js': { body: bundle.js, contentType: 'text/javascript; charset=utf-8' },
-    '/mockServiceWorker.js': {
-      body: readFileSync(join(browserDir, 'public', 'mockServiceWorker.js'), 'utf8'),
-      contentType: 'text/javascript; charset=utf-8',
-    },
+    ...Object.fromEntries(
+      ['mockServiceWorker.js', 'fake-worker.js'].map((file) => [
+        `/${file}`,
+        {
+          body: readFileSync(join(browserDir, 'public', file), 'utf8'),
+          contentType: 'text/javascript; charset=utf-8',
+        },
+      ]),
+    ),
   };
 }
 

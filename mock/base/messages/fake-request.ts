@@ -13,6 +13,13 @@ export type BodyBytes = Uint8Array | 'too-large';
  */
 export const tabConnectionPrefix = 'tab:';
 
+/**
+ * The header by which a door marks a create that may be a copy of one it sent already (the
+ * browser door: a create its tab saw twice, as Chromium dispatches one again after its service
+ * worker restarted); the client report counts it among the resent creates.
+ */
+export const possibleCopyHeader = 'x-petstore-possible-copy';
+
 /** One request to the fake. */
 export interface FakeRequest {
   /** Upper-case method, e.g. `GET`. */

@@ -229,7 +229,7 @@ it('served every API call from the service worker, never from a network server',
   expect(apiResponses.filter((response) => !response.fromServiceWorker)).toEqual([]);
   expect(workerNetworkRequests).toEqual([]);
   // The static server only ever served the page's files.
-  const files = ['GET /', 'GET /demo.js', 'GET /mockServiceWorker.js'];
+  const files = ['GET /', 'GET /demo.js', 'GET /fake-worker.js', 'GET /mockServiceWorker.js'];
   expect(site.requests.filter((request) => !files.includes(request))).toEqual([]);
   expect(pageErrors).toEqual([]);
 });

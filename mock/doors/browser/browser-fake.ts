@@ -16,8 +16,9 @@ import { type ResolvedConfig, resolveConfig, withProfile } from '../../pipeline/
 import type { StorageStatus } from './fake-storage.ts';
 import { openIndexedDbStorage } from './indexeddb-storage.ts';
 import { callControl, type RemoteControl, remoteControl } from './remote-control.ts';
+import { createCopyWatch, idempotencyKeyOf } from './request-copies.ts';
 import { canShareFake, joinSharedFake, type SharedFake } from './shared-fake.ts';
-import type { Reply } from './tab-messages.ts';
+import type { Reply, WireRequest } from './tab-messages.ts';
 
 /** The name tabs share a fake under when `shared` gives none. */
 const defaultSharedName = 'petstore-fake';
@@ -41,6 +42,12 @@ export interface BrowserFakeStatus {
   readonly runsHere: boolean;
   /** Where the state is kept, as the tab that runs the fake knows it; `undefined` elsewhere. */
   readonly storage: StorageStatus | undefined;
+  /**
+   * Creates this tab sent again with the same body while the first was in flight or just answered
+   * and no Idempotency-Key told them apart: possibly one create that the browser dispatched twice
+   * (after its service worker restarted), so possibly run twice. Told on the console each time.
+   */
+  readonly possibleCopies?: number;
 }
 
 /** A fake for a browser page: shared by the origin's tabs unless made with `shared: false`. */
@@ -72,19 +79,21 @@ function answerOf(reply: Reply): Answer {
 
 /** The doors of a fake shared with other tabs: a behaviour that sends each request to it. */
 function sharedDoors(shared: SharedFake, config: ResolvedConfig) {
+  const copies = createCopyWatch((message) => console.warn(message));
   const behaviour: Pick<Behaviour, 'answer' | 'owns'> = {
     owns: (url) => ownsUrl(config, url),
     async answer(request) {
       const bodyless = request.method === 'GET' || request.method === 'HEAD';
-      const reply = await shared.call({
-        kind: 'request',
-        request: {
-          method: request.method,
-          url: request.url,
-          headers: request.headerList(),
-          body: bodyless ? new Uint8Array() : await request.body(config.maxBodyBytes),
-        },
-      });
+      const wire: WireRequest = {
+        method: request.method,
+        url: request.url,
+        headers: request.headerList(),
+        body: bodyless ? new Uint8Array() : await request.body(config.maxBodyBytes),
+      };
+      const key = idempotencyKeyOf(wire);
+      const arrival = copies.arrived(wire, key !== undefined);
+      const reply = await shared.call({ kind: 'request', request: arrival.wire }, key);
+      arrival.done();
       return answerOf(reply);
     },
   };
@@ -92,6 +101,7 @@ function sharedDoors(shared: SharedFake, config: ResolvedConfig) {
     handlers: createMswHandlers(behaviour),
     fetch: createFakeFetch(behaviour, config.origins),
     control: remoteControl((method, args) => shared.call({ kind: 'control', method, args })),
+    possibleCopies: copies.count,
   };
 }
 
@@ -143,10 +153,18 @@ export async function createBrowserFake(options: BrowserFakeOptions = {}): Promi
     await shared.stop();
     throw error;
   }
+  const doors = sharedDoors(shared, config);
   return {
-    ...sharedDoors(shared, config),
+    handlers: doors.handlers,
+    fetch: doors.fetch,
+    control: doors.control,
     config,
-    status: () => ({ shared: name, runsHere: shared.leads(), storage: shared.storage()?.status() }),
+    status: () => ({
+      shared: name,
+      runsHere: shared.leads(),
+      storage: shared.storage()?.status(),
+      possibleCopies: doors.possibleCopies(),
+    }),
     stop: () => shared.stop(),
   };
 }

@@ -93,7 +93,8 @@ function showWhere(fake: BrowserFake): void {
 // ?panel: the in-page panel (show-panel.ts), as an app's `showPanel(fake)` adds it.
 const query = new URLSearchParams(location.search);
 const { fake } = await startFakeWorker({
-  serviceWorkerUrl: './mockServiceWorker.js',
+  // msw's worker behind one that leaves page loads to the network (public/fake-worker.js).
+  serviceWorkerUrl: './fake-worker.js',
   shared: query.get('shared') !== 'false',
   quiet: query.has('quiet'),
 });

@@ -15,6 +15,11 @@ export interface StorageStatus {
   readonly kept: 'indexeddb' | 'memory';
   /** What went wrong with the browser's storage, when it did. */
   readonly problem?: string;
+  /**
+   * Set when the fake started from its seed although this profile had kept its state before (a
+   * mark kept outside IndexedDB says so): what was kept is gone, and why is not known here.
+   */
+  readonly lost?: string;
 }
 
 /** The shared fake's storage, as the leading tab uses it. */
@@ -29,6 +34,13 @@ export interface FakeStorage {
    * the fake goes on in memory until it is reset (see StorageStatus).
    */
   commit(reply: readonly [id: string, reply: Reply] | undefined): Promise<void>;
+  /**
+   * Runs one call and writes it: what the call creates while `run` starts (the core creates a pet
+   * synchronously once the request reaches its route) is kept out of the other calls' writes and
+   * written with this call's reply, in one transaction, so a call sent again after a takeover
+   * finds either both its effect and its reply or neither. Resolves with the reply once written.
+   */
+  runCall(id: string | undefined, run: () => Promise<Reply>): Promise<Reply>;
   /**
    * Sets aside what was kept because the fake could not read it: nothing is loaded (the fake
    * starts from its seed) or written, until the fake is reset or restored, which writes anew.
@@ -60,6 +72,11 @@ export function memoryStorage(problem?: string): FakeStorage {
       if (reply !== undefined) rememberReply(replies, ...reply);
       return Promise.resolve();
     },
+    runCall: (id, run) =>
+      run().then((reply) => {
+        if (id !== undefined) rememberReply(replies, id, reply);
+        return reply;
+      }),
     setAside: (why) => {
       status = { kept: 'memory', problem: why };
     },

@@ -5,7 +5,10 @@
  * changed: a recording is not written again on every request), and the replies of the last
  * calls. A commit is one transaction over all three, so what is written is always a state the
  * fake was in; commits asked for while one is being written share the next (group commit), so a
- * burst of calls costs a few writes, not one each.
+ * burst of calls costs a few writes, not one each. A pet a call created is written in the same
+ * transaction as that call's reply, never earlier by another call's commit (`runCall`): a call
+ * whose answer chaos latency still holds would otherwise have its pet written without its reply,
+ * and, sent again after a takeover, run twice.
  *
  * Storage that cannot be opened (disabled for the site, a browser without IndexedDB), that is
  * full, or whose content cannot be read never breaks the page: the problem is told once on the
@@ -56,6 +59,39 @@ function finished(transaction: IDBTransaction): Promise<void> {
     transaction.onabort = () =>
       reject(transaction.error ?? new DOMException('aborted', 'AbortError'));
   });
+}
+
+/**
+ * The mark, kept in localStorage (outside IndexedDB, so what takes one away need not take the
+ * other), that this profile has written the fake's state under a name: a database found empty
+ * while it is set was lost, not new.
+ */
+function keptMark(name: string): { readonly set: () => void; readonly isSet: () => boolean } {
+  const key = `petstore-fake:kept:${name}`;
+  // localStorage may be missing (Node) or throw (storage denied): then there is no mark.
+  const storage = (): Storage | undefined => {
+    try {
+      return typeof localStorage === 'undefined' ? undefined : localStorage;
+    } catch {
+      return undefined;
+    }
+  };
+  return {
+    set() {
+      try {
+        storage()?.setItem(key, new Date().toISOString());
+      } catch {
+        // A full or denied localStorage only costs the warning on a later loss.
+      }
+    },
+    isSet: () => {
+      try {
+        return storage()?.getItem(key) != null;
+      } catch {
+        return false;
+      }
+    },
+  };
 }
 
 /** How long opening the database may take before the fake goes on without it. */
@@ -173,7 +209,12 @@ export async function openIndexedDbStorage(
   let nextId = kept.state?.nextId ?? 1;
   // Changes not written yet. `replaceWith` is a whole new store (a reset, a restore, the seed).
   let replaceWith: StoreSnapshot | undefined;
-  let created: Pet[] = [];
+  /** Pets created and not written yet, each with the call that created it (see `runCall`). */
+  let created: { readonly pet: Pet; readonly by: object | undefined }[] = [];
+  /** The call whose synchronous start is running now: what it creates is its own. */
+  let running: object | undefined;
+  /** Calls that have their reply, whose pets the next write takes with it. */
+  let answeredCalls = new Set<object>();
   let newReplies: [string, Reply][] = [];
   let readSession: (() => unknown) | undefined;
   let closed = false;
@@ -200,6 +241,16 @@ export async function openIndexedDbStorage(
 
   const problem = keptProblem(kept);
   if (problem !== undefined) setAside(problem);
+  const mark = keptMark(name);
+  /** Whether this storage set the mark yet: once, at its first write (a profile from before the mark gets it then). */
+  let marked = false;
+  if (kept.state === undefined && mark.isSet()) {
+    const lost = `this browser profile kept the fake's state under "${name}" before (a mark in localStorage says so), but its IndexedDB database is empty`;
+    status = { ...status, lost };
+    warn(
+      `petstore-fake: ${lost}: the fake starts from the seed (earlier pets gone, ids given out again). Site data cleared from IndexedDB only, or the browser dropped a database it could not recover after a crash.`,
+    );
+  }
 
   db.onversionchange = () => {
     // A deleted database cannot be written again through this connection.
@@ -215,7 +266,7 @@ export async function openIndexedDbStorage(
     load: () => (loadable && kept.state !== undefined ? { pets: kept.pets, nextId } : undefined),
     appendCreated(pet) {
       if (mode !== 'writing') return;
-      created.push(pet);
+      created.push({ pet, by: running });
       nextId = Math.max(nextId, Number(pet.id) + 1);
     },
     replaceAll(snapshot) {
@@ -244,10 +295,18 @@ export async function openIndexedDbStorage(
   const write = async () => {
     if (mode !== 'writing' || closed) return;
     const replace = replaceWith;
-    const pets = created;
     const answered = newReplies;
+    // Pets of calls still running wait for their own call's write, with its reply.
+    const done = answeredCalls;
+    answeredCalls = new Set();
+    const pets: Pet[] = [];
+    const waiting: typeof created = [];
+    for (const entry of created) {
+      if (entry.by === undefined || done.has(entry.by)) pets.push(entry.pet);
+      else waiting.push(entry);
+    }
     replaceWith = undefined;
-    created = [];
+    created = waiting;
     newReplies = [];
     try {
       const transaction = db.transaction([petsStore, stateStore, repliesStore], 'readwrite');
@@ -274,6 +333,10 @@ export async function openIndexedDbStorage(
       for (const id of dropped(answered)) replyStore.delete(id);
       await finished(transaction);
       for (const [name, part] of changedParts) writtenParts.set(name, part);
+      if (!marked) {
+        marked = true;
+        mark.set();
+      }
     } catch (error) {
       stop(
         describeFailure(error, 'writing to IndexedDB'),
@@ -312,10 +375,33 @@ export async function openIndexedDbStorage(
     return next;
   };
 
+  const runCall: FakeStorage['runCall'] = (id, run) => {
+    const call = {};
+    const outer = running;
+    running = call;
+    let replied: Promise<Reply>;
+    try {
+      replied = run();
+    } finally {
+      running = outer;
+    }
+    const written = async (reply: Reply) => {
+      answeredCalls.add(call);
+      await commit(id === undefined ? undefined : [id, reply]);
+      return reply;
+    };
+    return replied.then(written, (error: unknown) => {
+      // Never expected (a run answers every failure): its pets go with the next write anyway.
+      answeredCalls.add(call);
+      throw error;
+    });
+  };
+
   return {
     persistence,
     replies,
     commit,
+    runCall,
     setAside,
     status: () => status,
     close() {

@@ -180,6 +180,86 @@ it('a call sent again after it was answered gets the written reply and is not ru
   expect((await list(b)).names.filter((pet) => pet === 'Once')).toHaveLength(1);
 });
 
+it("a create whose answer chaos latency holds is written with its reply, never before it by another call's write", async () => {
+  const name = freshName();
+  const a = await tab(name);
+  await leading(a);
+  const b = await tab(name);
+  await a.control.setChaos({
+    seed: 3,
+    rules: [
+      { operationId: 'createPet', latency: { distribution: 'uniform', minMs: 400, maxMs: 400 } },
+    ],
+  });
+  const held = create(b, 'Held');
+  await new Promise((resolve) => setTimeout(resolve, 100));
+  // Another call's write while the create's answer is held: the store has the pet, the database not yet.
+  expect((await list(a)).names).toContain('Held');
+  const before = await kept(name);
+  expect(before.pets).not.toContain('Held');
+  expect(before.replies).toBe(0);
+  expect((await held).status).toBe(201);
+  const after = await kept(name);
+  expect(after.pets).toContain('Held');
+  expect(after.replies).toBe(1);
+});
+
+it('a create sent twice under one Idempotency-Key, from any tab, runs once and gets one reply', async () => {
+  const name = freshName();
+  const a = await tab(name);
+  await leading(a);
+  const b = await tab(name);
+  const send = (fake: BrowserFake) =>
+    fake.fetch(`${api}/pets`, {
+      method: 'POST',
+      headers: { ...json, 'Idempotency-Key': 'one-nemo' },
+      body: JSON.stringify({ name: 'Nemo', categoryId: 1 }),
+    });
+  const answers = await Promise.all([send(b), send(b), send(a)]);
+  const bodies = await Promise.all(answers.map((answer) => answer.json()));
+  expect(answers.map((answer) => answer.status)).toEqual([201, 201, 201]);
+  expect(new Set(bodies.map((body) => (body as { id: number }).id)).size).toBe(1);
+  expect((await list(a)).names.filter((pet) => pet === 'Nemo')).toHaveLength(1);
+  expect(b.status().possibleCopies).toBe(0);
+});
+
+it('a create that comes again from a tab without an Idempotency-Key while the first is in flight is told as a possible copy', async () => {
+  const name = freshName();
+  const a = await tab(name);
+  await leading(a);
+  const b = await tab(name);
+  const warn = vi.spyOn(console, 'warn').mockImplementation(() => {});
+  await Promise.all([create(b, 'Twice'), create(b, 'Twice'), create(b, 'Once')]);
+  expect(b.status().possibleCopies).toBe(1);
+  // The client report, in the tab that runs the fake, counts it among the resent creates.
+  const { clients } = await a.control.clients();
+  expect(clients.map((client) => client.rules.resentCreates.after)).toEqual([{ redispatch: 1 }]);
+  expect(warn).toHaveBeenCalledTimes(1);
+  expect(String(warn.mock.calls[0]?.[0])).toMatch(
+    /^petstore-fake: POST \/v1\/pets came again from this tab with the same headers and body 0\.\d s after the first: possibly one request the browser dispatched twice .*Idempotency-Key/,
+  );
+});
+
+/** The names of the pets and the count of replies the database `name` holds, read apart from the fake. */
+async function kept(name: string): Promise<{ pets: string[]; replies: number }> {
+  const db = await new Promise<IDBDatabase>((resolve, reject) => {
+    const request = indexedDB.open(name);
+    request.onsuccess = () => resolve(request.result);
+    request.onerror = () => reject(request.error);
+  });
+  const transaction = db.transaction(['pets', 'replies'], 'readonly');
+  const read = <T>(request: IDBRequest<T>) =>
+    new Promise<T>((resolve) => {
+      request.onsuccess = () => resolve(request.result);
+    });
+  const [pets, replies] = await Promise.all([
+    read(transaction.objectStore('pets').getAll()),
+    read(transaction.objectStore('replies').count()),
+  ]);
+  db.close();
+  return { pets: (pets as { name: string }[]).map((pet) => pet.name), replies };
+}
+
 /** Asks the tabs who leads, on a raw channel. */
 async function leaderId(raw: BroadcastChannel): Promise<string> {
   const { promise, resolve } = Promise.withResolvers<string>();

@@ -46,8 +46,12 @@ export interface SharedFake {
    * this tab from building it (a bad option), which any tab would meet.
    */
   readonly ready: Promise<void>;
-  /** Has the fake answer a call: here if this tab leads, else in the tab that does. */
-  call(call: Call): Promise<Reply>;
+  /**
+   * Has the fake answer a call: here if this tab leads, else in the tab that does. A call given
+   * a `key` (the door's, from the request's Idempotency-Key) is run once under it, from any tab:
+   * the same key again gets the same reply.
+   */
+  call(call: Call, key?: string): Promise<Reply>;
   /** Whether this tab runs the fake now. */
   leads(): boolean;
   /** Where the leading tab keeps the fake's state (`undefined` in a tab that does not lead). */
@@ -87,10 +91,14 @@ export function joinSharedFake(parts: SharedFakeParts): SharedFake {
   /** This tab's calls not answered yet, kept to send again if the leader goes. */
   const pending = new Map<
     string,
-    { readonly call: Call; readonly resolve: (reply: Reply) => void }
+    {
+      readonly call: Call;
+      readonly promise: Promise<Reply>;
+      readonly resolve: (reply: Reply) => void;
+    }
   >();
-  /** Calls from other tabs this tab is running as leader, by call id. */
-  const serving = new Map<string, Promise<void>>();
+  /** Calls this tab is running as leader, by call id. */
+  const serving = new Map<string, Promise<Reply>>();
   const released = Promise.withResolvers<void>();
   /** Settles once a tab runs the fake (this one or another), or this tab failed to build it. */
   const ready = Promise.withResolvers<void>();
@@ -105,23 +113,29 @@ export function joinSharedFake(parts: SharedFakeParts): SharedFake {
     }
   };
 
-  /** Runs a call here (this tab leads) and writes what it changed before the reply leaves. */
-  const runHere = async (current: Lead, id: string | undefined, call: Call, from: string) => {
-    const reply = await run(current, call, from);
-    await current.storage.commit(id === undefined ? undefined : [id, reply]);
-    return reply;
+  /**
+   * Runs a call here (this tab leads) and writes what it changed with its reply before the reply
+   * leaves. A call with an id is run once: sent again, it gets its written reply, or joins the
+   * run still going.
+   */
+  const runHere = (current: Lead, id: string | undefined, call: Call, from: string) => {
+    if (id === undefined) return current.storage.runCall(undefined, () => run(current, call, from));
+    const written = current.storage.replies.get(id);
+    if (written !== undefined) return Promise.resolve(written);
+    const running = serving.get(id);
+    if (running !== undefined) return running;
+    const done = current.storage.runCall(id, () => run(current, call, from));
+    serving.set(id, done);
+    const forget = () => serving.delete(id);
+    done.then(forget, forget);
+    return done;
   };
 
   /** Serves another tab's call; a call sent again is answered from its written reply. */
   const serve = (current: Lead, id: string, call: Call, from: string) => {
-    const written = current.storage.replies.get(id);
-    if (written !== undefined) return post({ type: 'reply', to: from, id, reply: written });
-    if (serving.has(id)) return; // still running: its reply is on the way
-    const done = runHere(current, id, call, from).then((reply) => {
-      serving.delete(id);
-      post({ type: 'reply', to: from, id, reply });
-    });
-    serving.set(id, done);
+    void runHere(current, id, call, from).then((reply) =>
+      post({ type: 'reply', to: from, id, reply }),
+    );
   };
 
   const sendPending = () => {
@@ -188,7 +202,7 @@ export function joinSharedFake(parts: SharedFakeParts): SharedFake {
     // else run here.
     for (const [id, { call, resolve }] of pending) {
       pending.delete(id);
-      resolve(current.storage.replies.get(id) ?? (await runHere(current, undefined, call, tab)));
+      resolve(await runHere(current, id, call, tab));
     }
     await released.promise;
     // Finish the calls already taken, then let the next tab lead.
@@ -214,12 +228,14 @@ export function joinSharedFake(parts: SharedFakeParts): SharedFake {
     ready: ready.promise,
     leads: () => lead !== undefined,
     storage: () => lead?.storage,
-    call(call) {
+    call(call, key) {
       const current = lead;
-      if (current !== undefined) return runHere(current, undefined, call, tab);
-      const id = `${tab}:${++sent}`;
+      if (current !== undefined) return runHere(current, key, call, tab);
+      const id = key ?? `${tab}:${++sent}`;
+      const already = pending.get(id);
+      if (already !== undefined) return already.promise;
       const { promise, resolve } = Promise.withResolvers<Reply>();
-      pending.set(id, { call, resolve });
+      pending.set(id, { call, promise, resolve });
       if (leader !== undefined) post({ type: 'call', to: leader, from: tab, id, call });
       return promise;
     },

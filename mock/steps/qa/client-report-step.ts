@@ -6,7 +6,7 @@
 import type { ControllableClock } from '../../base/clock/clock.ts';
 import { ConfigError } from '../../base/config-error.ts';
 import { stringifyJson } from '../../base/contract/lossless-json.ts';
-import type { BodyBytes } from '../../base/messages/fake-request.ts';
+import { type BodyBytes, possibleCopyHeader } from '../../base/messages/fake-request.ts';
 import type { Redaction } from '../../base/messages/redaction.ts';
 import type { ResolvedConfig } from '../../pipeline/config/config.ts';
 import type { PolicyCommandLine } from '../../pipeline/config/policy-command-line.ts';
@@ -121,6 +121,7 @@ export function clientReportPolicy(
             answer.errorCode === 'temporarily_banned' &&
             refused &&
             usage.bannedUntil !== bannedBefore,
+          possibleCopy: request.header(possibleCopyHeader) !== null,
         });
         return answer;
       };

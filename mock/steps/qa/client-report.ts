@@ -94,6 +94,11 @@ interface ClientEvent {
   readonly keyViolations: number;
   /** This answer started a ban of the key. */
   readonly banStarted: boolean;
+  /**
+   * The door says the request may be a copy of one it sent already (the browser door: a create
+   * its tab saw twice, which Chromium dispatches again after its service worker restarted).
+   */
+  readonly possibleCopy?: boolean;
 }
 
 /** One wait between a failure and the client's retry of it. */
@@ -516,7 +521,8 @@ export function createClientReporter(): ClientReporter {
       }
     }
     if (create) {
-      if (chain?.unknownOutcome === true)
+      if (event.possibleCopy === true) noteResent(c, 'redispatch', event);
+      else if (chain?.unknownOutcome === true)
         noteResent(c, chain.failedStatus === 0 ? 'dropped' : String(chain.failedStatus), event);
       else if (resentBeforeAnswer(instance, identity, event, answeredSeq))
         noteResent(c, 'timeout', event);

@@ -153,9 +153,10 @@ export function resentCreatesRule(c: RuleNumbers) {
   };
   if (resent > 0) {
     const causes = Object.entries(c.resent)
-      .map(
-        ([cause, n]) =>
-          `${n} after ${cause === 'timeout' ? 'a timeout' : cause === 'dropped' ? 'a dropped connection' : `a ${cause}`}`,
+      .map(([cause, n]) =>
+        cause === 'redispatch'
+          ? `${n} dispatched again by the browser`
+          : `${n} after ${cause === 'timeout' ? 'a timeout' : cause === 'dropped' ? 'a dropped connection' : `a ${cause}`}`,
       )
       .join(', ');
     return {
