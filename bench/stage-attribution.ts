@@ -73,14 +73,35 @@ export type StageOf = (node: ProfileNode) => string | undefined | typeof inherit
 /** What a StageOf answers for native code run on a caller's behalf (a RegExp, a socket write). */
 export const inherit = Symbol("the caller's stage");
 
+/** Where a function of the bundle comes from: its source file (from the project root) and line. */
+export type SourceOf = (
+  lineNumber: number,
+  columnNumber: number,
+) => { file: string; line: number } | undefined;
+
+/** Reads the bundle's source map: `bundlePath` is the file the fake runs, `mapText` its `.map`. */
+export function bundleSources(bundlePath: string, mapText: string, projectRoot: string): SourceOf {
+  const map = new SourceMap(JSON.parse(mapText));
+  const bundleDir = resolve(bundlePath, '..');
+  return (lineNumber, columnNumber) => {
+    const entry = map.findEntry(lineNumber, columnNumber) as {
+      originalSource?: string;
+      originalLine?: number;
+    };
+    const source = entry.originalSource;
+    if (source === undefined) return undefined;
+    const path = source.startsWith('file:') ? new URL(source).pathname : resolve(bundleDir, source);
+    return { file: relative(projectRoot, path), line: (entry.originalLine ?? 0) + 1 };
+  };
+}
+
 /**
- * Names stages by the bundle's source map: `bundlePath` is the file the fake runs, `mapText` its
- * `.map`, `projectRoot` where the paths start. `undefined` means the sample is no work (idle).
+ * Names stages by the bundle's source map (see bundleSources). `undefined` means the sample is no
+ * work (idle).
  */
 export function bundleStages(bundlePath: string, mapText: string, projectRoot: string): StageOf {
-  const map = new SourceMap(JSON.parse(mapText));
+  const sourceOf = bundleSources(bundlePath, mapText, projectRoot);
   const bundleUrl = new URL(`file://${bundlePath}`).href;
-  const bundleDir = resolve(bundlePath, '..');
   const cache = new Map<string, string>();
   return ({ callFrame }) => {
     const { functionName, url, lineNumber, columnNumber } = callFrame;
@@ -97,17 +118,8 @@ export function bundleStages(bundlePath: string, mapText: string, projectRoot: s
     const key = `${lineNumber}:${columnNumber}`;
     let stage = cache.get(key);
     if (stage === undefined) {
-      const entry = map.findEntry(lineNumber, columnNumber) as { originalSource?: string };
-      const source = entry.originalSource;
-      stage =
-        source === undefined
-          ? 'bundle (unmapped)'
-          : stageOfSource(
-              relative(
-                projectRoot,
-                source.startsWith('file:') ? new URL(source).pathname : resolve(bundleDir, source),
-              ),
-            );
+      const source = sourceOf(lineNumber, columnNumber);
+      stage = source === undefined ? 'bundle (unmapped)' : stageOfSource(source.file);
       cache.set(key, stage);
     }
     return stage;

@@ -53,7 +53,7 @@ export interface StagesResult {
 }
 
 /** The sampling interval: fine enough for stages of a microsecond over a few seconds of load. */
-const intervalUs = 50;
+const intervalUs = 100;
 const jsonFrames = fileURLToPath(new URL('./json-frames.ts', import.meta.url));
 
 /** Profiles the fake on each side-by-side request and splits its CPU per request by stage. */
