@@ -8,6 +8,7 @@ import { BenchError } from './processes.ts';
 /** The parts of the bench, in the order they run. */
 export const sections = [
   'throughput',
+  'stages',
   'cold-start',
   'in-process',
   'journal',

@@ -15,35 +15,31 @@ import { mkdtempSync, readdirSync, readFileSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { basename, join } from 'node:path';
 import { parseArgs } from 'node:util';
-import { bundleServer } from '../scripts/build-server.ts';
+import { bundleServer, serverBundlePath } from '../scripts/build-server.ts';
 import { runLoad } from './load.ts';
 import { freePort, residentBytes, startServer } from './processes.ts';
 import { type BenchRequest, benchHeaders, benchRequests, createRequest } from './requests.ts';
-import { baseUrl, fakeSpec } from './servers.ts';
+import { baseUrl, fakeSpec, projectRoot } from './servers.ts';
+import { bundleSources, type CpuProfile, type SourceOf } from './stage-attribution.ts';
 
-/** One node of a `.cpuprofile` (the parts read here). */
-interface ProfileNode {
-  readonly id: number;
-  readonly callFrame: {
-    readonly functionName: string;
-    readonly url: string;
-    readonly lineNumber: number;
-  };
-}
-
-/** A `.cpuprofile` as V8 writes it. */
-interface CpuProfile {
-  readonly nodes: readonly ProfileNode[];
-  readonly samples: readonly number[];
-  readonly timeDeltas: readonly number[];
-}
-
-/** Self time per function (name, file and line), largest first, as shares of all samples. */
-function selfTimes(profile: CpuProfile): { name: string; share: number }[] {
+/**
+ * Self time per function (name, and its source file and line through the bundle's source map),
+ * largest first, as shares of all samples.
+ */
+function selfTimes(profile: CpuProfile, sourceOf: SourceOf): { name: string; share: number }[] {
+  const bundleUrl = new URL(`file://${serverBundlePath}`).href;
   const nodeName = new Map<number, string>();
   for (const { id, callFrame } of profile.nodes) {
+    const source =
+      callFrame.url === bundleUrl
+        ? sourceOf(callFrame.lineNumber, callFrame.columnNumber)
+        : undefined;
     const where =
-      callFrame.url === '' ? '' : ` ${basename(callFrame.url)}:${callFrame.lineNumber + 1}`;
+      source !== undefined
+        ? ` ${source.file}:${source.line}`
+        : callFrame.url === ''
+          ? ''
+          : ` ${basename(callFrame.url)}:${callFrame.lineNumber + 1}`;
     nodeName.set(id, `${callFrame.functionName || '(anonymous)'}${where}`);
   }
   const time = new Map<string, number>();
@@ -109,7 +105,10 @@ async function main(): Promise<void> {
   if (file === undefined) throw new Error(`bench/profile: no profile written in ${dir}`);
   const profile = JSON.parse(readFileSync(join(dir, file), 'utf8')) as CpuProfile;
   console.log('self time (100 creates of warm-up included):');
-  for (const { name, share } of selfTimes(profile).slice(0, Number(values.top)))
+  for (const { name, share } of selfTimes(
+    profile,
+    bundleSources(serverBundlePath, readFileSync(`${serverBundlePath}.map`, 'utf8'), projectRoot),
+  ).slice(0, Number(values.top)))
     console.log(`${(share * 100).toFixed(1).padStart(5)}%  ${name}`);
   if (values.keep === undefined) rmSync(dir, { recursive: true, force: true });
   else console.log(`profile kept: ${join(dir, file)}`);

@@ -13,6 +13,7 @@ import type { ProxyOverheadResult } from './proxy-overhead.ts';
 import type { ScaleResult } from './scale.ts';
 import { scaleProbes } from './scale.ts';
 import { type TargetId, targetLabels } from './servers.ts';
+import type { StagesResult } from './stages.ts';
 import { ratio } from './stats.ts';
 import { prismBest, type RunResults, type TargetCheck } from './targets.ts';
 import type { ThroughputResult } from './throughput.ts';
@@ -27,6 +28,7 @@ export interface ReportInput extends RunResults {
   readonly inProcess?: InProcessResult | undefined;
   readonly journal?: JournalCostResult | undefined;
   readonly proxy?: ProxyOverheadResult | undefined;
+  readonly stages?: StagesResult | undefined;
   readonly browser?: BrowserResult | undefined;
   readonly checks: readonly TargetCheck[];
   /** Sections that failed, with their error. */
@@ -294,6 +296,67 @@ function proxySection(result: ProxyOverheadResult): string[] {
   ];
 }
 
+/** Stages under this share of every request are summed into one row. */
+const smallStage = 0.005;
+
+function stagesSection(result: StagesResult, throughput: ThroughputResult | undefined): string[] {
+  const { breakdowns } = result;
+  const shown = new Set<string>();
+  for (const breakdown of breakdowns)
+    for (const { stage, share } of breakdown.stages) if (share >= smallStage) shown.add(stage);
+  // Rows in the order of their cost over every request.
+  const weight = (stage: string) =>
+    breakdowns.reduce(
+      (sum, breakdown) => sum + (breakdown.stages.find((s) => s.stage === stage)?.share ?? 0),
+      0,
+    );
+  const rows = [...shown].sort((a, b) => weight(b) - weight(a));
+  const cell = (us: number, share: number) => `${n(us, 1)} (${percent(share)})`;
+  const lines = [
+    "## Where each request's CPU goes, stage by stage",
+    '',
+    `The fake as \`npm start\` runs it, every recorder on, profiled by V8 (one sample every ${result.intervalUs} µs) in a pass of its own after the timed rounds, ${result.seconds} s of load per request at ${result.connections} connections after a warm-up. A stage is where a sampled function's source lives (\`bench/stage-attribution.ts\`): each file of a step group, or each feature folder under one, is a row of its own, so a new step or recorder appears here with no change to the bench; \`JSON.parse\` and \`JSON.stringify\` get frames of their own (\`bench/json-frames.ts\`), which V8 otherwise folds into their callers. µs are each stage's share of the working samples times the CPU per request /proc measured over the profiled load, the profiler's own cost included: compare stages by share, totals in the side-by-side table.`,
+    '',
+    "![The fake's CPU per request by stage](stages.svg)",
+    '',
+    `| stage | ${breakdowns.map((b) => `\`${b.request.label}\` µs (share)`).join(' | ')} |`,
+    `|---|${breakdowns.map(() => '---').join('|')}|`,
+  ];
+  for (const stage of rows) {
+    const cells = breakdowns.map((breakdown) => {
+      const found = breakdown.stages.find((s) => s.stage === stage);
+      return found === undefined ? '-' : cell(found.us, found.share);
+    });
+    lines.push(`| ${stage} | ${cells.join(' | ')} |`);
+  }
+  const rest = breakdowns.map((breakdown) => {
+    const small = breakdown.stages.filter((s) => !shown.has(s.stage));
+    return cell(
+      small.reduce((sum, s) => sum + s.us, 0),
+      small.reduce((sum, s) => sum + s.share, 0),
+    );
+  });
+  lines.push(`| stages under ${percent(smallStage)} everywhere | ${rest.join(' | ')} |`);
+  lines.push(
+    `| **CPU per request, profiled** | ${breakdowns.map((b) => `**${n(b.cpuUsPerRequest, 1)}**`).join(' | ')} |`,
+  );
+  if (throughput !== undefined) {
+    const timed = (target: TargetId) =>
+      breakdowns.map((b) => n(throughput.cells[b.request.id]?.[target]?.cpuUsPerRequest, 1));
+    lines.push(`| the fake in the timed rounds | ${timed('fake').join(' | ')} |`);
+    if (throughput.targets.includes('ceiling'))
+      lines.push(`| bare node:http ceiling, timed | ${timed('ceiling').join(' | ')} |`);
+    if (throughput.targets.includes('wiremock'))
+      lines.push(`| WireMock, timed | ${timed('wiremock').join(' | ')} |`);
+  }
+  lines.push(
+    '',
+    `Samples that did work, per request: ${breakdowns.map((b) => `${b.request.id} ${n(b.samples)} over ${n(b.requests)} requests`).join('; ')}.`,
+    '',
+  );
+  return lines;
+}
+
 /** The whole results file. */
 export function renderReport(input: ReportInput): string {
   const date = input.startedAt.toISOString().replace('T', ' ').slice(0, 16);
@@ -306,6 +369,7 @@ export function renderReport(input: ReportInput): string {
     ...targetsSection(input.checks),
   ];
   if (input.throughput) lines.push(...throughputSection(input.throughput));
+  if (input.stages) lines.push(...stagesSection(input.stages, input.throughput));
   if (input.coldStart) lines.push(...coldStartSection(input.coldStart));
   if (input.inProcess) lines.push(...inProcessSection(input.inProcess));
   if (input.journal) lines.push(...journalSection(input.journal));

@@ -20,6 +20,8 @@ import { BenchError } from './processes.ts';
 import { measureProxyOverhead, type ProxyOverheadResult } from './proxy-overhead.ts';
 import { renderReport } from './report.ts';
 import { measureScale, type ScaleResult } from './scale.ts';
+import { measureStages, type StagesResult } from './stages.ts';
+import { stagesChart } from './stages-chart.ts';
 import { checkTargets } from './targets.ts';
 import { measureThroughput, type ThroughputResult } from './throughput.ts';
 
@@ -78,6 +80,10 @@ async function main(): Promise<number> {
     failures,
     () => measureThroughput(options, log),
   );
+  // Its own pass, after the timed rounds: the profiler slows the fake it watches.
+  const stages: StagesResult | undefined = await section('stages', options, failures, () =>
+    measureStages(options, log),
+  );
   const coldStart: ColdStartResult | undefined = await section(
     'cold-start',
     options,
@@ -126,6 +132,7 @@ async function main(): Promise<number> {
       loadAfter,
       options,
       throughput,
+      stages,
       coldStart,
       inProcess,
       journal,
@@ -138,12 +145,13 @@ async function main(): Promise<number> {
       optimisations,
     });
     writeFileSync(join(options.outDir, 'results.md'), report);
+    const subtitle = `${startedAt.toISOString().slice(0, 10)}, ${machine.cpuModel} (${machine.cores} cores), Node ${machine.node}, load average before ${formatLoad(machine.loadBefore)}`;
+    if (stages) writeFileSync(join(options.outDir, 'stages.svg'), stagesChart(stages, subtitle));
     if (throughput) {
-      const subtitle = `${startedAt.toISOString().slice(0, 10)}, ${machine.cpuModel} (${machine.cores} cores), Node ${machine.node}, load average before ${formatLoad(machine.loadBefore)}`;
       writeFileSync(join(options.outDir, 'throughput.svg'), throughputChart(throughput, subtitle));
     }
     console.log(
-      `bench: wrote ${join(options.outDir, 'results.md')}${throughput ? ' and throughput.svg' : ''}`,
+      `bench: wrote ${join(options.outDir, 'results.md')}${throughput ? ', throughput.svg' : ''}${stages ? ', stages.svg' : ''}`,
     );
   } else {
     console.log('bench: results not written (quick or partial run; pass --write to write them)');
