@@ -6,7 +6,7 @@
  * it was sent, so a test can show what the harness asked of it. `npm run test:gateways` runs the
  * same cases against the real gateways.
  */
-import { createServer, type IncomingMessage, type ServerResponse } from 'node:http';
+import { Agent, createServer, type IncomingMessage, type ServerResponse } from 'node:http';
 import httpProxy from 'http-proxy';
 import type { GatewayModel, Refusal } from './gateway-models.ts';
 import { listenOnLoopback, type RealServer } from './real-server.ts';
@@ -76,7 +76,11 @@ export async function startGatewayStandIn(
 ): Promise<GatewayStandIn> {
   const app = await upstream();
   const target = new URL(app.baseUrl).origin;
-  const proxy = httpProxy.createProxyServer({});
+  // A new upstream connection per request, as nginx's stock proxy_pass does (HTTP/1.0 upstream,
+  // no `keepalive` in its upstream block): Node's global agent keeps connections alive, and a
+  // request sent on one the app's keep-alive time-out is closing meets a reset, which would be
+  // this stand-in's 502, not the app's (and HAProxy retries or avoids reusing such connections).
+  const proxy = httpProxy.createProxyServer({ agent: new Agent({ keepAlive: false }) });
   let longestRequestLine = 0;
   const gateway = createServer({ maxHeaderSize: nodeHeaderLimit }, (request, response) => {
     const requestLine = requestLineOf(request);
