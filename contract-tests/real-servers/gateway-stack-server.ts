@@ -15,7 +15,7 @@
  *   no Retry-After. The limiter here is rate-limiter-flexible 11's RateLimiterMemory (README:
  *   `points` per `duration` seconds), keyed by the client's address as limit_req's zone is.
  */
-import { createServer, type ServerResponse } from 'node:http';
+import { Agent, createServer, type ServerResponse } from 'node:http';
 import httpProxy from 'http-proxy';
 import { RateLimiterMemory, RateLimiterRes } from 'rate-limiter-flexible';
 import { startExpressRateLimitServer } from './express-rate-limit-server.ts';
@@ -39,7 +39,8 @@ function nginxPage(response: ServerResponse, status: number, reason: string): vo
 export async function startGatewayStackServer(): Promise<RealServer> {
   const app = await startExpressRateLimitServer();
   const target = new URL(app.baseUrl).origin;
-  const proxy = httpProxy.createProxyServer({});
+  // A new upstream connection per request, as nginx's stock proxy_pass (see gateway-stand-in.ts).
+  const proxy = httpProxy.createProxyServer({ agent: new Agent({ keepAlive: false }) });
   const perAddress = new RateLimiterMemory({ points: gatewayBurst, duration: 1 });
   const gateway = createServer(async (request, response) => {
     try {
