@@ -5,6 +5,7 @@
  */
 import autocannon from 'autocannon';
 import { cpuMicros } from './processes.ts';
+import { type BenchRequest, benchHeaders } from './requests.ts';
 import { percentileOfSorted, Samples } from './stats.ts';
 
 /** What to send, how hard and for how long. */
@@ -108,4 +109,23 @@ export function runLoad(spec: LoadSpec): Promise<LoadResult> {
       statuses[code] = (statuses[code] ?? 0) + 1;
     });
   });
+}
+
+/**
+ * Loads one running server with the bench's requests: `base` is its base URL, `serverPid` its
+ * process (for its CPU per request). Each call sends one request of `benchRequests` for a time or
+ * a number of requests, with the bench key, at `connections`.
+ * @example const load = benchLoad(baseUrl('fake', port), server.pid, 10); await load(createRequest, { amount: 100 });
+ */
+export function benchLoad(base: string, serverPid: number, connections: number) {
+  return (what: BenchRequest, amount: { durationSeconds: number } | { amount: number }) =>
+    runLoad({
+      url: `${base}${what.path}`,
+      method: what.method,
+      headers: benchHeaders,
+      ...(what.body === undefined ? {} : { body: what.body }),
+      connections,
+      ...amount,
+      serverPid,
+    });
 }

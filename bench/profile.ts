@@ -16,9 +16,9 @@ import { tmpdir } from 'node:os';
 import { basename, join } from 'node:path';
 import { parseArgs } from 'node:util';
 import { bundleServer, serverBundlePath } from '../scripts/build-server.ts';
-import { runLoad } from './load.ts';
+import { benchLoad } from './load.ts';
 import { freePort, residentBytes, startServer } from './processes.ts';
-import { type BenchRequest, benchHeaders, benchRequests, createRequest } from './requests.ts';
+import { benchRequests, createRequest } from './requests.ts';
 import { baseUrl, fakeSpec, projectRoot } from './servers.ts';
 import { bundleSources, type CpuProfile, type SourceOf } from './stage-attribution.ts';
 
@@ -77,16 +77,7 @@ async function main(): Promise<void> {
     ...spec,
     nodeFlags: [...(spec.nodeFlags ?? []), '--cpu-prof', '--cpu-prof-dir', dir],
   });
-  const load = (what: BenchRequest, amount: { durationSeconds: number } | { amount: number }) =>
-    runLoad({
-      url: `${baseUrl('fake', port)}${what.path}`,
-      method: what.method,
-      headers: benchHeaders,
-      ...(what.body === undefined ? {} : { body: what.body }),
-      connections: 10,
-      ...amount,
-      serverPid: server.pid,
-    });
+  const load = benchLoad(baseUrl('fake', port), server.pid, 10);
   const mib = (bytes: number | undefined) =>
     bytes === undefined ? 'n/a' : `${(bytes / 2 ** 20).toFixed(0)} MiB`;
   try {

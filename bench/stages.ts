@@ -16,10 +16,10 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { serverBundlePath } from '../scripts/build-server.ts';
-import { runLoad } from './load.ts';
+import { benchLoad } from './load.ts';
 import type { BenchOptions } from './options.ts';
 import { freePort, startServer } from './processes.ts';
-import { type BenchRequest, benchHeaders, benchRequests, createRequest } from './requests.ts';
+import { type BenchRequest, benchRequests, createRequest } from './requests.ts';
 import { baseUrl, fakeSpec, projectRoot } from './servers.ts';
 import { bundleStages, type CpuProfile, timePerStage } from './stage-attribution.ts';
 
@@ -86,16 +86,7 @@ export async function measureStages(
           String(intervalUs),
         ],
       });
-      const load = (what: BenchRequest, amount: { durationSeconds: number } | { amount: number }) =>
-        runLoad({
-          url: `${baseUrl('fake', port)}${what.path}`,
-          method: what.method,
-          headers: benchHeaders,
-          ...(what.body === undefined ? {} : { body: what.body }),
-          connections: options.connections,
-          ...amount,
-          serverPid: server.pid,
-        });
+      const load = benchLoad(baseUrl('fake', port), server.pid, options.connections);
       let from = 0;
       let to = 0;
       let result: Awaited<ReturnType<typeof load>>;

@@ -21,6 +21,7 @@ import type { Context, Step } from '../../pipeline/pipeline.ts';
 import { callerSlot, invalidTokenChallenge } from '../policies/auth.ts';
 import type { Refuse } from '../policies/refusal.ts';
 import { routeSlot } from '../routes/route.ts';
+import { forceableStatuses } from './forced-responses.ts';
 
 /** Prefer's own option, which joins createFake's: `prefer: false` ignores the header, as the real service does. */
 export interface PreferOptions {
@@ -28,16 +29,11 @@ export interface PreferOptions {
   readonly prefer?: boolean;
 }
 
-/** The error each status is given with, per operation (a 400 is the operation's own kind). */
-const errorCodes: Readonly<Record<number, ErrorCode>> = {
-  401: 'unauthorized',
-  404: 'not_found',
-  429: 'rate_limited',
-  500: 'internal_error',
-  502: 'bad_gateway',
-  503: 'service_unavailable',
-  504: 'gateway_timeout',
-};
+/**
+ * The error each status is given with: the forced answers' own table (a 400 is the operation's
+ * own kind, badRequestCodes below).
+ */
+const errorCodes: Readonly<Record<number, ErrorCode>> = forceableStatuses;
 const badRequestCodes: Record<OperationId, ErrorCode> = {
   listPets: 'invalid_query',
   createPet: 'invalid_body',
