@@ -5,15 +5,23 @@
  * and held to the report's own `waits` and to the thresholds of the definition
  * (`backoffRules`, `backoffFloorMs`).
  */
-import { expect, test } from 'vitest';
+import { afterEach, expect, test, vi } from 'vitest';
 import { createFake } from '../../fake.ts';
 import { backoffFloorMs } from './backoff-floor.ts';
 import { backoffRules } from './backoff-judgement.ts';
 
 const base = 'http://127.0.0.1:4010/v1';
 
+afterEach(() => {
+  vi.useRealTimers();
+});
+
 /** The backoff rule of a client that retried `listPets` after 500s with the given waits (ms). */
 async function backoffAfter(waits: readonly number[]) {
+  // The report reads a wait as the longer of the fake's clock and real time (client-report.ts),
+  // so real time stands still too: a loaded machine's few ms between calls must not outgrow a
+  // 2 ms wait.
+  vi.useFakeTimers({ toFake: ['Date'] });
   const fake = await createFake();
   fake.control.freezeTime(true);
   fake.control.force('listPets', 500, waits.length);
