@@ -9,6 +9,10 @@ export default defineConfig({
       'scripts/**/*.test.ts',
       'bench/**/*.test.ts',
     ],
+    // Two test files at once: most of the suite waits on processes, sockets, browsers and npm, so
+    // a second worker halves the wall time on this project's 2-core machines (vitest's default is
+    // one fewer worker than cores: one).
+    maxWorkers: 2,
     testTimeout: 30_000,
     hookTimeout: 60_000,
     // Finds (or unpacks from npm) the Chromium of the browser tests, once per run; then gives
