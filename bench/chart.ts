@@ -14,7 +14,8 @@ const colours: Record<TargetId, string> = {
   ceiling: '#adb5bd',
 };
 
-function escapeXml(text: string): string {
+/** Text made safe inside an SVG element or attribute. */
+export function escapeXml(text: string): string {
   return text.replace(/&/g, '&amp;').replace(/</g, '&lt;').replace(/>/g, '&gt;');
 }
 

@@ -3,6 +3,7 @@
  * request. The stages that cost most over all requests get a colour each, the same in every bar;
  * the rest are one grey "other" block. Hand-written SVG, as the throughput chart is.
  */
+import { escapeXml } from './chart.ts';
 import { fixedStages } from './stage-attribution.ts';
 import type { StagesResult } from './stages.ts';
 
@@ -22,10 +23,6 @@ const palette = [
   '#9c755f',
 ];
 const otherColour = '#ced4da';
-
-function escapeXml(text: string): string {
-  return text.replace(/&/g, '&amp;').replace(/</g, '&lt;').replace(/>/g, '&gt;');
-}
 
 /** The rows every server pays in some form (Node, V8, GC): drawn after the fake's own stages. */
 const shared: readonly string[] = Object.values(fixedStages);
