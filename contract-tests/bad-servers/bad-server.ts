@@ -5,6 +5,7 @@
 import { once } from 'node:events';
 import {
   createServer as createHttpServer,
+  request as httpRequest,
   type IncomingMessage,
   type ServerResponse,
 } from 'node:http';
@@ -81,6 +82,31 @@ export async function startBadHttpServer(
       await new Promise((resolve) => server.close(resolve));
     },
   };
+}
+
+/**
+ * Sends `request` on to `upstream`'s server unchanged (method, path, headers but Host, body), as a
+ * gateway in front of it does, and hands the answer to `onAnswer`; when the upstream request
+ * fails, the client's connection is closed.
+ */
+export function forwardTo(
+  upstream: URL,
+  request: IncomingMessage,
+  response: ServerResponse,
+  onAnswer: (answer: IncomingMessage) => void | Promise<void>,
+): void {
+  const sent = httpRequest(
+    {
+      host: upstream.hostname,
+      port: upstream.port,
+      method: request.method,
+      path: request.url,
+      headers: { ...request.headers, host: upstream.host },
+    },
+    onAnswer,
+  );
+  sent.on('error', () => response.destroy());
+  request.pipe(sent);
 }
 
 /** Starts a node:net server that hands every accepted socket to `onSocket`, below HTTP. */

@@ -4,8 +4,7 @@
  * "414 Request-URI Too Large", text/html, none of the app's headers). Every other request is
  * forwarded unchanged and its answer passed back: one kind of answer is wrong, nothing else.
  */
-import { request as forward } from 'node:http';
-import { type BadServer, startBadHttpServer } from './bad-server.ts';
+import { type BadServer, forwardTo, startBadHttpServer } from './bad-server.ts';
 
 /** The longest request line the gateway passes on (nginx's buffer, 1k in this setting). */
 const maxRequestLineBytes = 1024;
@@ -28,20 +27,9 @@ export function startHtml414Gateway(target: string): Promise<BadServer> {
       response.end(nginx414);
       return;
     }
-    const sent = forward(
-      {
-        host: upstream.hostname,
-        port: upstream.port,
-        method: request.method,
-        path: request.url,
-        headers: { ...request.headers, host: upstream.host },
-      },
-      (answer) => {
-        response.writeHead(answer.statusCode ?? 502, answer.headers);
-        answer.pipe(response);
-      },
-    );
-    sent.on('error', () => response.destroy());
-    request.pipe(sent);
+    forwardTo(upstream, request, response, (answer) => {
+      response.writeHead(answer.statusCode ?? 502, answer.headers);
+      answer.pipe(response);
+    });
   });
 }

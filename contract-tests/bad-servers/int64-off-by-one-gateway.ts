@@ -5,8 +5,7 @@
  * that keeps every digit sees it: a JSON parser that rounds to a double reads each pair as the
  * same number (Node 20's, whose reviver has no source text).
  */
-import { request as forward } from 'node:http';
-import { type BadServer, startBadHttpServer } from './bad-server.ts';
+import { type BadServer, forwardTo, startBadHttpServer } from './bad-server.ts';
 
 /** Each value as the server holds it, and as the gateway answers it. */
 const offByOne: readonly (readonly [string, string])[] = [
@@ -19,26 +18,15 @@ const offByOne: readonly (readonly [string, string])[] = [
 export function startInt64OffByOneGateway(target: string): Promise<BadServer> {
   const upstream = new URL(target);
   return startBadHttpServer((request, response) => {
-    const sent = forward(
-      {
-        host: upstream.hostname,
-        port: upstream.port,
-        method: request.method,
-        path: request.url,
-        headers: { ...request.headers, host: upstream.host },
-      },
-      async (answer) => {
-        const { 'content-length': _, ...headers } = answer.headers;
-        let text = '';
-        for await (const chunk of answer) text += chunk;
-        if (request.method === 'GET')
-          for (const [held, answered] of offByOne)
-            text = text.replaceAll(new RegExp(`(?<![\\d-])${held}(?!\\d)`, 'g'), answered);
-        response.writeHead(answer.statusCode ?? 502, headers);
-        response.end(text);
-      },
-    );
-    sent.on('error', () => response.destroy());
-    request.pipe(sent);
+    forwardTo(upstream, request, response, async (answer) => {
+      const { 'content-length': _, ...headers } = answer.headers;
+      let text = '';
+      for await (const chunk of answer) text += chunk;
+      if (request.method === 'GET')
+        for (const [held, answered] of offByOne)
+          text = text.replaceAll(new RegExp(`(?<![\\d-])${held}(?!\\d)`, 'g'), answered);
+      response.writeHead(answer.statusCode ?? 502, headers);
+      response.end(text);
+    });
   });
 }
