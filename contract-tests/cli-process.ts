@@ -6,6 +6,7 @@ import { type ChildProcess, spawn } from 'node:child_process';
 import { once } from 'node:events';
 import { readFileSync } from 'node:fs';
 import { type AddressInfo, createServer } from 'node:net';
+import { afterEach } from 'vitest';
 
 const cliPath = new URL('./cli.ts', import.meta.url).pathname;
 
@@ -148,4 +149,23 @@ export function brokenRuleMessage(output: string, id: string): string | undefine
   const lead = new RegExp(`^ {2}FAIL {2}${escaped} .*\\n {8}(.*)$`, 'm').exec(output);
   if (lead !== null) return lead[1];
   return new RegExp(`^ {10}${escaped}(?: \\(on \\d+ answers\\))?: (.*)$`, 'm').exec(output)?.[1];
+}
+
+/**
+ * What a test file starts and must end after each test: `children` (killed with SIGKILL when
+ * still running) and `closers` (servers, fakes), each emptied once it has run.
+ * @example const { children, closers } = endedAfterEach();
+ */
+export function endedAfterEach(): {
+  children: ChildProcess[];
+  closers: (() => Promise<void>)[];
+} {
+  const children: ChildProcess[] = [];
+  const closers: (() => Promise<void>)[] = [];
+  afterEach(async () => {
+    for (const child of children.splice(0))
+      if (child.exitCode === null && child.signalCode === null) child.kill('SIGKILL');
+    for (const close of closers.splice(0)) await close();
+  });
+  return { children, closers };
 }

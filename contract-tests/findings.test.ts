@@ -4,25 +4,18 @@
  * (text and JSON) in front of a server whose every 429 lacks Retry-After. The FAIL count is the
  * number of things to fix; the summary counts findings and rules apart.
  */
-import type { ChildProcess } from 'node:child_process';
 import { once } from 'node:events';
 import { mkdtempSync, readFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { afterEach, expect, test } from 'vitest';
+import { expect, test } from 'vitest';
 import { startHtml414Gateway } from './bad-servers/html-414-gateway.ts';
 import { startQuotaServer } from './bad-servers/quota-server.ts';
-import { runCli, startProxyProcess } from './cli-process.ts';
+import { endedAfterEach, runCli, startProxyProcess } from './cli-process.ts';
 import { httpFakeTarget } from './targets/fake-target.ts';
 
 const key = 'enterprise-demo-key';
-const closers: (() => Promise<void>)[] = [];
-const children: ChildProcess[] = [];
-afterEach(async () => {
-  for (const child of children.splice(0))
-    if (child.exitCode === null && child.signalCode === null) child.kill('SIGKILL');
-  for (const close of closers.splice(0)) await close();
-});
+const { children, closers } = endedAfterEach();
 
 /** The check ids of a report's FAIL lines, in order. */
 const failLines = (output: string) =>

@@ -7,13 +7,12 @@
  * one off on GET (int64-off-by-one-gateway.ts), each door that compares values reports it: a
  * reader that rounds to a double reads both numbers of each pair as one and would pass it.
  */
-import type { ChildProcess } from 'node:child_process';
 import { once } from 'node:events';
 import { fileURLToPath } from 'node:url';
-import { afterEach, expect, test } from 'vitest';
+import { expect, test } from 'vitest';
 import type { Pet } from '../mock/base/contract/types.ts';
 import { startInt64OffByOneGateway } from './bad-servers/int64-off-by-one-gateway.ts';
-import { brokenRuleMessage, runCli, startProxyProcess } from './cli-process.ts';
+import { brokenRuleMessage, endedAfterEach, runCli, startProxyProcess } from './cli-process.ts';
 import { type FakeTarget, httpFakeTarget } from './targets/fake-target.ts';
 
 const key = 'enterprise-demo-key';
@@ -29,13 +28,7 @@ const seed: Pet[] = [
 /** A pact (V4) whose three interactions read back pets made with the three values. */
 const pact = fileURLToPath(new URL('./pact/int64-edges.pact.json', import.meta.url));
 
-const closers: (() => Promise<void>)[] = [];
-const children: ChildProcess[] = [];
-afterEach(async () => {
-  for (const child of children.splice(0))
-    if (child.exitCode === null && child.signalCode === null) child.kill('SIGKILL');
-  for (const close of closers.splice(0)) await close();
-});
+const { children, closers } = endedAfterEach();
 
 /** The fake over HTTP, holding `pets`; and the off-by-one gateway in front of it. */
 async function servers(pets: Pet[] | 'empty'): Promise<{ fake: FakeTarget; gateway: string }> {

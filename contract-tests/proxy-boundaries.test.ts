@@ -13,20 +13,14 @@ import { existsSync, mkdtempSync, readFileSync } from 'node:fs';
 import { request } from 'node:http';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { afterEach, expect, test } from 'vitest';
+import { expect, test } from 'vitest';
 import { listenHttp } from '../mock/doors/http/http-server.ts';
 import { createFake, type FakeWithCore } from '../mock/fake.ts';
 import type { ExchangeRecord } from '../mock/pipeline/config/config.ts';
-import { closedPort, startProxyProcess } from './cli-process.ts';
+import { closedPort, endedAfterEach, startProxyProcess } from './cli-process.ts';
 
 const key = 'enterprise-demo-key';
-const children: ChildProcess[] = [];
-const closers: (() => Promise<void>)[] = [];
-afterEach(async () => {
-  for (const child of children.splice(0))
-    if (child.exitCode === null && child.signalCode === null) child.kill('SIGKILL');
-  for (const close of closers.splice(0)) await close();
-});
+const { children, closers } = endedAfterEach();
 
 /** A fake on a free port that records every request reaching it (the API's and the control surface's). */
 async function recordedFake(): Promise<{
