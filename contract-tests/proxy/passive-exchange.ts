@@ -3,6 +3,7 @@
  * judge: the same record the active harness keeps, with the credentials left out (a bearer key
  * becomes `auth: 'key'`, shown as `$PETSTORE_API_KEY`; any other Authorization is withheld).
  */
+import { authorizationForm } from '../checks/judges/seen-request.ts';
 import { operationOf } from '../contract/interface-facts.ts';
 import { parseExact } from '../http/exact-json.ts';
 import { type Exchange, previewOf, type RequestSpec } from '../http/exchange.ts';
@@ -30,7 +31,8 @@ function authOf(authorization: string | undefined): RequestSpec['auth'] {
   if (/^Bearer [^\s]+$/.test(authorization)) return 'key';
   // Withheld, but its form kept: the auth judges tell a bearer token spelt otherwise (`bearer`,
   // two spaces: RFC 9110 lets a server read it) from a malformed header, which must get 401.
-  if (/^bearer +\S+ *$/i.test(authorization)) return { header: 'Bearer <withheld>' };
+  if (authorizationForm({ header: authorization }) === 'bearer')
+    return { header: 'Bearer <withheld>' };
   return { header: '<withheld: an Authorization header that is not "Bearer <key>">' };
 }
 
