@@ -29,11 +29,11 @@ export interface FakeStorage {
   /** Replies already written, by call id. */
   readonly replies: ReadonlyMap<string, Reply>;
   /**
-   * Writes what changed since the last write, with a call's reply when given; resolves once it
-   * is written, or at once when nothing is kept. Never rejects: a failed write is reported and
+   * Writes what changed since the last write (a call's reply is written by runCall); resolves
+   * once it is written, or at once when nothing is kept. Never rejects: a failed write is reported and
    * the fake goes on in memory until it is reset (see StorageStatus).
    */
-  commit(reply: readonly [id: string, reply: Reply] | undefined): Promise<void>;
+  commit(): Promise<void>;
   /**
    * Runs one call and writes it: what the call creates while `run` starts (the core creates a pet
    * synchronously once the request reaches its route) is kept out of the other calls' writes and
@@ -68,10 +68,7 @@ export function memoryStorage(problem?: string): FakeStorage {
   return {
     persistence: undefined,
     replies,
-    commit(reply) {
-      if (reply !== undefined) rememberReply(replies, ...reply);
-      return Promise.resolve();
-    },
+    commit: () => Promise.resolve(),
     runCall: (id, run) =>
       run().then((reply) => {
         if (id !== undefined) rememberReply(replies, id, reply);

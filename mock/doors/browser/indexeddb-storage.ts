@@ -357,7 +357,7 @@ export async function openIndexedDbStorage(
   // Group commit: one write at a time; commits asked for meanwhile share the next one.
   let current: Promise<void> | undefined;
   let next: Promise<void> | undefined;
-  const commit: FakeStorage['commit'] = (reply) => {
+  const commit = (reply: readonly [id: string, reply: Reply] | undefined): Promise<void> => {
     if (reply !== undefined) {
       rememberReply(replies, ...reply);
       if (mode === 'writing') newReplies.push([...reply]);
@@ -400,7 +400,7 @@ export async function openIndexedDbStorage(
   return {
     persistence,
     replies,
-    commit,
+    commit: () => commit(undefined),
     runCall,
     setAside,
     status: () => status,

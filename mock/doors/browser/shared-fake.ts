@@ -17,13 +17,7 @@ import type { StorePersistence } from '../../pipeline/persistence.ts';
 import { SessionStateError } from '../../pipeline/session.ts';
 import type { FakeStorage } from './fake-storage.ts';
 import { callControl } from './remote-control.ts';
-import {
-  type Call,
-  fakeRequestOf,
-  type Reply,
-  type TabMessage,
-  wireAnswerOf,
-} from './tab-messages.ts';
+import { type Call, fakeRequestOf, type Reply, type TabMessage } from './tab-messages.ts';
 
 /** What a tab needs to join the shared fake. */
 export interface SharedFakeParts {
@@ -72,7 +66,7 @@ interface Lead {
 async function run({ fake }: Lead, call: Call, connection: string): Promise<Reply> {
   if (call.kind === 'control') return callControl(fake.control, call.method, call.args);
   const answer = await fake.behaviour.answer(fakeRequestOf(call.request, connection));
-  return { kind: 'answer', answer: wireAnswerOf(answer) };
+  return { kind: 'answer', answer };
 }
 
 /**
@@ -188,7 +182,7 @@ export function joinSharedFake(parts: SharedFakeParts): SharedFake {
     try {
       current = await startLeading();
       // The first write: the seed of a new fake, or the saved state as the fake read it.
-      await current.storage.commit(undefined);
+      await current.storage.commit();
     } catch (error) {
       // A fake that cannot be built (a bad option) is the page's error: returning hands the lock on.
       ready.reject(error);

@@ -2,7 +2,8 @@
  * What the tabs of one browser say to each other about the fake they share (shared-fake.ts): a
  * tab that does not lead sends its calls (a request its page made, or a control function) to the
  * tab that does, which replies. Everything here is structured-clone data, the only kind a
- * BroadcastChannel carries: a Fetch `Request` becomes a WireRequest, an Answer a WireAnswer.
+ * BroadcastChannel carries: a Fetch `Request` becomes a WireRequest; an Answer, plain data with
+ * its marks (`drop`, `injected`), travels as it is.
  */
 import type { Answer } from '../../base/messages/answer.ts';
 import {
@@ -19,9 +20,6 @@ export interface WireRequest {
   readonly body: BodyBytes;
 }
 
-/** An answer as it travels back: the Answer's own fields, marks included (`drop`, `injected`). */
-export type WireAnswer = Answer;
-
 /** One thing a tab asks of the fake: answer a request, or run a control function. */
 export type Call =
   | { readonly kind: 'request'; readonly request: WireRequest }
@@ -29,7 +27,7 @@ export type Call =
 
 /** What a call gets back. A control function's error travels as its name, message and code. */
 export type Reply =
-  | { readonly kind: 'answer'; readonly answer: WireAnswer }
+  | { readonly kind: 'answer'; readonly answer: Answer }
   | { readonly kind: 'value'; readonly value: unknown }
   | {
       readonly kind: 'error';
@@ -64,10 +62,4 @@ export function fakeRequestOf(wire: WireRequest, tab: string): FakeRequest {
     body: () => wire.body,
     connection: `${tabConnectionPrefix}${tab}`,
   };
-}
-
-/** An answer of the core as it travels back to the tab that asked. */
-export function wireAnswerOf(answer: Answer): WireAnswer {
-  // Every field is plain data, so the answer travels as it is, its marks with it.
-  return answer;
 }
