@@ -10,6 +10,7 @@
  * for the client report, which counts it among its resent creates.
  */
 import { possibleCopyHeader } from '../../base/messages/fake-request.ts';
+import { fnv1a } from '../../base/messages/fnv1a.ts';
 import type { WireRequest } from './tab-messages.ts';
 
 /** How soon after the first a same create counts as a possible copy of it. */
@@ -19,12 +20,9 @@ const remembered = 64;
 /** The longest Idempotency-Key kept (the draft gives no limit; a UUID is 36). */
 const maxKeyLength = 255;
 
-/** FNV-1a over bytes, as hex: a short, stable name for a body. */
+/** FNV-1a as eight hex digits: a short, stable name for a body (kept in stored call ids). */
 function fnv(bytes: Uint8Array | string): string {
-  let hash = 0x811c9dc5;
-  const data = typeof bytes === 'string' ? new TextEncoder().encode(bytes) : bytes;
-  for (const byte of data) hash = Math.imul(hash ^ byte, 0x01000193) >>> 0;
-  return hash.toString(16).padStart(8, '0');
+  return fnv1a(bytes).toString(16).padStart(8, '0');
 }
 
 function bodyName(wire: WireRequest): string {

@@ -7,6 +7,7 @@ import type { ControllableClock } from '../../base/clock/clock.ts';
 import { ConfigError } from '../../base/config-error.ts';
 import { stringifyJson } from '../../base/contract/lossless-json.ts';
 import { type BodyBytes, possibleCopyHeader } from '../../base/messages/fake-request.ts';
+import { fnv1a } from '../../base/messages/fnv1a.ts';
 import type { Redaction } from '../../base/messages/redaction.ts';
 import type { ResolvedConfig } from '../../pipeline/config/config.ts';
 import type { PolicyCommandLine } from '../../pipeline/config/policy-command-line.ts';
@@ -48,13 +49,7 @@ const inProcess = 'in-process';
 
 /** FNV-1a over a body's bytes, as hex: the same create sent again has the same hash. */
 function bodyHash(body: BodyBytes): string {
-  if (body === 'too-large') return 'too-large';
-  let hash = 0x811c9dc5;
-  for (const byte of body) {
-    hash ^= byte;
-    hash = Math.imul(hash, 0x01000193) >>> 0;
-  }
-  return hash.toString(16);
+  return body === 'too-large' ? 'too-large' : fnv1a(body).toString(16);
 }
 
 /** What the control surface can read of the client report (part of `fake.control`). */
