@@ -24,7 +24,7 @@ import { ControlInputError } from '../../pipeline/control-input-error.ts';
 import type { ControlRoutes } from '../../pipeline/control-route.ts';
 import type { Context, Policy, Step } from '../../pipeline/pipeline.ts';
 import { keyIdSlot } from '../policies/auth.ts';
-import type { ClientIds } from '../policies/client-ids.ts';
+import { type ClientIds, printableClientId } from '../policies/client-ids.ts';
 import { pathStart } from '../policies/request-log.ts';
 import { routeSlot } from '../routes/route.ts';
 import { createJournal, type JournalRecord } from './journal.ts';
@@ -309,11 +309,7 @@ export function journalPolicy(
             : [target.slice(0, queryAt), target.slice(queryAt)];
       // The client id needs a context: an early refusal has none, so its header is read as is
       // and redacted with the rest of the entry when it is read.
-      const clientId = detached(
-        (request.header('x-client-id') ?? request.header('user-agent') ?? '-')
-          .replace(/[^\x20-\x7e]/g, '?')
-          .slice(0, 64),
-      );
+      const clientId = detached(printableClientId(request));
       // The body a door read already (or refused unread); the core's own refusals read none.
       const kept = body === undefined ? noBody : keptBody(body);
       const seq = journal.arrive();

@@ -3,6 +3,7 @@
  * request log all show, worked out once per request.
  */
 
+import type { FakeRequest } from '../../base/messages/fake-request.ts';
 import { type Redaction, redacted } from '../../base/messages/redaction.ts';
 import type { KeySecrets } from '../../base/quota/plans.ts';
 import { type Context, createSlot } from '../../pipeline/pipeline.ts';
@@ -28,9 +29,7 @@ export function createClientIds(secretsNow: KeySecrets, redaction: Redaction): C
     // once, against the secrets known when the first asked.
     let found = context.get(clientIdSlot);
     if (found !== undefined) return found;
-    // Lower-case names: the HTTP door looks headers up as given.
-    const { request } = context;
-    const raw = request.header('x-client-id') ?? request.header('user-agent') ?? '-';
+    const raw = clientHeader(context.request);
     const secrets = secretsNow();
     if (secrets !== secretsSeen) {
       byHeader.clear();
@@ -48,12 +47,29 @@ export function createClientIds(secretsNow: KeySecrets, redaction: Redaction): C
   };
 }
 
-function clientIdFrom(raw: string, redaction: Redaction): string {
-  // Printable ASCII only: the id reaches the CLI's summary and the page.
-  const id =
+/**
+ * The client a request's header names (`X-Client-Id`, else `User-Agent`), as every output shows
+ * it: printable ASCII only (the id reaches the CLI's summary and the page), at most 64 characters,
+ * `-` for none. Not yet redacted.
+ */
+export function printableClientId(request: Pick<FakeRequest, 'header'>): string {
+  return printable(clientHeader(request));
+}
+
+/** The header that names the client. Lower-case names: the HTTP door looks headers up as given. */
+function clientHeader(request: Pick<FakeRequest, 'header'>): string {
+  return request.header('x-client-id') ?? request.header('user-agent') ?? '-';
+}
+
+function printable(raw: string): string {
+  return (
     raw
       .replace(/[^\x20-\x7e]/g, '?')
       .trim()
-      .slice(0, 64) || '-';
-  return redaction.text(raw) === raw ? id : redacted;
+      .slice(0, 64) || '-'
+  );
+}
+
+function clientIdFrom(raw: string, redaction: Redaction): string {
+  return redaction.text(raw) === raw ? printable(raw) : redacted;
 }
