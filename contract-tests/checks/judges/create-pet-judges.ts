@@ -39,13 +39,32 @@ function objectOf(exchange: Exchange): { json: JsonObject; exact: JsonObject } |
 }
 
 /** Why a JSON object is not a valid NewPet (the schema, and int64's range exactly), if it is not. */
-function newPetProblem(body: { json: JsonObject; exact: JsonObject }): string | undefined {
+function newPetProblemIn(body: { json: JsonObject; exact: JsonObject }): string | undefined {
   const problem = checkNewPet(body.json);
   if (problem !== undefined) return problem;
   const categoryId = body.exact.categoryId;
   if (typeof categoryId === 'bigint' && (categoryId < int64.min || categoryId > int64.max))
     return `categoryId ${categoryId} is outside int64`;
   return undefined;
+}
+
+/** Each exchange's verdict on its body, `null` for a valid NewPet. */
+const newPetProblems = new WeakMap<Exchange, string | null>();
+
+/**
+ * Why the body `exchange` sent (`body`, its object) is no valid NewPet, if it is not: checked
+ * once per exchange, as bodyOf reads it once, for the several judges of a create that ask.
+ */
+function newPetProblem(
+  exchange: Exchange,
+  body: { json: JsonObject; exact: JsonObject },
+): string | undefined {
+  let problem = newPetProblems.get(exchange);
+  if (problem === undefined) {
+    problem = newPetProblemIn(body) ?? null;
+    newPetProblems.set(exchange, problem);
+  }
+  return problem ?? undefined;
 }
 
 /** What a body without a required field lacks, e.g. `without name`. */
@@ -59,7 +78,12 @@ export const createdJudge: StatelessJudge = {
   appliesTo: (exchange) => {
     const status = exchange.response?.status ?? 0;
     const body = objectOf(exchange);
-    return status >= 200 && status < 300 && body !== undefined && newPetProblem(body) === undefined;
+    return (
+      status >= 200 &&
+      status < 300 &&
+      body !== undefined &&
+      newPetProblem(exchange, body) === undefined
+    );
   },
   judge: (exchange) => {
     const response = exchange.response as ReceivedResponse;
@@ -83,7 +107,9 @@ function storedOr400(
 ): StatelessJudge {
   const picked = (exchange: Exchange) => {
     const body = objectOf(exchange);
-    return body === undefined || newPetProblem(body) !== undefined ? undefined : pick(body);
+    return body === undefined || newPetProblem(exchange, body) !== undefined
+      ? undefined
+      : pick(body);
   };
   return {
     appliesTo: (exchange) => picked(exchange) !== undefined && answeredOnTheBody(exchange.response),
@@ -151,7 +177,7 @@ export const invalidValuesJudge: StatelessJudge = {
     return (
       body !== undefined &&
       missing(body.json) === undefined &&
-      newPetProblem(body) !== undefined &&
+      newPetProblem(exchange, body) !== undefined &&
       answeredOnTheBody(exchange.response)
     );
   },
@@ -160,7 +186,7 @@ export const invalidValuesJudge: StatelessJudge = {
     return statusProblem(
       exchange.response as ReceivedResponse,
       [400],
-      `POST /pets with an invalid value (${newPetProblem(body) ?? ''})`,
+      `POST /pets with an invalid value (${newPetProblem(exchange, body) ?? ''})`,
     );
   },
   unseen:
