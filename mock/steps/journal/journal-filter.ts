@@ -174,7 +174,13 @@ export function checkJournalFilter(given: unknown): CheckedFilter {
 }
 
 /** Why an entry is not picked, one line per filter field it fails (none: it matches). */
-export function mismatches(entry: JournalEntry, filter: CheckedFilter): string[] {
+export function mismatches(
+  entry: Pick<
+    JournalEntry,
+    'method' | 'operationId' | 'path' | 'status' | 'keyId' | 'clientId' | 'atMs'
+  >,
+  filter: CheckedFilter,
+): string[] {
   const differs: string[] = [];
   if (filter.method !== undefined && entry.method !== filter.method)
     differs.push(`method is ${entry.method}, not ${filter.method}`);
@@ -198,10 +204,12 @@ export function mismatches(entry: JournalEntry, filter: CheckedFilter): string[]
   if (filter.clientId !== undefined && entry.clientId !== filter.clientId)
     differs.push(`clientId is ${entry.clientId}, not ${filter.clientId}`);
   if (filter.since !== undefined && entry.atMs < filter.since)
-    differs.push(`arrived at ${entry.at}, before since ${new Date(filter.since).toISOString()}`);
+    differs.push(
+      `arrived at ${new Date(entry.atMs).toISOString()}, before since ${new Date(filter.since).toISOString()}`,
+    );
   if (filter.until !== undefined && entry.atMs >= filter.until)
     differs.push(
-      `arrived at ${entry.at}, not before until ${new Date(filter.until).toISOString()}`,
+      `arrived at ${new Date(entry.atMs).toISOString()}, not before until ${new Date(filter.until).toISOString()}`,
     );
   return differs;
 }

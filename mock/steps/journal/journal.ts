@@ -105,17 +105,14 @@ export function createJournal(bounds: JournalBounds, redaction: Redaction): Jour
       changes += 1;
     },
     read(filter) {
-      const matching: JournalEntry[] = [];
-      for (const record of kept()) {
-        const entry = entryOf(record);
-        if (mismatches(entry, filter).length === 0) matching.push(entry);
-      }
+      // Records are filtered as they are kept; only those shown become entries (dates, breaks).
+      const matching = kept().filter((record) => mismatches(record, filter).length === 0);
       matching.sort((a, b) => b.seq - a.seq);
       const shown = filter.limit === undefined ? matching : matching.slice(0, filter.limit);
       return {
         total: matching.length,
         // Redacted where it is written: the path, the query, the body, the client id.
-        requests: redaction.json(shown),
+        requests: redaction.json(shown.map(entryOf)),
         dropped,
         bounds: { ...bounds },
       };
