@@ -237,6 +237,9 @@ export function showPanel(
     return made;
   };
 
+  /** The reading the recent requests' rows were last built from: they change with a new one only. */
+  let recentFrom: typeof reading;
+
   const render = () => {
     if (reading === undefined) return;
     model = panelModel(reading, Date.now());
@@ -276,6 +279,9 @@ export function showPanel(
     setText(forcedText, model.forced.join('; ') || 'none');
     setText(chaosText, model.chaos.on ? model.chaos.lines.join('; ') : 'off');
     setText(chaosToggle, model.chaos.on ? 'Chaos off' : 'Chaos on');
+    // The countdowns tick every 250 ms; the requests change with a new reading only.
+    if (recentFrom === reading) return;
+    recentFrom = reading;
     const lines = model.recent.map((request) => {
       const row = element('tr');
       const failed = request.status === 'dropped' || Number(request.status) >= 400;
