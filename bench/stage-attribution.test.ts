@@ -55,6 +55,35 @@ test('native code counts for its nearest caller; idle and samples outside the wi
   });
 });
 
+test("Node's library counts for the stage that called it, but the HTTP door's calls and the event loop's stay Node's", () => {
+  const profile: CpuProfile = {
+    nodes: [
+      frame(1, '(root)', '', [2, 3, 7]),
+      // The event loop and the parser: nothing of the fake's on the stack.
+      frame(2, 'parserOnHeadersComplete', 'node:_http_common', [8]),
+      frame(3, 'answer', 'file:///p/mock/core/behaviour.ts', [4]),
+      frame(4, 'URL', 'node:internal/url', [5]),
+      frame(5, 'parse', ''),
+      frame(7, 'writeAnswer', 'file:///p/mock/doors/http/http-server.ts', [9]),
+      frame(8, 'emit', 'node:events'),
+      frame(9, 'end', 'node:_http_outgoing', [10]),
+      frame(10, 'writeUtf8String', ''),
+    ],
+    startTime: 0,
+    samples: [5, 4, 10, 9, 8, 7],
+    timeDeltas: [10, 10, 10, 10, 10, 10],
+  };
+  const stageOf = bundleStages('/p/bundle.mjs', '{"version":3,"sources":[],"mappings":""}', '/p');
+  const spent = timePerStage(profile, stageOf, 0, 100);
+  expect(Object.fromEntries(spent)).toEqual({
+    // URL parsing, native code included, is the core's own cost.
+    'behaviour core (which pipeline)': 20,
+    // The door's write and the parser's emit are paid by a bare node:http server too.
+    [fixedStages.node]: 30,
+    'HTTP door: read and write': 10,
+  });
+});
+
 test("a function of the bundle is named by its source file through the bundle's source map", async () => {
   const root = mkdtempSync(join(tmpdir(), 'stage-attribution-'));
   try {

@@ -38,6 +38,9 @@ export const fixedStages = {
   native: 'other native code',
 } as const;
 
+/** The HTTP door's row: its calls into Node's http (the socket write) stay in Node's row. */
+const doorStage = 'HTTP door: read and write';
+
 /** The stage of a source file of the project, by its path from the project root. */
 export function stageOfSource(path: string): string {
   if (path.includes('node_modules/')) {
@@ -51,7 +54,7 @@ export function stageOfSource(path: string): string {
   const parts = path.replace(/\.ts$/, '').split('/');
   if (parts[0] !== 'mock') return path;
   const [, room, group, ...rest] = parts;
-  if (room === 'doors') return group === 'http' ? 'HTTP door: read and write' : `door ${group}`;
+  if (room === 'doors') return group === 'http' ? doorStage : `door ${group}`;
   if (room === 'steps' && group !== undefined) {
     if (group === 'store') return 'store';
     if (group === 'routes') return 'routes (the operation handlers)';
@@ -66,12 +69,21 @@ export function stageOfSource(path: string): string {
 
 /**
  * A function that names the stage of one profile node; `undefined` is no work (idle). A node of
- * native code that it leaves to its caller (`inherit`) takes the stage of its nearest caller.
+ * native code that it leaves to its caller (`inherit`) takes the stage of its nearest caller; a
+ * node of Node's own library (`library`) too, unless that caller is the HTTP door or there is
+ * none (the event loop, the HTTP parser): then it is Node's work, as in a bare node:http server.
  */
-export type StageOf = (node: ProfileNode) => string | undefined | typeof inherit;
+export type StageOf = (node: ProfileNode) => string | undefined | typeof inherit | typeof library;
 
 /** What a StageOf answers for native code run on a caller's behalf (a RegExp, a socket write). */
 export const inherit = Symbol("the caller's stage");
+
+/**
+ * What a StageOf answers for a function of Node's library (`node:*`): a `new URL()`, a Buffer
+ * decode or an event emitted on the fake's behalf is the cost of the stage that called it, not
+ * of Node's http.
+ */
+export const library = Symbol("Node's library, for its caller");
 
 /** Where a function of the bundle comes from: its source file (from the project root) and line. */
 export type SourceOf = (
@@ -112,7 +124,7 @@ export function bundleStages(bundlePath: string, mapText: string, projectRoot: s
       // A RegExp, a socket write, the HTTP parser, a TextDecoder: the caller's work.
       return inherit;
     }
-    if (url.startsWith('node:')) return fixedStages.node;
+    if (url.startsWith('node:')) return library;
     if (url.endsWith('/bench/json-frames.ts')) return fixedStages.json;
     if (url !== bundleUrl) return stageOfSource(relative(projectRoot, new URL(url).pathname));
     const key = `${lineNumber}:${columnNumber}`;
@@ -142,11 +154,18 @@ export function timePerStage(
   for (const node of profile.nodes) {
     let id: number | undefined = node.id;
     let stage = own.get(id);
-    while (stage === inherit && id !== undefined) {
+    let inLibrary = false;
+    let walked = false;
+    while ((stage === inherit || stage === library) && id !== undefined) {
+      inLibrary ||= stage === library;
+      walked = true;
       id = parent.get(id);
-      stage = id === undefined ? fixedStages.native : own.get(id);
+      stage = id === undefined ? undefined : own.get(id);
     }
-    stageOfNode.set(node.id, stage === inherit ? fixedStages.native : stage);
+    // Called by nothing of the fake's (the event loop, the parser), or by the door on Node's behalf.
+    if (walked && stage === undefined) stage = inLibrary ? fixedStages.node : fixedStages.native;
+    else if (inLibrary && stage === doorStage) stage = fixedStages.node;
+    stageOfNode.set(node.id, stage as string | undefined);
   }
   const spent = new Map<string, number>();
   let at = profile.startTime;
