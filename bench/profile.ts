@@ -75,7 +75,14 @@ async function main(): Promise<void> {
   const spec = fakeSpec(port);
   const server = await startServer({
     ...spec,
-    nodeFlags: [...(spec.nodeFlags ?? []), '--cpu-prof', '--cpu-prof-interval', '100', '--cpu-prof-dir', dir],
+    nodeFlags: [
+      ...(spec.nodeFlags ?? []),
+      '--cpu-prof',
+      '--cpu-prof-interval',
+      '100',
+      '--cpu-prof-dir',
+      dir,
+    ],
   });
   const load = benchLoad(baseUrl('fake', port), server.pid, 10);
   const mib = (bytes: number | undefined) =>
