@@ -267,6 +267,10 @@ export function createBehaviour(
   const controlSurface = controlPipeline(control, api.routes, config);
   const controlSteps: readonly Step[] = [log.step('control'), ...controlSurface.steps];
 
+  /** The caller's X-RateLimit-* headers, for the answers given before any pipeline. */
+  const callersHeaders = (request: FakeRequest) =>
+    rateLimitHeaders(request.header('authorization'));
+
   /** Answers a request the fake gives before any pipeline, and logs it. */
   const refuseEarly = (
     request: FakeRequest,
@@ -282,14 +286,13 @@ export function createBehaviour(
 
   async function answer(request: FakeRequest): Promise<Answer> {
     const started = performance.now();
-    const callers = () => rateLimitHeaders(request.header('authorization'));
     const start = pathStart(request.url);
     if (request.url.length - start > maxUrlLength) {
       const message = `The request target must be at most ${maxUrlLength} characters; got ${request.url.length - start}.`;
       return refuseEarly(
         request,
         undefined,
-        errorAnswer('uri_too_long', message, callers()),
+        errorAnswer('uri_too_long', message, callersHeaders(request)),
         started,
       );
     }
@@ -297,7 +300,11 @@ export function createBehaviour(
     try {
       url = new URL(request.url);
     } catch {
-      const refused = errorAnswer('bad_request', 'The request URL could not be parsed.', callers());
+      const refused = errorAnswer(
+        'bad_request',
+        'The request URL could not be parsed.',
+        callersHeaders(request),
+      );
       return refuseEarly(request, undefined, refused, started);
     }
     const path = url.pathname;
@@ -310,7 +317,12 @@ export function createBehaviour(
     if (path.startsWith(`${config.controlPrefix}/`))
       return runPipeline(controlSteps, controlSurface.handler, context);
     const message = `No endpoint at ${path.slice(0, 200)}; the API lives under ${config.basePath}.`;
-    return refuseEarly(request, url, errorAnswer('route_not_found', message, callers()), started);
+    return refuseEarly(
+      request,
+      url,
+      errorAnswer('route_not_found', message, callersHeaders(request)),
+      started,
+    );
   }
 
   return {

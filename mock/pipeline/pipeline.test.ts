@@ -118,3 +118,34 @@ test('a failure passes after-steps by, as it passes an awaiting step by', async 
   ).rejects.toThrow('handler bug');
   expect(seen).toEqual([]);
 });
+
+test('a step that calls next() after waiting still runs the step after it, with after-steps between', async () => {
+  const seen: string[] = [];
+  const waiting: Step = async (_context, next) => {
+    seen.push('waits');
+    await new Promise((resolve) => setTimeout(resolve, 5));
+    return next();
+  };
+  const after: Step = {
+    after: (_context, answer) => {
+      seen.push(`after ${answer.status}`);
+      return answer;
+    },
+  };
+  const answer = await runPipeline(
+    [around(seen, 'a'), waiting, around(seen, 'b'), after, around(seen, 'c')],
+    () => jsonAnswer(201, {}),
+    context(),
+  );
+  expect(answer.status).toBe(201);
+  expect(seen).toEqual([
+    'a in',
+    'waits',
+    'b in',
+    'c in',
+    'c out 201',
+    'after 201',
+    'b out 201',
+    'a out 201',
+  ]);
+});

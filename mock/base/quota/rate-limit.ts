@@ -119,15 +119,28 @@ export function admitRequest(usage: KeyUsage, limits: Limits, now: number): Admi
   roll(usage.minute, MINUTE_MS, now);
   roll(usage.day, DAY_MS, now);
   const [minute, day] = views(usage, limits);
-  const exhausted = [minute, day].filter((view) => view.remaining === 0);
-  if (exhausted.length > 0) {
+  if (minute.remaining === 0 || day.remaining === 0) {
     // When both are spent the client must wait for the later reset.
-    const worst = exhausted.reduce((a, b) => (b.resetMs > a.resetMs ? b : a));
+    const worst =
+      minute.remaining === 0 && (day.remaining !== 0 || minute.resetMs >= day.resetMs)
+        ? minute
+        : day;
     return { admitted: false, headers: toHeaders(worst), retryAtMs: worst.resetMs };
   }
   usage.minute.count += 1;
   usage.day.count += 1;
-  return { admitted: true, headers: toHeaders(binding(views(usage, limits))) };
+  // Each window had room (at least 1 left): it now has one fewer, and the binding one is reported.
+  const minuteLeft = minute.remaining - 1;
+  const dayLeft = day.remaining - 1;
+  const reported = dayLeft < minuteLeft ? day : minute;
+  return {
+    admitted: true,
+    headers: {
+      limit: reported.limit,
+      remaining: Math.min(minuteLeft, dayLeft),
+      reset: Math.ceil(reported.resetMs / 1000),
+    },
+  };
 }
 
 /** The usage record of a key id, created empty on first use. */

@@ -37,8 +37,16 @@ export function hostProblem(header: string | null, allowed: readonly string[]): 
  * interface's, the CORS preflight's and the control surface's.
  */
 export function hostStep(allowedHosts: readonly string[]): Step {
+  // Clients send the same Host on every request: the last one's verdict is kept, which spares a
+  // trimmed, lower-cased copy of it per request.
+  let lastHost: string | null | undefined;
+  let lastProblem: string | undefined;
   return (context, next) => {
-    const refused = hostProblem(context.request.header('host'), allowedHosts);
-    return refused === undefined ? next() : errorAnswer('host_not_allowed', refused);
+    const host = context.request.header('host');
+    if (host !== lastHost) {
+      lastProblem = hostProblem(host, allowedHosts);
+      lastHost = host;
+    }
+    return lastProblem === undefined ? next() : errorAnswer('host_not_allowed', lastProblem);
   };
 }
