@@ -28,6 +28,11 @@ export interface BenchOptions {
   readonly durationSeconds: number;
   /** Interleaved rounds; medians are taken across them. */
   readonly rounds: number;
+  /**
+   * Whole bench runs in a row: a target is MET only when every run meets it (a margin that one
+   * quiet moment gives is not a result).
+   */
+  readonly runs: number;
   /** Seconds of unmeasured load per server and request before the rounds. */
   readonly warmupSeconds: number;
   readonly connections: number;
@@ -54,6 +59,7 @@ export const usage = `Usage: npm run bench -- [options]
   --quick               short runs to check the bench works (about a minute; numbers not comparable)
   --duration <s>        seconds per load run (default 3; quick 1)       env BENCH_DURATION
   --rounds <n>          interleaved rounds, medians across them (default 3; quick 1)  env BENCH_ROUNDS
+  --runs <n>            whole runs in a row; a target is MET only if every run meets it (default 1)  env BENCH_RUNS
   --connections <n>     concurrent connections (default 10)
   --only <a,b>          run only these sections: ${sections.join(', ')}   env BENCH_ONLY
   --no-write            print only; do not rewrite bench/results.md and bench/throughput.svg
@@ -92,6 +98,7 @@ export function parseOptions(
       quick: { type: 'boolean', default: env.BENCH_QUICK === '1' },
       duration: { type: 'string' },
       rounds: { type: 'string' },
+      runs: { type: 'string' },
       connections: { type: 'string' },
       only: { type: 'string' },
       write: { type: 'boolean' },
@@ -109,6 +116,7 @@ export function parseOptions(
     quick,
     durationSeconds: positive(values.duration ?? env.BENCH_DURATION, '--duration', quick ? 1 : 3),
     rounds: Math.round(positive(values.rounds ?? env.BENCH_ROUNDS, '--rounds', quick ? 1 : 3)),
+    runs: Math.round(positive(values.runs ?? env.BENCH_RUNS, '--runs', 1)),
     warmupSeconds: quick ? 0.5 : 1,
     connections: Math.round(positive(values.connections, '--connections', 10)),
     coldStartRuns: quick ? 3 : 5,

@@ -31,10 +31,21 @@ export interface ReportInput extends RunResults {
   readonly stages?: StagesResult | undefined;
   readonly browser?: BrowserResult | undefined;
   readonly checks: readonly TargetCheck[];
+  /** Every run of `--runs` in order, this one last: when, how busy, and its verdicts. */
+  readonly runs: readonly RunSummary[];
   /** Sections that failed, with their error. */
   readonly failures: Readonly<Record<string, string>>;
   /** The optimisation log, markdown. */
   readonly optimisations: string;
+}
+
+/** One whole run of the bench, as the runs table shows it. */
+export interface RunSummary {
+  readonly startedAt: Date;
+  readonly loadBefore: readonly number[];
+  readonly loadAfter: readonly number[];
+  readonly wallSeconds: number;
+  readonly checks: readonly TargetCheck[];
 }
 
 const n = (value: number | undefined, digits = 0) =>
@@ -61,8 +72,15 @@ function machineSection(input: ReportInput): string[] {
     `| Memory | ${machine.memoryGiB.toFixed(1)} GiB |`,
     `| Node | ${machine.node} |`,
     `| OS | ${machine.os} |`,
-    `| Load average (1, 5, 15 min) before the run | ${formatLoad(machine.loadBefore)} |`,
-    `| Load average after the run | ${formatLoad(input.loadAfter)} |`,
+    ...(input.runs.length > 1
+      ? input.runs.map(
+          (run, index) =>
+            `| Run ${index + 1} of ${input.runs.length} | ${run.startedAt.toISOString().slice(11, 16)} UTC, ${run.wallSeconds.toFixed(0)} s; load average before ${formatLoad(run.loadBefore)}, after ${formatLoad(run.loadAfter)} |`,
+        )
+      : [
+          `| Load average (1, 5, 15 min) before the run | ${formatLoad(machine.loadBefore)} |`,
+          `| Load average after the run | ${formatLoad(input.loadAfter)} |`,
+        ]),
     `| Run | ${input.options.quick ? 'quick (not comparable)' : 'full'}: ${input.options.rounds} interleaved rounds of ${input.options.durationSeconds} s per server and request, ${input.options.connections} connections; ${input.wallSeconds.toFixed(0)} s in all |`,
     '',
     'The load generator (autocannon, in the bench process) and the server under test share the',
@@ -71,15 +89,38 @@ function machineSection(input: ReportInput): string[] {
   ];
 }
 
-function targetsSection(checks: readonly TargetCheck[]): string[] {
+/** A target over several runs: MET only when every run met it, N/A when none could judge it. */
+function acrossRuns(verdicts: readonly TargetCheck['verdict'][]): TargetCheck['verdict'] {
+  if (verdicts.includes('MISSED')) return 'MISSED';
+  return verdicts.length > 0 && verdicts.every((verdict) => verdict === 'MET') ? 'MET' : 'N/A';
+}
+
+function targetsSection(checks: readonly TargetCheck[], runs: readonly RunSummary[]): string[] {
+  const several = runs.length > 1;
+  const rows = several
+    ? checks.map((check) => {
+        const each = runs.map((run) => run.checks.find((c) => c.target === check.target));
+        const verdict = acrossRuns(each.map((c) => c?.verdict ?? 'N/A'));
+        return `| ${check.target} | ${each.map((c) => (c === undefined ? 'n/a' : `${c.measured} (${c.verdict})`)).join(' | ')} | **${verdict}** |`;
+      })
+    : checks.map((check) => `| ${check.target} | ${check.measured} | **${check.verdict}** |`);
+  const missed = several
+    ? rows.some((row) => row.endsWith('**MISSED** |'))
+    : checks.some((check) => check.verdict === 'MISSED');
   return [
     '## Targets',
     '',
-    '| Target | Measured | Verdict |',
-    '|---|---|---|',
-    ...checks.map((check) => `| ${check.target} | ${check.measured} | **${check.verdict}** |`),
+    ...(several
+      ? [
+          `${runs.length} whole runs in a row (\`--runs ${runs.length}\`); a target is MET only when every run met it. The tables below are the last run's.`,
+          '',
+          `| Target | ${runs.map((_, index) => `Run ${index + 1}`).join(' | ')} | Verdict |`,
+          `|---|${runs.map(() => '---|').join('')}---|`,
+        ]
+      : ['| Target | Measured | Verdict |', '|---|---|---|']),
+    ...rows,
     '',
-    ...(checks.some((check) => check.verdict === 'MISSED')
+    ...(missed
       ? [
           'Why a target is missed, and what was tried: [Missed targets](#missed-targets-and-why) below.',
           '',
@@ -366,7 +407,7 @@ export function renderReport(input: ReportInput): string {
     `Measured ${date} UTC by \`npm run bench\`${input.options.quick ? ' --quick' : ''}; how to run it and what each number means: [README](README.md).`,
     '',
     ...machineSection(input),
-    ...targetsSection(input.checks),
+    ...targetsSection(input.checks, input.runs),
   ];
   if (input.throughput) lines.push(...throughputSection(input.throughput));
   if (input.stages) lines.push(...stagesSection(input.stages, input.throughput));

@@ -18,7 +18,7 @@ import { describeMachine, formatLoad, loadAverage } from './machine.ts';
 import { type BenchOptions, parseOptions, type Section, usage } from './options.ts';
 import { BenchError } from './processes.ts';
 import { measureProxyOverhead, type ProxyOverheadResult } from './proxy-overhead.ts';
-import { renderReport } from './report.ts';
+import { type RunSummary, renderReport } from './report.ts';
 import { measureScale, type ScaleResult } from './scale.ts';
 import { measureStages, type StagesResult } from './stages.ts';
 import { stagesChart } from './stages-chart.ts';
@@ -65,14 +65,30 @@ async function main(): Promise<number> {
     }
     throw error;
   }
+  // The fake runs as `npm start` runs it: from the bundle of the current sources.
+  await bundleServer();
+  const runs: RunSummary[] = [];
+  let failed = false;
+  for (let index = 0; index < options.runs; index++) {
+    if (options.runs > 1) console.log(`\n==== run ${index + 1} of ${options.runs} ====`);
+    const run = await runOnce(options, runs);
+    runs.push(run.summary);
+    failed ||= run.failed;
+  }
+  return failed ? 1 : 0;
+}
+
+/** One whole run: every chosen section, the targets, and (when writing) the results files. */
+async function runOnce(
+  options: BenchOptions,
+  before: readonly RunSummary[],
+): Promise<{ summary: RunSummary; failed: boolean }> {
   const startedAt = new Date();
   const started = performance.now();
   const machine = describeMachine();
   console.log(
     `bench: ${machine.cpuModel}, ${machine.cores} cores, Node ${machine.node}, load average ${formatLoad(machine.loadBefore)}${options.quick ? ' (quick mode: numbers not comparable)' : ''}`,
   );
-  // The fake runs as `npm start` runs it: from the bundle of the current sources.
-  await bundleServer();
   const failures: Record<string, string> = {};
   const throughput: ThroughputResult | undefined = await section(
     'throughput',
@@ -122,6 +138,13 @@ async function main(): Promise<number> {
   for (const check of checks)
     console.log(`${check.verdict.padEnd(6)} ${check.target}: ${check.measured}`);
   console.log(`\nbench: ${wallSeconds.toFixed(0)} s; load average after ${formatLoad(loadAfter)}`);
+  const summary: RunSummary = {
+    startedAt,
+    loadBefore: machine.loadBefore,
+    loadAfter,
+    wallSeconds,
+    checks,
+  };
 
   if (options.write) {
     const optimisations = readFileSync(new URL('./optimisations.md', import.meta.url), 'utf8');
@@ -141,6 +164,7 @@ async function main(): Promise<number> {
       proxy,
       browser,
       checks,
+      runs: [...before, summary],
       failures,
       optimisations,
     });
@@ -156,7 +180,7 @@ async function main(): Promise<number> {
   } else {
     console.log('bench: results not written (quick or partial run; pass --write to write them)');
   }
-  return Object.keys(failures).length > 0 ? 1 : 0;
+  return { summary, failed: Object.keys(failures).length > 0 };
 }
 
 main().then(
