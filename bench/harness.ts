@@ -9,11 +9,18 @@ import { spawn } from 'node:child_process';
 import { once } from 'node:events';
 import { existsSync } from 'node:fs';
 import { fileURLToPath } from 'node:url';
+import { buildPackage } from '../scripts/build-package.ts';
 import { type ProxyCounts, startCountingProxy } from './counting-proxy.ts';
 import { freePort, startServer } from './processes.ts';
 import { fakeDefaultSpec, projectRoot } from './servers.ts';
 
-const contractCli = fileURLToPath(new URL('../contract-tests/cli.ts', import.meta.url));
+/**
+ * The harness as a project that installed the package runs it (`npx petstore-contract`): the
+ * bin `npm run build` writes, rebuilt from the current sources first. `npm run contract` runs
+ * the TypeScript sources, and Node strips the types of every module at each start.
+ */
+const contractBin = fileURLToPath(new URL('../dist/bin/petstore-contract.js', import.meta.url));
+const contractSource = fileURLToPath(new URL('../contract-tests/cli.ts', import.meta.url));
 
 /** Longest a harness run may take before the bench stops it. */
 const runTimeoutMs = 180_000;
@@ -41,7 +48,7 @@ async function runOnce(key: HarnessRun['key']): Promise<HarnessRun> {
   const proxy = await startCountingProxy(`http://127.0.0.1:${port}`);
   try {
     const started = performance.now();
-    const child = spawn(process.execPath, [contractCli, '--base-url', `${proxy.origin}/v1`], {
+    const child = spawn(process.execPath, [contractBin, '--base-url', `${proxy.origin}/v1`], {
       cwd: projectRoot,
       env: { ...process.env, PETSTORE_API_KEY: `${key}-demo-key` },
       stdio: ['ignore', 'pipe', 'pipe'],
@@ -76,8 +83,9 @@ async function runOnce(key: HarnessRun['key']): Promise<HarnessRun> {
 
 /** Runs the harness section. */
 export async function measureHarness(log: (line: string) => void): Promise<HarnessResult> {
-  if (!existsSync(contractCli))
+  if (!existsSync(contractSource))
     return { available: false, reason: 'contract-tests/cli.ts does not exist yet' };
+  await buildPackage();
   const runs: HarnessRun[] = [];
   for (const key of ['enterprise', 'free'] as const) {
     const run = await runOnce(key);
