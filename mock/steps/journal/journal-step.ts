@@ -119,22 +119,20 @@ function detached(text: string): string {
   return utf8.decode(encoder.encode(text));
 }
 
-/**
- * What each header name an answer carried is, among the journalled ones (`null`: none), worked
- * out once per name: answers carry the same few names on every request. Bounded, as a stub may
- * add names of its own.
- */
-const journalledNames = new Map<string, (typeof journalHeaders)[number] | null>();
+/** The journalled names in lower case, beside the names themselves, and their lengths. */
+const journalledLower = journalHeaders.map((name) => name.toLowerCase());
+const journalledLengths = journalHeaders.map((name) => name.length);
 
+/**
+ * Which journalled header a name is, in any case (`null`: none). The fake's own steps spell them
+ * as journalHeaders does, so an identical name is found by comparison alone; only a name of a
+ * journalled name's length is lower-cased (a stub may spell them its own way).
+ */
 function journalledName(name: string): (typeof journalHeaders)[number] | null {
-  let named = journalledNames.get(name);
-  if (named === undefined) {
-    const lower = name.toLowerCase();
-    named = journalHeaders.find((each) => each.toLowerCase() === lower) ?? null;
-    if (journalledNames.size >= 256) journalledNames.clear();
-    journalledNames.set(name, named);
-  }
-  return named;
+  for (const each of journalHeaders) if (name === each) return each;
+  if (!journalledLengths.includes(name.length)) return null;
+  const at = journalledLower.indexOf(name.toLowerCase());
+  return at === -1 ? null : (journalHeaders[at] ?? null);
 }
 
 /** The journalled headers of an answer, as sent (a stub may spell them in any case). */
@@ -253,37 +251,49 @@ export function journalPolicy(
 
   const noBody: KeptBody = { body: null, bodyBytes: 0, bodyTruncated: false };
 
-  // A promise reaction rather than an async step: no suspended frame per request.
+  /** Records a routed request's answer once its body (if any) is kept; answers the answer. */
+  const recordRouted = (
+    context: Context,
+    seq: number,
+    realMs: number,
+    started: number,
+    answer: Answer,
+    kept: KeptBody,
+  ): Answer => {
+    const { request, url } = context;
+    add(
+      seq,
+      context.now,
+      realMs,
+      request,
+      url.pathname,
+      url.search,
+      context.get(routeSlot)?.route.operationId ?? null,
+      context.get(keyIdSlot) ?? '-',
+      clientIds(context),
+      false,
+      answer,
+      started,
+      kept,
+    );
+    return answer;
+  };
+
+  // A promise reaction rather than an async step: no suspended frame per request, and one
+  // closure (the reaction's) where a closure per record cost another.
   const passThrough: Step = (_context, next) => next();
   const journalling: Step = (context: Context, next) => {
     const started = performance.now();
     const realMs = Date.now();
     const seq = journal.arrive();
     return next().then((answer) => {
-      const { request, url, now } = context;
-      const record = (kept: KeptBody) => {
-        add(
-          seq,
-          now,
-          realMs,
-          request,
-          url.pathname,
-          url.search,
-          context.get(routeSlot)?.route.operationId ?? null,
-          context.get(keyIdSlot) ?? '-',
-          clientIds(context),
-          false,
-          answer,
-          started,
-          kept,
-        );
-        return answer;
-      };
-      if (!mayHaveBody(request.method)) return record(noBody);
+      const { request } = context;
+      if (!mayHaveBody(request.method))
+        return recordRouted(context, seq, realMs, started, answer, noBody);
       const bytes = request.body(config.maxBodyBytes);
       return bytes instanceof Promise
-        ? bytes.then((read) => record(keptBody(read)))
-        : record(keptBody(bytes));
+        ? bytes.then((read) => recordRouted(context, seq, realMs, started, answer, keptBody(read)))
+        : recordRouted(context, seq, realMs, started, answer, keptBody(bytes));
     });
   };
 

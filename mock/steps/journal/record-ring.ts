@@ -148,6 +148,25 @@ export function recordsOfColumns(saved: unknown): unknown[] | undefined {
   });
 }
 
+/** A column of texts that may be absent. */
+type Maybe = (string | null)[];
+
+/**
+ * `value`, or the equal string the record before holds (`before`: its slot, -1 for none). A
+ * client repeats its path, its body and most header values: kept as the one string already in
+ * the ring, a repeat leaves no new string behind, where each string a ring keeps for a thousand
+ * requests is promoted to V8's old generation, which then grows with the request rate.
+ */
+function reused<Text extends string | null>(
+  column: readonly Text[],
+  before: number,
+  value: Text,
+): Text {
+  if (before === -1) return value;
+  const kept = column[before] as Text;
+  return kept === value ? kept : value;
+}
+
 /** Creates an empty ring that holds up to `maxCapacity` records. */
 export function createRecordRing(maxCapacity: number): RecordRing {
   let store: Columns = columns(Math.min(maxCapacity, 64));
@@ -193,29 +212,40 @@ export function createRecordRing(maxCapacity: number): RecordRing {
         (record.refusedEarly ? 16 : 0) |
         (record.bodyTruncated ? 32 : 0);
       const { texts: text, maybeTexts: maybe, headers } = store;
+      const before = count === 0 ? -1 : at(count - 1);
       text.method[slot] = record.method;
-      text.path[slot] = record.path;
-      text.query[slot] = record.query;
+      text.path[slot] = reused(text.path, before, record.path);
+      text.query[slot] = reused(text.query, before, record.query);
       text.keyId[slot] = record.keyId;
       text.clientId[slot] = record.clientId;
       text.connection[slot] = record.connection;
       maybe.operationId[slot] = record.operationId;
       maybe.errorCode[slot] = record.errorCode;
       maybe.breaks[slot] = record.breaks;
-      maybe.body[slot] = record.body;
-      (headers[0] as (string | null)[])[slot] = record.headers['X-RateLimit-Limit'] ?? null;
-      (headers[1] as (string | null)[])[slot] = record.headers['X-RateLimit-Remaining'] ?? null;
-      (headers[2] as (string | null)[])[slot] = record.headers['X-RateLimit-Reset'] ?? null;
-      (headers[3] as (string | null)[])[slot] = record.headers['Retry-After'] ?? null;
+      maybe.body[slot] = reused(maybe.body, before, record.body);
+      const [limit, remaining, reset, retryAfter] = headers as [Maybe, Maybe, Maybe, Maybe];
+      limit[slot] = reused(limit, before, record.headers['X-RateLimit-Limit'] ?? null);
+      remaining[slot] = reused(remaining, before, record.headers['X-RateLimit-Remaining'] ?? null);
+      reset[slot] = reused(reset, before, record.headers['X-RateLimit-Reset'] ?? null);
+      retryAfter[slot] = reused(retryAfter, before, record.headers['Retry-After'] ?? null);
       count += 1;
     },
     dropOldest() {
       const slot = head;
       const size = store.size[slot] as number;
-      // Let its strings go now, not when the slot is next written.
-      for (const name of texts) store.texts[name][slot] = '';
-      for (const name of maybeTexts) store.maybeTexts[name][slot] = null;
-      for (const column of store.headers) column[slot] = null;
+      // Let its strings go now, not when the slot is next written; field by field, as in push.
+      const { texts: text, maybeTexts: maybe, headers } = store;
+      text.method[slot] = '';
+      text.path[slot] = '';
+      text.query[slot] = '';
+      text.keyId[slot] = '';
+      text.clientId[slot] = '';
+      text.connection[slot] = '';
+      maybe.operationId[slot] = null;
+      maybe.errorCode[slot] = null;
+      maybe.breaks[slot] = null;
+      maybe.body[slot] = null;
+      for (const column of headers) column[slot] = null;
       head = (head + 1) % store.capacity;
       count -= 1;
       return size;
