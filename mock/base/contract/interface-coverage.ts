@@ -187,10 +187,11 @@ export interface CoverageExchange {
   readonly operationId: OperationId | undefined;
   readonly method: string;
   /**
-   * Path and query as shown in reports (credentials already redacted), or how to work it out:
-   * only the first and last example of each item are ever shown, so a source may defer it.
+   * Path and query as shown in reports (credentials already redacted), or what they are read
+   * from when shown (a request's URL, or a function): only the first and last example of each
+   * item are ever shown, so a source may defer it.
    */
-  readonly path: string | (() => string);
+  readonly path: string | URL | (() => string);
   /** The request's query parameters. */
   readonly query: URLSearchParams;
   readonly status: number;
@@ -283,26 +284,28 @@ function retryDeadline(value: string | undefined, at: number): number | undefine
 
 /** Which items one exchange exercises, given the key's open Retry-After (if any). */
 function itemsOf(exchange: CoverageExchange, retryUntil: number | undefined): string[] {
-  const { operationId, status, query, header } = exchange;
+  // The header reader is called as a method: a source may give it as one (coverage-step.ts).
+  const { operationId, status, query } = exchange;
   const ids: string[] = [];
   if (operationId !== undefined) ids.push(statusItemId(operationId, status));
-  const limit = header('x-ratelimit-limit');
-  const remaining = header('x-ratelimit-remaining');
-  const reset = header('x-ratelimit-reset');
+  const limit = exchange.header('x-ratelimit-limit');
+  const remaining = exchange.header('x-ratelimit-remaining');
+  const reset = exchange.header('x-ratelimit-reset');
   if (limit !== undefined && remaining !== undefined && reset !== undefined)
     ids.push('headers.rateLimit');
   // A Unix time in seconds is past 2001 (1e9); a countdown is small.
   if (reset !== undefined && /^\d+$/.test(reset.trim()) && Number(reset) >= 1e9)
     ids.push('headers.rateLimitReset');
-  if (status === 429 && header('retry-after') !== undefined) ids.push('limits.retryAfter');
+  if (status === 429 && exchange.header('retry-after') !== undefined) ids.push('limits.retryAfter');
   if (retryUntil !== undefined)
     ids.push(exchange.at >= retryUntil ? 'limits.retryAfterHonoured' : 'limits.ban');
-  if (status === 401 && header('www-authenticate') !== undefined) ids.push('auth.challenge');
+  if (status === 401 && exchange.header('www-authenticate') !== undefined)
+    ids.push('auth.challenge');
   if (
     operationId === 'getPet' &&
-    header('deprecation') !== undefined &&
-    header('sunset') !== undefined &&
-    header('link') !== undefined
+    exchange.header('deprecation') !== undefined &&
+    exchange.header('sunset') !== undefined &&
+    exchange.header('link') !== undefined
   )
     ids.push('getPet.deprecation');
   if (operationId === 'listPets') {
@@ -318,16 +321,22 @@ function itemsOf(exchange: CoverageExchange, retryUntil: number | undefined): st
 /** An example as seen: its path and time are formatted only when a record shows it. */
 interface SeenExample {
   readonly method: string;
-  readonly path: string | (() => string);
+  readonly path: string | URL | (() => string);
   readonly status: number;
   readonly at: number;
   readonly sender: Omit<CoverageSender, 'count'>;
 }
 
+/** An example's path and query as text. */
+function pathText(path: SeenExample['path']): string {
+  if (typeof path === 'string') return path;
+  return typeof path === 'function' ? path() : `${path.pathname}${path.search}`;
+}
+
 function shown(seen: SeenExample): CoverageExample {
   return {
     method: seen.method,
-    path: typeof seen.path === 'string' ? seen.path : seen.path(),
+    path: pathText(seen.path),
     status: seen.status,
     at: new Date(seen.at).toISOString(),
     ...seen.sender,
@@ -449,6 +458,13 @@ function savedTallies(saved: unknown): { problem: string } | { tallies: Map<stri
   return { tallies };
 }
 
+/** Whether two lists of item ids are the same ids in the same order (a loop: no closure a request). */
+function sameIds(ids: readonly string[], before: readonly string[]): boolean {
+  if (ids.length !== before.length) return false;
+  for (let index = 0; index < ids.length; index++) if (ids[index] !== before[index]) return false;
+  return true;
+}
+
 /** Creates a recorder over the interface's coverage items. */
 export function createCoverageRecorder(): CoverageRecorder {
   let tallies = new Map<string, Tally>();
@@ -513,14 +529,11 @@ export function createCoverageRecorder(): CoverageRecorder {
         at: exchange.at,
         sender,
       };
-      if (
-        sameSender &&
-        ids.length === repeat.ids.length &&
-        ids.every((id, index) => id === repeat.ids[index])
-      ) {
+      if (sameSender && sameIds(ids, repeat.ids)) {
         // The same items from the same sender as the exchange before: its tallies and sender
         // counts, without looking each up again (the same ones the look-ups would find).
-        for (const [index, tally] of repeat.tallies.entries()) {
+        for (let index = 0; index < repeat.tallies.length; index++) {
+          const tally = repeat.tallies[index] as Tally;
           tally.count += 1;
           tally.last = example;
           const counted = repeat.counted[index];
