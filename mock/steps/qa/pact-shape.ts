@@ -10,8 +10,7 @@ import type { OperationId } from '../../base/contract/types.ts';
 import type { Answer } from '../../base/messages/answer.ts';
 import type { Context } from '../../pipeline/pipeline.ts';
 import { callerSlot } from '../policies/auth.ts';
-import type { Route } from '../routes/route.ts';
-import { routeSlot } from '../routes/route.ts';
+import { type Route, type RouteMatch, routeSlot } from '../routes/route.ts';
 
 /** Body keys past this length make a shape by their hash: a flood of names is not kept. */
 const maxShapePart = 200;
@@ -79,15 +78,18 @@ interface ShapeParts {
 }
 
 /**
- * What the last requests' derived parts were made from: a path, a query and a body's key order
- * come again and again, and each of them is worked out again only when it changed.
+ * What the last request's URL and body parts were made from: a client sends the same URL and
+ * the same body key order again and again, and each part is worked out again only when what it
+ * is made from changed.
  */
 interface Derived {
-  pathname: string;
+  /** The URL's whole text: the same text has the same path and query (read without a copy). */
+  href: string;
   route: Route | undefined;
   template: string;
-  search: string;
   queryKeys: string;
+  /** The `status` query value, for listPets (empty without one). */
+  statusFilter: string;
   keys: readonly string[];
   bodyKeys: string;
 }
@@ -118,11 +120,11 @@ function shapeText(parts: ShapeParts): string {
 /** Creates the shape namer of one recorder; paths are named relative to `basePath`. */
 export function createShapeNamer(basePath: string): ShapeNamer {
   const derived: Derived = {
-    pathname: '',
+    href: '',
     route: undefined,
     template: '',
-    search: '',
     queryKeys: '',
+    statusFilter: '',
     keys: [],
     bodyKeys: '',
   };
@@ -153,34 +155,26 @@ export function createShapeNamer(basePath: string): ShapeNamer {
     return derived.bodyKeys;
   };
 
-  const templateFor = (context: Context): string => {
-    const pathname = context.url.pathname;
-    const match = context.get(routeSlot);
-    // A route's parameters are read from the path alone: the same path on the same route has the same template.
-    if (pathname !== derived.pathname || match?.route !== derived.route) {
-      derived.template = templateOf(pathname.slice(basePath.length) || '/', match?.params);
-      derived.pathname = pathname;
-      derived.route = match?.route;
-    }
-    return derived.template;
-  };
-
-  const queryKeysFor = (url: URL): string => {
-    const search = url.search;
-    if (search === '') return '';
-    if (search !== derived.search) {
-      derived.queryKeys = [...new Set(url.searchParams.keys())].sort().join(',');
-      derived.search = search;
-    }
-    return derived.queryKeys;
+  /** Works out the parts read from the URL, unless it is the last one's, on the same route. */
+  const readUrl = (url: URL, match: RouteMatch | undefined): void => {
+    const href = url.href;
+    // A route's parameters are read from the path alone: the same URL on the same route has
+    // the same template.
+    if (href === derived.href && match?.route === derived.route) return;
+    const hasQuery = url.search !== '';
+    derived.template = templateOf(url.pathname.slice(basePath.length) || '/', match?.params);
+    derived.queryKeys = hasQuery ? [...new Set(url.searchParams.keys())].sort().join(',') : '';
+    derived.statusFilter = hasQuery ? (url.searchParams.get('status') ?? '') : '';
+    derived.href = href;
+    derived.route = match?.route;
   };
 
   return (context, answer, operationId, requestText, requestJson) => {
     const { request, url } = context;
     const caller = context.get(callerSlot);
     const authorization = request.header('authorization');
-    const template = templateFor(context);
-    const queryKeys = queryKeysFor(url);
+    readUrl(url, context.get(routeSlot));
+    const { template, queryKeys } = derived;
     const headers =
       headerNames[authorization === null ? 0 : 1][request.header('content-type') === null ? 0 : 1];
     const bodyKeys = requestJson.ok
@@ -193,7 +187,7 @@ export function createShapeNamer(basePath: string): ShapeNamer {
     const who = caller?.key.plan ?? (authorization === null ? 'no key' : 'unknown key');
     const listed = operationId === 'listPets';
     const emptyPage = listed && answer.body === '[]';
-    const statusFilter = listed && queryKeys !== '' ? (url.searchParams.get('status') ?? '') : '';
+    const statusFilter = listed ? derived.statusFilter : '';
     const errorCode = answer.errorCode ?? '';
     if (
       operationId !== last.operationId ||
