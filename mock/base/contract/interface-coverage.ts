@@ -274,10 +274,16 @@ export const maxSenders = 20;
  */
 const maxOpenRetries = 1000;
 
+/**
+ * Whole seconds. Made once: a regular expression literal in a function is a new object each time
+ * it is evaluated, and the reset header is read on every exchange.
+ */
+const digitsOnly = /^\d+$/;
+
 /** Parses Retry-After (seconds or an HTTP date) into epoch ms after `at`, or undefined. */
 function retryDeadline(value: string | undefined, at: number): number | undefined {
   if (value === undefined) return undefined;
-  if (/^\d+$/.test(value.trim())) return at + Number(value.trim()) * 1000;
+  if (digitsOnly.test(value.trim())) return at + Number(value.trim()) * 1000;
   const date = Date.parse(value);
   return Number.isNaN(date) ? undefined : date;
 }
@@ -294,7 +300,7 @@ function itemsOf(exchange: CoverageExchange, retryUntil: number | undefined): st
   if (limit !== undefined && remaining !== undefined && reset !== undefined)
     ids.push('headers.rateLimit');
   // A Unix time in seconds is past 2001 (1e9); a countdown is small.
-  if (reset !== undefined && /^\d+$/.test(reset.trim()) && Number(reset) >= 1e9)
+  if (reset !== undefined && digitsOnly.test(reset.trim()) && Number(reset) >= 1e9)
     ids.push('headers.rateLimitReset');
   if (status === 429 && exchange.header('retry-after') !== undefined) ids.push('limits.retryAfter');
   if (retryUntil !== undefined)
