@@ -41,9 +41,14 @@ function sizeOf(record: JournalRecord): number {
     record.connection.length +
     (record.breaks?.length ?? 0) +
     (record.body?.length ?? 0);
-  // In, not Object.values: no array per request.
+  // The four names a record's headers may have (the step and a saved record's check keep them
+  // to these), read by name: no array or enumeration per request.
   const { headers } = record;
-  for (const name in headers) size += headers[name as keyof typeof headers]?.length ?? 0;
+  size +=
+    (headers['X-RateLimit-Limit']?.length ?? 0) +
+    (headers['X-RateLimit-Remaining']?.length ?? 0) +
+    (headers['X-RateLimit-Reset']?.length ?? 0) +
+    (headers['Retry-After']?.length ?? 0);
   return size;
 }
 
