@@ -275,6 +275,19 @@ export function journalPolicy(
 
   const noBody: KeptBody = { body: null, bodyBytes: 0, bodyTruncated: false };
 
+  /**
+   * The last URL's text and its path and query: a client sends the same URL again and again, and
+   * url.href is read without a copy where pathname and search each slice a new string.
+   */
+  const lastUrl = { href: '', path: '', query: '' };
+  const readUrl = (url: URL): void => {
+    const href = url.href;
+    if (href === lastUrl.href) return;
+    lastUrl.path = url.pathname;
+    lastUrl.query = url.search;
+    lastUrl.href = href;
+  };
+
   /** Records a routed request's answer once its body (if any) is kept; answers the answer. */
   const recordRouted = (
     context: Context,
@@ -284,14 +297,14 @@ export function journalPolicy(
     answer: Answer,
     kept: KeptBody,
   ): Answer => {
-    const { request, url } = context;
+    readUrl(context.url);
     add(
       seq,
       context.now,
       realMs,
-      request,
-      url.pathname,
-      url.search,
+      context.request,
+      lastUrl.path,
+      lastUrl.query,
       context.get(routeSlot)?.route.operationId ?? null,
       context.get(keyIdSlot) ?? '-',
       clientIds(context),
