@@ -288,20 +288,57 @@ function retryDeadline(value: string | undefined, at: number): number | undefine
   return Number.isNaN(date) ? undefined : date;
 }
 
+/**
+ * A recorder's memory of the last exchange's status item and reset header: the same operation,
+ * status and reset text come again and again, and each answer below is a function of them alone.
+ */
+interface ItemMemo {
+  operationId: OperationId | undefined;
+  status: number;
+  statusId: string;
+  reset: string | undefined;
+  resetIsTime: boolean;
+}
+
+function createItemMemo(): ItemMemo {
+  return { operationId: undefined, status: 0, statusId: '', reset: undefined, resetIsTime: false };
+}
+
+/** `statusItemId`, looked up again only when the operation or the status changed. */
+function memoStatusId(memo: ItemMemo, operationId: OperationId, status: number): string {
+  if (operationId !== memo.operationId || status !== memo.status) {
+    memo.statusId = statusItemId(operationId, status);
+    memo.operationId = operationId;
+    memo.status = status;
+  }
+  return memo.statusId;
+}
+
+/** Whether a reset header is a Unix time in seconds (past 2001, 1e9; a countdown is small). */
+function memoResetIsTime(memo: ItemMemo, reset: string): boolean {
+  if (reset !== memo.reset) {
+    memo.resetIsTime = digitsOnly.test(reset.trim()) && Number(reset) >= 1e9;
+    memo.reset = reset;
+  }
+  return memo.resetIsTime;
+}
+
 /** Which items one exchange exercises, given the key's open Retry-After (if any). */
-function itemsOf(exchange: CoverageExchange, retryUntil: number | undefined): string[] {
+function itemsOf(
+  exchange: CoverageExchange,
+  retryUntil: number | undefined,
+  memo: ItemMemo,
+): string[] {
   // The header reader is called as a method: a source may give it as one (coverage-step.ts).
   const { operationId, status, query } = exchange;
   const ids: string[] = [];
-  if (operationId !== undefined) ids.push(statusItemId(operationId, status));
+  if (operationId !== undefined) ids.push(memoStatusId(memo, operationId, status));
   const limit = exchange.header('x-ratelimit-limit');
   const remaining = exchange.header('x-ratelimit-remaining');
   const reset = exchange.header('x-ratelimit-reset');
   if (limit !== undefined && remaining !== undefined && reset !== undefined)
     ids.push('headers.rateLimit');
-  // A Unix time in seconds is past 2001 (1e9); a countdown is small.
-  if (reset !== undefined && digitsOnly.test(reset.trim()) && Number(reset) >= 1e9)
-    ids.push('headers.rateLimitReset');
+  if (reset !== undefined && memoResetIsTime(memo, reset)) ids.push('headers.rateLimitReset');
   if (status === 429 && exchange.header('retry-after') !== undefined) ids.push('limits.retryAfter');
   if (retryUntil !== undefined)
     ids.push(exchange.at >= retryUntil ? 'limits.retryAfterHonoured' : 'limits.ban');
@@ -480,6 +517,7 @@ export function createCoverageRecorder(): CoverageRecorder {
   let stubbed = 0;
   const senders = new Map<string, Omit<CoverageSender, 'count'>>();
   /** The last exchange's items and sender, and where they were counted. */
+  const memo = createItemMemo();
   let lastSeen:
     | {
         readonly ids: readonly string[];
@@ -502,7 +540,7 @@ export function createCoverageRecorder(): CoverageRecorder {
       const who = exchange.keyId ?? `client:${exchange.clientId ?? '-'}`;
       const open = retryUntil.get(who);
       if (open !== undefined) retryUntil.delete(who);
-      const ids = itemsOf(exchange, open);
+      const ids = itemsOf(exchange, open, memo);
       if (exchange.status === 429) {
         const until = retryDeadline(exchange.header('retry-after'), exchange.at);
         if (until !== undefined) {
