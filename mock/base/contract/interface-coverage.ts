@@ -187,10 +187,11 @@ export interface CoverageExchange {
   readonly operationId: OperationId | undefined;
   readonly method: string;
   /**
-   * Path and query as shown in reports (credentials already redacted), or how to work it out:
-   * only the first and last example of each item are ever shown, so a source may defer it.
+   * Path and query as shown in reports (credentials already redacted), or what they are read
+   * from when shown (a request's URL, or a function): only the first and last example of each
+   * item are ever shown, so a source may defer it.
    */
-  readonly path: string | (() => string);
+  readonly path: string | URL | (() => string);
   /** The request's query parameters. */
   readonly query: URLSearchParams;
   readonly status: number;
@@ -273,36 +274,81 @@ export const maxSenders = 20;
  */
 const maxOpenRetries = 1000;
 
+/**
+ * Whole seconds. Made once: a regular expression literal in a function is a new object each time
+ * it is evaluated, and the reset header is read on every exchange.
+ */
+const digitsOnly = /^\d+$/;
+
 /** Parses Retry-After (seconds or an HTTP date) into epoch ms after `at`, or undefined. */
 function retryDeadline(value: string | undefined, at: number): number | undefined {
   if (value === undefined) return undefined;
-  if (/^\d+$/.test(value.trim())) return at + Number(value.trim()) * 1000;
+  if (digitsOnly.test(value.trim())) return at + Number(value.trim()) * 1000;
   const date = Date.parse(value);
   return Number.isNaN(date) ? undefined : date;
 }
 
+/**
+ * A recorder's memory of the last exchange's status item and reset header: the same operation,
+ * status and reset text come again and again, and each answer below is a function of them alone.
+ */
+interface ItemMemo {
+  operationId: OperationId | undefined;
+  status: number;
+  statusId: string;
+  reset: string | undefined;
+  resetIsTime: boolean;
+}
+
+function createItemMemo(): ItemMemo {
+  return { operationId: undefined, status: 0, statusId: '', reset: undefined, resetIsTime: false };
+}
+
+/** `statusItemId`, looked up again only when the operation or the status changed. */
+function memoStatusId(memo: ItemMemo, operationId: OperationId, status: number): string {
+  if (operationId !== memo.operationId || status !== memo.status) {
+    memo.statusId = statusItemId(operationId, status);
+    memo.operationId = operationId;
+    memo.status = status;
+  }
+  return memo.statusId;
+}
+
+/** Whether a reset header is a Unix time in seconds (past 2001, 1e9; a countdown is small). */
+function memoResetIsTime(memo: ItemMemo, reset: string): boolean {
+  if (reset !== memo.reset) {
+    memo.resetIsTime = digitsOnly.test(reset.trim()) && Number(reset) >= 1e9;
+    memo.reset = reset;
+  }
+  return memo.resetIsTime;
+}
+
 /** Which items one exchange exercises, given the key's open Retry-After (if any). */
-function itemsOf(exchange: CoverageExchange, retryUntil: number | undefined): string[] {
-  const { operationId, status, query, header } = exchange;
+function itemsOf(
+  exchange: CoverageExchange,
+  retryUntil: number | undefined,
+  memo: ItemMemo,
+): string[] {
+  // The header reader is called as a method: a source may give it as one (coverage-step.ts).
+  const { operationId, status, query } = exchange;
   const ids: string[] = [];
-  if (operationId !== undefined) ids.push(statusItemId(operationId, status));
-  const limit = header('x-ratelimit-limit');
-  const remaining = header('x-ratelimit-remaining');
-  const reset = header('x-ratelimit-reset');
+  if (operationId !== undefined) ids.push(memoStatusId(memo, operationId, status));
+  const limit = exchange.header('x-ratelimit-limit');
+  const remaining = exchange.header('x-ratelimit-remaining');
+  const reset = exchange.header('x-ratelimit-reset');
   if (limit !== undefined && remaining !== undefined && reset !== undefined)
     ids.push('headers.rateLimit');
-  // A Unix time in seconds is past 2001 (1e9); a countdown is small.
-  if (reset !== undefined && /^\d+$/.test(reset.trim()) && Number(reset) >= 1e9)
-    ids.push('headers.rateLimitReset');
-  if (status === 429 && header('retry-after') !== undefined) ids.push('limits.retryAfter');
+  if (reset !== undefined && memoResetIsTime(memo, reset)) ids.push('headers.rateLimitReset');
+  if (status === 429 && exchange.header('retry-after') !== undefined) ids.push('limits.retryAfter');
   if (retryUntil !== undefined)
     ids.push(exchange.at >= retryUntil ? 'limits.retryAfterHonoured' : 'limits.ban');
-  if (status === 401 && header('www-authenticate') !== undefined) ids.push('auth.challenge');
+  if (status === 401 && exchange.header('www-authenticate') !== undefined)
+    ids.push('auth.challenge');
   if (
     operationId === 'getPet' &&
-    header('deprecation') !== undefined &&
-    header('sunset') !== undefined &&
-    header('link') !== undefined
+    exchange.header('deprecation') !== undefined &&
+    exchange.header('sunset') !== undefined &&
+    exchange.header('link') !== undefined
   )
     ids.push('getPet.deprecation');
   if (operationId === 'listPets') {
@@ -318,16 +364,22 @@ function itemsOf(exchange: CoverageExchange, retryUntil: number | undefined): st
 /** An example as seen: its path and time are formatted only when a record shows it. */
 interface SeenExample {
   readonly method: string;
-  readonly path: string | (() => string);
+  readonly path: string | URL | (() => string);
   readonly status: number;
   readonly at: number;
   readonly sender: Omit<CoverageSender, 'count'>;
 }
 
+/** An example's path and query as text. */
+function pathText(path: SeenExample['path']): string {
+  if (typeof path === 'string') return path;
+  return typeof path === 'function' ? path() : `${path.pathname}${path.search}`;
+}
+
 function shown(seen: SeenExample): CoverageExample {
   return {
     method: seen.method,
-    path: typeof seen.path === 'string' ? seen.path : seen.path(),
+    path: pathText(seen.path),
     status: seen.status,
     at: new Date(seen.at).toISOString(),
     ...seen.sender,
@@ -449,6 +501,13 @@ function savedTallies(saved: unknown): { problem: string } | { tallies: Map<stri
   return { tallies };
 }
 
+/** Whether two lists of item ids are the same ids in the same order (a loop: no closure a request). */
+function sameIds(ids: readonly string[], before: readonly string[]): boolean {
+  if (ids.length !== before.length) return false;
+  for (let index = 0; index < ids.length; index++) if (ids[index] !== before[index]) return false;
+  return true;
+}
+
 /** Creates a recorder over the interface's coverage items. */
 export function createCoverageRecorder(): CoverageRecorder {
   let tallies = new Map<string, Tally>();
@@ -458,6 +517,7 @@ export function createCoverageRecorder(): CoverageRecorder {
   let stubbed = 0;
   const senders = new Map<string, Omit<CoverageSender, 'count'>>();
   /** The last exchange's items and sender, and where they were counted. */
+  const memo = createItemMemo();
   let lastSeen:
     | {
         readonly ids: readonly string[];
@@ -480,7 +540,7 @@ export function createCoverageRecorder(): CoverageRecorder {
       const who = exchange.keyId ?? `client:${exchange.clientId ?? '-'}`;
       const open = retryUntil.get(who);
       if (open !== undefined) retryUntil.delete(who);
-      const ids = itemsOf(exchange, open);
+      const ids = itemsOf(exchange, open, memo);
       if (exchange.status === 429) {
         const until = retryDeadline(exchange.header('retry-after'), exchange.at);
         if (until !== undefined) {
@@ -513,14 +573,11 @@ export function createCoverageRecorder(): CoverageRecorder {
         at: exchange.at,
         sender,
       };
-      if (
-        sameSender &&
-        ids.length === repeat.ids.length &&
-        ids.every((id, index) => id === repeat.ids[index])
-      ) {
+      if (sameSender && sameIds(ids, repeat.ids)) {
         // The same items from the same sender as the exchange before: its tallies and sender
         // counts, without looking each up again (the same ones the look-ups would find).
-        for (const [index, tally] of repeat.tallies.entries()) {
+        for (let index = 0; index < repeat.tallies.length; index++) {
+          const tally = repeat.tallies[index] as Tally;
           tally.count += 1;
           tally.last = example;
           const counted = repeat.counted[index];

@@ -120,21 +120,42 @@ function detached(text: string): string {
 }
 
 /**
- * What each header name an answer carried is, among the journalled ones (`null`: none), worked
- * out once per name: answers carry the same few names on every request. Bounded, as a stub may
- * add names of its own.
+ * Decodes bodies of at most `maxBytes`, keeping the last one's bytes and text: the same body sent
+ * again (a retry, a test's fixture, a load test) is the same string without a decode, and the
+ * ring then keeps one string for both. Its memory is one body's bytes, made per journal.
  */
-const journalledNames = new Map<string, (typeof journalHeaders)[number] | null>();
+function createBodyDecoder(maxBytes: number): (bytes: Uint8Array) => string {
+  const lastBytes = new Uint8Array(maxBytes);
+  let lastLength = -1;
+  let lastText = '';
+  return (bytes) => {
+    const length = bytes.byteLength;
+    if (length === lastLength) {
+      let at = 0;
+      while (at < length && bytes[at] === lastBytes[at]) at += 1;
+      if (at === length) return lastText;
+    }
+    lastText = utf8.decode(bytes);
+    lastBytes.set(bytes);
+    lastLength = length;
+    return lastText;
+  };
+}
 
+/** The journalled names in lower case, beside the names themselves, and their lengths. */
+const journalledLower = journalHeaders.map((name) => name.toLowerCase());
+const journalledLengths = journalHeaders.map((name) => name.length);
+
+/**
+ * Which journalled header a name is, in any case (`null`: none). The fake's own steps spell them
+ * as journalHeaders does, so an identical name is found by comparison alone; only a name of a
+ * journalled name's length is lower-cased (a stub may spell them its own way).
+ */
 function journalledName(name: string): (typeof journalHeaders)[number] | null {
-  let named = journalledNames.get(name);
-  if (named === undefined) {
-    const lower = name.toLowerCase();
-    named = journalHeaders.find((each) => each.toLowerCase() === lower) ?? null;
-    if (journalledNames.size >= 256) journalledNames.clear();
-    journalledNames.set(name, named);
-  }
-  return named;
+  for (const each of journalHeaders) if (name === each) return each;
+  if (!journalledLengths.includes(name.length)) return null;
+  const at = journalledLower.indexOf(name.toLowerCase());
+  return at === -1 ? null : (journalHeaders[at] ?? null);
 }
 
 /** The journalled headers of an answer, as sent (a stub may spell them in any case). */
@@ -167,6 +188,7 @@ export function journalPolicy(
   if (maxBytes < minBytes)
     throw new ConfigError('journal.maxBytes', `must be at least ${minBytes}, got ${maxBytes}`);
   const journal = createJournal({ maxEntries, maxBytes, bodyChars }, redaction);
+  const decodeShort = createBodyDecoder(bodyChars * 4);
 
   /**
    * A body as kept: a short one as sent (redacted when it is read); a longer one redacted here,
@@ -184,7 +206,7 @@ export function journalPolicy(
     // A body of at most bodyChars characters has at most 4 bytes each: larger ones are cut, and
     // only the window's bytes are decoded (a 1 MB body is not made a string to keep 2 KiB of it).
     if (bytes.byteLength <= bodyChars * 4) {
-      const text = utf8.decode(bytes);
+      const text = decodeShort(bytes);
       if (text.length <= bodyChars)
         return { body: text, bodyBytes: bytes.byteLength, bodyTruncated: false };
     }
@@ -253,37 +275,62 @@ export function journalPolicy(
 
   const noBody: KeptBody = { body: null, bodyBytes: 0, bodyTruncated: false };
 
-  // A promise reaction rather than an async step: no suspended frame per request.
+  /**
+   * The last URL's text and its path and query: a client sends the same URL again and again, and
+   * url.href is read without a copy where pathname and search each slice a new string.
+   */
+  const lastUrl = { href: '', path: '', query: '' };
+  const readUrl = (url: URL): void => {
+    const href = url.href;
+    if (href === lastUrl.href) return;
+    lastUrl.path = url.pathname;
+    lastUrl.query = url.search;
+    lastUrl.href = href;
+  };
+
+  /** Records a routed request's answer once its body (if any) is kept; answers the answer. */
+  const recordRouted = (
+    context: Context,
+    seq: number,
+    realMs: number,
+    started: number,
+    answer: Answer,
+    kept: KeptBody,
+  ): Answer => {
+    readUrl(context.url);
+    add(
+      seq,
+      context.now,
+      realMs,
+      context.request,
+      lastUrl.path,
+      lastUrl.query,
+      context.get(routeSlot)?.route.operationId ?? null,
+      context.get(keyIdSlot) ?? '-',
+      clientIds(context),
+      false,
+      answer,
+      started,
+      kept,
+    );
+    return answer;
+  };
+
+  // A promise reaction rather than an async step: no suspended frame per request, and one
+  // closure (the reaction's) where a closure per record cost another.
   const passThrough: Step = (_context, next) => next();
   const journalling: Step = (context: Context, next) => {
     const started = performance.now();
     const realMs = Date.now();
     const seq = journal.arrive();
     return next().then((answer) => {
-      const { request, url, now } = context;
-      const record = (kept: KeptBody) => {
-        add(
-          seq,
-          now,
-          realMs,
-          request,
-          url.pathname,
-          url.search,
-          context.get(routeSlot)?.route.operationId ?? null,
-          context.get(keyIdSlot) ?? '-',
-          clientIds(context),
-          false,
-          answer,
-          started,
-          kept,
-        );
-        return answer;
-      };
-      if (!mayHaveBody(request.method)) return record(noBody);
+      const { request } = context;
+      if (!mayHaveBody(request.method))
+        return recordRouted(context, seq, realMs, started, answer, noBody);
       const bytes = request.body(config.maxBodyBytes);
       return bytes instanceof Promise
-        ? bytes.then((read) => record(keptBody(read)))
-        : record(keptBody(bytes));
+        ? bytes.then((read) => recordRouted(context, seq, realMs, started, answer, keptBody(read)))
+        : recordRouted(context, seq, realMs, started, answer, keptBody(bytes));
     });
   };
 

@@ -215,3 +215,21 @@ test("the journal's session state goes out and back whole, and a state that is n
   // Refused loads changed nothing.
   expect(other.read({})).toEqual(journal.read({}));
 });
+
+test('a body sent again, and another of the same length, are each journalled as sent', async () => {
+  // The step keeps the last short body's bytes and text (journal-step.ts): a repeat reuses the
+  // text, and a body of the same length that differs in one byte, anywhere, must not.
+  const fake = await createFake();
+  const bodies = [
+    '{"name":"Rex","categoryId":3}',
+    '{"name":"Rex","categoryId":3}',
+    '{"name":"Rey","categoryId":3}',
+    '{"name":"Rey","categoryId":4}',
+    '{"name":"Rey","categoryId":4}',
+    '[name:"Rey","categoryId":4}',
+  ];
+  for (const body of bodies)
+    await fake.fetch(`${api}/pets`, { method: 'POST', headers: free, body });
+  const kept = fake.control.requests().requests.map((entry) => entry.body);
+  expect(kept.reverse()).toEqual(bodies);
+});

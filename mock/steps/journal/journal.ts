@@ -41,7 +41,14 @@ function sizeOf(record: JournalRecord): number {
     record.connection.length +
     (record.breaks?.length ?? 0) +
     (record.body?.length ?? 0);
-  for (const value of Object.values(record.headers)) size += value.length;
+  // The four names a record's headers may have (the step and a saved record's check keep them
+  // to these), read by name: no array or enumeration per request.
+  const { headers } = record;
+  size +=
+    (headers['X-RateLimit-Limit']?.length ?? 0) +
+    (headers['X-RateLimit-Remaining']?.length ?? 0) +
+    (headers['X-RateLimit-Reset']?.length ?? 0) +
+    (headers['Retry-After']?.length ?? 0);
   return size;
 }
 

@@ -44,32 +44,33 @@ export function createRequestLog({
   redaction,
   clientIds,
 }: RequestLogOptions): RequestLog {
+  /**
+   * Logs one record, its fields in the log's order and an absent one left out: added one by one,
+   * where an options object and a spread of an empty object per absent field cost an object each.
+   */
   const write = (
     request: FakeRequest,
     shownUrl: string,
     answer: Answer,
     started: number,
-    extra: {
-      readonly keyId: string;
-      readonly clientId?: string;
-      readonly operationId?: OperationId | undefined;
-      readonly control?: true;
-      readonly controlAction?: string | undefined;
-    },
-  ) =>
-    onExchange?.({
-      method: request.method,
-      url: shownUrl,
-      status: answer.status,
-      keyId: extra.keyId,
-      ...(extra.clientId === undefined ? {} : { clientId: extra.clientId }),
-      operationId: extra.operationId,
-      durationMs: performance.now() - started,
-      ...(extra.control ? { control: true } : {}),
-      ...(answer.errorCode === undefined ? {} : { errorCode: answer.errorCode }),
-      ...(answer.injected === undefined ? {} : { injected: answer.injected }),
-      ...(extra.controlAction === undefined ? {} : { controlAction: extra.controlAction }),
-    });
+    keyId: string,
+    clientId: string | undefined,
+    operationId: OperationId | undefined,
+    control: { readonly action: string | undefined } | undefined,
+  ) => {
+    if (onExchange === undefined) return;
+    const record = { method: request.method, url: shownUrl, status: answer.status, keyId } as {
+      -readonly [Field in keyof ExchangeRecord]: ExchangeRecord[Field];
+    };
+    if (clientId !== undefined) record.clientId = clientId;
+    record.operationId = operationId;
+    record.durationMs = performance.now() - started;
+    if (control !== undefined) record.control = true;
+    if (answer.errorCode !== undefined) record.errorCode = answer.errorCode;
+    if (answer.injected !== undefined) record.injected = answer.injected;
+    if (control?.action !== undefined) record.controlAction = control.action;
+    onExchange(record);
+  };
   /** Redacted whole, then cut: a cut first could leave part of a secret. */
   const shown = (text: string) => redaction.text(text).slice(0, 200);
 
@@ -77,11 +78,16 @@ export function createRequestLog({
   const apiStep: Step = (context, next) => {
     const started = performance.now();
     return next().then((answer) => {
-      write(context.request, redaction.url(context.url), answer, started, {
-        keyId: context.get(keyIdSlot) ?? '-',
-        clientId: clientIds(context),
-        operationId: context.get(routeSlot)?.route.operationId,
-      });
+      write(
+        context.request,
+        redaction.url(context.url),
+        answer,
+        started,
+        context.get(keyIdSlot) ?? '-',
+        clientIds(context),
+        context.get(routeSlot)?.route.operationId,
+        undefined,
+      );
       return answer;
     });
   };
@@ -89,11 +95,18 @@ export function createRequestLog({
     const started = performance.now();
     return next().then((answer) => {
       // The token travels in a header, but a careless client may put a key in a control path.
-      write(context.request, shown(context.url.pathname), answer, started, {
-        keyId: '-',
-        control: true,
-        controlAction: context.get(controlActionSlot),
-      });
+      write(
+        context.request,
+        shown(context.url.pathname),
+        answer,
+        started,
+        '-',
+        undefined,
+        undefined,
+        {
+          action: context.get(controlActionSlot),
+        },
+      );
       return answer;
     });
   };
@@ -108,7 +121,7 @@ export function createRequestLog({
       // An unparsable or over-long target: its first 8 KiB redacted, then its first 200 characters.
       const shownUrl =
         url === undefined ? shown(request.url.slice(start, start + 8400)) : redaction.url(url);
-      write(request, shownUrl, answer, started, { keyId: '-' });
+      write(request, shownUrl, answer, started, '-', undefined, undefined, undefined);
     },
   };
 }

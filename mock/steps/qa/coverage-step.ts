@@ -18,6 +18,7 @@ import {
   createCoverageRecorder,
   isErrorBody,
 } from '../../base/contract/interface-coverage.ts';
+import type { OperationId } from '../../base/contract/types.ts';
 import type { Answer } from '../../base/messages/answer.ts';
 import type { Redaction } from '../../base/messages/redaction.ts';
 import type { PolicyCommandLine } from '../../pipeline/config/policy-command-line.ts';
@@ -72,20 +73,56 @@ const spelling: Readonly<Record<string, string>> = {
 };
 
 /**
- * A header of an answer by name in any case: the fake's own spelling first (one lookup on every
- * request), else every name lower-cased (answers write names as the step that set them).
+ * One answer as the coverage reads it. A class, so an exchange is one object: its header reader
+ * is a method, where a closure (and the scope it closed over) per request read the headers.
  */
-function headerOf(answer: Answer): (name: string) => string | undefined {
-  let lower: Map<string, string> | undefined;
-  return (name) => {
+class AnswerExchange implements CoverageExchange {
+  readonly operationId: OperationId | undefined;
+  readonly method: string;
+  /** Made into text only when an example is shown (most requests never are); redacted with the record. */
+  readonly path: URL;
+  readonly query: URLSearchParams;
+  readonly status: number;
+  readonly errorBody: boolean;
+  readonly at: number;
+  readonly keyId: string | undefined;
+  readonly clientId: string;
+  readonly stubbed: boolean;
+  readonly #headers: Answer['headers'];
+  /** Every header name lower-cased, made only when a name is not spelt as the fake's steps spell it. */
+  #lower: Map<string, string> | undefined;
+
+  constructor(context: Context, answer: Answer, clientId: string) {
+    const { request, url } = context;
+    const keyId = context.get(keyIdSlot);
+    this.operationId = context.get(routeSlot)?.route.operationId;
+    this.method = request.method;
+    this.path = url;
+    // URL builds its searchParams on first use: not for the many requests without a query.
+    this.query = url.search === '' ? noQuery : url.searchParams;
+    this.status = answer.status;
+    this.errorBody = hasErrorBody(answer);
+    this.at = context.now;
+    // `unknown` names no key: its tries are a client's, not a key's.
+    this.keyId = keyId === undefined || keyId === 'unknown' ? undefined : keyId;
+    this.clientId = clientId;
+    this.stubbed = answer.injected === 'stubbed';
+    this.#headers = answer.headers;
+  }
+
+  /**
+   * A header of the answer by name in any case: the fake's own spelling first (one lookup on
+   * every request), else every name lower-cased (answers write names as the step that set them).
+   */
+  header(name: string): string | undefined {
     const spelt = spelling[name];
-    const value = spelt === undefined ? undefined : answer.headers[spelt];
+    const value = spelt === undefined ? undefined : this.#headers[spelt];
     if (value !== undefined) return value;
-    lower ??= new Map(
-      Object.entries(answer.headers).map(([key, each]) => [key.toLowerCase(), each]),
+    this.#lower ??= new Map(
+      Object.entries(this.#headers).map(([key, each]) => [key.toLowerCase(), each]),
     );
-    return lower.get(name);
-  };
+    return this.#lower.get(name);
+  }
 }
 
 function hasErrorBody(answer: Answer): boolean {
@@ -111,25 +148,7 @@ export function coveragePolicy(
     );
   const recorder = createCoverageRecorder();
   const after = (context: Context, answer: Answer): Answer => {
-    const { request, url, now } = context;
-    const keyId = context.get(keyIdSlot);
-    const exchange: CoverageExchange = {
-      operationId: context.get(routeSlot)?.route.operationId,
-      method: request.method,
-      // Made only when an example is shown (most requests never are); redacted with the record.
-      path: () => `${url.pathname}${url.search}`,
-      // URL builds its searchParams on first use: not for the many requests without a query.
-      query: url.search === '' ? noQuery : url.searchParams,
-      status: answer.status,
-      header: headerOf(answer),
-      errorBody: hasErrorBody(answer),
-      at: now,
-      // `unknown` names no key: its tries are a client's, not a key's.
-      keyId: keyId === undefined || keyId === 'unknown' ? undefined : keyId,
-      clientId: clientIds(context),
-      ...(answer.injected === 'stubbed' ? { stubbed: true } : {}),
-    };
-    recorder.see(exchange);
+    recorder.see(new AnswerExchange(context, answer, clientIds(context)));
     return answer;
   };
   return {

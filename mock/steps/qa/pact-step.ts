@@ -51,6 +51,7 @@ import {
   petMissingState,
   spentState,
 } from './pact-provider-states.ts';
+import { createShapeNamer, type ReadJson, templateOf } from './pact-shape.ts';
 import { wellFormedJson } from './well-formed-json.ts';
 
 /**
@@ -129,8 +130,6 @@ export const maxPactBytes = 8 * 1024 * 1024;
 export const maxAnonymousInteractions = 50;
 /** A body whose JSON text is longer is kept as its shape (see `shapeOf`). */
 const maxBodyChars = 16 * 1024;
-/** Body keys past this length make a shape by their hash: a flood of names is not kept. */
-const maxShapePart = 200;
 /** What the Authorization header is written as: a key of the right form that no fake holds. */
 export const redactedAuthorization = credentialPlaceholders.knownKey;
 
@@ -144,7 +143,7 @@ const statedHeaders = ['Content-Type', 'WWW-Authenticate'];
 const nameProblem = (name: unknown) =>
   typeof name !== 'string' || name.trim() === '' || name.length > 200;
 
-function jsonOf(text: string | undefined): { ok: true; value: unknown } | { ok: false } {
+function jsonOf(text: string | undefined): ReadJson {
   if (text === undefined || text === '') return { ok: false };
   try {
     return { ok: true, value: parseJson(text) };
@@ -164,22 +163,6 @@ function shapeKey(shape: string): string {
     hash = (hash * 0x100000001b3n) & 0xffffffffffffffffn;
   }
   return hash.toString(16).padStart(16, '0');
-}
-
-/**
- * A cheap 64-bit digest of a long text (two 32-bit FNV-1a passes with different offsets), to
- * name a body's many field names in a shape: `shapeKey`'s BigInt arithmetic costs a second for
- * a megabyte of names.
- */
-function digest(text: string): string {
-  let low = 0x811c9dc5;
-  let high = 0x01000193;
-  for (let at = 0; at < text.length; at++) {
-    const unit = text.charCodeAt(at);
-    low = Math.imul(low ^ unit, 0x01000193);
-    high = Math.imul(high ^ unit, 0x01000193) ^ (low >>> 15);
-  }
-  return `${(low >>> 0).toString(16).padStart(8, '0')}${(high >>> 0).toString(16).padStart(8, '0')}`;
 }
 
 /**
@@ -205,38 +188,7 @@ function keptBody(value: unknown, text: string | undefined): unknown {
   return size <= maxBodyChars ? value : shapeOf(value);
 }
 
-/** The path template of a route's path: its parameters named, not valued. */
-function templateOf(path: string, params: Readonly<Record<string, string>> | undefined): string {
-  if (params === undefined) return path;
-  let template = path;
-  for (const [name, value] of Object.entries(params))
-    template = template.replace(`/${encodeURIComponent(value)}`, `/{${name}}`);
-  return template;
-}
-
 const utf8 = new TextDecoder();
-
-/**
- * A body's keys in sorted order, joined. A client sends its fields in the same order every time:
- * the last order met and its sorted text are kept, and a body in that order is not sorted again
- * (a sort on every request cost more than the rest of the recorder's look at it).
- */
-let lastKeys: readonly string[] = [];
-let lastSorted = '';
-function sortedKeys(value: object): string {
-  const keys = Object.keys(value);
-  if (keys.length !== lastKeys.length || keys.some((key, index) => key !== lastKeys[index])) {
-    lastKeys = keys;
-    lastSorted = [...keys].sort().join(',');
-  }
-  return lastSorted;
-}
-
-/** Which of the two request headers a shape names, by presence: four texts, made once. */
-const headerNames = [
-  [',', ',Content-Type'],
-  ['Authorization,', 'Authorization,Content-Type'],
-] as const;
 
 /** The Pact recorder's policy; it sits just inside routing, so it sees every answer as sent. */
 export function pactPolicy(parts: PactParts): Policy<PactControl> {
@@ -290,53 +242,20 @@ export function pactPolicy(parts: PactParts): Policy<PactControl> {
     return undefined;
   }
 
-  /** The last shape made, and what it was made of: the same request again makes no new text. */
-  let last: { readonly of: readonly unknown[]; readonly shape: string } = { of: [], shape: '' };
+  /** Names each exchange's shape; its caches are this recorder's own. */
+  const nameShape = createShapeNamer(parts.config.basePath);
 
   function recordShaped(
     context: Context,
     answer: Answer,
     operationId: OperationId,
     requestText: string,
-    requestJson: ReturnType<typeof jsonOf>,
+    requestJson: ReadJson,
   ): void {
-    const { request, url } = context;
-    const match = context.get(routeSlot);
-    const caller = context.get(callerSlot);
-    const authorization = request.header('authorization');
-    const contentType = request.header('content-type');
-    // Paths are the document's: relative to the base URL, which holds the `/v1` prefix.
-    const path = url.pathname.slice(parts.config.basePath.length) || '/';
-    const template = templateOf(path, match?.params);
-    const allKeys = requestJson.ok
-      ? requestJson.value !== null && typeof requestJson.value === 'object'
-        ? sortedKeys(requestJson.value)
-        : ''
-      : requestText === ''
-        ? ''
-        : '<text>';
-    // A body of a thousand made-up field names is one short part of the shape, not a thousand.
-    const bodyKeys = allKeys.length > maxShapePart ? `#${digest(allKeys)}` : allKeys;
-    // Most requests have no query: URL's searchParams is built only for those that do.
-    const hasQuery = url.search !== '';
-    const statusFilter = hasQuery ? (url.searchParams.get('status') ?? undefined) : undefined;
     // Worked out before anything is parsed: a request of a shape already kept costs little.
-    const of = [
-      operationId,
-      answer.status,
-      answer.errorCode ?? '',
-      request.method,
-      template,
-      hasQuery ? [...new Set(url.searchParams.keys())].sort().join(',') : '',
-      headerNames[authorization === null ? 0 : 1][contentType === null ? 0 : 1],
-      bodyKeys,
-      caller?.key.plan ?? (authorization === null ? 'no key' : 'unknown key'),
-      operationId === 'listPets' ? `${answer.body === '[]'} ${statusFilter ?? ''}` : '',
-    ];
-    const same = of.length === last.of.length && of.every((part, index) => part === last.of[index]);
-    const shape = same ? last.shape : of.join(' ');
-    last = { of, shape };
+    const shape = nameShape(context, answer, operationId, requestText, requestJson);
     if (recorded.has(shape)) return;
+    const caller = context.get(callerSlot);
     if (
       recorded.size >= maxInteractions ||
       (caller === undefined && anonymous >= maxAnonymousInteractions)
@@ -344,6 +263,15 @@ export function pactPolicy(parts: PactParts): Policy<PactControl> {
       dropped += 1;
       return;
     }
+    const { request, url } = context;
+    const match = context.get(routeSlot);
+    const authorization = request.header('authorization');
+    const contentType = request.header('content-type');
+    // Paths are the document's: relative to the base URL, which holds the `/v1` prefix.
+    const path = url.pathname.slice(parts.config.basePath.length) || '/';
+    const template = templateOf(path, match?.params);
+    const statusFilter =
+      url.search !== '' ? (url.searchParams.get('status') ?? undefined) : undefined;
 
     const states: ProviderState[] = [];
     const requestHeaders: Record<string, string[]> = {};
