@@ -49,7 +49,9 @@ class RequestContext implements Context {
   readonly request: FakeRequest;
   readonly url: URL;
   readonly now: number;
-  readonly #values: unknown[] = [];
+  // Every slot is made at load time: one array of their number, where filling an empty one slot
+  // by slot grew it (and copied it) several times a request.
+  readonly #values: unknown[] = new Array(slotsMade);
 
   constructor(request: FakeRequest, url: URL, now: number) {
     this.request = request;
