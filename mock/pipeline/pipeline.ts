@@ -29,6 +29,7 @@ export function createSlot<T>(name: string): Slot<T> {
 /** One request on its way through a pipeline, and what the steps learned about it so far. */
 export interface Context {
   readonly request: FakeRequest;
+  /** The request's URL, parsed; shared by requests with the same URL text: read it, never change it. */
   readonly url: URL;
   /** The fake's clock when the request arrived: every step sees the same time. */
   readonly now: number;
