@@ -169,9 +169,16 @@ export function anonymousRateLimit(
 
 /** The three X-RateLimit-* headers as a record. */
 export function rateLimitHeaderRecord(rateLimit: RateLimitHeaders): Record<string, string> {
-  return {
-    'X-RateLimit-Limit': String(rateLimit.limit),
-    'X-RateLimit-Remaining': String(rateLimit.remaining),
-    'X-RateLimit-Reset': String(rateLimit.reset),
-  };
+  return writeRateLimitHeaders({}, rateLimit);
+}
+
+/** Writes the three X-RateLimit-* headers into `headers` (an answer's own), and returns it. */
+export function writeRateLimitHeaders(
+  headers: Record<string, string>,
+  rateLimit: RateLimitHeaders,
+): Record<string, string> {
+  headers['X-RateLimit-Limit'] = String(rateLimit.limit);
+  headers['X-RateLimit-Remaining'] = String(rateLimit.remaining);
+  headers['X-RateLimit-Reset'] = String(rateLimit.reset);
+  return headers;
 }

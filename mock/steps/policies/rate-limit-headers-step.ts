@@ -9,6 +9,7 @@ import {
   peekRateLimit,
   type RateLimitHeaders,
   rateLimitHeaderRecord,
+  writeRateLimitHeaders,
 } from '../../base/quota/rate-limit.ts';
 import type { Step } from '../../pipeline/pipeline.ts';
 import { authenticate } from './auth.ts';
@@ -59,7 +60,7 @@ export function rateLimitHeadersStep(sources: RateLimitSources): Step {
       const rateLimit =
         context.get(rateLimitSlot) ??
         callerRateLimit(sources, context.request.header('authorization'), context.now);
-      Object.assign(answer.headers, rateLimitHeaderRecord(rateLimit));
+      writeRateLimitHeaders(answer.headers, rateLimit);
       return answer;
     },
   };
