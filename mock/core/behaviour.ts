@@ -309,7 +309,21 @@ export function createBehaviour(
     return answer;
   };
 
-  async function answer(request: FakeRequest): Promise<Answer> {
+  /**
+   * Answers through the pipeline the URL asks for, or refuses before any. Not `async`: an async
+   * function returning the pipeline's promise wraps it in a promise of its own, which takes two
+   * more microtask turns and a promise a request to adopt it.
+   */
+  function answer(request: FakeRequest): Promise<Answer> {
+    try {
+      const answered = pipelineAnswer(request);
+      return answered instanceof Promise ? answered : Promise.resolve(answered);
+    } catch (error) {
+      return Promise.reject(error);
+    }
+  }
+
+  function pipelineAnswer(request: FakeRequest): Answer | Promise<Answer> {
     const started = performance.now();
     const start = pathStart(request.url);
     if (request.url.length - start > maxUrlLength) {
