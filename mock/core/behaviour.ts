@@ -223,23 +223,28 @@ export interface Behaviour {
   refusedByDoor(request: FakeRequest, answer: Answer, started: number, body: BodyBytes): void;
 }
 
-/** Most request URLs a fake keeps parsed; past it the cache starts again empty. */
-const urlCacheSize = 256;
+/**
+ * Most request URLs a fake keeps parsed (past it the cache starts again empty), and the longest
+ * kept: a long URL is rare and parsed each time, so the cache holds at most about 256 KiB of
+ * URL text, where 8 KiB targets would hold 2 MiB.
+ */
+const urlCache = { entries: 256, longest: 1024 } as const;
 
 /**
  * Parses request URLs, keeping the parsed `URL` of each text: an app sends the same few URLs
  * again and again, and a WHATWG parse (with its query's, which `URL` keeps with it) cost more
  * than any step of a request. Requests with one text share one `URL`, which no step changes
  * (a step reads `context.url`, never writes it). Bounded: a client sending ever new URLs empties
- * the cache every `urlCacheSize` of them.
+ * the cache every `urlCache.entries` of them.
  */
 function createUrlCache(): (text: string) => URL {
   const parsed = new Map<string, URL>();
   return (text) => {
+    if (text.length > urlCache.longest) return new URL(text);
     let url = parsed.get(text);
     if (url === undefined) {
       url = new URL(text);
-      if (parsed.size >= urlCacheSize) parsed.clear();
+      if (parsed.size >= urlCache.entries) parsed.clear();
       parsed.set(text, url);
     }
     return url;
