@@ -53,12 +53,15 @@ export type KeySecrets = () => readonly string[];
 export function keySecrets(keys: readonly KeyEntry[], others: readonly string[] = []): KeySecrets {
   let seen: readonly KeyEntry[] | undefined;
   let secrets: readonly string[] = [];
+  // Asked on every request: compared entry by entry in a loop (no closure per call).
+  const unchanged = (known: readonly KeyEntry[]) => {
+    if (keys.length !== known.length) return false;
+    for (let index = 0; index < keys.length; index++)
+      if (keys[index] !== known[index]) return false;
+    return true;
+  };
   return () => {
-    if (
-      seen === undefined ||
-      keys.length !== seen.length ||
-      keys.some((entry, index) => entry !== seen?.[index])
-    ) {
+    if (seen === undefined || !unchanged(seen)) {
       seen = [...keys];
       secrets = [...keys.map((key) => key.key), ...others];
     }
