@@ -6,6 +6,7 @@
  * client-compliance.test.ts.
  */
 import { expect, test } from 'vitest';
+import { fnv1a } from '../../base/messages/fnv1a.ts';
 import { backoffFloorMs } from './backoff-floor.ts';
 import { judgeChain } from './backoff-judgement.ts';
 import { createClientReporter } from './client-report.ts';
@@ -50,7 +51,7 @@ function feed(reporter: ReturnType<typeof createClientReporter>, s: Step, arriva
     arrivalSeq: arrivalSeq ?? reporter.arrive('demo-free', client, connection, s.oneCopy ?? false),
     method: s.method ?? 'GET',
     url: new URL(`http://127.0.0.1:4010/v1${s.path ?? '/pets'}`),
-    bodyHash: s.body,
+    bodyHash: s.body === undefined ? undefined : fnv1a(s.body),
     arrivedAt: fake,
     answeredAt: fake,
     arrivedReal: t0 + s.at,
