@@ -16,6 +16,7 @@
  *   on every connection: a request early against any Retry-After it was given is early.
  */
 import { tabConnectionPrefix } from '../../base/messages/fake-request.ts';
+import { LatestRing } from './latest-ring.ts';
 
 /** One instance of a client: its open retry chains and the deadline the key gave it. */
 export interface Instance<Chain, Sent> {
@@ -23,7 +24,7 @@ export interface Instance<Chain, Sent> {
   /** The key-wide Retry-After (a rate-limit refusal or a ban) this instance was given. */
   keyDeadline: Deadline | undefined;
   /** Its latest non-idempotent requests, to see a create resent while the first was unanswered. */
-  readonly sent: Sent[];
+  readonly sent: LatestRing<Sent>;
 }
 
 /** A Retry-After deadline on both clocks, with the answer that gave it. */
@@ -122,12 +123,12 @@ function createToldList() {
   };
 }
 
-/** Creates the instance bookkeeping of one client. */
-export function createClientInstances<Chain, Sent>(): ClientInstances<Chain, Sent> {
+/** Creates the instance bookkeeping of one client; each instance keeps its latest `sentKept` creates. */
+export function createClientInstances<Chain, Sent>(sentKept: number): ClientInstances<Chain, Sent> {
   const newInstance = (): Instance<Chain, Sent> => ({
     open: [],
     keyDeadline: undefined,
-    sent: [],
+    sent: new LatestRing(sentKept),
   });
   const shared = newInstance();
   const tabs = new Map<string, Instance<Chain, Sent>>();

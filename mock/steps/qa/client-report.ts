@@ -30,6 +30,7 @@ import {
   retryAfterRule,
   ruleLabels,
 } from './client-rules.ts';
+import { LatestRing } from './latest-ring.ts';
 
 export type { RuleVerdict } from './client-rules.ts';
 
@@ -263,7 +264,7 @@ interface ClientRecord {
   /** When the latest answer left, on the fake's clock and real time (numbers: no object per request). */
   lastFake: number;
   lastReal: number;
-  recent: ClientEvent[];
+  readonly recent: LatestRing<ClientEvent>;
 }
 
 /** A request early only against a Retry-After given on another socket. */
@@ -325,7 +326,7 @@ function newRecord(keyId: string, clientId: string, key: KeyClients): ClientReco
     keyId,
     clientId,
     key,
-    instances: createClientInstances<Chain, SentCreate>(),
+    instances: createClientInstances<Chain, SentCreate>(sentKept),
     requests: 0,
     failures: {},
     chaosAnswers: 0,
@@ -354,7 +355,7 @@ function newRecord(keyId: string, clientId: string, key: KeyClients): ClientReco
     first: undefined,
     lastFake: 0,
     lastReal: 0,
-    recent: [],
+    recent: new LatestRing(clientRecentLength),
   };
 }
 
@@ -441,8 +442,8 @@ export function createClientReporter(): ClientReporter {
   let seq = 0;
   // Kept raw and shown (ISO times, redacted paths) only when a report asks: each request with
   // the client it was counted for (`(other clients)` past 64), side by side.
-  let recentEvents: ClientEvent[] = [];
-  let recentClients: string[] = [];
+  let recentEvents = new LatestRing<ClientEvent>(recentLength);
+  let recentClients = new LatestRing<string>(recentLength);
   // The request being recorded and its identity, built once if at all.
   let identityFor: ClientEvent | undefined;
   let identityText = '';
@@ -604,14 +605,13 @@ export function createClientReporter(): ClientReporter {
     event: ClientEvent,
     answeredSeq: number,
   ): boolean {
+    const { sent } = instance;
     let overlapping = false;
-    for (const sent of instance.sent)
-      if (overlaps(sent, event, answeredSeq) && sameCreate(sent.event, event)) {
-        overlapping = true;
-        break;
-      }
-    instance.sent.push({ event, answeredSeq });
-    if (instance.sent.length > sentKept) instance.sent.shift();
+    for (let index = 0; index < sent.size && !overlapping; index++) {
+      const earlier = sent.at(index);
+      overlapping = overlaps(earlier, event, answeredSeq) && sameCreate(earlier.event, event);
+    }
+    sent.push({ event, answeredSeq });
     return overlapping;
   }
 
@@ -767,12 +767,7 @@ export function createClientReporter(): ClientReporter {
 
     recentEvents.push(event);
     recentClients.push(c.clientId);
-    if (recentEvents.length > recentLength) {
-      recentEvents.shift();
-      recentClients.shift();
-    }
     c.recent.push(event);
-    if (c.recent.length > clientRecentLength) c.recent.shift();
     return c;
   }
 
@@ -865,7 +860,7 @@ export function createClientReporter(): ClientReporter {
         .map(([n, r]) => `${n}: ${r.reason}`),
       firstSeen: time(c.first ?? last),
       lastSeen: time(last),
-      recent: c.recent.map((event) => show(event, c.clientId, showUrl)).reverse(),
+      recent: c.recent.newestFirst().map((event) => show(event, c.clientId, showUrl)),
     };
   }
 
@@ -882,6 +877,7 @@ export function createClientReporter(): ClientReporter {
     },
     report: (now, realNow, frozen, showUrl) => {
       const offsetMs = now - realNow;
+      const recentClientIds = recentClients.newestFirst();
       return {
         now: new Date(now).toISOString(),
         realNow: new Date(realNow).toISOString(),
@@ -892,16 +888,16 @@ export function createClientReporter(): ClientReporter {
         tolerance: complianceTolerance,
         clients: [...clients.values()].map((c) => summarise(c, showUrl)),
         recent: recentEvents
-          .map((event, index) => show(event, recentClients[index] as string, showUrl))
-          .reverse(),
+          .newestFirst()
+          .map((event, index) => show(event, recentClientIds[index] as string, showUrl)),
       };
     },
     clear() {
       lastRecord = undefined;
       clients.clear();
       byKey.clear();
-      recentEvents = [];
-      recentClients = [];
+      recentEvents = new LatestRing(recentLength);
+      recentClients = new LatestRing(recentLength);
       identityFor = undefined;
     },
   };
