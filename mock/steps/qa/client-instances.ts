@@ -16,14 +16,15 @@
  *   on every connection: a request early against any Retry-After it was given is early.
  */
 import { tabConnectionPrefix } from '../../base/messages/fake-request.ts';
+import { LatestRing } from './latest-ring.ts';
 
 /** One instance of a client: its open retry chains and the deadline the key gave it. */
-export interface Instance<Chain> {
+export interface Instance<Chain, Sent> {
   readonly open: Chain[];
   /** The key-wide Retry-After (a rate-limit refusal or a ban) this instance was given. */
   keyDeadline: Deadline | undefined;
   /** Its latest non-idempotent requests, to see a create resent while the first was unanswered. */
-  readonly sent: SentCreate[];
+  readonly sent: LatestRing<Sent>;
 }
 
 /** A Retry-After deadline on both clocks, with the answer that gave it. */
@@ -36,16 +37,14 @@ export interface Deadline {
   readonly connection: string;
 }
 
-/** A non-idempotent request, by identity, with when it arrived and was answered. */
-interface SentCreate {
-  readonly identity: string;
-  readonly arrivalSeq: number;
-  readonly answeredSeq: number;
-}
-
 /** What was told on one connection: the latest Retry-After per request, and key-wide. */
 interface ConnectionTold {
   readonly byRequest: Map<string, Deadline>;
+  readonly keyDeadline: Deadline | undefined;
+}
+
+/** One connection's entry in the least-recently-used list of what was told. */
+interface ToldEntry extends ConnectionTold {
   keyDeadline: Deadline | undefined;
 }
 
@@ -64,53 +63,82 @@ function isTab(id: string): boolean {
 }
 
 /** The instances of one client and what it declared. */
-export interface ClientInstances<Chain> {
+export interface ClientInstances<Chain, Sent> {
   /** The instance of a request on `connection` (after `note`). */
-  instanceOf(connection: string): Instance<Chain>;
+  instanceOf(connection: string): Instance<Chain, Sent>;
   /** Notes a request on `connection`, and whether it declared one copy per id. */
   note(connection: string, oneCopy: boolean): void;
   /** The client's instances. */
-  all(): Instance<Chain>[];
+  all(): Instance<Chain, Sent>[];
   /** Whether a request on `connection` early against `deadline` is early (else it is a doubt). */
   decides(connection: string, deadline: Deadline): boolean;
-  /** What was told on a connection (a socket, a tab, in-process). */
-  told(connection: string): ConnectionTold;
+  /**
+   * What was told on a connection (a socket, a tab, in-process), which counts as its use;
+   * `undefined` while no connection of the client was ever told anything.
+   */
+  told(connection: string): ConnectionTold | undefined;
   /** Remembers a Retry-After given on a connection for one request. */
   tell(connection: string, identity: string, deadline: Deadline): void;
+  /** Remembers the key-wide Retry-After given on a connection (`undefined`: none now). */
+  tellKey(connection: string, deadline: Deadline | undefined): void;
   /** Connections seen (counted up to 256). */
   connections(): number;
   /** Whether every connection is one instance (declared). */
   oneCopy(): boolean;
 }
 
-/** Creates the instance bookkeeping of one client. */
-export function createClientInstances<Chain>(): ClientInstances<Chain> {
-  const newInstance = (): Instance<Chain> => ({ open: [], keyDeadline: undefined, sent: [] });
-  const shared = newInstance();
-  const tabs = new Map<string, Instance<Chain>>();
-  const seen = new Set<string>();
-  const toldOn = new Map<string, ConnectionTold>();
-  let declared = false;
-  const told = (connection: string): ConnectionTold => {
-    let found = toldOn.get(connection);
+/**
+ * What each connection was told, for the 32 connections used last (a use is a request answered
+ * on it). Until a first Retry-After is told, nothing is kept and a request costs no look-up: an
+ * entry holding nothing is as good as none, so which connections were used before then changes
+ * nothing (what the first tell keeps is what the used-last order would have kept).
+ */
+function createToldList() {
+  let entries: Map<string, ToldEntry> | undefined;
+  const use = (connection: string): ToldEntry => {
+    entries ??= new Map();
+    let found = entries.get(connection);
     if (found !== undefined) {
-      toldOn.delete(connection);
+      // Deleted and set again: a Map keeps insertion order, so the first key is the least recent.
+      entries.delete(connection);
     } else {
       found = { byRequest: new Map(), keyDeadline: undefined };
-      if (toldOn.size >= toldKept) toldOn.delete(toldOn.keys().next().value as string);
+      if (entries.size >= toldKept) entries.delete(entries.keys().next().value as string);
     }
-    toldOn.set(connection, found);
+    entries.set(connection, found);
     return found;
   };
   return {
-    told,
-    tell(connection, identity, deadline) {
-      const { byRequest } = told(connection);
+    told: (connection: string) => (entries === undefined ? undefined : use(connection)),
+    tell(connection: string, identity: string, deadline: Deadline) {
+      const { byRequest } = use(connection);
       byRequest.delete(identity);
       byRequest.set(identity, deadline);
       if (byRequest.size > toldPerConnection)
         byRequest.delete(byRequest.keys().next().value as string);
     },
+    tellKey(connection: string, deadline: Deadline | undefined) {
+      if (entries !== undefined || deadline !== undefined) use(connection).keyDeadline = deadline;
+    },
+  };
+}
+
+/** Creates the instance bookkeeping of one client; each instance keeps its latest `sentKept` creates. */
+export function createClientInstances<Chain, Sent>(sentKept: number): ClientInstances<Chain, Sent> {
+  const newInstance = (): Instance<Chain, Sent> => ({
+    open: [],
+    keyDeadline: undefined,
+    sent: new LatestRing(sentKept),
+  });
+  const shared = newInstance();
+  const tabs = new Map<string, Instance<Chain, Sent>>();
+  const seen = new Set<string>();
+  const { told, tell, tellKey } = createToldList();
+  let declared = false;
+  return {
+    told,
+    tell,
+    tellKey,
     instanceOf(connection) {
       if (declared || !isTab(connection)) return shared;
       let tab = tabs.get(connection);

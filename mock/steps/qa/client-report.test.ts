@@ -6,6 +6,7 @@
  * client-compliance.test.ts.
  */
 import { expect, test } from 'vitest';
+import { fnv1a } from '../../base/messages/fnv1a.ts';
 import { backoffFloorMs } from './backoff-floor.ts';
 import { judgeChain } from './backoff-judgement.ts';
 import { createClientReporter } from './client-report.ts';
@@ -50,7 +51,7 @@ function feed(reporter: ReturnType<typeof createClientReporter>, s: Step, arriva
     arrivalSeq: arrivalSeq ?? reporter.arrive('demo-free', client, connection, s.oneCopy ?? false),
     method: s.method ?? 'GET',
     url: new URL(`http://127.0.0.1:4010/v1${s.path ?? '/pets'}`),
-    bodyHash: s.body,
+    bodyHash: s.body === undefined ? undefined : fnv1a(s.body),
     arrivedAt: fake,
     answeredAt: fake,
     arrivedReal: t0 + s.at,
@@ -543,4 +544,46 @@ test('a client flooding early retries keeps its report bounded: a chain holds it
   const listed = /\(([^)]*)\)/.exec(backoff?.reason ?? '')?.[1]?.split(', ') ?? [];
   expect(listed.length).toBeGreaterThanOrEqual(3);
   expect(listed.length).toBeLessThanOrEqual(10);
+});
+
+test("a socket's own key-wide Retry-After is remembered while 31 other sockets answer after it; the 32nd used since forgets it, and sockets used before it never count", () => {
+  // Socket A is refused for 100 s; B is refused at 1 s for 1 s, so the instance's key-wide
+  // deadline is B's from then on: only what A was told on A itself makes A's request at 50 s
+  // early. Each request has its own path, so no retry chain carries A's deadline.
+  const earlyRequests = (before: number, between: number) => {
+    const sockets = (prefix: string, count: number, at: number): Step[] =>
+      Array.from({ length: count }, (_, index) => ({
+        at,
+        status: 200,
+        path: `/pets?${prefix}=${index}`,
+        connection: `http-${prefix}${index}`,
+      }));
+    const client = judge([
+      ...sockets('before', before, 0),
+      {
+        at: 0,
+        status: 429,
+        retryAfter: '100',
+        refused: true,
+        path: '/pets?a',
+        connection: 'http-a',
+      },
+      {
+        at: 1000,
+        status: 429,
+        retryAfter: '1',
+        refused: true,
+        path: '/pets?b',
+        connection: 'http-b',
+      },
+      ...sockets('between', between - 1, 3000),
+      { at: 50_000, status: 200, path: '/pets?again', connection: 'http-a' },
+    ]);
+    // B's request is early against A's deadline on another socket (never settled): one of them.
+    return client.rules.retryAfter.earlyRequests;
+  };
+  expect(earlyRequests(0, 31)).toBe(2);
+  expect(earlyRequests(40, 31)).toBe(2);
+  expect(earlyRequests(0, 32)).toBe(1);
+  expect(earlyRequests(40, 32)).toBe(1);
 });

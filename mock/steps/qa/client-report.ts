@@ -30,6 +30,7 @@ import {
   retryAfterRule,
   ruleLabels,
 } from './client-rules.ts';
+import { LatestRing } from './latest-ring.ts';
 
 export type { RuleVerdict } from './client-rules.ts';
 
@@ -60,7 +61,7 @@ const sentKept = 8;
 const resentNamed = 5;
 
 /** One answered request, as the report sees it. */
-interface ClientEvent {
+export interface ClientEvent {
   readonly keyId: string;
   readonly clientId: string;
   /** The connection it came on (`in-process` where the door has none). */
@@ -70,8 +71,11 @@ interface ClientEvent {
   readonly method: string;
   /** The request's URL; redacted only when a report shows it, off the request's path. */
   readonly url: URL;
-  /** A hash of a non-idempotent request's body (a resent create is the same body again). */
-  readonly bodyHash: string | undefined;
+  /**
+   * FNV-1a of a non-idempotent request's body (a resent create is the same body again), or
+   * `too-large` past the body cap; `undefined` for an idempotent request.
+   */
+  readonly bodyHash: number | 'too-large' | undefined;
   /** Fake's clock (epoch ms) when the request arrived and when its answer left. */
   readonly arrivedAt: number;
   readonly answeredAt: number;
@@ -209,10 +213,30 @@ interface Chain {
   readonly ownWaits: number[];
 }
 
+/**
+ * A non-idempotent request as its instance keeps it, to know the same create sent again: its
+ * URL as text (not the URL object: up to 8 creates for each of a client's 65 instances), when it
+ * arrived and when its answer left (in the report's sequence).
+ */
+interface SentCreate {
+  readonly method: string;
+  readonly href: string;
+  readonly bodyHash: ClientEvent['bodyHash'];
+  readonly arrivalSeq: number;
+  readonly answeredSeq: number;
+}
+
+/** A key's clients; `mayOwe` is false while none of them has early requests towards a ban. */
+interface KeyClients {
+  readonly records: ClientRecord[];
+  mayOwe: boolean;
+}
+
 interface ClientRecord {
   readonly keyId: string;
   readonly clientId: string;
-  readonly instances: ClientInstances<Chain>;
+  readonly key: KeyClients;
+  readonly instances: ClientInstances<Chain, SentCreate>;
   requests: number;
   failures: Record<string, number>;
   chaosAnswers: number;
@@ -241,9 +265,13 @@ interface ClientRecord {
   unknownOutcomes: number;
   resent: Record<string, number>;
   resentRequests: string[];
+  /** The latest resent create named (method and URL): the same one again names nothing new. */
+  resentLast: ClientEvent | undefined;
   first: { fake: number; real: number } | undefined;
-  last: { fake: number; real: number };
-  recent: ClientEvent[];
+  /** When the latest answer left, on the fake's clock and real time (numbers: no object per request). */
+  lastFake: number;
+  lastReal: number;
+  readonly recent: LatestRing<ClientEvent>;
 }
 
 /** A request early only against a Retry-After given on another socket. */
@@ -300,11 +328,12 @@ function countJudgement(
   if (judgement.verdict === 'inconclusive') c.firstDoubt ??= judgement.why;
 }
 
-function newRecord(keyId: string, clientId: string): ClientRecord {
+function newRecord(keyId: string, clientId: string, key: KeyClients): ClientRecord {
   return {
     keyId,
     clientId,
-    instances: createClientInstances<Chain>(),
+    key,
+    instances: createClientInstances<Chain, SentCreate>(sentKept),
     requests: 0,
     failures: {},
     chaosAnswers: 0,
@@ -329,9 +358,11 @@ function newRecord(keyId: string, clientId: string): ClientRecord {
     unknownOutcomes: 0,
     resent: {},
     resentRequests: [],
+    resentLast: undefined,
     first: undefined,
-    last: { fake: 0, real: 0 },
-    recent: [],
+    lastFake: 0,
+    lastReal: 0,
+    recent: new LatestRing(clientRecentLength),
   };
 }
 
@@ -350,33 +381,113 @@ export interface ClientReporter {
   clear(): void;
 }
 
+/**
+ * What a retry repeats: the method, path and query, and for a create its body's hash. Built only
+ * when a chain, a Retry-After told on a connection or a settling doubt asks for it by text.
+ */
+function identityOf(event: ClientEvent): string {
+  const { method, url, bodyHash } = event;
+  const target = `${method} ${url.pathname}${url.search}`;
+  return bodyHash === undefined ? target : `${target}#${bodyHash}`;
+}
+
+/** Whether a create kept and a new one have one identity (identityOf), told without building it. */
+function sameCreate(sent: SentCreate, event: ClientEvent): boolean {
+  if (sent.method !== event.method || sent.bodyHash !== event.bodyHash) return false;
+  if (sent.href === event.url.href) return true;
+  // Another host (fake.fetch answers every host it allows): the path and query decide.
+  const url = new URL(sent.href);
+  return url.pathname === event.url.pathname && url.search === event.url.search;
+}
+
+/** Whether an earlier create overlaps this one: either arrived while the other was unanswered. */
+function overlaps(sent: SentCreate, event: ClientEvent, answeredSeq: number): boolean {
+  const arrived = sent.arrivalSeq;
+  return (
+    (arrived < event.arrivalSeq && sent.answeredSeq > event.arrivalSeq) ||
+    (event.arrivalSeq < arrived && answeredSeq > arrived)
+  );
+}
+
+/**
+ * How a request stands against the Retry-Afters it was given: the most it came early where that
+ * counts, and the largest lead against one given on another socket (a copy's, perhaps).
+ */
+interface Leads {
+  early: number;
+  otherSocket: Deadline | undefined;
+  otherLead: number;
+}
+
+/** Adds one deadline's lead to `leads` (none when the request is not early against it). */
+function weighDeadline(
+  leads: Leads,
+  instances: ClientInstances<Chain, SentCreate>,
+  event: ClientEvent,
+  deadline: Deadline | undefined,
+): void {
+  const lead = earlyBy(deadline, event);
+  if (lead === 0 || deadline === undefined) return;
+  if (instances.decides(event.connection, deadline)) leads.early = Math.max(leads.early, lead);
+  else if (lead > leads.otherLead) {
+    leads.otherSocket = deadline;
+    leads.otherLead = lead;
+  }
+}
+
+/** Whether an answer tells the client to wait and retry. */
+function isFailure(event: ClientEvent): boolean {
+  return event.dropped || failureStatuses.has(event.status);
+}
+
 /** Creates an empty client reporter. */
 export function createClientReporter(): ClientReporter {
   const clients = new Map<string, ClientRecord>();
   /** Each key's clients: a request's key is forgiven or charged without walking every client. */
-  const byKey = new Map<string, ClientRecord[]>();
+  const byKey = new Map<string, KeyClients>();
   let seq = 0;
-  // Kept raw and shown (ISO times, redacted paths) only when a report asks.
-  let recent: { event: ClientEvent; clientId: string }[] = [];
+  // Kept raw and shown (ISO times, redacted paths) only when a report asks: each request with
+  // the client it was counted for (`(other clients)` past 64), side by side.
+  let recentEvents = new LatestRing<ClientEvent>(recentLength);
+  let recentClients = new LatestRing<string>(recentLength);
+  // The request being recorded and its identity, built once if at all.
+  let identityFor: ClientEvent | undefined;
+  let identityText = '';
+  const identity = (event: ClientEvent): string => {
+    if (identityFor !== event) {
+      identityText = identityOf(event);
+      identityFor = event;
+    }
+    return identityText;
+  };
+  // One per reporter, filled afresh for each request: no object per request.
+  const leads: Leads = { early: 0, otherSocket: undefined, otherLead: 0 };
 
   // The last request's client: most requests come from the client before them.
-  let last: { keyId: string; wanted: string; record: ClientRecord } | undefined;
+  let lastKeyId: string | undefined;
+  let lastWanted = '';
+  let lastRecord: ClientRecord | undefined;
   const recordOf = (keyId: string, wanted: string): ClientRecord => {
-    if (last !== undefined && last.keyId === keyId && last.wanted === wanted) return last.record;
-    const known = clients.get(`${keyId}\n${wanted}`);
-    let record = known;
+    if (lastRecord !== undefined && lastKeyId === keyId && lastWanted === wanted) return lastRecord;
+    let record = clients.get(`${keyId}\n${wanted}`);
     if (record === undefined) {
-      const ofKey = byKey.get(keyId) ?? [];
-      const clientId = ofKey.length >= maxClientsPerKey ? '(other clients)' : wanted;
+      let key = byKey.get(keyId);
+      if (key === undefined) {
+        key = { records: [], mayOwe: false };
+        byKey.set(keyId, key);
+      }
+      const clientId = key.records.length >= maxClientsPerKey ? '(other clients)' : wanted;
       const id = `${keyId}\n${clientId}`;
       record = clients.get(id);
       if (record === undefined) {
-        record = newRecord(keyId, clientId);
+        record = newRecord(keyId, clientId, key);
         clients.set(id, record);
-        byKey.set(keyId, [...ofKey, record]);
+        key.records.push(record);
       }
     }
-    last = { keyId, wanted, record };
+    lastKeyId = keyId;
+    lastWanted = wanted;
+    lastRecord = record;
     return record;
   };
 
@@ -386,11 +497,11 @@ export function createClientReporter(): ClientReporter {
   }
 
   /** The latest failure of this instance the request retries: answered before it arrived, same identity. */
-  function retried(instance: Instance<Chain>, identity: string, event: ClientEvent) {
+  function retried(instance: Instance<Chain, SentCreate>, event: ClientEvent) {
     let found: Chain | undefined;
     for (const chain of instance.open)
       if (
-        chain.identity === identity &&
+        chain.identity === identity(event) &&
         chain.failedSeq < event.arrivalSeq &&
         (found === undefined || chain.failedSeq > found.failedSeq)
       )
@@ -405,7 +516,6 @@ export function createClientReporter(): ClientReporter {
    */
   function settleTentative(
     c: ClientRecord,
-    identity: string,
     event: ClientEvent,
     keyDeadlineHere: Deadline | undefined,
   ): void {
@@ -413,7 +523,7 @@ export function createClientReporter(): ClientReporter {
     c.tentative = c.tentative.filter((t) => {
       const onTime =
         t.deadline.connection === event.connection &&
-        (t.identity === identity || t.deadline === keyDeadlineHere) &&
+        (t.identity === identity(event) || t.deadline === keyDeadlineHere) &&
         earlyBy(t.deadline, event) === 0;
       if (!onTime) return true;
       c.early -= 1;
@@ -426,148 +536,171 @@ export function createClientReporter(): ClientReporter {
     });
   }
 
-  /** A create sent again while an earlier one of the same body was unanswered: the client timed out. */
-  function resentBeforeAnswer(
-    instance: Instance<Chain>,
-    identity: string,
+  /**
+   * Step 1 of recording a request: did it come before a Retry-After elapsed? Early against one
+   * given on its own connection (or to a client that declared one copy per id): early. Early only
+   * against one given on another socket: early until that socket comes back on time for it
+   * (another copy keeping its own schedule), then a doubt. Returns whether its wait is a doubt.
+   */
+  function judgeArrival(
+    c: ClientRecord,
+    instance: Instance<Chain, SentCreate>,
+    chain: Chain | undefined,
     event: ClientEvent,
-    answeredSeq: number,
-  ) {
-    const overlapping = instance.sent.some(
-      (s) =>
-        s.identity === identity &&
-        ((s.arrivalSeq < event.arrivalSeq && s.answeredSeq > event.arrivalSeq) ||
-          (event.arrivalSeq < s.arrivalSeq && answeredSeq > s.arrivalSeq)),
-    );
-    instance.sent.push({ identity, arrivalSeq: event.arrivalSeq, answeredSeq });
-    if (instance.sent.length > sentKept) instance.sent.shift();
-    return overlapping;
-  }
-
-  function noteResent(c: ClientRecord, cause: string, event: ClientEvent): void {
-    c.resent[cause] = (c.resent[cause] ?? 0) + 1;
-    const named = `${event.method} ${event.url.pathname}`;
-    if (!c.resentRequests.includes(named) && c.resentRequests.length < resentNamed)
-      c.resentRequests.push(named);
-  }
-
-  function record(event: ClientEvent): void {
-    const answeredSeq = ++seq;
-    const c = recordOf(event.keyId, event.clientId);
-    const instance = c.instances.instanceOf(event.connection);
-    c.requests += 1;
-    c.first ??= { fake: event.arrivedAt, real: event.arrivedReal };
-    c.last = { fake: event.answeredAt, real: event.answeredReal };
-    const create = event.bodyHash !== undefined;
-    const identity = `${event.method} ${event.url.pathname}${event.url.search}${create ? `#${event.bodyHash}` : ''}`;
-
-    // 1. Is it a retry, of which failure, and did it come before a Retry-After elapsed?
-    const chain = retried(instance, identity, event);
-    if (chain !== undefined) instance.open.splice(instance.open.indexOf(chain), 1);
-    // Early against a Retry-After given on its own connection (or to a client that declared one
-    // copy per id): early. Early only against one given on another socket: early until that
-    // socket comes back on time for it (another copy keeping its own schedule), then a doubt.
-    let early = 0;
-    let otherSocket: Deadline | undefined;
-    let otherLead = 0;
-    const toldHere = c.instances.told(event.connection);
-    for (const deadline of [
-      chain?.deadline,
-      instance.keyDeadline,
-      toldHere.byRequest.get(identity),
-      toldHere.keyDeadline,
-    ]) {
-      const lead = earlyBy(deadline, event);
-      if (lead === 0 || deadline === undefined) continue;
-      if (c.instances.decides(event.connection, deadline)) early = Math.max(early, lead);
-      else if (lead > otherLead) {
-        otherSocket = deadline;
-        otherLead = lead;
-      }
-    }
-    settleTentative(c, identity, event, toldHere.keyDeadline);
+  ): boolean {
+    const { instances } = c;
+    const toldHere = instances.told(event.connection);
+    const byRequest = toldHere?.byRequest;
+    const ownTold =
+      byRequest === undefined || byRequest.size === 0 ? undefined : byRequest.get(identity(event));
+    leads.early = 0;
+    leads.otherSocket = undefined;
+    leads.otherLead = 0;
+    weighDeadline(leads, instances, event, chain?.deadline);
+    weighDeadline(leads, instances, event, instance.keyDeadline);
+    weighDeadline(leads, instances, event, ownTold);
+    weighDeadline(leads, instances, event, toldHere?.keyDeadline);
+    settleTentative(c, event, toldHere?.keyDeadline);
     // On time for what its own socket was told for this request: that socket keeps its own
     // schedule, so being early only for another's is a doubt at once.
-    const ownTold = toldHere.byRequest.get(identity);
     let doubted = false;
     if (
-      early === 0 &&
-      otherSocket !== undefined &&
+      leads.early === 0 &&
+      leads.otherSocket !== undefined &&
       ownTold !== undefined &&
       ownTold.answeredSeq < event.arrivalSeq &&
       earlyBy(ownTold, event) === 0
     ) {
-      otherSocket = undefined;
+      leads.otherSocket = undefined;
       doubted = true;
       c.doubts += 1;
     }
     if ((chain !== undefined && chain.retryAfterMs !== null) || instance.keyDeadline !== undefined)
       c.judgedRequests += 1;
-    const doubtful = early === 0 && (otherSocket !== undefined || doubted);
-    if (early > 0 || otherSocket !== undefined) {
-      c.early += 1;
-      const violation = event.refused;
-      if (violation) {
-        c.violations += 1;
-        c.violationsTowardsBan += 1;
-      }
-      if (early > 0) c.maxEarlyMs = Math.max(c.maxEarlyMs, early);
-      else if (otherSocket !== undefined) {
-        c.tentative.push({ deadline: otherSocket, identity, earlyMs: otherLead, violation });
-        if (c.tentative.length > tentativeKept) {
-          const settled = c.tentative.shift() as Tentative;
-          c.maxEarlyMs = Math.max(c.maxEarlyMs, settled.earlyMs);
-        }
-      }
-    }
-    if (create) {
-      if (event.possibleCopy === true) noteResent(c, 'redispatch', event);
-      else if (chain?.unknownOutcome === true)
-        noteResent(c, chain.failedStatus === 0 ? 'dropped' : String(chain.failedStatus), event);
-      else if (resentBeforeAnswer(instance, identity, event, answeredSeq))
-        noteResent(c, 'timeout', event);
-    }
-    if (chain !== undefined) {
-      c.retries += 1;
-      const realWaitMs = Math.max(0, event.arrivedReal - chain.failedReal);
-      const fakeWaitMs = Math.max(0, event.arrivedAt - chain.failedAt);
-      const waitMs = Math.max(realWaitMs, fakeWaitMs);
-      const asked = chain.retryAfterMs;
-      // Without Retry-After, a wait of a second or more for X-RateLimit-Reset after a 429 or 503
-      // is the server's too (ky 2's fallback: core/retry-timing.js getRetryTimingHeader, used
-      // for afterStatusCodes 413, 429, 503 only).
-      const reset =
-        (chain.failedStatus === 429 || chain.failedStatus === 503) &&
-        chain.resetInMs !== null &&
-        chain.resetInMs >= 1000
-          ? chain.resetInMs
-          : null;
-      const told = asked ?? reset;
-      const dictated =
-        told !== null &&
-        waitMs >= told - complianceTolerance.earlyToleranceMs &&
-        waitMs <=
-          told * (1 + complianceTolerance.dictatedShare) + complianceTolerance.dictatedSlackMs;
-      // A doubt's wait may be the time between two copies' requests: not judged.
-      if (!dictated && !doubtful) {
-        c.ownWaits += 1;
-        if (chain.ownWaits.length < complianceTolerance.judgedWaits) chain.ownWaits.push(waitMs);
-      }
-      c.waits.push({
-        afterStatus: chain.failedStatus,
-        waitMs,
-        realWaitMs,
-        fakeWaitMs,
-        // Both clocks tick alike unless the fake's was moved or frozen: name it only then.
-        clock: fakeWaitMs > realWaitMs + complianceTolerance.earlyToleranceMs ? 'fake' : 'real',
-        retryAfterMs: asked,
-        own: !dictated && !doubtful,
-        early: early > 0,
-      });
-      if (c.waits.length > waitsKept) c.waits.shift();
-    }
+    if (leads.early > 0 || leads.otherSocket !== undefined) countEarly(c, event);
+    return leads.early === 0 && (leads.otherSocket !== undefined || doubted);
+  }
 
-    // 2. What did this answer tell the client?
+  /** Counts an early request (as `leads` has it): a violation if refused, tentative if a doubt. */
+  function countEarly(c: ClientRecord, event: ClientEvent): void {
+    c.early += 1;
+    const violation = event.refused;
+    if (violation) {
+      c.violations += 1;
+      c.violationsTowardsBan += 1;
+      c.key.mayOwe = true;
+    }
+    if (leads.early > 0) c.maxEarlyMs = Math.max(c.maxEarlyMs, leads.early);
+    else if (leads.otherSocket !== undefined) {
+      c.tentative.push({
+        deadline: leads.otherSocket,
+        identity: identity(event),
+        earlyMs: leads.otherLead,
+        violation,
+      });
+      if (c.tentative.length > tentativeKept) {
+        const settled = c.tentative.shift() as Tentative;
+        c.maxEarlyMs = Math.max(c.maxEarlyMs, settled.earlyMs);
+      }
+    }
+  }
+
+  /** A create sent again while an earlier one of the same body was unanswered: the client timed out. */
+  function resentBeforeAnswer(
+    instance: Instance<Chain, SentCreate>,
+    event: ClientEvent,
+    answeredSeq: number,
+  ): boolean {
+    const { sent } = instance;
+    let overlapping = false;
+    for (let index = 0; index < sent.size && !overlapping; index++) {
+      const earlier = sent.at(index);
+      overlapping = overlaps(earlier, event, answeredSeq) && sameCreate(earlier, event);
+    }
+    const { method, url, bodyHash, arrivalSeq } = event;
+    sent.push({ method, href: url.href, bodyHash, arrivalSeq, answeredSeq });
+    return overlapping;
+  }
+
+  function noteResent(c: ClientRecord, cause: string, event: ClientEvent): void {
+    c.resent[cause] = (c.resent[cause] ?? 0) + 1;
+    // The same method and URL as the last one named names the same request (or the list was full).
+    const before = c.resentLast;
+    if (
+      before !== undefined &&
+      before.method === event.method &&
+      before.url.href === event.url.href
+    )
+      return;
+    c.resentLast = event;
+    const named = `${event.method} ${event.url.pathname}`;
+    if (!c.resentRequests.includes(named) && c.resentRequests.length < resentNamed)
+      c.resentRequests.push(named);
+  }
+
+  /** A create: resent after a failure whose outcome the client could not know, or before its answer. */
+  function noteCreate(
+    c: ClientRecord,
+    instance: Instance<Chain, SentCreate>,
+    chain: Chain | undefined,
+    event: ClientEvent,
+    answeredSeq: number,
+  ): void {
+    if (event.possibleCopy === true) noteResent(c, 'redispatch', event);
+    else if (chain?.unknownOutcome === true)
+      noteResent(c, chain.failedStatus === 0 ? 'dropped' : String(chain.failedStatus), event);
+    else if (resentBeforeAnswer(instance, event, answeredSeq)) noteResent(c, 'timeout', event);
+  }
+
+  /** A retry's wait: the client's own (judged for growth) unless Retry-After or a reset asked for it. */
+  function noteRetry(c: ClientRecord, chain: Chain, event: ClientEvent, doubtful: boolean): void {
+    c.retries += 1;
+    const realWaitMs = Math.max(0, event.arrivedReal - chain.failedReal);
+    const fakeWaitMs = Math.max(0, event.arrivedAt - chain.failedAt);
+    const waitMs = Math.max(realWaitMs, fakeWaitMs);
+    const asked = chain.retryAfterMs;
+    // Without Retry-After, a wait of a second or more for X-RateLimit-Reset after a 429 or 503
+    // is the server's too (ky 2's fallback: core/retry-timing.js getRetryTimingHeader, used
+    // for afterStatusCodes 413, 429, 503 only).
+    const reset =
+      (chain.failedStatus === 429 || chain.failedStatus === 503) &&
+      chain.resetInMs !== null &&
+      chain.resetInMs >= 1000
+        ? chain.resetInMs
+        : null;
+    const told = asked ?? reset;
+    const dictated =
+      told !== null &&
+      waitMs >= told - complianceTolerance.earlyToleranceMs &&
+      waitMs <=
+        told * (1 + complianceTolerance.dictatedShare) + complianceTolerance.dictatedSlackMs;
+    // A doubt's wait may be the time between two copies' requests: not judged.
+    if (!dictated && !doubtful) {
+      c.ownWaits += 1;
+      if (chain.ownWaits.length < complianceTolerance.judgedWaits) chain.ownWaits.push(waitMs);
+    }
+    c.waits.push({
+      afterStatus: chain.failedStatus,
+      waitMs,
+      realWaitMs,
+      fakeWaitMs,
+      // Both clocks tick alike unless the fake's was moved or frozen: name it only then.
+      clock: fakeWaitMs > realWaitMs + complianceTolerance.earlyToleranceMs ? 'fake' : 'real',
+      retryAfterMs: asked,
+      own: !dictated && !doubtful,
+      early: leads.early > 0,
+    });
+    if (c.waits.length > waitsKept) c.waits.shift();
+  }
+
+  /** Step 2 of recording a request: what did its answer tell the client? */
+  function noteAnswer(
+    c: ClientRecord,
+    instance: Instance<Chain, SentCreate>,
+    chain: Chain | undefined,
+    event: ClientEvent,
+    answeredSeq: number,
+  ): void {
     const delay =
       event.retryAfter === undefined
         ? undefined
@@ -587,15 +720,15 @@ export function createClientReporter(): ClientReporter {
     if (event.refused) c.refusals += 1;
     if (event.refused || event.errorCode === 'temporarily_banned') {
       instance.keyDeadline = deadline;
-      toldHere.keyDeadline = deadline;
+      c.instances.tellKey(event.connection, deadline);
     }
     const unknownOutcome = event.dropped || unknownOutcomeStatuses.has(event.status);
-    if (create && unknownOutcome) c.unknownOutcomes += 1;
-    if (event.dropped || failureStatuses.has(event.status)) {
+    if (event.bodyHash !== undefined && unknownOutcome) c.unknownOutcomes += 1;
+    if (isFailure(event)) {
       const name = event.dropped ? 'dropped' : String(event.status);
       c.failures[name] = (c.failures[name] ?? 0) + 1;
       const next: Chain = chain ?? {
-        identity,
+        identity: identity(event),
         ownWaits: [],
         failedAt: 0,
         failedReal: 0,
@@ -614,25 +747,45 @@ export function createClientReporter(): ClientReporter {
       next.retryAfterMs = delay ?? null;
       next.resetInMs = event.resetInMs ?? null;
       next.deadline = deadline;
-      if (deadline !== undefined) c.instances.tell(event.connection, identity, deadline);
+      if (deadline !== undefined) c.instances.tell(event.connection, identity(event), deadline);
       instance.open.push(next);
       if (instance.open.length > openChainsKept) closeChain(c, instance.open.shift() as Chain);
     } else if (chain !== undefined) {
       closeChain(c, chain);
     }
+  }
 
-    recent.push({ event, clientId: c.clientId });
-    if (recent.length > recentLength) recent.shift();
+  function record(event: ClientEvent): ClientRecord {
+    const answeredSeq = ++seq;
+    const c = recordOf(event.keyId, event.clientId);
+    const instance = c.instances.instanceOf(event.connection);
+    c.requests += 1;
+    c.first ??= { fake: event.arrivedAt, real: event.arrivedReal };
+    c.lastFake = event.answeredAt;
+    c.lastReal = event.answeredReal;
+    // 1. Is it a retry, of which failure, and did it come before a Retry-After elapsed?
+    const chain = instance.open.length === 0 ? undefined : retried(instance, event);
+    if (chain !== undefined) instance.open.splice(instance.open.indexOf(chain), 1);
+    const doubtful = judgeArrival(c, instance, chain, event);
+    if (event.bodyHash !== undefined) noteCreate(c, instance, chain, event, answeredSeq);
+    if (chain !== undefined) noteRetry(c, chain, event, doubtful);
+    // 2. What did this answer tell the client?
+    noteAnswer(c, instance, chain, event, answeredSeq);
+
+    recentEvents.push(event);
+    recentClients.push(c.clientId);
     c.recent.push(event);
-    if (c.recent.length > clientRecentLength) c.recent.shift();
+    return c;
   }
 
   /**
    * Charges a ban to each client of the key whose own early requests were among those that
    * earned it (the key's count since it last admitted a request), once each.
    */
-  function chargeBan(keyId: string): void {
-    for (const c of byKey.get(keyId) ?? []) {
+  function chargeBan(key: KeyClients): void {
+    if (!key.mayOwe) return;
+    key.mayOwe = false;
+    for (const c of key.records) {
       if (c.violationsTowardsBan === 0) continue;
       c.bans += 1;
       c.violationsTowardsBan = 0;
@@ -640,8 +793,10 @@ export function createClientReporter(): ClientReporter {
   }
 
   /** The key admitted a request (or a ban ended): early requests before it earn no ban. */
-  function forgiveKey(keyId: string): void {
-    for (const c of byKey.get(keyId) ?? []) c.violationsTowardsBan = 0;
+  function forgiveKey(key: KeyClients): void {
+    if (!key.mayOwe) return;
+    key.mayOwe = false;
+    for (const c of key.records) c.violationsTowardsBan = 0;
   }
 
   const show = (event: ClientEvent, clientId: string, showUrl: ShowUrl): RecentRequest => ({
@@ -690,6 +845,7 @@ export function createClientReporter(): ClientReporter {
     const named = (Object.keys(ruleLabels) as (keyof typeof ruleLabels)[]).map(
       (rule) => [ruleLabels[rule], rules[rule]] as const,
     );
+    const last = { fake: c.lastFake, real: c.lastReal };
     const time = (t: { fake: number; real: number }) => ({
       fake: new Date(t.fake).toISOString(),
       real: new Date(t.real).toISOString(),
@@ -709,9 +865,9 @@ export function createClientReporter(): ClientReporter {
       doubts: named
         .filter(([, r]) => r.verdict === 'inconclusive')
         .map(([n, r]) => `${n}: ${r.reason}`),
-      firstSeen: time(c.first ?? c.last),
-      lastSeen: time(c.last),
-      recent: c.recent.map((event) => show(event, c.clientId, showUrl)).reverse(),
+      firstSeen: time(c.first ?? last),
+      lastSeen: time(last),
+      recent: c.recent.newestFirst().map((event) => show(event, c.clientId, showUrl)),
     };
   }
 
@@ -722,12 +878,13 @@ export function createClientReporter(): ClientReporter {
       return arrivalSeq;
     },
     record(event) {
-      record(event);
-      if (event.banStarted) chargeBan(event.keyId);
-      else if (event.keyViolations === 0) forgiveKey(event.keyId);
+      const { key } = record(event);
+      if (event.banStarted) chargeBan(key);
+      else if (event.keyViolations === 0) forgiveKey(key);
     },
     report: (now, realNow, frozen, showUrl) => {
       const offsetMs = now - realNow;
+      const recentClientIds = recentClients.newestFirst();
       return {
         now: new Date(now).toISOString(),
         realNow: new Date(realNow).toISOString(),
@@ -737,14 +894,18 @@ export function createClientReporter(): ClientReporter {
         },
         tolerance: complianceTolerance,
         clients: [...clients.values()].map((c) => summarise(c, showUrl)),
-        recent: recent.map(({ event, clientId }) => show(event, clientId, showUrl)).reverse(),
+        recent: recentEvents
+          .newestFirst()
+          .map((event, index) => show(event, recentClientIds[index] as string, showUrl)),
       };
     },
     clear() {
-      last = undefined;
+      lastRecord = undefined;
       clients.clear();
       byKey.clear();
-      recent = [];
+      recentEvents = new LatestRing(recentLength);
+      recentClients = new LatestRing(recentLength);
+      identityFor = undefined;
     },
   };
 }
