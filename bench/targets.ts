@@ -87,7 +87,7 @@ function ceilingCheck(
   const share = ratio(fake, ceiling);
   return {
     target: `fake \`${label}\` throughput >= ${least * 100}% of the bare ceiling`,
-    measured: `${fmt(fake, 0)} vs ${fmt(ceiling, 0)} req/s = ${fmt(share * 100, 1)}%`,
+    measured: `${fmt(fake, 0)} vs ${fmt(ceiling, 0)} req/s = ${fmt(share * 100, 2)}%`,
     verdict: verdict(Number.isFinite(share) ? share >= least : undefined),
   };
 }
