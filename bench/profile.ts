@@ -19,7 +19,7 @@ import { bundleServer, serverBundlePath } from '../scripts/build-server.ts';
 import { benchLoad } from './load.ts';
 import { freePort, residentBytes, startServer } from './processes.ts';
 import { benchRequests, createRequest } from './requests.ts';
-import { baseUrl, fakeSpec, projectRoot } from './servers.ts';
+import { baseUrl, profiledFakeSpec, projectRoot } from './servers.ts';
 import { bundleSources, type CpuProfile, type SourceOf } from './stage-attribution.ts';
 
 /**
@@ -72,18 +72,7 @@ async function main(): Promise<void> {
   const dir = values.keep ?? mkdtempSync(join(tmpdir(), 'petstore-profile-'));
   await bundleServer();
   const port = await freePort();
-  const spec = fakeSpec(port);
-  const server = await startServer({
-    ...spec,
-    nodeFlags: [
-      ...(spec.nodeFlags ?? []),
-      '--cpu-prof',
-      '--cpu-prof-interval',
-      '100',
-      '--cpu-prof-dir',
-      dir,
-    ],
-  });
+  const server = await startServer(profiledFakeSpec(port, dir));
   const load = benchLoad(baseUrl('fake', port), server.pid, 10);
   const mib = (bytes: number | undefined) =>
     bytes === undefined ? 'n/a' : `${(bytes / 2 ** 20).toFixed(0)} MiB`;

@@ -89,6 +89,33 @@ export function fakeSpec(
   };
 }
 
+/** V8's sampling interval for a profiled fake, µs: fine enough for a stage of 1 µs a request. */
+export const profileIntervalUs = 100;
+
+/**
+ * The bench's fake under V8's CPU profiler, writing its `.cpuprofile` into `dir` on exit;
+ * `preload` modules run first (`--import`).
+ */
+export function profiledFakeSpec(
+  port: number,
+  dir: string,
+  preload: readonly string[] = [],
+): ServerSpec {
+  const spec = fakeSpec(port);
+  return {
+    ...spec,
+    nodeFlags: [
+      ...(spec.nodeFlags ?? []),
+      ...preload.flatMap((module) => ['--import', module]),
+      '--cpu-prof',
+      '--cpu-prof-dir',
+      dir,
+      '--cpu-prof-interval',
+      String(profileIntervalUs),
+    ],
+  };
+}
+
 /** The fake exactly as the README starts it (`npm start -- --port <port>`: staging on port + 1, request log on). */
 export function fakeDefaultSpec(port: number): ServerSpec {
   return {

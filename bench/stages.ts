@@ -20,7 +20,7 @@ import { benchLoad } from './load.ts';
 import type { BenchOptions } from './options.ts';
 import { freePort, startServer } from './processes.ts';
 import { type BenchRequest, benchRequests, createRequest } from './requests.ts';
-import { baseUrl, fakeSpec, projectRoot } from './servers.ts';
+import { baseUrl, profiledFakeSpec, profileIntervalUs, projectRoot } from './servers.ts';
 import { bundleStages, type CpuProfile, timePerStage } from './stage-attribution.ts';
 
 /** One stage's part of a request. */
@@ -53,7 +53,6 @@ export interface StagesResult {
 }
 
 /** The sampling interval: fine enough for stages of a microsecond over a few seconds of load. */
-const intervalUs = 100;
 const jsonFrames = fileURLToPath(new URL('./json-frames.ts', import.meta.url));
 
 /** Profiles the fake on each side-by-side request and splits its CPU per request by stage. */
@@ -72,20 +71,7 @@ export async function measureStages(
     const dir = mkdtempSync(join(tmpdir(), 'petstore-stages-'));
     try {
       const port = await freePort();
-      const spec = fakeSpec(port);
-      const server = await startServer({
-        ...spec,
-        nodeFlags: [
-          ...(spec.nodeFlags ?? []),
-          '--import',
-          jsonFrames,
-          '--cpu-prof',
-          '--cpu-prof-dir',
-          dir,
-          '--cpu-prof-interval',
-          String(intervalUs),
-        ],
-      });
+      const server = await startServer(profiledFakeSpec(port, dir, [jsonFrames]));
       const load = benchLoad(baseUrl('fake', port), server.pid, options.connections);
       let from = 0;
       let to = 0;
@@ -113,7 +99,7 @@ export async function measureStages(
           return { stage, share, us: perRequest === undefined ? Number.NaN : share * perRequest };
         })
         .sort((a, b) => b.share - a.share);
-      const samples = Math.round(total / intervalUs);
+      const samples = Math.round(total / profileIntervalUs);
       breakdowns.push({
         request,
         cpuUsPerRequest: perRequest,
@@ -132,5 +118,5 @@ export async function measureStages(
       rmSync(dir, { recursive: true, force: true });
     }
   }
-  return { intervalUs, seconds, connections: options.connections, breakdowns };
+  return { intervalUs: profileIntervalUs, seconds, connections: options.connections, breakdowns };
 }
