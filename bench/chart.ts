@@ -19,6 +19,26 @@ export function escapeXml(text: string): string {
   return text.replace(/&/g, '&amp;').replace(/</g, '&lt;').replace(/>/g, '&gt;');
 }
 
+/**
+ * A chart's opening: the SVG element, its title (what a screen reader and a hover say), a white
+ * ground, the heading and, under it, `subtitle` (when and where it was measured).
+ */
+export function chartOpening(
+  size: { readonly width: number; readonly height: number },
+  title: string,
+  heading: string,
+  subtitle: string,
+): string[] {
+  const { width, height } = size;
+  return [
+    `<svg xmlns="http://www.w3.org/2000/svg" width="${width}" height="${height}" viewBox="0 0 ${width} ${height}" font-family="system-ui, -apple-system, Segoe UI, sans-serif" font-size="12">`,
+    `<title>${escapeXml(title)} (${escapeXml(subtitle)})</title>`,
+    `<rect width="${width}" height="${height}" fill="#ffffff"/>`,
+    `<text x="16" y="24" font-size="16" font-weight="600">${escapeXml(heading)}</text>`,
+    `<text x="16" y="42" fill="#555">${escapeXml(subtitle)}</text>`,
+  ];
+}
+
 /** The chart as SVG text; `subtitle` says when and where it was measured. */
 export function throughputChart(result: ThroughputResult, subtitle: string): string {
   const width = 860;
@@ -38,13 +58,12 @@ export function throughputChart(result: ThroughputResult, subtitle: string): str
   );
   const groupHeight = targets.length * (barHeight + barGap) - barGap;
   const height = top + result.requests.length * (groupHeight + groupGap) + 10;
-  const parts: string[] = [
-    `<svg xmlns="http://www.w3.org/2000/svg" width="${width}" height="${height}" viewBox="0 0 ${width} ${height}" font-family="system-ui, -apple-system, Segoe UI, sans-serif" font-size="12">`,
-    `<title>Requests per second by server and request (${escapeXml(subtitle)})</title>`,
-    `<rect width="${width}" height="${height}" fill="#ffffff"/>`,
-    `<text x="16" y="24" font-size="16" font-weight="600">Requests per second, ${result.connections} connections, median of the rounds</text>`,
-    `<text x="16" y="42" fill="#555">${escapeXml(subtitle)}</text>`,
-  ];
+  const parts = chartOpening(
+    { width, height },
+    'Requests per second by server and request',
+    `Requests per second, ${result.connections} connections, median of the rounds`,
+    subtitle,
+  );
   targets.forEach((target, index) => {
     const x = 16 + index * 205;
     parts.push(

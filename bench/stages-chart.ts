@@ -3,7 +3,7 @@
  * request. The stages that cost most over all requests get a colour each, the same in every bar;
  * the rest are one grey "other" block. Hand-written SVG, as the throughput chart is.
  */
-import { escapeXml } from './chart.ts';
+import { chartOpening, escapeXml } from './chart.ts';
 import { fixedStages } from './stage-attribution.ts';
 import type { StagesResult } from './stages.ts';
 
@@ -59,13 +59,12 @@ export function stagesChart(result: StagesResult, subtitle: string): string {
   const legendTop = top + barsHeight + 16;
   const legendRows = Math.ceil((named.length + 1) / 2);
   const height = legendTop + legendRows * 18 + 12;
-  const parts: string[] = [
-    `<svg xmlns="http://www.w3.org/2000/svg" width="${width}" height="${height}" viewBox="0 0 ${width} ${height}" font-family="system-ui, -apple-system, Segoe UI, sans-serif" font-size="12">`,
-    `<title>The fake's CPU per request by stage (${escapeXml(subtitle)})</title>`,
-    `<rect width="${width}" height="${height}" fill="#ffffff"/>`,
-    `<text x="16" y="24" font-size="16" font-weight="600">The fake's CPU per request by stage (µs, profiled pass, ${result.connections} connections)</text>`,
-    `<text x="16" y="42" fill="#555">${escapeXml(subtitle)}</text>`,
-  ];
+  const parts = chartOpening(
+    { width, height },
+    "The fake's CPU per request by stage",
+    `The fake's CPU per request by stage (µs, profiled pass, ${result.connections} connections)`,
+    subtitle,
+  );
   result.breakdowns.forEach((breakdown, index) => {
     const y = top + index * (barHeight + barGap);
     parts.push(
