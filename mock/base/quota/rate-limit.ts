@@ -129,18 +129,7 @@ export function admitRequest(usage: KeyUsage, limits: Limits, now: number): Admi
   }
   usage.minute.count += 1;
   usage.day.count += 1;
-  // Each window had room (at least 1 left): it now has one fewer, and the binding one is reported.
-  const minuteLeft = minute.remaining - 1;
-  const dayLeft = day.remaining - 1;
-  const reported = dayLeft < minuteLeft ? day : minute;
-  return {
-    admitted: true,
-    headers: {
-      limit: reported.limit,
-      remaining: Math.min(minuteLeft, dayLeft),
-      reset: Math.ceil(reported.resetMs / 1000),
-    },
-  };
+  return { admitted: true, headers: toHeaders(binding(views(usage, limits))) };
 }
 
 /** The usage record of a key id, created empty on first use. */
