@@ -15,6 +15,7 @@ import type { AddressInfo, Socket } from 'node:net';
 import type { Duplex } from 'node:stream';
 import type { Answer } from '../../base/messages/answer.ts';
 import { errorAnswer } from '../../base/messages/answer.ts';
+import { equalsIgnoringCase } from '../../base/messages/ascii-case.ts';
 import type { ErrorCode } from '../../base/messages/errors.ts';
 import type { BodyBytes, FakeRequest } from '../../base/messages/fake-request.ts';
 import type { Behaviour } from '../../core/behaviour.ts';
@@ -105,27 +106,12 @@ function readBody(incoming: IncomingMessage, maxBytes: number): Promise<BodyByte
 function rawHeader(raw: readonly string[], name: string): string | null {
   let value: string | null = null;
   for (let i = 0; i < raw.length; i += 2) {
-    if (!isHeaderName(raw[i] as string, name)) continue;
+    // Names compared without a lower-case copy: the steps ask for a header a dozen times a request.
+    if (!equalsIgnoringCase(raw[i] as string, name)) continue;
     const item = raw[i + 1] as string;
     value = value === null ? item : `${value}, ${item}`;
   }
   return value;
-}
-
-/**
- * Whether a header name as sent is `lowerName`, ignoring ASCII case (RFC 9110 section 5.1),
- * without the lower-case copy `toLowerCase()` makes: the steps ask for a header a dozen times a
- * request.
- */
-function isHeaderName(sent: string, lowerName: string): boolean {
-  if (sent.length !== lowerName.length) return false;
-  for (let i = 0; i < sent.length; i++) {
-    const code = sent.charCodeAt(i);
-    // 'A'-'Z' to 'a'-'z'; every other code unit as it is.
-    const folded = code >= 65 && code <= 90 ? code + 32 : code;
-    if (folded !== lowerName.charCodeAt(i)) return false;
-  }
-  return true;
 }
 
 /** An id per socket, for the client report: requests on one connection come from one client. */

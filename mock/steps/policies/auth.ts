@@ -4,6 +4,7 @@
  */
 
 import { errorAnswer } from '../../base/messages/answer.ts';
+import { startsWithIgnoringCase } from '../../base/messages/ascii-case.ts';
 import { bearerTokenPattern } from '../../base/quota/key-format.ts';
 import { type KeyEntry, type Limits, limitsFor } from '../../base/quota/plans.ts';
 import { type KeyUsage, usageOf } from '../../base/quota/rate-limit.ts';
@@ -29,17 +30,6 @@ export function constantTimeEqual(a: string, b: string): boolean {
   return difference === 0;
 }
 
-/** Whether `header` starts with `Bearer`, in any case (RFC 9110 section 11.1: schemes are case-insensitive). */
-function startsWithBearer(header: string): boolean {
-  if (header.length < 6) return false;
-  for (let i = 0; i < 6; i++) {
-    const code = header.charCodeAt(i);
-    // 'A'-'Z' to 'a'-'z'.
-    if ((code >= 65 && code <= 90 ? code + 32 : code) !== 'bearer'.charCodeAt(i)) return false;
-  }
-  return true;
-}
-
 /**
  * Extracts the token of an `Authorization: Bearer <token>` header: the scheme in any case, one
  * or more spaces, a b64token (RFC 6750), then nothing but spaces. Read character by character,
@@ -47,7 +37,8 @@ function startsWithBearer(header: string): boolean {
  */
 export function parseBearer(header: string | null): string | 'missing' | 'malformed' {
   if (header === null || header.trim() === '') return 'missing';
-  if (!startsWithBearer(header) || header.charCodeAt(6) !== 32) return 'malformed';
+  // The scheme in any case (RFC 9110 section 11.1), then a space.
+  if (!startsWithIgnoringCase(header, 'bearer') || header.charCodeAt(6) !== 32) return 'malformed';
   let start = 7;
   while (header.charCodeAt(start) === 32) start += 1;
   let end = header.indexOf(' ', start);
