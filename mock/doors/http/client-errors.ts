@@ -37,6 +37,9 @@ export const doorLimits = {
   shutdownGrace: 5_000,
 } as const;
 
+/** The door's limits, as numbers. */
+export type DoorLimits = Record<keyof typeof doorLimits, number>;
+
 /** Whether the request line in the bytes the parser refused is longer than `maxUrlLength`. */
 function requestLineTooLong(rawPacket: unknown): boolean {
   if (!Buffer.isBuffer(rawPacket)) return false;
