@@ -238,3 +238,21 @@ test('logs every exchange with the key id, never the key', async () => {
   ]);
   expect(JSON.stringify(exchanges)).not.toMatch(/free-demo-key|some-secret-guess/);
 });
+
+test('sends a long page as its UTF-8 bytes, and the new bytes once the page changes', async () => {
+  const page = async () => {
+    const response = await api.get('/v1/pets?limit=100').set(key);
+    expect(response.status).toBe(200);
+    expect(Number(response.headers['content-length'])).toBe(Buffer.byteLength(response.text));
+    return response.body as { name: string }[];
+  };
+  const before = await page();
+  expect(JSON.stringify(before).length).toBeGreaterThan(512); // long enough to be kept encoded
+  expect(await page()).toEqual(before);
+  // Past Latin-1, so the text is UTF-16 in V8 and its bytes differ from its length.
+  const name = 'Mochi 八 🐢';
+  expect((await api.post('/v1/pets').set(json).send({ name, categoryId: 1 })).status).toBe(201);
+  const after = await page();
+  expect(after[0]?.name).toBe(name);
+  expect(after.slice(1)).toEqual(before.slice(0, 99));
+});

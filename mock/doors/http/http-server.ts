@@ -26,6 +26,7 @@ import {
   doorLimits,
   writeRawError,
 } from './client-errors.ts';
+import { EncodedBodies } from './encoded-bodies.ts';
 import { readKernelSendQueues } from './kernel-send-queues.ts';
 import { admit, closeConnection, receivingBody, sweepStalled } from './socket-backpressure.ts';
 
@@ -208,16 +209,23 @@ function closeInStages(socket: Socket): void {
 }
 
 /** Writes an answer; a HEAD request gets the GET's headers (Content-Length included), no body. */
-function writeAnswer(res: ServerResponse, answer: Answer, closing: boolean): void {
+function writeAnswer(
+  res: ServerResponse,
+  answer: Answer,
+  closing: boolean,
+  bodies: EncodedBodies,
+): void {
   if (res.headersSent || res.destroyed) {
     res.destroy();
     return;
   }
   const headers: Record<string, string | number> = answer.headers;
-  if (answer.body !== undefined) headers['Content-Length'] = Buffer.byteLength(answer.body);
+  const body = answer.body === undefined ? undefined : bodies.encode(answer.body);
+  if (body !== undefined)
+    headers['Content-Length'] = typeof body === 'string' ? Buffer.byteLength(body) : body.byteLength;
   if (closing) headers.Connection = 'close';
   res.writeHead(answer.status, headers);
-  res.end(answer.body);
+  res.end(body);
 }
 
 /** Starts an HTTP door for a fake's behaviour on one socket. */
@@ -230,6 +238,7 @@ export async function listenHttp(
   const maxBodyBytes = options.maxBodyBytes ?? DEFAULT_MAX_BODY_BYTES;
   let origin = options.origin ?? '';
   let closing = false;
+  const bodies = new EncodedBodies();
   // The caller's plan on the door's own refusals too, when it sent a valid key.
   const errorHeaders = (incoming: IncomingMessage) =>
     behaviour.rateLimitHeaders(rawHeader(incoming.rawHeaders, 'authorization'));
@@ -244,7 +253,7 @@ export async function listenHttp(
     const refusal = errorAnswer(code, message, errorHeaders(incoming));
     // Parsed, so the core can log and journal it: a request refused here is one the app sent.
     behaviour.refusedByDoor(toFakeRequest(incoming, origin, body), refusal, started, body);
-    writeAnswer(res, refusal, true);
+    writeAnswer(res, refusal, true, bodies);
   };
 
   /** Sends the core's answer, or drops the connection where chaos or a stub asks to. */
@@ -252,7 +261,7 @@ export async function listenHttp(
     // Chaos or a stub dropped the connection: close the socket without a word, as a crashed
     // server would.
     if (reply.drop === true) incoming.socket.destroy();
-    else writeAnswer(res, reply, closing);
+    else writeAnswer(res, reply, closing, bodies);
   };
 
   function answer(incoming: IncomingMessage, res: ServerResponse): Promise<void> {
