@@ -222,7 +222,8 @@ function writeAnswer(
   const headers: Record<string, string | number> = answer.headers;
   const body = answer.body === undefined ? undefined : bodies.encode(answer.body);
   if (body !== undefined)
-    headers['Content-Length'] = typeof body === 'string' ? Buffer.byteLength(body) : body.byteLength;
+    headers['Content-Length'] =
+      typeof body === 'string' ? Buffer.byteLength(body) : body.byteLength;
   if (closing) headers.Connection = 'close';
   res.writeHead(answer.status, headers);
   res.end(body);
