@@ -1,6 +1,6 @@
 /**
  * The contract harness's cost: its default run (`npm run contract -- --base-url <url>`, no other
- * flag) against a fake started as `npm start` starts it, through a counting proxy. Once with the
+ * flag) against a fake started as `npm start` starts it, counted from the fake's request log. Once with the
  * Enterprise demo key (limits do not bind: how long a run takes) and once with the Free demo key
  * against a fresh fake (limits bind: does the run stay within one Free minute, with no 429).
  * If contract-tests/cli.ts is missing or cannot run, the section says "not available" and why.
@@ -10,8 +10,12 @@ import { once } from 'node:events';
 import { existsSync } from 'node:fs';
 import { fileURLToPath } from 'node:url';
 import { buildPackage } from '../scripts/build-package.ts';
-import { type ProxyCounts, startCountingProxy } from './counting-proxy.ts';
 import { freePort, startServer } from './processes.ts';
+import {
+  createRequestLogCounter,
+  type RequestCounts,
+  readyCheckClient,
+} from './request-log-counts.ts';
 import { fakeDefaultSpec, projectRoot } from './servers.ts';
 
 /**
@@ -31,7 +35,7 @@ export interface HarnessRun {
   readonly wallMs: number;
   readonly exitCode: number | null;
   readonly timedOut: boolean;
-  readonly counts: ProxyCounts;
+  readonly counts: RequestCounts;
   readonly rateLimited: number;
   /** The harness's last lines of output (its summary). */
   readonly summary: string;
@@ -44,15 +48,26 @@ export type HarnessResult =
 
 async function runOnce(key: HarnessRun['key']): Promise<HarnessRun> {
   const port = await freePort(true);
-  const fake = await startServer(fakeDefaultSpec(port));
-  const proxy = await startCountingProxy(`http://127.0.0.1:${port}`);
+  const counter = createRequestLogCounter();
+  const spec = fakeDefaultSpec(port);
+  const fake = await startServer({
+    ...spec,
+    // Named, so the count leaves out the bench's own request.
+    readyHeaders: { ...spec.readyHeaders, 'X-Client-Id': readyCheckClient },
+    onLine: counter.line,
+  });
+  let run: Omit<HarnessRun, 'counts' | 'rateLimited'>;
   try {
     const started = performance.now();
-    const child = spawn(process.execPath, [contractBin, '--base-url', `${proxy.origin}/v1`], {
-      cwd: projectRoot,
-      env: { ...process.env, PETSTORE_API_KEY: `${key}-demo-key` },
-      stdio: ['ignore', 'pipe', 'pipe'],
-    });
+    const child = spawn(
+      process.execPath,
+      [contractBin, '--base-url', `http://127.0.0.1:${port}/v1`],
+      {
+        cwd: projectRoot,
+        env: { ...process.env, PETSTORE_API_KEY: `${key}-demo-key` },
+        stdio: ['ignore', 'pipe', 'pipe'],
+      },
+    );
     const output: string[] = [];
     child.stdout.on('data', (chunk: Buffer) => output.push(chunk.toString('utf8')));
     child.stderr.on('data', (chunk: Buffer) => output.push(chunk.toString('utf8')));
@@ -64,21 +79,14 @@ async function runOnce(key: HarnessRun['key']): Promise<HarnessRun> {
     const [exitCode] = (await once(child, 'exit')) as [number | null];
     clearTimeout(timer);
     const wallMs = performance.now() - started;
-    const counts = proxy.counts();
     const lines = output.join('').trimEnd().split('\n');
-    return {
-      key,
-      wallMs,
-      exitCode,
-      timedOut,
-      counts,
-      rateLimited: counts.statuses['429'] ?? 0,
-      summary: lines.slice(-3).join('\n'),
-    };
+    run = { key, wallMs, exitCode, timedOut, summary: lines.slice(-3).join('\n') };
   } finally {
-    await proxy.close();
     await fake.stop();
   }
+  // Counted once the fake has stopped and its output is read to the end.
+  const counts = counter.counts();
+  return { ...run, counts, rateLimited: counts.statuses['429'] ?? 0 };
 }
 
 /** Runs the harness section. */

@@ -36,6 +36,8 @@ export interface ServerSpec {
   readonly nodeFlags?: readonly string[];
   /** Extra environment variables. */
   readonly env?: Record<string, string>;
+  /** Called with every whole line the server prints on its standard output. */
+  readonly onLine?: (line: string) => void;
 }
 
 /** A running server. */
@@ -114,8 +116,18 @@ export async function startServer(spec: ServerSpec): Promise<RunningServer> {
   };
   child.stdout?.on('data', keep);
   child.stderr?.on('data', keep);
+  const { onLine } = spec;
+  if (onLine !== undefined) {
+    let partial = '';
+    child.stdout?.on('data', (chunk: Buffer) => {
+      const parts = (partial + chunk.toString('utf8')).split('\n');
+      partial = parts.pop() ?? '';
+      for (const line of parts) onLine(line);
+    });
+  }
   let exited = false;
-  const exit = once(child, 'exit').then(() => {
+  // 'close' rather than 'exit': the server's output has been read to its end too.
+  const exit = once(child, 'close').then(() => {
     exited = true;
   });
   const deadline = Date.now() + (spec.readyTimeoutMs ?? 60_000);

@@ -280,7 +280,7 @@ function harnessSection(result: HarnessResult): string[] {
   return [
     '## Contract harness',
     '',
-    '`npm run contract -- --base-url <url>` with no other flag, against a fake started as `npm start` starts it, counted by a pass-through proxy.',
+    "`npm run contract -- --base-url <url>` with no other flag, against a fake started as `npm start` starts it; requests and statuses counted from the fake's request log.",
     '',
     '| Key | wall s | requests | statuses | 429s | control-surface requests | exit | harness summary |',
     '|---|---|---|---|---|---|---|---|',
