@@ -1,10 +1,11 @@
 /**
- * The ceiling: a bare node:http server that answers each benchmarked request with a precomputed
- * body of the same bytes the fake sends, and nothing else. No Fetch objects, no routing beyond
- * one Map lookup: the most a Node process can serve on this machine, for scale.
+ * The ceiling: a bare node:http server that answers each benchmarked request with the fake's own
+ * answer, captured once: its status, headers and body bytes, and nothing else. No Fetch objects,
+ * no routing beyond one Map lookup: the most a Node process can serve of these answers on this
+ * machine, for scale.
  *
  * Run as a child: `node bench/ceiling-server.ts --port <n> --bodies <file>`, where the file maps
- * `"<METHOD> <path>"` to `{ "status": 200, "body": "..." }`.
+ * `"<METHOD> <path>"` to `{ "status": 200, "headers": { ... }, "body": "..." }`.
  */
 import { readFileSync } from 'node:fs';
 import { createServer } from 'node:http';
@@ -13,6 +14,8 @@ import { parseArgs } from 'node:util';
 /** One canned answer. */
 export interface CannedResponse {
   readonly status: number;
+  /** The fake's headers but the ones Node writes itself (Content-Length, Date, Connection). */
+  readonly headers: Readonly<Record<string, string>>;
   readonly body: string;
 }
 
@@ -26,9 +29,9 @@ if (values.port === undefined || values.bodies === undefined) {
 }
 const canned = JSON.parse(readFileSync(values.bodies, 'utf8')) as Record<string, CannedResponse>;
 const answers = new Map(
-  Object.entries(canned).map(([key, { status, body }]) => {
+  Object.entries(canned).map(([key, { status, headers: captured, body }]) => {
     const bytes = Buffer.from(body, 'utf8');
-    const headers = { 'Content-Type': 'application/json', 'Content-Length': bytes.byteLength };
+    const headers = { ...captured, 'Content-Length': bytes.byteLength };
     return [key, { status, headers, bytes }] as const;
   }),
 );

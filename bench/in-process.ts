@@ -64,12 +64,17 @@ export async function measureInProcess(
   const fetchOnly = (await createFakeFetchServer(limits)).server;
   const fakeUrl = `${fake.config.origins[0]}/v1/pets?limit=20`;
   server.listen({ onUnhandledFrame: 'error' });
-  const body = await (await fetch(fakeUrl, { headers: benchHeaders })).text();
+  const answer = await fetch(fakeUrl, { headers: benchHeaders });
+  const body = await answer.text();
+  const headers = { 'content-type': answer.headers.get('content-type') ?? 'application/json' };
   server.close();
 
   const dir = mkdtempSync(join(tmpdir(), 'petstore-bench-'));
   const bodies = join(dir, 'bodies.json');
-  writeFileSync(bodies, JSON.stringify({ 'GET /v1/pets?limit=20': { status: 200, body } }));
+  writeFileSync(
+    bodies,
+    JSON.stringify({ 'GET /v1/pets?limit=20': { status: 200, headers, body } }),
+  );
   const port = await freePort();
   const ceiling = await startServer(ceilingSpec(port, bodies, '/pets?limit=20'));
   const loopbackUrl = `${baseUrl('ceiling', port)}/pets?limit=20`;

@@ -167,7 +167,7 @@ function throughputSection(result: ThroughputResult): string[] {
   lines.push(
     '',
     result.wiremockSkipped === undefined
-      ? `WireMock serves the fake's own answers (status, Content-Type, X-RateLimit-* and body, captured after the warm-up) as static stubs, with its request journal and request logging off, after a warm-up of at least 5 s per request so the JVM has compiled its hot paths. On \`GET /v1/pets?limit=20\` the fake serves ${times(ratio(fake, wiremock))} WireMock's req/s.`
+      ? `WireMock and the ceiling serve the fake's own answers (status, headers and body, captured after the warm-up; Content-Length, Date and Connection are written by each server's own HTTP stack), WireMock as static stubs, with its request journal and request logging off, after a warm-up of at least 5 s per request so the JVM has compiled its hot paths. On \`GET /v1/pets?limit=20\` the fake serves ${times(ratio(fake, wiremock))} WireMock's req/s.`
       : `WireMock was left out: ${result.wiremockSkipped}.`,
     '',
     `Resident memory of each server process (VmRSS). The fake keeps every pet it is sent (it is a store): after the rounds it held ${result.petsAfterLoad === undefined ? 'an unknown number of' : result.petsAfterLoad.toLocaleString('en-US')} pets.`,

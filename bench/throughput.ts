@@ -75,13 +75,11 @@ const allTargets: readonly TargetId[] = [
   'ceiling',
 ];
 
-/** An answer of the fake, with the headers a stub server repeats. */
-interface Captured extends CannedResponse {
-  readonly headers: Record<string, string>;
-}
-
 /** WireMock stubs answering each request with exactly the fake's status, headers and body. */
-function writeWiremockMappings(rootDir: string, answers: Readonly<Record<string, Captured>>): void {
+function writeWiremockMappings(
+  rootDir: string,
+  answers: Readonly<Record<string, CannedResponse>>,
+): void {
   const mappings = join(rootDir, 'mappings');
   mkdirSync(mappings, { recursive: true });
   for (const [index, [key, answer]] of Object.entries(answers).entries()) {
@@ -113,7 +111,10 @@ function summarise(runs: readonly LoadResult[], expected: number): Cell {
   };
 }
 
-async function capture(base: string, request: BenchRequest): Promise<Captured> {
+/** Headers an HTTP/1.1 stack writes for any answer: each server under test writes its own. */
+const transportHeaders = new Set(['content-length', 'date', 'connection', 'keep-alive']);
+
+async function capture(base: string, request: BenchRequest): Promise<CannedResponse> {
   const response = await fetch(`${base}${request.path}`, {
     method: request.method,
     headers: benchHeaders,
@@ -124,9 +125,10 @@ async function capture(base: string, request: BenchRequest): Promise<Captured> {
     throw new BenchError(
       `${request.label} answered ${response.status}, expected ${request.status}: ${body.slice(0, 300)}`,
     );
+  // Every header the fake wrote; the ones each server's HTTP stack writes for itself left out.
   const headers: Record<string, string> = {};
   response.headers.forEach((value, name) => {
-    if (name === 'content-type' || name.startsWith('x-ratelimit-')) headers[name] = value;
+    if (!transportHeaders.has(name)) headers[name] = value;
   });
   return { status: response.status, body, headers };
 }
@@ -190,7 +192,7 @@ export async function measureThroughput(
     for (const request of benchRequests) {
       await load('fake', running('fake').server, fakePort, request, options, options.warmupSeconds);
     }
-    const canned: Record<string, Captured> = {};
+    const canned: Record<string, CannedResponse> = {};
     const bodyBytes: Record<string, number> = {};
     for (const request of benchRequests) {
       const answer = await capture(fakeBase, request);
