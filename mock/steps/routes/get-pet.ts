@@ -4,12 +4,15 @@
  */
 
 import { deprecationHeaders, isSunset } from '../../base/contract/deprecation.ts';
-import { errorAnswer, jsonAnswer } from '../../base/messages/answer.ts';
+import { stringifyJson } from '../../base/contract/lossless-json.ts';
+import type { Pet } from '../../base/contract/types.ts';
+import { type Answer, errorAnswer } from '../../base/messages/answer.ts';
 import type { ResolvedConfig } from '../../pipeline/config/config.ts';
 import type { Handler } from '../../pipeline/pipeline.ts';
 import { type RouteOptions, routeSlot } from './route.ts';
 
 const INT64_MAX = 2n ** 63n - 1n;
+const shortId = /^-?\d{1,15}$/;
 
 /**
  * Parses a path id as int64, or `undefined` when it is not one. Ids past 2^53 are valid int64
@@ -17,6 +20,8 @@ const INT64_MAX = 2n ** 63n - 1n;
  * would match a different pet.
  */
 export function parsePetId(raw: string): number | undefined {
+  // Up to 15 digits is always a safe integer: no BigInt needed (every id the store hands out).
+  if (shortId.test(raw)) return Number(raw);
   if (!isInt64Text(raw)) return undefined;
   const id = Number(BigInt(raw));
   return Number.isSafeInteger(id) ? id : undefined;
@@ -31,13 +36,39 @@ function isInt64Text(raw: string): boolean {
 
 /** The deprecation headers of getPet, pointing at its replacement on the same origin. */
 export function getPetHeaders(config: ResolvedConfig): (url: URL) => Record<string, string> {
-  return (url) => deprecationHeaders(config.deprecation, `${url.origin}${config.basePath}/pets`);
+  // Built once per origin (a fake answers on one or two): the schedule is fixed at creation, and
+  // the route-headers step copies them onto each answer rather than keeping the record.
+  const byOrigin = new Map<string, Record<string, string>>();
+  return (url) => {
+    const { origin } = url;
+    let headers = byOrigin.get(origin);
+    if (headers === undefined) {
+      if (byOrigin.size >= 8) byOrigin.clear();
+      headers = Object.freeze(
+        deprecationHeaders(config.deprecation, `${origin}${config.basePath}/pets`),
+      );
+      byOrigin.set(origin, headers);
+    }
+    return headers;
+  };
 }
 
 /** Answers getPet. */
-export const getPet =
-  ({ store, clock, config }: RouteOptions): Handler =>
-  (context) => {
+export const getPet = ({ store, clock, config }: RouteOptions): Handler => {
+  /**
+   * The JSON text of each pet answered: stored pets are frozen (steps/store/pet-store.ts), so a
+   * pet asked for again is answered without serialising it again. Entries go with their pets.
+   */
+  const petJson = new WeakMap<Pet, string>();
+  const petAnswer = (pet: Pet): Answer => {
+    let body = petJson.get(pet);
+    if (body === undefined) {
+      body = stringifyJson(pet);
+      petJson.set(pet, body);
+    }
+    return { status: 200, headers: { 'Content-Type': 'application/json' }, body };
+  };
+  return (context) => {
     if (isSunset(config.deprecation, clock.now())) {
       return errorAnswer(
         'endpoint_removed',
@@ -54,5 +85,6 @@ export const getPet =
     const pet = id === undefined ? undefined : store.get(id);
     if (pet === undefined)
       return errorAnswer('not_found', `No pet with id ${String(raw).slice(0, 40)}.`);
-    return jsonAnswer(200, pet);
+    return petAnswer(pet);
   };
+};
