@@ -8,12 +8,14 @@
  *   3. mock/steps/     the steps and what they own: store, routes, policies, control, qa,
  *                      journal, each a folder that imports only the ones before it in that list;
  *   4. mock/core/      the behaviour core that wires the steps;
- *   5. mock/adapters/  the doors that need no environment (fake.fetch, the msw handlers);
+ *   5. mock/core-doors/ the doors that need no environment (fake.fetch, the msw handlers);
  *   6. mock/*.ts       createFake (fake.ts) and the package's entries that give it: the root
  *                      (index.ts) and the QA helpers (qa.ts);
  *   7. mock/doors/     the doors of an environment (Node, browser, HTTP, the npm start CLI) and
  *                      the command-line pieces the CLIs share;
- *   8. the tools built on the fake: contract-tests/, bench/, scripts/, and every test file.
+ *   8. mock/internal/  what the harness borrows from the fake beyond the package's entries;
+ *   9. the tools built on the fake: contract-tests/, bench/, scripts/, test/support/ (browsers,
+ *      processes, static servers and vitest's plumbing for the tests) and every test file.
  * contract-tests/ is layered the same way (its rules below). No folder imports a folder that
  * imports it (scripts/folder-layers.test.ts reads the cruise to hold every pair of folders to it),
  * and nothing imports in a circle. There is no exception list: a rule that does not hold is fixed
@@ -26,9 +28,10 @@ const mockLayers = [
   '^mock/pipeline/',
   '^mock/steps/',
   '^mock/core/',
-  '^mock/adapters/',
+  '^mock/core-doors/',
   '^mock/[^/]+\\.ts$',
   '^mock/doors/',
+  '^mock/internal/',
 ];
 /** The folders of mock/steps/, in the order they may import each other. */
 const stepFolders = ['store', 'routes', 'policies', 'control', 'qa', 'journal'];
@@ -84,11 +87,38 @@ module.exports = {
       to: { path: stepFolders.slice(index + 1).map((later) => `^mock/steps/${later}/`) },
     })),
     {
+      name: 'doors-touch-only-the-core',
+      severity: 'error',
+      comment:
+        "A door translates: it reads the fake's assembly (fake.ts, the package entries, core/), the pipeline and base/, never a step; what it needs of a feature is a field of the Answer or a type the entries give.",
+      from: { path: '^mock/(doors|core-doors)/', pathNot: test },
+      to: { path: '^mock/steps/' },
+    },
+    {
       name: 'the-fake-knows-no-tool',
       severity: 'error',
       comment: 'The harness, the bench and the scripts are built on the fake, never the other way.',
       from: { path: '^mock/', pathNot: test },
-      to: { path: '^(contract-tests|bench|scripts)/' },
+      to: { path: '^(contract-tests|bench|scripts|test)/' },
+    },
+    {
+      name: 'the-harness-knows-no-test-tool',
+      severity: 'error',
+      comment:
+        'Tools for tests (test/support/) are not the product: the harness the package ships imports none of them.',
+      from: { path: '^contract-tests/', pathNot: test },
+      to: { path: '^test/' },
+    },
+    {
+      name: 'the-harness-reaches-the-fake-through-its-entries',
+      severity: 'error',
+      comment:
+        "contract-tests/ takes what it needs of the fake from the package's entries or mock/internal/entry.ts, which lists what it lends: a change inside the fake cannot break the harness unseen.",
+      from: { path: '^contract-tests/' },
+      to: {
+        path: '^mock/',
+        pathNot: '^mock/(index|qa)\\.ts$|^mock/doors/node/node\\.ts$|^mock/internal/entry\\.ts$',
+      },
     },
     ...harness
       .slice(0, -1)

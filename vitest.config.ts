@@ -8,6 +8,7 @@ export default defineConfig({
       'contract-tests/**/*.test.ts',
       'scripts/**/*.test.ts',
       'bench/**/*.test.ts',
+      'test/**/*.test.ts',
     ],
     // Two test files at once: most of the suite waits on processes, sockets, browsers and npm, so
     // a second worker halves the wall time on this project's 2-core machines (vitest's default is
@@ -17,7 +18,9 @@ export default defineConfig({
     hookTimeout: 60_000,
     // Finds (or unpacks from npm) the Chromium of the browser tests, once per run; then gives
     // the run a temporary folder of its own, removed when it ends.
-    globalSetup: ['./mock/doors/browser/chromium-global-setup.ts', './scripts/test-temp-dir.ts'],
-    reporters: ['default', './scripts/summary-reporter.ts'],
+    globalSetup: ['./test/support/chromium-global-setup.ts', './test/support/test-temp-dir.ts'],
+    // A test that asserted nothing fails (a condition or an empty loop skipped its `expect`).
+    setupFiles: ['./test/support/every-test-asserts.ts'],
+    reporters: ['default', './test/support/summary-reporter.ts'],
   },
 });

@@ -8,9 +8,9 @@
  * Sequential requests, one at a time; interleaved rounds, medians across them.
  */
 import { chromium, type Page } from 'playwright-core';
-import { chromiumArgs, findChromium } from '../mock/doors/browser/headless-chromium.ts';
-import { serveStatic } from '../mock/doors/browser/static-server.ts';
 import { bundleDemo, demoFiles, demoReady } from '../scripts/build-browser.ts';
+import { chromiumArgs, findChromium } from '../test/support/headless-chromium.ts';
+import { serveStatic } from '../test/support/static-server.ts';
 import type { BenchOptions } from './options.ts';
 import { BenchError } from './processes.ts';
 import { benchKey } from './requests.ts';

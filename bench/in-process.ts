@@ -1,7 +1,7 @@
 /**
  * In-process: what a test pays per request when it uses the fake through `fake.fetch` (the core,
- * no interception), through msw's `setupServer` (mock/doors/node.ts) and through the fetch-only door
- * (`createFakeFetchServer`, mock/doors/fetch-only-server.ts), against the cheapest real
+ * no interception), through msw's `setupServer` (mock/doors/node/node.ts) and through the fetch-only door
+ * (`createFakeFetchServer`, mock/doors/node/fetch-only-server.ts), against the cheapest real
  * round trip, a loopback `fetch` to the bare ceiling server returning the same bytes, and against
  * msw's `getResponse` over the same handlers called directly (what interception adds).
  * Sequential requests, one at a time; interleaved rounds.
@@ -10,7 +10,7 @@ import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { getResponse } from 'msw';
-import { createFakeFetchServer, createFakeServer } from '../mock/doors/node.ts';
+import { createFakeFetchServer, createFakeServer } from '../mock/doors/node/node.ts';
 import type { BenchOptions } from './options.ts';
 import { BenchError, freePort, startServer } from './processes.ts';
 import { benchHeaders } from './requests.ts';

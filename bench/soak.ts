@@ -13,8 +13,8 @@ import { mkdtempSync, readFileSync, writeFileSync } from 'node:fs';
 import { cpus, loadavg, tmpdir, totalmem } from 'node:os';
 import { join } from 'node:path';
 import autocannon from 'autocannon';
-import { waitForBanner } from '../mock/doors/cli/fake-process.ts';
 import { bundleServer } from '../scripts/build-server.ts';
+import { waitForBanner } from '../test/support/fake-process.ts';
 
 const seconds = Number(process.env.SOAK_SECONDS ?? 60);
 const connections = Number(process.env.SOAK_CONNECTIONS ?? 10);

@@ -61,7 +61,7 @@ test("Node's library counts for the stage that called it, but the HTTP door's ca
       frame(1, '(root)', '', [2, 3, 7]),
       // The event loop and the parser: nothing of the fake's on the stack.
       frame(2, 'parserOnHeadersComplete', 'node:_http_common', [8]),
-      frame(3, 'answer', 'file:///p/mock/core/behaviour.ts', [4]),
+      frame(3, 'answer', 'file:///p/mock/core/assembly.ts', [4]),
       frame(4, 'URL', 'node:internal/url', [5]),
       frame(5, 'parse', ''),
       frame(7, 'writeAnswer', 'file:///p/mock/doors/http/http-server.ts', [9]),

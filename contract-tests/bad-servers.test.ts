@@ -9,6 +9,7 @@ import { mkdtempSync, readFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { type ExpectStatic, type TestContext, test } from 'vitest';
+import { brokenRuleMessage, type CliRun, runCli } from '../test/support/contract-cli-process.ts';
 import type { BadServer } from './bad-servers/bad-server.ts';
 import { startClosingServer } from './bad-servers/closing-server.ts';
 import { startEchoKeyServer } from './bad-servers/echo-key-server.ts';
@@ -19,7 +20,6 @@ import { startNotHttpServer } from './bad-servers/not-http-server.ts';
 import { startResettingServer } from './bad-servers/resetting-server.ts';
 import { startSlowServer } from './bad-servers/slow-server.ts';
 import { type Refusal, startThrottlingServer } from './bad-servers/throttling-server.ts';
-import { brokenRuleMessage, type CliRun, runCli } from './cli-process.ts';
 
 const key = 'bad-servers-key-7c1e9a42';
 /** What a run may take beyond its waits, from its first request to its exit. */

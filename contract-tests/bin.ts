@@ -4,6 +4,6 @@
  * line, and only then loads the CLI (cli.ts), which the package build ships as a file of its own
  * beside this one.
  */
-import { startOnSupportedNode } from '../mock/doors/command-line/start-on-supported-node.ts';
+import { startOnSupportedNode } from '../mock/internal/entry.ts';
 
-startOnSupportedNode('petstore-contract', () => import('./cli.ts'));
+startOnSupportedNode('petstore-contract', () => import('./cli.ts').then((cli) => cli.run()));

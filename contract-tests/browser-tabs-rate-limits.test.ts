@@ -1,5 +1,5 @@
+import { browserTabsTarget } from '../test/support/browser-tabs-target.ts';
 import { expectOneProvoked429, runContractSuite } from './suite.case.ts';
-import { browserTabsTarget } from './targets/browser-tabs-target.ts';
 
 // With --rate-limits on the Free demo key: the two tabs spend one key's windows together, so the
 // pacer must read X-RateLimit-* across both, and the only 429 is the one provoked on purpose.

@@ -1,5 +1,5 @@
+import { browserTabsTarget } from '../test/support/browser-tabs-target.ts';
 import { expectOnlyOptInsSkipped, runContractSuite } from './suite.case.ts';
-import { browserTabsTarget } from './targets/browser-tabs-target.ts';
 
 // The browser door as frontend developers meet it: one fake shared by two tabs of real Chromium,
 // the tab that runs it and a tab that sends it its requests, the suite's requests taking turns.

@@ -8,11 +8,11 @@ import { mkdtempSync, readFileSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterEach, expect, test } from 'vitest';
-import { freePort, startFakeProcess, stopFakeProcesses } from '../mock/doors/cli/fake-process.ts';
-import type { CreateFakeOptions } from '../mock/fake.ts';
+import type { CreateFakeOptions } from '../mock/internal/entry.ts';
+import { runCli } from '../test/support/contract-cli-process.ts';
+import { freePort, startFakeProcess, stopFakeProcesses } from '../test/support/fake-process.ts';
 import { calibrate } from './calibrate/calibrate.ts';
 import { compareProfiles } from './calibrate/compare.ts';
-import { runCli } from './cli-process.ts';
 import { createRunClient } from './runner/run-client.ts';
 import { type FakeTarget, fakeFetchTarget, httpFakeTarget } from './targets/fake-target.ts';
 

@@ -6,7 +6,7 @@
  */
 import { tmpdir } from 'node:os';
 import { afterEach, expect, test } from 'vitest';
-import { runCli } from './cli-process.ts';
+import { runCli } from '../test/support/contract-cli-process.ts';
 import { type FakeTarget, httpFakeTarget } from './targets/fake-target.ts';
 
 const key = 'free-demo-key';

@@ -7,7 +7,7 @@ import { mkdtempSync, readFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterEach, expect, test } from 'vitest';
-import { type CliRun, closedPort, runCli } from './cli-process.ts';
+import { type CliRun, closedPort, runCli } from '../test/support/contract-cli-process.ts';
 import { mutants } from './mutants/catalogue.ts';
 import { type FakeTarget, httpFakeTarget } from './targets/fake-target.ts';
 

@@ -12,8 +12,8 @@ import { join } from 'node:path';
 import { Ajv2020 } from 'ajv/dist/2020.js';
 import addFormats from 'ajv-formats';
 import { afterEach, expect, test } from 'vitest';
-import type { CoverageRecord } from '../mock/base/contract/interface-coverage.ts';
-import { runCli } from './cli-process.ts';
+import type { CoverageRecord } from '../mock/internal/entry.ts';
+import { runCli } from '../test/support/contract-cli-process.ts';
 import { type FakeTarget, httpFakeTarget } from './targets/fake-target.ts';
 
 const cliPath = new URL('./cli.ts', import.meta.url).pathname;

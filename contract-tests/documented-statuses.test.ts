@@ -9,10 +9,14 @@
 import { once } from 'node:events';
 import { connect } from 'node:net';
 import { afterAll, beforeAll, expect, test } from 'vitest';
-import { openapiDocument } from '../mock/base/contract/openapi.generated.ts';
-import { errorTemplates } from '../mock/base/messages/errors.ts';
-import { type HttpDoor, listenHttp } from '../mock/doors/http/http-server.ts';
-import { createFake, type FakeWithCore } from '../mock/fake.ts';
+import {
+  createFake,
+  errorTemplates,
+  type FakeWithCore,
+  type HttpDoor,
+  listenHttp,
+  openapiDocument,
+} from '../mock/internal/entry.ts';
 import { startPrism } from './targets/prism-process.ts';
 
 let fake: FakeWithCore;

@@ -9,9 +9,9 @@ import { mkdtempSync, readFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { expect, test } from 'vitest';
+import { endedAfterEach, runCli, startProxyProcess } from '../test/support/contract-cli-process.ts';
 import { startHtml414Gateway } from './bad-servers/html-414-gateway.ts';
 import { startQuotaServer } from './bad-servers/quota-server.ts';
-import { endedAfterEach, runCli, startProxyProcess } from './cli-process.ts';
 import { httpFakeTarget } from './targets/fake-target.ts';
 
 const key = 'enterprise-demo-key';

@@ -9,8 +9,8 @@
  * (real-servers/gateway-cases.ts) against the real gateways.
  */
 import { expect, test } from 'vitest';
+import { runCli } from '../test/support/contract-cli-process.ts';
 import { requestLineOctets } from './checks/request-size-checks.ts';
-import { runCli } from './cli-process.ts';
 import { freeKey } from './real-servers/api-keys.ts';
 import { startExpressRateLimitServer } from './real-servers/express-rate-limit-server.ts';
 import { caseTitle, gatewayCases } from './real-servers/gateway-cases.ts';

@@ -13,10 +13,9 @@ import type { AddressInfo } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, expect, test } from 'vitest';
-import { parseJson, stringifyJson } from '../mock/base/contract/lossless-json.ts';
-import { freePort, waitForBanner } from '../mock/doors/cli/fake-process.ts';
-import { createFake } from '../mock/fake.ts';
-import { brokenRuleMessage } from './cli-process.ts';
+import { createFake, parseJson, stringifyJson } from '../mock/internal/entry.ts';
+import { brokenRuleMessage } from '../test/support/contract-cli-process.ts';
+import { freePort, waitForBanner } from '../test/support/fake-process.ts';
 
 const repository = new URL('..', import.meta.url).pathname;
 const apiKey = 'enterprise-demo-key';

@@ -11,7 +11,7 @@ import { readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { Verifier } from '@pact-foundation/pact';
 import { beforeAll, describe, expect, test } from 'vitest';
-import { createFake } from '../mock/fake.ts';
+import { createFake } from '../mock/internal/entry.ts';
 import { installBiDirectionalCheck, runBiDirectionalCheck } from './pact/bi-directional-check.ts';
 import { officialVerifierOptions } from './pact/official-verifier.ts';
 import { freeKey, pactFixture } from './pact/pact-fixture.ts';

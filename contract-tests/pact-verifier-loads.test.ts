@@ -13,7 +13,7 @@
 import { writeFileSync } from 'node:fs';
 import fc from 'fast-check';
 import { afterAll, expect, test } from 'vitest';
-import { createFake } from '../mock/fake.ts';
+import { createFake } from '../mock/internal/entry.ts';
 import { startOfficialVerifier } from './pact/official-verifier.ts';
 import { freeKey, pactFixture } from './pact/pact-fixture.ts';
 import { PactFileError, readPact } from './pact/read-pact.ts';

@@ -14,10 +14,13 @@ import { request } from 'node:http';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { expect, test } from 'vitest';
-import { listenHttp } from '../mock/doors/http/http-server.ts';
-import { createFake, type FakeWithCore } from '../mock/fake.ts';
-import type { ExchangeRecord } from '../mock/pipeline/config/config.ts';
-import { closedPort, endedAfterEach, startProxyProcess } from './cli-process.ts';
+import type { ExchangeRecord } from '../mock/internal/entry.ts';
+import { createFake, type FakeWithCore, listenHttp } from '../mock/internal/entry.ts';
+import {
+  closedPort,
+  endedAfterEach,
+  startProxyProcess,
+} from '../test/support/contract-cli-process.ts';
 
 const key = 'enterprise-demo-key';
 const { children, closers } = endedAfterEach();

@@ -13,7 +13,7 @@ import { once } from 'node:events';
 import { createServer } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { expect, test } from 'vitest';
-import { brokenRulesIn } from './cli-process.ts';
+import { brokenRulesIn } from '../test/support/contract-cli-process.ts';
 import { mutants } from './mutants/catalogue.ts';
 import { before, withQuery } from './mutants/fault-helpers.ts';
 import type { Mutant } from './mutants/mutant.ts';

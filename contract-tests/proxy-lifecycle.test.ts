@@ -14,7 +14,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { afterEach, expect, test } from 'vitest';
-import { closedPort, runCli, startProxyProcess } from './cli-process.ts';
+import { closedPort, runCli, startProxyProcess } from '../test/support/contract-cli-process.ts';
 import { type FakeTarget, httpFakeTarget } from './targets/fake-target.ts';
 
 const root = fileURLToPath(new URL('..', import.meta.url));

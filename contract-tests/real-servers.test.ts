@@ -8,7 +8,7 @@
  * rule and the library line that decide its verdict; every run must end within its bound.
  */
 import { test } from 'vitest';
-import { brokenRulesIn, type CliRun, runCli } from './cli-process.ts';
+import { brokenRulesIn, type CliRun, runCli } from '../test/support/contract-cli-process.ts';
 import { freeKey, proKey } from './real-servers/api-keys.ts';
 import { startExpressAuthBeforeLimiterServer } from './real-servers/express-auth-before-limiter-server.ts';
 import { startExpressGcraServer } from './real-servers/express-gcra-server.ts';

@@ -20,8 +20,8 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import fc from 'fast-check';
 import { afterAll, beforeAll, expect, test } from 'vitest';
-import { type FakeProcess, freePort, startFakeProcess } from '../mock/doors/cli/fake-process.ts';
-import { type ProxyProcess, startProxyProcess } from './cli-process.ts';
+import { type ProxyProcess, startProxyProcess } from '../test/support/contract-cli-process.ts';
+import { type FakeProcess, freePort, startFakeProcess } from '../test/support/fake-process.ts';
 
 const seed = Number(process.env.SECRETS_SEED ?? 2929);
 const dir = mkdtempSync(join(tmpdir(), 'petstore-secrets-'));

@@ -4,7 +4,7 @@
  * reported as findings rather than crashes.
  */
 import { expect, test } from 'vitest';
-import { defaultSeed } from '../mock/fake.ts';
+import { defaultSeed } from '../mock/internal/entry.ts';
 import type { Exchange } from './http/exchange.ts';
 import { intercept } from './mutants/intercept.ts';
 import { createRunClient } from './runner/run-client.ts';

@@ -12,8 +12,8 @@ import { createServer, type IncomingMessage, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { join } from 'node:path';
 import { afterEach, expect, test } from 'vitest';
-import { createFake } from '../mock/fake.ts';
-import { runCli } from './cli-process.ts';
+import { createFake } from '../mock/internal/entry.ts';
+import { runCli } from '../test/support/contract-cli-process.ts';
 import { freeKey, pactFixture } from './pact/pact-fixture.ts';
 
 const fixture = pactFixture('petstore-verify-pact-hostile-');

@@ -8,8 +8,8 @@
 import { readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { expect, test } from 'vitest';
-import { createFake, type FakeWithCore } from '../mock/fake.ts';
-import { runCli } from './cli-process.ts';
+import { createFake, type FakeWithCore } from '../mock/internal/entry.ts';
+import { runCli } from '../test/support/contract-cli-process.ts';
 import { freeKey, pactFixture } from './pact/pact-fixture.ts';
 
 const fixture = pactFixture('petstore-verify-pact-');

@@ -6,20 +6,20 @@
 import type { RequestHandler } from 'msw';
 import defaultKeysFile from '../fixtures/keys.json' with { type: 'json' };
 import defaultPets from '../fixtures/pets.json' with { type: 'json' };
-import { createFakeFetch } from './adapters/fake-fetch.ts';
-import { createMswHandlers } from './adapters/msw-handlers.ts';
 import { type ControllableClock, createClock } from './base/clock/clock.ts';
 import { ConfigError } from './base/config-error.ts';
-import { assertSupportedRuntime } from './base/contract/supported-runtime.ts';
 import type { Pet } from './base/contract/types.ts';
 import { type KeyEntry, type KeysFile, type Limits, parseKeysFile } from './base/quota/plans.ts';
+import { assertSupportedRuntime } from './base/runtime/supported-runtime.ts';
 import {
   type Behaviour,
   createApiPipeline,
   createBehaviour,
   type PolicyControls,
   type PolicyOptions,
-} from './core/behaviour.ts';
+} from './core/assembly.ts';
+import { createFakeFetch } from './core-doors/fake-fetch.ts';
+import { createMswHandlers } from './core-doors/msw-handlers.ts';
 import {
   type FakeOptions,
   type ResolvedConfig,
@@ -27,10 +27,10 @@ import {
   withProfile,
 } from './pipeline/config/config.ts';
 import type { FakeState } from './pipeline/fake-state.ts';
-import type { StorePersistence } from './pipeline/persistence.ts';
+import { type StorePersistence, snapshotProblem } from './pipeline/persistence.ts';
 import { loadSession, saveSession } from './pipeline/session.ts';
 import { type BaseControl, createControl } from './steps/control/control.ts';
-import { createPetStore, snapshotProblem } from './steps/store/pet-store.ts';
+import { createPetStore } from './steps/store/pet-store.ts';
 
 /**
  * Options of a fake: its settings (FakeOptions), the options each policy declares for itself
@@ -81,6 +81,9 @@ export interface FakeWithCore extends Fake {
 
 /** The QA control surface, in-process: its own functions and what each policy adds. */
 export type FakeControl = BaseControl & PolicyControls;
+
+/** A force rule as a tab sends it to the tab that holds the fake (the browser door's wire shape). */
+export type { RemoteForce } from './steps/qa/injected-failures/injected-failure-step.ts';
 
 /** The default seed pets (fixtures/pets.json). */
 export const defaultSeed: readonly Pet[] = defaultPets as Pet[];

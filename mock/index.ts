@@ -17,13 +17,6 @@ export type { Clock, ControllableClock } from './base/clock/clock.ts';
 export { createClock } from './base/clock/clock.ts';
 export { ConfigError } from './base/config-error.ts';
 export type {
-  CoverageExample,
-  CoverageItemRecord,
-  CoverageRecord,
-  CoverageSender,
-} from './base/contract/interface-coverage.ts';
-export { UnsupportedRuntimeError } from './base/contract/supported-runtime.ts';
-export type {
   ErrorBody,
   Int64,
   NewPet,
@@ -33,6 +26,7 @@ export type {
 } from './base/contract/types.ts';
 export type { KeyEntry, KeysFile, Limits } from './base/quota/plans.ts';
 export type { RetryAfterFormat } from './base/quota/retry-after.ts';
+export { UnsupportedRuntimeError } from './base/runtime/supported-runtime.ts';
 export type { CreateFakeOptions, Fake, FakeControl } from './fake.ts';
 export { defaultSeed } from './fake.ts';
 export type { ExchangeRecord, FakeOptions, ResolvedConfig } from './pipeline/config/config.ts';
@@ -43,18 +37,24 @@ export type { KeyInfo, ResetSeed } from './steps/control/control.ts';
 export type { JournalAnswer, JournalEntry } from './steps/journal/journal-entry.ts';
 export type { JournalFilter } from './steps/journal/journal-filter.ts';
 export type {
-  ChaosRule,
-  ChaosSettings,
-  ChaosStatus,
-  LatencyDistribution,
-} from './steps/qa/chaos-settings.ts';
-export type {
   ClientReport,
   ClientSummary,
   RecentRequest,
   RetryWait,
   RuleVerdict,
-} from './steps/qa/client-report.ts';
-export type { ForceableStatus, ForcedRule } from './steps/qa/forced-responses.ts';
-export type { ProviderState, ProviderStateRequest } from './steps/qa/pact-provider-states.ts';
-export type { PactFile, PactInteraction, PactNames } from './steps/qa/pact-step.ts';
+} from './steps/qa/client-report/client-report.ts';
+export type {
+  CoverageExample,
+  CoverageItemRecord,
+  CoverageRecord,
+  CoverageSender,
+} from './steps/qa/coverage/interface-coverage.ts';
+export type { ForceableStatus, ForcedRule } from './steps/qa/forced-answers/forced-responses.ts';
+export type {
+  ChaosRule,
+  ChaosSettings,
+  ChaosStatus,
+  LatencyDistribution,
+} from './steps/qa/injected-failures/chaos-settings.ts';
+export type { ProviderState, ProviderStateRequest } from './steps/qa/pact/pact-provider-states.ts';
+export type { PactFile, PactInteraction, PactNames } from './steps/qa/pact/pact-step.ts';

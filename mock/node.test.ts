@@ -2,7 +2,7 @@
  * The Node door as a test author uses it: `setupServer` over the fake's handlers, plain `fetch`.
  */
 import { afterAll, beforeAll, expect, test } from 'vitest';
-import { createFakeServer, type FakeServer } from './doors/node.ts';
+import { createFakeServer, type FakeServer } from './doors/node/node.ts';
 
 let door: FakeServer;
 const base = 'http://127.0.0.1:4010/v1';

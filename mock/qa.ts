@@ -4,20 +4,21 @@
  * gates, the merges of every test file's coverage and Pact parts, and the coverage formats. The records they read and write are the root entry's
  * types (index.ts), which `fake.control` gives.
  */
-export type { CoverageFormat } from './base/contract/coverage-formats.ts';
-export { formatCoverage } from './base/contract/coverage-formats.ts';
-export { CoverageMergeError, mergeCoverage } from './base/contract/merge-coverage.ts';
+
+export { expectSupportedRuntime } from './base/runtime/expect-supported-runtime.ts';
 export type { NearMiss, RequestCount } from './steps/journal/expect-requests.ts';
 export { expectRequests, RequestCountError } from './steps/journal/expect-requests.ts';
-export type { ClientComplianceOptions } from './steps/qa/expect-client-compliance.ts';
+export type { ClientComplianceOptions } from './steps/qa/client-report/expect-client-compliance.ts';
 export {
   ClientComplianceError,
   expectClientCompliance,
-} from './steps/qa/expect-client-compliance.ts';
-export type { InterfaceCoverageOptions } from './steps/qa/expect-interface-coverage.ts';
+} from './steps/qa/client-report/expect-client-compliance.ts';
+export type { CoverageFormat } from './steps/qa/coverage/coverage-formats.ts';
+export { formatCoverage } from './steps/qa/coverage/coverage-formats.ts';
+export type { InterfaceCoverageOptions } from './steps/qa/coverage/expect-interface-coverage.ts';
 export {
   expectInterfaceCoverage,
   InterfaceCoverageError,
-} from './steps/qa/expect-interface-coverage.ts';
-export { expectSupportedRuntime } from './steps/qa/expect-supported-runtime.ts';
-export { mergePacts, PactMergeError } from './steps/qa/merge-pacts.ts';
+} from './steps/qa/coverage/expect-interface-coverage.ts';
+export { CoverageMergeError, mergeCoverage } from './steps/qa/coverage/merge-coverage.ts';
+export { mergePacts, PactMergeError } from './steps/qa/pact/merge-pacts.ts';

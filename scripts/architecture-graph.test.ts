@@ -5,11 +5,11 @@
  * so the page cannot fall behind the code. And the drawings point one way: no arrow goes from a
  * folder back to one that reaches it, and in the README's every arrow goes down its layer list.
  * CONTRIBUTING.md's code map lists every folder of mock/ and contract-tests/, so a new folder
- * cannot go unmapped.
+ * cannot go unmapped, and every file and folder it names exists, so a moved one cannot linger.
  */
-import { spawnSync } from 'node:child_process';
-import { readdirSync, readFileSync } from 'node:fs';
+import { existsSync, readdirSync, readFileSync } from 'node:fs';
 import { expect, test } from 'vitest';
+import { drawing, drawnFolders } from './architecture-drawings.ts';
 import { fencedBlocks, markdownSection } from './markdown-blocks.ts';
 
 const contributing = readFileSync(new URL('../CONTRIBUTING.md', import.meta.url), 'utf8');
@@ -21,30 +21,6 @@ const readmeSection = markdownSection(
   'Working on this repository',
 );
 const readmeDrawing = fencedBlocks(readmeSection).find((block) => block.lang === 'mermaid');
-
-/** The drawing of `folder`'s folders, as the page says to make it. */
-function drawing(folder: string): string {
-  const run = spawnSync(
-    'npx',
-    [
-      'depcruise',
-      folder.split('/')[0] as string,
-      '--config',
-      '.dependency-cruiser.cjs',
-      '--exclude',
-      '\\.test\\.ts$',
-      '--include-only',
-      `^${folder}`,
-      '--output-type',
-      'mermaid',
-      '--collapse',
-      `^${folder}[^/]+`,
-    ],
-    { encoding: 'utf8', cwd: new URL('..', import.meta.url).pathname },
-  );
-  expect(run.status, run.stderr).toBe(0);
-  return run.stdout.replace('flowchart LR', 'flowchart TD').trim();
-}
 
 /** The arrows of a mermaid drawing, by the names of their ends. */
 function arrows(mermaid: string): [string, string][] {
@@ -58,9 +34,7 @@ function arrows(mermaid: string): [string, string][] {
 }
 
 test("CONTRIBUTING.md's drawings of the imports between folders are dependency-cruiser's, made now", () => {
-  expect(drawings.map((block) => block.text.trim())).toEqual(
-    ['mock/', 'mock/steps/', 'contract-tests/'].map(drawing),
-  );
+  expect(drawings.map((block) => block.text.trim())).toEqual(drawnFolders.map(drawing));
 });
 
 test('every drawing points one way: no folder reaches back to a folder that imports it', () => {
@@ -79,14 +53,22 @@ test('every drawing points one way: no folder reaches back to a folder that impo
 test("the README's drawing of mock/ is dependency-cruiser's, and every arrow goes down the layers it lists", () => {
   expect(readmeDrawing?.text.trim()).toBe(drawing('mock/'));
   // The layers as the README names them, lowest first; the files at mock/'s root are one layer.
-  const listed = /lowest first: (.+?), `doors`\./s.exec(
+  const listed = /lowest first: (.+?)\. The imports/s.exec(
     readmeSection.replace(/\s+/g, ' ').replace(/ \([^)]*\)/g, ''),
   )?.[1];
-  const layers = [...(listed ?? '').matchAll(/`(\w+)`|the files at its root/g)].map(
+  const layers = [...(listed ?? '').matchAll(/`([\w.-]+)`|the files at its root/g)].map(
     (match) => match[1] ?? 'root',
   );
-  layers.push('doors');
-  expect(layers).toEqual(['base', 'pipeline', 'steps', 'core', 'adapters', 'root', 'doors']);
+  expect(layers).toEqual([
+    'base',
+    'pipeline',
+    'steps',
+    'core',
+    'core-doors',
+    'root',
+    'doors',
+    'internal',
+  ]);
   const layerOf = (name: string) => layers.indexOf(name.endsWith('.ts') ? 'root' : name);
   const edges = arrows(readmeDrawing?.text ?? '');
   expect(edges.length).toBeGreaterThan(3);
@@ -109,21 +91,26 @@ function foldersToList(root: string, nested: readonly string[]): string[] {
 test("CONTRIBUTING.md's code map lists every folder of mock/ and contract-tests/, where it sits", () => {
   const map = fencedBlocks(contributing).find((block) => block.text.startsWith('openapi/'));
   // Each line's first word, with the folders it sits under by indentation (two spaces a level).
-  const listed: string[] = [];
+  const named: string[] = [];
   const path: string[] = [];
   for (const line of map?.text.split('\n') ?? []) {
     const match = /^( *)((?:[^\s,]+, )*[^\s,]+)/.exec(line);
     const [indent, word] = [match?.[1]?.length ?? 0, match?.[2] ?? ''];
     if (indent % 2 !== 0 || indent / 2 > path.length) continue; // a wrapped description
     path.length = indent / 2;
-    for (const name of word.split(', '))
-      if (name.endsWith('/')) listed.push([...path, name].join(''));
+    for (const name of word.split(', ')) named.push([...path, name].join(''));
     path.push(word);
   }
+  const listed = named.filter((name) => name.endsWith('/'));
   const folders = [
     ...foldersToList('mock/', ['mock/base/', 'mock/steps/', 'mock/doors/']),
+    ...foldersToList('mock/steps/qa/', []),
     ...foldersToList('contract-tests/', []),
+    ...foldersToList('test/', []),
   ];
   expect(folders.length).toBeGreaterThan(25);
   expect(folders.filter((folder) => !listed.includes(folder))).toEqual([]);
+  // And nothing it names has gone: a file or folder moved or renamed is moved in the map too.
+  expect(named.length).toBeGreaterThan(folders.length);
+  expect(named.filter((name) => !existsSync(new URL(`../${name}`, import.meta.url)))).toEqual([]);
 });

@@ -11,9 +11,9 @@ import { fileURLToPath } from 'node:url';
 import { parseArgs } from 'node:util';
 import { build } from 'esbuild';
 import type { Page } from 'playwright-core';
-import { type StaticFile, serveStatic } from '../mock/doors/browser/static-server.ts';
-import { describeParseError } from '../mock/doors/command-line/unknown-flag.ts';
+import { describeParseError } from '../mock/doors/cli-shared/unknown-flag.ts';
 import { listenProblem } from '../mock/doors/http/listen-problem.ts';
+import { type StaticFile, serveStatic } from '../test/support/static-server.ts';
 
 const browserDir = fileURLToPath(new URL('../mock/doors/browser', import.meta.url));
 

@@ -15,8 +15,8 @@ import { join } from 'node:path';
 import { chromium } from 'playwright-core';
 import { afterAll, beforeAll, expect, test } from 'vitest';
 import pets from '../fixtures/pets.json' with { type: 'json' };
-import { chromiumArgs, chromiumPath } from '../mock/doors/browser/headless-chromium.ts';
-import { freePort } from '../mock/doors/cli/fake-process.ts';
+import { freePort } from '../test/support/fake-process.ts';
+import { chromiumArgs, chromiumPath } from '../test/support/headless-chromium.ts';
 import { type ConsumerApp, createConsumerApp } from './consumer-app.ts';
 import { exampleFileName, fencedBlocks, markdownSection } from './markdown-blocks.ts';
 

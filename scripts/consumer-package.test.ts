@@ -150,9 +150,12 @@ test('the tarball ships the build, the OpenAPI document and no sources or tests'
     // What each bin loads once its Node.js check passed.
     'dist/bin/petstore-fake-cli.js',
     'dist/bin/petstore-contract-cli.js',
-    ...['fake', 'doors/node', 'doors/browser/browser', 'base/contract/openapi.generated'].flatMap(
-      (entry) => [`dist/mock/${entry}.js`, `dist/mock/${entry}.d.ts`],
-    ),
+    ...[
+      'fake',
+      'doors/node/node',
+      'doors/browser/browser',
+      'base/contract/openapi.generated',
+    ].flatMap((entry) => [`dist/mock/${entry}.js`, `dist/mock/${entry}.d.ts`]),
   ])
     expect(files).toContain(file);
   // contract-tests/README.md ships: the harness's help points at it.

@@ -10,7 +10,7 @@ import { spawnSync } from 'node:child_process';
 import { readFileSync } from 'node:fs';
 import { fileURLToPath } from 'node:url';
 import { afterAll, beforeAll, expect, test } from 'vitest';
-import { freePort } from '../mock/doors/cli/fake-process.ts';
+import { freePort } from '../test/support/fake-process.ts';
 import {
   backgroundCommands,
   expectAsDocumented,

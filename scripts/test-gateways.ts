@@ -17,7 +17,6 @@ import { type ChildProcess, spawn, spawnSync } from 'node:child_process';
 import { chmodSync, mkdtempSync, readFileSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { brokenRuleMessage, type CliRun, runCli } from '../contract-tests/cli-process.ts';
 import {
   caseTitle,
   type GatewayCase,
@@ -26,7 +25,8 @@ import {
   gatewayCases,
 } from '../contract-tests/real-servers/gateway-cases.ts';
 import type { GatewayModel, Refusal } from '../contract-tests/real-servers/gateway-models.ts';
-import { freePort, startFakeProcess, stopFakeProcesses } from '../mock/doors/cli/fake-process.ts';
+import { brokenRuleMessage, type CliRun, runCli } from '../test/support/contract-cli-process.ts';
+import { freePort, startFakeProcess, stopFakeProcesses } from '../test/support/fake-process.ts';
 import { gatewayCommand, versionCommand } from './gateway-configs.ts';
 
 /** The whole script's limit: installs, eleven runs four at a time, each a fake's minute or two. */

@@ -7,9 +7,7 @@ import { Ajv2020 } from 'ajv/dist/2020.js';
 import addFormats from 'ajv-formats';
 import fc from 'fast-check';
 import { expect, test } from 'vitest';
-import { parseJson } from '../../mock/base/contract/lossless-json.ts';
-import { compileSchema } from '../../mock/base/contract/schema-validator.ts';
-import { checkNewPet } from '../../mock/base/contract/schemas.ts';
+import { checkNewPet, compileSchema, parseJson } from '../../mock/internal/entry.ts';
 import { samePet, sameValue } from '../checks/same-pet.ts';
 import {
   type FieldSchema,

@@ -1,5 +1,5 @@
 /** Misuse of the harness (bad flag, missing key, unreachable server): exit code 2. */
-import { UsageError } from '../../mock/doors/command-line/command-line.ts';
+import { UsageError } from '../../mock/internal/entry.ts';
 
 /** The tool's name, which starts every message it prints. */
 export const toolName = 'petstore-contract';
@@ -14,7 +14,7 @@ export class ContractUsageError extends UsageError {
 
 /**
  * A usage error as the harness prints it, its name first: the shared flag parsers
- * (mock/doors/command-line/command-line.ts) throw UsageError without it.
+ * (mock/doors/cli-shared/command-line.ts) throw UsageError without it.
  */
 export function contractMessage(error: UsageError): string {
   return error instanceof ContractUsageError ? error.message : `${toolName}: ${error.message}`;

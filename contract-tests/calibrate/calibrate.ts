@@ -3,7 +3,7 @@
  * own client (paced by X-RateLimit-*, every 429 honoured), and turns what they found into a
  * profile. Choices a probe could not learn, or was not allowed to try, are listed with the reason.
  */
-import type { FakeProfile } from '../../mock/pipeline/config/profile.ts';
+import type { FakeProfile } from '../../mock/internal/entry.ts';
 import { ContractUsageError } from '../base/usage-error.ts';
 import { isStopSignal } from '../checks/property.ts';
 import { listPetsRequest } from '../checks/requests.ts';

@@ -1,5 +1,5 @@
 /** Compares two profiles choice by choice: what differs, and what only one side learned. */
-import type { FakeProfile } from '../../mock/pipeline/config/profile.ts';
+import type { FakeProfile } from '../../mock/internal/entry.ts';
 
 /** The outcome of a comparison. */
 export interface ProfileComparison {

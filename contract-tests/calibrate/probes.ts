@@ -3,7 +3,7 @@
  * interface says "not shown", with as few requests as it can, or says why it could not. A probe
  * never guesses: an answer that does not settle the choice leaves it unlearned, with the reason.
  */
-import type { FakeProfile, ProfileChoices } from '../../mock/pipeline/config/profile.ts';
+import type { FakeProfile, ProfileChoices } from '../../mock/internal/entry.ts';
 import { createPetRequest, getPetRequest, listPetsRequest } from '../checks/requests.ts';
 import { int64, petStatuses } from '../contract/interface-facts.ts';
 import { toJsonText } from '../http/exact-json.ts';

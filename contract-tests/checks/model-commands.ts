@@ -5,7 +5,7 @@
  * not required to appear in it; when it does, it must be unchanged and under its own status.
  */
 import fc from 'fast-check';
-import { onlyFields } from '../../mock/base/contract/schemas.ts';
+import { onlyFields } from '../../mock/internal/entry.ts';
 import { limitInRange } from '../arbitraries/list-query.ts';
 import { newPetArbitraries, type SentPet, sentPet } from '../arbitraries/new-pet.ts';
 import { type PetStatus, pageSize, petStatuses } from '../contract/interface-facts.ts';

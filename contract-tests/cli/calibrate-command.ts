@@ -5,15 +5,16 @@
  * exits 1 when any choice both could learn differs: CI keeps the fake honest.
  */
 import { readFileSync } from 'node:fs';
-import { ConfigError } from '../../mock/base/config-error.ts';
 import {
+  ConfigError,
+  type FakeProfile,
   type FlagSpecs,
   flagHelp,
   parseFlags,
   parseInteger,
-} from '../../mock/doors/command-line/command-line.ts';
-import { writeOutputFile } from '../../mock/doors/command-line/output-path.ts';
-import { type FakeProfile, parseProfile } from '../../mock/pipeline/config/profile.ts';
+  parseProfile,
+  writeOutputFile,
+} from '../../mock/internal/entry.ts';
 import { ContractUsageError, toolName } from '../base/usage-error.ts';
 import { calibrate } from '../calibrate/calibrate.ts';
 import { compareProfiles } from '../calibrate/compare.ts';

@@ -1,9 +1,9 @@
 /**
  * Reading flag values and the key, shared by every command of the CLI (the run, `proxy`,
  * `calibrate`), so each value is checked one way and refused with one message. Integers are
- * read by parseInteger (mock/doors/command-line/command-line.ts), which the fake's CLI shares.
+ * read by parseInteger (mock/doors/cli-shared/command-line.ts), which the fake's CLI shares.
  */
-import { outputPathProblem } from '../../mock/doors/command-line/output-path.ts';
+import { outputPathProblem } from '../../mock/internal/entry.ts';
 import { ContractUsageError } from '../base/usage-error.ts';
 import { type PlanName, planLimits } from '../contract/interface-facts.ts';
 

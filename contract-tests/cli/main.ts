@@ -2,8 +2,7 @@
  * The CLI's flow: options → target (optionally behind Prism) → run → report → exit code.
  * Exit 0 conforming, 1 a rule broken, 2 no verdict (usage, connection, or checks that could not run).
  */
-import { UsageError } from '../../mock/doors/command-line/command-line.ts';
-import { writeOutputFile } from '../../mock/doors/command-line/output-path.ts';
+import { UsageError, writeOutputFile } from '../../mock/internal/entry.ts';
 import packageJson from '../../package.json' with { type: 'json' };
 import { ContractUsageError, contractMessage, toolName } from '../base/usage-error.ts';
 import type { Target } from '../http/target.ts';

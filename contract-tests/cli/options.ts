@@ -1,9 +1,5 @@
 /** Parses the command line and the environment into run options, or throws ContractUsageError. */
-import {
-  type FlagSpecs,
-  parseFlags,
-  parseInteger,
-} from '../../mock/doors/command-line/command-line.ts';
+import { type FlagSpecs, parseFlags, parseInteger } from '../../mock/internal/entry.ts';
 import { ContractUsageError } from '../base/usage-error.ts';
 import { checkIds } from '../checks/registry.ts';
 import type { SuiteChoices } from '../checks/suite-choices.ts';

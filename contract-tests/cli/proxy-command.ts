@@ -8,17 +8,17 @@
  * the target could not be reached. It sends no request of its own, so it costs the key nothing.
  */
 
-import { ConfigError } from '../../mock/base/config-error.ts';
-import type { Secret } from '../../mock/base/messages/redaction.ts';
+import type { Secret } from '../../mock/internal/entry.ts';
 import {
+  ConfigError,
   type FlagSpecs,
   flagHelp,
+  listenProblem,
   parseFlags,
   parseInteger,
-} from '../../mock/doors/command-line/command-line.ts';
-import { writeOutputFile } from '../../mock/doors/command-line/output-path.ts';
-import { listenProblem } from '../../mock/doors/http/listen-problem.ts';
-import { resolveAllowedHosts } from '../../mock/pipeline/config/config.ts';
+  resolveAllowedHosts,
+  writeOutputFile,
+} from '../../mock/internal/entry.ts';
 import { ContractUsageError, toolName } from '../base/usage-error.ts';
 import type { PlanName } from '../contract/interface-facts.ts';
 import { toCurl } from '../http/curl.ts';
@@ -34,7 +34,7 @@ import { createRedactor, envSecrets } from '../report/redact.ts';
 import type { CheckResult, SuiteResult } from '../runner/results.ts';
 import { isLoopbackHost, normaliseBaseUrl } from '../targets/url-target.ts';
 import { checkOutputPath, parsePlan } from './flag-values.ts';
-import { runThroughProxy } from './proxied-command.ts';
+import { runThroughProxy } from './run-through-proxy.ts';
 import type { StopReason } from './stop-signals.ts';
 
 /** The proxy's flags, with their help. */

@@ -1,4 +1,4 @@
-import { flagHelp } from '../../mock/doors/command-line/command-line.ts';
+import { flagHelp } from '../../mock/internal/entry.ts';
 import { cliFlags, helpColumn, optionFlags, targetFlags } from './options.ts';
 
 /**

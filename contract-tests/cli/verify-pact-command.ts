@@ -8,13 +8,13 @@
  * sent, reported, and not held against the exit code.
  */
 import { readFileSync } from 'node:fs';
-import { parseJson } from '../../mock/base/contract/lossless-json.ts';
 import {
   type FlagSpecs,
   flagHelp,
   parseFlags,
   parseInteger,
-} from '../../mock/doors/command-line/command-line.ts';
+  parseJson,
+} from '../../mock/internal/entry.ts';
 import { ContractUsageError, toolName } from '../base/usage-error.ts';
 import { PactFileError, readPact } from '../pact/read-pact.ts';
 import { type InteractionResult, replayPact } from '../pact/replay-pact.ts';

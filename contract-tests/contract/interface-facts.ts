@@ -2,7 +2,7 @@
  * The numbers and names the interface (openapi/interface.md) states, in one place, so every check quotes the
  * interface rather than a constant of its own. Shapes come from the OpenAPI document (schemas.ts).
  */
-import { openapiDocument } from '../../mock/base/contract/openapi.generated.ts';
+import { openapiDocument } from '../../mock/internal/entry.ts';
 
 /** Page size of `GET /pets`: minimum 1, maximum 100, default 20 (interface, "Limits"). */
 export const pageSize = { min: 1, max: 100, default: 20 } as const;

@@ -3,7 +3,7 @@
  * `$ref` inlined), so the harness's arbitraries, model and round-trip checks follow the document:
  * a field added there is generated, sent and compared without another list to edit.
  */
-import { openapiDocument } from '../../mock/base/contract/openapi.generated.ts';
+import { openapiDocument } from '../../mock/internal/entry.ts';
 
 /** The part of JSON Schema the harness derives values from (see arbitraries/field-values.ts). */
 export interface FieldSchema {

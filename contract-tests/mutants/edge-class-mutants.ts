@@ -5,7 +5,7 @@
  * edge classes first (see ForAllOptions.examples).
  */
 
-import type { FakeWithCore } from '../../mock/fake.ts';
+import type { FakeWithCore } from '../../mock/internal/entry.ts';
 import { int64 } from '../contract/interface-facts.ts';
 import { before, safeParse, serverError } from './fault-helpers.ts';
 import { type Intercepted, rebuild } from './intercept.ts';

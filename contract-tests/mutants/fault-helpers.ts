@@ -1,5 +1,5 @@
 /** Small building blocks for mutants: forward-then-rewrite, rewrite-then-forward, and request edits. */
-import type { FakeWithCore } from '../../mock/fake.ts';
+import type { FakeWithCore } from '../../mock/internal/entry.ts';
 import { parseExact, toJsonText } from '../http/exact-json.ts';
 import { type Intercepted, intercept, rebuild, withJson } from './intercept.ts';
 

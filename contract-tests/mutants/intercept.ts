@@ -4,7 +4,7 @@
  * rewrite the answer. The fake itself is never touched.
  */
 import { getResponse, http, type RequestHandler } from 'msw';
-import type { FakeWithCore } from '../../mock/fake.ts';
+import type { FakeWithCore } from '../../mock/internal/entry.ts';
 import { operationOf, versionPrefix } from '../contract/interface-facts.ts';
 
 /** One intercepted request, with the means to forward it to the real fake. */

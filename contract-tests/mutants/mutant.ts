@@ -1,6 +1,6 @@
 /** A single-fault variant of the fake: what it breaks, and the check that must catch it. */
 import type { RequestHandler } from 'msw';
-import type { CreateFakeOptions, FakeWithCore } from '../../mock/fake.ts';
+import type { CreateFakeOptions, FakeWithCore } from '../../mock/internal/entry.ts';
 import type { PlanName } from '../contract/interface-facts.ts';
 
 /** One mutant. */

@@ -7,8 +7,7 @@
  * it; a rule it does not know is reported as a mismatch rather than passed. A regex runs with a
  * time limit (bounded-regex.ts): past it, a RegexTimeoutError, no verdict.
  */
-import { stringifyJson } from '../../mock/base/contract/lossless-json.ts';
-import { fieldPath, type PactPathToken } from '../../mock/steps/qa/pact-path.ts';
+import { fieldPath, type PactPathToken, stringifyJson } from '../../mock/internal/entry.ts';
 import { regexMatches } from './bounded-regex.ts';
 import type { BodyRule, ExpectedResponse, Matcher } from './read-pact.ts';
 

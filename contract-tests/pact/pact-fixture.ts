@@ -7,9 +7,8 @@ import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, afterEach } from 'vitest';
-import { listenHttp } from '../../mock/doors/http/http-server.ts';
-import { createFake, type FakeWithCore } from '../../mock/fake.ts';
-import type { PactNames } from '../../mock/steps/qa/pact-step.ts';
+import type { PactNames } from '../../mock/internal/entry.ts';
+import { createFake, type FakeWithCore, listenHttp } from '../../mock/internal/entry.ts';
 
 const api = 'http://127.0.0.1:4010/v1';
 /** The Free demo key's header, as a consumer's tests send it. */

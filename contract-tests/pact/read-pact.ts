@@ -10,11 +10,15 @@
  *
  * It refuses what the official Pact tools refuse to load (@pact-foundation/pact's Verifier reads
  * every pact with the pact_models crate): a body rule's or generator's path they cannot parse
- * (`$.first name`: mock/steps/qa/pact-path.ts parses as they do), in the request as in the response,
+ * (`$.first name`: mock/steps/qa/pact/pact-path.ts parses as they do), in the request as in the response,
  * and a string or key holding a lone surrogate (serde_json cannot parse the file).
  */
-import { isJsonObject } from '../../mock/base/contract/lossless-json.ts';
-import { PactPathError, type PactPathToken, parsePactPath } from '../../mock/steps/qa/pact-path.ts';
+import {
+  isJsonObject,
+  PactPathError,
+  type PactPathToken,
+  parsePactPath,
+} from '../../mock/internal/entry.ts';
 import { operationOf } from '../contract/interface-facts.ts';
 import { dotSegmentProblem } from '../http/plain-path.ts';
 

@@ -12,7 +12,7 @@
  * key would go with them), and without writes no POST is sent, neither a recorded one nor a
  * state's.
  */
-import { parseJson, stringifyJson } from '../../mock/base/contract/lossless-json.ts';
+import { parseJson, stringifyJson } from '../../mock/internal/entry.ts';
 import { RegexTimeoutError } from './bounded-regex.ts';
 import { responseMismatches } from './match-pact.ts';
 import type { Interaction } from './read-pact.ts';

@@ -24,7 +24,7 @@ import {
 } from 'node:http';
 import { Agent as HttpsAgent, request as httpsRequest } from 'node:https';
 import type { AddressInfo } from 'node:net';
-import { hostProblem } from '../../mock/steps/policies/host-check.ts';
+import { hostProblem } from '../../mock/internal/entry.ts';
 import type { Exchange } from '../http/exchange.ts';
 import { dotSegmentProblem } from '../http/plain-path.ts';
 import { type SeenExchange, toExchange } from './passive-exchange.ts';

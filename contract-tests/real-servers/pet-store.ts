@@ -5,9 +5,15 @@
  * server's own choices decide. Bodies are parsed and written with int64 kept exact, as a team
  * whose ids are int64 must.
  */
-import { parseJson, stringifyJson } from '../../mock/base/contract/lossless-json.ts';
-import { checkNewPet, describeIssues, petStatuses } from '../../mock/base/contract/schemas.ts';
-import type { NewPet, Pet } from '../../mock/base/contract/types.ts';
+
+import type { NewPet, Pet } from '../../mock/internal/entry.ts';
+import {
+  checkNewPet,
+  describeIssues,
+  parseJson,
+  petStatuses,
+  stringifyJson,
+} from '../../mock/internal/entry.ts';
 import { int64, pageSize } from '../contract/interface-facts.ts';
 
 /** What a server chooses where the interface says "not shown". */

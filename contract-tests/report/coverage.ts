@@ -2,19 +2,20 @@
  * Interface coverage from the harness's side (`--coverage <file>`): what a run really exercised,
  * exchange by exchange and check by check, beside what it skipped and why; and what the real
  * traffic through the proxy exercised. The model and its formats are the fake's
- * (mock/base/contract/interface-coverage.ts), so the three sources read alike.
+ * (mock/steps/qa/coverage/interface-coverage.ts), so the three sources read alike.
  */
 
-import { coverageFormatOf, formatCoverage } from '../../mock/base/contract/coverage-formats.ts';
 import {
   type CoverageExchange,
   type CoverageRecord,
   type CoverageRecorder,
+  coverageFormatOf,
   coverageItems,
   createCoverageRecorder,
+  formatCoverage,
   isErrorBody,
-} from '../../mock/base/contract/interface-coverage.ts';
-import { writeOutputFile } from '../../mock/doors/command-line/output-path.ts';
+  writeOutputFile,
+} from '../../mock/internal/entry.ts';
 import { type Exchange, secondKeyPlaceholder } from '../http/exchange.ts';
 import type { CheckResult } from '../runner/results.ts';
 import type { Redactor } from './redact.ts';

@@ -8,7 +8,7 @@
  * parameters and fields. The harness's own made-up keys (`Bearer contract-invalid-...`) and the
  * key's placeholder are shown as they are, so replay and curl lines still reproduce a failure.
  */
-import { createRedaction, type Secret } from '../../mock/base/messages/redaction.ts';
+import { createRedaction, type Secret } from '../../mock/internal/entry.ts';
 import { madeUpTokenPrefix } from '../arbitraries/auth-header.ts';
 import { keyPlaceholder, secondKeyPlaceholder } from '../http/exchange.ts';
 

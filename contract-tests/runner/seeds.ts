@@ -1,5 +1,5 @@
 /** Reproducible randomness: per-check seeds derived from the run's seed, and a seeded PRNG. */
-import { seededRandom as fakeSeededRandom } from '../../mock/steps/qa/seeded-random.ts';
+import { seededRandom as fakeSeededRandom } from '../../mock/internal/entry.ts';
 
 /** A 32-bit seed for one check, stable for a given run seed and check id. */
 export function checkSeed(runSeed: number, checkId: string): number {

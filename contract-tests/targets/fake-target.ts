@@ -7,10 +7,14 @@
  */
 import { getResponse, type RequestHandler } from 'msw';
 import { setupServer } from 'msw/node';
-import type { Behaviour } from '../../mock/core/behaviour.ts';
-import { setupFetchServer } from '../../mock/doors/fetch-only-server.ts';
-import { listenHttp } from '../../mock/doors/http/http-server.ts';
-import { type CreateFakeOptions, createFake, type FakeWithCore } from '../../mock/fake.ts';
+import type { Behaviour } from '../../mock/internal/entry.ts';
+import {
+  type CreateFakeOptions,
+  createFake,
+  type FakeWithCore,
+  listenHttp,
+  setupFetchServer,
+} from '../../mock/internal/entry.ts';
 import type { HarnessClock } from '../http/clock.ts';
 import { directRoute, fullCapabilities, type Target } from '../http/target.ts';
 

@@ -3,7 +3,11 @@
  * supplies a file (mock/doors/cli/state-file.ts), the browser door the browser's storage
  * (mock/doors/browser/browser-storage.ts); tests use none.
  */
+import { checkPet, describeIssues } from '../base/contract/schemas.ts';
 import type { Pet } from '../base/contract/types.ts';
+
+/** The largest id the fake keeps exact (2^53 - 1); ids and `nextId` past it are refused. */
+export const maxPetId = Number.MAX_SAFE_INTEGER;
 
 /** A point-in-time copy of the store, as `snapshot()` returns and `restore()` accepts. */
 export interface StoreSnapshot {
@@ -36,4 +40,28 @@ interface SessionPersistence {
    * the home calls it whenever it writes.
    */
   attach(read: () => unknown): void;
+}
+
+/** What is wrong with `snapshot` (the first problem), or `undefined` when it can be restored whole. */
+export function snapshotProblem(snapshot: unknown): string | undefined {
+  const value = snapshot as Partial<StoreSnapshot> | null;
+  if (value === null || typeof value !== 'object' || !Array.isArray(value.pets))
+    return 'snapshot must be an object with a "pets" array';
+  const extra = Object.keys(value).filter((field) => field !== 'pets' && field !== 'nextId');
+  if (extra.length > 0)
+    return `snapshot has unknown field(s) ${extra.join(', ')}; only pets, nextId`;
+  const nextId = value.nextId;
+  if (typeof nextId !== 'number' || !Number.isSafeInteger(nextId) || nextId < 1)
+    return `snapshot.nextId must be an integer from 1 to ${maxPetId} (2^53 - 1), got ${String(nextId)}`;
+  const seen = new Set<number>();
+  for (const [index, pet] of value.pets.entries()) {
+    const issues = checkPet(pet);
+    if (issues.length > 0) return `snapshot.pets[${index}]: ${describeIssues(issues)}`;
+    const id = (pet as Pet).id;
+    if (typeof id !== 'number' || !Number.isSafeInteger(id) || id < 1)
+      return `snapshot.pets[${index}].id must be an integer from 1 to ${maxPetId} (2^53 - 1), got ${String(id)}`;
+    if (seen.has(id)) return `snapshot.pets[${index}].id ${id} is used twice`;
+    seen.add(id);
+  }
+  return undefined;
 }

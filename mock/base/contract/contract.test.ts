@@ -12,7 +12,7 @@ import {
   renderContractModule,
   yamlPath,
 } from '../../../scripts/generate-contract.ts';
-import { snapshotProblem } from '../../steps/store/pet-store.ts';
+import { snapshotProblem } from '../../pipeline/persistence.ts';
 import { openapiDocument } from './openapi.generated.ts';
 import { compileSchema } from './schema-validator.ts';
 import { checkNewPet, checkPet } from './schemas.ts';

@@ -10,7 +10,7 @@
 import { getBaseUrl } from '@hey-api/shared';
 import createClient from 'openapi-fetch';
 import { expect, test } from 'vitest';
-import { createFakeServer } from '../../doors/node.ts';
+import { createFakeServer } from '../../doors/node/node.ts';
 import { openapiDocument } from './openapi.generated.ts';
 import type { Pet } from './types.ts';
 

@@ -42,3 +42,10 @@ export interface FakeRequest {
    */
   body(maxBytes: number): BodyBytes | Promise<BodyBytes>;
 }
+
+/** Where the path starts in an absolute URL string (after `scheme://authority`). */
+export function pathStart(url: string): number {
+  const authority = url.indexOf('//');
+  const slash = url.indexOf('/', authority === -1 ? 0 : authority + 2);
+  return slash === -1 ? url.length : slash;
+}

@@ -6,9 +6,9 @@ import {
   demoFiles,
   demoReady,
 } from '../../../scripts/build-browser.ts';
-import { chromiumArgs, chromiumPath } from './headless-chromium.ts';
-import { resetWithPinnedClock } from './pinned-page-fake.ts';
-import { type StaticServer, serveStatic } from './static-server.ts';
+import { chromiumArgs, chromiumPath } from '../../../test/support/headless-chromium.ts';
+import { resetWithPinnedClock } from '../../../test/support/pinned-page-fake.ts';
+import { type StaticServer, serveStatic } from '../../../test/support/static-server.ts';
 
 const api = 'http://127.0.0.1:4010/v1';
 const auth = { Authorization: 'Bearer free-demo-key' };

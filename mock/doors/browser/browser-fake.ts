@@ -6,11 +6,11 @@
  * `node:*` or `msw/browser`, so it also runs in Node (its tests do, with a fake IndexedDB).
  */
 import type { RequestHandler } from 'msw';
-import { createFakeFetch } from '../../adapters/fake-fetch.ts';
-import { createMswHandlers } from '../../adapters/msw-handlers.ts';
 import { ConfigError } from '../../base/config-error.ts';
 import { type Answer, errorAnswer } from '../../base/messages/answer.ts';
-import { type Behaviour, ownsUrl } from '../../core/behaviour.ts';
+import { type Behaviour, ownsUrl } from '../../core/assembly.ts';
+import { createFakeFetch } from '../../core-doors/fake-fetch.ts';
+import { createMswHandlers } from '../../core-doors/msw-handlers.ts';
 import { type CreateFakeOptions, createFake, type Fake } from '../../fake.ts';
 import { type ResolvedConfig, resolveConfig, withProfile } from '../../pipeline/config/config.ts';
 import type { StorageStatus } from './fake-storage.ts';

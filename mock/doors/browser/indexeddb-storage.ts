@@ -17,8 +17,11 @@
 
 import { isJsonObject } from '../../base/contract/lossless-json.ts';
 import type { Pet } from '../../base/contract/types.ts';
-import type { StorePersistence, StoreSnapshot } from '../../pipeline/persistence.ts';
-import { snapshotProblem } from '../../steps/store/pet-store.ts';
+import {
+  type StorePersistence,
+  type StoreSnapshot,
+  snapshotProblem,
+} from '../../pipeline/persistence.ts';
 import {
   type FakeStorage,
   memoryStorage,

@@ -4,9 +4,8 @@
  * with the same message and code, so `catch (error) { error.code }` works in every tab.
  */
 
-import type { FakeControl } from '../../fake.ts';
+import type { FakeControl, RemoteForce } from '../../fake.ts';
 import { type ControlInputCode, ControlInputError } from '../../pipeline/control-input-error.ts';
-import type { RemoteForce } from '../../steps/qa/injected-failure-step.ts';
 import type { Reply } from './tab-messages.ts';
 
 /** `fake.control` in the browser: each function returns a promise, wherever the fake runs. */

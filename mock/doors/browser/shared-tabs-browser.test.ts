@@ -9,9 +9,9 @@ import { join } from 'node:path';
 import { type BrowserContext, chromium, type Page } from 'playwright-core';
 import { afterAll, beforeAll, beforeEach, expect, it } from 'vitest';
 import { bundleDemo, demoFiles, demoReady } from '../../../scripts/build-browser.ts';
-import { chromiumArgs, chromiumPath } from './headless-chromium.ts';
-import { resetWithPinnedClock } from './pinned-page-fake.ts';
-import { type StaticServer, serveStatic } from './static-server.ts';
+import { chromiumArgs, chromiumPath } from '../../../test/support/headless-chromium.ts';
+import { resetWithPinnedClock } from '../../../test/support/pinned-page-fake.ts';
+import { type StaticServer, serveStatic } from '../../../test/support/static-server.ts';
 
 const api = 'http://127.0.0.1:4010/v1';
 const auth = { Authorization: 'Bearer free-demo-key' };

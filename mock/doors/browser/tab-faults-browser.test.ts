@@ -19,9 +19,9 @@ import { join } from 'node:path';
 import type { Page } from 'playwright-core';
 import { afterAll, beforeAll, expect, it } from 'vitest';
 import { bundleDemo, demoFiles, demoReady } from '../../../scripts/build-browser.ts';
-import { type ChromiumProcess, startChromium } from './chromium-process.ts';
-import { chromiumPath } from './headless-chromium.ts';
-import { type StaticServer, serveStatic } from './static-server.ts';
+import { type ChromiumProcess, startChromium } from '../../../test/support/chromium-process.ts';
+import { chromiumPath } from '../../../test/support/headless-chromium.ts';
+import { type StaticServer, serveStatic } from '../../../test/support/static-server.ts';
 
 const api = 'http://127.0.0.1:4010/v1';
 /** The Enterprise key: its 10,000 a minute leave the run's creates and read-back unthrottled. */

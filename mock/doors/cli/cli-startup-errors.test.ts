@@ -10,7 +10,7 @@ import { createServer, type Server } from 'node:net';
 import { tmpdir } from 'node:os';
 import { fileURLToPath } from 'node:url';
 import { afterEach, expect, test } from 'vitest';
-import { cliPath, freePort } from './fake-process.ts';
+import { cliPath, freePort } from '../../../test/support/fake-process.ts';
 
 const root = fileURLToPath(new URL('../../..', import.meta.url));
 

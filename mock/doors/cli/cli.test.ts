@@ -14,7 +14,7 @@ import {
   startFakeProcess,
   stopFakeProcesses,
   waitForBanner,
-} from './fake-process.ts';
+} from '../../../test/support/fake-process.ts';
 
 afterEach(stopFakeProcesses);
 const startCli = startFakeProcess;

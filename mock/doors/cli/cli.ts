@@ -13,7 +13,7 @@ import { ConfigError } from '../../base/config-error.ts';
 import { parseJson } from '../../base/contract/lossless-json.ts';
 import type { Pet } from '../../base/contract/types.ts';
 import { parseKeysFile } from '../../base/quota/plans.ts';
-import { policyCommandLines } from '../../core/behaviour.ts';
+import { policyCommandLines } from '../../core/assembly.ts';
 import { type CreateFakeOptions, createFake, type FakeWithCore } from '../../fake.ts';
 import {
   defaults,
@@ -22,7 +22,7 @@ import {
 } from '../../pipeline/config/config.ts';
 import { type ListOrder, listOrders } from '../../pipeline/config/list-order.ts';
 import type { FakeProfile } from '../../pipeline/config/profile.ts';
-import { StorageError } from '../../steps/store/storage-error.ts';
+import { StorageError } from '../../pipeline/storage-error.ts';
 import {
   type FlagSpecs,
   flagHelp,
@@ -30,9 +30,9 @@ import {
   parseFlags,
   parseInteger,
   UsageError,
-} from '../command-line/command-line.ts';
-import { invokedAs } from '../command-line/invoked-as.ts';
-import { outputPathProblem, writeOutputFile } from '../command-line/output-path.ts';
+} from '../cli-shared/command-line.ts';
+import { invokedAs } from '../cli-shared/invoked-as.ts';
+import { outputPathProblem, writeOutputFile } from '../cli-shared/output-path.ts';
 import { listenHttp } from '../http/http-server.ts';
 import { listenProblem } from '../http/listen-problem.ts';
 import { createStateFile, StateFileError } from './state-file.ts';
@@ -488,31 +488,41 @@ function keysPathOf(argv: readonly string[]): string | undefined {
   return index === -1 ? argv.find((arg) => arg.startsWith('--keys='))?.slice(7) : argv[index + 1];
 }
 
-const argv = process.argv.slice(2);
-main(argv).catch((error: unknown) => {
-  const parseError = String((error as { code?: unknown }).code ?? '').startsWith('ERR_PARSE_ARGS_');
-  if (error instanceof UsageError || error instanceof ConfigError || parseError) {
-    const message =
-      error instanceof ConfigError
-        ? describeConfigError(error, keysPathOf(argv))
-        : (error as Error).message;
-    console.error(`petstore-fake: ${message}\n\n${usage}`);
-    process.exit(2);
-  }
-  if (error instanceof StorageError) {
-    console.error(
-      `petstore-fake: --state-file: ${error.message}: ${String((error.cause as Error)?.message ?? '')}`,
+/**
+ * Runs `petstore-fake` with `argv` (the process's arguments by default): the installed bin
+ * (bin.ts) calls it once the Node.js version is checked, `node mock/doors/cli/cli.ts` runs it as
+ * the main module, and importing this file starts nothing.
+ */
+export function run(argv: readonly string[] = process.argv.slice(2)): void {
+  main(argv).catch((error: unknown) => {
+    const parseError = String((error as { code?: unknown }).code ?? '').startsWith(
+      'ERR_PARSE_ARGS_',
     );
-    process.exit(2);
-  }
-  if (error instanceof StateFileError) {
-    console.error(error.message);
-    process.exit(2);
-  }
-  if (error instanceof StartupError) {
-    console.error(`petstore-fake: ${error.message}`);
-    process.exit(2);
-  }
-  console.error(error);
-  process.exit(1);
-});
+    if (error instanceof UsageError || error instanceof ConfigError || parseError) {
+      const message =
+        error instanceof ConfigError
+          ? describeConfigError(error, keysPathOf(argv))
+          : (error as Error).message;
+      console.error(`petstore-fake: ${message}\n\n${usage}`);
+      process.exit(2);
+    }
+    if (error instanceof StorageError) {
+      console.error(
+        `petstore-fake: --state-file: ${error.message}: ${String((error.cause as Error)?.message ?? '')}`,
+      );
+      process.exit(2);
+    }
+    if (error instanceof StateFileError) {
+      console.error(error.message);
+      process.exit(2);
+    }
+    if (error instanceof StartupError) {
+      console.error(`petstore-fake: ${error.message}`);
+      process.exit(2);
+    }
+    console.error(error);
+    process.exit(1);
+  });
+}
+
+if (import.meta.main) run();

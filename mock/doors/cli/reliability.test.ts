@@ -8,9 +8,13 @@ import { connect, type Socket } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, afterEach, beforeAll, expect, test } from 'vitest';
+import {
+  freePort,
+  startFakeProcess,
+  stopFakeProcesses,
+} from '../../../test/support/fake-process.ts';
 import { createFake, type FakeWithCore } from '../../fake.ts';
 import { type HttpDoor, listenHttp } from '../http/http-server.ts';
-import { freePort, startFakeProcess, stopFakeProcesses } from './fake-process.ts';
 
 const auth = { Authorization: 'Bearer enterprise-demo-key' };
 afterEach(stopFakeProcesses);

@@ -17,8 +17,12 @@ import { dirname } from 'node:path';
 import { isJsonObject, parseJson, stringifyJson } from '../../base/contract/lossless-json.ts';
 import { checkPet, describeIssues } from '../../base/contract/schemas.ts';
 import type { Pet } from '../../base/contract/types.ts';
-import type { StorePersistence, StoreSnapshot } from '../../pipeline/persistence.ts';
-import { maxPetId, snapshotProblem } from '../../steps/store/pet-store.ts';
+import {
+  maxPetId,
+  type StorePersistence,
+  type StoreSnapshot,
+  snapshotProblem,
+} from '../../pipeline/persistence.ts';
 
 /** The file-system calls a state file makes: tests pass a faulty one to simulate a full disk. */
 export type StateFileSystem = Pick<

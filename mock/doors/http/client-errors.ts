@@ -8,7 +8,7 @@ import { STATUS_CODES } from 'node:http';
 import type { Duplex } from 'node:stream';
 import { type Answer, errorAnswer } from '../../base/messages/answer.ts';
 import type { ErrorCode } from '../../base/messages/errors.ts';
-import { maxUrlLength } from '../../core/behaviour.ts';
+import { maxUrlLength } from '../../core/assembly.ts';
 
 /** Limits of the HTTP door: sizes in bytes, times in ms. */
 export const doorLimits = {

@@ -9,8 +9,13 @@ import { once } from 'node:events';
 import { readFileSync } from 'node:fs';
 import { connect, type Socket } from 'node:net';
 import { afterEach, expect, test } from 'vitest';
+import {
+  cliPath,
+  freePort,
+  startFakeProcess,
+  stopFakeProcesses,
+} from '../../../test/support/fake-process.ts';
 import { createFake } from '../../fake.ts';
-import { cliPath, freePort, startFakeProcess, stopFakeProcesses } from '../cli/fake-process.ts';
 import { listenHttp } from './http-server.ts';
 
 afterEach(stopFakeProcesses);

@@ -18,7 +18,7 @@ import { errorAnswer } from '../../base/messages/answer.ts';
 import { equalsIgnoringCase } from '../../base/messages/ascii-case.ts';
 import type { ErrorCode } from '../../base/messages/errors.ts';
 import type { BodyBytes, FakeRequest } from '../../base/messages/fake-request.ts';
-import type { Behaviour } from '../../core/behaviour.ts';
+import type { Behaviour } from '../../core/assembly.ts';
 import {
   answerClientError,
   authorizationIn,
@@ -28,7 +28,7 @@ import {
 } from './client-errors.ts';
 import { EncodedBodies } from './encoded-bodies.ts';
 import { readKernelSendQueues } from './kernel-send-queues.ts';
-import { admit, closeConnection, receivingBody, sweepStalled } from './socket-backpressure.ts';
+import { closeConnection, createSocketBackpressure } from './socket-backpressure.ts';
 
 /** Options of one listening socket. */
 export interface ListenOptions {
@@ -240,6 +240,7 @@ export async function listenHttp(
   let origin = options.origin ?? '';
   let closing = false;
   const bodies = new EncodedBodies();
+  const backpressure = createSocketBackpressure();
   // The caller's plan on the door's own refusals too, when it sent a valid key.
   const errorHeaders = (incoming: IncomingMessage) =>
     behaviour.rateLimitHeaders(rawHeader(incoming.rawHeaders, 'authorization'));
@@ -282,7 +283,7 @@ export async function listenHttp(
   async function answerWithBody(incoming: IncomingMessage, res: ServerResponse): Promise<void> {
     const started = performance.now();
     let body: BodyBytes;
-    const received = receivingBody(incoming.socket, limits);
+    const received = backpressure.receivingBody(incoming.socket, limits);
     try {
       body = await readBody(incoming, maxBodyBytes);
     } finally {
@@ -309,7 +310,7 @@ export async function listenHttp(
       requireHostHeader: false,
     },
     (incoming, res) => {
-      admit(incoming.socket, res, limits, () =>
+      backpressure.admit(incoming.socket, res, limits, () =>
         answer(incoming, res).catch((error: unknown) => {
           // A client that went away mid-body is not a fault of the fake.
           if (incoming.errored !== null || res.destroyed) return;
@@ -345,7 +346,7 @@ export async function listenHttp(
   });
   // Node's time-out sweep does not see a client that stopped reading: its requests are complete.
   const sweep = setInterval(
-    () => sweepStalled(sockets, limits, Date.now()),
+    () => backpressure.sweepStalled(sockets, limits, Date.now()),
     limits.connectionsCheckingInterval,
   );
   sweep.unref();

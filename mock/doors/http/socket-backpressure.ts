@@ -27,7 +27,6 @@ interface SocketWatch {
   /** Bytes the client has taken so far (see `taken`). */
   taken: number;
 }
-const watches = new WeakMap<Socket, SocketWatch>();
 
 /** Per socket: requests whose answers are not sent yet, and those not even started. */
 interface Backlog {
@@ -38,97 +37,9 @@ interface Backlog {
   /** `bytesWritten` when the kernel was last asked about this socket between sweeps. */
   checkedAt: number;
 }
-const backlogs = new WeakMap<Socket, Backlog>();
-/** Sockets that have had two requests waiting at once: the sweep asks the kernel about them. */
-const pipelining = new WeakSet<Socket>();
-/** Pipelining sockets whose client took nothing lately: not read until it takes something. */
-const idle = new WeakSet<Socket>();
-
-/**
- * Pipelined requests are answered at any depth, in order (Node writes the answers in request
- * order whenever they are ready): no connection is closed for how many requests it has waiting.
- * Backpressure instead: past `maxPipelined` waiting requests the door stops reading the socket
- * and starts no further answer until an earlier one is sent, then reads on once half are sent.
- * Node reads up to 64 KiB at a time, so a few hundred small requests may arrive past the mark;
- * they wait as parsed requests, not as answers, and nothing more is read until the backlog is
- * down to half: memory per connection is bounded whatever the client sends. A client that never
- * reads is closed by the sweep.
- */
-export function admit(
-  socket: Socket,
-  res: ServerResponse,
-  limits: DoorLimits,
-  start: () => void,
-): void {
-  const own = backlogOf(socket, limits);
-  own.waiting += 1;
-  if (own.waiting > 1) pipelining.add(socket);
-  res.once('close', () => {
-    own.waiting -= 1;
-    // A deep pipeline: between sweeps, ask the kernel every IDLE_BACKLOG_BYTES handed over
-    // whether the client takes them, so one that never reads is held back after a few hundred
-    // KiB of answers rather than after the megabytes the kernel would buffer in a second.
-    if (pipelining.has(socket) && socket.bytesWritten - own.checkedAt >= IDLE_BACKLOG_BYTES) {
-      own.checkedAt = socket.bytesWritten;
-      watchSocket(socket, readKernelSendQueues(), limits, Date.now());
-    }
-    if (!idle.has(socket)) own.deferred.shift()?.();
-    const below = own.deferred.length === 0 && own.waiting < limits.maxPipelined / 2;
-    if (below && !idle.has(socket) && socket.isPaused()) socket.resume();
-  });
-  if (own.waiting <= limits.maxPipelined) {
-    start();
-    return;
-  }
-  own.deferred.push(start);
-  holdBack(socket, own, limits);
-}
-
-/**
- * Whether the door stops reading the socket: over the mark, or its client takes nothing; but
- * never while a started request's body is still arriving, since that body is what comes next on
- * the socket (TCP keeps the order), and the request could never finish.
- */
-function holdBack(socket: Socket, backlog: Backlog, limits: DoorLimits): void {
-  const over = backlog.deferred.length > 0 || backlog.waiting >= limits.maxPipelined;
-  if ((over || idle.has(socket)) && backlog.receiving === 0) socket.pause();
-}
-
-function backlogOf(socket: Socket, limits: DoorLimits): Backlog {
-  const known = backlogs.get(socket);
-  if (known !== undefined) return known;
-  const created: Backlog = { waiting: 0, deferred: [], receiving: 0, checkedAt: 0 };
-  backlogs.set(socket, created);
-  // Node resumes a socket on its own (reading a request body resumes it, as does a drain):
-  // while the door holds it back, pause it again before the next read.
-  socket.on('resume', () => holdBack(socket, created, limits));
-  return created;
-}
-
-/** Marks a started request's body as arriving; call the result once it has arrived. */
-export function receivingBody(socket: Socket, limits: DoorLimits): () => void {
-  const backlog = backlogOf(socket, limits);
-  backlog.receiving += 1;
-  if (socket.isPaused()) socket.resume();
-  return () => {
-    backlog.receiving -= 1;
-    holdBack(socket, backlog, limits);
-  };
-}
 
 /** Bytes waiting for a pipelining client that took nothing since the last sweep: it is idle. */
 const IDLE_BACKLOG_BYTES = 64 * 1024;
-
-/** Starts deferred answers until `maxPipelined` are under way again. */
-function startDeferred(socket: Socket, limits: DoorLimits): void {
-  const backlog = backlogs.get(socket);
-  if (backlog === undefined) return;
-  while (
-    backlog.deferred.length > 0 &&
-    backlog.waiting - backlog.deferred.length < limits.maxPipelined
-  )
-    backlog.deferred.shift()?.();
-}
 
 /**
  * Bytes of answers waiting for the client (in Node's buffer, plus the kernel's unacknowledged
@@ -146,49 +57,142 @@ function progressOf(socket: Socket, queues: SendQueues | undefined) {
 }
 
 /**
- * Closes sockets whose client has taken none of the answers waiting for it for `stallTimeout`:
- * a client that pipelines and never reads, or stopped reading.
+ * One door's backpressure: what it knows of each of its sockets (their backlogs, their clients'
+ * progress, which pipeline and which are idle), kept by the door rather than module-wide.
  */
-export function sweepStalled(sockets: Set<Socket>, limits: DoorLimits, now: number): void {
-  let asKernel = false;
-  for (const socket of sockets) asKernel ||= pipelining.has(socket);
-  const queues = asKernel ? readKernelSendQueues() : undefined;
-  for (const socket of sockets) watchSocket(socket, queues, limits, now);
-}
+export function createSocketBackpressure() {
+  const watches = new WeakMap<Socket, SocketWatch>();
+  const backlogs = new WeakMap<Socket, Backlog>();
+  /** Sockets that have had two requests waiting at once: the sweep asks the kernel about them. */
+  const pipelining = new WeakSet<Socket>();
+  /** Pipelining sockets whose client took nothing lately: not read until it takes something. */
+  const idle = new WeakSet<Socket>();
 
-/**
- * One look at a socket: taking again clears it, taking nothing past `stallTimeout` closes it,
- * and a pipelining client that takes nothing of a backlog is held back (idle).
- */
-function watchSocket(
-  socket: Socket,
-  queues: SendQueues | undefined,
-  limits: DoorLimits,
-  now: number,
-): void {
-  const { waiting, taken } = progressOf(socket, queues);
-  const watch = watches.get(socket);
-  if (waiting === 0 || watch === undefined || taken > watch.taken) {
-    watches.set(socket, { since: now, taken });
-    // Taking again: answer and read on (the resume guard in `admit` keeps it paused if over
-    // the mark).
-    if (idle.delete(socket)) {
-      startDeferred(socket, limits);
-      socket.resume();
+  /**
+   * Pipelined requests are answered at any depth, in order (Node writes the answers in request
+   * order whenever they are ready): no connection is closed for how many requests it has waiting.
+   * Backpressure instead: past `maxPipelined` waiting requests the door stops reading the socket
+   * and starts no further answer until an earlier one is sent, then reads on once half are sent.
+   * Node reads up to 64 KiB at a time, so a few hundred small requests may arrive past the mark;
+   * they wait as parsed requests, not as answers, and nothing more is read until the backlog is
+   * down to half: memory per connection is bounded whatever the client sends. A client that never
+   * reads is closed by the sweep.
+   */
+  function admit(socket: Socket, res: ServerResponse, limits: DoorLimits, start: () => void): void {
+    const own = backlogOf(socket, limits);
+    own.waiting += 1;
+    if (own.waiting > 1) pipelining.add(socket);
+    res.once('close', () => {
+      own.waiting -= 1;
+      // A deep pipeline: between sweeps, ask the kernel every IDLE_BACKLOG_BYTES handed over
+      // whether the client takes them, so one that never reads is held back after a few hundred
+      // KiB of answers rather than after the megabytes the kernel would buffer in a second.
+      if (pipelining.has(socket) && socket.bytesWritten - own.checkedAt >= IDLE_BACKLOG_BYTES) {
+        own.checkedAt = socket.bytesWritten;
+        watchSocket(socket, readKernelSendQueues(), limits, Date.now());
+      }
+      if (!idle.has(socket)) own.deferred.shift()?.();
+      const below = own.deferred.length === 0 && own.waiting < limits.maxPipelined / 2;
+      if (below && !idle.has(socket) && socket.isPaused()) socket.resume();
+    });
+    if (own.waiting <= limits.maxPipelined) {
+      start();
+      return;
     }
-    return;
+    own.deferred.push(start);
+    holdBack(socket, own, limits);
   }
-  if (now - watch.since > limits.stallTimeout) socket.resetAndDestroy();
-  else if (
-    !idle.has(socket) &&
-    pipelining.has(socket) &&
-    (waiting >= IDLE_BACKLOG_BYTES || now - watch.since >= 2 * limits.connectionsCheckingInterval)
-  ) {
-    // A pipelining client took none of the answers waiting for it since the last sweep, with
-    // more than an answer or two waiting, or over two sweeps: read no more requests from it and
-    // start no more answers until it does, so a client that never reads stops costing work
-    // long before it is closed (the kernel would otherwise take megabytes of answers).
-    idle.add(socket);
-    holdBack(socket, backlogOf(socket, limits), limits);
+
+  /**
+   * Whether the door stops reading the socket: over the mark, or its client takes nothing; but
+   * never while a started request's body is still arriving, since that body is what comes next on
+   * the socket (TCP keeps the order), and the request could never finish.
+   */
+  function holdBack(socket: Socket, backlog: Backlog, limits: DoorLimits): void {
+    const over = backlog.deferred.length > 0 || backlog.waiting >= limits.maxPipelined;
+    if ((over || idle.has(socket)) && backlog.receiving === 0) socket.pause();
   }
+
+  function backlogOf(socket: Socket, limits: DoorLimits): Backlog {
+    const known = backlogs.get(socket);
+    if (known !== undefined) return known;
+    const created: Backlog = { waiting: 0, deferred: [], receiving: 0, checkedAt: 0 };
+    backlogs.set(socket, created);
+    // Node resumes a socket on its own (reading a request body resumes it, as does a drain):
+    // while the door holds it back, pause it again before the next read.
+    socket.on('resume', () => holdBack(socket, created, limits));
+    return created;
+  }
+
+  /** Marks a started request's body as arriving; call the result once it has arrived. */
+  function receivingBody(socket: Socket, limits: DoorLimits): () => void {
+    const backlog = backlogOf(socket, limits);
+    backlog.receiving += 1;
+    if (socket.isPaused()) socket.resume();
+    return () => {
+      backlog.receiving -= 1;
+      holdBack(socket, backlog, limits);
+    };
+  }
+
+  /** Starts deferred answers until `maxPipelined` are under way again. */
+  function startDeferred(socket: Socket, limits: DoorLimits): void {
+    const backlog = backlogs.get(socket);
+    if (backlog === undefined) return;
+    while (
+      backlog.deferred.length > 0 &&
+      backlog.waiting - backlog.deferred.length < limits.maxPipelined
+    )
+      backlog.deferred.shift()?.();
+  }
+
+  /**
+   * Closes sockets whose client has taken none of the answers waiting for it for `stallTimeout`:
+   * a client that pipelines and never reads, or stopped reading.
+   */
+  function sweepStalled(sockets: Set<Socket>, limits: DoorLimits, now: number): void {
+    let asKernel = false;
+    for (const socket of sockets) asKernel ||= pipelining.has(socket);
+    const queues = asKernel ? readKernelSendQueues() : undefined;
+    for (const socket of sockets) watchSocket(socket, queues, limits, now);
+  }
+
+  /**
+   * One look at a socket: taking again clears it, taking nothing past `stallTimeout` closes it,
+   * and a pipelining client that takes nothing of a backlog is held back (idle).
+   */
+  function watchSocket(
+    socket: Socket,
+    queues: SendQueues | undefined,
+    limits: DoorLimits,
+    now: number,
+  ): void {
+    const { waiting, taken } = progressOf(socket, queues);
+    const watch = watches.get(socket);
+    if (waiting === 0 || watch === undefined || taken > watch.taken) {
+      watches.set(socket, { since: now, taken });
+      // Taking again: answer and read on (the resume guard in `admit` keeps it paused if over
+      // the mark).
+      if (idle.delete(socket)) {
+        startDeferred(socket, limits);
+        socket.resume();
+      }
+      return;
+    }
+    if (now - watch.since > limits.stallTimeout) socket.resetAndDestroy();
+    else if (
+      !idle.has(socket) &&
+      pipelining.has(socket) &&
+      (waiting >= IDLE_BACKLOG_BYTES || now - watch.since >= 2 * limits.connectionsCheckingInterval)
+    ) {
+      // A pipelining client took none of the answers waiting for it since the last sweep, with
+      // more than an answer or two waiting, or over two sweeps: read no more requests from it and
+      // start no more answers until it does, so a client that never reads stops costing work
+      // long before it is closed (the kernel would otherwise take megabytes of answers).
+      idle.add(socket);
+      holdBack(socket, backlogOf(socket, limits), limits);
+    }
+  }
+
+  return { admit, receivingBody, sweepStalled };
 }

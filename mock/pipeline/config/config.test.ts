@@ -2,10 +2,10 @@ import { expect, test } from 'vitest';
 import { ConfigError } from '../../base/config-error.ts';
 import { openapiDocument } from '../../base/contract/openapi.generated.ts';
 import { listLimits, operationIds } from '../../base/contract/schemas.ts';
+import { authenticate } from '../../base/quota/authenticate.ts';
 import { keyFormatProblem } from '../../base/quota/key-format.ts';
 import { parseKeysFile } from '../../base/quota/plans.ts';
 import { createFake } from '../../fake.ts';
-import { authenticate } from '../../steps/policies/auth.ts';
 import { defaults, resolveConfig } from './config.ts';
 
 test('a bad option throws a ConfigError that names the option and the problem apart', async () => {

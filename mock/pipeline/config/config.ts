@@ -43,7 +43,7 @@ export interface ExchangeRecord {
 /**
  * The settings more than one part of the fake reads (origins, Hosts, the Retry-After format, the
  * routes' limits); every field is optional. A setting only one policy reads is declared by that
- * policy and joins `createFake`'s options through its registration (core/behaviour.ts).
+ * policy and joins `createFake`'s options through its registration (core/assembly.ts).
  */
 export interface FakeOptions {
   /** Origin of the production base URL (the fake adds `/v1`). Default `http://127.0.0.1:4010`. */

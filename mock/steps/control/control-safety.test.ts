@@ -5,7 +5,7 @@
  */
 import { request as httpRequest, type OutgoingHttpHeaders } from 'node:http';
 import { afterAll, beforeAll, expect, test } from 'vitest';
-import { freePort } from '../../doors/cli/fake-process.ts';
+import { freePort } from '../../../test/support/fake-process.ts';
 import { type HttpDoor, listenHttp } from '../../doors/http/http-server.ts';
 import { createFake, type FakeWithCore } from '../../fake.ts';
 

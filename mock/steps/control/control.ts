@@ -19,8 +19,7 @@ import {
 import { emptyUsage, peekRateLimit } from '../../base/quota/rate-limit.ts';
 import { ControlInputError } from '../../pipeline/control-input-error.ts';
 import type { FakeState } from '../../pipeline/fake-state.ts';
-import type { StoreSnapshot } from '../../pipeline/persistence.ts';
-import { snapshotProblem } from '../store/pet-store.ts';
+import { type StoreSnapshot, snapshotProblem } from '../../pipeline/persistence.ts';
 
 /** What the control surface says about a key: never the key itself. */
 export interface KeyInfo {

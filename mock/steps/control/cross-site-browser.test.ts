@@ -6,7 +6,7 @@
  * preflight. None may change the fake. A second page reaches the fake under a name of its own
  * (Chromium's resolver maps rebind.test to 127.0.0.1, as DNS rebinding would), and the fake must
  * refuse to answer it, on the control surface and on /v1.
- * Chromium: see `mock/doors/browser/headless-chromium.ts` (the system's, or the one from npm).
+ * Chromium: see `test/support/headless-chromium.ts` (the system's, or the one from npm).
  */
 import { once } from 'node:events';
 import { mkdtempSync, rmSync } from 'node:fs';
@@ -16,8 +16,8 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { type BrowserContext, chromium } from 'playwright-core';
 import { afterAll, beforeAll, expect, test } from 'vitest';
-import { chromiumArgs, chromiumPath } from '../../doors/browser/headless-chromium.ts';
-import { freePort } from '../../doors/cli/fake-process.ts';
+import { freePort } from '../../../test/support/fake-process.ts';
+import { chromiumArgs, chromiumPath } from '../../../test/support/headless-chromium.ts';
 import { type HttpDoor, listenHttp } from '../../doors/http/http-server.ts';
 import { createFake, type FakeWithCore } from '../../fake.ts';
 

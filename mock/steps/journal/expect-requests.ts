@@ -6,7 +6,7 @@
  * subclass, so it works under any test runner; in the browser, where `fake.control` answers with
  * promises, it returns a promise.
  */
-import { assertSupportedRuntime } from '../../base/contract/supported-runtime.ts';
+import { assertSupportedRuntime } from '../../base/runtime/supported-runtime.ts';
 import type { JournalAnswer, JournalEntry } from './journal-entry.ts';
 import { checkJournalFilter, type JournalFilter, mismatches } from './journal-filter.ts';
 

@@ -10,7 +10,7 @@ import {
   freePort,
   startFakeProcess,
   stopFakeProcesses,
-} from '../../doors/cli/fake-process.ts';
+} from '../../../test/support/fake-process.ts';
 import type { JournalAnswer } from './journal-entry.ts';
 
 afterEach(stopFakeProcesses);

@@ -16,7 +16,7 @@ import type { ControllableClock } from '../../base/clock/clock.ts';
 import { ConfigError } from '../../base/config-error.ts';
 import type { OperationId } from '../../base/contract/types.ts';
 import type { Answer } from '../../base/messages/answer.ts';
-import type { BodyBytes, FakeRequest } from '../../base/messages/fake-request.ts';
+import { type BodyBytes, type FakeRequest, pathStart } from '../../base/messages/fake-request.ts';
 import type { Redaction } from '../../base/messages/redaction.ts';
 import { positiveInteger } from '../../pipeline/config/config.ts';
 import type { PolicyCommandLine } from '../../pipeline/config/policy-command-line.ts';
@@ -25,7 +25,6 @@ import type { ControlRoutes } from '../../pipeline/control-route.ts';
 import type { Context, Policy, Step } from '../../pipeline/pipeline.ts';
 import { keyIdSlot } from '../policies/auth.ts';
 import { type ClientIds, printableClientId } from '../policies/client-ids.ts';
-import { pathStart } from '../policies/request-log.ts';
 import { routeSlot } from '../routes/route.ts';
 import { createJournal, type JournalRecord } from './journal.ts';
 import { type JournalAnswer, type JournalEntry, journalHeaders } from './journal-entry.ts';
@@ -174,7 +173,7 @@ function mayHaveBody(method: string): boolean {
 }
 
 /** The journal step, its control and its state. */
-export function journalPolicy(
+export function journalStep(
   { clock, clientIds, redaction, config }: JournalParts,
   options: JournalOptions,
 ): JournalPolicy {
@@ -408,7 +407,7 @@ const journalRoutes: ControlRoutes<JournalControl> = {
 };
 
 /** `npm start --journal-entries <n>`. */
-journalPolicy.commandLine = {
+journalStep.commandLine = {
   flags: [
     {
       name: 'journal-entries',

@@ -12,8 +12,9 @@ import { positiveInteger } from '../../pipeline/config/config.ts';
 import type { PolicyCommandLine } from '../../pipeline/config/policy-command-line.ts';
 import type { Step } from '../../pipeline/pipeline.ts';
 import { callerSlot } from './auth.ts';
+import { rateLimitSlot } from './rate-limit-headers-step.ts';
 import { refusedUntilSlot } from './rate-limit-step.ts';
-import { type Refuse, rateLimitSlot } from './refusal.ts';
+import type { Refuse } from './refusal.ts';
 
 /** The ban's options, which join createFake's through the step's registration. */
 export interface BanOptions {

@@ -2,7 +2,7 @@
 
 import { errorAnswer } from '../../base/messages/answer.ts';
 import type { Step } from '../../pipeline/pipeline.ts';
-import { rateLimitSlot } from './refusal.ts';
+import { rateLimitSlot } from './rate-limit-headers-step.ts';
 
 /**
  * The step: a later step or the handler that throws gets 500 `internal_error`, with the

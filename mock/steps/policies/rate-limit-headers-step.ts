@@ -1,5 +1,6 @@
 /** X-RateLimit-* on every answer of the interface, errors included (interface: Limits). */
 
+import { authenticate } from '../../base/quota/authenticate.ts';
 import type { KeyEntry, Limits } from '../../base/quota/plans.ts';
 import { limitsFor } from '../../base/quota/plans.ts';
 import {
@@ -11,9 +12,10 @@ import {
   rateLimitHeaderRecord,
   writeRateLimitHeaders,
 } from '../../base/quota/rate-limit.ts';
-import type { Step } from '../../pipeline/pipeline.ts';
-import { authenticate } from './auth.ts';
-import { rateLimitSlot } from './refusal.ts';
+import { createSlot, type Step } from '../../pipeline/pipeline.ts';
+
+/** The X-RateLimit-* values the answer carries; empty means the anonymous ones. */
+export const rateLimitSlot = createSlot<RateLimitHeaders>("the answer's rate-limit values");
 
 /** What the headers are read from: the keys, their plans and their usage, as the fake holds them. */
 export interface RateLimitSources {

@@ -3,7 +3,8 @@
 import { admitRequest, type KeyUsage } from '../../base/quota/rate-limit.ts';
 import { createSlot, type Policy } from '../../pipeline/pipeline.ts';
 import { callerSlot } from './auth.ts';
-import { type Refuse, rateLimitSlot } from './refusal.ts';
+import { rateLimitSlot } from './rate-limit-headers-step.ts';
+import type { Refuse } from './refusal.ts';
 
 /** Set when the rate limit refused: the epoch ms the client was told to wait for (the ban step reads it). */
 export const refusedUntilSlot = createSlot<number>("the rate limit's refusal");
@@ -20,7 +21,7 @@ interface RateLimitOptions {
  * with Retry-After and leaves `refusedUntilSlot` for the ban step. It decides before anything
  * awaits, so concurrent requests can never be admitted past the limit.
  */
-export function rateLimitPolicy({ ledger, refuse }: RateLimitOptions): Policy {
+export function rateLimitStep({ ledger, refuse }: RateLimitOptions): Policy {
   const step: Policy['step'] = (context, next) => {
     const { usage, limits } = context.need(callerSlot);
     const admission = admitRequest(usage, limits, context.now);

@@ -8,10 +8,8 @@ import { type Answer, errorAnswer } from '../../base/messages/answer.ts';
 import type { ErrorCode } from '../../base/messages/errors.ts';
 import type { RateLimitHeaders } from '../../base/quota/rate-limit.ts';
 import { type RetryAfterFormat, retryAfterValue } from '../../base/quota/retry-after.ts';
-import { type Context, createSlot } from '../../pipeline/pipeline.ts';
-
-/** The X-RateLimit-* values the answer carries; empty means the anonymous ones. */
-export const rateLimitSlot = createSlot<RateLimitHeaders>("the answer's rate-limit values");
+import type { Context } from '../../pipeline/pipeline.ts';
+import { rateLimitSlot } from './rate-limit-headers-step.ts';
 
 /** How a step refuses. */
 interface Refusal {

@@ -5,7 +5,7 @@
 
 import type { OperationId } from '../../base/contract/types.ts';
 import type { Answer } from '../../base/messages/answer.ts';
-import type { FakeRequest } from '../../base/messages/fake-request.ts';
+import { type FakeRequest, pathStart } from '../../base/messages/fake-request.ts';
 import type { Redaction } from '../../base/messages/redaction.ts';
 import type { ExchangeRecord } from '../../pipeline/config/config.ts';
 import { createSlot, type Step } from '../../pipeline/pipeline.ts';
@@ -15,13 +15,6 @@ import type { ClientIds } from './client-ids.ts';
 
 /** What a control request changed, in words for the log (never a secret). */
 export const controlActionSlot = createSlot<string>('what the control request changed');
-
-/** Where the path starts in an absolute URL string (after `scheme://authority`). */
-export function pathStart(url: string): number {
-  const authority = url.indexOf('//');
-  const slash = url.indexOf('/', authority === -1 ? 0 : authority + 2);
-  return slash === -1 ? url.length : slash;
-}
 
 /** The request log of one fake. */
 export interface RequestLog {

@@ -10,8 +10,12 @@ import { once } from 'node:events';
 import { readFileSync } from 'node:fs';
 import { type IncomingMessage, request } from 'node:http';
 import { afterEach, expect, test } from 'vitest';
-import { freePort, startFakeProcess, stopFakeProcesses } from '../../doors/cli/fake-process.ts';
-import { maxAnonymousInteractions, maxPactBytes, type PactFile } from './pact-step.ts';
+import {
+  freePort,
+  startFakeProcess,
+  stopFakeProcesses,
+} from '../../../test/support/fake-process.ts';
+import { maxAnonymousInteractions, maxPactBytes, type PactFile } from './pact/pact-step.ts';
 
 afterEach(stopFakeProcesses);
 

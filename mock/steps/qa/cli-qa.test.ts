@@ -14,8 +14,8 @@ import {
   freePort,
   startFakeProcess,
   stopFakeProcesses,
-} from '../../doors/cli/fake-process.ts';
-import type { ClientReport } from './client-report.ts';
+} from '../../../test/support/fake-process.ts';
+import type { ClientReport } from './client-report/client-report.ts';
 
 const dir = mkdtempSync(join(tmpdir(), 'petstore-qa-cli-'));
 afterEach(stopFakeProcesses);

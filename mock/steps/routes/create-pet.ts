@@ -7,9 +7,9 @@ import { checkNewPet, describeIssues, newPetFields } from '../../base/contract/s
 import type { NewPet } from '../../base/contract/types.ts';
 import { type Answer, errorAnswer, jsonAnswer } from '../../base/messages/answer.ts';
 import { errorTemplates } from '../../base/messages/errors.ts';
+import { maxPetId } from '../../pipeline/persistence.ts';
 import type { Context, Handler } from '../../pipeline/pipeline.ts';
-import { maxPetId } from '../store/pet-store.ts';
-import { StorageError } from '../store/storage-error.ts';
+import { StorageError } from '../../pipeline/storage-error.ts';
 import { type BodyResult, readJsonBody, requestJsonSlot } from './request-body.ts';
 import type { RouteOptions } from './route.ts';
 

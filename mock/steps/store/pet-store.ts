@@ -10,16 +10,18 @@
  * Map and symbol-keyed properties per record) and about 15 µs a create, while every read went
  * through the indexes here. Measured in bench/optimisations.md.)
  */
-import { checkPet, describeIssues, onlyFields, petFields } from '../../base/contract/schemas.ts';
+import { onlyFields, petFields } from '../../base/contract/schemas.ts';
 import type { Pet, PetStatus } from '../../base/contract/types.ts';
 import type { PetStore } from '../../pipeline/fake-state.ts';
-import type { StorePersistence, StoreSnapshot } from '../../pipeline/persistence.ts';
+import {
+  maxPetId,
+  type StorePersistence,
+  type StoreSnapshot,
+  snapshotProblem,
+} from '../../pipeline/persistence.ts';
+import { StorageError } from '../../pipeline/storage-error.ts';
 import { createPetIndex } from './pet-index.ts';
 import { createPetList, type PetList } from './pet-list.ts';
-import { StorageError } from './storage-error.ts';
-
-/** The largest id the fake keeps exact (2^53 - 1); ids and `nextId` past it are refused. */
-export const maxPetId = Number.MAX_SAFE_INTEGER;
 
 function byId(a: Pet, b: Pet): number {
   return Number(a.id) - Number(b.id);
@@ -135,30 +137,6 @@ function normaliseSnapshot(snapshot: StoreSnapshot): StoreSnapshot {
   const pets = [...snapshot.pets].map(copyPet).sort(byId);
   const largest = pets.length === 0 ? 0 : Number((pets.at(-1) as Pet).id);
   return { pets, nextId: Math.max(snapshot.nextId, largest + 1) };
-}
-
-/** What is wrong with `snapshot` (the first problem), or `undefined` when it can be restored whole. */
-export function snapshotProblem(snapshot: unknown): string | undefined {
-  const value = snapshot as Partial<StoreSnapshot> | null;
-  if (value === null || typeof value !== 'object' || !Array.isArray(value.pets))
-    return 'snapshot must be an object with a "pets" array';
-  const extra = Object.keys(value).filter((field) => field !== 'pets' && field !== 'nextId');
-  if (extra.length > 0)
-    return `snapshot has unknown field(s) ${extra.join(', ')}; only pets, nextId`;
-  const nextId = value.nextId;
-  if (typeof nextId !== 'number' || !Number.isSafeInteger(nextId) || nextId < 1)
-    return `snapshot.nextId must be an integer from 1 to ${maxPetId} (2^53 - 1), got ${String(nextId)}`;
-  const seen = new Set<number>();
-  for (const [index, pet] of value.pets.entries()) {
-    const issues = checkPet(pet);
-    if (issues.length > 0) return `snapshot.pets[${index}]: ${describeIssues(issues)}`;
-    const id = (pet as Pet).id;
-    if (typeof id !== 'number' || !Number.isSafeInteger(id) || id < 1)
-      return `snapshot.pets[${index}].id must be an integer from 1 to ${maxPetId} (2^53 - 1), got ${String(id)}`;
-    if (seen.has(id)) return `snapshot.pets[${index}].id ${id} is used twice`;
-    seen.add(id);
-  }
-  return undefined;
 }
 
 /** Throws a RangeError naming the first problem unless `snapshot` can be restored whole. */

@@ -4,8 +4,7 @@
  * tested in Node (panel-model.test.ts) and the page only writes text.
  */
 import { emptyUsage, peekRateLimit } from '../../../base/quota/rate-limit.ts';
-import type { KeyInfo } from '../../../steps/control/control.ts';
-import type { ChaosRule, ChaosSettings } from '../../../steps/qa/chaos-settings.ts';
+import type { ChaosRule, ChaosSettings, KeyInfo } from '../../../index.ts';
 import type { PanelReading } from './panel-reading.ts';
 
 const minuteMs = 60_000;

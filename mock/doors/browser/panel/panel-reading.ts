@@ -6,10 +6,13 @@
  * Storybook page), whose functions return values.
  */
 import type { OperationId } from '../../../base/contract/types.ts';
-import type { KeyInfo } from '../../../steps/control/control.ts';
-import type { ChaosSettings } from '../../../steps/qa/chaos-settings.ts';
-import type { ClientReport, RecentRequest } from '../../../steps/qa/client-report.ts';
-import type { ForcedRule } from '../../../steps/qa/forced-responses.ts';
+import type {
+  ChaosSettings,
+  ClientReport,
+  ForcedRule,
+  KeyInfo,
+  RecentRequest,
+} from '../../../index.ts';
 
 type Maybe<T> = T | Promise<T>;
 

@@ -12,7 +12,7 @@
  * `localStorage`.
  */
 import { operationIds } from '../../../base/contract/schemas.ts';
-import type { ChaosSettings } from '../../../steps/qa/chaos-settings.ts';
+import type { ChaosSettings } from '../../../index.ts';
 import { duration, type KeyView, type PanelModel, panelModel } from './panel-model.ts';
 import { type PanelControl, type PanelReading, readFake } from './panel-reading.ts';
 import { panelStyles } from './panel-styles.ts';

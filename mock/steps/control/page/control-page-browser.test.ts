@@ -3,7 +3,7 @@
  * minute and day usage with the time to reset, bans, chaos, the last requests and the client
  * verdicts; it updates by itself; its buttons advance the clock and reset; and it obeys the
  * control surface's access rules (token, Host, no framing by other sites).
- * Chromium: see `mock/doors/browser/headless-chromium.ts` (the system's, or the one from npm).
+ * Chromium: see `test/support/headless-chromium.ts` (the system's, or the one from npm).
  * `UPDATE_SCREENSHOT=1` rewrites docs/qa-page.png (shown in the README); otherwise the
  * screenshot goes to a temporary directory.
  */
@@ -15,8 +15,8 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { type BrowserContext, chromium, type Page } from 'playwright-core';
 import { afterAll, beforeAll, expect, test } from 'vitest';
-import { chromiumArgs, chromiumPath } from '../../../doors/browser/headless-chromium.ts';
-import { freePort } from '../../../doors/cli/fake-process.ts';
+import { freePort } from '../../../../test/support/fake-process.ts';
+import { chromiumArgs, chromiumPath } from '../../../../test/support/headless-chromium.ts';
 import { type HttpDoor, listenHttp } from '../../../doors/http/http-server.ts';
 import { createFake, type FakeWithCore } from '../../../fake.ts';
 

@@ -1,0 +1,386 @@
+/**
+ * The fake's behaviour core: one function from a request to an answer, which every door calls.
+ * The HTTP door and `fake.fetch` call it directly; the msw handlers (browser and Node doors) are
+ * a thin adapter over it. It sends the request down one of three pipelines of the same step
+ * type (the interface's under `/v1`, its CORS preflight, the control surface) or answers it
+ * itself when it is none of them. Which steps run, in which order, is written here and nowhere
+ * else.
+ */
+
+import { type Answer, errorAnswer } from '../base/messages/answer.ts';
+import { type BodyBytes, type FakeRequest, pathStart } from '../base/messages/fake-request.ts';
+import { createRedaction, type Redaction } from '../base/messages/redaction.ts';
+import { type KeySecrets, keySecrets } from '../base/quota/plans.ts';
+import type { ResolvedConfig } from '../pipeline/config/config.ts';
+import type { PolicyCommandLine } from '../pipeline/config/policy-command-line.ts';
+import type { ControlRoutes } from '../pipeline/control-route.ts';
+import type { FakeState } from '../pipeline/fake-state.ts';
+import {
+  createContext,
+  type Handler,
+  type Policy,
+  type PolicyState,
+  runPipeline,
+  type Step,
+} from '../pipeline/pipeline.ts';
+import type { BaseControl } from '../steps/control/control.ts';
+import { controlPipeline } from '../steps/control/control-handlers.ts';
+import {
+  type JournalOptions,
+  type JournalPolicy,
+  journalStep,
+} from '../steps/journal/journal-step.ts';
+import { authenticateStep } from '../steps/policies/auth.ts';
+import { banStep } from '../steps/policies/ban-step.ts';
+import { type ClientIds, createClientIds } from '../steps/policies/client-ids.ts';
+import { answerPreflight, corsStep } from '../steps/policies/cors.ts';
+import { errorCodesStep } from '../steps/policies/error-codes-step.ts';
+import { hostStep } from '../steps/policies/host-step.ts';
+import { internalErrorStep } from '../steps/policies/internal-error-step.ts';
+import {
+  callerRateLimitHeaders,
+  rateLimitHeadersStep,
+} from '../steps/policies/rate-limit-headers-step.ts';
+import { rateLimitStep } from '../steps/policies/rate-limit-step.ts';
+import { createRefuse, type Refuse } from '../steps/policies/refusal.ts';
+import { createRequestLog, type RequestLog } from '../steps/policies/request-log.ts';
+import { clientReportStep } from '../steps/qa/client-report/client-report-step.ts';
+import { coverageStep } from '../steps/qa/coverage/coverage-step.ts';
+import { preferStep } from '../steps/qa/forced-answers/prefer-step.ts';
+import { injectedFailureStep } from '../steps/qa/injected-failures/injected-failure-step.ts';
+import { stubHeadersStep } from '../steps/qa/injected-failures/stub-headers-step.ts';
+import { pactStep } from '../steps/qa/pact/pact-step.ts';
+import {
+  answerRoute,
+  createRouteTable,
+  type RouteTable,
+  routeHeadersStep,
+  routingStep,
+} from '../steps/routes/route-table.ts';
+
+/** Longest request target (path and query) answered; longer ones get 414 `uri_too_long`. */
+export const maxUrlLength = 8192;
+
+/** What the steps are built from: the fake's state and the parts several steps share. */
+interface StepParts extends FakeState {
+  /** The keys' secrets and the control token, as they stand. */
+  readonly secrets: KeySecrets;
+  /** The one redaction of every output the steps write (the Pact file, coverage, reports, the log). */
+  readonly redaction: Redaction;
+  readonly refuse: Refuse;
+  readonly clientIds: ClientIds;
+  readonly log: RequestLog;
+  readonly routes: RouteTable;
+  /** The request journal: the preflight and the core's early refusals record into it too. */
+  readonly journal: JournalPolicy;
+}
+
+/** Builds one entry of the pipeline from the shared parts and the policy's own options. */
+type StepFactory = (parts: StepParts, options: never) => Step | Policy;
+
+/** The journal's entry: made with the parts, as three pipelines use it; its options and flag are its own. */
+function journalEntry(parts: StepParts, _options: JournalOptions): JournalPolicy {
+  return parts.journal;
+}
+journalEntry.commandLine = journalStep.commandLine;
+
+/**
+ * The steps every `/v1` request runs through, in order: the first ones see the answer last
+ * (they log it and write the headers every answer carries), the last ones decide first. A new
+ * policy is one entry here: a factory that takes the parts it needs and, if it has settings only
+ * it reads, its own options type, which joins createFake's options (`PolicyOptions`) from here.
+ */
+const apiSteps = [
+  (parts) => parts.log.step('api'),
+  journalEntry,
+  (parts) => routingStep(parts.routes, parts.config.basePath),
+  coverageStep,
+  pactStep,
+  // After CORS and every header step on the way out: a stub's headers are the last word.
+  () => stubHeadersStep,
+  () => corsStep,
+  () => routeHeadersStep,
+  (parts) => rateLimitHeadersStep(parts),
+  (parts) => errorCodesStep(parts.config.errorCodes),
+  () => internalErrorStep('handler'),
+  (parts) => hostStep(parts.config.allowedHosts),
+  (parts) => authenticateStep({ keys: parts.keys, plans: parts.plans, ledger: parts.usage }),
+  clientReportStep,
+  preferStep,
+  injectedFailureStep,
+  banStep,
+  (parts) => rateLimitStep({ ledger: parts.usage, refuse: parts.refuse }),
+] as const satisfies readonly StepFactory[];
+
+type OptionsOf<Factory> = Factory extends (parts: StepParts, options: infer Options) => unknown
+  ? unknown extends Options
+    ? object
+    : Options
+  : object;
+type Intersection<Union> = (Union extends unknown ? (each: Union) => void : never) extends (
+  all: infer All,
+) => void
+  ? All
+  : never;
+
+type ControlOf<Factory> = Factory extends (...args: never[]) => infer Made
+  ? Made extends { readonly control?: infer Control }
+    ? Control extends object
+      ? Control
+      : object
+    : object
+  : object;
+
+/**
+ * What the registered policies bring to `npm start`'s command line (a policy's step declares it
+ * as `step.commandLine`): the CLI's flags and exit files are these, beside its own.
+ */
+export const policyCommandLines: readonly PolicyCommandLine<PolicyControls>[] = apiSteps.flatMap(
+  (factory) =>
+    'commandLine' in factory ? [factory.commandLine as PolicyCommandLine<PolicyControls>] : [],
+);
+
+/** The options the registered policies declare for themselves (e.g. the ban's `ban`). */
+export type PolicyOptions = Intersection<OptionsOf<(typeof apiSteps)[number]>>;
+
+/** What the registered policies add to the control surface (forced answers, chaos, the client report). */
+export type PolicyControls = Intersection<ControlOf<(typeof apiSteps)[number]>>;
+
+/** The interface's pipeline of one fake: its steps, and what its policies give the control surface. */
+export interface ApiPipeline {
+  readonly steps: readonly Step[];
+  readonly log: RequestLog;
+  readonly journal: Pick<JournalPolicy, 'step' | 'record'>;
+  /** Every policy's control functions, in one object. */
+  readonly control: PolicyControls;
+  /** Puts every policy's own state back as the fake started (a control reset). */
+  reset(): void;
+  /** What the policies add to the control surface's summary. */
+  describe(): Record<string, unknown>;
+  /** The policies' own states, for a session that leaves the fake and comes back (session.ts). */
+  readonly states: readonly PolicyState[];
+  /** The control routes the policies bring, over their parts of the control surface. */
+  readonly routes: ControlRoutes<PolicyControls>;
+}
+
+/** Builds the interface's pipeline over one fake's state; a bad policy option throws a ConfigError. */
+export function createApiPipeline(state: FakeState, options: PolicyOptions): ApiPipeline {
+  const { config, keys } = state;
+  const token = typeof config.controlAccess === 'object' ? [config.controlAccess.token] : [];
+  const secrets = keySecrets(keys, token);
+  // Every secret the fake ever held: a key a reset removed may still stand in kept coverage.
+  const redaction = createRedaction({ secrets, remember: true });
+  const clientIds = createClientIds(secrets, redaction);
+  const shared = {
+    ...state,
+    secrets,
+    redaction,
+    refuse: createRefuse(config.retryAfterFormat),
+    clientIds,
+    log: createRequestLog({ onExchange: config.onExchange, redaction, clientIds }),
+    routes: createRouteTable({ store: state.store, clock: state.clock, config }),
+  };
+  const parts: StepParts = { ...shared, journal: journalStep(shared, options) };
+  const entries = apiSteps.map((factory) =>
+    (factory as (parts: StepParts, options: PolicyOptions) => Step | Policy)(parts, options),
+  );
+  const policies = entries.filter((entry): entry is Policy => 'step' in entry);
+  return {
+    steps: entries.map((entry) => ('step' in entry ? entry.step : entry)),
+    log: parts.log,
+    journal: parts.journal,
+    control: Object.assign({}, ...policies.map((policy) => policy.control)) as PolicyControls,
+    reset: () => {
+      for (const policy of policies) policy.reset();
+    },
+    describe: () => Object.assign({}, ...policies.map((policy) => policy.describe?.())),
+    states: policies.flatMap((policy) => (policy.state === undefined ? [] : [policy.state])),
+    // Each policy's routes take its own control, a part of PolicyControls.
+    routes: Object.assign(
+      {},
+      ...policies.map((policy) => policy.routes),
+    ) as ControlRoutes<PolicyControls>,
+  };
+}
+
+/** The behaviour of one fake, for the doors. */
+export interface Behaviour {
+  /** Answers one request; never throws (a bug in the fake answers 500 `internal_error`). */
+  answer(request: FakeRequest): Promise<Answer>;
+  /** Whether an absolute URL is the fake's: one of its origins, under `/v1` or the control prefix. */
+  owns(url: string): boolean;
+  /**
+   * The X-RateLimit-* headers for answers a door writes itself (parser refusals, an oversized
+   * body): the caller's window, nothing spent, when `authorization` (the request's
+   * Authorization header, if any) names a valid key; else the anonymous limits.
+   */
+  rateLimitHeaders(authorization: string | null): Record<string, string>;
+  /**
+   * Records an answer a door gave itself, before the core saw the request (the HTTP door's 413
+   * for a body over the cap, its 400 for a missing Host): the request log and the journal show
+   * it as refused early. `started` is `performance.now()` when the request arrived.
+   */
+  refusedByDoor(request: FakeRequest, answer: Answer, started: number, body: BodyBytes): void;
+}
+
+/**
+ * Most request URLs a fake keeps parsed (past it the cache starts again empty), and the longest
+ * kept: a long URL is rare and parsed each time, so the cache holds at most about 256 KiB of
+ * URL text, where 8 KiB targets would hold 2 MiB.
+ */
+const urlCache = { entries: 256, longest: 1024 } as const;
+
+/**
+ * Parses request URLs, keeping the parsed `URL` of each text: an app sends the same few URLs
+ * again and again, and a WHATWG parse (with its query's, which `URL` keeps with it) cost more
+ * than any step of a request. Requests with one text share one `URL`, which no step changes
+ * (a step reads `context.url`, never writes it). Bounded: a client sending ever new URLs empties
+ * the cache every `urlCache.entries` of them.
+ */
+function createUrlCache(): (text: string) => URL {
+  const parsed = new Map<string, URL>();
+  return (text) => {
+    if (text.length > urlCache.longest) return new URL(text);
+    let url = parsed.get(text);
+    if (url === undefined) {
+      url = new URL(text);
+      if (parsed.size >= urlCache.entries) parsed.clear();
+      parsed.set(text, url);
+    }
+    return url;
+  };
+}
+
+/** Whether `path` (with any query) is `prefix` itself or below it. */
+function isUnder(path: string, prefix: string): boolean {
+  if (!path.startsWith(prefix)) return false;
+  const next = path.charCodeAt(prefix.length);
+  // End of the path, '/', '?' or '#'.
+  return Number.isNaN(next) || next === 47 || next === 63 || next === 35;
+}
+
+/**
+ * Whether an absolute URL is a fake's with this configuration: one of its origins, under `/v1` or
+ * the control prefix. A door that answers for a fake elsewhere (another tab) asks it without one.
+ */
+export function ownsUrl(
+  config: Pick<ResolvedConfig, 'origins' | 'basePath' | 'controlPrefix'>,
+  url: string,
+): boolean {
+  for (const origin of config.origins) {
+    if (!url.startsWith(origin)) continue;
+    const path = url.slice(origin.length);
+    if (isUnder(path, config.basePath) || path.startsWith(`${config.controlPrefix}/`)) return true;
+  }
+  return false;
+}
+
+/** Creates the behaviour core over one fake's state, its interface pipeline and control surface. */
+export function createBehaviour(
+  state: FakeState,
+  api: ApiPipeline,
+  control: BaseControl & PolicyControls,
+): Behaviour {
+  const { config, clock } = state;
+  const { log, journal } = api;
+  const rateLimitHeaders = (authorization: string | null) =>
+    callerRateLimitHeaders(state, authorization, clock.now());
+  // Preflights carry no credentials, so they are answered before authentication.
+  const preflightSteps: readonly Step[] = [
+    log.step('api'),
+    journal.step,
+    rateLimitHeadersStep(state),
+    hostStep(config.allowedHosts),
+  ];
+  const controlSurface = controlPipeline(control, api.routes, config);
+  const controlSteps: readonly Step[] = [log.step('control'), ...controlSurface.steps];
+
+  const parsedUrl = createUrlCache();
+
+  /** The caller's X-RateLimit-* headers, for the answers given before any pipeline. */
+  const callersHeaders = (request: FakeRequest) =>
+    rateLimitHeaders(request.header('authorization'));
+
+  /** Answers a request the fake gives before any pipeline, and logs it. */
+  const refuseEarly = (
+    request: FakeRequest,
+    url: URL | undefined,
+    answer: Answer,
+    started: number,
+    body?: BodyBytes,
+  ) => {
+    log.record(request, url, answer, started);
+    journal.record(request, url, answer, started, body);
+    return answer;
+  };
+
+  /**
+   * Answers through the pipeline the URL asks for, or refuses before any. Not `async`: an async
+   * function returning the pipeline's promise wraps it in a promise of its own, which takes two
+   * more microtask turns and a promise a request to adopt it.
+   */
+  function answer(request: FakeRequest): Promise<Answer> {
+    try {
+      const answered = pipelineAnswer(request);
+      return answered instanceof Promise ? answered : Promise.resolve(answered);
+    } catch (error) {
+      return Promise.reject(error);
+    }
+  }
+
+  function pipelineAnswer(request: FakeRequest): Answer | Promise<Answer> {
+    const started = performance.now();
+    const start = pathStart(request.url);
+    if (request.url.length - start > maxUrlLength) {
+      const message = `The request target must be at most ${maxUrlLength} characters; got ${request.url.length - start}.`;
+      return refuseEarly(
+        request,
+        undefined,
+        errorAnswer('uri_too_long', message, callersHeaders(request)),
+        started,
+      );
+    }
+    let url: URL;
+    try {
+      url = parsedUrl(request.url);
+    } catch {
+      const refused = errorAnswer(
+        'bad_request',
+        'The request URL could not be parsed.',
+        callersHeaders(request),
+      );
+      return refuseEarly(request, undefined, refused, started);
+    }
+    const path = url.pathname;
+    const context = createContext(request, url, clock.now());
+    if (isUnder(path, config.basePath)) {
+      const [steps, handler]: [readonly Step[], Handler] =
+        request.method === 'OPTIONS' ? [preflightSteps, answerPreflight] : [api.steps, answerRoute];
+      return runPipeline(steps, handler, context);
+    }
+    if (path.startsWith(`${config.controlPrefix}/`))
+      return runPipeline(controlSteps, controlSurface.handler, context);
+    const message = `No endpoint at ${path.slice(0, 200)}; the API lives under ${config.basePath}.`;
+    return refuseEarly(
+      request,
+      url,
+      errorAnswer('route_not_found', message, callersHeaders(request)),
+      started,
+    );
+  }
+
+  return {
+    answer,
+    owns: (url) => ownsUrl(config, url),
+    rateLimitHeaders,
+    refusedByDoor: (request, answer, started, body) => {
+      let url: URL | undefined;
+      try {
+        url = new URL(request.url);
+      } catch {
+        // Shown as its text, as the core's own early refusals of an unparsable target are.
+      }
+      refuseEarly(request, url, answer, started, body);
+    },
+  };
+}

@@ -1,0 +1,68 @@
+/**
+ * The test helper: fails a user's suite, with a readable list, when the app's tests never
+ * exercised parts of the interface they were required to (a 401, a 429 with Retry-After, the
+ * ban, a 404 from the deprecated endpoint, a 400 on create). Throws a plain Error subclass, so it
+ * works under any test runner.
+ */
+
+import { assertSupportedRuntime } from '../../../base/runtime/supported-runtime.ts';
+import {
+  type CoverageItemRecord,
+  type CoverageRecord,
+  coverageItems,
+} from './interface-coverage.ts';
+
+/** Which items must have been exercised. */
+export interface InterfaceCoverageOptions {
+  /**
+   * Item ids (`getPet 404`, `limits.ban`; the list: openapi/interface.md, Coverage items) or
+   * `'all'`. Default `'all'`.
+   */
+  readonly require?: readonly string[] | 'all';
+}
+
+/** The error `expectInterfaceCoverage` throws; `missing` holds the items never exercised. */
+export class InterfaceCoverageError extends Error {
+  override readonly name = 'InterfaceCoverageError';
+  /** The required items no request exercised. */
+  readonly missing: readonly CoverageItemRecord[];
+
+  constructor(message: string, missing: readonly CoverageItemRecord[]) {
+    super(message);
+    this.missing = missing;
+  }
+}
+
+/**
+ * Throws an InterfaceCoverageError listing every required item no request exercised; returns the
+ * coverage record when all were. Takes a fake (its coverage so far) or a coverage record (a
+ * suite's, from mergeCoverage). An id that names no item throws too, with the valid ids.
+ * @example expectInterfaceCoverage(fake, { require: ['listPets 401', 'limits.retryAfter', 'getPet 404'] });
+ */
+export function expectInterfaceCoverage(
+  subject: { readonly control: { coverage(): CoverageRecord } } | CoverageRecord,
+  options: InterfaceCoverageOptions = {},
+): CoverageRecord {
+  assertSupportedRuntime('expectInterfaceCoverage');
+  const record = 'control' in subject ? subject.control.coverage() : subject;
+  const ids = coverageItems.map((item) => item.id);
+  const required =
+    options.require === undefined || options.require === 'all' ? ids : options.require;
+  const unknown = required.filter((id) => !ids.includes(id));
+  if (unknown.length > 0)
+    throw new InterfaceCoverageError(
+      `petstore-fake: expectInterfaceCoverage: unknown item(s) ${unknown.map((id) => JSON.stringify(id)).join(', ')}; the items are: ${ids.join(', ')}`,
+      [],
+    );
+  const missing = record.items.filter(
+    (item) => required.includes(item.id) && item.status !== 'exercised',
+  );
+  if (missing.length > 0)
+    throw new InterfaceCoverageError(
+      `petstore-fake: the tests never exercised ${missing.length} of the ${required.length} required interface item(s) (${record.summary.exchanges} request${record.summary.exchanges === 1 ? '' : 's'} seen):\n${missing
+        .map((item) => `  - ${item.id}: ${item.title} (${item.source})`)
+        .join('\n')}`,
+      missing,
+    );
+  return record;
+}

@@ -1,0 +1,457 @@
+/**
+ * The injected-failure step of the pipeline: answers QA asked for instead of the operation's,
+ * either stubbed whole through the control surface (stubbed-answers.ts: any status, body and
+ * headers, a delay or a dropped connection, for one key, client or query), forced ("the next 3
+ * listPets are 503", forced-responses.ts) or drawn by seeded chaos (chaos.ts), which may also
+ * hold any answer back. Both are marked
+ * (the answer's `injected` field, and `drop` for a dropped connection), written by the one refusal helper, and never count against the key's quota.
+ *
+ * Latency counts on the fake's clock: while the clock ticks in real time the answer is held back
+ * with a timer captured when this module loaded (so test frameworks' fake timers cannot stall
+ * it); while the clock is frozen, no timer runs at all: the frozen clock is moved forward by the
+ * latency and the answer leaves at once.
+ */
+
+import type { ControllableClock } from '../../../base/clock/clock.ts';
+import { ConfigError } from '../../../base/config-error.ts';
+import { isCount, isJsonObject, stringifyJson } from '../../../base/contract/lossless-json.ts';
+import type { OperationId } from '../../../base/contract/types.ts';
+import { type Answer, errorAnswer } from '../../../base/messages/answer.ts';
+import { type ErrorCode, errorTemplates } from '../../../base/messages/errors.ts';
+import { peekRateLimit } from '../../../base/quota/rate-limit.ts';
+import type { PolicyCommandLine } from '../../../pipeline/config/policy-command-line.ts';
+import { ControlInputError } from '../../../pipeline/control-input-error.ts';
+import { bodyOf, type ControlRoutes } from '../../../pipeline/control-route.ts';
+import { type Context, createSlot, type Policy } from '../../../pipeline/pipeline.ts';
+import { SessionStateError } from '../../../pipeline/session.ts';
+import { callerSlot, invalidTokenChallenge } from '../../policies/auth.ts';
+import type { ClientIds } from '../../policies/client-ids.ts';
+import { rateLimitSlot } from '../../policies/rate-limit-headers-step.ts';
+import type { Refuse } from '../../policies/refusal.ts';
+import { routeSlot } from '../../routes/route.ts';
+import {
+  createForcedResponses,
+  type ForcedRule,
+  forceableStatuses,
+} from '../forced-answers/forced-responses.ts';
+import { rulesBroken } from '../forced-answers/stub-breaks.ts';
+import {
+  checkStub,
+  createStubbedAnswers,
+  type StubAnswer,
+  type StubInput,
+  type StubRule,
+} from '../forced-answers/stubbed-answers.ts';
+import { type ChaosDecision, createChaos } from './chaos.ts';
+import { type ChaosSettings, type ChaosStatus, checkChaosSettings } from './chaos-settings.ts';
+
+/**
+ * The answer a stub gave this request, for the step that adds and removes its headers once every
+ * other step has written its own (stub-headers-step.ts).
+ */
+export const stubSlot = createSlot<StubAnswer>('the stubbed answer');
+
+/** `force`: a status for the next answers of an operation, or a whole answer stubbed. */
+interface Force {
+  /** Forces the next `count` responses of an operation to an error status. */
+  (
+    operationId: OperationId,
+    status: number,
+    count?: number,
+    retryAfterSeconds?: number | null,
+  ): ForcedRule;
+  /** Stubs a whole answer for the matching requests (see docs/qa.md: stubs). */
+  (stub: StubInput): StubRule;
+}
+
+/** `force` in another tab (the browser door's `fake.control`): each form returns a promise. */
+export interface RemoteForce {
+  (
+    operationId: OperationId,
+    status: number,
+    count?: number,
+    retryAfterSeconds?: number | null,
+  ): Promise<ForcedRule>;
+  (stub: StubInput): Promise<StubRule>;
+}
+
+const chaosCodes: Record<ChaosStatus, ErrorCode> = {
+  '429': 'rate_limited',
+  '500': 'internal_error',
+  '502': 'bad_gateway',
+  '503': 'service_unavailable',
+  '504': 'gateway_timeout',
+};
+
+/** The most draws a saved chaos stream may have made (two a request): replaying them is quick. */
+const maxDraws = 100_000_000;
+
+// Captured at load: `vi.useFakeTimers()` and the like replace the global later, and a timer they
+// own would never fire unless the test advanced it.
+const realSetTimeout = globalThis.setTimeout;
+
+/** Holds an answer back `ms` on the fake's clock: a real wait, or a frozen clock moved forward. */
+async function hold(clock: ControllableClock, ms: number): Promise<void> {
+  if (ms <= 0) return;
+  if (clock.frozen) {
+    // At the end of the clock's range the answer simply leaves without moving it.
+    if (clock.now() + ms <= Date.UTC(9999, 11, 31, 23, 59, 59, 999)) clock.advance(ms);
+    return;
+  }
+  await new Promise((resolve) => realSetTimeout(resolve, ms));
+}
+
+/** The injected failures' own options, which join createFake's through the registration. */
+export interface InjectedFailureOptions {
+  /** Seeded chaos to start with (and to reset to): see the README's QA section. Default: none. */
+  readonly chaos?: ChaosSettings;
+}
+
+/** What the control surface can do with injected failures (part of `fake.control`). */
+export interface InjectedFailureControl {
+  /**
+   * Forces the next `count` responses of an operation to an error status (positional form), or
+   * stubs a whole answer (`force({ operationId, keyId?, clientId?, query?, count?, answer })`).
+   */
+  force: Force;
+  /** The forced rules still pending, by operation. */
+  forced(): Partial<Record<OperationId, ForcedRule>>;
+  /** The stubs kept, the one that answers first first, each with the rules it breaks. */
+  stubs(): StubRule[];
+  /** Drops every forced rule and every stub. */
+  clearForced(): void;
+  /** The chaos settings in force, or `null` for none. */
+  chaos(): ChaosSettings | null;
+  /** Replaces the chaos settings (checked whole: bad settings throw and change nothing); streams restart from the seed. */
+  setChaos(settings: unknown): ChaosSettings;
+  /** Turns chaos off. */
+  clearChaos(): void;
+}
+
+/** What the step is built from: the fake's clock, the refusal writer and who sent a request. */
+interface InjectedFailureParts {
+  readonly clock: ControllableClock;
+  readonly refuse: Refuse;
+  readonly clientIds: ClientIds;
+}
+
+function controlFail(problem: string): never {
+  throw new ControlInputError(problem);
+}
+
+/** A stub checked and kept, with the rules its answer breaks. */
+function addStub(stubs: ReturnType<typeof createStubbedAnswers>, input: unknown): StubRule {
+  const stub = checkStub(input, controlFail);
+  return stubs.add(stub, rulesBroken(stub.operationId, stub.answer));
+}
+
+/**
+ * The pipeline step, after authentication and before the ban: a forced answer queued for the
+ * operation wins; else chaos draws the request's fate from its stream. A forced 429 or 503 says
+ * when to retry in the fake's Retry-After format (`0` included; a 503 whose rule says `null`
+ * sends none); chaos latency holds back whatever answer the request gets.
+ */
+export function injectedFailureStep(
+  { clock, refuse, clientIds }: InjectedFailureParts,
+  options: InjectedFailureOptions,
+): Policy<InjectedFailureControl> {
+  const initialChaos =
+    options.chaos === undefined
+      ? null
+      : checkChaosSettings(options.chaos, (problem) => {
+          throw new ConfigError('chaos', problem.replace(/^chaos\.?\s*/, ''));
+        });
+  const forced = createForcedResponses();
+  const stubs = createStubbedAnswers(controlFail);
+  const chaos = createChaos(initialChaos);
+
+  /**
+   * A stub's answer: its status and body as given, no quota spent (the caller's window as it
+   * stands), marked `stubbed` with the rules it breaks; its headers are applied on the way out.
+   */
+  const stubbedAnswer = async (context: Context, rule: StubRule): Promise<Answer> => {
+    const { usage, limits } = context.need(callerSlot);
+    context.set(rateLimitSlot, peekRateLimit(usage, limits, context.now));
+    context.set(stubSlot, rule.answer);
+    const { answer: stub, breaks } = rule;
+    const body = stub.rawBody ?? (stub.body === undefined ? undefined : stringifyJson(stub.body));
+    const answer: Answer = {
+      // A dropped connection's status is never sent; the log shows it as chaos's drop does.
+      status: stub.status ?? 503,
+      headers: body === undefined ? {} : { 'Content-Type': 'application/json' },
+      body,
+      injected: 'stubbed',
+      breaks,
+      ...(stub.drop === true ? { drop: true } : {}),
+    };
+    await hold(clock, stub.delayMs ?? 0);
+    return answer;
+  };
+
+  const forcedAnswer = (context: Context, rule: ForcedRule): Answer => {
+    const { usage, limits } = context.need(callerSlot);
+    const { now } = context;
+    const peek = peekRateLimit(usage, limits, now);
+    const code = forceableStatuses[rule.status];
+    const retries = (rule.status === 429 || rule.status === 503) && rule.retryAfterSeconds !== null;
+    return {
+      ...refuse(context, code, {
+        rateLimit: rule.status === 429 ? { ...peek, remaining: 0 } : peek,
+        message: `${errorTemplates[code].message} (forced by the control surface)`,
+        ...(retries
+          ? { retryAtMs: now + (rule.retryAfterSeconds ?? 0) * 1000, minWaitSeconds: 0 }
+          : {}),
+        ...(rule.status === 401 ? { headers: { 'WWW-Authenticate': invalidTokenChallenge } } : {}),
+      }),
+      injected: 'forced',
+    };
+  };
+
+  const chaosAnswer = (context: Context, decision: ChaosDecision, seed: number): Answer => {
+    if (decision.outcome === 'pass') throw new Error('petstore-fake: no chaos answer for "pass"');
+    const { now } = context;
+    const { usage, limits } = context.need(callerSlot);
+    const peek = peekRateLimit(usage, limits, now);
+    if (decision.outcome === 'drop') {
+      context.set(rateLimitSlot, peek);
+      // No error code, so nothing downstream renames it: the doors never send it anyway.
+      const { errorCode: _unsent, ...dropped } = errorAnswer(
+        'service_unavailable',
+        `Connection dropped (chaos, seed ${seed}).`,
+      );
+      return { ...dropped, injected: 'chaos', drop: true };
+    }
+    const code = chaosCodes[decision.outcome];
+    const retries = decision.outcome === '429' || decision.outcome === '503';
+    const message = errorTemplates[code].message.replace(' (forced).', '.');
+    return {
+      ...refuse(context, code, {
+        rateLimit: decision.outcome === '429' ? { ...peek, remaining: 0 } : peek,
+        message: `${message} (chaos, seed ${seed})`,
+        ...(retries
+          ? { retryAtMs: now + decision.retryAfterSeconds * 1000, minWaitSeconds: 0 }
+          : {}),
+      }),
+      injected: 'chaos',
+    };
+  };
+
+  /** Answers a request chaos picked: its chaos answer or the real one, then the latency. */
+  const spoil = async (
+    context: Context,
+    next: () => Promise<Answer>,
+    decision: ChaosDecision,
+    seed: number,
+  ): Promise<Answer> => {
+    // next() runs synchronously up to the rate limit's decision: the latency comes after it.
+    const answer =
+      decision.outcome === 'pass' ? await next() : chaosAnswer(context, decision, seed);
+    await hold(clock, decision.latencyMs);
+    return answer;
+  };
+
+  const step: Policy['step'] = (context, next) => {
+    const { operationId } = context.need(routeSlot).route;
+    if (operationId === undefined) return next();
+    if (stubs.size() > 0) {
+      const stub = stubs.take(operationId, {
+        keyId: context.need(callerSlot).key.id,
+        clientId: () => clientIds(context),
+        query: context.url.searchParams,
+      });
+      if (stub !== undefined) return stubbedAnswer(context, stub);
+    }
+    const rule = forced.take(operationId);
+    if (rule !== undefined) return forcedAnswer(context, rule);
+    const settings = chaos.settings();
+    // Without chaos the step adds no promise of its own to the request.
+    if (settings === null) return next();
+    const decision = chaos.decide(operationId, context.need(callerSlot).key.id);
+    if (decision === undefined) return next();
+    return spoil(context, next, decision, settings.seed);
+  };
+  const reset = () => {
+    forced.clear();
+    stubs.clear();
+    chaos.set(initialChaos);
+  };
+  const force = ((
+    first: OperationId | StubInput,
+    status?: number,
+    count?: number,
+    retryAfterSeconds?: number | null,
+  ) =>
+    typeof first === 'object' && first !== null
+      ? addStub(stubs, first)
+      : forced.force(first, status as number, count as number, retryAfterSeconds)) as Force;
+  const control: InjectedFailureControl = {
+    force,
+    forced: () => forced.list(),
+    stubs: () => stubs.list(),
+    clearForced: () => {
+      forced.clear();
+      stubs.clear();
+    },
+    chaos: () => chaos.settings(),
+    setChaos(settings) {
+      const checked = checkChaosSettings(settings, (message) => {
+        throw new ControlInputError(message);
+      });
+      chaos.set(checked);
+      return checked;
+    },
+    clearChaos: () => chaos.set(null),
+  };
+  return {
+    step,
+    reset,
+    control,
+    routes: injectedFailureRoutes,
+    describe: () => ({ forced: forced.list(), stubs: stubs.list(), chaos: chaos.settings() }),
+    state: {
+      name: 'injectedFailures',
+      save: () => ({
+        forced: forced.list(),
+        stubs: stubs.list(),
+        chaos: chaos.settings(),
+        draws: chaos.draws(),
+      }),
+      load(saved) {
+        if (saved === undefined) return reset;
+        if (!isJsonObject(saved) || !isJsonObject(saved.forced) || !isJsonObject(saved.draws))
+          throw new SessionStateError('is not {"forced": {...}, "chaos": ..., "draws": {...}}');
+        const { forced: savedForced, chaos: savedChaos, draws, stubs: savedStubs = [] } = saved;
+        const keptStubs = savedStubsOf(savedStubs);
+        // The control surface's own checks, into a queue of their own until every rule passes.
+        const rules = createForcedResponses();
+        for (const [operationId, rule] of Object.entries(savedForced)) {
+          const { status, remaining, retryAfterSeconds } = (isJsonObject(rule) ? rule : {}) as {
+            status: number;
+            remaining: number;
+            retryAfterSeconds: number | null;
+          };
+          try {
+            rules.force(operationId as OperationId, status, remaining, retryAfterSeconds);
+          } catch (error) {
+            if (error instanceof ControlInputError)
+              throw new SessionStateError(`forced rule: ${error.message}`);
+            throw error;
+          }
+        }
+        const settings =
+          savedChaos === null
+            ? null
+            : checkChaosSettings(savedChaos, (problem) => {
+                throw new SessionStateError(problem);
+              });
+        for (const count of Object.values(draws)) {
+          if (!isCount(count) || count > maxDraws)
+            throw new SessionStateError(`chaos draws must be whole numbers up to ${maxDraws}`);
+        }
+        return () => {
+          forced.replace(rules.list());
+          stubs.replace(keptStubs);
+          chaos.resume(settings, draws as Record<string, number>);
+        };
+      },
+    },
+  };
+}
+
+/** Saved stubs, checked as the control surface checks them (a session from another tab or file). */
+function savedStubsOf(saved: unknown): StubRule[] {
+  const fail = (problem: string): never => {
+    throw new SessionStateError(`stub: ${problem}`);
+  };
+  if (!Array.isArray(saved) || saved.length > 100) fail('stubs must be a list of at most 100');
+  return (saved as unknown[]).map((each) => {
+    if (!isJsonObject(each)) return fail('is not an object');
+    const { id, remaining, breaks: _judgedAgain, ...input } = each;
+    if (typeof id !== 'string' || !/^stub-\d{1,9}$/.test(id))
+      fail(`id must be stub-<n>, got ${String(id)}`);
+    if (remaining !== null && (!isCount(remaining) || remaining < 1 || remaining > 1_000_000))
+      fail('remaining must be an integer from 1 to 1000000, or null');
+    const stub = checkStub(input, fail);
+    return {
+      ...stub,
+      id: id as string,
+      remaining: remaining as number | null,
+      breaks: rulesBroken(stub.operationId, stub.answer),
+    };
+  });
+}
+
+/** The fields of `POST /__control/force`: the positional form's, and a stub's. */
+const forceFields = [
+  'operationId',
+  'status',
+  'count',
+  'retryAfterSeconds',
+  'keyId',
+  'clientId',
+  'query',
+  'answer',
+];
+
+const injectedFailureRoutes: ControlRoutes<InjectedFailureControl> = {
+  'GET force': async (control) => ({ body: control.forced() }),
+  'GET stubs': async (control) => ({ body: control.stubs() }),
+  'POST force': async (control, request) => {
+    const body = await bodyOf(request, forceFields);
+    if (body.answer !== undefined) {
+      const stub = control.force(body as unknown as StubInput);
+      return {
+        body: stub,
+        action: `stub ${stub.operationId} ${stub.answer.drop === true ? 'drop' : String(stub.answer.status)} ${stub.remaining === null ? 'until cleared' : `x${stub.remaining}`}${stub.breaks.length > 0 ? ` (breaks ${stub.breaks.length} rule(s))` : ''}`,
+      };
+    }
+    const stubOnly = ['keyId', 'clientId', 'query'].filter((field) => body[field] !== undefined);
+    if (stubOnly.length > 0)
+      throw new ControlInputError(
+        `${stubOnly.join(', ')} match a stub: send them with answer ({"operationId", "answer": {"status", ...}}), or leave them out for the positional form`,
+      );
+    const { operationId, status, count = 1, retryAfterSeconds } = body;
+    const rule = control.force(
+      operationId as OperationId,
+      status as number,
+      count as number,
+      retryAfterSeconds as number | null | undefined,
+    );
+    return {
+      body: rule,
+      action: `force ${String(operationId)} ${rule.status} x${rule.remaining}`,
+    };
+  },
+  'DELETE force': async (control) => {
+    control.clearForced();
+    return { body: control.forced(), action: 'forced responses and stubs cleared' };
+  },
+  'GET chaos': async (control) => ({ body: control.chaos() }),
+  'POST chaos': async (control, request) => {
+    const settings = control.setChaos(await bodyOf(request, ['seed', 'rules']));
+    return {
+      body: settings,
+      action: `chaos seed ${settings.seed}, ${settings.rules.length} rule(s)`,
+    };
+  },
+  'DELETE chaos': async (control) => {
+    control.clearChaos();
+    return { body: null, action: 'chaos off' };
+  },
+};
+
+/** `npm start --chaos <json|file>`. */
+injectedFailureStep.commandLine = {
+  flags: [
+    {
+      name: 'chaos',
+      value: '<json|file>',
+      help: [
+        'seeded chaos: shares of 429 and 5xx answers, dropped connections and',
+        'latency, per operation and key (README: QA, chaos)',
+      ],
+      option: 'chaos',
+      reads: 'json-or-file',
+    },
+  ],
+} satisfies PolicyCommandLine;

@@ -1,0 +1,584 @@
+/**
+ * The Pact recorder: the interactions a consumer's requests really made with the fake, written
+ * as a Pact V4 file. One interaction per operation, status, request shape (method, path
+ * template, query keys, header names, body keys) and provider state; the API key is never
+ * written (a placeholder, a regex rule and a ProviderState generator that takes the key from the
+ * state's setup), and the file passes through the fake's one redaction where it is written;
+ * bodies carry matching rules derived from the OpenAPI document; each interaction names the state
+ * the fake was in (see pact-provider-states.ts); its body paths are ones the Pact tools load
+ * (pact-path.ts) and its text is well-formed Unicode (well-formed-json.ts). Answers QA injected (forced, chaos) and the
+ * fake's own 5xx are not recorded: no provider owes them.
+ *
+ * Its memory is bounded in bytes whatever clients send: a body is kept whole only while it is
+ * small (a larger one as its shape: its first fields, items and characters), the recording holds
+ * at most `maxPactBytes` of interactions, and requests without a valid key, which any web page
+ * can send, keep no body, make no shape of one, and fill at most `maxAnonymousInteractions`.
+ */
+
+import {
+  isCount,
+  isJsonObject,
+  parseJson,
+  stringifyJson,
+} from '../../../base/contract/lossless-json.ts';
+import type { OperationId } from '../../../base/contract/types.ts';
+import type { Answer } from '../../../base/messages/answer.ts';
+import type { BodyBytes } from '../../../base/messages/fake-request.ts';
+import { credentialPlaceholders, type Redaction } from '../../../base/messages/redaction.ts';
+import type { PolicyCommandLine } from '../../../pipeline/config/policy-command-line.ts';
+import { ControlInputError } from '../../../pipeline/control-input-error.ts';
+import { bodyOf, type ControlRoutes } from '../../../pipeline/control-route.ts';
+import type { Context, Policy } from '../../../pipeline/pipeline.ts';
+import { SessionStateError } from '../../../pipeline/session.ts';
+import { callerSlot } from '../../policies/auth.ts';
+import { requestJsonSlot } from '../../routes/request-body.ts';
+import { routeSlot } from '../../routes/route.ts';
+import {
+  type PactRules,
+  requestBodyRules,
+  responseBodyRules,
+  responseHeaderRules,
+} from './pact-matching-rules.ts';
+import {
+  applyProviderState,
+  bannedState,
+  keyState,
+  listState,
+  type ProviderState,
+  type ProviderStateParts,
+  type ProviderStateRequest,
+  petExistsState,
+  petMissingState,
+  spentState,
+} from './pact-provider-states.ts';
+import { createShapeNamer, type ReadJson, templateOf } from './pact-shape.ts';
+import { wellFormedJson } from './well-formed-json.ts';
+
+/**
+ * What the recorder reads: what provider states change, the largest body the fake reads, and the
+ * redaction the file passes through.
+ */
+interface PactParts extends ProviderStateParts {
+  readonly config: {
+    readonly maxBodyBytes: number;
+    readonly basePath: string;
+    readonly maxNameLength: number;
+  };
+  readonly redaction: Redaction;
+}
+
+/** Names a pact's two sides. */
+export interface PactNames {
+  readonly consumer?: string;
+  readonly provider?: string;
+}
+
+/** A Pact V4 body. */
+interface PactBody {
+  readonly content: unknown;
+  readonly contentType: string;
+  readonly contentTypeHint: 'TEXT';
+  readonly encoded: false;
+}
+
+/** One Pact V4 `Synchronous/HTTP` interaction. */
+export interface PactInteraction {
+  readonly type: 'Synchronous/HTTP';
+  /** The same for the same request shape, answer and state in every run (merge pacts by it). */
+  readonly key: string;
+  readonly description: string;
+  readonly providerStates: readonly ProviderState[];
+  readonly pending: false;
+  readonly request: {
+    readonly method: string;
+    readonly path: string;
+    readonly query?: Record<string, string[]>;
+    readonly headers?: Record<string, string[]>;
+    readonly body?: PactBody;
+    readonly matchingRules?: Record<string, PactRules>;
+    readonly generators?: Record<string, Record<string, unknown>>;
+  };
+  readonly response: {
+    readonly status: number;
+    readonly headers: Record<string, string[]>;
+    readonly body?: PactBody;
+    readonly matchingRules: Record<string, PactRules>;
+  };
+}
+
+/** A Pact V4 file. */
+export interface PactFile {
+  readonly consumer: { readonly name: string };
+  readonly provider: { readonly name: string };
+  readonly interactions: readonly PactInteraction[];
+  readonly metadata: Record<string, unknown>;
+}
+
+/** What the Pact recorder adds to the control surface (part of `fake.control`). */
+export interface PactControl {
+  /** The interactions recorded since the start or the last reset, as a Pact V4 file. */
+  pact(names?: PactNames): PactFile;
+  /** Puts the fake in a recorded provider state (what a Pact verifier's state-change call does). */
+  providerState(request: ProviderStateRequest): Promise<Record<string, unknown>>;
+}
+
+/** Most interactions kept: past it new shapes are counted, not kept (memory stays bounded). */
+const maxInteractions = 1000;
+/** Most bytes of interactions (as JSON text) kept; past it new shapes are counted, not kept. */
+export const maxPactBytes = 8 * 1024 * 1024;
+/** Most interactions of requests without a valid key: a page's `no-cors` traffic fills no more. */
+export const maxAnonymousInteractions = 50;
+/** A body whose JSON text is longer is kept as its shape (see `shapeOf`). */
+const maxBodyChars = 16 * 1024;
+/** What the Authorization header is written as: a key of the right form that no fake holds. */
+export const redactedAuthorization = credentialPlaceholders.knownKey;
+
+/**
+ * Response headers a pact states besides the document's for the answer. Not Deprecation or
+ * Sunset: the document does not declare them as headers, and a pact must stay within it
+ * (PactFlow's bi-directional check refuses a header the document lacks).
+ */
+const statedHeaders = ['Content-Type', 'WWW-Authenticate'];
+
+const nameProblem = (name: unknown) =>
+  typeof name !== 'string' || name.trim() === '' || name.length > 200;
+
+function jsonOf(text: string | undefined): ReadJson {
+  if (text === undefined || text === '') return { ok: false };
+  try {
+    return { ok: true, value: parseJson(text) };
+  } catch {
+    return { ok: false };
+  }
+}
+
+/**
+ * A short stable key for an interaction's shape (FNV-1a, 64 bits): the same requests give the
+ * same key in every run, so pacts gathered across control resets merge by it.
+ */
+function shapeKey(shape: string): string {
+  let hash = 0xcbf29ce484222325n;
+  for (const unit of new TextEncoder().encode(shape)) {
+    hash ^= BigInt(unit);
+    hash = (hash * 0x100000001b3n) & 0xffffffffffffffffn;
+  }
+  return hash.toString(16).padStart(16, '0');
+}
+
+/**
+ * A large JSON body as a pact keeps it: the same structure, cut to its first fields, items and
+ * characters. What the request was shaped like, which is what a pact states, not every byte.
+ */
+function shapeOf(value: unknown, depth = 0): unknown {
+  if (typeof value === 'string') return value.slice(0, 256);
+  if (value === null || typeof value !== 'object') return value;
+  if (depth >= 6) return Array.isArray(value) ? [] : {};
+  if (Array.isArray(value)) return value.slice(0, 5).map((item) => shapeOf(item, depth + 1));
+  // Entries, not assignment: a field may be called `__proto__`.
+  return Object.fromEntries(
+    Object.entries(value)
+      .slice(0, 32)
+      .map(([name, item]) => [name.slice(0, 128), shapeOf(item, depth + 1)]),
+  );
+}
+
+/** A body kept whole while it is small, else its shape. */
+function keptBody(value: unknown, text: string | undefined): unknown {
+  const size = text?.length ?? stringifyJson(value)?.length ?? 0;
+  return size <= maxBodyChars ? value : shapeOf(value);
+}
+
+const utf8 = new TextDecoder();
+
+/** The Pact recorder's policy; it sits just inside routing, so it sees every answer as sent. */
+export function pactStep(parts: PactParts): Policy<PactControl> {
+  const recorded = new Map<string, PactInteraction>();
+  /** Bytes of the interactions kept (their JSON text), and how many came without a valid key. */
+  let recordedBytes = 0;
+  let anonymous = 0;
+  let dropped = 0;
+  const failures = { count: 0, last: '' };
+  /**
+   * Moves with every change of the recording, so a session saves it again only then. Not for a
+   * request left unrecorded: a full recorder would be saved whole on every request, so the count
+   * of those is saved with the next change (a reload may show it short).
+   */
+  let changes = 0;
+
+  /**
+   * Records one exchange, unless one of its shape is kept already. Synchronous unless the body
+   * must be read here (no route parsed it): most requests cost no promise.
+   */
+  function record(context: Context, answer: Answer): Promise<void> | undefined {
+    const operationId = context.get(routeSlot)?.route.operationId;
+    if (
+      operationId === undefined ||
+      answer.status >= 500 ||
+      answer.injected !== undefined ||
+      answer.errorCode === 'host_not_allowed'
+    )
+      return undefined;
+    // The route's parse when it read the body; read and parse it here only when it did not, and
+    // only for a known key: a request without one keeps no body (any web page can send it).
+    const parsed = context.get(requestJsonSlot);
+    const known = context.get(callerSlot) !== undefined;
+    if (parsed === undefined && known && context.request.method === 'POST') {
+      const withBody = (bytes: BodyBytes) => {
+        const text = bytes === 'too-large' ? '' : utf8.decode(bytes);
+        recordShaped(context, answer, operationId, text, jsonOf(text));
+      };
+      const read = context.request.body(parts.config.maxBodyBytes);
+      if (read instanceof Promise) return read.then(withBody);
+      withBody(read);
+      return undefined;
+    }
+    recordShaped(
+      context,
+      answer,
+      operationId,
+      '',
+      parsed === undefined || !known ? { ok: false } : { ok: true, value: parsed.value },
+    );
+    return undefined;
+  }
+
+  /** Names each exchange's shape; its caches are this recorder's own. */
+  const nameShape = createShapeNamer(parts.config.basePath);
+
+  function recordShaped(
+    context: Context,
+    answer: Answer,
+    operationId: OperationId,
+    requestText: string,
+    requestJson: ReadJson,
+  ): void {
+    // Worked out before anything is parsed: a request of a shape already kept costs little.
+    const shape = nameShape(context, answer, operationId, requestText, requestJson);
+    if (recorded.has(shape)) return;
+    const caller = context.get(callerSlot);
+    if (
+      recorded.size >= maxInteractions ||
+      (caller === undefined && anonymous >= maxAnonymousInteractions)
+    ) {
+      dropped += 1;
+      return;
+    }
+    const { request, url } = context;
+    const match = context.get(routeSlot);
+    const authorization = request.header('authorization');
+    const contentType = request.header('content-type');
+    // Paths are the document's: relative to the base URL, which holds the `/v1` prefix.
+    const path = url.pathname.slice(parts.config.basePath.length) || '/';
+    const template = templateOf(path, match?.params);
+    const statusFilter =
+      url.search !== '' ? (url.searchParams.get('status') ?? undefined) : undefined;
+
+    const states: ProviderState[] = [];
+    const requestHeaders: Record<string, string[]> = {};
+    const requestRules: Record<string, PactRules> = {};
+    let generators: Record<string, Record<string, unknown>> | undefined;
+    if (caller !== undefined) {
+      states.push(keyState(caller.key.plan));
+      requestHeaders.Authorization = [redactedAuthorization];
+      requestRules.header = {
+        Authorization: { combine: 'AND', matchers: [{ match: 'regex', regex: '^Bearer \\S+$' }] },
+      };
+      generators = {
+        header: {
+          Authorization: {
+            type: 'ProviderState',
+            // biome-ignore lint/suspicious/noTemplateCurlyInString: Pact's own expression syntax, filled in by the verifier.
+            expression: 'Bearer ${apiKey}',
+            dataType: 'STRING',
+          },
+        },
+      };
+    } else if (authorization !== null) {
+      requestHeaders.Authorization = [
+        /^bearer\s/i.test(authorization)
+          ? credentialPlaceholders.unknownKey
+          : credentialPlaceholders.otherScheme,
+      ];
+    }
+    if (contentType !== null) requestHeaders['Content-Type'] = [contentType];
+    if (answer.errorCode === 'rate_limited' && caller !== undefined)
+      states.push(spentState(caller.key.plan));
+    if (answer.errorCode === 'temporarily_banned' && caller !== undefined)
+      states.push(bannedState(caller.key.plan));
+    const body = jsonOf(answer.body);
+    const petId = Number(match?.params.petId);
+    if (operationId === 'getPet' && Number.isSafeInteger(petId) && petId > 0) {
+      if (answer.status === 200 && body.ok)
+        states.push(petExistsState(body.value as Record<string, unknown>));
+      if (answer.status === 404) states.push(petMissingState(petId));
+    }
+    if (operationId === 'listPets' && answer.status === 200 && body.ok && Array.isArray(body.value))
+      states.push(listState(body.value.length === 0, statusFilter));
+
+    let requestBody: PactBody | undefined;
+    if (requestJson.ok) {
+      const content = keptBody(requestJson.value, requestText === '' ? undefined : requestText);
+      requestBody = {
+        content,
+        contentType: 'application/json',
+        contentTypeHint: 'TEXT',
+        encoded: false,
+      };
+      requestRules.body = requestBodyRules(operationId, content);
+    } else if (requestText !== '') {
+      requestBody = {
+        content: requestText.slice(0, maxBodyChars),
+        contentType: 'text/plain',
+        contentTypeHint: 'TEXT',
+        encoded: false,
+      };
+    }
+    // A Map, then own properties: a parameter may be called `__proto__`.
+    const values = new Map<string, string[]>();
+    for (const [name, value] of url.searchParams)
+      values.set(name, [...(values.get(name) ?? []), value]);
+    const query: Record<string, string[]> = Object.fromEntries(values);
+
+    const responseHeaders: Record<string, string[]> = {};
+    const headerRules = responseHeaderRules(operationId, answer.status);
+    for (const [name, value] of Object.entries(answer.headers)) {
+      const documented = Object.keys(headerRules).find(
+        (each) => each.toLowerCase() === name.toLowerCase(),
+      );
+      if (documented !== undefined) responseHeaders[documented] = [value];
+      else if (statedHeaders.includes(name)) responseHeaders[name] = [value];
+    }
+    const statedRules: PactRules = {};
+    for (const name of Object.keys(responseHeaders)) {
+      const rule = headerRules[name];
+      if (rule !== undefined) statedRules[name] = rule;
+    }
+    if (responseHeaders['Retry-After'] !== undefined)
+      statedRules['Retry-After'] = {
+        combine: 'AND',
+        matchers: [
+          {
+            match: 'regex',
+            regex: '^(\\d+|[A-Z][a-z]{2}, \\d{2} [A-Z][a-z]{2} \\d{4} \\d{2}:\\d{2}:\\d{2} GMT)$',
+          },
+        ],
+      };
+    const responseRules: Record<string, PactRules> = { header: statedRules };
+    let responseBody: PactBody | undefined;
+    if (body.ok && request.method !== 'HEAD') {
+      const content = keptBody(body.value, answer.body);
+      responseBody = {
+        content,
+        contentType: 'application/json',
+        contentTypeHint: 'TEXT',
+        encoded: false,
+      };
+      responseRules.body = responseBodyRules(operationId, answer.status, content);
+    }
+    const who =
+      caller !== undefined ? [] : [authorization === null ? 'no key' : 'a key that matches none'];
+    const stateText = [...who, ...states.map((s) => s.name)].join(', ');
+    // Well-formed throughout: a lone surrogate a client sent (or a cut left) would make the
+    // whole file one the Pact tools cannot parse.
+    const interaction = wellFormedJson({
+      type: 'Synchronous/HTTP',
+      key: shapeKey(shape),
+      description: `${operationId} ${answer.status}${answer.errorCode === undefined ? '' : ` ${answer.errorCode}`}: ${request.method} ${template}${Object.keys(query).length === 0 ? '' : `?${Object.keys(query).join('&')}`} (${stateText})`,
+      providerStates: states,
+      pending: false,
+      request: {
+        method: request.method,
+        path,
+        ...(Object.keys(query).length === 0 ? {} : { query }),
+        ...(Object.keys(requestHeaders).length === 0 ? {} : { headers: requestHeaders }),
+        ...(requestBody === undefined ? {} : { body: requestBody }),
+        ...(Object.keys(requestRules).length === 0 ? {} : { matchingRules: requestRules }),
+        ...(generators === undefined ? {} : { generators }),
+      },
+      response: {
+        status: answer.status,
+        headers: responseHeaders,
+        ...(responseBody === undefined ? {} : { body: responseBody }),
+        matchingRules: responseRules,
+      },
+    } satisfies PactInteraction) as PactInteraction;
+    const size = stringifyJson(interaction).length;
+    if (recordedBytes + size > maxPactBytes) {
+      dropped += 1;
+      return;
+    }
+    recordedBytes += size;
+    if (caller === undefined) anonymous += 1;
+    recorded.set(shape, interaction);
+    changes += 1;
+  }
+
+  /** The recorder never changes an answer; the pact's metadata says what it missed and why. */
+  const failed = (error: unknown) => {
+    changes += 1;
+    failures.count += 1;
+    failures.last = String((error as Error).message).slice(0, 200);
+  };
+  const after = (context: Context, answer: Answer): Answer | Promise<Answer> => {
+    try {
+      const reading = record(context, answer);
+      if (reading !== undefined)
+        return reading.then(
+          () => answer,
+          (error: unknown) => {
+            failed(error);
+            return answer;
+          },
+        );
+    } catch (error) {
+      failed(error);
+    }
+    return answer;
+  };
+
+  const control: PactControl = {
+    pact: ({ consumer = 'petstore-consumer', provider = 'petstore' } = {}) => {
+      if (nameProblem(consumer) || nameProblem(provider))
+        throw new ControlInputError('consumer and provider must be names of 1 to 200 characters');
+      // Redacted where it is written: GET /__control/pact, --pact-out and the tests' parts.
+      return parts.redaction.json({
+        consumer: { name: consumer },
+        provider: { name: provider },
+        interactions: [...recorded.values()],
+        metadata: {
+          pactSpecification: { version: '4.0' },
+          // Request paths are relative to the base URL, as the document's are: verify with /v1 in it.
+          baseUrlIncludes: parts.config.basePath,
+          petstoreFake: {
+            recordedBy: 'petstore-fake',
+            notRecorded: dropped,
+            ...(failures.count === 0
+              ? {}
+              : { recordingFailures: failures.count, lastFailure: failures.last }),
+          },
+        },
+      });
+    },
+    providerState: (request) => applyProviderState(parts, request),
+  };
+  const reset = () => {
+    recorded.clear();
+    recordedBytes = 0;
+    anonymous = 0;
+    dropped = 0;
+    failures.count = 0;
+    failures.last = '';
+    changes += 1;
+  };
+  return {
+    step: { after },
+    reset,
+    control,
+    routes: pactRoutes,
+    state: {
+      name: 'pact',
+      changes: () => changes,
+      save: () => ({
+        interactions: [...recorded],
+        anonymous,
+        dropped,
+        failures: { ...failures },
+      }),
+      load(saved) {
+        if (saved === undefined) return reset;
+        const kept = savedRecording(saved);
+        return () => {
+          recorded.clear();
+          for (const [shape, interaction] of kept.interactions) recorded.set(shape, interaction);
+          recordedBytes = kept.bytes;
+          ({ anonymous, dropped } = kept);
+          failures.count = kept.failures.count;
+          failures.last = kept.failures.last;
+          changes += 1;
+        };
+      },
+    },
+  };
+}
+
+/**
+ * A saved recording checked whole: interactions as the recorder makes them (by shape), within
+ * the recorder's own bounds, their bytes counted anew rather than taken from the saved value.
+ */
+function savedRecording(saved: unknown) {
+  const fail = (problem: string): never => {
+    throw new SessionStateError(problem);
+  };
+  if (!isJsonObject(saved) || !Array.isArray(saved.interactions))
+    return fail('is not {"interactions": [[shape, interaction]], ...}');
+  const count = (value: unknown, what: string) =>
+    isCount(value) ? value : fail(`${what} is not a whole number`);
+  const failures = isJsonObject(saved.failures) ? saved.failures : fail('has no failures');
+  const interactions: [string, PactInteraction][] = [];
+  let bytes = 0;
+  for (const entry of saved.interactions as unknown[]) {
+    const [shape, interaction] = Array.isArray(entry) ? entry : [];
+    if (
+      typeof shape !== 'string' ||
+      !isJsonObject(interaction) ||
+      interaction.type !== 'Synchronous/HTTP' ||
+      !isJsonObject(interaction.request) ||
+      !isJsonObject(interaction.response)
+    )
+      return fail('has an interaction that is not a [shape, Synchronous/HTTP interaction] pair');
+    bytes += stringifyJson(interaction).length;
+    interactions.push([shape, interaction as unknown as PactInteraction]);
+  }
+  if (interactions.length > maxInteractions || bytes > maxPactBytes)
+    fail(`holds more than ${maxInteractions} interactions or ${maxPactBytes} bytes`);
+  return {
+    interactions,
+    bytes,
+    anonymous: count(saved.anonymous, 'anonymous'),
+    dropped: count(saved.dropped, 'dropped'),
+    failures: {
+      count: count(failures.count, 'failures.count'),
+      last: typeof failures.last === 'string' ? failures.last.slice(0, 200) : '',
+    },
+  };
+}
+
+const pactRoutes: ControlRoutes<PactControl> = {
+  'GET pact': async (control, request) => {
+    const query = new URL(request.url).searchParams;
+    const consumer = query.get('consumer') ?? undefined;
+    const provider = query.get('provider') ?? undefined;
+    return {
+      body: control.pact({
+        ...(consumer === undefined ? {} : { consumer }),
+        ...(provider === undefined ? {} : { provider }),
+      }),
+    };
+  },
+  // { state, params, action }, as Pact verifiers send it.
+  'POST provider-states': async (control, request) => {
+    const body = await bodyOf(request, ['state', 'params', 'action', 'consumer']);
+    const values = await control.providerState(body as unknown as ProviderStateRequest);
+    return {
+      body: values,
+      action: `provider state ${String(body.action ?? 'setup')}: ${String(body.state).slice(0, 80)}`,
+    };
+  },
+};
+
+/** `npm start --pact-out <file>`. */
+pactStep.commandLine = {
+  exitFiles: [
+    {
+      name: 'pact-out',
+      help: 'on exit, write the Pact V4 file of what the clients did there',
+      finish(control) {
+        const pact = control.pact();
+        return {
+          text: () => `${stringifyJson(pact, 2)}\n`,
+          done: (path) => `pact written to ${path} (${pact.interactions.length} interactions)`,
+        };
+      },
+    },
+  ],
+} satisfies PolicyCommandLine<PactControl>;
