@@ -56,5 +56,6 @@ export type {
   ChaosStatus,
   LatencyDistribution,
 } from './steps/qa/injected-failures/chaos-settings.ts';
+export type { PactInteraction } from './steps/qa/pact/pact-interaction.ts';
 export type { ProviderState, ProviderStateRequest } from './steps/qa/pact/pact-provider-states.ts';
-export type { PactFile, PactInteraction, PactNames } from './steps/qa/pact/pact-step.ts';
+export type { PactFile, PactNames } from './steps/qa/pact/pact-step.ts';

@@ -39,16 +39,13 @@ export type { FakeProfile, ProfileChoices } from '../pipeline/config/profile.ts'
 export { parseProfile } from '../pipeline/config/profile.ts';
 export { hostProblem } from '../steps/policies/host-step.ts';
 export { coverageFormatOf, formatCoverage } from '../steps/qa/coverage/coverage-formats.ts';
+export { coverageItems } from '../steps/qa/coverage/coverage-items.ts';
 export type {
   CoverageExchange,
   CoverageRecord,
   CoverageRecorder,
 } from '../steps/qa/coverage/interface-coverage.ts';
-export {
-  coverageItems,
-  createCoverageRecorder,
-  isErrorBody,
-} from '../steps/qa/coverage/interface-coverage.ts';
+export { createCoverageRecorder, isErrorBody } from '../steps/qa/coverage/interface-coverage.ts';
 export { seededRandom } from '../steps/qa/injected-failures/seeded-random.ts';
 export type { PactPathToken } from '../steps/qa/pact/pact-path.ts';
 export { fieldPath, PactPathError, parsePactPath } from '../steps/qa/pact/pact-path.ts';

@@ -3,7 +3,7 @@
  * beside the client report (which keeps only each client's latest requests and waits).
  */
 import { expect, test } from 'vitest';
-import { formatExchange } from '../../../doors/cli/cli.ts';
+import { formatExchange } from '../../../doors/cli/request-log-line.ts';
 import { listenHttp } from '../../../doors/http/http-server.ts';
 import { createFake } from '../../../fake.ts';
 import type { ExchangeRecord } from '../../../pipeline/config/config.ts';

@@ -6,11 +6,8 @@
  */
 
 import { assertSupportedRuntime } from '../../../base/runtime/supported-runtime.ts';
-import {
-  type CoverageItemRecord,
-  type CoverageRecord,
-  coverageItems,
-} from './interface-coverage.ts';
+import { coverageItems } from './coverage-items.ts';
+import type { CoverageItemRecord, CoverageRecord } from './interface-coverage.ts';
 
 /** Which items must have been exercised. */
 export interface InterfaceCoverageOptions {

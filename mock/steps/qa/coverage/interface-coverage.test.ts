@@ -5,12 +5,8 @@ import fc from 'fast-check';
 import { expect, test } from 'vitest';
 import { parse } from 'yaml';
 import { coverageCtrf, coverageJunit, coverageMarkdown } from './coverage-formats.ts';
-import {
-  type CoverageExchange,
-  coverageItems,
-  createCoverageRecorder,
-  ruleItems,
-} from './interface-coverage.ts';
+import { coverageItems, ruleItems } from './coverage-items.ts';
+import { type CoverageExchange, createCoverageRecorder } from './interface-coverage.ts';
 
 const schema = JSON.parse(readFileSync('docs/coverage.schema.json', 'utf8'));
 const ajv = new Ajv2020({ allErrors: true, strict: true, strictRequired: false });

@@ -1,9 +1,9 @@
 import fc from 'fast-check';
 import { expect, test } from 'vitest';
+import { coverageItems } from './coverage-items.ts';
 import {
   type CoverageExchange,
   type CoverageRecord,
-  coverageItems,
   createCoverageRecorder,
   maxSenders,
 } from './interface-coverage.ts';

@@ -7,12 +7,12 @@
  */
 
 import { assertSupportedRuntime } from '../../../base/runtime/supported-runtime.ts';
+import { coverageSchemaVersion } from './coverage-items.ts';
 import {
   type CoverageExample,
   type CoverageItemRecord,
   type CoverageRecord,
   type CoverageSender,
-  coverageSchemaVersion,
   coverageSummary,
   maxSenders,
 } from './interface-coverage.ts';

@@ -10,7 +10,8 @@
 
 import { checkPet } from '../../../base/contract/schemas.ts';
 import type { OperationId } from '../../../base/contract/types.ts';
-import { coverageItems, isErrorBody } from '../coverage/interface-coverage.ts';
+import { coverageItems } from '../coverage/coverage-items.ts';
+import { isErrorBody } from '../coverage/interface-coverage.ts';
 import type { StubAnswer } from './stubbed-answers.ts';
 
 /** The statuses the interface lists for each operation (its coverage items'), e.g. listPets 200, 401, 429. */

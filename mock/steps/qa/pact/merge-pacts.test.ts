@@ -6,7 +6,8 @@ import fc from 'fast-check';
 import { expect, test } from 'vitest';
 import { createFake } from '../../../fake.ts';
 import { mergePacts, PactMergeError } from './merge-pacts.ts';
-import type { PactFile, PactInteraction } from './pact-step.ts';
+import type { PactInteraction } from './pact-interaction.ts';
+import type { PactFile } from './pact-step.ts';
 
 const api = 'http://127.0.0.1:4010/v1';
 const free = { Authorization: 'Bearer free-demo-key' };

@@ -6,7 +6,8 @@
  */
 import { isJsonObject } from '../../../base/contract/lossless-json.ts';
 import { assertSupportedRuntime } from '../../../base/runtime/supported-runtime.ts';
-import type { PactFile, PactInteraction } from './pact-step.ts';
+import type { PactInteraction } from './pact-interaction.ts';
+import type { PactFile } from './pact-step.ts';
 
 /** The error `mergePacts` throws when its pacts cannot be one file. */
 export class PactMergeError extends Error {

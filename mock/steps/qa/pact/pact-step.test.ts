@@ -9,7 +9,8 @@
 import { afterEach, expect, test } from 'vitest';
 import { listenHttp } from '../../../doors/http/http-server.ts';
 import { createFake, type Fake } from '../../../fake.ts';
-import { type PactFile, type PactInteraction, redactedAuthorization } from './pact-step.ts';
+import { type PactInteraction, redactedAuthorization } from './pact-interaction.ts';
+import type { PactFile } from './pact-step.ts';
 
 const api = 'http://127.0.0.1:4010/v1';
 const free = { Authorization: 'Bearer free-demo-key' };

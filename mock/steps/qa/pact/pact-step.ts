@@ -15,16 +15,11 @@
  * can send, keep no body, make no shape of one, and fill at most `maxAnonymousInteractions`.
  */
 
-import {
-  isCount,
-  isJsonObject,
-  parseJson,
-  stringifyJson,
-} from '../../../base/contract/lossless-json.ts';
+import { isCount, isJsonObject, stringifyJson } from '../../../base/contract/lossless-json.ts';
 import type { OperationId } from '../../../base/contract/types.ts';
 import type { Answer } from '../../../base/messages/answer.ts';
 import type { BodyBytes } from '../../../base/messages/fake-request.ts';
-import { credentialPlaceholders, type Redaction } from '../../../base/messages/redaction.ts';
+import type { Redaction } from '../../../base/messages/redaction.ts';
 import type { PolicyCommandLine } from '../../../pipeline/config/policy-command-line.ts';
 import { ControlInputError } from '../../../pipeline/control-input-error.ts';
 import { bodyOf, type ControlRoutes } from '../../../pipeline/control-route.ts';
@@ -33,26 +28,13 @@ import { SessionStateError } from '../../../pipeline/session.ts';
 import { callerSlot } from '../../policies/auth.ts';
 import { requestJsonSlot } from '../../routes/request-body.ts';
 import { routeSlot } from '../../routes/route.ts';
-import {
-  type PactRules,
-  requestBodyRules,
-  responseBodyRules,
-  responseHeaderRules,
-} from './pact-matching-rules.ts';
+import { interactionOf, jsonOf, type PactInteraction } from './pact-interaction.ts';
 import {
   applyProviderState,
-  bannedState,
-  keyState,
-  listState,
-  type ProviderState,
   type ProviderStateParts,
   type ProviderStateRequest,
-  petExistsState,
-  petMissingState,
-  spentState,
 } from './pact-provider-states.ts';
-import { createShapeNamer, type ReadJson, templateOf } from './pact-shape.ts';
-import { wellFormedJson } from './well-formed-json.ts';
+import { createShapeNamer, type ReadJson } from './pact-shape.ts';
 
 /**
  * What the recorder reads: what provider states change, the largest body the fake reads, and the
@@ -71,39 +53,6 @@ interface PactParts extends ProviderStateParts {
 export interface PactNames {
   readonly consumer?: string;
   readonly provider?: string;
-}
-
-/** A Pact V4 body. */
-interface PactBody {
-  readonly content: unknown;
-  readonly contentType: string;
-  readonly contentTypeHint: 'TEXT';
-  readonly encoded: false;
-}
-
-/** One Pact V4 `Synchronous/HTTP` interaction. */
-export interface PactInteraction {
-  readonly type: 'Synchronous/HTTP';
-  /** The same for the same request shape, answer and state in every run (merge pacts by it). */
-  readonly key: string;
-  readonly description: string;
-  readonly providerStates: readonly ProviderState[];
-  readonly pending: false;
-  readonly request: {
-    readonly method: string;
-    readonly path: string;
-    readonly query?: Record<string, string[]>;
-    readonly headers?: Record<string, string[]>;
-    readonly body?: PactBody;
-    readonly matchingRules?: Record<string, PactRules>;
-    readonly generators?: Record<string, Record<string, unknown>>;
-  };
-  readonly response: {
-    readonly status: number;
-    readonly headers: Record<string, string[]>;
-    readonly body?: PactBody;
-    readonly matchingRules: Record<string, PactRules>;
-  };
 }
 
 /** A Pact V4 file. */
@@ -128,65 +77,9 @@ const maxInteractions = 1000;
 export const maxPactBytes = 8 * 1024 * 1024;
 /** Most interactions of requests without a valid key: a page's `no-cors` traffic fills no more. */
 export const maxAnonymousInteractions = 50;
-/** A body whose JSON text is longer is kept as its shape (see `shapeOf`). */
-const maxBodyChars = 16 * 1024;
-/** What the Authorization header is written as: a key of the right form that no fake holds. */
-export const redactedAuthorization = credentialPlaceholders.knownKey;
-
-/**
- * Response headers a pact states besides the document's for the answer. Not Deprecation or
- * Sunset: the document does not declare them as headers, and a pact must stay within it
- * (PactFlow's bi-directional check refuses a header the document lacks).
- */
-const statedHeaders = ['Content-Type', 'WWW-Authenticate'];
 
 const nameProblem = (name: unknown) =>
   typeof name !== 'string' || name.trim() === '' || name.length > 200;
-
-function jsonOf(text: string | undefined): ReadJson {
-  if (text === undefined || text === '') return { ok: false };
-  try {
-    return { ok: true, value: parseJson(text) };
-  } catch {
-    return { ok: false };
-  }
-}
-
-/**
- * A short stable key for an interaction's shape (FNV-1a, 64 bits): the same requests give the
- * same key in every run, so pacts gathered across control resets merge by it.
- */
-function shapeKey(shape: string): string {
-  let hash = 0xcbf29ce484222325n;
-  for (const unit of new TextEncoder().encode(shape)) {
-    hash ^= BigInt(unit);
-    hash = (hash * 0x100000001b3n) & 0xffffffffffffffffn;
-  }
-  return hash.toString(16).padStart(16, '0');
-}
-
-/**
- * A large JSON body as a pact keeps it: the same structure, cut to its first fields, items and
- * characters. What the request was shaped like, which is what a pact states, not every byte.
- */
-function shapeOf(value: unknown, depth = 0): unknown {
-  if (typeof value === 'string') return value.slice(0, 256);
-  if (value === null || typeof value !== 'object') return value;
-  if (depth >= 6) return Array.isArray(value) ? [] : {};
-  if (Array.isArray(value)) return value.slice(0, 5).map((item) => shapeOf(item, depth + 1));
-  // Entries, not assignment: a field may be called `__proto__`.
-  return Object.fromEntries(
-    Object.entries(value)
-      .slice(0, 32)
-      .map(([name, item]) => [name.slice(0, 128), shapeOf(item, depth + 1)]),
-  );
-}
-
-/** A body kept whole while it is small, else its shape. */
-function keptBody(value: unknown, text: string | undefined): unknown {
-  const size = text?.length ?? stringifyJson(value)?.length ?? 0;
-  return size <= maxBodyChars ? value : shapeOf(value);
-}
 
 const utf8 = new TextDecoder();
 
@@ -263,145 +156,10 @@ export function pactStep(parts: PactParts): Policy<PactControl> {
       dropped += 1;
       return;
     }
-    const { request, url } = context;
-    const match = context.get(routeSlot);
-    const authorization = request.header('authorization');
-    const contentType = request.header('content-type');
-    // Paths are the document's: relative to the base URL, which holds the `/v1` prefix.
-    const path = url.pathname.slice(parts.config.basePath.length) || '/';
-    const template = templateOf(path, match?.params);
-    const statusFilter =
-      url.search !== '' ? (url.searchParams.get('status') ?? undefined) : undefined;
-
-    const states: ProviderState[] = [];
-    const requestHeaders: Record<string, string[]> = {};
-    const requestRules: Record<string, PactRules> = {};
-    let generators: Record<string, Record<string, unknown>> | undefined;
-    if (caller !== undefined) {
-      states.push(keyState(caller.key.plan));
-      requestHeaders.Authorization = [redactedAuthorization];
-      requestRules.header = {
-        Authorization: { combine: 'AND', matchers: [{ match: 'regex', regex: '^Bearer \\S+$' }] },
-      };
-      generators = {
-        header: {
-          Authorization: {
-            type: 'ProviderState',
-            // biome-ignore lint/suspicious/noTemplateCurlyInString: Pact's own expression syntax, filled in by the verifier.
-            expression: 'Bearer ${apiKey}',
-            dataType: 'STRING',
-          },
-        },
-      };
-    } else if (authorization !== null) {
-      requestHeaders.Authorization = [
-        /^bearer\s/i.test(authorization)
-          ? credentialPlaceholders.unknownKey
-          : credentialPlaceholders.otherScheme,
-      ];
-    }
-    if (contentType !== null) requestHeaders['Content-Type'] = [contentType];
-    if (answer.errorCode === 'rate_limited' && caller !== undefined)
-      states.push(spentState(caller.key.plan));
-    if (answer.errorCode === 'temporarily_banned' && caller !== undefined)
-      states.push(bannedState(caller.key.plan));
-    const body = jsonOf(answer.body);
-    const petId = Number(match?.params.petId);
-    if (operationId === 'getPet' && Number.isSafeInteger(petId) && petId > 0) {
-      if (answer.status === 200 && body.ok)
-        states.push(petExistsState(body.value as Record<string, unknown>));
-      if (answer.status === 404) states.push(petMissingState(petId));
-    }
-    if (operationId === 'listPets' && answer.status === 200 && body.ok && Array.isArray(body.value))
-      states.push(listState(body.value.length === 0, statusFilter));
-
-    let requestBody: PactBody | undefined;
-    if (requestJson.ok) {
-      const content = keptBody(requestJson.value, requestText === '' ? undefined : requestText);
-      requestBody = {
-        content,
-        contentType: 'application/json',
-        contentTypeHint: 'TEXT',
-        encoded: false,
-      };
-      requestRules.body = requestBodyRules(operationId, content);
-    } else if (requestText !== '') {
-      requestBody = {
-        content: requestText.slice(0, maxBodyChars),
-        contentType: 'text/plain',
-        contentTypeHint: 'TEXT',
-        encoded: false,
-      };
-    }
-    // A Map, then own properties: a parameter may be called `__proto__`.
-    const values = new Map<string, string[]>();
-    for (const [name, value] of url.searchParams)
-      values.set(name, [...(values.get(name) ?? []), value]);
-    const query: Record<string, string[]> = Object.fromEntries(values);
-
-    const responseHeaders: Record<string, string[]> = {};
-    const headerRules = responseHeaderRules(operationId, answer.status);
-    for (const [name, value] of Object.entries(answer.headers)) {
-      const documented = Object.keys(headerRules).find(
-        (each) => each.toLowerCase() === name.toLowerCase(),
-      );
-      if (documented !== undefined) responseHeaders[documented] = [value];
-      else if (statedHeaders.includes(name)) responseHeaders[name] = [value];
-    }
-    const statedRules: PactRules = {};
-    for (const name of Object.keys(responseHeaders)) {
-      const rule = headerRules[name];
-      if (rule !== undefined) statedRules[name] = rule;
-    }
-    if (responseHeaders['Retry-After'] !== undefined)
-      statedRules['Retry-After'] = {
-        combine: 'AND',
-        matchers: [
-          {
-            match: 'regex',
-            regex: '^(\\d+|[A-Z][a-z]{2}, \\d{2} [A-Z][a-z]{2} \\d{4} \\d{2}:\\d{2}:\\d{2} GMT)$',
-          },
-        ],
-      };
-    const responseRules: Record<string, PactRules> = { header: statedRules };
-    let responseBody: PactBody | undefined;
-    if (body.ok && request.method !== 'HEAD') {
-      const content = keptBody(body.value, answer.body);
-      responseBody = {
-        content,
-        contentType: 'application/json',
-        contentTypeHint: 'TEXT',
-        encoded: false,
-      };
-      responseRules.body = responseBodyRules(operationId, answer.status, content);
-    }
-    const who =
-      caller !== undefined ? [] : [authorization === null ? 'no key' : 'a key that matches none'];
-    const stateText = [...who, ...states.map((s) => s.name)].join(', ');
-    // Well-formed throughout: a lone surrogate a client sent (or a cut left) would make the
-    // whole file one the Pact tools cannot parse.
-    const interaction = wellFormedJson({
-      type: 'Synchronous/HTTP',
-      key: shapeKey(shape),
-      description: `${operationId} ${answer.status}${answer.errorCode === undefined ? '' : ` ${answer.errorCode}`}: ${request.method} ${template}${Object.keys(query).length === 0 ? '' : `?${Object.keys(query).join('&')}`} (${stateText})`,
-      providerStates: states,
-      pending: false,
-      request: {
-        method: request.method,
-        path,
-        ...(Object.keys(query).length === 0 ? {} : { query }),
-        ...(Object.keys(requestHeaders).length === 0 ? {} : { headers: requestHeaders }),
-        ...(requestBody === undefined ? {} : { body: requestBody }),
-        ...(Object.keys(requestRules).length === 0 ? {} : { matchingRules: requestRules }),
-        ...(generators === undefined ? {} : { generators }),
-      },
-      response: {
-        status: answer.status,
-        headers: responseHeaders,
-        ...(responseBody === undefined ? {} : { body: responseBody }),
-        matchingRules: responseRules,
-      },
-    } satisfies PactInteraction) as PactInteraction;
+    const interaction = interactionOf(context, answer, operationId, requestText, requestJson, {
+      shape,
+      basePath: parts.config.basePath,
+    });
     const size = stringifyJson(interaction).length;
     if (recordedBytes + size > maxPactBytes) {
       dropped += 1;

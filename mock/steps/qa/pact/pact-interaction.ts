@@ -1,0 +1,323 @@
+/**
+ * One Pact V4 `Synchronous/HTTP` interaction, made from an exchange the recorder keeps
+ * (pact-step.ts decides which): the request as the document states it (path relative to the base
+ * URL, the key as a provider-state generator, the body whole or as its shape), the provider
+ * states it needs, and the answer with the document's matching rules. Pure: the same exchange
+ * makes the same interaction, key included.
+ */
+import { parseJson, stringifyJson } from '../../../base/contract/lossless-json.ts';
+import type { OperationId } from '../../../base/contract/types.ts';
+import type { Answer } from '../../../base/messages/answer.ts';
+import { credentialPlaceholders } from '../../../base/messages/redaction.ts';
+import type { Context } from '../../../pipeline/pipeline.ts';
+import { type Caller, callerSlot } from '../../policies/auth.ts';
+import { routeSlot } from '../../routes/route.ts';
+import {
+  type PactRules,
+  requestBodyRules,
+  responseBodyRules,
+  responseHeaderRules,
+} from './pact-matching-rules.ts';
+import {
+  bannedState,
+  keyState,
+  listState,
+  type ProviderState,
+  petExistsState,
+  petMissingState,
+  spentState,
+} from './pact-provider-states.ts';
+import { type ReadJson, templateOf } from './pact-shape.ts';
+import { wellFormedJson } from './well-formed-json.ts';
+
+/** What the Authorization header is written as: a key of the right form that no fake holds. */
+export const redactedAuthorization = credentialPlaceholders.knownKey;
+
+/** A body whose JSON text is longer is kept as its shape (see `shapeOf`). */
+const maxBodyChars = 16 * 1024;
+
+/** A Pact V4 body. */
+interface PactBody {
+  readonly content: unknown;
+  readonly contentType: string;
+  readonly contentTypeHint: 'TEXT';
+  readonly encoded: false;
+}
+
+/** One Pact V4 `Synchronous/HTTP` interaction. */
+export interface PactInteraction {
+  readonly type: 'Synchronous/HTTP';
+  /** The same for the same request shape, answer and state in every run (merge pacts by it). */
+  readonly key: string;
+  readonly description: string;
+  readonly providerStates: readonly ProviderState[];
+  readonly pending: false;
+  readonly request: {
+    readonly method: string;
+    readonly path: string;
+    readonly query?: Record<string, string[]>;
+    readonly headers?: Record<string, string[]>;
+    readonly body?: PactBody;
+    readonly matchingRules?: Record<string, PactRules>;
+    readonly generators?: Record<string, Record<string, unknown>>;
+  };
+  readonly response: {
+    readonly status: number;
+    readonly headers: Record<string, string[]>;
+    readonly body?: PactBody;
+    readonly matchingRules: Record<string, PactRules>;
+  };
+}
+
+/**
+ * Response headers a pact states besides the document's for the answer. Not Deprecation or
+ * Sunset: the document does not declare them as headers, and a pact must stay within it
+ * (PactFlow's bi-directional check refuses a header the document lacks).
+ */
+const statedHeaders = ['Content-Type', 'WWW-Authenticate'];
+
+export function jsonOf(text: string | undefined): ReadJson {
+  if (text === undefined || text === '') return { ok: false };
+  try {
+    return { ok: true, value: parseJson(text) };
+  } catch {
+    return { ok: false };
+  }
+}
+
+/**
+ * A short stable key for an interaction's shape (FNV-1a, 64 bits): the same requests give the
+ * same key in every run, so pacts gathered across control resets merge by it.
+ */
+function shapeKey(shape: string): string {
+  let hash = 0xcbf29ce484222325n;
+  for (const unit of new TextEncoder().encode(shape)) {
+    hash ^= BigInt(unit);
+    hash = (hash * 0x100000001b3n) & 0xffffffffffffffffn;
+  }
+  return hash.toString(16).padStart(16, '0');
+}
+
+/**
+ * A large JSON body as a pact keeps it: the same structure, cut to its first fields, items and
+ * characters. What the request was shaped like, which is what a pact states, not every byte.
+ */
+function shapeOf(value: unknown, depth = 0): unknown {
+  if (typeof value === 'string') return value.slice(0, 256);
+  if (value === null || typeof value !== 'object') return value;
+  if (depth >= 6) return Array.isArray(value) ? [] : {};
+  if (Array.isArray(value)) return value.slice(0, 5).map((item) => shapeOf(item, depth + 1));
+  // Entries, not assignment: a field may be called `__proto__`.
+  return Object.fromEntries(
+    Object.entries(value)
+      .slice(0, 32)
+      .map(([name, item]) => [name.slice(0, 128), shapeOf(item, depth + 1)]),
+  );
+}
+
+/** A body kept whole while it is small, else its shape. */
+function keptBody(value: unknown, text: string | undefined): unknown {
+  const size = text?.length ?? stringifyJson(value)?.length ?? 0;
+  return size <= maxBodyChars ? value : shapeOf(value);
+}
+
+/** Where an interaction is filed: its shape's name, and the base path the document's paths follow. */
+interface InteractionPlace {
+  readonly shape: string;
+  readonly basePath: string;
+}
+
+/** The interaction of one exchange: its request, its answer and the provider states it needs. */
+export function interactionOf(
+  context: Context,
+  answer: Answer,
+  operationId: OperationId,
+  requestText: string,
+  requestJson: ReadJson,
+  { shape, basePath }: InteractionPlace,
+): PactInteraction {
+  const { request, url } = context;
+  const caller = context.get(callerSlot);
+  const authorization = request.header('authorization');
+  // Paths are the document's: relative to the base URL, which holds the `/v1` prefix.
+  const path = url.pathname.slice(basePath.length) || '/';
+  const template = templateOf(path, context.get(routeSlot)?.params);
+  const body = jsonOf(answer.body);
+  const states = providerStatesOf(context, caller, answer, operationId, body);
+  const query = queryOf(url);
+  const who =
+    caller !== undefined ? [] : [authorization === null ? 'no key' : 'a key that matches none'];
+  const stateText = [...who, ...states.map((s) => s.name)].join(', ');
+  // Well-formed throughout: a lone surrogate a client sent (or a cut left) would make the
+  // whole file one the Pact tools cannot parse.
+  return wellFormedJson({
+    type: 'Synchronous/HTTP',
+    key: shapeKey(shape),
+    description: `${operationId} ${answer.status}${answer.errorCode === undefined ? '' : ` ${answer.errorCode}`}: ${request.method} ${template}${Object.keys(query).length === 0 ? '' : `?${Object.keys(query).join('&')}`} (${stateText})`,
+    providerStates: states,
+    pending: false,
+    request: requestOf(context, caller, operationId, { requestText, requestJson, path, query }),
+    response: responseOf(request.method, answer, operationId, body),
+  } satisfies PactInteraction) as PactInteraction;
+}
+
+/** The provider states an exchange needs: the caller's plan, a spent window or a ban, the pets. */
+function providerStatesOf(
+  context: Context,
+  caller: Caller | undefined,
+  answer: Answer,
+  operationId: OperationId,
+  body: ReadJson,
+): ProviderState[] {
+  const states: ProviderState[] = [];
+  if (caller !== undefined) states.push(keyState(caller.key.plan));
+  if (answer.errorCode === 'rate_limited' && caller !== undefined)
+    states.push(spentState(caller.key.plan));
+  if (answer.errorCode === 'temporarily_banned' && caller !== undefined)
+    states.push(bannedState(caller.key.plan));
+  const petId = Number(context.get(routeSlot)?.params.petId);
+  if (operationId === 'getPet' && Number.isSafeInteger(petId) && petId > 0) {
+    if (answer.status === 200 && body.ok)
+      states.push(petExistsState(body.value as Record<string, unknown>));
+    if (answer.status === 404) states.push(petMissingState(petId));
+  }
+  const { url } = context;
+  const statusFilter =
+    url.search !== '' ? (url.searchParams.get('status') ?? undefined) : undefined;
+  if (operationId === 'listPets' && answer.status === 200 && body.ok && Array.isArray(body.value))
+    states.push(listState(body.value.length === 0, statusFilter));
+  return states;
+}
+
+/** A query's parameters, each with every value given. */
+function queryOf(url: URL): Record<string, string[]> {
+  // A Map, then own properties: a parameter may be called `__proto__`.
+  const values = new Map<string, string[]>();
+  for (const [name, value] of url.searchParams)
+    values.set(name, [...(values.get(name) ?? []), value]);
+  return Object.fromEntries(values);
+}
+
+/** What the request sent, as a pact states it. */
+interface SentRequest {
+  readonly requestText: string;
+  readonly requestJson: ReadJson;
+  readonly path: string;
+  readonly query: Record<string, string[]>;
+}
+
+/** The request side: the key as a provider-state generator, never its value; the body kept. */
+function requestOf(
+  context: Context,
+  caller: Caller | undefined,
+  operationId: OperationId,
+  { requestText, requestJson, path, query }: SentRequest,
+): PactInteraction['request'] {
+  const { request } = context;
+  const authorization = request.header('authorization');
+  const contentType = request.header('content-type');
+  const requestHeaders: Record<string, string[]> = {};
+  const requestRules: Record<string, PactRules> = {};
+  let generators: Record<string, Record<string, unknown>> | undefined;
+  if (caller !== undefined) {
+    requestHeaders.Authorization = [redactedAuthorization];
+    requestRules.header = {
+      Authorization: { combine: 'AND', matchers: [{ match: 'regex', regex: '^Bearer \\S+$' }] },
+    };
+    generators = {
+      header: {
+        Authorization: {
+          type: 'ProviderState',
+          // biome-ignore lint/suspicious/noTemplateCurlyInString: Pact's own expression syntax, filled in by the verifier.
+          expression: 'Bearer ${apiKey}',
+          dataType: 'STRING',
+        },
+      },
+    };
+  } else if (authorization !== null) {
+    requestHeaders.Authorization = [
+      /^bearer\s/i.test(authorization)
+        ? credentialPlaceholders.unknownKey
+        : credentialPlaceholders.otherScheme,
+    ];
+  }
+  if (contentType !== null) requestHeaders['Content-Type'] = [contentType];
+  let requestBody: PactBody | undefined;
+  if (requestJson.ok) {
+    const content = keptBody(requestJson.value, requestText === '' ? undefined : requestText);
+    requestBody = {
+      content,
+      contentType: 'application/json',
+      contentTypeHint: 'TEXT',
+      encoded: false,
+    };
+    requestRules.body = requestBodyRules(operationId, content);
+  } else if (requestText !== '') {
+    requestBody = {
+      content: requestText.slice(0, maxBodyChars),
+      contentType: 'text/plain',
+      contentTypeHint: 'TEXT',
+      encoded: false,
+    };
+  }
+  return {
+    method: request.method,
+    path,
+    ...(Object.keys(query).length === 0 ? {} : { query }),
+    ...(Object.keys(requestHeaders).length === 0 ? {} : { headers: requestHeaders }),
+    ...(requestBody === undefined ? {} : { body: requestBody }),
+    ...(Object.keys(requestRules).length === 0 ? {} : { matchingRules: requestRules }),
+    ...(generators === undefined ? {} : { generators }),
+  };
+}
+
+/** The answer side: the headers the document states (and `statedHeaders`), the body kept. */
+function responseOf(
+  method: string,
+  answer: Answer,
+  operationId: OperationId,
+  body: ReadJson,
+): PactInteraction['response'] {
+  const responseHeaders: Record<string, string[]> = {};
+  const headerRules = responseHeaderRules(operationId, answer.status);
+  for (const [name, value] of Object.entries(answer.headers)) {
+    const documented = Object.keys(headerRules).find(
+      (each) => each.toLowerCase() === name.toLowerCase(),
+    );
+    if (documented !== undefined) responseHeaders[documented] = [value];
+    else if (statedHeaders.includes(name)) responseHeaders[name] = [value];
+  }
+  const statedRules: PactRules = {};
+  for (const name of Object.keys(responseHeaders)) {
+    const rule = headerRules[name];
+    if (rule !== undefined) statedRules[name] = rule;
+  }
+  if (responseHeaders['Retry-After'] !== undefined)
+    statedRules['Retry-After'] = {
+      combine: 'AND',
+      matchers: [
+        {
+          match: 'regex',
+          regex: '^(\\d+|[A-Z][a-z]{2}, \\d{2} [A-Z][a-z]{2} \\d{4} \\d{2}:\\d{2}:\\d{2} GMT)$',
+        },
+      ],
+    };
+  const responseRules: Record<string, PactRules> = { header: statedRules };
+  let responseBody: PactBody | undefined;
+  if (body.ok && method !== 'HEAD') {
+    const content = keptBody(body.value, answer.body);
+    responseBody = {
+      content,
+      contentType: 'application/json',
+      contentTypeHint: 'TEXT',
+      encoded: false,
+    };
+    responseRules.body = responseBodyRules(operationId, answer.status, content);
+  }
+  return {
+    status: answer.status,
+    headers: responseHeaders,
+    ...(responseBody === undefined ? {} : { body: responseBody }),
+    matchingRules: responseRules,
+  };
+}
