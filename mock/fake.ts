@@ -28,7 +28,7 @@ import {
 } from './pipeline/config/config.ts';
 import type { FakeState } from './pipeline/fake-state.ts';
 import { type StorePersistence, snapshotProblem } from './pipeline/persistence.ts';
-import { loadSession, saveSession } from './pipeline/session.ts';
+import { createSavedParts, loadSession, saveSession } from './pipeline/session.ts';
 import { type BaseControl, createControl } from './steps/control/control.ts';
 import { createPetStore } from './steps/store/pet-store.ts';
 
@@ -83,7 +83,7 @@ export interface FakeWithCore extends Fake {
 export type FakeControl = BaseControl & PolicyControls;
 
 /** A force rule as a tab sends it to the tab that holds the fake (the browser door's wire shape). */
-export type { RemoteForce } from './steps/qa/injected-failures/injected-failure-step.ts';
+export type { RemoteForce } from './steps/qa/injected-failures/injected-failure-control.ts';
 
 /** The default seed pets (fixtures/pets.json). */
 export const defaultSeed: readonly Pet[] = defaultPets as Pet[];
@@ -122,7 +122,8 @@ export async function createFake(given: CreateFakeOptions = {}): Promise<FakeWit
     // Saved state wins over the options' starting state, as the store's saved pets win over the seed.
     const saved = session.load();
     if (saved !== undefined) loadSession(state, api.states, saved);
-    session.attach(() => saveSession(state, api.states));
+    const savedParts = createSavedParts();
+    session.attach(() => saveSession(state, api.states, savedParts));
   }
   const control: FakeControl = createControl(state, seed, initialKeys, api);
   const behaviour = createBehaviour(state, api, control);

@@ -178,34 +178,17 @@ export async function runProxyCommand(argv: readonly string[], io: ProxyIo): Pro
   const results = judgedVerdicts();
   io.out(redact(textReport()));
   if (flags.junit !== undefined) {
-    // What the proxy did, not an active run's fields: it has no seed and sends nothing of its own.
-    const properties = {
+    const problem = writeProxyJunit(flags.junit, {
+      target: flags.target,
+      results,
       forwarded: proxy.forwarded,
       judged: verdicts.judged,
       unreachable: [...unreachable.values()].reduce((sum, count) => sum + count, 0),
-    };
-    const suite: SuiteResult = {
-      target: `proxy in front of ${flags.target}`,
-      baseUrl: flags.target,
-      seed: 0,
-      runs: 0,
-      runPrefix: '',
-      writes: false,
-      results,
-      budget: { limit: 0, source: 'the proxy sends no request of its own' },
-      requests: 0,
-      keyRequests: 0,
-      answered429: 0,
-      waitedMs: 0,
-      virtualTime: false,
       durationMs: performance.now() - started,
-    };
-    try {
-      writeOutputFile(flags.junit, redact(toJunit(suite, false, undefined, properties)));
-    } catch (error) {
-      io.err(
-        `${toolName}: cannot write the --junit file ${flags.junit}: ${(error as Error).message}`,
-      );
+      redact,
+    });
+    if (problem !== undefined) {
+      io.err(problem);
       return commandCode !== 0 ? commandCode : 2;
     }
   }
@@ -224,6 +207,44 @@ export async function runProxyCommand(argv: readonly string[], io: ProxyIo): Pro
     return commandCode;
   }
   return verdict;
+}
+
+/** What the proxy did, for its JUnit file: not an active run's fields (no seed, nothing sent). */
+interface ProxyRun {
+  readonly target: string;
+  readonly results: CheckResult[];
+  readonly forwarded: number;
+  readonly judged: number;
+  readonly unreachable: number;
+  readonly durationMs: number;
+  readonly redact: (text: string) => string;
+}
+
+/** Writes the proxy's `--junit` file whole; the problem, when it could not. */
+function writeProxyJunit(path: string, run: ProxyRun): string | undefined {
+  const properties = { forwarded: run.forwarded, judged: run.judged, unreachable: run.unreachable };
+  const suite: SuiteResult = {
+    target: `proxy in front of ${run.target}`,
+    baseUrl: run.target,
+    seed: 0,
+    runs: 0,
+    runPrefix: '',
+    writes: false,
+    results: run.results,
+    budget: { limit: 0, source: 'the proxy sends no request of its own' },
+    requests: 0,
+    keyRequests: 0,
+    answered429: 0,
+    waitedMs: 0,
+    virtualTime: false,
+    durationMs: run.durationMs,
+  };
+  try {
+    writeOutputFile(path, run.redact(toJunit(suite, false, undefined, properties)));
+    return undefined;
+  } catch (error) {
+    return `${toolName}: cannot write the --junit file ${path}: ${(error as Error).message}`;
+  }
 }
 
 /**

@@ -38,11 +38,19 @@ export class SessionStateError extends Error {
 /**
  * The last value each policy that counts its changes saved, and at which count: saved again as
  * the same object while the count stands, so a door that keeps the session can tell, by identity,
- * which parts it need not write again.
+ * which parts it need not write again. One per fake (createSavedParts), never module-wide.
  */
-const lastSaved = new WeakMap<PolicyState, { readonly changes: number; readonly value: unknown }>();
+export type SavedParts = WeakMap<
+  PolicyState,
+  { readonly changes: number; readonly value: unknown }
+>;
 
-function savedPart(policy: PolicyState): unknown {
+/** A fake's memory of the parts its policies saved last. */
+export function createSavedParts(): SavedParts {
+  return new WeakMap();
+}
+
+function savedPart(lastSaved: SavedParts, policy: PolicyState): unknown {
   if (policy.changes === undefined) return policy.save();
   const changes = policy.changes();
   const last = lastSaved.get(policy);
@@ -58,7 +66,11 @@ function copyOfUsage(usage: KeyUsage): KeyUsage {
 }
 
 /** Reads the session of a fake's state and its policies now. */
-export function saveSession(state: FakeState, policies: readonly PolicyState[]): SessionState {
+export function saveSession(
+  state: FakeState,
+  policies: readonly PolicyState[],
+  lastSaved: SavedParts = createSavedParts(),
+): SessionState {
   return {
     format: sessionFormat,
     clock: state.clock.save(),
@@ -67,7 +79,9 @@ export function saveSession(state: FakeState, policies: readonly PolicyState[]):
       ...(key.limits ? { limits: { ...key.limits } } : {}),
     })),
     usage: Object.fromEntries([...state.usage].map(([id, usage]) => [id, copyOfUsage(usage)])),
-    policies: Object.fromEntries(policies.map((policy) => [policy.name, savedPart(policy)])),
+    policies: Object.fromEntries(
+      policies.map((policy) => [policy.name, savedPart(lastSaved, policy)]),
+    ),
   };
 }
 

@@ -16,6 +16,7 @@
  * Placeholders our own outputs write where a credential was (`[redacted]`,
  * `Bearer REDACTED-API-KEY`) are left as they are, so redacting twice changes nothing.
  */
+import { formsOf } from './secret-forms.ts';
 
 /** What a hidden credential is shown as. */
 export const redacted = '[redacted]';
@@ -182,73 +183,6 @@ function decoded(view: View): View | undefined {
   return { text: out, starts, ends };
 }
 
-function utf8Bytes(text: string): Uint8Array {
-  return new TextEncoder().encode(text);
-}
-
-function base64(bytes: Uint8Array): string {
-  // btoa over bytes, not Buffer: this module also runs in the browser's service worker.
-  let binary = '';
-  for (const byte of bytes) binary += String.fromCharCode(byte);
-  return btoa(binary);
-}
-
-/** Base64 of the secret at the three byte alignments, without the characters neighbours change. */
-function base64Forms(secret: string): string[] {
-  const forms: string[] = [];
-  const bytes = utf8Bytes(secret);
-  for (const pad of [0, 1, 2]) {
-    const padded = new Uint8Array(pad + bytes.length);
-    padded.set(bytes, pad);
-    const encoded = base64(padded).replace(/=+$/, '');
-    // The first characters depend on the bytes before the secret, the last group on those after.
-    const inner = encoded.slice(Math.ceil((pad * 4) / 3), -2);
-    forms.push(inner, inner.replaceAll('+', '-').replaceAll('/', '_'));
-  }
-  return forms;
-}
-
-function jsonForms(secret: string): string[] {
-  const plain = JSON.stringify(secret).slice(1, -1);
-  const slashes = plain.replaceAll('/', '\\/');
-  const ascii = (text: string) =>
-    text.replace(
-      /[^\x20-\x7e]/g,
-      (char) => `\\u${char.charCodeAt(0).toString(16).padStart(4, '0')}`,
-    );
-  return [plain, slashes, ascii(plain), ascii(slashes)];
-}
-
-function percentForms(secret: string): string[] {
-  const upper = encodeURIComponent(secret);
-  const every = [...utf8Bytes(secret)]
-    .map((byte) => `%${byte.toString(16).toUpperCase().padStart(2, '0')}`)
-    .join('');
-  return [upper, upper.replaceAll('%20', '+'), every, every.toLowerCase()];
-}
-
-function xmlForm(secret: string): string {
-  return secret
-    .replaceAll('&', '&amp;')
-    .replaceAll('<', '&lt;')
-    .replaceAll('>', '&gt;')
-    .replaceAll('"', '&quot;')
-    .replaceAll("'", '&apos;');
-}
-
-/** Every form a secret may travel in (percent-decoding is done on the text, not here). */
-function formsOf(secret: string): string[] {
-  return [
-    ...new Set([
-      secret,
-      ...jsonForms(secret),
-      xmlForm(secret),
-      ...percentForms(secret),
-      ...base64Forms(secret),
-    ]),
-  ].filter((form) => form.length >= minSecretLength);
-}
-
 /** The secrets' forms, indexed for one pass over a text. */
 interface SecretIndex {
   /** Forms of at least `gramLength` characters by their first `gramLength` characters. */
@@ -266,7 +200,7 @@ function indexOf(secrets: readonly Secret[], fragments: boolean): SecretIndex {
   const grams = fragments ? new Map<string, string>() : undefined;
   for (const { value, shownAs = redacted } of secrets) {
     if (value.length < minSecretLength) continue;
-    for (const form of formsOf(value)) {
+    for (const form of formsOf(value, minSecretLength)) {
       if (form.length < gramLength) {
         short.push({ form, shownAs });
         continue;

@@ -118,18 +118,25 @@ async function main(argv: readonly string[]): Promise<void> {
   for (const signal of ['SIGTERM', 'SIGINT', 'SIGHUP'] as const)
     process.on(signal, () => void shutdown(signal));
 
-  // One write: a reader that sees the banner's first line must see the key list too.
+  console.log(banner(fake, origin, stagingOrigin));
+}
+
+/**
+ * What `npm start` prints once it listens, in one write: a reader that sees its first line sees
+ * the key list too.
+ */
+function banner(fake: FakeWithCore, origin: string, stagingOrigin: string | false): string {
   const keyLines = fake.control.keys().map((key) => {
     const secret = fake.initialKeys.find((entry) => entry.id === key.id)?.key ?? '?';
     return `    ${secret.padEnd(24)} ${key.plan.padEnd(10)} ${key.limits.perMinute}/min, ${key.limits.perDay}/day`;
   });
-  console.log(`Pet Store fake ready
+  return `Pet Store fake ready
   production  ${origin}/v1
   staging     ${stagingOrigin === false ? '(off)' : `${stagingOrigin}/v1`}
   control     ${origin}${fake.config.controlPrefix}/state
   qa page     ${origin}${fake.config.controlPrefix}/
   demo keys (send as "Authorization: Bearer <key>"):
-${keyLines.join('\n')}`);
+${keyLines.join('\n')}`;
 }
 
 /**

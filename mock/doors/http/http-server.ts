@@ -28,7 +28,7 @@ import {
 } from './client-errors.ts';
 import { EncodedBodies } from './encoded-bodies.ts';
 import { readKernelSendQueues } from './kernel-send-queues.ts';
-import { closeConnection, createSocketBackpressure } from './socket-backpressure.ts';
+import { closeConnection, SocketBackpressure } from './socket-backpressure.ts';
 
 /** Options of one listening socket. */
 export interface ListenOptions {
@@ -240,7 +240,7 @@ export async function listenHttp(
   let origin = options.origin ?? '';
   let closing = false;
   const bodies = new EncodedBodies();
-  const backpressure = createSocketBackpressure();
+  const backpressure = new SocketBackpressure();
   // The caller's plan on the door's own refusals too, when it sent a valid key.
   const errorHeaders = (incoming: IncomingMessage) =>
     behaviour.rateLimitHeaders(rawHeader(incoming.rawHeaders, 'authorization'));

@@ -60,13 +60,13 @@ function progressOf(socket: Socket, queues: SendQueues | undefined) {
  * One door's backpressure: what it knows of each of its sockets (their backlogs, their clients'
  * progress, which pipeline and which are idle), kept by the door rather than module-wide.
  */
-export function createSocketBackpressure() {
-  const watches = new WeakMap<Socket, SocketWatch>();
-  const backlogs = new WeakMap<Socket, Backlog>();
+export class SocketBackpressure {
+  readonly #watches = new WeakMap<Socket, SocketWatch>();
+  readonly #backlogs = new WeakMap<Socket, Backlog>();
   /** Sockets that have had two requests waiting at once: the sweep asks the kernel about them. */
-  const pipelining = new WeakSet<Socket>();
+  readonly #pipelining = new WeakSet<Socket>();
   /** Pipelining sockets whose client took nothing lately: not read until it takes something. */
-  const idle = new WeakSet<Socket>();
+  readonly #idle = new WeakSet<Socket>();
 
   /**
    * Pipelined requests are answered at any depth, in order (Node writes the answers in request
@@ -78,29 +78,32 @@ export function createSocketBackpressure() {
    * down to half: memory per connection is bounded whatever the client sends. A client that never
    * reads is closed by the sweep.
    */
-  function admit(socket: Socket, res: ServerResponse, limits: DoorLimits, start: () => void): void {
-    const own = backlogOf(socket, limits);
+  admit(socket: Socket, res: ServerResponse, limits: DoorLimits, start: () => void): void {
+    const own = this.#backlogOf(socket, limits);
     own.waiting += 1;
-    if (own.waiting > 1) pipelining.add(socket);
+    if (own.waiting > 1) this.#pipelining.add(socket);
     res.once('close', () => {
       own.waiting -= 1;
       // A deep pipeline: between sweeps, ask the kernel every IDLE_BACKLOG_BYTES handed over
       // whether the client takes them, so one that never reads is held back after a few hundred
       // KiB of answers rather than after the megabytes the kernel would buffer in a second.
-      if (pipelining.has(socket) && socket.bytesWritten - own.checkedAt >= IDLE_BACKLOG_BYTES) {
+      if (
+        this.#pipelining.has(socket) &&
+        socket.bytesWritten - own.checkedAt >= IDLE_BACKLOG_BYTES
+      ) {
         own.checkedAt = socket.bytesWritten;
-        watchSocket(socket, readKernelSendQueues(), limits, Date.now());
+        this.#watchSocket(socket, readKernelSendQueues(), limits, Date.now());
       }
-      if (!idle.has(socket)) own.deferred.shift()?.();
+      if (!this.#idle.has(socket)) own.deferred.shift()?.();
       const below = own.deferred.length === 0 && own.waiting < limits.maxPipelined / 2;
-      if (below && !idle.has(socket) && socket.isPaused()) socket.resume();
+      if (below && !this.#idle.has(socket) && socket.isPaused()) socket.resume();
     });
     if (own.waiting <= limits.maxPipelined) {
       start();
       return;
     }
     own.deferred.push(start);
-    holdBack(socket, own, limits);
+    this.#holdBack(socket, own, limits);
   }
 
   /**
@@ -108,36 +111,36 @@ export function createSocketBackpressure() {
    * never while a started request's body is still arriving, since that body is what comes next on
    * the socket (TCP keeps the order), and the request could never finish.
    */
-  function holdBack(socket: Socket, backlog: Backlog, limits: DoorLimits): void {
+  #holdBack(socket: Socket, backlog: Backlog, limits: DoorLimits): void {
     const over = backlog.deferred.length > 0 || backlog.waiting >= limits.maxPipelined;
-    if ((over || idle.has(socket)) && backlog.receiving === 0) socket.pause();
+    if ((over || this.#idle.has(socket)) && backlog.receiving === 0) socket.pause();
   }
 
-  function backlogOf(socket: Socket, limits: DoorLimits): Backlog {
-    const known = backlogs.get(socket);
+  #backlogOf(socket: Socket, limits: DoorLimits): Backlog {
+    const known = this.#backlogs.get(socket);
     if (known !== undefined) return known;
     const created: Backlog = { waiting: 0, deferred: [], receiving: 0, checkedAt: 0 };
-    backlogs.set(socket, created);
+    this.#backlogs.set(socket, created);
     // Node resumes a socket on its own (reading a request body resumes it, as does a drain):
     // while the door holds it back, pause it again before the next read.
-    socket.on('resume', () => holdBack(socket, created, limits));
+    socket.on('resume', () => this.#holdBack(socket, created, limits));
     return created;
   }
 
   /** Marks a started request's body as arriving; call the result once it has arrived. */
-  function receivingBody(socket: Socket, limits: DoorLimits): () => void {
-    const backlog = backlogOf(socket, limits);
+  receivingBody(socket: Socket, limits: DoorLimits): () => void {
+    const backlog = this.#backlogOf(socket, limits);
     backlog.receiving += 1;
     if (socket.isPaused()) socket.resume();
     return () => {
       backlog.receiving -= 1;
-      holdBack(socket, backlog, limits);
+      this.#holdBack(socket, backlog, limits);
     };
   }
 
   /** Starts deferred answers until `maxPipelined` are under way again. */
-  function startDeferred(socket: Socket, limits: DoorLimits): void {
-    const backlog = backlogs.get(socket);
+  #startDeferred(socket: Socket, limits: DoorLimits): void {
+    const backlog = this.#backlogs.get(socket);
     if (backlog === undefined) return;
     while (
       backlog.deferred.length > 0 &&
@@ -150,49 +153,47 @@ export function createSocketBackpressure() {
    * Closes sockets whose client has taken none of the answers waiting for it for `stallTimeout`:
    * a client that pipelines and never reads, or stopped reading.
    */
-  function sweepStalled(sockets: Set<Socket>, limits: DoorLimits, now: number): void {
+  sweepStalled(sockets: Set<Socket>, limits: DoorLimits, now: number): void {
     let asKernel = false;
-    for (const socket of sockets) asKernel ||= pipelining.has(socket);
+    for (const socket of sockets) asKernel ||= this.#pipelining.has(socket);
     const queues = asKernel ? readKernelSendQueues() : undefined;
-    for (const socket of sockets) watchSocket(socket, queues, limits, now);
+    for (const socket of sockets) this.#watchSocket(socket, queues, limits, now);
   }
 
   /**
    * One look at a socket: taking again clears it, taking nothing past `stallTimeout` closes it,
    * and a pipelining client that takes nothing of a backlog is held back (idle).
    */
-  function watchSocket(
+  #watchSocket(
     socket: Socket,
     queues: SendQueues | undefined,
     limits: DoorLimits,
     now: number,
   ): void {
     const { waiting, taken } = progressOf(socket, queues);
-    const watch = watches.get(socket);
+    const watch = this.#watches.get(socket);
     if (waiting === 0 || watch === undefined || taken > watch.taken) {
-      watches.set(socket, { since: now, taken });
+      this.#watches.set(socket, { since: now, taken });
       // Taking again: answer and read on (the resume guard in `admit` keeps it paused if over
       // the mark).
-      if (idle.delete(socket)) {
-        startDeferred(socket, limits);
+      if (this.#idle.delete(socket)) {
+        this.#startDeferred(socket, limits);
         socket.resume();
       }
       return;
     }
     if (now - watch.since > limits.stallTimeout) socket.resetAndDestroy();
     else if (
-      !idle.has(socket) &&
-      pipelining.has(socket) &&
+      !this.#idle.has(socket) &&
+      this.#pipelining.has(socket) &&
       (waiting >= IDLE_BACKLOG_BYTES || now - watch.since >= 2 * limits.connectionsCheckingInterval)
     ) {
       // A pipelining client took none of the answers waiting for it since the last sweep, with
       // more than an answer or two waiting, or over two sweeps: read no more requests from it and
       // start no more answers until it does, so a client that never reads stops costing work
       // long before it is closed (the kernel would otherwise take megabytes of answers).
-      idle.add(socket);
-      holdBack(socket, backlogOf(socket, limits), limits);
+      this.#idle.add(socket);
+      this.#holdBack(socket, this.#backlogOf(socket, limits), limits);
     }
   }
-
-  return { admit, receivingBody, sweepStalled };
 }

@@ -21,7 +21,6 @@ import { type ErrorCode, errorTemplates } from '../../../base/messages/errors.ts
 import { peekRateLimit } from '../../../base/quota/rate-limit.ts';
 import type { PolicyCommandLine } from '../../../pipeline/config/policy-command-line.ts';
 import { ControlInputError } from '../../../pipeline/control-input-error.ts';
-import { bodyOf, type ControlRoutes } from '../../../pipeline/control-route.ts';
 import { type Context, createSlot, type Policy } from '../../../pipeline/pipeline.ts';
 import { SessionStateError } from '../../../pipeline/session.ts';
 import { callerSlot, invalidTokenChallenge } from '../../policies/auth.ts';
@@ -44,36 +43,17 @@ import {
 } from '../forced-answers/stubbed-answers.ts';
 import { type ChaosDecision, createChaos } from './chaos.ts';
 import { type ChaosSettings, type ChaosStatus, checkChaosSettings } from './chaos-settings.ts';
+import {
+  type Force,
+  type InjectedFailureControl,
+  injectedFailureRoutes,
+} from './injected-failure-control.ts';
 
 /**
  * The answer a stub gave this request, for the step that adds and removes its headers once every
  * other step has written its own (stub-headers-step.ts).
  */
 export const stubSlot = createSlot<StubAnswer>('the stubbed answer');
-
-/** `force`: a status for the next answers of an operation, or a whole answer stubbed. */
-interface Force {
-  /** Forces the next `count` responses of an operation to an error status. */
-  (
-    operationId: OperationId,
-    status: number,
-    count?: number,
-    retryAfterSeconds?: number | null,
-  ): ForcedRule;
-  /** Stubs a whole answer for the matching requests (see docs/qa.md: stubs). */
-  (stub: StubInput): StubRule;
-}
-
-/** `force` in another tab (the browser door's `fake.control`): each form returns a promise. */
-export interface RemoteForce {
-  (
-    operationId: OperationId,
-    status: number,
-    count?: number,
-    retryAfterSeconds?: number | null,
-  ): Promise<ForcedRule>;
-  (stub: StubInput): Promise<StubRule>;
-}
 
 const chaosCodes: Record<ChaosStatus, ErrorCode> = {
   '429': 'rate_limited',
@@ -105,27 +85,6 @@ async function hold(clock: ControllableClock, ms: number): Promise<void> {
 export interface InjectedFailureOptions {
   /** Seeded chaos to start with (and to reset to): see the README's QA section. Default: none. */
   readonly chaos?: ChaosSettings;
-}
-
-/** What the control surface can do with injected failures (part of `fake.control`). */
-export interface InjectedFailureControl {
-  /**
-   * Forces the next `count` responses of an operation to an error status (positional form), or
-   * stubs a whole answer (`force({ operationId, keyId?, clientId?, query?, count?, answer })`).
-   */
-  force: Force;
-  /** The forced rules still pending, by operation. */
-  forced(): Partial<Record<OperationId, ForcedRule>>;
-  /** The stubs kept, the one that answers first first, each with the rules it breaks. */
-  stubs(): StubRule[];
-  /** Drops every forced rule and every stub. */
-  clearForced(): void;
-  /** The chaos settings in force, or `null` for none. */
-  chaos(): ChaosSettings | null;
-  /** Replaces the chaos settings (checked whole: bad settings throw and change nothing); streams restart from the seed. */
-  setChaos(settings: unknown): ChaosSettings;
-  /** Turns chaos off. */
-  clearChaos(): void;
 }
 
 /** What the step is built from: the fake's clock, the refusal writer and who sent a request. */
@@ -380,65 +339,6 @@ function savedStubsOf(saved: unknown): StubRule[] {
     };
   });
 }
-
-/** The fields of `POST /__control/force`: the positional form's, and a stub's. */
-const forceFields = [
-  'operationId',
-  'status',
-  'count',
-  'retryAfterSeconds',
-  'keyId',
-  'clientId',
-  'query',
-  'answer',
-];
-
-const injectedFailureRoutes: ControlRoutes<InjectedFailureControl> = {
-  'GET force': async (control) => ({ body: control.forced() }),
-  'GET stubs': async (control) => ({ body: control.stubs() }),
-  'POST force': async (control, request) => {
-    const body = await bodyOf(request, forceFields);
-    if (body.answer !== undefined) {
-      const stub = control.force(body as unknown as StubInput);
-      return {
-        body: stub,
-        action: `stub ${stub.operationId} ${stub.answer.drop === true ? 'drop' : String(stub.answer.status)} ${stub.remaining === null ? 'until cleared' : `x${stub.remaining}`}${stub.breaks.length > 0 ? ` (breaks ${stub.breaks.length} rule(s))` : ''}`,
-      };
-    }
-    const stubOnly = ['keyId', 'clientId', 'query'].filter((field) => body[field] !== undefined);
-    if (stubOnly.length > 0)
-      throw new ControlInputError(
-        `${stubOnly.join(', ')} match a stub: send them with answer ({"operationId", "answer": {"status", ...}}), or leave them out for the positional form`,
-      );
-    const { operationId, status, count = 1, retryAfterSeconds } = body;
-    const rule = control.force(
-      operationId as OperationId,
-      status as number,
-      count as number,
-      retryAfterSeconds as number | null | undefined,
-    );
-    return {
-      body: rule,
-      action: `force ${String(operationId)} ${rule.status} x${rule.remaining}`,
-    };
-  },
-  'DELETE force': async (control) => {
-    control.clearForced();
-    return { body: control.forced(), action: 'forced responses and stubs cleared' };
-  },
-  'GET chaos': async (control) => ({ body: control.chaos() }),
-  'POST chaos': async (control, request) => {
-    const settings = control.setChaos(await bodyOf(request, ['seed', 'rules']));
-    return {
-      body: settings,
-      action: `chaos seed ${settings.seed}, ${settings.rules.length} rule(s)`,
-    };
-  },
-  'DELETE chaos': async (control) => {
-    control.clearChaos();
-    return { body: null, action: 'chaos off' };
-  },
-};
 
 /** `npm start --chaos <json|file>`. */
 injectedFailureStep.commandLine = {
