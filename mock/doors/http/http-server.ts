@@ -229,6 +229,119 @@ function writeAnswer(
   res.end(body);
 }
 
+/**
+ * How one door answers: each request Node parsed handed to the core, the core's answer written
+ * back (or the connection dropped where chaos or a stub asks), and the door's own refusals.
+ */
+class DoorAnswers {
+  readonly #behaviour: Behaviour;
+  readonly #limits: DoorLimits;
+  readonly #maxBodyBytes: number;
+  readonly #bodies = new EncodedBodies();
+  readonly backpressure = new SocketBackpressure();
+  /** The origin requests are answered as: given, or the socket's own once it listens. */
+  origin: string;
+  /** Set once the door closes: its answers then close their connections. */
+  closing = false;
+
+  constructor(behaviour: Behaviour, limits: DoorLimits, maxBodyBytes: number, origin: string) {
+    this.#behaviour = behaviour;
+    this.#limits = limits;
+    this.#maxBodyBytes = maxBodyBytes;
+    this.origin = origin;
+  }
+
+  /** The caller's plan on the door's own refusals too, when it sent a valid key. */
+  errorHeaders(incoming: IncomingMessage): Record<string, string> {
+    return this.#behaviour.rateLimitHeaders(rawHeader(incoming.rawHeaders, 'authorization'));
+  }
+
+  refuse(
+    incoming: IncomingMessage,
+    res: ServerResponse,
+    code: ErrorCode,
+    message: string,
+    started = performance.now(),
+    body: BodyBytes = EMPTY,
+  ): void {
+    const refusal = errorAnswer(code, message, this.errorHeaders(incoming));
+    // Parsed, so the core can log and journal it: a request refused here is one the app sent.
+    this.#behaviour.refusedByDoor(
+      toFakeRequest(incoming, this.origin, body),
+      refusal,
+      started,
+      body,
+    );
+    writeAnswer(res, refusal, true, this.#bodies);
+  }
+
+  /** Sends the core's answer, or drops the connection where chaos or a stub asks to. */
+  #send(incoming: IncomingMessage, res: ServerResponse, reply: Answer): void {
+    // Chaos or a stub dropped the connection: close the socket without a word, as a crashed
+    // server would.
+    if (reply.drop === true) incoming.socket.destroy();
+    else writeAnswer(res, reply, this.closing, this.#bodies);
+  }
+
+  answer(incoming: IncomingMessage, res: ServerResponse): Promise<void> {
+    // Read from the raw list: `incoming.headers` is an object Node builds on first access.
+    if (incoming.httpVersion === '1.1' && rawHeader(incoming.rawHeaders, 'host') === null) {
+      this.refuse(incoming, res, 'bad_request', 'An HTTP/1.1 request must send a Host header.');
+      return Promise.resolve();
+    }
+    // A GET or HEAD goes straight to the core: no body to wait for, no async frame.
+    if (BODYLESS.has(incoming.method ?? 'GET'))
+      return this.#behaviour
+        .answer(toFakeRequest(incoming, this.origin, EMPTY))
+        .then((reply) => this.#send(incoming, res, reply));
+    return this.#answerWithBody(incoming, res);
+  }
+
+  async #answerWithBody(incoming: IncomingMessage, res: ServerResponse): Promise<void> {
+    const started = performance.now();
+    let body: BodyBytes;
+    const received = this.backpressure.receivingBody(incoming.socket, this.#limits);
+    try {
+      body = await readBody(incoming, this.#maxBodyBytes);
+    } finally {
+      received();
+    }
+    if (body === 'too-large') {
+      // Refused before it is read whole; closing the connection spares reading the rest.
+      closeInStages(incoming.socket);
+      const message = `The request body must be at most ${this.#maxBodyBytes} bytes.`;
+      this.refuse(incoming, res, 'payload_too_large', message, started, 'too-large');
+      return;
+    }
+    const reply = await this.#behaviour.answer(toFakeRequest(incoming, this.origin, body));
+    this.#send(incoming, res, reply);
+  }
+}
+
+/**
+ * Error bodies for what Node's parser refuses, `Expect` other than 100-continue and `CONNECT`:
+ * without these listeners Node answers a bare 400, a 417 with an empty body, and drops CONNECT
+ * unanswered.
+ */
+function answerWhatNodeRefuses(server: Server, door: DoorAnswers, behaviour: Behaviour): void {
+  server.on('clientError', (error: NodeJS.ErrnoException & { rawPacket?: unknown }, socket) =>
+    answerClientError(error, socket, behaviour.rateLimitHeaders(authorizationIn(error.rawPacket))),
+  );
+  server.on('checkExpectation', (incoming: IncomingMessage, res: ServerResponse) =>
+    door.refuse(incoming, res, 'expectation_failed', 'Only "Expect: 100-continue" is supported.'),
+  );
+  server.on('connect', (incoming: IncomingMessage, socket: Duplex) =>
+    writeRawError(
+      socket,
+      errorAnswer(
+        'method_not_allowed',
+        'CONNECT is not supported: the fake is not a proxy.',
+        door.errorHeaders(incoming),
+      ),
+    ),
+  );
+}
+
 /** Starts an HTTP door for a fake's behaviour on one socket. */
 export async function listenHttp(
   behaviour: Behaviour,
@@ -237,68 +350,7 @@ export async function listenHttp(
   const host = options.host ?? '127.0.0.1';
   const limits = { ...doorLimits, ...options.limits };
   const maxBodyBytes = options.maxBodyBytes ?? DEFAULT_MAX_BODY_BYTES;
-  let origin = options.origin ?? '';
-  let closing = false;
-  const bodies = new EncodedBodies();
-  const backpressure = new SocketBackpressure();
-  // The caller's plan on the door's own refusals too, when it sent a valid key.
-  const errorHeaders = (incoming: IncomingMessage) =>
-    behaviour.rateLimitHeaders(rawHeader(incoming.rawHeaders, 'authorization'));
-  const refuse = (
-    incoming: IncomingMessage,
-    res: ServerResponse,
-    code: ErrorCode,
-    message: string,
-    started = performance.now(),
-    body: BodyBytes = EMPTY,
-  ) => {
-    const refusal = errorAnswer(code, message, errorHeaders(incoming));
-    // Parsed, so the core can log and journal it: a request refused here is one the app sent.
-    behaviour.refusedByDoor(toFakeRequest(incoming, origin, body), refusal, started, body);
-    writeAnswer(res, refusal, true, bodies);
-  };
-
-  /** Sends the core's answer, or drops the connection where chaos or a stub asks to. */
-  const send = (incoming: IncomingMessage, res: ServerResponse, reply: Answer) => {
-    // Chaos or a stub dropped the connection: close the socket without a word, as a crashed
-    // server would.
-    if (reply.drop === true) incoming.socket.destroy();
-    else writeAnswer(res, reply, closing, bodies);
-  };
-
-  function answer(incoming: IncomingMessage, res: ServerResponse): Promise<void> {
-    // Read from the raw list: `incoming.headers` is an object Node builds on first access.
-    if (incoming.httpVersion === '1.1' && rawHeader(incoming.rawHeaders, 'host') === null) {
-      refuse(incoming, res, 'bad_request', 'An HTTP/1.1 request must send a Host header.');
-      return Promise.resolve();
-    }
-    // A GET or HEAD goes straight to the core: no body to wait for, no async frame.
-    if (BODYLESS.has(incoming.method ?? 'GET'))
-      return behaviour
-        .answer(toFakeRequest(incoming, origin, EMPTY))
-        .then((reply) => send(incoming, res, reply));
-    return answerWithBody(incoming, res);
-  }
-
-  async function answerWithBody(incoming: IncomingMessage, res: ServerResponse): Promise<void> {
-    const started = performance.now();
-    let body: BodyBytes;
-    const received = backpressure.receivingBody(incoming.socket, limits);
-    try {
-      body = await readBody(incoming, maxBodyBytes);
-    } finally {
-      received();
-    }
-    if (body === 'too-large') {
-      // Refused before it is read whole; closing the connection spares reading the rest.
-      closeInStages(incoming.socket);
-      const message = `The request body must be at most ${maxBodyBytes} bytes.`;
-      refuse(incoming, res, 'payload_too_large', message, started, 'too-large');
-      return;
-    }
-    send(incoming, res, await behaviour.answer(toFakeRequest(incoming, origin, body)));
-  }
-
+  const door = new DoorAnswers(behaviour, limits, maxBodyBytes, options.origin ?? '');
   const server = createServer(
     {
       maxHeaderSize: limits.maxHeaderSize,
@@ -310,35 +362,19 @@ export async function listenHttp(
       requireHostHeader: false,
     },
     (incoming, res) => {
-      backpressure.admit(incoming.socket, res, limits, () =>
-        answer(incoming, res).catch((error: unknown) => {
+      door.backpressure.admit(incoming.socket, res, limits, () =>
+        door.answer(incoming, res).catch((error: unknown) => {
           // A client that went away mid-body is not a fault of the fake.
           if (incoming.errored !== null || res.destroyed) return;
           console.error('petstore-fake: request failed', error);
-          refuse(incoming, res, 'internal_error', 'The fake failed to handle the request.');
+          door.refuse(incoming, res, 'internal_error', 'The fake failed to handle the request.');
         }),
       );
     },
   );
   // Node's keep-alive time-out would close a connection with a FIN: see closeConnection.
   server.on('timeout', (socket: Socket) => closeConnection(socket));
-  server.on('clientError', (error: NodeJS.ErrnoException & { rawPacket?: unknown }, socket) =>
-    answerClientError(error, socket, behaviour.rateLimitHeaders(authorizationIn(error.rawPacket))),
-  );
-  // Without these listeners Node answers 417 with an empty body and drops CONNECT unanswered.
-  server.on('checkExpectation', (incoming: IncomingMessage, res: ServerResponse) =>
-    refuse(incoming, res, 'expectation_failed', 'Only "Expect: 100-continue" is supported.'),
-  );
-  server.on('connect', (incoming: IncomingMessage, socket: Duplex) =>
-    writeRawError(
-      socket,
-      errorAnswer(
-        'method_not_allowed',
-        'CONNECT is not supported: the fake is not a proxy.',
-        errorHeaders(incoming),
-      ),
-    ),
-  );
+  answerWhatNodeRefuses(server, door, behaviour);
   const sockets = new Set<Socket>();
   server.on('connection', (socket: Socket) => {
     sockets.add(socket);
@@ -346,7 +382,7 @@ export async function listenHttp(
   });
   // Node's time-out sweep does not see a client that stopped reading: its requests are complete.
   const sweep = setInterval(
-    () => backpressure.sweepStalled(sockets, limits, Date.now()),
+    () => door.backpressure.sweepStalled(sockets, limits, Date.now()),
     limits.connectionsCheckingInterval,
   );
   sweep.unref();
@@ -354,15 +390,15 @@ export async function listenHttp(
   server.listen(options.port ?? 0, host);
   await once(server, 'listening');
   const address = server.address() as AddressInfo;
-  if (origin === '') {
+  if (door.origin === '') {
     const hostname = address.family === 'IPv6' ? `[${address.address}]` : address.address;
-    origin = `http://${hostname}:${address.port}`;
+    door.origin = `http://${hostname}:${address.port}`;
   }
   return {
     server,
-    origin,
+    origin: door.origin,
     close: async (graceMs = limits.shutdownGrace) => {
-      closing = true;
+      door.closing = true;
       const closed = new Promise<void>((resolve) => server.close(() => resolve()));
       server.closeIdleConnections();
       // Node stops its own time-out sweep once the server closes, so a client stalled
