@@ -132,6 +132,7 @@ function handlersBehaviour(fake: FakeWithCore, handlers: RequestHandler[]): Beha
     rateLimitHeaders: (authorization) => fake.behaviour.rateLimitHeaders(authorization),
     refusedByDoor: (request, answer, started, body) =>
       fake.behaviour.refusedByDoor(request, answer, started, body),
+    connectionId: (kind) => fake.behaviour.connectionId(kind),
     async answer(request) {
       const bodyless = request.method === 'GET' || request.method === 'HEAD';
       const body = bodyless ? undefined : await request.body(Number.POSITIVE_INFINITY);

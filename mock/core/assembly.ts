@@ -221,6 +221,12 @@ export interface Behaviour {
    * it as refused early. `started` is `performance.now()` when the request arrived.
    */
   refusedByDoor(request: FakeRequest, answer: Answer, started: number, body: BodyBytes): void;
+  /**
+   * A new id for a connection a door opened (`http-1`, `http-2`...), counted per fake: the
+   * client report tells a client's copies apart by their connections, so two doors of one fake
+   * never hand out the same id.
+   */
+  connectionId(kind: string): string;
 }
 
 /**
@@ -369,10 +375,15 @@ export function createBehaviour(
     );
   }
 
+  let connectionsOpened = 0;
   return {
     answer,
     owns: (url) => ownsUrl(config, url),
     rateLimitHeaders,
+    connectionId: (kind) => {
+      connectionsOpened += 1;
+      return `${kind}-${connectionsOpened}`;
+    },
     refusedByDoor: (request, answer, started, body) => {
       let url: URL | undefined;
       try {

@@ -1,6 +1,7 @@
 /**
  * The fake through its HTTP door, as a client sees it: supertest against a real port.
  */
+import { Agent, get as httpGet } from 'node:http';
 import request from 'supertest';
 import { afterAll, beforeAll, beforeEach, expect, test } from 'vitest';
 import { createClock } from '../../base/clock/clock.ts';
@@ -255,4 +256,29 @@ test('sends a long page as its UTF-8 bytes, and the new bytes once the page chan
   const after = await page();
   expect(after[0]?.name).toBe(name);
   expect(after.slice(1)).toEqual(before.slice(0, 99));
+});
+
+test("a connection keeps one id, and the fake's two doors never hand out the same one", async () => {
+  const agent = new Agent({ keepAlive: true, maxSockets: 1 });
+  const get = (target: HttpDoor) =>
+    new Promise<number>((resolve, reject) => {
+      const { port } = target.server.address() as { port: number };
+      httpGet({ host: '127.0.0.1', port, path: '/v1/pets?limit=1', headers: key, agent }, (res) =>
+        res.resume().on('end', () => resolve(res.statusCode ?? 0)),
+      ).on('error', reject);
+    });
+  expect([await get(door), await get(door), await get(staging)]).toEqual([200, 200, 200]);
+  agent.destroy();
+  // The journal lists the newest first: these three, in the order they were sent.
+  const connections = fake.control
+    .requests()
+    .requests.slice(0, 3)
+    .map((entry) => entry.connection)
+    .reverse();
+  expect(connections).toHaveLength(3);
+  const [first, second, third] = connections;
+  expect(first).toMatch(/^http-\d+$/);
+  expect(second).toBe(first);
+  expect(third).toMatch(/^http-\d+$/);
+  expect(third).not.toBe(first);
 });

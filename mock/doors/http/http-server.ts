@@ -119,20 +119,6 @@ function rawHeader(raw: readonly string[], name: string): string | null {
   return value;
 }
 
-/** An id per socket, for the client report: requests on one connection come from one client. */
-const connectionIds = new WeakMap<Socket, string>();
-let connectionsOpened = 0;
-
-function connectionOf(socket: Socket): string {
-  let id = connectionIds.get(socket);
-  if (id === undefined) {
-    connectionsOpened += 1;
-    id = `http-${connectionsOpened}`;
-    connectionIds.set(socket, id);
-  }
-  return id;
-}
-
 /**
  * A request as the core reads it, straight from Node's parser output: one object per request
  * (a class, where three closures over the raw headers cost three allocations).
@@ -144,10 +130,10 @@ class NodeRequest implements FakeRequest {
   readonly #raw: readonly string[];
   readonly #body: BodyBytes;
 
-  constructor(incoming: IncomingMessage, origin: string, body: BodyBytes) {
+  constructor(incoming: IncomingMessage, origin: string, body: BodyBytes, connection: string) {
     this.method = incoming.method ?? 'GET';
     this.url = absoluteUrl(incoming.url ?? '/', origin);
-    this.connection = connectionOf(incoming.socket);
+    this.connection = connection;
     this.#raw = incoming.rawHeaders;
     this.#body = body;
   }
@@ -181,10 +167,6 @@ function absoluteUrl(target: string, origin: string): string {
   } catch {
     return `${origin}/${target}`;
   }
-}
-
-function toFakeRequest(incoming: IncomingMessage, origin: string, body: BodyBytes): FakeRequest {
-  return new NodeRequest(incoming, origin, body);
 }
 
 /** How long a connection refused early goes on reading (and dropping) the body it was sent. */
@@ -239,6 +221,8 @@ class DoorAnswers {
   readonly #maxBodyBytes: number;
   readonly #bodies = new EncodedBodies();
   readonly backpressure = new SocketBackpressure();
+  /** An id per socket, for the client report: requests on one connection come from one client. */
+  readonly #connections = new WeakMap<Socket, string>();
   /** The origin requests are answered as: given, or the socket's own once it listens. */
   origin: string;
   /** Set once the door closes: its answers then close their connections. */
@@ -249,6 +233,16 @@ class DoorAnswers {
     this.#limits = limits;
     this.#maxBodyBytes = maxBodyBytes;
     this.origin = origin;
+  }
+
+  /** The request as the core reads it, its connection named by the fake. */
+  #request(incoming: IncomingMessage, body: BodyBytes): FakeRequest {
+    let connection = this.#connections.get(incoming.socket);
+    if (connection === undefined) {
+      connection = this.#behaviour.connectionId('http');
+      this.#connections.set(incoming.socket, connection);
+    }
+    return new NodeRequest(incoming, this.origin, body, connection);
   }
 
   /** The caller's plan on the door's own refusals too, when it sent a valid key. */
@@ -266,12 +260,7 @@ class DoorAnswers {
   ): void {
     const refusal = errorAnswer(code, message, this.errorHeaders(incoming));
     // Parsed, so the core can log and journal it: a request refused here is one the app sent.
-    this.#behaviour.refusedByDoor(
-      toFakeRequest(incoming, this.origin, body),
-      refusal,
-      started,
-      body,
-    );
+    this.#behaviour.refusedByDoor(this.#request(incoming, body), refusal, started, body);
     writeAnswer(res, refusal, true, this.#bodies);
   }
 
@@ -292,7 +281,7 @@ class DoorAnswers {
     // A GET or HEAD goes straight to the core: no body to wait for, no async frame.
     if (BODYLESS.has(incoming.method ?? 'GET'))
       return this.#behaviour
-        .answer(toFakeRequest(incoming, this.origin, EMPTY))
+        .answer(this.#request(incoming, EMPTY))
         .then((reply) => this.#send(incoming, res, reply));
     return this.#answerWithBody(incoming, res);
   }
@@ -313,7 +302,7 @@ class DoorAnswers {
       this.refuse(incoming, res, 'payload_too_large', message, started, 'too-large');
       return;
     }
-    const reply = await this.#behaviour.answer(toFakeRequest(incoming, this.origin, body));
+    const reply = await this.#behaviour.answer(this.#request(incoming, body));
     this.#send(incoming, res, reply);
   }
 }
