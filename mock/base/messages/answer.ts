@@ -47,6 +47,23 @@ export function jsonAnswer(status: number, body: unknown, headers?: AnswerHeader
   };
 }
 
+/**
+ * 200 JSON answers of frozen values, each serialised once per value: a value answered again (a
+ * stored pet, a page the store hands out again) is not serialised again. Entries go with their
+ * values.
+ */
+export function createFrozenJsonAnswers(): (value: object) => Answer {
+  const texts = new WeakMap<object, string>();
+  return (value) => {
+    let body = texts.get(value);
+    if (body === undefined) {
+      body = stringifyJson(value);
+      texts.set(value, body);
+    }
+    return { status: 200, headers: { 'Content-Type': 'application/json' }, body };
+  };
+}
+
 /** The Error answer for a code, with an optional more specific message and extra headers. */
 export function errorAnswer(code: ErrorCode, message?: string, headers?: AnswerHeaders): Answer {
   const body = errorBody(code, message);

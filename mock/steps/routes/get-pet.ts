@@ -4,9 +4,7 @@
  */
 
 import { deprecationHeaders, isSunset } from '../../base/contract/deprecation.ts';
-import { stringifyJson } from '../../base/contract/lossless-json.ts';
-import type { Pet } from '../../base/contract/types.ts';
-import { type Answer, errorAnswer } from '../../base/messages/answer.ts';
+import { createFrozenJsonAnswers, errorAnswer } from '../../base/messages/answer.ts';
 import type { ResolvedConfig } from '../../pipeline/config/config.ts';
 import type { Handler } from '../../pipeline/pipeline.ts';
 import { type RouteOptions, routeSlot } from './route.ts';
@@ -55,19 +53,8 @@ export function getPetHeaders(config: ResolvedConfig): (url: URL) => Record<stri
 
 /** Answers getPet. */
 export const getPet = ({ store, clock, config }: RouteOptions): Handler => {
-  /**
-   * The JSON text of each pet answered: stored pets are frozen (steps/store/pet-store.ts), so a
-   * pet asked for again is answered without serialising it again. Entries go with their pets.
-   */
-  const petJson = new WeakMap<Pet, string>();
-  const petAnswer = (pet: Pet): Answer => {
-    let body = petJson.get(pet);
-    if (body === undefined) {
-      body = stringifyJson(pet);
-      petJson.set(pet, body);
-    }
-    return { status: 200, headers: { 'Content-Type': 'application/json' }, body };
-  };
+  // Stored pets are frozen (steps/store/pet-store.ts): a pet asked for again keeps its JSON.
+  const petAnswer = createFrozenJsonAnswers();
   return (context) => {
     if (isSunset(config.deprecation, clock.now())) {
       return errorAnswer(

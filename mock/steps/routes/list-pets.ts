@@ -5,8 +5,8 @@
  * than guess, so a client bug shows up at once (README: "Choices the fake makes").
  */
 import { listLimits, petStatuses } from '../../base/contract/schemas.ts';
-import type { Pet, PetStatus } from '../../base/contract/types.ts';
-import { type Answer, errorAnswer, jsonAnswer } from '../../base/messages/answer.ts';
+import type { PetStatus } from '../../base/contract/types.ts';
+import { createFrozenJsonAnswers, errorAnswer } from '../../base/messages/answer.ts';
 import type { Handler } from '../../pipeline/pipeline.ts';
 import type { RouteOptions } from './route.ts';
 
@@ -70,15 +70,7 @@ export const listPets = ({ store, config }: RouteOptions): Handler => {
    * page seen before is answered without serialising it again (a full page of 100 pets is most
    * of the request's cost). Entries go with their pages.
    */
-  const pageJson = new WeakMap<readonly Pet[], string>();
-  const pageAnswer = (page: readonly Pet[]): Answer => {
-    const body = pageJson.get(page);
-    if (body !== undefined)
-      return { status: 200, headers: { 'Content-Type': 'application/json' }, body };
-    const answer = jsonAnswer(200, page);
-    if (answer.body !== undefined) pageJson.set(page, answer.body);
-    return answer;
-  };
+  const pageAnswer = createFrozenJsonAnswers();
   return ({ url }) => {
     let query = parseListQuery(url.searchParams);
     if ('error' in query) {
