@@ -62,14 +62,29 @@ const BODYLESS = new Set(['GET', 'HEAD']);
 const DEFAULT_MAX_BODY_BYTES = 1024 * 1024;
 const EMPTY = new Uint8Array();
 
+/** The body's declared length: NaN without a Content-Length (chunked). */
+function declaredLength(incoming: IncomingMessage): number {
+  return Number(rawHeader(incoming.rawHeaders, 'content-length') ?? Number.NaN);
+}
+
 /**
- * Reads a body whole, up to `maxBytes`. The door reads it before answering rather than letting
- * the core stream it: an answer that does not need the body (a 401) would otherwise leave it
- * half-read on a kept-alive socket, and the next request would be parsed from its middle.
+ * The body, when the stream holds it whole. Node's parser pushes a body that came in the packet
+ * of its headers just after emitting the request: one microtask later it is in the stream's
+ * buffer, and `read()` takes it with no listener, resume or 'data' event (a create's body nearly
+ * always comes so).
  */
-function readBody(incoming: IncomingMessage, maxBytes: number): Promise<BodyBytes> {
-  if (Number(rawHeader(incoming.rawHeaders, 'content-length') ?? 0) > maxBytes)
-    return Promise.resolve('too-large');
+function bufferedBody(incoming: IncomingMessage, declared: number): BodyBytes | undefined {
+  if (declared !== incoming.readableLength) return undefined;
+  return declared === 0 ? EMPTY : ((incoming.read() as Buffer | null) ?? EMPTY);
+}
+
+/**
+ * Reads a body that arrives in pieces (or has no Content-Length) whole, up to `maxBytes`. The
+ * door reads a body before answering rather than letting the core stream it: an answer that does
+ * not need it (a 401) would otherwise leave it half-read on a kept-alive socket, and the next
+ * request would be parsed from its middle.
+ */
+function readStreamedBody(incoming: IncomingMessage, maxBytes: number): Promise<BodyBytes> {
   // Listeners rather than `for await`: an async iterator costs a few µs of promises and stream
   // bookkeeping per request, a tenth of a create (bench/optimisations.md).
   return new Promise((resolve, reject) => {
@@ -272,38 +287,58 @@ class DoorAnswers {
     else writeAnswer(res, reply, this.closing, this.#bodies);
   }
 
-  answer(incoming: IncomingMessage, res: ServerResponse): Promise<void> {
+  /** Answers a request; a failure of the fake's is answered with a 500, never thrown. */
+  answer(incoming: IncomingMessage, res: ServerResponse): void {
     // Read from the raw list: `incoming.headers` is an object Node builds on first access.
     if (incoming.httpVersion === '1.1' && rawHeader(incoming.rawHeaders, 'host') === null) {
       this.refuse(incoming, res, 'bad_request', 'An HTTP/1.1 request must send a Host header.');
-      return Promise.resolve();
+      return;
     }
     // A GET or HEAD goes straight to the core: no body to wait for, no async frame.
     if (BODYLESS.has(incoming.method ?? 'GET'))
-      return this.#behaviour
-        .answer(this.#request(incoming, EMPTY))
-        .then((reply) => this.#send(incoming, res, reply));
-    return this.#answerWithBody(incoming, res);
+      this.#behaviour.answer(this.#request(incoming, EMPTY)).then(
+        (reply) => this.#send(incoming, res, reply),
+        (error: unknown) => this.#failed(incoming, res, error),
+      );
+    else void this.#answerWithBody(incoming, res);
   }
 
   async #answerWithBody(incoming: IncomingMessage, res: ServerResponse): Promise<void> {
-    const started = performance.now();
-    let body: BodyBytes;
-    const received = this.backpressure.receivingBody(incoming.socket, this.#limits);
     try {
-      body = await readBody(incoming, this.#maxBodyBytes);
-    } finally {
-      received();
+      const started = performance.now();
+      const declared = declaredLength(incoming);
+      let body: BodyBytes | undefined = declared > this.#maxBodyBytes ? 'too-large' : undefined;
+      if (body === undefined) {
+        await undefined; // the parser pushes what came with the headers
+        body = bufferedBody(incoming, declared);
+      }
+      if (body === undefined) {
+        const received = this.backpressure.receivingBody(incoming.socket, this.#limits);
+        try {
+          body = await readStreamedBody(incoming, this.#maxBodyBytes);
+        } finally {
+          received();
+        }
+      }
+      if (body === 'too-large') {
+        // Refused before it is read whole; closing the connection spares reading the rest.
+        closeInStages(incoming.socket);
+        const message = `The request body must be at most ${this.#maxBodyBytes} bytes.`;
+        this.refuse(incoming, res, 'payload_too_large', message, started, 'too-large');
+        return;
+      }
+      const reply = await this.#behaviour.answer(this.#request(incoming, body));
+      this.#send(incoming, res, reply);
+    } catch (error) {
+      this.#failed(incoming, res, error);
     }
-    if (body === 'too-large') {
-      // Refused before it is read whole; closing the connection spares reading the rest.
-      closeInStages(incoming.socket);
-      const message = `The request body must be at most ${this.#maxBodyBytes} bytes.`;
-      this.refuse(incoming, res, 'payload_too_large', message, started, 'too-large');
-      return;
-    }
-    const reply = await this.#behaviour.answer(this.#request(incoming, body));
-    this.#send(incoming, res, reply);
+  }
+
+  #failed(incoming: IncomingMessage, res: ServerResponse, error: unknown): void {
+    // A client that went away mid-body is not a fault of the fake.
+    if (incoming.errored !== null || res.destroyed) return;
+    console.error('petstore-fake: request failed', error);
+    this.refuse(incoming, res, 'internal_error', 'The fake failed to handle the request.');
   }
 }
 
@@ -351,14 +386,8 @@ export async function listenHttp(
       requireHostHeader: false,
     },
     (incoming, res) => {
-      door.backpressure.admit(incoming.socket, res, limits, () =>
-        door.answer(incoming, res).catch((error: unknown) => {
-          // A client that went away mid-body is not a fault of the fake.
-          if (incoming.errored !== null || res.destroyed) return;
-          console.error('petstore-fake: request failed', error);
-          door.refuse(incoming, res, 'internal_error', 'The fake failed to handle the request.');
-        }),
-      );
+      if (door.backpressure.enter(incoming.socket, res, limits)) door.answer(incoming, res);
+      else door.backpressure.defer(incoming.socket, limits, () => door.answer(incoming, res));
     },
   );
   // Node's keep-alive time-out would close a connection with a FIN: see closeConnection.

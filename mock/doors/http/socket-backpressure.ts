@@ -77,33 +77,39 @@ export class SocketBackpressure {
    * they wait as parsed requests, not as answers, and nothing more is read until the backlog is
    * down to half: memory per connection is bounded whatever the client sends. A client that never
    * reads is closed by the sweep.
+   *
+   * Counts a request in on its socket: true when it may start now, else the caller hands its
+   * start to `defer` (a request that starts at once, nearly all, costs no closure).
    */
-  admit(socket: Socket, res: ServerResponse, limits: DoorLimits, start: () => void): void {
+  enter(socket: Socket, res: ServerResponse, limits: DoorLimits): boolean {
     const own = this.#backlogOf(socket, limits);
     own.waiting += 1;
     if (own.waiting > 1) this.#pipelining.add(socket);
-    res.once('close', () => {
-      own.waiting -= 1;
-      // A deep pipeline: between sweeps, ask the kernel every IDLE_BACKLOG_BYTES handed over
-      // whether the client takes them, so one that never reads is held back after a few hundred
-      // KiB of answers rather than after the megabytes the kernel would buffer in a second.
-      if (
-        this.#pipelining.has(socket) &&
-        socket.bytesWritten - own.checkedAt >= IDLE_BACKLOG_BYTES
-      ) {
-        own.checkedAt = socket.bytesWritten;
-        this.#watchSocket(socket, readKernelSendQueues(), limits, Date.now());
-      }
-      if (!this.#idle.has(socket)) own.deferred.shift()?.();
-      const below = own.deferred.length === 0 && own.waiting < limits.maxPipelined / 2;
-      if (below && !this.#idle.has(socket) && socket.isPaused()) socket.resume();
-    });
-    if (own.waiting <= limits.maxPipelined) {
-      start();
-      return;
-    }
+    // 'close' comes once; `on` spares the wrapper `once` makes.
+    res.on('close', () => this.#closed(socket, own, limits));
+    return own.waiting <= limits.maxPipelined;
+  }
+
+  /** Holds back a request `enter` refused to start until earlier answers are sent. */
+  defer(socket: Socket, limits: DoorLimits, start: () => void): void {
+    const own = this.#backlogOf(socket, limits);
     own.deferred.push(start);
     this.#holdBack(socket, own, limits);
+  }
+
+  /** An answer left (sent, or its connection closed): start the next one and read on. */
+  #closed(socket: Socket, own: Backlog, limits: DoorLimits): void {
+    own.waiting -= 1;
+    // A deep pipeline: between sweeps, ask the kernel every IDLE_BACKLOG_BYTES handed over
+    // whether the client takes them, so one that never reads is held back after a few hundred
+    // KiB of answers rather than after the megabytes the kernel would buffer in a second.
+    if (this.#pipelining.has(socket) && socket.bytesWritten - own.checkedAt >= IDLE_BACKLOG_BYTES) {
+      own.checkedAt = socket.bytesWritten;
+      this.#watchSocket(socket, readKernelSendQueues(), limits, Date.now());
+    }
+    if (!this.#idle.has(socket)) own.deferred.shift()?.();
+    const below = own.deferred.length === 0 && own.waiting < limits.maxPipelined / 2;
+    if (below && !this.#idle.has(socket) && socket.isPaused()) socket.resume();
   }
 
   /**
@@ -174,7 +180,7 @@ export class SocketBackpressure {
     const watch = this.#watches.get(socket);
     if (waiting === 0 || watch === undefined || taken > watch.taken) {
       this.#watches.set(socket, { since: now, taken });
-      // Taking again: answer and read on (the resume guard in `admit` keeps it paused if over
+      // Taking again: answer and read on (the resume guard in `#backlogOf` keeps it paused if over
       // the mark).
       if (this.#idle.delete(socket)) {
         this.#startDeferred(socket, limits);
