@@ -75,6 +75,158 @@ function jsonReport(target: string, forwarded: number, judged: number, results: 
   );
 }
 
+/**
+ * What the proxy learns from the traffic it forwards: the verdicts and coverage of each exchange,
+ * the keys it saw (redacted from every report) and the requests it could not forward.
+ */
+class ProxyWatch {
+  readonly verdicts: ReturnType<typeof createPassiveVerdicts>;
+  readonly coverage = createProxyCoverage();
+  readonly #keys = new Set<string>();
+  /** Requests the target could not be reached for, by reason (ECONNREFUSED...). */
+  readonly unreachable = new Map<string, number>();
+  // The environment's secrets, then every key learnt from the traffic; a new array for each key
+  // learnt: the redaction works the forms out again only then.
+  #secrets: readonly Secret[];
+  readonly redact: ReturnType<typeof createRedactor>;
+
+  constructor(plan: Parameters<typeof createPassiveVerdicts>[0], env: NodeJS.ProcessEnv) {
+    this.verdicts = createPassiveVerdicts(plan);
+    this.#secrets = envSecrets(env);
+    this.redact = createRedactor(() => this.#secrets);
+  }
+
+  /** Counts a request the target could not be reached for (reasons are error codes, few). */
+  noteUnreachable(reason: string): void {
+    if (this.unreachable.has(reason) || this.unreachable.size < 20)
+      this.unreachable.set(reason, (this.unreachable.get(reason) ?? 0) + 1);
+  }
+
+  /** Every key seen is redacted from every report; a bounded number is remembered. */
+  noteKey(key: string): void {
+    if (this.#keys.has(key) || this.#keys.size >= 1_000) return;
+    this.#keys.add(key);
+    this.#secrets = [...this.#secrets, { value: key, shownAs: keyPlaceholder }];
+  }
+
+  /** The verdicts; with nothing judged, a check that passes on no evidence is no pass at all. */
+  judgedVerdicts(): CheckResult[] {
+    const { verdicts } = this;
+    return verdicts.judged > 0
+      ? verdicts.verdicts()
+      : verdicts.verdicts().map((result) => ({
+          ...result,
+          status: 'skip',
+          skip: 'not-exercised',
+          reason: 'no exchange went through the proxy',
+        }));
+  }
+
+  /** The verdicts as text, with the counts line. */
+  textReport(forwarded: number): string {
+    const results = this.judgedVerdicts();
+    const count = (status: CheckResult['status']) =>
+      results.filter((result) => result.status === status).length;
+    return [
+      ...formatResults(results),
+      `${toolName} proxy: ${forwarded} requests forwarded, ${this.verdicts.judged} exchanges judged; ${findingsLine(results)}; rules: ${count('pass')} passed, ${count('fail')} failed, ${count('warn')} warned, ${count('skip')} not exercised`,
+    ].join('\n');
+  }
+}
+
+type ProxyFlags = ReturnType<typeof parseProxyFlags>;
+type RunningProxy = Awaited<ReturnType<typeof startProxy>>;
+
+/** Starts the proxy with the watch on its traffic; a port it cannot listen on is a usage error. */
+async function listenProxy(flags: ProxyFlags, watch: ProxyWatch): Promise<RunningProxy> {
+  let forwarded = () => 0;
+  try {
+    const proxy = await startProxy({
+      target: flags.target,
+      port: flags.port,
+      host: flags.host,
+      allowedHosts: flags.allowedHosts,
+      maxBodyBytes: flags.maxBodyBytes,
+      onUnreachable: (reason) => watch.noteUnreachable(reason),
+      onExchange: (exchange, keyId) => {
+        watch.verdicts.see(exchange, keyId);
+        watch.coverage.see(exchange, keyId);
+      },
+      onKey: (key) => watch.noteKey(key),
+      report: (format) =>
+        format === 'json'
+          ? jsonReport(flags.target, forwarded(), watch.verdicts.judged, watch.judgedVerdicts())
+          : watch.textReport(forwarded()),
+      redact: watch.redact,
+    });
+    forwarded = () => proxy.forwarded;
+    return proxy;
+  } catch (error) {
+    const problem = listenProblem(error, {
+      flag: '--port',
+      port: flags.port,
+      host: flags.host,
+      zeroPicksFree: true,
+    });
+    if (problem === undefined) throw error;
+    throw new ContractUsageError(`proxy: ${problem}`);
+  }
+}
+
+/**
+ * Says where the proxy listens, then waits for its end: the command's, or `io.stopped`.
+ * Resolves to the command's exit code (0 without one, or when it was stopped first).
+ */
+async function proxyUntilEnd(flags: ProxyFlags, proxy: RunningProxy, io: ProxyIo): Promise<number> {
+  const origin = new URL(proxy.baseUrl).origin;
+  if (!isLoopbackHost(flags.host))
+    io.err(
+      `${toolName} proxy: warning: listening on ${flags.host}, reachable beyond this machine: anyone who reaches it sends requests to ${flags.target} through it, with their keys or none. Only Host names ${flags.allowedHosts.join(', ')} are answered (add yours with --allowed-hosts).`,
+    );
+  io.out(
+    `${toolName} proxy: ${proxy.baseUrl} -> ${flags.target} (verdicts: ${origin}/__contract/report; ${flags.command === undefined ? 'stop with Ctrl-C' : `running ${flags.command[0]}`})`,
+  );
+  if (flags.command === undefined) {
+    const reason = await io.stopped;
+    if (reason === 'parent gone')
+      io.err(`${toolName} proxy: its parent process went away; stopping`);
+    return 0;
+  }
+  const ended = await runThroughProxy(flags.command, proxy.baseUrl, io);
+  if (!('stoppedBy' in ended)) return ended.code;
+  io.err(`${toolName} proxy: stopped (${ended.stoppedBy}) before ${flags.command[0]} ended`);
+  return 0;
+}
+
+/** Writes `--junit` and `--coverage`; the problem, when one could not be written. */
+function writeProxyFiles(
+  flags: ProxyFlags,
+  watch: ProxyWatch,
+  results: CheckResult[],
+  run: { readonly forwarded: number; readonly durationMs: number },
+  io: ProxyIo,
+): string | undefined {
+  if (flags.junit !== undefined) {
+    const problem = writeProxyJunit(flags.junit, {
+      target: flags.target,
+      results,
+      forwarded: run.forwarded,
+      judged: watch.verdicts.judged,
+      unreachable: [...watch.unreachable.values()].reduce((sum, count) => sum + count, 0),
+      durationMs: run.durationMs,
+      redact: watch.redact,
+    });
+    if (problem !== undefined) return problem;
+  }
+  if (flags.coverage !== undefined) {
+    const record = watch.coverage.record();
+    const problem = writeCoverage(flags.coverage, record, watch.redact);
+    if (problem !== undefined) return `${toolName}: ${problem}`;
+    io.out(`${toolName} proxy: ${coverageLine(record, flags.coverage)}`);
+  }
+  return undefined;
+}
+
 /** Runs the proxy until `io.stopped` or the command ends; resolves to the exit code. */
 export async function runProxyCommand(argv: readonly string[], io: ProxyIo): Promise<number> {
   const started = performance.now();
@@ -86,122 +238,19 @@ export async function runProxyCommand(argv: readonly string[], io: ProxyIo): Pro
   // Checked before listening: a typo is reported now, not after the whole suite went through.
   checkOutputPath('--junit', flags.junit);
   checkOutputPath('--coverage', flags.coverage);
-  const verdicts = createPassiveVerdicts(flags.plan);
-  const coverage = createProxyCoverage();
-  const keys = new Set<string>();
-  /** Requests the target could not be reached for, by reason (ECONNREFUSED...). */
-  const unreachable = new Map<string, number>();
-  // The environment's secrets, then every key learnt from the traffic; a new array for each key
-  // learnt: the redaction works the forms out again only then.
-  let secrets: readonly Secret[] = envSecrets(io.env);
-  const redact = createRedactor(() => secrets);
-  let forwardedSoFar = () => 0;
-  // With nothing judged, a check that passes on no evidence (no fault seen) is no pass at all.
-  const judgedVerdicts = (): CheckResult[] =>
-    verdicts.judged > 0
-      ? verdicts.verdicts()
-      : verdicts.verdicts().map((result) => ({
-          ...result,
-          status: 'skip',
-          skip: 'not-exercised',
-          reason: 'no exchange went through the proxy',
-        }));
-  const textReport = () => {
-    const results = judgedVerdicts();
-    const count = (status: CheckResult['status']) =>
-      results.filter((result) => result.status === status).length;
-    return [
-      ...formatResults(results),
-      `${toolName} proxy: ${forwardedSoFar()} requests forwarded, ${verdicts.judged} exchanges judged; ${findingsLine(results)}; rules: ${count('pass')} passed, ${count('fail')} failed, ${count('warn')} warned, ${count('skip')} not exercised`,
-    ].join('\n');
-  };
-  let proxy: Awaited<ReturnType<typeof startProxy>>;
-  try {
-    proxy = await startProxy({
-      target: flags.target,
-      port: flags.port,
-      host: flags.host,
-      allowedHosts: flags.allowedHosts,
-      maxBodyBytes: flags.maxBodyBytes,
-      onUnreachable: (reason) => {
-        // Bounded: reasons are error codes, few of them.
-        if (unreachable.has(reason) || unreachable.size < 20)
-          unreachable.set(reason, (unreachable.get(reason) ?? 0) + 1);
-      },
-      onExchange: (exchange, keyId) => {
-        verdicts.see(exchange, keyId);
-        coverage.see(exchange, keyId);
-      },
-      onKey(key) {
-        // Every key seen is redacted from every report; a bounded number is remembered.
-        if (keys.has(key) || keys.size >= 1_000) return;
-        keys.add(key);
-        secrets = [...secrets, { value: key, shownAs: keyPlaceholder }];
-      },
-      report: (format) =>
-        format === 'json'
-          ? jsonReport(flags.target, proxy.forwarded, verdicts.judged, judgedVerdicts())
-          : textReport(),
-      redact,
-    });
-  } catch (error) {
-    const problem = listenProblem(error, {
-      flag: '--port',
-      port: flags.port,
-      host: flags.host,
-      zeroPicksFree: true,
-    });
-    if (problem === undefined) throw error;
-    throw new ContractUsageError(`proxy: ${problem}`);
-  }
-  forwardedSoFar = () => proxy.forwarded;
-  const origin = new URL(proxy.baseUrl).origin;
-  if (!isLoopbackHost(flags.host))
-    io.err(
-      `${toolName} proxy: warning: listening on ${flags.host}, reachable beyond this machine: anyone who reaches it sends requests to ${flags.target} through it, with their keys or none. Only Host names ${flags.allowedHosts.join(', ')} are answered (add yours with --allowed-hosts).`,
-    );
-  io.out(
-    `${toolName} proxy: ${proxy.baseUrl} -> ${flags.target} (verdicts: ${origin}/__contract/report; ${flags.command === undefined ? 'stop with Ctrl-C' : `running ${flags.command[0]}`})`,
-  );
-  let commandCode = 0;
-  if (flags.command === undefined) {
-    const reason = await io.stopped;
-    if (reason === 'parent gone')
-      io.err(`${toolName} proxy: its parent process went away; stopping`);
-  } else {
-    const ended = await runThroughProxy(flags.command, proxy.baseUrl, io);
-    if ('stoppedBy' in ended)
-      io.err(`${toolName} proxy: stopped (${ended.stoppedBy}) before ${flags.command[0]} ended`);
-    else commandCode = ended.code;
-  }
+  const watch = new ProxyWatch(flags.plan, io.env);
+  const proxy = await listenProxy(flags, watch);
+  const commandCode = await proxyUntilEnd(flags, proxy, io);
   await proxy.close();
-  const results = judgedVerdicts();
-  io.out(redact(textReport()));
-  if (flags.junit !== undefined) {
-    const problem = writeProxyJunit(flags.junit, {
-      target: flags.target,
-      results,
-      forwarded: proxy.forwarded,
-      judged: verdicts.judged,
-      unreachable: [...unreachable.values()].reduce((sum, count) => sum + count, 0),
-      durationMs: performance.now() - started,
-      redact,
-    });
-    if (problem !== undefined) {
-      io.err(problem);
-      return commandCode !== 0 ? commandCode : 2;
-    }
+  const results = watch.judgedVerdicts();
+  io.out(watch.redact(watch.textReport(proxy.forwarded)));
+  const run = { forwarded: proxy.forwarded, durationMs: performance.now() - started };
+  const problem = writeProxyFiles(flags, watch, results, run, io);
+  if (problem !== undefined) {
+    io.err(problem);
+    return commandCode !== 0 ? commandCode : 2;
   }
-  if (flags.coverage !== undefined) {
-    const record = coverage.record();
-    const problem = writeCoverage(flags.coverage, record, redact);
-    if (problem !== undefined) {
-      io.err(`${toolName}: ${problem}`);
-      return commandCode !== 0 ? commandCode : 2;
-    }
-    io.out(`${toolName} proxy: ${coverageLine(record, flags.coverage)}`);
-  }
-  const verdict = proxyVerdict(results, verdicts.judged, unreachable, io);
+  const verdict = proxyVerdict(results, watch.verdicts.judged, watch.unreachable, io);
   if (commandCode !== 0) {
     io.err(`${toolName} proxy: ${flags.command?.[0]} exited ${commandCode}; exiting with its code`);
     return commandCode;

@@ -12,7 +12,7 @@
 import { expect, test } from 'vitest';
 import { seededRandom } from '../injected-failures/seeded-random.ts';
 import { backoffFloorMs, floorReference } from './backoff-floor.ts';
-import { createClientReporter } from './client-report.ts';
+import { ClientReporter } from './client-report.ts';
 
 const seed = 20_261_126;
 const chains = 10_000;
@@ -147,7 +147,7 @@ const cases: Record<string, Case> = {
 function simulate(name: string, { formula, retries }: Case) {
   const random = seededRandom(seed, name);
   const counts = { pass: 0, fail: 0, inconclusive: 0 };
-  const reporter = createClientReporter();
+  const reporter = new ClientReporter();
   for (let i = 0; i < chains; i++) {
     reporter.clear();
     // Real time stands still; the fake's clock moves by each wait: a frozen clock advanced.

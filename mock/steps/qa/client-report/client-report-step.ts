@@ -26,7 +26,7 @@ import { refusedUntilSlot } from '../../policies/rate-limit-step.ts';
 import {
   type ClientEvent,
   type ClientReport,
-  createClientReporter,
+  ClientReporter,
   isNonIdempotent,
 } from './client-report.ts';
 import { formatClientReport } from './client-report-summary.ts';
@@ -149,7 +149,7 @@ export function clientReportStep(
       'clientReport.copiesPerId',
       `must be one of: ${copiesChoices.join(', ')}; got ${JSON.stringify(copies)}`,
     );
-  const reporter = createClientReporter();
+  const reporter = new ClientReporter();
   /** Records an answered request, with its body's hash if it is a create (read now, or awaited). */
   const recordAnswer = (arrival: Arrival, answer: Answer): Answer | Promise<Answer> => {
     const answeredAt = clock.now();

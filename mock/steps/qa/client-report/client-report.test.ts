@@ -9,7 +9,7 @@ import { expect, test } from 'vitest';
 import { fnv1a } from '../../../base/messages/fnv1a.ts';
 import { backoffFloorMs } from './backoff-floor.ts';
 import { judgeChain } from './backoff-judgement.ts';
-import { createClientReporter } from './client-report.ts';
+import { ClientReporter } from './client-report.ts';
 
 const t0 = Date.UTC(2026, 5, 1, 12);
 
@@ -40,7 +40,7 @@ interface Step {
 const pathOf = (url: URL) => `${url.pathname}${url.search}`;
 
 /** Feeds a reporter; steps arrive and are answered one at a time, in order. */
-function feed(reporter: ReturnType<typeof createClientReporter>, s: Step, arrivalSeq?: number) {
+function feed(reporter: ClientReporter, s: Step, arrivalSeq?: number) {
   const fake = t0 + (s.fake ?? s.at);
   const client = s.client ?? 'app';
   const connection = s.connection ?? 'in-process';
@@ -70,7 +70,7 @@ function feed(reporter: ReturnType<typeof createClientReporter>, s: Step, arriva
 }
 
 function reporterFed(steps: readonly Step[]) {
-  const reporter = createClientReporter();
+  const reporter = new ClientReporter();
   for (const s of steps) feed(reporter, s);
   return reporter;
 }
@@ -433,7 +433,7 @@ test('after the fake dropped a connection, the next connection carries on its ch
 });
 
 test('a request sent before a failure was answered is not its retry (request/answer order)', () => {
-  const reporter = createClientReporter();
+  const reporter = new ClientReporter();
   // Two concurrent requests of one client: the second arrives, then the first fails.
   const first = reporter.arrive('demo-free', 'app', 'in-process', false);
   const second = reporter.arrive('demo-free', 'app', 'in-process', false);
@@ -477,7 +477,7 @@ test('a create resent after a 503, a dropped connection or a timeout is reported
   ]);
   expect(another.rules.resentCreates).toMatchObject({ verdict: 'pass', unknownOutcomes: 1 });
   // Timed out: the same create again before the first was answered.
-  const reporter = createClientReporter();
+  const reporter = new ClientReporter();
   const slow = reporter.arrive('demo-free', 'app', 'in-process', false);
   feed(reporter, { at: 5000, status: 201, ...post });
   feed(reporter, { at: 0, status: 201, ...post }, slow);

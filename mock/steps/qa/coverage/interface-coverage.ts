@@ -4,12 +4,36 @@
  * operation x documented status of the OpenAPI document, plus the interface's named rules and
  * headers (the "Coverage items" section of openapi/interface.md, mirrored in `ruleItems`). A
  * recorder takes each exchange, in the words every source can give, and says which items it
- * exercised and by whom; `coverageRecord` turns that into the documented JSON record
- * (docs/coverage.schema.json).
+ * exercised and by whom; its `record` is the documented JSON record (docs/coverage.schema.json,
+ * shaped in coverage-record.ts). What a recorder keeps leaves and comes back through
+ * coverage-saved-state.ts.
  */
-import { isCount, isJsonObject } from '../../../base/contract/lossless-json.ts';
+import { isJsonObject } from '../../../base/contract/lossless-json.ts';
 import type { OperationId } from '../../../base/contract/types.ts';
 import { coverageItems, coverageSchemaVersion, statusItemId } from './coverage-items.ts';
+import {
+  type CoverageItemRecord,
+  type CoverageRecord,
+  type CoverageSender,
+  coverageSummary,
+  maxSenders,
+} from './coverage-record.ts';
+import {
+  readSavedCoverage,
+  type SavedCoverage,
+  type SeenExample,
+  savedCoverage,
+  shown,
+  type Tally,
+} from './coverage-saved-state.ts';
+
+export type {
+  CoverageExample,
+  CoverageItemRecord,
+  CoverageRecord,
+  CoverageSender,
+} from './coverage-record.ts';
+export { coverageSummary, maxSenders } from './coverage-record.ts';
 
 /** One exchange, in the words every source can give; the key itself never appears. */
 export interface CoverageExchange {
@@ -42,62 +66,6 @@ export interface CoverageExchange {
   readonly stubbed?: boolean;
 }
 
-/** An exchange shown as an example of an item. */
-export interface CoverageExample {
-  readonly method: string;
-  readonly path: string;
-  readonly status: number;
-  /** ISO time on the source's clock. */
-  readonly at: string;
-  readonly keyId?: string;
-  readonly clientId?: string;
-  readonly checkId?: string;
-}
-
-/** How often one sender exercised an item. */
-export interface CoverageSender {
-  readonly keyId?: string;
-  readonly clientId?: string;
-  readonly checkId?: string;
-  readonly count: number;
-}
-
-/** One item's line in a record. */
-export interface CoverageItemRecord {
-  readonly id: string;
-  readonly kind: 'status' | 'rule';
-  readonly title: string;
-  readonly source: string;
-  /** `skipped`: a harness run chose not to exercise it; `reason` says why. */
-  readonly status: 'exercised' | 'not-exercised' | 'skipped';
-  readonly count: number;
-  readonly first?: CoverageExample;
-  readonly last?: CoverageExample;
-  /** Per sender (key and client id, or check), most first, at most `maxSenders`. */
-  readonly by: readonly CoverageSender[];
-  readonly reason?: string;
-}
-
-/** What a coverage record says: the source, a summary, and every item. */
-export interface CoverageRecord {
-  readonly schema: typeof coverageSchemaVersion;
-  readonly source: 'fake' | 'harness' | 'proxy';
-  readonly generatedAt: string;
-  readonly summary: {
-    readonly items: number;
-    readonly exercised: number;
-    readonly notExercised: number;
-    readonly skipped: number;
-    /** Exchanges seen, whether or not they exercised an item. */
-    readonly exchanges: number;
-    /** Of those, answers QA stubbed whole, which exercise no item; only when there were any. */
-    readonly stubbed?: number;
-  };
-  readonly items: readonly CoverageItemRecord[];
-}
-
-/** Most senders listed per item; the rest are counted in the item's `count` only. */
-export const maxSenders = 20;
 /**
  * Most keys (or clients, when no key) whose open Retry-After is followed at once; past it the
  * oldest is forgotten, so a flood of made-up client ids costs no memory.
@@ -191,38 +159,6 @@ function itemsOf(
   return ids;
 }
 
-/** An example as seen: its path and time are formatted only when a record shows it. */
-interface SeenExample {
-  readonly method: string;
-  readonly path: string | URL | (() => string);
-  readonly status: number;
-  readonly at: number;
-  readonly sender: Omit<CoverageSender, 'count'>;
-}
-
-/** An example's path and query as text. */
-function pathText(path: SeenExample['path']): string {
-  if (typeof path === 'string') return path;
-  return typeof path === 'function' ? path() : `${path.pathname}${path.search}`;
-}
-
-function shown(seen: SeenExample): CoverageExample {
-  return {
-    method: seen.method,
-    path: pathText(seen.path),
-    status: seen.status,
-    at: new Date(seen.at).toISOString(),
-    ...seen.sender,
-  };
-}
-
-interface Tally {
-  count: number;
-  first?: SeenExample;
-  last?: SeenExample;
-  readonly senders: Map<string, { sender: Omit<CoverageSender, 'count'>; count: number }>;
-}
-
 /** Collects exchanges into coverage; one per source, cleared on a fake's reset. */
 export interface CoverageRecorder {
   /** Records one exchange; returns the ids of the items it exercised. */
@@ -244,93 +180,6 @@ export interface CoverageRecorder {
   load(saved: unknown): { readonly apply: () => void } | { readonly problem: string };
 }
 
-/** An example as saved: its path made text. */
-interface SavedExample extends Omit<SeenExample, 'path'> {
-  readonly path: string;
-}
-
-/** A recorder's state as plain data. */
-interface SavedCoverage {
-  readonly exchanges: number;
-  readonly stubbed: number;
-  readonly retryUntil: readonly (readonly [who: string, until: number])[];
-  readonly tallies: readonly (readonly [
-    id: string,
-    {
-      readonly count: number;
-      readonly first?: SavedExample;
-      readonly last?: SavedExample;
-      readonly senders: readonly (readonly [
-        key: string,
-        { readonly sender: Omit<CoverageSender, 'count'>; readonly count: number },
-      ])[];
-    },
-  ])[];
-}
-
-const itemIds = new Set(coverageItems.map((item) => item.id));
-
-function isSender(value: unknown): value is Omit<CoverageSender, 'count'> {
-  return (
-    isJsonObject(value) &&
-    Object.entries(value).every(
-      ([field, text]) =>
-        (field === 'keyId' || field === 'clientId' || field === 'checkId') &&
-        typeof text === 'string',
-    )
-  );
-}
-
-function isExample(value: unknown): value is SavedExample {
-  return (
-    isJsonObject(value) &&
-    typeof value.method === 'string' &&
-    typeof value.path === 'string' &&
-    isCount(value.status) &&
-    isCount(value.at) &&
-    isSender(value.sender)
-  );
-}
-
-/** Why a saved recorder state cannot be read, or the tallies it holds. */
-function savedTallies(saved: unknown): { problem: string } | { tallies: Map<string, Tally> } {
-  if (!isJsonObject(saved) || !Array.isArray(saved.tallies))
-    return { problem: 'is not {"exchanges", "retryUntil", "tallies"}' };
-  const tallies = new Map<string, Tally>();
-  for (const entry of saved.tallies as unknown[]) {
-    const [id, tally] = Array.isArray(entry) ? entry : [];
-    if (typeof id !== 'string' || !itemIds.has(id) || !isJsonObject(tally))
-      return { problem: `has a tally of no coverage item (${String(id).slice(0, 40)})` };
-    const senders = Array.isArray(tally.senders) ? (tally.senders as unknown[]) : [];
-    if (
-      !isCount(tally.count) ||
-      (tally.first !== undefined && !isExample(tally.first)) ||
-      (tally.last !== undefined && !isExample(tally.last)) ||
-      senders.length > maxSenders * 4
-    )
-      return { problem: `has a tally of ${id} that is not a count, examples and senders` };
-    const bySender = new Map<string, { sender: Omit<CoverageSender, 'count'>; count: number }>();
-    for (const pair of senders) {
-      const [key, seen] = Array.isArray(pair) ? pair : [];
-      if (
-        typeof key !== 'string' ||
-        !isJsonObject(seen) ||
-        !isSender(seen.sender) ||
-        !isCount(seen.count)
-      )
-        return { problem: `has a sender of ${id} that is not [key, {sender, count}]` };
-      bySender.set(key, { sender: seen.sender, count: seen.count });
-    }
-    tallies.set(id, {
-      count: tally.count,
-      ...(tally.first === undefined ? {} : { first: tally.first as SavedExample }),
-      ...(tally.last === undefined ? {} : { last: tally.last as SavedExample }),
-      senders: bySender,
-    });
-  }
-  return { tallies };
-}
-
 /** Whether two lists of item ids are the same ids in the same order (a loop: no closure a request). */
 function sameIds(ids: readonly string[], before: readonly string[]): boolean {
   if (ids.length !== before.length) return false;
@@ -338,219 +187,202 @@ function sameIds(ids: readonly string[], before: readonly string[]): boolean {
   return true;
 }
 
-/** Creates a recorder over the interface's coverage items. */
-export function createCoverageRecorder(): CoverageRecorder {
-  let tallies = new Map<string, Tally>();
-  // Per key (or client, when no key): when the last 429's Retry-After ends.
-  let retryUntil = new Map<string, number>();
-  let exchanges = 0;
-  let stubbed = 0;
-  const senders = new Map<string, Omit<CoverageSender, 'count'>>();
-  /** The last exchange's items and sender, and where they were counted. */
-  const memo = createItemMemo();
-  let lastSeen:
-    | {
-        readonly ids: readonly string[];
-        readonly keyId: string | undefined;
-        readonly clientId: string | undefined;
-        readonly checkId: string | undefined;
-        readonly senderKey: string;
-        readonly example: SeenExample;
-        readonly tallies: readonly Tally[];
-        readonly counted: readonly ({ count: number } | undefined)[];
-      }
-    | undefined;
-  return {
-    see(exchange) {
-      exchanges += 1;
-      if (exchange.stubbed === true) {
-        stubbed += 1;
-        return [];
-      }
-      const who = exchange.keyId ?? `client:${exchange.clientId ?? '-'}`;
-      const open = retryUntil.get(who);
-      if (open !== undefined) retryUntil.delete(who);
-      const ids = itemsOf(exchange, open, memo);
-      if (exchange.status === 429) {
-        const until = retryDeadline(exchange.header('retry-after'), exchange.at);
-        if (until !== undefined) {
-          if (retryUntil.size >= maxOpenRetries)
-            retryUntil.delete(retryUntil.keys().next().value as string);
-          retryUntil.set(who, until);
-        }
-      }
-      if (ids.length === 0) return ids;
-      const repeat = lastSeen;
-      const sameSender =
-        repeat !== undefined &&
-        exchange.keyId === repeat.keyId &&
-        exchange.clientId === repeat.clientId &&
-        exchange.checkId === repeat.checkId;
-      const senderKey = sameSender
-        ? repeat.senderKey
-        : `${exchange.keyId ?? ''}\n${exchange.clientId ?? ''}\n${exchange.checkId ?? ''}`;
-      // The same few senders send most exchanges: one object each, while they stay few.
-      let sender = sameSender ? repeat.example.sender : senders.get(senderKey);
-      if (sender === undefined) {
-        sender = senderOf(exchange);
-        if (senders.size >= maxSenders * 4) senders.clear();
-        senders.set(senderKey, sender);
-      }
-      const example: SeenExample = {
-        method: exchange.method,
-        path: exchange.path,
-        status: exchange.status,
-        at: exchange.at,
-        sender,
-      };
-      if (sameSender && sameIds(ids, repeat.ids)) {
-        // The same items from the same sender as the exchange before: its tallies and sender
-        // counts, without looking each up again (the same ones the look-ups would find).
-        for (let index = 0; index < repeat.tallies.length; index++) {
-          const tally = repeat.tallies[index] as Tally;
-          tally.count += 1;
-          tally.last = example;
-          const counted = repeat.counted[index];
-          if (counted !== undefined) counted.count += 1;
-        }
-        return ids;
-      }
-      const seenTallies: Tally[] = [];
-      const counted: ({ count: number } | undefined)[] = [];
-      for (const id of ids) {
-        let tally = tallies.get(id);
-        if (tally === undefined) {
-          tally = { count: 0, first: example, senders: new Map() };
-          tallies.set(id, tally);
-        }
-        tally.count += 1;
-        tally.last = example;
-        let seen = tally.senders.get(senderKey);
-        if (seen !== undefined) seen.count += 1;
-        // Bounded: a flood of distinct clients cannot grow one item's list without end.
-        else if (tally.senders.size < maxSenders * 4) {
-          seen = { sender, count: 1 };
-          tally.senders.set(senderKey, seen);
-        }
-        seenTallies.push(tally);
-        counted.push(seen);
-      }
-      lastSeen = {
-        ids,
-        keyId: exchange.keyId,
-        clientId: exchange.clientId,
-        checkId: exchange.checkId,
-        senderKey,
-        example,
-        tallies: seenTallies,
-        counted,
-      };
-      return ids;
-    },
-    record(source, now, skipped = new Map()) {
-      const items = coverageItems.map((item): CoverageItemRecord => {
-        const tally = tallies.get(item.id);
-        const base = { id: item.id, kind: item.kind, title: item.title, source: item.source };
-        if (tally === undefined) {
-          const reason = skipped.get(item.id);
-          return reason === undefined
-            ? { ...base, status: 'not-exercised', count: 0, by: [] }
-            : { ...base, status: 'skipped', count: 0, by: [], reason };
-        }
-        const by = [...tally.senders.values()]
-          .sort((a, b) => b.count - a.count)
-          .slice(0, maxSenders)
-          .map(({ sender, count }) => ({ ...sender, count }));
-        return {
-          ...base,
-          status: 'exercised',
-          count: tally.count,
-          ...(tally.first === undefined ? {} : { first: shown(tally.first) }),
-          ...(tally.last === undefined ? {} : { last: shown(tally.last) }),
-          by,
-        };
-      });
-      return {
-        schema: coverageSchemaVersion,
-        source,
-        generatedAt: new Date(now).toISOString(),
-        summary: coverageSummary(items, exchanges, stubbed),
-        items,
-      };
-    },
-    clear() {
-      lastSeen = undefined;
-      tallies = new Map();
-      retryUntil = new Map();
-      exchanges = 0;
-      stubbed = 0;
-    },
-    save() {
-      const plain = (seen: SeenExample | undefined) =>
-        seen === undefined ? {} : { ...seen, path: shown(seen).path };
-      return {
-        exchanges,
-        stubbed,
-        retryUntil: [...retryUntil],
-        tallies: [...tallies].map(([id, tally]) => [
-          id,
-          {
-            count: tally.count,
-            ...(tally.first === undefined ? {} : { first: plain(tally.first) as SavedExample }),
-            ...(tally.last === undefined ? {} : { last: plain(tally.last) as SavedExample }),
-            senders: [...tally.senders].map(([key, seen]) => [key, { ...seen }] as const),
-          },
-        ]),
-      };
-    },
-    load(saved) {
-      const read = savedTallies(saved);
-      if ('problem' in read) return read;
-      const {
-        exchanges: count,
-        retryUntil: open,
-        stubbed: savedStubbed = 0,
-      } = saved as Record<string, unknown>;
-      if (!isCount(savedStubbed)) return { problem: 'has a stubbed count that is no count' };
-      const pairs = Array.isArray(open) ? (open as unknown[]) : [];
-      const until = new Map<string, number>();
-      for (const pair of pairs) {
-        const [who, at] = Array.isArray(pair) ? pair : [];
-        if (typeof who !== 'string' || !isCount(at))
-          return { problem: 'has a retryUntil that is not [who, epoch ms]' };
-        until.set(who, at);
-      }
-      if (!isCount(count) || !Array.isArray(open) || until.size > maxOpenRetries)
-        return { problem: 'has no exchange count or open Retry-After list' };
-      return {
-        apply: () => {
-          lastSeen = undefined;
-          tallies = read.tallies;
-          retryUntil = until;
-          exchanges = count;
-          stubbed = savedStubbed;
-        },
-      };
-    },
-  };
+/** The last exchange's items and sender, and where they were counted. */
+interface LastSeen {
+  readonly ids: readonly string[];
+  readonly keyId: string | undefined;
+  readonly clientId: string | undefined;
+  readonly checkId: string | undefined;
+  readonly senderKey: string;
+  readonly example: SeenExample;
+  readonly tallies: readonly Tally[];
+  readonly counted: readonly ({ count: number } | undefined)[];
 }
 
-/** A record's summary of its items: how many are in each status, and the exchanges seen. */
-export function coverageSummary(
-  items: readonly CoverageItemRecord[],
-  exchanges: number,
-  stubbed = 0,
-): CoverageRecord['summary'] {
-  const exercised = items.filter((item) => item.status === 'exercised').length;
-  const skipped = items.filter((item) => item.status === 'skipped').length;
-  return {
-    items: items.length,
-    exercised,
-    notExercised: items.length - exercised - skipped,
-    skipped,
-    exchanges,
-    ...(stubbed > 0 ? { stubbed } : {}),
-  };
+/** Creates a recorder over the interface's coverage items. */
+export function createCoverageRecorder(): CoverageRecorder {
+  return new InterfaceCoverageRecorder();
+}
+
+class InterfaceCoverageRecorder implements CoverageRecorder {
+  #tallies = new Map<string, Tally>();
+  /** Per key (or client, when no key): when the last 429's Retry-After ends. */
+  #retryUntil = new Map<string, number>();
+  #exchanges = 0;
+  #stubbed = 0;
+  readonly #senders = new Map<string, Omit<CoverageSender, 'count'>>();
+  readonly #memo = createItemMemo();
+  #lastSeen: LastSeen | undefined;
+
+  see(exchange: CoverageExchange): readonly string[] {
+    this.#exchanges += 1;
+    if (exchange.stubbed === true) {
+      this.#stubbed += 1;
+      return [];
+    }
+    const ids = this.#itemsOf(exchange);
+    if (ids.length === 0) return ids;
+    const repeat = this.#lastSeen;
+    const sameSender =
+      repeat !== undefined &&
+      exchange.keyId === repeat.keyId &&
+      exchange.clientId === repeat.clientId &&
+      exchange.checkId === repeat.checkId;
+    const senderKey = sameSender
+      ? repeat.senderKey
+      : `${exchange.keyId ?? ''}\n${exchange.clientId ?? ''}\n${exchange.checkId ?? ''}`;
+    const example: SeenExample = {
+      method: exchange.method,
+      path: exchange.path,
+      status: exchange.status,
+      at: exchange.at,
+      sender: sameSender ? repeat.example.sender : this.#senderOf(exchange, senderKey),
+    };
+    if (sameSender && sameIds(ids, repeat.ids)) {
+      // The same items from the same sender as the exchange before: its tallies and sender
+      // counts, without looking each up again (the same ones the look-ups would find).
+      for (let index = 0; index < repeat.tallies.length; index++) {
+        const tally = repeat.tallies[index] as Tally;
+        tally.count += 1;
+        tally.last = example;
+        const counted = repeat.counted[index];
+        if (counted !== undefined) counted.count += 1;
+      }
+      return ids;
+    }
+    this.#count(exchange, ids, senderKey, example);
+    return ids;
+  }
+
+  /** The items an exchange exercises; a 429's Retry-After is kept for the key's next exchange. */
+  #itemsOf(exchange: CoverageExchange): readonly string[] {
+    const retryUntil = this.#retryUntil;
+    const who = exchange.keyId ?? `client:${exchange.clientId ?? '-'}`;
+    const open = retryUntil.get(who);
+    if (open !== undefined) retryUntil.delete(who);
+    const ids = itemsOf(exchange, open, this.#memo);
+    if (exchange.status === 429) {
+      const until = retryDeadline(exchange.header('retry-after'), exchange.at);
+      if (until !== undefined) {
+        if (retryUntil.size >= maxOpenRetries)
+          retryUntil.delete(retryUntil.keys().next().value as string);
+        retryUntil.set(who, until);
+      }
+    }
+    return ids;
+  }
+
+  /** The sender of an exchange: the same few send most exchanges, one object each while few. */
+  #senderOf(exchange: CoverageExchange, senderKey: string): Omit<CoverageSender, 'count'> {
+    let sender = this.#senders.get(senderKey);
+    if (sender === undefined) {
+      sender = senderOf(exchange);
+      if (this.#senders.size >= maxSenders * 4) this.#senders.clear();
+      this.#senders.set(senderKey, sender);
+    }
+    return sender;
+  }
+
+  /** Counts an exchange in each of its items' tallies, and remembers where, for the next one. */
+  #count(
+    exchange: CoverageExchange,
+    ids: readonly string[],
+    senderKey: string,
+    example: SeenExample,
+  ): void {
+    const seenTallies: Tally[] = [];
+    const counted: ({ count: number } | undefined)[] = [];
+    for (const id of ids) {
+      let tally = this.#tallies.get(id);
+      if (tally === undefined) {
+        tally = { count: 0, first: example, senders: new Map() };
+        this.#tallies.set(id, tally);
+      }
+      tally.count += 1;
+      tally.last = example;
+      let seen = tally.senders.get(senderKey);
+      if (seen !== undefined) seen.count += 1;
+      // Bounded: a flood of distinct clients cannot grow one item's list without end.
+      else if (tally.senders.size < maxSenders * 4) {
+        seen = { sender: example.sender, count: 1 };
+        tally.senders.set(senderKey, seen);
+      }
+      seenTallies.push(tally);
+      counted.push(seen);
+    }
+    this.#lastSeen = {
+      ids,
+      keyId: exchange.keyId,
+      clientId: exchange.clientId,
+      checkId: exchange.checkId,
+      senderKey,
+      example,
+      tallies: seenTallies,
+      counted,
+    };
+  }
+
+  record(
+    source: CoverageRecord['source'],
+    now: number,
+    skipped: ReadonlyMap<string, string> = new Map(),
+  ): CoverageRecord {
+    const items = coverageItems.map((item): CoverageItemRecord => {
+      const tally = this.#tallies.get(item.id);
+      const base = { id: item.id, kind: item.kind, title: item.title, source: item.source };
+      if (tally === undefined) {
+        const reason = skipped.get(item.id);
+        return reason === undefined
+          ? { ...base, status: 'not-exercised', count: 0, by: [] }
+          : { ...base, status: 'skipped', count: 0, by: [], reason };
+      }
+      const by = [...tally.senders.values()]
+        .sort((a, b) => b.count - a.count)
+        .slice(0, maxSenders)
+        .map(({ sender, count }) => ({ ...sender, count }));
+      return {
+        ...base,
+        status: 'exercised',
+        count: tally.count,
+        ...(tally.first === undefined ? {} : { first: shown(tally.first) }),
+        ...(tally.last === undefined ? {} : { last: shown(tally.last) }),
+        by,
+      };
+    });
+    return {
+      schema: coverageSchemaVersion,
+      source,
+      generatedAt: new Date(now).toISOString(),
+      summary: coverageSummary(items, this.#exchanges, this.#stubbed),
+      items,
+    };
+  }
+
+  clear(): void {
+    this.#lastSeen = undefined;
+    this.#tallies = new Map();
+    this.#retryUntil = new Map();
+    this.#exchanges = 0;
+    this.#stubbed = 0;
+  }
+
+  save(): SavedCoverage {
+    return savedCoverage(this.#exchanges, this.#stubbed, this.#retryUntil, this.#tallies);
+  }
+
+  load(saved: unknown): { readonly apply: () => void } | { readonly problem: string } {
+    const read = readSavedCoverage(saved, maxOpenRetries);
+    if ('problem' in read) return read;
+    return {
+      apply: () => {
+        this.#lastSeen = undefined;
+        this.#tallies = read.tallies;
+        this.#retryUntil = read.retryUntil;
+        this.#exchanges = read.exchanges;
+        this.#stubbed = read.stubbed;
+      },
+    };
+  }
 }
 
 function senderOf(exchange: CoverageExchange): Omit<CoverageSender, 'count'> {

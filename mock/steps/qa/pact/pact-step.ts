@@ -83,26 +83,61 @@ const nameProblem = (name: unknown) =>
 
 const utf8 = new TextDecoder();
 
-/** The Pact recorder's policy; it sits just inside routing, so it sees every answer as sent. */
-export function pactStep(parts: PactParts): Policy<PactControl> {
-  const recorded = new Map<string, PactInteraction>();
+/**
+ * What the Pact recorder holds: the interactions kept by shape, what they weigh, and what it
+ * could not keep and why. One per fake.
+ */
+class PactRecording {
+  readonly #parts: PactParts;
+  readonly #recorded = new Map<string, PactInteraction>();
   /** Bytes of the interactions kept (their JSON text), and how many came without a valid key. */
-  let recordedBytes = 0;
-  let anonymous = 0;
-  let dropped = 0;
-  const failures = { count: 0, last: '' };
+  #bytes = 0;
+  #anonymous = 0;
+  #dropped = 0;
+  readonly #failures = { count: 0, last: '' };
+  /** Names each exchange's shape; its caches are this recorder's own. */
+  readonly #nameShape: ReturnType<typeof createShapeNamer>;
   /**
    * Moves with every change of the recording, so a session saves it again only then. Not for a
    * request left unrecorded: a full recorder would be saved whole on every request, so the count
    * of those is saved with the next change (a reload may show it short).
    */
-  let changes = 0;
+  changes = 0;
+
+  constructor(parts: PactParts) {
+    this.#parts = parts;
+    this.#nameShape = createShapeNamer(parts.config.basePath);
+  }
+
+  /** The step's answer: recorded, never changed; the pact's metadata says what it missed and why. */
+  after(context: Context, answer: Answer): Answer | Promise<Answer> {
+    try {
+      const reading = this.#record(context, answer);
+      if (reading !== undefined)
+        return reading.then(
+          () => answer,
+          (error: unknown) => {
+            this.#failed(error);
+            return answer;
+          },
+        );
+    } catch (error) {
+      this.#failed(error);
+    }
+    return answer;
+  }
+
+  #failed(error: unknown): void {
+    this.changes += 1;
+    this.#failures.count += 1;
+    this.#failures.last = String((error as Error).message).slice(0, 200);
+  }
 
   /**
    * Records one exchange, unless one of its shape is kept already. Synchronous unless the body
    * must be read here (no route parsed it): most requests cost no promise.
    */
-  function record(context: Context, answer: Answer): Promise<void> | undefined {
+  #record(context: Context, answer: Answer): Promise<void> | undefined {
     const operationId = context.get(routeSlot)?.route.operationId;
     if (
       operationId === undefined ||
@@ -118,14 +153,14 @@ export function pactStep(parts: PactParts): Policy<PactControl> {
     if (parsed === undefined && known && context.request.method === 'POST') {
       const withBody = (bytes: BodyBytes) => {
         const text = bytes === 'too-large' ? '' : utf8.decode(bytes);
-        recordShaped(context, answer, operationId, text, jsonOf(text));
+        this.#recordShaped(context, answer, operationId, text, jsonOf(text));
       };
-      const read = context.request.body(parts.config.maxBodyBytes);
+      const read = context.request.body(this.#parts.config.maxBodyBytes);
       if (read instanceof Promise) return read.then(withBody);
       withBody(read);
       return undefined;
     }
-    recordShaped(
+    this.#recordShaped(
       context,
       answer,
       operationId,
@@ -135,10 +170,7 @@ export function pactStep(parts: PactParts): Policy<PactControl> {
     return undefined;
   }
 
-  /** Names each exchange's shape; its caches are this recorder's own. */
-  const nameShape = createShapeNamer(parts.config.basePath);
-
-  function recordShaped(
+  #recordShaped(
     context: Context,
     answer: Answer,
     operationId: OperationId,
@@ -146,114 +178,109 @@ export function pactStep(parts: PactParts): Policy<PactControl> {
     requestJson: ReadJson,
   ): void {
     // Worked out before anything is parsed: a request of a shape already kept costs little.
-    const shape = nameShape(context, answer, operationId, requestText, requestJson);
-    if (recorded.has(shape)) return;
+    const shape = this.#nameShape(context, answer, operationId, requestText, requestJson);
+    if (this.#recorded.has(shape)) return;
     const caller = context.get(callerSlot);
     if (
-      recorded.size >= maxInteractions ||
-      (caller === undefined && anonymous >= maxAnonymousInteractions)
+      this.#recorded.size >= maxInteractions ||
+      (caller === undefined && this.#anonymous >= maxAnonymousInteractions)
     ) {
-      dropped += 1;
+      this.#dropped += 1;
       return;
     }
+    const { basePath } = this.#parts.config;
     const interaction = interactionOf(context, answer, operationId, requestText, requestJson, {
       shape,
-      basePath: parts.config.basePath,
+      basePath,
     });
     const size = stringifyJson(interaction).length;
-    if (recordedBytes + size > maxPactBytes) {
-      dropped += 1;
+    if (this.#bytes + size > maxPactBytes) {
+      this.#dropped += 1;
       return;
     }
-    recordedBytes += size;
-    if (caller === undefined) anonymous += 1;
-    recorded.set(shape, interaction);
-    changes += 1;
+    this.#bytes += size;
+    if (caller === undefined) this.#anonymous += 1;
+    this.#recorded.set(shape, interaction);
+    this.changes += 1;
   }
 
-  /** The recorder never changes an answer; the pact's metadata says what it missed and why. */
-  const failed = (error: unknown) => {
-    changes += 1;
-    failures.count += 1;
-    failures.last = String((error as Error).message).slice(0, 200);
-  };
-  const after = (context: Context, answer: Answer): Answer | Promise<Answer> => {
-    try {
-      const reading = record(context, answer);
-      if (reading !== undefined)
-        return reading.then(
-          () => answer,
-          (error: unknown) => {
-            failed(error);
-            return answer;
-          },
-        );
-    } catch (error) {
-      failed(error);
-    }
-    return answer;
-  };
-
-  const control: PactControl = {
-    pact: ({ consumer = 'petstore-consumer', provider = 'petstore' } = {}) => {
-      if (nameProblem(consumer) || nameProblem(provider))
-        throw new ControlInputError('consumer and provider must be names of 1 to 200 characters');
-      // Redacted where it is written: GET /__control/pact, --pact-out and the tests' parts.
-      return parts.redaction.json({
-        consumer: { name: consumer },
-        provider: { name: provider },
-        interactions: [...recorded.values()],
-        metadata: {
-          pactSpecification: { version: '4.0' },
-          // Request paths are relative to the base URL, as the document's are: verify with /v1 in it.
-          baseUrlIncludes: parts.config.basePath,
-          petstoreFake: {
-            recordedBy: 'petstore-fake',
-            notRecorded: dropped,
-            ...(failures.count === 0
-              ? {}
-              : { recordingFailures: failures.count, lastFailure: failures.last }),
-          },
+  /** The interactions recorded since the start or the last reset, as a Pact V4 file. */
+  pact({ consumer = 'petstore-consumer', provider = 'petstore' }: PactNames = {}): PactFile {
+    if (nameProblem(consumer) || nameProblem(provider))
+      throw new ControlInputError('consumer and provider must be names of 1 to 200 characters');
+    const failures = this.#failures;
+    // Redacted where it is written: GET /__control/pact, --pact-out and the tests' parts.
+    return this.#parts.redaction.json({
+      consumer: { name: consumer },
+      provider: { name: provider },
+      interactions: [...this.#recorded.values()],
+      metadata: {
+        pactSpecification: { version: '4.0' },
+        // Request paths are relative to the base URL, as the document's are: verify with /v1 in it.
+        baseUrlIncludes: this.#parts.config.basePath,
+        petstoreFake: {
+          recordedBy: 'petstore-fake',
+          notRecorded: this.#dropped,
+          ...(failures.count === 0
+            ? {}
+            : { recordingFailures: failures.count, lastFailure: failures.last }),
         },
-      });
-    },
-    providerState: (request) => applyProviderState(parts, request),
-  };
-  const reset = () => {
-    recorded.clear();
-    recordedBytes = 0;
-    anonymous = 0;
-    dropped = 0;
-    failures.count = 0;
-    failures.last = '';
-    changes += 1;
-  };
+      },
+    });
+  }
+
+  reset(): void {
+    this.#recorded.clear();
+    this.#bytes = 0;
+    this.#anonymous = 0;
+    this.#dropped = 0;
+    this.#failures.count = 0;
+    this.#failures.last = '';
+    this.changes += 1;
+  }
+
+  save(): unknown {
+    return {
+      interactions: [...this.#recorded],
+      anonymous: this.#anonymous,
+      dropped: this.#dropped,
+      failures: { ...this.#failures },
+    };
+  }
+
+  /** Puts back what `save` returned, as read whole by `savedRecording`. */
+  restore(kept: ReturnType<typeof savedRecording>): void {
+    this.#recorded.clear();
+    for (const [shape, interaction] of kept.interactions) this.#recorded.set(shape, interaction);
+    this.#bytes = kept.bytes;
+    this.#anonymous = kept.anonymous;
+    this.#dropped = kept.dropped;
+    this.#failures.count = kept.failures.count;
+    this.#failures.last = kept.failures.last;
+    this.changes += 1;
+  }
+}
+
+/** The Pact recorder's policy; it sits just inside routing, so it sees every answer as sent. */
+export function pactStep(parts: PactParts): Policy<PactControl> {
+  const recording = new PactRecording(parts);
+  const reset = () => recording.reset();
   return {
-    step: { after },
+    step: { after: (context, answer) => recording.after(context, answer) },
     reset,
-    control,
+    control: {
+      pact: (names) => recording.pact(names),
+      providerState: (request) => applyProviderState(parts, request),
+    },
     routes: pactRoutes,
     state: {
       name: 'pact',
-      changes: () => changes,
-      save: () => ({
-        interactions: [...recorded],
-        anonymous,
-        dropped,
-        failures: { ...failures },
-      }),
+      changes: () => recording.changes,
+      save: () => recording.save(),
       load(saved) {
         if (saved === undefined) return reset;
         const kept = savedRecording(saved);
-        return () => {
-          recorded.clear();
-          for (const [shape, interaction] of kept.interactions) recorded.set(shape, interaction);
-          recordedBytes = kept.bytes;
-          ({ anonymous, dropped } = kept);
-          failures.count = kept.failures.count;
-          failures.last = kept.failures.last;
-          changes += 1;
-        };
+        return () => recording.restore(kept);
       },
     },
   };
