@@ -240,6 +240,87 @@ function plainText(name: string): string {
   }
 }
 
+/** The spans of one view that hold a secret, a credential value or a credential pair's value. */
+function spansOf(
+  view: View,
+  secrets: SecretIndex,
+  shown: RedactionOptions['shown'],
+  spans: Span[],
+): void {
+  const { text } = view;
+  const push = (start: number, end: number, shownAs: string) => {
+    if (end <= start) return;
+    spans.push({
+      start: view.starts?.[start] ?? start,
+      end: view.ends?.[end - 1] ?? end,
+      shownAs,
+    });
+  };
+  if (!secrets.empty) {
+    for (let at = 0; at + gramLength <= text.length; at++) {
+      const head = text.slice(at, at + gramLength);
+      if (secrets.grams !== undefined) {
+        const shownAs = secrets.grams.get(head);
+        if (shownAs !== undefined) push(at, at + gramLength, shownAs);
+        continue;
+      }
+      const forms = secrets.byHead.get(head);
+      if (forms === undefined) continue;
+      for (const { form, shownAs } of forms)
+        if (text.startsWith(form, at)) push(at, at + form.length, shownAs);
+    }
+    for (const { form, shownAs } of secrets.short)
+      for (let at = text.indexOf(form); at !== -1; at = text.indexOf(form, at + 1))
+        push(at, at + form.length, shownAs);
+  }
+  for (const match of text.matchAll(schemeValue)) {
+    const value = match[1] as string;
+    if (shownValue(value, shown)) continue;
+    const end = (match.index as number) + match[0].length;
+    push(end - value.length, end, redacted);
+  }
+  for (const match of text.matchAll(equalsPair)) {
+    const [whole, name = '', value = ''] = match;
+    if (value === '' || !isParameterName(plainText(name)) || shownValue(value, shown)) continue;
+    const end = (match.index as number) + whole.length;
+    push(end - value.length, end, redacted);
+  }
+  for (const match of text.matchAll(jsonPair)) {
+    const [whole, name = '', quoted, number] = match;
+    const value = quoted ?? number ?? '';
+    if (value === '' || !isFieldName(name) || shownValue(value, shown)) continue;
+    const end = (match.index as number) + whole.length - (quoted === undefined ? 0 : 1);
+    push(end - value.length, end, redacted);
+  }
+  for (const match of text.matchAll(colonPair)) {
+    const [whole, name = '', value = ''] = match;
+    if (!isFieldName(name) || schemeWord.test(value) || shownValue(value, shown)) continue;
+    const end = (match.index as number) + whole.length;
+    push(end - value.length, end, redacted);
+  }
+}
+
+/** `input` with each span of it shown as its placeholder. */
+function withSpansShown(input: string, spans: Span[]): string {
+  spans.sort((a, b) => a.start - b.start || b.end - a.end);
+  let out = '';
+  let at = 0;
+  for (let i = 0; i < spans.length; ) {
+    const first = spans[i] as Span;
+    let { end, shownAs } = first;
+    // Overlapping and touching spans are one: a run of fragments, a secret within a value. A
+    // secret's own placeholder says more than `[redacted]`, and wins.
+    for (i += 1; i < spans.length && (spans[i] as Span).start <= end; i += 1) {
+      const next = spans[i] as Span;
+      end = Math.max(end, next.end);
+      if (shownAs === redacted) shownAs = next.shownAs;
+    }
+    out += input.slice(at, first.start) + shownAs;
+    at = end;
+  }
+  return out + input.slice(at);
+}
+
 /**
  * Creates a redaction.
  * @example const redaction = createRedaction({ secrets: () => [key, token] }); redaction.text(line)
@@ -277,61 +358,6 @@ export function createRedaction(options: RedactionOptions): Redaction {
     return index;
   };
 
-  /** The spans of one view that hold a secret, a credential value or a credential pair's value. */
-  function spansOf(view: View, secrets: SecretIndex, spans: Span[]): void {
-    const { text } = view;
-    const push = (start: number, end: number, shownAs: string) => {
-      if (end <= start) return;
-      spans.push({
-        start: view.starts?.[start] ?? start,
-        end: view.ends?.[end - 1] ?? end,
-        shownAs,
-      });
-    };
-    if (!secrets.empty) {
-      for (let at = 0; at + gramLength <= text.length; at++) {
-        const head = text.slice(at, at + gramLength);
-        if (secrets.grams !== undefined) {
-          const shownAs = secrets.grams.get(head);
-          if (shownAs !== undefined) push(at, at + gramLength, shownAs);
-          continue;
-        }
-        const forms = secrets.byHead.get(head);
-        if (forms === undefined) continue;
-        for (const { form, shownAs } of forms)
-          if (text.startsWith(form, at)) push(at, at + form.length, shownAs);
-      }
-      for (const { form, shownAs } of secrets.short)
-        for (let at = text.indexOf(form); at !== -1; at = text.indexOf(form, at + 1))
-          push(at, at + form.length, shownAs);
-    }
-    for (const match of text.matchAll(schemeValue)) {
-      const value = match[1] as string;
-      if (shownValue(value, shown)) continue;
-      const end = (match.index as number) + match[0].length;
-      push(end - value.length, end, redacted);
-    }
-    for (const match of text.matchAll(equalsPair)) {
-      const [whole, name = '', value = ''] = match;
-      if (value === '' || !isParameterName(plainText(name)) || shownValue(value, shown)) continue;
-      const end = (match.index as number) + whole.length;
-      push(end - value.length, end, redacted);
-    }
-    for (const match of text.matchAll(jsonPair)) {
-      const [whole, name = '', quoted, number] = match;
-      const value = quoted ?? number ?? '';
-      if (value === '' || !isFieldName(name) || shownValue(value, shown)) continue;
-      const end = (match.index as number) + whole.length - (quoted === undefined ? 0 : 1);
-      push(end - value.length, end, redacted);
-    }
-    for (const match of text.matchAll(colonPair)) {
-      const [whole, name = '', value = ''] = match;
-      if (!isFieldName(name) || schemeWord.test(value) || shownValue(value, shown)) continue;
-      const end = (match.index as number) + whole.length;
-      push(end - value.length, end, redacted);
-    }
-  }
-
   function text(input: string): string {
     if (input.length < 4) return input;
     const secrets = current();
@@ -340,27 +366,10 @@ export function createRedaction(options: RedactionOptions): Redaction {
     // encoded and plain characters, or encoded twice, is found in one of them.
     let view: View | undefined = { text: input };
     for (let depth = 0; view !== undefined && depth < 3; depth++) {
-      spansOf(view, secrets, spans);
+      spansOf(view, secrets, shown, spans);
       view = decoded(view);
     }
-    if (spans.length === 0) return input;
-    spans.sort((a, b) => a.start - b.start || b.end - a.end);
-    let out = '';
-    let at = 0;
-    for (let i = 0; i < spans.length; ) {
-      const first = spans[i] as Span;
-      let { end, shownAs } = first;
-      // Overlapping and touching spans are one: a run of fragments, a secret within a value. A
-      // secret's own placeholder says more than `[redacted]`, and wins.
-      for (i += 1; i < spans.length && (spans[i] as Span).start <= end; i += 1) {
-        const next = spans[i] as Span;
-        end = Math.max(end, next.end);
-        if (shownAs === redacted) shownAs = next.shownAs;
-      }
-      out += input.slice(at, first.start) + shownAs;
-      at = end;
-    }
-    return out + input.slice(at);
+    return spans.length === 0 ? input : withSpansShown(input, spans);
   }
 
   const credentialValue = (value: unknown): unknown => {

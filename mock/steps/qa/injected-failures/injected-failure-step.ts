@@ -105,13 +105,246 @@ function addStub(stubs: ReturnType<typeof createStubbedAnswers>, input: unknown)
 }
 
 /**
+ * A stub's answer: its status and body as given, no quota spent (the caller's window as it
+ * stands), marked `stubbed` with the rules it breaks; its headers are applied on the way out.
+ */
+async function stubbedAnswer(
+  clock: ControllableClock,
+  context: Context,
+  rule: StubRule,
+): Promise<Answer> {
+  const { usage, limits } = context.need(callerSlot);
+  context.set(rateLimitSlot, peekRateLimit(usage, limits, context.now));
+  context.set(stubSlot, rule.answer);
+  const { answer: stub, breaks } = rule;
+  const body = stub.rawBody ?? (stub.body === undefined ? undefined : stringifyJson(stub.body));
+  const answer: Answer = {
+    // A dropped connection's status is never sent; the log shows it as chaos's drop does.
+    status: stub.status ?? 503,
+    headers: body === undefined ? {} : { 'Content-Type': 'application/json' },
+    body,
+    injected: 'stubbed',
+    breaks,
+    ...(stub.drop === true ? { drop: true } : {}),
+  };
+  await hold(clock, stub.delayMs ?? 0);
+  return answer;
+}
+
+/** A forced answer, written by the one refusal helper; a forced 429 or 503 says when to retry. */
+function forcedAnswer(refuse: Refuse, context: Context, rule: ForcedRule): Answer {
+  const { usage, limits } = context.need(callerSlot);
+  const { now } = context;
+  const peek = peekRateLimit(usage, limits, now);
+  const code = forceableStatuses[rule.status];
+  const retries = (rule.status === 429 || rule.status === 503) && rule.retryAfterSeconds !== null;
+  return {
+    ...refuse(context, code, {
+      rateLimit: rule.status === 429 ? { ...peek, remaining: 0 } : peek,
+      message: `${errorTemplates[code].message} (forced by the control surface)`,
+      ...(retries
+        ? { retryAtMs: now + (rule.retryAfterSeconds ?? 0) * 1000, minWaitSeconds: 0 }
+        : {}),
+      ...(rule.status === 401 ? { headers: { 'WWW-Authenticate': invalidTokenChallenge } } : {}),
+    }),
+    injected: 'forced',
+  };
+}
+
+/** The answer chaos drew for a request: an error, or a dropped connection. */
+function chaosAnswer(
+  refuse: Refuse,
+  context: Context,
+  decision: ChaosDecision,
+  seed: number,
+): Answer {
+  if (decision.outcome === 'pass') throw new Error('petstore-fake: no chaos answer for "pass"');
+  const { now } = context;
+  const { usage, limits } = context.need(callerSlot);
+  const peek = peekRateLimit(usage, limits, now);
+  if (decision.outcome === 'drop') {
+    context.set(rateLimitSlot, peek);
+    // No error code, so nothing downstream renames it: the doors never send it anyway.
+    const { errorCode: _unsent, ...dropped } = errorAnswer(
+      'service_unavailable',
+      `Connection dropped (chaos, seed ${seed}).`,
+    );
+    return { ...dropped, injected: 'chaos', drop: true };
+  }
+  const code = chaosCodes[decision.outcome];
+  const retries = decision.outcome === '429' || decision.outcome === '503';
+  const message = errorTemplates[code].message.replace(' (forced).', '.');
+  return {
+    ...refuse(context, code, {
+      rateLimit: decision.outcome === '429' ? { ...peek, remaining: 0 } : peek,
+      message: `${message} (chaos, seed ${seed})`,
+      ...(retries ? { retryAtMs: now + decision.retryAfterSeconds * 1000, minWaitSeconds: 0 } : {}),
+    }),
+    injected: 'chaos',
+  };
+}
+
+/** What a saved session of the injected failures holds, checked whole before any of it applies. */
+interface SavedInjectedFailures {
+  readonly forced: ReturnType<ReturnType<typeof createForcedResponses>['list']>;
+  readonly stubs: StubRule[];
+  readonly chaos: ChaosSettings | null;
+  readonly draws: Record<string, number>;
+}
+
+/** Reads what `save` returned, with the control surface's own checks; throws SessionStateError. */
+function savedInjectedFailures(saved: unknown): SavedInjectedFailures {
+  if (!isJsonObject(saved) || !isJsonObject(saved.forced) || !isJsonObject(saved.draws))
+    throw new SessionStateError('is not {"forced": {...}, "chaos": ..., "draws": {...}}');
+  const { forced: savedForced, chaos: savedChaos, draws, stubs: savedStubs = [] } = saved;
+  const stubs = savedStubsOf(savedStubs);
+  // The control surface's own checks, into a queue of their own until every rule passes.
+  const rules = createForcedResponses();
+  for (const [operationId, rule] of Object.entries(savedForced)) {
+    const { status, remaining, retryAfterSeconds } = (isJsonObject(rule) ? rule : {}) as {
+      status: number;
+      remaining: number;
+      retryAfterSeconds: number | null;
+    };
+    try {
+      rules.force(operationId as OperationId, status, remaining, retryAfterSeconds);
+    } catch (error) {
+      if (error instanceof ControlInputError)
+        throw new SessionStateError(`forced rule: ${error.message}`);
+      throw error;
+    }
+  }
+  const chaos =
+    savedChaos === null
+      ? null
+      : checkChaosSettings(savedChaos, (problem) => {
+          throw new SessionStateError(problem);
+        });
+  for (const count of Object.values(draws)) {
+    if (!isCount(count) || count > maxDraws)
+      throw new SessionStateError(`chaos draws must be whole numbers up to ${maxDraws}`);
+  }
+  return { forced: rules.list(), stubs, chaos, draws: draws as Record<string, number> };
+}
+
+/** The failures QA injects into one fake: forced answers, stubs and seeded chaos. */
+class InjectedFailures {
+  readonly #parts: InjectedFailureParts;
+  readonly #initialChaos: ChaosSettings | null;
+  readonly #forced = createForcedResponses();
+  readonly #stubs = createStubbedAnswers(controlFail);
+  readonly #chaos: ReturnType<typeof createChaos>;
+
+  constructor(parts: InjectedFailureParts, initialChaos: ChaosSettings | null) {
+    this.#parts = parts;
+    this.#initialChaos = initialChaos;
+    this.#chaos = createChaos(initialChaos);
+  }
+
+  step(context: Context, next: () => Promise<Answer>): Answer | Promise<Answer> {
+    const { operationId } = context.need(routeSlot).route;
+    if (operationId === undefined) return next();
+    if (this.#stubs.size() > 0) {
+      const stub = this.#stubs.take(operationId, {
+        keyId: context.need(callerSlot).key.id,
+        clientId: () => this.#parts.clientIds(context),
+        query: context.url.searchParams,
+      });
+      if (stub !== undefined) return stubbedAnswer(this.#parts.clock, context, stub);
+    }
+    const rule = this.#forced.take(operationId);
+    if (rule !== undefined) return forcedAnswer(this.#parts.refuse, context, rule);
+    const settings = this.#chaos.settings();
+    // Without chaos the step adds no promise of its own to the request.
+    if (settings === null) return next();
+    const decision = this.#chaos.decide(operationId, context.need(callerSlot).key.id);
+    if (decision === undefined) return next();
+    return this.#spoil(context, next, decision, settings.seed);
+  }
+
+  /** Answers a request chaos picked: its chaos answer or the real one, then the latency. */
+  async #spoil(
+    context: Context,
+    next: () => Promise<Answer>,
+    decision: ChaosDecision,
+    seed: number,
+  ): Promise<Answer> {
+    // next() runs synchronously up to the rate limit's decision: the latency comes after it.
+    const answer =
+      decision.outcome === 'pass'
+        ? await next()
+        : chaosAnswer(this.#parts.refuse, context, decision, seed);
+    await hold(this.#parts.clock, decision.latencyMs);
+    return answer;
+  }
+
+  reset(): void {
+    this.#forced.clear();
+    this.#stubs.clear();
+    this.#chaos.set(this.#initialChaos);
+  }
+
+  control(): InjectedFailureControl {
+    const forced = this.#forced;
+    const stubs = this.#stubs;
+    const chaos = this.#chaos;
+    const force = ((
+      first: OperationId | StubInput,
+      status?: number,
+      count?: number,
+      retryAfterSeconds?: number | null,
+    ) =>
+      typeof first === 'object' && first !== null
+        ? addStub(stubs, first)
+        : forced.force(first, status as number, count as number, retryAfterSeconds)) as Force;
+    return {
+      force,
+      forced: () => forced.list(),
+      stubs: () => stubs.list(),
+      clearForced: () => {
+        forced.clear();
+        stubs.clear();
+      },
+      chaos: () => chaos.settings(),
+      setChaos(settings) {
+        const checked = checkChaosSettings(settings, (message) => {
+          throw new ControlInputError(message);
+        });
+        chaos.set(checked);
+        return checked;
+      },
+      clearChaos: () => chaos.set(null),
+    };
+  }
+
+  describe(): Record<string, unknown> {
+    return {
+      forced: this.#forced.list(),
+      stubs: this.#stubs.list(),
+      chaos: this.#chaos.settings(),
+    };
+  }
+
+  save(): unknown {
+    return { ...this.describe(), draws: this.#chaos.draws() };
+  }
+
+  /** Puts back a session `savedInjectedFailures` read whole. */
+  restore(saved: SavedInjectedFailures): void {
+    this.#forced.replace(saved.forced);
+    this.#stubs.replace(saved.stubs);
+    this.#chaos.resume(saved.chaos, saved.draws);
+  }
+}
+
+/**
  * The pipeline step, after authentication and before the ban: a forced answer queued for the
  * operation wins; else chaos draws the request's fate from its stream. A forced 429 or 503 says
  * when to retry in the fake's Retry-After format (`0` included; a 503 whose rule says `null`
  * sends none); chaos latency holds back whatever answer the request gets.
  */
 export function injectedFailureStep(
-  { clock, refuse, clientIds }: InjectedFailureParts,
+  parts: InjectedFailureParts,
   options: InjectedFailureOptions,
 ): Policy<InjectedFailureControl> {
   const initialChaos =
@@ -120,198 +353,21 @@ export function injectedFailureStep(
       : checkChaosSettings(options.chaos, (problem) => {
           throw new ConfigError('chaos', problem.replace(/^chaos\.?\s*/, ''));
         });
-  const forced = createForcedResponses();
-  const stubs = createStubbedAnswers(controlFail);
-  const chaos = createChaos(initialChaos);
-
-  /**
-   * A stub's answer: its status and body as given, no quota spent (the caller's window as it
-   * stands), marked `stubbed` with the rules it breaks; its headers are applied on the way out.
-   */
-  const stubbedAnswer = async (context: Context, rule: StubRule): Promise<Answer> => {
-    const { usage, limits } = context.need(callerSlot);
-    context.set(rateLimitSlot, peekRateLimit(usage, limits, context.now));
-    context.set(stubSlot, rule.answer);
-    const { answer: stub, breaks } = rule;
-    const body = stub.rawBody ?? (stub.body === undefined ? undefined : stringifyJson(stub.body));
-    const answer: Answer = {
-      // A dropped connection's status is never sent; the log shows it as chaos's drop does.
-      status: stub.status ?? 503,
-      headers: body === undefined ? {} : { 'Content-Type': 'application/json' },
-      body,
-      injected: 'stubbed',
-      breaks,
-      ...(stub.drop === true ? { drop: true } : {}),
-    };
-    await hold(clock, stub.delayMs ?? 0);
-    return answer;
-  };
-
-  const forcedAnswer = (context: Context, rule: ForcedRule): Answer => {
-    const { usage, limits } = context.need(callerSlot);
-    const { now } = context;
-    const peek = peekRateLimit(usage, limits, now);
-    const code = forceableStatuses[rule.status];
-    const retries = (rule.status === 429 || rule.status === 503) && rule.retryAfterSeconds !== null;
-    return {
-      ...refuse(context, code, {
-        rateLimit: rule.status === 429 ? { ...peek, remaining: 0 } : peek,
-        message: `${errorTemplates[code].message} (forced by the control surface)`,
-        ...(retries
-          ? { retryAtMs: now + (rule.retryAfterSeconds ?? 0) * 1000, minWaitSeconds: 0 }
-          : {}),
-        ...(rule.status === 401 ? { headers: { 'WWW-Authenticate': invalidTokenChallenge } } : {}),
-      }),
-      injected: 'forced',
-    };
-  };
-
-  const chaosAnswer = (context: Context, decision: ChaosDecision, seed: number): Answer => {
-    if (decision.outcome === 'pass') throw new Error('petstore-fake: no chaos answer for "pass"');
-    const { now } = context;
-    const { usage, limits } = context.need(callerSlot);
-    const peek = peekRateLimit(usage, limits, now);
-    if (decision.outcome === 'drop') {
-      context.set(rateLimitSlot, peek);
-      // No error code, so nothing downstream renames it: the doors never send it anyway.
-      const { errorCode: _unsent, ...dropped } = errorAnswer(
-        'service_unavailable',
-        `Connection dropped (chaos, seed ${seed}).`,
-      );
-      return { ...dropped, injected: 'chaos', drop: true };
-    }
-    const code = chaosCodes[decision.outcome];
-    const retries = decision.outcome === '429' || decision.outcome === '503';
-    const message = errorTemplates[code].message.replace(' (forced).', '.');
-    return {
-      ...refuse(context, code, {
-        rateLimit: decision.outcome === '429' ? { ...peek, remaining: 0 } : peek,
-        message: `${message} (chaos, seed ${seed})`,
-        ...(retries
-          ? { retryAtMs: now + decision.retryAfterSeconds * 1000, minWaitSeconds: 0 }
-          : {}),
-      }),
-      injected: 'chaos',
-    };
-  };
-
-  /** Answers a request chaos picked: its chaos answer or the real one, then the latency. */
-  const spoil = async (
-    context: Context,
-    next: () => Promise<Answer>,
-    decision: ChaosDecision,
-    seed: number,
-  ): Promise<Answer> => {
-    // next() runs synchronously up to the rate limit's decision: the latency comes after it.
-    const answer =
-      decision.outcome === 'pass' ? await next() : chaosAnswer(context, decision, seed);
-    await hold(clock, decision.latencyMs);
-    return answer;
-  };
-
-  const step: Policy['step'] = (context, next) => {
-    const { operationId } = context.need(routeSlot).route;
-    if (operationId === undefined) return next();
-    if (stubs.size() > 0) {
-      const stub = stubs.take(operationId, {
-        keyId: context.need(callerSlot).key.id,
-        clientId: () => clientIds(context),
-        query: context.url.searchParams,
-      });
-      if (stub !== undefined) return stubbedAnswer(context, stub);
-    }
-    const rule = forced.take(operationId);
-    if (rule !== undefined) return forcedAnswer(context, rule);
-    const settings = chaos.settings();
-    // Without chaos the step adds no promise of its own to the request.
-    if (settings === null) return next();
-    const decision = chaos.decide(operationId, context.need(callerSlot).key.id);
-    if (decision === undefined) return next();
-    return spoil(context, next, decision, settings.seed);
-  };
-  const reset = () => {
-    forced.clear();
-    stubs.clear();
-    chaos.set(initialChaos);
-  };
-  const force = ((
-    first: OperationId | StubInput,
-    status?: number,
-    count?: number,
-    retryAfterSeconds?: number | null,
-  ) =>
-    typeof first === 'object' && first !== null
-      ? addStub(stubs, first)
-      : forced.force(first, status as number, count as number, retryAfterSeconds)) as Force;
-  const control: InjectedFailureControl = {
-    force,
-    forced: () => forced.list(),
-    stubs: () => stubs.list(),
-    clearForced: () => {
-      forced.clear();
-      stubs.clear();
-    },
-    chaos: () => chaos.settings(),
-    setChaos(settings) {
-      const checked = checkChaosSettings(settings, (message) => {
-        throw new ControlInputError(message);
-      });
-      chaos.set(checked);
-      return checked;
-    },
-    clearChaos: () => chaos.set(null),
-  };
+  const failures = new InjectedFailures(parts, initialChaos);
+  const reset = () => failures.reset();
   return {
-    step,
+    step: (context, next) => failures.step(context, next),
     reset,
-    control,
+    control: failures.control(),
     routes: injectedFailureRoutes,
-    describe: () => ({ forced: forced.list(), stubs: stubs.list(), chaos: chaos.settings() }),
+    describe: () => failures.describe(),
     state: {
       name: 'injectedFailures',
-      save: () => ({
-        forced: forced.list(),
-        stubs: stubs.list(),
-        chaos: chaos.settings(),
-        draws: chaos.draws(),
-      }),
+      save: () => failures.save(),
       load(saved) {
         if (saved === undefined) return reset;
-        if (!isJsonObject(saved) || !isJsonObject(saved.forced) || !isJsonObject(saved.draws))
-          throw new SessionStateError('is not {"forced": {...}, "chaos": ..., "draws": {...}}');
-        const { forced: savedForced, chaos: savedChaos, draws, stubs: savedStubs = [] } = saved;
-        const keptStubs = savedStubsOf(savedStubs);
-        // The control surface's own checks, into a queue of their own until every rule passes.
-        const rules = createForcedResponses();
-        for (const [operationId, rule] of Object.entries(savedForced)) {
-          const { status, remaining, retryAfterSeconds } = (isJsonObject(rule) ? rule : {}) as {
-            status: number;
-            remaining: number;
-            retryAfterSeconds: number | null;
-          };
-          try {
-            rules.force(operationId as OperationId, status, remaining, retryAfterSeconds);
-          } catch (error) {
-            if (error instanceof ControlInputError)
-              throw new SessionStateError(`forced rule: ${error.message}`);
-            throw error;
-          }
-        }
-        const settings =
-          savedChaos === null
-            ? null
-            : checkChaosSettings(savedChaos, (problem) => {
-                throw new SessionStateError(problem);
-              });
-        for (const count of Object.values(draws)) {
-          if (!isCount(count) || count > maxDraws)
-            throw new SessionStateError(`chaos draws must be whole numbers up to ${maxDraws}`);
-        }
-        return () => {
-          forced.replace(rules.list());
-          stubs.replace(keptStubs);
-          chaos.resume(settings, draws as Record<string, number>);
-        };
+        const kept = savedInjectedFailures(saved);
+        return () => failures.restore(kept);
       },
     },
   };
