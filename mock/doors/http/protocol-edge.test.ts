@@ -214,7 +214,7 @@ async function sentInParts(parts: readonly (string | Buffer)[], gapMs: number): 
   return Buffer.concat(reply).toString('utf8');
 }
 
-test("a create's body is read whole however it arrives: with its headers, after them, in pieces, chunked, pipelined", async () => {
+test("a create's body is read whole however it arrives: with its headers, after them, in pieces, chunked, pipelined, after 100 Continue", async () => {
   // The door takes a body that came with its headers straight from Node's buffer, and waits for
   // one that did not (RFC 9112 section 6: a body may arrive in any number of packets).
   const create = (name: string, last = false) => {
@@ -250,6 +250,24 @@ test("a create's body is read whole however it arrives: with its headers, after 
     0,
   );
   expect(names(pipelined)).toEqual(['first', 'second', 'third']);
+  // curl sends Expect: 100-continue with a larger body and holds it back until told to go on.
+  const expecting = create('after 100 Continue', true).replace(
+    'Connection: close\r\n',
+    'Connection: close\r\nExpect: 100-continue\r\n',
+  );
+  const held = expecting.indexOf('\r\n\r\n') + 4;
+  const socket = connect(port, '127.0.0.1');
+  await once(socket, 'connect');
+  let continued = '';
+  socket.setEncoding('utf8');
+  socket.on('data', (chunk: string) => (continued += chunk));
+  const closed = once(socket, 'close');
+  socket.write(expecting.slice(0, held));
+  while (!continued.includes('\r\n\r\n')) await once(socket, 'data');
+  expect(continued).toMatch(/^HTTP\/1\.1 100 Continue\r\n\r\n$/);
+  socket.write(expecting.slice(held));
+  await closed;
+  expect(names(continued)).toEqual(['after 100 Continue']);
   const empty = parse(
     await raw(
       `POST /v1/pets HTTP/1.1\r\nHost: 127.0.0.1\r\nAuthorization: ${key}\r\nContent-Type: application/json\r\nContent-Length: 0\r\nConnection: close\r\n\r\n`,
