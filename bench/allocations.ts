@@ -8,8 +8,9 @@
  *
  * With `--http`, the fake answers through its HTTP door instead, loaded by autocannon from a
  * process of its own, so the count holds Node's HTTP stack and the door too; then a bare
- * node:http server in this process answers the fake's own answer (status, headers, bytes) under
- * the same load, and its count is printed beside: what the door and the core add to a request.
+ * node:http server in this process answers the fake's own answer (status, headers and bytes, as
+ * the bench's ceiling replays it) under the same load, and its count is printed beside: what the
+ * door and the core add to a request.
  *
  *   node bench/allocations.ts --request list
  *   node bench/allocations.ts --request create --requests 50000 --top 40
@@ -24,6 +25,7 @@ import type { FakeRequest } from '../mock/base/messages/fake-request.ts';
 import { listenHttp } from '../mock/doors/http/http-server.ts';
 import { createFake } from '../mock/fake.ts';
 import { type BenchRequest, benchHeaders, benchRequests } from './requests.ts';
+import { capture } from './throughput.ts';
 
 interface HeapNode {
   readonly callFrame: { functionName: string; url: string; lineNumber: number };
@@ -45,6 +47,17 @@ function bytesBySite(head: HeapNode, projectRoot: string): Map<string, number> {
   };
   walk(head);
   return sites;
+}
+
+/** A fake as the bench runs it: every recorder on, the bench key's limits out of reach. */
+function benchFake(origin?: string) {
+  return createFake({
+    ...(origin === undefined ? {} : { origin }),
+    stagingOrigin: false,
+    controlAccess: 'open',
+    enterpriseLimits: { perMinute: 1e9, perDay: 1e12 },
+    listOrder: 'oldest-first',
+  });
 }
 
 /** Samples what `work` allocates, collected objects included; bytes by site. */
@@ -124,29 +137,15 @@ function listening(server: Server): Promise<string> {
 
 /** The fake behind its HTTP door, then a bare node:http server answering its answer's bytes. */
 async function overHttp(request: BenchRequest, seconds: number, top: number): Promise<void> {
-  const fake = await createFake({
-    stagingOrigin: false,
-    controlAccess: 'open',
-    enterpriseLimits: { perMinute: 1e9, perDay: 1e12 },
-    listOrder: 'oldest-first',
-  });
+  const fake = await benchFake();
   const door = await listenHttp(fake.behaviour, { port: 0 });
   const url = `${door.origin}/v1${request.path}`;
-  const captured = await fetch(url, {
-    method: request.method,
-    headers: benchHeaders,
-    ...(request.body === undefined ? {} : { body: request.body }),
-  });
-  const bytes = Buffer.from(await captured.arrayBuffer());
-  const headers: Record<string, string> = {};
-  // As bench/ceiling-server.ts: every header but those Node writes itself.
-  for (const [name, value] of captured.headers)
-    if (!['content-length', 'date', 'connection', 'keep-alive'].includes(name))
-      headers[name] = value;
+  const captured = await capture(`${door.origin}/v1`, request);
+  const bytes = Buffer.from(captured.body, 'utf8');
   const fakeCount = await countOverHttp(url, request, seconds);
   await door.close();
   print(`${request.label} through the HTTP door`, fakeCount.sites, fakeCount.requests, top);
-  const answerHeaders = { ...headers, 'Content-Length': bytes.byteLength };
+  const answerHeaders = { ...captured.headers, 'Content-Length': bytes.byteLength };
   const bare = createServer((incoming, res) => {
     incoming.resume();
     res.writeHead(captured.status, answerHeaders);
@@ -177,14 +176,7 @@ async function main(): Promise<void> {
   }
   const count = Number(values.requests);
   const origin = 'http://127.0.0.1:4010';
-  // As the bench runs the fake: every recorder on, the bench key's limits out of reach.
-  const fake = await createFake({
-    origin,
-    stagingOrigin: false,
-    controlAccess: 'open',
-    enterpriseLimits: { perMinute: 1e9, perDay: 1e12 },
-    listOrder: 'oldest-first',
-  });
+  const fake = await benchFake(origin);
   const body = new TextEncoder().encode(request.body ?? '');
   const raw: [string, string][] = [
     ['Host', '127.0.0.1:4010'],

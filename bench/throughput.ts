@@ -114,7 +114,8 @@ function summarise(runs: readonly LoadResult[], expected: number): Cell {
 /** Headers an HTTP/1.1 stack writes for any answer: each server under test writes its own. */
 const transportHeaders = new Set(['content-length', 'date', 'connection', 'keep-alive']);
 
-async function capture(base: string, request: BenchRequest): Promise<CannedResponse> {
+/** A server's answer to a bench request as the ceiling replays it; an unexpected status throws. */
+export async function capture(base: string, request: BenchRequest): Promise<CannedResponse> {
   const response = await fetch(`${base}${request.path}`, {
     method: request.method,
     headers: benchHeaders,
