@@ -19,6 +19,7 @@ import { equalsIgnoringCase } from '../../base/messages/ascii-case.ts';
 import type { ErrorCode } from '../../base/messages/errors.ts';
 import type { BodyBytes, FakeRequest } from '../../base/messages/fake-request.ts';
 import type { Behaviour } from '../../core/assembly.ts';
+import { AnswerBatch } from './answer-batch.ts';
 import {
   answerClientError,
   authorizationIn,
@@ -279,13 +280,24 @@ class DoorAnswers {
     writeAnswer(res, refusal, true, this.#bodies);
   }
 
-  /** Sends the core's answer, or drops the connection where chaos or a stub asks to. */
+  /** Sends the core's answer with the rest of this turn's (answer-batch.ts). */
   #send(incoming: IncomingMessage, res: ServerResponse, reply: Answer): void {
-    // Chaos or a stub dropped the connection: close the socket without a word, as a crashed
-    // server would.
-    if (reply.drop === true) incoming.socket.destroy();
-    else writeAnswer(res, reply, this.closing, this.#bodies);
+    this.#batch.add(incoming, res, reply);
   }
+
+  /** Writes an answer, or drops the connection where chaos or a stub asks to. */
+  readonly #write = (incoming: IncomingMessage, res: ServerResponse, reply: Answer): void => {
+    try {
+      // Chaos or a stub dropped the connection: close the socket without a word, as a crashed
+      // server would.
+      if (reply.drop === true) incoming.socket.destroy();
+      else writeAnswer(res, reply, this.closing, this.#bodies);
+    } catch (error) {
+      this.#failed(incoming, res, error);
+    }
+  };
+
+  readonly #batch = new AnswerBatch(this.#write);
 
   /** Answers a request; a failure of the fake's is answered with a 500, never thrown. */
   answer(incoming: IncomingMessage, res: ServerResponse): void {
