@@ -9,12 +9,13 @@
  * node bench/compare.ts --rounds 7 before=/tmp/before after=.
  * node bench/compare.ts small-young=.#--max-semi-space-size=2 default=.
  */
-import { resolve } from 'node:path';
+import { relative, resolve } from 'node:path';
 import { parseArgs } from 'node:util';
+import { bundleServer } from '../scripts/build-server.ts';
 import { type LoadResult, runLoad } from './load.ts';
 import { BenchError, freePort, type RunningServer, startServer } from './processes.ts';
 import { benchHeaders, benchRequests } from './requests.ts';
-import { baseUrl, fakeSpec } from './servers.ts';
+import { baseUrl, fakeSpec, projectRoot } from './servers.ts';
 import { median } from './stats.ts';
 
 const usage = `Usage: node bench/compare.ts [options] <name>=<project root>[#<node flag>,...] ...
@@ -53,7 +54,10 @@ const variants = positionals.map((arg) => {
   const [root, flags] = arg.slice(equals + 1).split('#');
   if (name === undefined || name === '' || root === undefined || root === '')
     fail(`expected <name>=<project root>[#<node flag>,...], got "${arg}"`);
-  return { name, root: resolve(root), flags: (flags ?? '').split(',').filter(Boolean) };
+  // This checkout as servers.ts names it, so `.` runs the bundle with npm start's flags as the
+  // bench does, not the sources.
+  const resolved = resolve(root) === resolve(projectRoot) ? projectRoot : resolve(root);
+  return { name, root: resolved, flags: (flags ?? '').split(',').filter(Boolean) };
 });
 if (variants.length === 0) fail('name at least one variant');
 const requests = benchRequests.filter((request) =>
@@ -68,16 +72,19 @@ const nodeFlags = (values['node-flags'] as string).split(' ').filter(Boolean);
 
 const running: { name: string; server: RunningServer; port: number }[] = [];
 try {
+  // This checkout runs as its bundle (servers.ts): build it from the sources as they are.
+  if (variants.some((variant) => variant.root === projectRoot)) await bundleServer();
   for (const variant of variants) {
     const port = await freePort();
     const spec = fakeSpec(port, [], variant.root);
+    // npm start's own flags first (this checkout's bundle has them), so a variant's win.
+    const flags = [...(spec.nodeFlags ?? []), ...nodeFlags, ...variant.flags];
+    console.log(
+      `${variant.name}: ${['node', ...flags, relative(projectRoot, spec.script)].join(' ')}`,
+    );
     running.push({
       name: variant.name,
-      server: await startServer({
-        ...spec,
-        nodeFlags: [...nodeFlags, ...variant.flags],
-        name: variant.name,
-      }),
+      server: await startServer({ ...spec, nodeFlags: flags, name: variant.name }),
       port,
     });
   }
