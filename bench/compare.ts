@@ -15,7 +15,7 @@ import { bundleServer } from '../scripts/build-server.ts';
 import { type LoadResult, runLoad } from './load.ts';
 import { BenchError, freePort, type RunningServer, startServer } from './processes.ts';
 import { benchHeaders, benchRequests } from './requests.ts';
-import { baseUrl, fakeSpec, projectRoot } from './servers.ts';
+import { baseUrl, fakeSpec, isThisCheckout, projectRoot } from './servers.ts';
 import { median } from './stats.ts';
 
 const usage = `Usage: node bench/compare.ts [options] <name>=<project root>[#<node flag>,...] ...
@@ -54,10 +54,7 @@ const variants = positionals.map((arg) => {
   const [root, flags] = arg.slice(equals + 1).split('#');
   if (name === undefined || name === '' || root === undefined || root === '')
     fail(`expected <name>=<project root>[#<node flag>,...], got "${arg}"`);
-  // This checkout as servers.ts names it, so `.` runs the bundle with npm start's flags as the
-  // bench does, not the sources.
-  const resolved = resolve(root) === resolve(projectRoot) ? projectRoot : resolve(root);
-  return { name, root: resolved, flags: (flags ?? '').split(',').filter(Boolean) };
+  return { name, root: resolve(root), flags: (flags ?? '').split(',').filter(Boolean) };
 });
 if (variants.length === 0) fail('name at least one variant');
 const requests = benchRequests.filter((request) =>
@@ -73,7 +70,7 @@ const nodeFlags = (values['node-flags'] as string).split(' ').filter(Boolean);
 const running: { name: string; server: RunningServer; port: number }[] = [];
 try {
   // This checkout runs as its bundle (servers.ts): build it from the sources as they are.
-  if (variants.some((variant) => variant.root === projectRoot)) await bundleServer();
+  if (variants.some((variant) => isThisCheckout(variant.root))) await bundleServer();
   for (const variant of variants) {
     const port = await freePort();
     const spec = fakeSpec(port, [], variant.root);

@@ -7,7 +7,7 @@
 import { spawnSync } from 'node:child_process';
 import { readdirSync } from 'node:fs';
 import { createRequire } from 'node:module';
-import { dirname, join } from 'node:path';
+import { dirname, join, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import packageJson from '../package.json' with { type: 'json' };
 import { serverBundlePath } from '../scripts/build-server.ts';
@@ -16,6 +16,11 @@ import { benchHeaders, unboundLimitsFlags } from './requests.ts';
 
 /** The project root (the bench runs every server from there). */
 export const projectRoot = fileURLToPath(new URL('..', import.meta.url));
+
+/** Whether `root` is this checkout, however it is written (`.`, a trailing slash). */
+export function isThisCheckout(root: string): boolean {
+  return resolve(root) === resolve(projectRoot);
+}
 
 /** `npm start`'s server: the CLI bundled by its prestart step. */
 const fakeCli = serverBundlePath;
@@ -66,10 +71,11 @@ export function fakeSpec(
   extra: readonly string[] = [],
   root: string = projectRoot,
 ): ServerSpec {
+  const here = isThisCheckout(root);
   return {
     name: 'fake',
-    script: root === projectRoot ? fakeCli : join(root, 'mock/doors/cli/cli.ts'),
-    ...(root === projectRoot ? { nodeFlags: startNodeFlags } : {}),
+    script: here ? fakeCli : join(root, 'mock/doors/cli/cli.ts'),
+    ...(here ? { nodeFlags: startNodeFlags } : {}),
     args: [
       '--port',
       String(port),
@@ -79,7 +85,7 @@ export function fakeSpec(
       // The bench's pages are id order (the harness's and bench's order, named here): once the
       // warm-up filled them, creates append past them and every round answers the same bytes.
       // An older checkout has no --list-order: it only knew id order.
-      ...(root === projectRoot ? ['--list-order', 'oldest-first'] : []),
+      ...(here ? ['--list-order', 'oldest-first'] : []),
       ...extra,
     ],
     readyUrl: `${baseUrl('fake', port)}/pets?limit=1`,

@@ -280,11 +280,6 @@ class DoorAnswers {
     writeAnswer(res, refusal, true, this.#bodies);
   }
 
-  /** Sends the core's answer with the rest of this turn's (answer-batch.ts). */
-  #send(incoming: IncomingMessage, res: ServerResponse, reply: Answer): void {
-    this.#batch.add(incoming, res, reply);
-  }
-
   /** Writes an answer, or drops the connection where chaos or a stub asks to. */
   readonly #write = (incoming: IncomingMessage, res: ServerResponse, reply: Answer): void => {
     try {
@@ -297,6 +292,7 @@ class DoorAnswers {
     }
   };
 
+  /** The core's answers, sent with the rest of their turn's (answer-batch.ts). */
   readonly #batch = new AnswerBatch(this.#write);
 
   /** Answers a request; a failure of the fake's is answered with a 500, never thrown. */
@@ -309,7 +305,7 @@ class DoorAnswers {
     // A GET or HEAD goes straight to the core: no body to wait for, no async frame.
     if (BODYLESS.has(incoming.method ?? 'GET'))
       this.#behaviour.answer(this.#request(incoming, EMPTY)).then(
-        (reply) => this.#send(incoming, res, reply),
+        (reply) => this.#batch.add(incoming, res, reply),
         (error: unknown) => this.#failed(incoming, res, error),
       );
     else void this.#answerWithBody(incoming, res);
@@ -340,7 +336,7 @@ class DoorAnswers {
         return;
       }
       const reply = await this.#behaviour.answer(this.#request(incoming, body));
-      this.#send(incoming, res, reply);
+      this.#batch.add(incoming, res, reply);
     } catch (error) {
       this.#failed(incoming, res, error);
     }
