@@ -7,7 +7,7 @@ import type { HarnessResult } from './harness.ts';
 import type { InProcessResult } from './in-process.ts';
 import type { ScaleResult } from './scale.ts';
 import { ratio } from './stats.ts';
-import type { ThroughputResult } from './throughput.ts';
+import type { Cell, ThroughputResult } from './throughput.ts';
 
 /** Everything one run produced; sections that did not run are undefined. */
 export interface RunResults {
@@ -92,27 +92,40 @@ function ceilingCheck(
   };
 }
 
-/** The fake's p99 on every request, judged by the worst. */
+/**
+ * The fake's p99 on every request, judged by the worst. The reason quotes that request's rounds
+ * and the bare ceiling's p99 on it in the same rounds: on a shared 2-core machine the ceiling is
+ * the control, and a reader can tell the fake's tail from the machine's.
+ */
 function p99Check(throughput: ThroughputResult | undefined): TargetCheck {
   const at10 = throughput?.connections === 10;
   const p99s = (throughput?.requests ?? []).map((request) => ({
     label: request.label,
-    p99: throughput?.cells[request.id]?.fake?.p99Ms ?? Number.NaN,
+    fake: throughput?.cells[request.id]?.fake,
+    ceiling: throughput?.cells[request.id]?.ceiling,
   }));
   const worst = p99s.reduce<(typeof p99s)[number] | undefined>(
-    (a, b) => (a === undefined || !(b.p99 <= a.p99) ? b : a),
+    (a, b) =>
+      a === undefined || !((b.fake?.p99Ms ?? Number.NaN) <= (a.fake?.p99Ms ?? Number.NaN)) ? b : a,
     undefined,
   );
+  const worstP99 = worst?.fake?.p99Ms ?? Number.NaN;
+  const rounds = (cell: Cell | undefined) =>
+    cell === undefined
+      ? 'n/a'
+      : `${fmt(cell.p99Ms)} ms (rounds ${cell.p99RoundsMs.map((ms) => fmt(ms)).join(', ')})`;
+  const control =
+    worst?.ceiling === undefined
+      ? ''
+      : `; the bare ceiling's in the same rounds ${rounds(worst.ceiling)}`;
   return {
     target: 'fake p99 <= 2 ms at 10 connections on every request',
     measured: !at10
       ? `run used ${throughput?.connections ?? '?'} connections`
       : worst === undefined
         ? 'n/a'
-        : `worst ${fmt(worst.p99)} ms (\`${worst.label}\`); ${p99s.map((entry) => fmt(entry.p99)).join(', ')}`,
-    verdict: verdict(
-      at10 && worst !== undefined && Number.isFinite(worst.p99) ? worst.p99 <= 2 : undefined,
-    ),
+        : `worst ${rounds(worst.fake)} on \`${worst.label}\`${control}; every request: ${p99s.map((entry) => fmt(entry.fake?.p99Ms ?? Number.NaN)).join(', ')}`,
+    verdict: verdict(at10 && Number.isFinite(worstP99) ? worstP99 <= 2 : undefined),
   };
 }
 

@@ -36,6 +36,8 @@ export interface Cell {
   readonly requestsPerSecond: number;
   readonly p50Ms: number;
   readonly p99Ms: number;
+  /** Each round's p99, in the order the rounds ran: the spread behind the median. */
+  readonly p99RoundsMs: readonly number[];
   /** Server CPU per request, µs (undefined off Linux). */
   readonly cpuUsPerRequest: number | undefined;
   /** Lowest and highest req/s across rounds. */
@@ -98,6 +100,7 @@ function summarise(runs: readonly LoadResult[], expected: number): Cell {
     requestsPerSecond: median(runs.map((run) => run.requestsPerSecond)),
     p50Ms: median(runs.map((run) => run.p50Ms)),
     p99Ms: median(runs.map((run) => run.p99Ms)),
+    p99RoundsMs: runs.map((run) => run.p99Ms),
     cpuUsPerRequest: cpu.every((value) => value !== undefined)
       ? median(cpu as number[])
       : undefined,

@@ -1,0 +1,69 @@
+/**
+ * The p99 target's verdict and the numbers its reason quotes, from a throughput result shaped as
+ * last session's run 2 measured it (bench/results.md, 2026-11-28): the fake's worst request, its
+ * rounds, and the bare ceiling's p99 on that request in the same rounds.
+ */
+import { expect, test } from 'vitest';
+import { benchRequests } from './requests.ts';
+import type { TargetId } from './servers.ts';
+import { checkTargets } from './targets.ts';
+import type { Cell, ThroughputResult } from './throughput.ts';
+
+const cell = (p99RoundsMs: readonly number[]): Cell => ({
+  requestsPerSecond: 20_000,
+  p50Ms: 0.3,
+  p99Ms: [...p99RoundsMs].sort((a, b) => a - b)[1] ?? Number.NaN,
+  p99RoundsMs,
+  cpuUsPerRequest: 30,
+  rpsSpread: { min: 19_000, max: 21_000 },
+  unexpected: 0,
+  errors: 0,
+  rounds: p99RoundsMs.length,
+});
+
+function throughput(
+  fakeRounds: Record<string, readonly number[]>,
+  connections = 10,
+): ThroughputResult {
+  const cells: Record<string, Partial<Record<TargetId, Cell>>> = {};
+  for (const request of benchRequests)
+    cells[request.id] = {
+      fake: cell(fakeRounds[request.id] ?? [1.0, 1.1, 1.2]),
+      ceiling: cell(request.id === 'list-sold' ? [1.06, 2.2, 0.98] : [0.7, 0.8, 0.9]),
+    };
+  return {
+    targets: ['fake', 'ceiling'],
+    requests: benchRequests,
+    cells,
+    bodyBytes: {},
+    prismBodyBytes: {},
+    connections,
+    durationSeconds: 3,
+    wiremockSkipped: undefined,
+    residentAfterStart: {},
+    residentAfterLoad: {},
+    petsAfterLoad: undefined,
+  };
+}
+
+const p99Of = (result: ThroughputResult) =>
+  checkTargets({ throughput: result }).find((check) => check.target.startsWith('fake p99'));
+
+test('a worst p99 over 2 ms is MISSED, with its rounds and the ceiling in the same rounds quoted', () => {
+  const check = p99Of(throughput({ 'list-sold': [2.38, 4.51, 0.81] }));
+  expect(check?.verdict).toBe('MISSED');
+  expect(check?.measured).toBe(
+    "worst 2.38 ms (rounds 2.38, 4.51, 0.81) on `GET /v1/pets?status=sold&limit=100`; the bare ceiling's in the same rounds 1.06 ms (rounds 1.06, 2.20, 0.98); every request: 1.10, 2.38, 1.10, 1.10",
+  );
+});
+
+test('the median of the rounds is judged, not the worst round', () => {
+  const check = p99Of(throughput({ create: [1.2, 4.5, 1.9] }));
+  expect(check?.verdict).toBe('MET');
+  expect(check?.measured).toMatch(/^worst 1\.90 ms \(rounds 1\.20, 4\.50, 1\.90\) on `POST/);
+});
+
+test('a run at another connection count gives no verdict', () => {
+  const check = p99Of(throughput({}, 50));
+  expect(check).toMatchObject({ verdict: 'N/A', measured: 'run used 50 connections' });
+});
