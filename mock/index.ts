@@ -48,7 +48,7 @@ export type {
   CoverageItemRecord,
   CoverageRecord,
   CoverageSender,
-} from './steps/qa/coverage/interface-coverage.ts';
+} from './steps/qa/coverage/coverage-record.ts';
 export type { ForceableStatus, ForcedRule } from './steps/qa/forced-answers/forced-responses.ts';
 export type {
   ChaosRule,

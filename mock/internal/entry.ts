@@ -40,9 +40,9 @@ export { parseProfile } from '../pipeline/config/profile.ts';
 export { hostProblem } from '../steps/policies/host-step.ts';
 export { coverageFormatOf, formatCoverage } from '../steps/qa/coverage/coverage-formats.ts';
 export { coverageItems } from '../steps/qa/coverage/coverage-items.ts';
+export type { CoverageRecord } from '../steps/qa/coverage/coverage-record.ts';
 export type {
   CoverageExchange,
-  CoverageRecord,
   CoverageRecorder,
 } from '../steps/qa/coverage/interface-coverage.ts';
 export { createCoverageRecorder, isErrorBody } from '../steps/qa/coverage/interface-coverage.ts';

@@ -7,7 +7,7 @@
  * reach it as text. Secrets are not this file's to hide: a record is redacted before it is
  * formatted (escaping first would split a secret's text and hide it from the redaction).
  */
-import type { CoverageItemRecord, CoverageRecord } from './interface-coverage.ts';
+import type { CoverageItemRecord, CoverageRecord } from './coverage-record.ts';
 
 /** The formats a coverage record is written in. */
 export type CoverageFormat = 'json' | 'markdown' | 'junit' | 'ctrf';

@@ -23,9 +23,9 @@ import {
   coverageFormats,
   formatCoverage,
 } from './coverage-formats.ts';
+import type { CoverageRecord } from './coverage-record.ts';
 import {
   type CoverageExchange,
-  type CoverageRecord,
   createCoverageRecorder,
   isErrorBody,
 } from './interface-coverage.ts';

@@ -18,8 +18,8 @@ import {
 } from '../../../../test/support/fake-process.ts';
 import { listenHttp } from '../../../doors/http/http-server.ts';
 import { createFake } from '../../../fake.ts';
+import type { CoverageRecord } from './coverage-record.ts';
 import { expectInterfaceCoverage, InterfaceCoverageError } from './expect-interface-coverage.ts';
-import type { CoverageRecord } from './interface-coverage.ts';
 
 const api = 'http://127.0.0.1:4010/v1';
 const ajv = new Ajv2020({ allErrors: true, strictRequired: false });

@@ -7,7 +7,7 @@
 
 import { assertSupportedRuntime } from '../../../base/runtime/supported-runtime.ts';
 import { coverageItems } from './coverage-items.ts';
-import type { CoverageItemRecord, CoverageRecord } from './interface-coverage.ts';
+import type { CoverageItemRecord, CoverageRecord } from './coverage-record.ts';
 
 /** Which items must have been exercised. */
 export interface InterfaceCoverageOptions {

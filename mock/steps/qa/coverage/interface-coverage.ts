@@ -27,14 +27,6 @@ import {
   type Tally,
 } from './coverage-saved-state.ts';
 
-export type {
-  CoverageExample,
-  CoverageItemRecord,
-  CoverageRecord,
-  CoverageSender,
-} from './coverage-record.ts';
-export { coverageSummary, maxSenders } from './coverage-record.ts';
-
 /** One exchange, in the words every source can give; the key itself never appears. */
 export interface CoverageExchange {
   /** One of the interface's operations, or undefined for any other path. */

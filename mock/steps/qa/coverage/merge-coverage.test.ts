@@ -1,12 +1,8 @@
 import fc from 'fast-check';
 import { expect, test } from 'vitest';
 import { coverageItems } from './coverage-items.ts';
-import {
-  type CoverageExchange,
-  type CoverageRecord,
-  createCoverageRecorder,
-  maxSenders,
-} from './interface-coverage.ts';
+import { type CoverageRecord, maxSenders } from './coverage-record.ts';
+import { type CoverageExchange, createCoverageRecorder } from './interface-coverage.ts';
 import { CoverageMergeError, mergeCoverage } from './merge-coverage.ts';
 
 const start = Date.parse('2026-06-01T12:00:00Z');

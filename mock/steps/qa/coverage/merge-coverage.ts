@@ -15,7 +15,7 @@ import {
   type CoverageSender,
   coverageSummary,
   maxSenders,
-} from './interface-coverage.ts';
+} from './coverage-record.ts';
 
 /** The error `mergeCoverage` throws when its records cannot be one record. */
 export class CoverageMergeError extends Error {
