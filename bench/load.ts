@@ -3,6 +3,7 @@
  * with every latency kept at full precision (autocannon's own histogram rounds to whole
  * milliseconds, too coarse for sub-millisecond p50s), and the server's CPU time per request.
  */
+import { PerformanceObserver } from 'node:perf_hooks';
 import autocannon from 'autocannon';
 import { cpuMicros } from './processes.ts';
 import { type BenchRequest, benchHeaders } from './requests.ts';
@@ -41,6 +42,11 @@ export interface LoadResult {
   readonly errors: number;
   /** Server CPU time (user + system) per request, in microseconds, when its pid was given. */
   readonly serverCpuUsPerRequest: number | undefined;
+  /**
+   * How long the load generator's own garbage collections paused it during the run, ms: the
+   * latencies are timed in this process, so each pause adds to every answer in flight.
+   */
+  readonly loadGeneratorGcMs: number;
 }
 
 /** Runs one load and resolves with its figures. */
@@ -49,6 +55,11 @@ export function runLoad(spec: LoadSpec): Promise<LoadResult> {
   const statuses: Record<string, number> = {};
   const cpuBefore = spec.serverPid === undefined ? undefined : cpuMicros(spec.serverPid);
   const started = performance.now();
+  let loadGeneratorGcMs = 0;
+  const collections = new PerformanceObserver((list) => {
+    for (const entry of list.getEntries()) loadGeneratorGcMs += entry.duration;
+  });
+  collections.observe({ entryTypes: ['gc'] });
   let sequence = 0;
   const rewrite = spec.path;
   const options: autocannon.Options = {
@@ -77,6 +88,7 @@ export function runLoad(spec: LoadSpec): Promise<LoadResult> {
   };
   return new Promise((resolve, reject) => {
     const instance = autocannon(options, (error, result) => {
+      collections.disconnect();
       if (error) {
         reject(error);
         return;
@@ -101,6 +113,7 @@ export function runLoad(spec: LoadSpec): Promise<LoadResult> {
           cpuBefore === undefined || cpuAfter === undefined || requests === 0
             ? undefined
             : (cpuAfter - cpuBefore) / requests,
+        loadGeneratorGcMs,
       });
     });
     instance.on('response', (_client: unknown, statusCode: number, _bytes: number, ms: number) => {

@@ -38,6 +38,8 @@ export interface Cell {
   readonly p99Ms: number;
   /** Each round's p99, in the order the rounds ran: the spread behind the median. */
   readonly p99RoundsMs: readonly number[];
+  /** The load generator's own collection pauses in each round, ms (see LoadResult). */
+  readonly loadGeneratorGcRoundsMs: readonly number[];
   /** Server CPU per request, µs (undefined off Linux). */
   readonly cpuUsPerRequest: number | undefined;
   /** Lowest and highest req/s across rounds. */
@@ -101,6 +103,7 @@ function summarise(runs: readonly LoadResult[], expected: number): Cell {
     p50Ms: median(runs.map((run) => run.p50Ms)),
     p99Ms: median(runs.map((run) => run.p99Ms)),
     p99RoundsMs: runs.map((run) => run.p99Ms),
+    loadGeneratorGcRoundsMs: runs.map((run) => run.loadGeneratorGcMs),
     cpuUsPerRequest: cpu.every((value) => value !== undefined)
       ? median(cpu as number[])
       : undefined,
@@ -251,7 +254,7 @@ export async function measureThroughput(
           perRequest[target] = targetRuns;
           targetRuns.push(result);
           log(
-            `round ${round + 1}/${options.rounds}  ${request.label.padEnd(36)} ${targetLabels[target].padEnd(24)} ${result.requestsPerSecond.toFixed(0).padStart(6)} req/s  p50 ${result.p50Ms.toFixed(2)} ms  p99 ${result.p99Ms.toFixed(2)} ms${result.serverCpuUsPerRequest === undefined ? '' : `  ${result.serverCpuUsPerRequest.toFixed(0)} µs CPU/req`}`,
+            `round ${round + 1}/${options.rounds}  ${request.label.padEnd(36)} ${targetLabels[target].padEnd(24)} ${result.requestsPerSecond.toFixed(0).padStart(6)} req/s  p50 ${result.p50Ms.toFixed(2)} ms  p99 ${result.p99Ms.toFixed(2)} ms${result.serverCpuUsPerRequest === undefined ? '' : `  ${result.serverCpuUsPerRequest.toFixed(0)} µs CPU/req`}  load generator GC ${result.loadGeneratorGcMs.toFixed(0)} ms`,
           );
         }
       }
