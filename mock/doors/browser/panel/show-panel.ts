@@ -11,11 +11,11 @@
  * autofocus; its buttons are in the tab order after the app's). Collapsed or not is kept in
  * `localStorage`.
  */
-import { operationIds } from '../../../base/contract/schemas.ts';
+import type { OperationId } from '../../../base/contract/types.ts';
 import type { ChaosSettings } from '../../../index.ts';
-import { duration, type KeyView, type PanelModel, panelModel } from './panel-model.ts';
+import { duration, type PanelModel, panelModel } from './panel-model.ts';
 import { type PanelControl, type PanelReading, readFake } from './panel-reading.ts';
-import { panelStyles } from './panel-styles.ts';
+import { PanelView } from './panel-view.ts';
 
 /** Options of `showPanel`. */
 export interface PanelOptions {
@@ -43,29 +43,11 @@ const defaultChaos: ChaosSettings = {
   rules: [{ errors: { '503': 0.05 }, latency: { distribution: 'uniform', minMs: 0, maxMs: 250 } }],
 };
 
-/** The panel's element name: an app's selector for its own elements will not match it. */
-const tagName = 'petstore-fake-panel';
 /** Where the panel keeps whether it is collapsed. */
 const collapsedKey = 'petstore-fake-panel:collapsed';
 
 /** The panel shown on each document, so a second `showPanel` replaces the first. */
 const shown = new WeakMap<Document, Panel>();
-
-function element<K extends keyof HTMLElementTagNameMap>(
-  tag: K,
-  className?: string,
-  text?: string,
-): HTMLElementTagNameMap[K] {
-  const node = document.createElement(tag);
-  if (className !== undefined) node.className = className;
-  if (text !== undefined) node.textContent = text;
-  return node;
-}
-
-/** Writes text only when it changed, so a steady panel does not touch the DOM every tick. */
-function setText(node: Node, text: string): void {
-  if (node.textContent !== text) node.textContent = text;
-}
 
 /** Reads a flag from localStorage; storage a browser refuses counts as not set. */
 function remembered(key: string): boolean {
@@ -84,15 +66,98 @@ function remember(key: string, value: boolean): void {
   }
 }
 
-/** One key's row, kept across updates so that its Lift button keeps the focus it has. */
-interface KeyRow {
-  readonly row: HTMLTableRowElement;
-  readonly plan: HTMLTableCellElement;
-  readonly remaining: HTMLTableCellElement;
-  readonly reset: HTMLTableCellElement;
-  readonly ban: HTMLTableCellElement;
-  readonly banText: HTMLSpanElement;
-  readonly lift: HTMLButtonElement;
+/**
+ * One panel's life: the fake's last reading, shown in its view, read again on a timer, and the
+ * buttons' actions on the fake's control surface.
+ */
+class ShownPanel {
+  readonly view: PanelView;
+  readonly #control: PanelControl;
+  readonly #chaos: ChaosSettings;
+  #reading: PanelReading | undefined;
+  #model: PanelModel | undefined;
+  /** The reading the last requests were last shown from: they change with a new one only. */
+  #recentFrom: PanelReading | undefined;
+  #reads = 0;
+
+  constructor(control: PanelControl, chaos: ChaosSettings) {
+    this.#control = control;
+    this.#chaos = chaos;
+    this.view = new PanelView({
+      toggled: (collapsed) => remember(collapsedKey, collapsed),
+      lift: (keyId) => void this.#act(() => this.#liftBan(keyId)),
+      forceNext: (operationId, status) =>
+        void this.#act(() => this.#forceNext(operationId, status)),
+      toggleChaos: () => void this.#act(() => this.#toggleChaos()),
+      reset: () => void this.#act(() => this.#reset()),
+    });
+    this.view.setCollapsed(remembered(collapsedKey));
+  }
+
+  /** Shows the last reading again: the countdowns run on it between reads. */
+  render = (): void => {
+    if (this.#reading === undefined) return;
+    this.#model = panelModel(this.#reading, Date.now());
+    const newReading = this.#recentFrom !== this.#reading;
+    this.#recentFrom = this.#reading;
+    this.view.show(this.#model, newReading);
+  };
+
+  refresh = async (): Promise<void> => {
+    const read = ++this.#reads;
+    try {
+      const next = await readFake(this.#control);
+      // An older read that settles after a newer one must not show the past.
+      if (read !== this.#reads) return;
+      this.#reading = next;
+      if (this.view.saysError) this.view.say('');
+      this.render();
+    } catch (error) {
+      this.view.say(
+        `Cannot read the fake: ${error instanceof Error ? error.message : String(error)}`,
+        true,
+      );
+    }
+  };
+
+  /** Runs a button's action, says what it did or why not, then shows the fake as it is now. */
+  async #act(action: () => Promise<string>): Promise<void> {
+    try {
+      this.view.say(await action());
+    } catch (error) {
+      this.view.say(error instanceof Error ? error.message : String(error), true);
+    }
+    await this.refresh();
+  }
+
+  /** Moves the fake's clock just past the end of a key's ban (the ban is the key's, the clock everyone's). */
+  async #liftBan(keyId: string): Promise<string> {
+    const bannedUntil = this.#model?.keys.find((key) => key.id === keyId)?.bannedUntil;
+    if (bannedUntil === undefined) return `${keyId} is not banned`;
+    const seconds = Math.ceil((bannedUntil - (await this.#control.now())) / 1000);
+    if (seconds <= 0) return `${keyId}'s ban has ended`;
+    await this.#control.advanceTime(seconds);
+    return `Ban of ${keyId} lifted: the fake's clock moved ${duration(seconds * 1000)} ahead`;
+  }
+
+  async #forceNext(operationId: OperationId, status: 429 | 503): Promise<string> {
+    await this.#control.force(operationId, status, 1);
+    return `The next ${operationId} answers ${status}`;
+  }
+
+  async #toggleChaos(): Promise<string> {
+    if (this.#reading?.chaos !== null && this.#reading?.chaos !== undefined) {
+      await this.#control.clearChaos();
+      return 'Chaos off';
+    }
+    const settings = await this.#control.setChaos(this.#chaos);
+    return `Chaos on (seed ${settings.seed})`;
+  }
+
+  async #reset(): Promise<string> {
+    await this.#control.reset();
+    return 'Reset: seed pets, no usage, bans, forced answers or chaos, real time';
+  }
 }
 
 /**
@@ -107,277 +172,24 @@ export function showPanel(
   options: PanelOptions = {},
 ): Panel {
   shown.get(document)?.close();
-  const { control } = fake;
-  const chaos = options.chaos ?? defaultChaos;
   const refreshMs = Math.max(250, options.refreshMs ?? 1000);
-
-  const host = document.createElement(tagName);
-  const root = host.attachShadow({ mode: 'open' });
-  const style = element('style');
-  style.textContent = panelStyles;
-  const panel = element('section', 'panel');
-  panel.setAttribute('aria-label', 'Pet Store fake');
-
-  const toggle = element('button', 'toggle');
-  toggle.type = 'button';
-  const header = element('header');
-  header.append(toggle, element('span', 'title', 'Pet Store fake'));
-  const summary = element('span', 'summary');
-  header.append(summary);
-
-  const body = element('div', 'body');
-  body.id = 'petstore-fake-panel-body';
-  toggle.setAttribute('aria-controls', body.id);
-  const clock = element('span', 'clock-text');
-  const clockLine = element('p', 'clock');
-  clockLine.append(element('span', 'label', 'Clock'), clock);
-  const keysTable = element('table', 'keys');
-  const keysHead = element('tr');
-  for (const name of ['Key', 'Plan', 'Remaining', 'Resets in', 'Ban'])
-    keysHead.append(element('th', undefined, name));
-  keysTable.append(element('thead'), element('tbody'));
-  keysTable.tHead?.append(keysHead);
-  const keysBody = keysTable.tBodies[0] as HTMLTableSectionElement;
-  const noKeys = element('p', 'empty no-keys', 'No key used yet: the page’s requests show here.');
-  const forcedLine = element('p', 'forced');
-  const forcedText = element('span', 'forced-text');
-  forcedLine.append(element('span', 'label', 'Forced'), forcedText);
-  const chaosLine = element('p', 'chaos');
-  const chaosText = element('span', 'chaos-text');
-  chaosLine.append(element('span', 'label', 'Chaos'), chaosText);
-
-  const actions = element('div', 'actions');
-  const operation = element('select', 'operation');
-  operation.setAttribute('aria-label', 'Operation to force');
-  for (const id of operationIds) operation.append(new Option(id, id));
-  const button = (className: string, text: string, label: string) => {
-    const made = element('button', className, text);
-    made.type = 'button';
-    made.title = label;
-    return made;
-  };
-  const force429 = button('force-429', 'Next 429', 'Force the next answer of the operation to 429');
-  const force503 = button('force-503', 'Next 503', 'Force the next answer of the operation to 503');
-  const chaosToggle = button('chaos-toggle', 'Chaos on', 'Turn chaos on or off');
-  const reset = button(
-    'reset',
-    'Reset',
-    'Back to the seed: no usage, bans, forced answers or chaos; real time',
-  );
-  actions.append(operation, force429, force503, chaosToggle, reset);
-
-  const recentTable = element('table', 'recent');
-  recentTable.append(element('tbody'));
-  const recentBody = recentTable.tBodies[0] as HTMLTableSectionElement;
-  const noRecent = element('p', 'empty no-recent', 'No request with a key yet.');
-  const status = element('p', 'message');
-  status.setAttribute('role', 'status');
-
-  body.append(
-    clockLine,
-    keysTable,
-    noKeys,
-    forcedLine,
-    chaosLine,
-    actions,
-    element('h3', undefined, 'Last requests'),
-    recentTable,
-    noRecent,
-    status,
-  );
-  panel.append(header, body);
-  root.append(style, panel);
-
-  const setCollapsed = (collapsed: boolean) => {
-    panel.classList.toggle('collapsed', collapsed);
-    toggle.setAttribute('aria-expanded', String(!collapsed));
-    toggle.setAttribute(
-      'aria-label',
-      collapsed ? 'Expand the Pet Store fake panel' : 'Collapse the Pet Store fake panel',
-    );
-  };
-  setCollapsed(remembered(collapsedKey));
-  toggle.addEventListener('click', () => {
-    const collapsed = !panel.classList.contains('collapsed');
-    setCollapsed(collapsed);
-    remember(collapsedKey, collapsed);
-  });
-
-  let reading: PanelReading | undefined;
-  let model: PanelModel | undefined;
-  const rows = new Map<string, KeyRow>();
-
-  const say = (text: string, error = false) => {
-    setText(status, text);
-    status.classList.toggle('error', error);
-  };
-
-  const keyRow = (view: KeyView): KeyRow => {
-    const existing = rows.get(view.id);
-    if (existing !== undefined) return existing;
-    const row = element('tr');
-    row.dataset.key = view.id;
-    const cells = {
-      plan: element('td', 'plan'),
-      remaining: element('td', 'remaining'),
-      reset: element('td', 'reset'),
-      ban: element('td', 'ban'),
-    };
-    const banText = element('span', 'ban-text');
-    const lift = button(
-      'lift',
-      'Lift',
-      `Lift the ban of ${view.id}: move the fake's clock past its end`,
-    );
-    lift.addEventListener('click', () => void act(() => liftBan(view.id)));
-    cells.ban.append(banText, lift);
-    row.append(element('td', 'key', view.id), cells.plan, cells.remaining, cells.reset, cells.ban);
-    const made = { row, ...cells, banText, lift };
-    rows.set(view.id, made);
-    return made;
-  };
-
-  /** The reading the recent requests' rows were last built from: they change with a new one only. */
-  let recentFrom: typeof reading;
-
-  const render = () => {
-    if (reading === undefined) return;
-    model = panelModel(reading, Date.now());
-    setText(summary, model.summary);
-    setText(clock, model.clock);
-    const seen = new Set<string>();
-    model.keys.forEach((view, index) => {
-      seen.add(view.id);
-      const row = keyRow(view);
-      if (keysBody.rows[index] !== row.row)
-        keysBody.insertBefore(row.row, keysBody.rows[index] ?? null);
-      setText(row.plan, view.plan);
-      setText(
-        row.remaining,
-        `${view.remaining} / ${view.limit}${view.window === 'day' ? ' today' : ''}`,
-      );
-      row.remaining.classList.toggle('none', view.remaining === 0);
-      row.remaining.classList.toggle(
-        'low',
-        view.remaining > 0 && view.remaining <= view.limit / 10,
-      );
-      setText(row.reset, duration(view.resetInMs));
-      const banned = view.bannedUntil !== undefined;
-      setText(row.banText, banned ? duration(view.banLeftMs) : 'no');
-      row.ban.classList.toggle('banned', banned);
-      row.lift.hidden = !banned;
-    });
-    for (const [id, row] of rows) {
-      if (seen.has(id)) continue;
-      // A row that holds the focus stays until the focus leaves it (a reset clears the keys).
-      if (row.row.contains(root.activeElement)) continue;
-      row.row.remove();
-      rows.delete(id);
-    }
-    keysTable.hidden = model.keys.length === 0;
-    noKeys.hidden = model.keys.length > 0;
-    setText(forcedText, model.forced.join('; ') || 'none');
-    setText(chaosText, model.chaos.on ? model.chaos.lines.join('; ') : 'off');
-    setText(chaosToggle, model.chaos.on ? 'Chaos off' : 'Chaos on');
-    // The countdowns tick every 250 ms; the requests change with a new reading only.
-    if (recentFrom === reading) return;
-    recentFrom = reading;
-    const lines = model.recent.map((request) => {
-      const row = element('tr');
-      const failed = request.status === 'dropped' || Number(request.status) >= 400;
-      row.append(
-        element('td', 'at', request.at),
-        element('td', `status ${failed ? 'failed' : 'ok'}`, request.status),
-        element('td', 'request', request.request),
-        element('td', 'note', request.note),
-        element('td', 'key', request.keyId),
-      );
-      return row;
-    });
-    const text = lines.map((row) => row.textContent).join('\n');
-    if (text !== [...recentBody.rows].map((row) => row.textContent).join('\n'))
-      recentBody.replaceChildren(...lines);
-    recentTable.hidden = lines.length === 0;
-    noRecent.hidden = lines.length > 0;
-  };
-
-  let reads = 0;
-  const refresh = async () => {
-    const read = ++reads;
-    try {
-      const next = await readFake(control);
-      // An older read that settles after a newer one must not show the past.
-      if (read !== reads) return;
-      reading = next;
-      if (status.classList.contains('error')) say('');
-      render();
-    } catch (error) {
-      say(`Cannot read the fake: ${error instanceof Error ? error.message : String(error)}`, true);
-    }
-  };
-
-  /** Runs a button's action, says what it did or why not, then shows the fake as it is now. */
-  const act = async (action: () => Promise<string>) => {
-    try {
-      say(await action());
-    } catch (error) {
-      say(error instanceof Error ? error.message : String(error), true);
-    }
-    await refresh();
-  };
-
-  /** Moves the fake's clock just past the end of a key's ban (the ban is the key's, the clock everyone's). */
-  const liftBan = async (keyId: string) => {
-    const bannedUntil = model?.keys.find((key) => key.id === keyId)?.bannedUntil;
-    if (bannedUntil === undefined) return `${keyId} is not banned`;
-    const seconds = Math.ceil((bannedUntil - (await control.now())) / 1000);
-    if (seconds <= 0) return `${keyId}'s ban has ended`;
-    await control.advanceTime(seconds);
-    return `Ban of ${keyId} lifted: the fake's clock moved ${duration(seconds * 1000)} ahead`;
-  };
-
-  const forceNext = (statusCode: 429 | 503) => async () => {
-    const operationId = operation.value as (typeof operationIds)[number];
-    await control.force(operationId, statusCode, 1);
-    return `The next ${operationId} answers ${statusCode}`;
-  };
-  force429.addEventListener('click', () => void act(forceNext(429)));
-  force503.addEventListener('click', () => void act(forceNext(503)));
-  chaosToggle.addEventListener(
-    'click',
-    () =>
-      void act(async () => {
-        if (reading?.chaos !== null && reading?.chaos !== undefined) {
-          await control.clearChaos();
-          return 'Chaos off';
-        }
-        const settings = await control.setChaos(chaos);
-        return `Chaos on (seed ${settings.seed})`;
-      }),
-  );
-  reset.addEventListener(
-    'click',
-    () =>
-      void act(async () => {
-        await control.reset();
-        return 'Reset: seed pets, no usage, bans, forced answers or chaos, real time';
-      }),
-  );
+  const panel = new ShownPanel(fake.control, options.chaos ?? defaultChaos);
+  const host = panel.view.host;
 
   // Read the fake while the page is seen; between reads, the countdowns run on the reading.
   const poll = setInterval(() => {
-    if (!document.hidden) void refresh();
+    if (!document.hidden) void panel.refresh();
   }, refreshMs);
-  const tick = setInterval(render, 250);
+  const tick = setInterval(panel.render, 250);
   const onVisible = () => {
-    if (!document.hidden) void refresh();
+    if (!document.hidden) void panel.refresh();
   };
   document.addEventListener('visibilitychange', onVisible);
 
   (document.body ?? document.documentElement).append(host);
   const handle: Panel = {
     element: host,
-    refresh,
+    refresh: panel.refresh,
     close() {
       clearInterval(poll);
       clearInterval(tick);
@@ -387,6 +199,6 @@ export function showPanel(
     },
   };
   shown.set(document, handle);
-  void refresh();
+  void panel.refresh();
   return handle;
 }
