@@ -4,13 +4,12 @@
  * passed through) and every exchange is shown to the harness's observers; the proxy sends no
  * request of its own. `GET /__contract/report` answers the verdicts so far.
  *
- * It keeps the promises of the server behind it: it answers only `Host` names that name it (a
- * page on another name rebound to 127.0.0.1 gets 403, as the fake's own Host check would give
- * it; the proxy sends the target's own Host, so the target cannot check it), and it forwards only
- * paths under the target's base path, with no dot segment however encoded (a control surface
- * beside the API, such as the fake's `/__control/`, is never reached through it). The target's
- * own answer passes through even when it comes before the request's body is sent (a 413); a
- * target that cannot be reached is told apart from one that fails.
+ * It keeps the promises of the server behind it (proxy-route.ts): it answers only `Host` names
+ * that name it (a page on another name rebound to 127.0.0.1 gets 403, as the fake's own Host check
+ * would give it; the proxy sends the target's own Host, so the target cannot check it), and it
+ * forwards only paths under the target's base path, with no dot segment however encoded. The
+ * target's own answer passes through even when it comes before the request's body is sent (a
+ * 413); a target that cannot be reached is told apart from one that fails.
  */
 import { createHash } from 'node:crypto';
 import {
@@ -24,10 +23,9 @@ import {
 } from 'node:http';
 import { Agent as HttpsAgent, request as httpsRequest } from 'node:https';
 import type { AddressInfo } from 'node:net';
-import { hostProblem } from '../../mock/internal/entry.ts';
 import type { Exchange } from '../http/exchange.ts';
-import { dotSegmentProblem } from '../http/plain-path.ts';
 import { type SeenExchange, toExchange } from './passive-exchange.ts';
+import { proxyRoute } from './proxy-route.ts';
 
 /** Options of a proxy. */
 export interface ProxyOptions {
@@ -104,7 +102,7 @@ function refuse(response: ServerResponse, status: number, code: string, message:
 }
 
 /** Collects up to `cap` bytes of a stream's chunks; past that, only counts. */
-function capture(cap: number) {
+function capture(cap: number): { add(chunk: Buffer): void; text(): string | undefined } {
   const chunks: Buffer[] = [];
   let size = 0;
   return {
@@ -123,180 +121,199 @@ function keyIdOf(authorization: string | undefined): { key?: string; id?: string
   return { key: match[1], id: createHash('sha256').update(match[1]).digest('hex').slice(0, 16) };
 }
 
+/** The server behind the proxy, and how to reach it. */
+interface Upstream {
+  readonly target: URL;
+  /** The target's path without its trailing slashes, e.g. `/v1`. */
+  readonly basePath: string;
+  readonly agent: HttpAgent | HttpsAgent;
+  readonly send: typeof httpRequest | typeof httpsRequest;
+}
+
+/** Answers `GET /__contract/report`: the verdicts so far, as text or (`?format=json`) JSON. */
+function answerReport(options: ProxyOptions, request: IncomingMessage, response: ServerResponse) {
+  const json = new URL(request.url ?? '/', 'http://proxy').searchParams.get('format') === 'json';
+  const body = options.redact(options.report(json ? 'json' : 'text'));
+  response.writeHead(200, {
+    'Content-Type': json ? 'application/json' : 'text/plain; charset=utf-8',
+  });
+  response.end(body);
+}
+
 /**
- * Starts a proxy.
- * @example const proxy = await startProxy({ target: 'https://staging.example.com/v1', port: 4020, ... })
+ * One request forwarded to the target, both bodies streamed through, and the exchange shown to
+ * the observers once the target's answer has ended (or the fault, when it never came).
  */
-export async function startProxy(options: ProxyOptions): Promise<RunningProxy> {
-  const target = new URL(options.target);
-  const basePath = target.pathname.replace(/\/+$/, '');
-  const secure = target.protocol === 'https:';
-  const agent = secure ? new HttpsAgent({ keepAlive: true }) : new HttpAgent({ keepAlive: true });
-  const send = secure ? httpsRequest : httpRequest;
-  let forwarded = 0;
+class ForwardedRequest {
+  readonly #upstream: Upstream;
+  readonly #options: ProxyOptions;
+  readonly #request: IncomingMessage;
+  readonly #response: ServerResponse;
+  readonly #sentAt = performance.now();
+  readonly #sentAtEpochMs = Date.now();
+  readonly #pathAndQuery: string;
+  readonly #key: string | undefined;
+  readonly #keyId: string | undefined;
+  readonly #requestBody: ReturnType<typeof capture>;
+  /** Whether the connection to the target was made, and the target's answer has ended. */
+  #connected = false;
+  #answered = false;
 
-  /**
-   * Where a request goes: the proxy's own report, the target, or a refusal the proxy answers
-   * itself (why it does not forward it).
-   */
-  const routeOf = (
+  constructor(
+    upstream: Upstream,
+    options: ProxyOptions,
     request: IncomingMessage,
-  ): 'report' | 'forward' | { status: number; code: string; message: string } => {
-    const host = request.headers.host;
-    const wrongHost = hostProblem(host ?? null, options.allowedHosts);
-    if (wrongHost !== undefined)
-      return {
-        status: 403,
-        code: 'host_not_allowed',
-        message: `Host "${String(host).slice(0, 100)}" is not one this proxy answers to (allowed: ${options.allowedHosts.join(', ')}); add it with --allowed-hosts.`,
-      };
-    const target = request.url ?? '';
-    const path = target.split('?')[0] ?? '';
-    // Its own report, read only: anything else at that path is neither answered nor forwarded.
-    if (path === '/__contract/report' && request.method === 'GET') return 'report';
-    const under = path === basePath || path.startsWith(`${basePath}/`);
-    if (!target.startsWith('/') || !under)
-      return {
-        status: 404,
-        code: 'not_forwarded',
-        message: `forwards only paths under ${basePath || '/'}; ${path.slice(0, 100)} is not one.`,
-      };
-    const dots = dotSegmentProblem(path);
-    if (dots !== undefined || path.includes('\\'))
-      return {
-        status: 400,
-        code: 'bad_request',
-        message: `the path has ${dots ?? 'a backslash'}; it is not forwarded.`,
-      };
-    return 'forward';
-  };
-
-  const answerReport = (request: IncomingMessage, response: ServerResponse) => {
-    const json = new URL(request.url ?? '/', 'http://proxy').searchParams.get('format') === 'json';
-    const body = options.redact(options.report(json ? 'json' : 'text'));
-    response.writeHead(200, {
-      'Content-Type': json ? 'application/json' : 'text/plain; charset=utf-8',
-    });
-    response.end(body);
-  };
-
-  const forward = (request: IncomingMessage, response: ServerResponse) => {
-    forwarded += 1;
-    const sentAt = performance.now();
-    const sentAtEpochMs = Date.now();
-    const pathAndQuery = request.url ?? '/';
-    const authorization = request.headers.authorization;
-    const { key, id } = keyIdOf(authorization);
+    response: ServerResponse,
+  ) {
+    this.#upstream = upstream;
+    this.#options = options;
+    this.#request = request;
+    this.#response = response;
+    this.#pathAndQuery = request.url ?? '/';
+    const { key, id } = keyIdOf(request.headers.authorization);
+    this.#key = key;
+    this.#keyId = id;
     if (key !== undefined) options.onKey(key);
-    // Every request forwarded is under the base path (see `routeOf`), so every one is judged.
-    const cap = options.maxBodyBytes;
-    const requestBody = capture(cap);
-    /** Whether the connection to the target was made, and the target's answer has ended. */
-    let connected = false;
-    let answered = false;
+    this.#requestBody = capture(options.maxBodyBytes);
+  }
+
+  /** Sends the request on; every request forwarded is under the base path, so every one is judged. */
+  start(): void {
+    const { target, agent, send } = this.#upstream;
+    const request = this.#request;
     const upstream = send(
       {
         protocol: target.protocol,
         hostname: target.hostname,
         port: target.port,
         method: request.method,
-        path: pathAndQuery,
+        path: this.#pathAndQuery,
         headers: { ...forwardable(request.headers), host: target.host },
         agent,
       },
-      (answer) => {
-        const kept = forwardable(answer.headers);
-        response.writeHead(answer.statusCode ?? 502, kept);
-        const responseBody = capture(cap);
-        answer.on('data', (chunk: Buffer) => {
-          responseBody.add(chunk);
-          response.write(chunk);
-        });
-        answer.on('end', () => {
-          answered = true;
-          response.end();
-          // An answer before the whole body was sent (a 413): the rest is read here and dropped,
-          // and the target's connection, left mid-request, is not used again.
-          if (!request.complete) {
-            request.unpipe(upstream);
-            request.resume();
-            upstream.destroy();
-          }
-          const headers = new Headers();
-          for (const [name, value] of Object.entries(kept))
-            for (const item of Array.isArray(value) ? value : [value]) headers.append(name, item);
-          const seen: SeenExchange = {
-            method: request.method ?? 'GET',
-            pathAndQuery,
-            authorization,
-            contentType: request.headers['content-type'],
-            requestBody: requestBody.text(),
-            status: answer.statusCode ?? 0,
-            headers,
-            responseBody: responseBody.text(),
-            sentAt,
-            answeredAt: performance.now(),
-            sentAtEpochMs,
-          };
-          const exchange = toExchange(seen, target.origin, basePath, options.redact);
-          if (exchange !== undefined) options.onExchange(exchange, id);
-        });
-        answer.on('error', () => response.destroy());
-      },
+      (answer) => this.#passOn(answer, upstream),
     );
     upstream.on('socket', (socket) => {
-      if (socket.connecting) socket.once('connect', () => (connected = true));
-      else connected = true;
+      if (socket.connecting) socket.once('connect', () => (this.#connected = true));
+      else this.#connected = true;
     });
-    upstream.on('error', (error) => {
-      // The answer was passed on whole: what the target's socket did afterwards is not the client's.
-      if (answered) return;
-      const code = (error as NodeJS.ErrnoException).code ?? '';
-      if (!connected || unreachableCodes.has(code)) {
-        // Never reached: no evidence about the interface either way.
-        options.onUnreachable(code || error.message);
-        if (response.headersSent) response.destroy();
-        else
-          refuse(
-            response,
-            502,
-            'bad_gateway',
-            `the target could not be reached (${code || error.message})`,
-          );
-        return;
-      }
-      options.onExchange(
-        {
-          spec: {
-            method: request.method ?? 'GET',
-            path: pathAndQuery.slice(basePath.length),
-            auth: key === undefined ? 'none' : 'key',
-            operationId: 'other',
-          },
-          url: `${target.origin}${pathAndQuery}`,
-          sentAt,
-          answeredAt: performance.now(),
-          sentAtEpochMs,
-          authenticated: false,
-          fault: {
-            kind: 'connection',
-            message: `the target closed the connection without an answer: ${error.message}`,
-          },
-        },
-        id,
-      );
-      if (response.headersSent) response.destroy();
-      else refuse(response, 502, 'bad_gateway', `the target did not answer (${error.message})`);
-    });
-    request.on('data', (chunk: Buffer) => requestBody.add(chunk));
+    upstream.on('error', (error) => this.#failed(error));
+    request.on('data', (chunk: Buffer) => this.#requestBody.add(chunk));
     request.pipe(upstream);
-  };
+  }
 
+  /** Streams the target's answer to the client, keeping what the observers judge. */
+  #passOn(answer: IncomingMessage, upstream: ReturnType<Upstream['send']>): void {
+    const kept = forwardable(answer.headers);
+    this.#response.writeHead(answer.statusCode ?? 502, kept);
+    const responseBody = capture(this.#options.maxBodyBytes);
+    answer.on('data', (chunk: Buffer) => {
+      responseBody.add(chunk);
+      this.#response.write(chunk);
+    });
+    answer.on('end', () => {
+      this.#answered = true;
+      this.#response.end();
+      // An answer before the whole body was sent (a 413): the rest is read here and dropped,
+      // and the target's connection, left mid-request, is not used again.
+      if (!this.#request.complete) {
+        this.#request.unpipe(upstream);
+        this.#request.resume();
+        upstream.destroy();
+      }
+      this.#show(answer, kept, responseBody.text());
+    });
+    answer.on('error', () => this.#response.destroy());
+  }
+
+  #show(
+    answer: IncomingMessage,
+    kept: Record<string, string | string[]>,
+    responseBody: string | undefined,
+  ): void {
+    const headers = new Headers();
+    for (const [name, value] of Object.entries(kept))
+      for (const item of Array.isArray(value) ? value : [value]) headers.append(name, item);
+    const seen: SeenExchange = {
+      method: this.#request.method ?? 'GET',
+      pathAndQuery: this.#pathAndQuery,
+      authorization: this.#request.headers.authorization,
+      contentType: this.#request.headers['content-type'],
+      requestBody: this.#requestBody.text(),
+      status: answer.statusCode ?? 0,
+      headers,
+      responseBody,
+      sentAt: this.#sentAt,
+      answeredAt: performance.now(),
+      sentAtEpochMs: this.#sentAtEpochMs,
+    };
+    const { target, basePath } = this.#upstream;
+    const exchange = toExchange(seen, target.origin, basePath, this.#options.redact);
+    if (exchange !== undefined) this.#options.onExchange(exchange, this.#keyId);
+  }
+
+  #failed(error: Error): void {
+    // The answer was passed on whole: what the target's socket did afterwards is not the client's.
+    if (this.#answered) return;
+    const code = (error as NodeJS.ErrnoException).code ?? '';
+    if (!this.#connected || unreachableCodes.has(code)) {
+      // Never reached: no evidence about the interface either way.
+      this.#options.onUnreachable(code || error.message);
+      this.#refuse(`the target could not be reached (${code || error.message})`);
+      return;
+    }
+    const { target, basePath } = this.#upstream;
+    this.#options.onExchange(
+      {
+        spec: {
+          method: this.#request.method ?? 'GET',
+          path: this.#pathAndQuery.slice(basePath.length),
+          auth: this.#key === undefined ? 'none' : 'key',
+          operationId: 'other',
+        },
+        url: `${target.origin}${this.#pathAndQuery}`,
+        sentAt: this.#sentAt,
+        answeredAt: performance.now(),
+        sentAtEpochMs: this.#sentAtEpochMs,
+        authenticated: false,
+        fault: {
+          kind: 'connection',
+          message: `the target closed the connection without an answer: ${error.message}`,
+        },
+      },
+      this.#keyId,
+    );
+    this.#refuse(`the target did not answer (${error.message})`);
+  }
+
+  /** A 502 the proxy answers itself, or a cut connection once the target's headers went out. */
+  #refuse(message: string): void {
+    if (this.#response.headersSent) this.#response.destroy();
+    else refuse(this.#response, 502, 'bad_gateway', message);
+  }
+}
+
+/**
+ * Starts a proxy.
+ * @example const proxy = await startProxy({ target: 'https://staging.example.com/v1', port: 4020, ... })
+ */
+export async function startProxy(options: ProxyOptions): Promise<RunningProxy> {
+  const target = new URL(options.target);
+  const secure = target.protocol === 'https:';
+  const upstream: Upstream = {
+    target,
+    basePath: target.pathname.replace(/\/+$/, ''),
+    agent: secure ? new HttpsAgent({ keepAlive: true }) : new HttpAgent({ keepAlive: true }),
+    send: secure ? httpsRequest : httpRequest,
+  };
+  let forwarded = 0;
   const server: Server = createServer((request, response) => {
-    const route = routeOf(request);
-    if (route === 'report') answerReport(request, response);
-    else if (route === 'forward') forward(request, response);
-    else {
+    const route = proxyRoute(request, options.allowedHosts, upstream.basePath);
+    if (route === 'report') answerReport(options, request, response);
+    else if (route === 'forward') {
+      forwarded += 1;
+      new ForwardedRequest(upstream, options, request, response).start();
+    } else {
       // The refused request's body is read and dropped: the connection stays usable.
       request.resume();
       refuse(response, route.status, route.code, route.message);
@@ -309,14 +326,14 @@ export async function startProxy(options: ProxyOptions): Promise<RunningProxy> {
   });
   const { port } = server.address() as AddressInfo;
   return {
-    baseUrl: `http://${options.host.includes(':') ? `[${options.host}]` : options.host}:${port}${basePath}`,
+    baseUrl: `http://${options.host.includes(':') ? `[${options.host}]` : options.host}:${port}${upstream.basePath}`,
     get forwarded() {
       return forwarded;
     },
     async close() {
       server.closeAllConnections();
       await new Promise((resolve) => server.close(resolve));
-      agent.destroy();
+      upstream.agent.destroy();
     },
   };
 }
