@@ -46,7 +46,7 @@ export const authUnknownKey = activeCheck({
   title: 'answers 401 for a bearer token that is not a valid key',
   source: 'Authentication, "Missing or invalid API key gives 401"',
   needs: ['semantics'],
-  priority: priorities.auth,
+  priority: priorities.authAfterListing,
   cost: { fixed: 0, perRun: 1, withoutKey: true },
   async run(context) {
     await forAll(
@@ -71,7 +71,7 @@ export const authMalformedHeader = activeCheck({
     'answers 401 when Authorization is not "Bearer <API_KEY>" (other scheme, no scheme, extra parts)',
   source: 'Authentication, scheme HTTP bearer, header "Authorization: Bearer <API_KEY>"',
   needs: ['semantics'],
-  priority: priorities.auth,
+  priority: priorities.authAfterGet,
   cost: { fixed: 0, perRun: 1, examples: 3, withoutKey: true },
   judges: malformedHeaderJudge,
   async run(context) {

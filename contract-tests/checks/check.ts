@@ -68,7 +68,14 @@ export const priorities = {
    */
   auth: 5,
   listPets: 10,
+  /**
+   * The other auth checks fill gaps of their own between the conformance checks' answers to the
+   * key: a window that turns over inside one gap (a minute ending mid-run, a sliding counter's
+   * next sub-window) hides that gap only, and rateLimit.othersNotCounted judges the others.
+   */
+  authAfterListing: 15,
   getPet: 20,
+  authAfterGet: 25,
   createPet: 30,
   model: 40,
   concurrency: 60,

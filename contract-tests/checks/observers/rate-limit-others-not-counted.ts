@@ -3,10 +3,12 @@
  * "requests remaining in the current window" of "the limit applying to the caller" (Limits, rate
  * limit headers), and a caller without a valid key is not the key. A limiter keyed by client
  * address (express-rate-limit's default keyGenerator, run before authentication) counts them.
- * An observer, so it costs nothing: the auth checks run right after the preflight, so in any
- * whole run their requests sit between two answers to the key. Whatever the window algorithm
- * (window-drop.ts), Remaining falls by exactly the key's one request across such a gap; a gap
- * counts as evidence only when a larger fall could have shown (one window, room in Remaining).
+ * An observer, so it costs nothing: the auth checks run right after the preflight, after the
+ * listings and after the gets (priorities in check.ts), so in any whole run their requests fill
+ * three gaps between answers to the key, and a window turning over in one gap leaves two.
+ * Whatever the window algorithm (window-drop.ts), Remaining falls by exactly the key's one request
+ * across such a gap; a gap counts as evidence only when a larger fall could have shown (one
+ * window, room in Remaining).
  */
 import { secondKeyPlaceholder } from '../../http/exchange.ts';
 import { statefulObserverCheck } from '../check.ts';
