@@ -24,8 +24,12 @@ let door: HttpDoor;
 let port: number;
 const tightKey = 'tight-limit-key-1';
 
-/** Adds a key allowed one request a minute: its second is a 429. */
+/**
+ * Adds a key allowed one request a minute: its second is a 429. The clock is frozen until the
+ * next reset, so no minute ends between the two (the cases poll every 20 ms in between).
+ */
 function addTightKey(): void {
+  fake.control.freezeTime(true);
   fake.control.addKey({ id: 'tight', key: tightKey, plan: 'free' });
   fake.control.updateKey('tight', { limits: { perMinute: 1, perDay: 100 } });
 }

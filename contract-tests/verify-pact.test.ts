@@ -109,6 +109,8 @@ async function recordedPactWithBan(): Promise<string> {
   await send('/pets?limit=2');
   await send('/pets/3');
   fake.control.updateKey('demo-free', { limits: { perMinute: 2, perDay: 50 } });
+  // Every refusal in one minute, so they add up to the ban.
+  fake.control.freezeTime(true);
   const codes: string[] = [];
   for (let sent = 0; sent < 8; sent++) codes.push((await send('/pets')).status.toString());
   const file = join(dir, 'pact-with-ban.json');

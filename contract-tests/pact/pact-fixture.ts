@@ -39,6 +39,8 @@ export function pactFixture(prefix: string) {
       const fake = await createFake();
       const send: SendToFake = (path, init) => fake.fetch(`${api}${path}`, init);
       await suite(send);
+      // The spent window and the 429 in one minute, whenever the suite ended.
+      fake.control.freezeTime(true);
       fake.control.updateKey('demo-free', { limits: { perMinute: 1, perDay: 50 } });
       await send('/pets', { headers: freeKey });
       recorded += 1;

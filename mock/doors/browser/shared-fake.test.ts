@@ -188,13 +188,16 @@ it("a create whose answer chaos latency holds is written with its reply, never b
   await a.control.setChaos({
     seed: 3,
     rules: [
-      { operationId: 'createPet', latency: { distribution: 'uniform', minMs: 400, maxMs: 400 } },
+      // Held far longer than the checks below take, even on a machine under load.
+      { operationId: 'createPet', latency: { distribution: 'uniform', minMs: 2000, maxMs: 2000 } },
     ],
   });
   const held = create(b, 'Held');
-  await new Promise((resolve) => setTimeout(resolve, 100));
   // Another call's write while the create's answer is held: the store has the pet, the database not yet.
-  expect((await list(a)).names).toContain('Held');
+  await vi.waitUntil(async () => (await list(a)).names.includes('Held'), {
+    timeout: 1500,
+    interval: 10,
+  });
   const before = await kept(name);
   expect(before.pets).not.toContain('Held');
   expect(before.replies).toBe(0);

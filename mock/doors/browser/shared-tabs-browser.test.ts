@@ -156,7 +156,8 @@ it('fake.control.reset() in any tab resets the fake of every tab; ?shared=false 
   const [a] = context.pages() as [Page];
   const b = await openTab();
   await create(a, 'Gone after the reset');
-  await b.evaluate(() => window.fake?.control.reset());
+  // Reset from tab b, its clock pinned again (a reset returns it to real time).
+  await resetWithPinnedClock(b);
   expect(await names(a)).toEqual([]);
   expect((await call(a, '/pets?limit=1')).remaining).toBe('58'); // the second call since the reset
   const own = await openTab('?shared=false');

@@ -104,6 +104,9 @@ test('SIGINT twice while a request is still arriving writes every exit file at o
     'POST /v1/pets HTTP/1.1\r\nHost: 127.0.0.1\r\nContent-Type: application/json\r\nContent-Length: 100\r\n\r\n{"na',
   );
   socket.on('error', () => {});
+  // Let the fake read the headers first: a SIGINT before that finds the connection idle, closes
+  // it and exits at once, before the second SIGINT (as reliability.test.ts waits too).
+  await new Promise((resolve) => setTimeout(resolve, 200));
   const exited = once(child, 'exit');
   child.kill('SIGINT');
   await new Promise((resolve) => setTimeout(resolve, 300));

@@ -117,6 +117,9 @@ test("a ban's Retry-After rounds up: never before the ban ends, in both formats"
       ban: { threshold: 1, durationSeconds: 300 },
     });
     fake.control.updateKey('demo-free', { limits: { perMinute: 1, perDay: 100 } });
+    // One minute for the three requests: a minute ending between them would make the third a
+    // plain rate-limit 429 or a 200, not the ban's start.
+    fake.control.freezeTime(true);
     const base = await served(fake);
     expect((await listPets(base)).status).toBe(200);
     await listPets(base); // 429: the minute is spent

@@ -34,6 +34,8 @@ async function consumerSuite(fake: Fake): Promise<void> {
   await send('/pets');
   await send('/pets', { headers: { Authorization: 'Bearer no-such-key-123' } });
   fake.control.updateKey('demo-pro', { limits: { perMinute: 1, perDay: 100 } });
+  // The two requests in one minute, so the second is the 429 the pact records.
+  fake.control.freezeTime(true);
   const pro = { Authorization: 'Bearer pro-demo-key' };
   await send('/pets', { headers: pro });
   await send('/pets', { headers: pro });
