@@ -73,16 +73,167 @@ function createdProblem(value: unknown, seen: ReadonlySet<number>): string | und
 
 /** Opens (or prepares to create) a state file at `path`. */
 export function createStateFile(path: string, options: StateFileOptions = {}): StorePersistence {
-  const fs = options.fs ?? nodeFs;
-  const fsync = options.fsync ?? false;
-  // Bytes of complete, acknowledged lines: the next append is written here.
-  let goodLength = 0;
-  // A failed append may have left bytes past goodLength that could not be cut yet.
-  let tornTail = false;
+  return new StateFile(path, options.fs ?? nodeFs, options.fsync ?? false);
+}
 
-  const writeAll = (fd: number, bytes: Uint8Array, position: number | null) => {
+/** A state file's lines read into a snapshot: the pets so far and the next id. */
+class LoadedPets {
+  readonly pets: Pet[];
+  readonly seen: Set<number>;
+  nextId: number;
+
+  constructor(snapshot: StoreSnapshot) {
+    this.pets = [...snapshot.pets];
+    this.seen = new Set(this.pets.map((pet) => Number(pet.id)));
+    this.nextId = snapshot.nextId;
+  }
+
+  /** Adds a line that passed `createdProblem`. */
+  add(value: unknown): void {
+    const created = (value as { created: Pet }).created;
+    this.pets.push(created);
+    this.seen.add(created.id as number);
+    this.nextId = Math.max(this.nextId, (created.id as number) + 1);
+  }
+}
+
+class StateFile implements StorePersistence {
+  // Bytes of complete, acknowledged lines: the next append is written here.
+  private goodLength = 0;
+  // A failed append may have left bytes past goodLength that could not be cut yet.
+  private tornTail = false;
+
+  private readonly path: string;
+  private readonly fs: StateFileSystem;
+  private readonly fsync: boolean;
+
+  constructor(path: string, fs: StateFileSystem, fsync: boolean) {
+    this.path = path;
+    this.fs = fs;
+    this.fsync = fsync;
+  }
+
+  load(): StoreSnapshot | undefined {
+    const { fs, path } = this;
+    if (!fs.existsSync(path)) return undefined;
+    const bytes = fs.readFileSync(path);
+    if (bytes.byteLength === 0) return undefined;
+    const complete = bytes.toString('utf8').split('\n');
+    // Text after the last newline: '' when the file ends with one, else a last line cut short.
+    const tail = complete.pop() ?? '';
+    if (complete.length === 0) throw new StateFileError(path, 1, 'the snapshot line is cut short');
+    const loaded = new LoadedPets(this.snapshotLine(complete[0] as string));
+    for (const [index, line] of complete.entries()) {
+      if (index === 0) continue;
+      const value = this.parseLine(line, index + 1);
+      const lineProblem = createdProblem(value, loaded.seen);
+      if (lineProblem !== undefined) throw new StateFileError(path, index + 1, lineProblem);
+      loaded.add(value);
+    }
+    this.goodLength = bytes.byteLength - Buffer.byteLength(tail);
+    if (tail !== '') this.settleTail(tail, bytes.byteLength, loaded);
+    return { pets: loaded.pets, nextId: loaded.nextId };
+  }
+
+  appendCreated(pet: Pet): void {
+    const line = Buffer.from(`${stringifyJson({ created: pet })}\n`);
+    this.withFile('r+', (fd) => {
+      try {
+        if (this.tornTail) {
+          this.fs.ftruncateSync(fd, this.goodLength);
+          this.tornTail = false;
+        }
+        this.writeAll(fd, line, this.goodLength);
+        if (this.fsync) this.fs.fsyncSync(fd);
+      } catch (error) {
+        // Undo what part of the line got written; if even that fails, the next append retries.
+        this.tornTail = true;
+        try {
+          this.fs.ftruncateSync(fd, this.goodLength);
+          this.tornTail = false;
+        } catch {
+          // Left for the next append to cut; this one is refused either way.
+        }
+        throw error;
+      }
+    });
+    this.goodLength += line.byteLength;
+  }
+
+  replaceAll(snapshot: StoreSnapshot): void {
+    const { fs, path } = this;
+    // Write aside and rename, so a crash leaves either the old file or the new one whole.
+    const temporary = `${path}.tmp`;
+    const text = Buffer.from(`${stringifyJson({ snapshot })}\n`);
+    try {
+      const fd = fs.openSync(temporary, 'w');
+      try {
+        this.writeAll(fd, text, null);
+        if (this.fsync) fs.fsyncSync(fd);
+      } finally {
+        fs.closeSync(fd);
+      }
+      fs.renameSync(temporary, path);
+    } catch (error) {
+      fs.rmSync(temporary, { force: true });
+      throw error;
+    }
+    // The rename itself lives in the directory: flush it too.
+    if (this.fsync) this.syncDirectory();
+    this.goodLength = text.byteLength;
+    this.tornTail = false;
+  }
+
+  /** The first line's snapshot, or a StateFileError saying why it is not one. */
+  private snapshotLine(line: string): StoreSnapshot {
+    const head = this.parseLine(line, 1) as { snapshot?: unknown } | null;
+    const problem =
+      head === null || typeof head !== 'object' || !('snapshot' in head)
+        ? 'expected a {"snapshot": ...} line: this is not a fake state file'
+        : snapshotProblem(head.snapshot);
+    if (problem !== undefined) throw new StateFileError(this.path, 1, problem);
+    return (head as { snapshot: StoreSnapshot }).snapshot;
+  }
+
+  private parseLine(line: string, number: number): unknown {
+    try {
+      return parseJson(line);
+    } catch (error) {
+      throw new StateFileError(this.path, number, `not JSON (${(error as Error).message})`);
+    }
+  }
+
+  /** A last line without its newline (the file `size` bytes long): kept when whole, else cut off. */
+  private settleTail(tail: string, size: number, loaded: LoadedPets): void {
+    let value: unknown;
+    try {
+      value = parseJson(tail);
+    } catch {
+      value = undefined;
+    }
+    if (value !== undefined && createdProblem(value, loaded.seen) === undefined) {
+      // Whole but unterminated: keep it, and end its line so the next append starts fresh.
+      loaded.add(value);
+      this.withFile('r+', (fd) => this.writeAll(fd, Buffer.from('\n'), size));
+      this.goodLength = size + 1;
+    } else {
+      // Cut short mid-write: it was never acknowledged. Cut it off so nothing is glued onto it.
+      this.withFile('r+', (fd) => this.fs.ftruncateSync(fd, this.goodLength));
+    }
+  }
+
+  private syncDirectory(): void {
+    const dir = this.fs.openSync(dirname(this.path), 'r');
+    try {
+      this.fs.fsyncSync(dir);
+    } finally {
+      this.fs.closeSync(dir);
+    }
+  }
+
+  private writeAll(fd: number, bytes: Uint8Array, position: number | null): void {
     for (let done = 0; done < bytes.byteLength; ) {
-      done += fs.writeSync(
+      done += this.fs.writeSync(
         fd,
         bytes,
         done,
@@ -90,131 +241,14 @@ export function createStateFile(path: string, options: StateFileOptions = {}): S
         position === null ? null : position + done,
       );
     }
-  };
+  }
 
-  const withFile = <T>(flags: string, use: (fd: number) => T): T => {
-    const fd = fs.openSync(path, flags);
+  private withFile<T>(flags: string, use: (fd: number) => T): T {
+    const fd = this.fs.openSync(this.path, flags);
     try {
       return use(fd);
     } finally {
-      fs.closeSync(fd);
+      this.fs.closeSync(fd);
     }
-  };
-
-  return {
-    load() {
-      if (!fs.existsSync(path)) return undefined;
-      const bytes = fs.readFileSync(path);
-      if (bytes.byteLength === 0) return undefined;
-      const text = bytes.toString('utf8');
-      const lines = text.split('\n');
-      // Text after the last newline: '' when the file ends with one, else a last line cut short.
-      const tail = lines.pop() ?? '';
-      const complete = lines;
-      const parse = (line: string, number: number): unknown => {
-        try {
-          return parseJson(line);
-        } catch (error) {
-          throw new StateFileError(path, number, `not JSON (${(error as Error).message})`);
-        }
-      };
-      if (complete.length === 0)
-        throw new StateFileError(path, 1, 'the snapshot line is cut short');
-      const head = parse(complete[0] as string, 1) as { snapshot?: unknown } | null;
-      const problem =
-        head === null || typeof head !== 'object' || !('snapshot' in head)
-          ? 'expected a {"snapshot": ...} line: this is not a fake state file'
-          : snapshotProblem(head.snapshot);
-      if (problem !== undefined) throw new StateFileError(path, 1, problem);
-      const snapshot = (head as { snapshot: StoreSnapshot }).snapshot;
-      const pets = [...snapshot.pets];
-      const seen = new Set(pets.map((pet) => Number(pet.id)));
-      let nextId = snapshot.nextId;
-      const addLine = (value: unknown) => {
-        const created = (value as { created: Pet }).created;
-        pets.push(created);
-        seen.add(created.id as number);
-        nextId = Math.max(nextId, (created.id as number) + 1);
-      };
-      for (const [index, line] of complete.entries()) {
-        if (index === 0) continue;
-        const value = parse(line, index + 1);
-        const lineProblem = createdProblem(value, seen);
-        if (lineProblem !== undefined) throw new StateFileError(path, index + 1, lineProblem);
-        addLine(value);
-      }
-      goodLength = bytes.byteLength - Buffer.byteLength(tail);
-      if (tail !== '') {
-        let value: unknown;
-        try {
-          value = parseJson(tail);
-        } catch {
-          value = undefined;
-        }
-        if (value !== undefined && createdProblem(value, seen) === undefined) {
-          // Whole but unterminated: keep it, and end its line so the next append starts fresh.
-          addLine(value);
-          withFile('r+', (fd) => writeAll(fd, Buffer.from('\n'), bytes.byteLength));
-          goodLength = bytes.byteLength + 1;
-        } else {
-          // Cut short mid-write: it was never acknowledged. Cut it off so nothing is glued onto it.
-          withFile('r+', (fd) => fs.ftruncateSync(fd, goodLength));
-        }
-      }
-      return { pets, nextId };
-    },
-    appendCreated(pet) {
-      const line = Buffer.from(`${stringifyJson({ created: pet })}\n`);
-      withFile('r+', (fd) => {
-        try {
-          if (tornTail) {
-            fs.ftruncateSync(fd, goodLength);
-            tornTail = false;
-          }
-          writeAll(fd, line, goodLength);
-          if (fsync) fs.fsyncSync(fd);
-        } catch (error) {
-          // Undo what part of the line got written; if even that fails, the next append retries.
-          tornTail = true;
-          try {
-            fs.ftruncateSync(fd, goodLength);
-            tornTail = false;
-          } catch {
-            // Left for the next append to cut; this one is refused either way.
-          }
-          throw error;
-        }
-      });
-      goodLength += line.byteLength;
-    },
-    replaceAll(snapshot) {
-      // Write aside and rename, so a crash leaves either the old file or the new one whole.
-      const temporary = `${path}.tmp`;
-      const text = Buffer.from(`${stringifyJson({ snapshot })}\n`);
-      try {
-        const fd = fs.openSync(temporary, 'w');
-        try {
-          writeAll(fd, text, null);
-          if (fsync) fs.fsyncSync(fd);
-        } finally {
-          fs.closeSync(fd);
-        }
-        fs.renameSync(temporary, path);
-      } catch (error) {
-        fs.rmSync(temporary, { force: true });
-        throw error;
-      }
-      if (fsync) {
-        // The rename itself lives in the directory: flush it too.
-        const dir = fs.openSync(dirname(path), 'r');
-        try {
-          fs.fsyncSync(dir);
-        } finally {
-          fs.closeSync(dir);
-        }
-      }
-      goodLength = text.byteLength;
-      tornTail = false;
-    },
-  };
+  }
 }
