@@ -202,214 +202,259 @@ export async function openIndexedDbStorage(
     db.close();
     return inMemory(describeFailure(error, 'reading IndexedDB'));
   }
+  return new IndexedDbStorage(name, db, kept, warn);
+}
 
+/** What the next write takes: a whole new store, the pets created since, the replies given since. */
+interface PendingWrite {
+  readonly replace: StoreSnapshot | undefined;
+  readonly pets: readonly Pet[];
+  readonly answered: readonly [string, Reply][];
+}
+
+/** The storage over an open database and what it held. */
+class IndexedDbStorage implements FakeStorage {
+  readonly persistence: StorePersistence;
+  readonly replies: Map<string, Reply>;
+  private readonly db: IDBDatabase;
+  private readonly kept: Kept;
+  private readonly warn: (message: string) => void;
   /** `writing`: every change is written; `stopped`: nothing is, until the fake is reset. */
-  let mode: 'writing' | 'stopped' = 'writing';
-  let status: StorageStatus = { kept: 'indexeddb' };
+  private mode: 'writing' | 'stopped' = 'writing';
+  private currentStatus: StorageStatus = { kept: 'indexeddb' };
   /** Whether what was kept is loaded: not once it was set aside. */
-  let loadable = true;
-  const replies = kept.replies;
-  let nextId = kept.state?.nextId ?? 1;
+  private loadable = true;
+  private nextId: number;
   // Changes not written yet. `replaceWith` is a whole new store (a reset, a restore, the seed).
-  let replaceWith: StoreSnapshot | undefined;
+  private replaceWith: StoreSnapshot | undefined;
   /** Pets created and not written yet, each with the call that created it (see `runCall`). */
-  let created: { readonly pet: Pet; readonly by: object | undefined }[] = [];
+  private created: { readonly pet: Pet; readonly by: object | undefined }[] = [];
   /** The call whose synchronous start is running now: what it creates is its own. */
-  let running: object | undefined;
+  private running: object | undefined;
   /** Calls that have their reply, whose pets the next write takes with it. */
-  let answeredCalls = new Set<object>();
-  let newReplies: [string, Reply][] = [];
-  let readSession: (() => unknown) | undefined;
-  let closed = false;
+  private answeredCalls = new Set<object>();
+  private newReplies: [string, Reply][] = [];
+  private readSession: (() => unknown) | undefined;
+  private closed = false;
   /** Each policy's part as last written, to write it again only once it changed. */
-  const writtenParts = new Map<string, unknown>();
-
-  const stop = (problem: string, advice: string) => {
-    mode = 'stopped';
-    status = { kept: 'memory', problem };
-    replaceWith = undefined;
-    created = [];
-    newReplies = [];
-    warn(`petstore-fake: ${problem}: ${advice}`);
-  };
-
-  /** What was kept cannot be read: the fake starts from its seed, in memory until a reset. */
-  const setAside = (why: string) => {
-    loadable = false;
-    stop(
-      `the fake this browser kept could not be read (${why})`,
-      'this page starts from the seed and keeps its state in memory only; fake.control.reset() starts over with storage.',
-    );
-  };
-
-  const problem = keptProblem(kept);
-  if (problem !== undefined) setAside(problem);
-  const mark = keptMark(name);
+  private readonly writtenParts = new Map<string, unknown>();
+  /** Reply ids written before, to delete those the memory of replies no longer holds. */
+  private readonly writtenReplies: Set<string>;
+  private readonly mark: ReturnType<typeof keptMark>;
   /** Whether this storage set the mark yet: once, at its first write (a profile from before the mark gets it then). */
-  let marked = false;
-  if (kept.state === undefined && mark.isSet()) {
-    const lost = `this browser profile kept the fake's state under "${name}" before (a mark in localStorage says so), but its IndexedDB database is empty`;
-    status = { ...status, lost };
-    warn(
-      `petstore-fake: ${lost}: the fake starts from the seed (earlier pets gone, ids given out again). Site data cleared from IndexedDB only, or the browser dropped a database it could not recover after a crash.`,
-    );
+  private marked = false;
+  // Group commit: one write at a time; commits asked for meanwhile share the next one.
+  private current: Promise<void> | undefined;
+  private next: Promise<void> | undefined;
+
+  constructor(name: string, db: IDBDatabase, kept: Kept, warn: (message: string) => void) {
+    this.db = db;
+    this.kept = kept;
+    this.warn = warn;
+    this.replies = kept.replies;
+    this.writtenReplies = new Set(kept.replies.keys());
+    this.nextId = kept.state?.nextId ?? 1;
+    this.persistence = this.storePersistence();
+    const problem = keptProblem(kept);
+    if (problem !== undefined) this.setAside(problem);
+    this.mark = keptMark(name);
+    if (kept.state === undefined && this.mark.isSet()) {
+      const lost = `this browser profile kept the fake's state under "${name}" before (a mark in localStorage says so), but its IndexedDB database is empty`;
+      this.currentStatus = { ...this.currentStatus, lost };
+      warn(
+        `petstore-fake: ${lost}: the fake starts from the seed (earlier pets gone, ids given out again). Site data cleared from IndexedDB only, or the browser dropped a database it could not recover after a crash.`,
+      );
+    }
+    db.onversionchange = () => {
+      // A deleted database cannot be written again through this connection.
+      this.closed = true;
+      db.close();
+      this.stop(
+        'the browser storage of the fake was deleted or changed by another page (DevTools "Clear site data"?)',
+        'the fake goes on in memory; reload to keep its state again.',
+      );
+    };
   }
 
-  db.onversionchange = () => {
-    // A deleted database cannot be written again through this connection.
-    closed = true;
-    db.close();
-    stop(
-      'the browser storage of the fake was deleted or changed by another page (DevTools "Clear site data"?)',
-      'the fake goes on in memory; reload to keep its state again.',
-    );
-  };
+  commit(): Promise<void> {
+    return this.commitWith(undefined);
+  }
 
-  const persistence: StorePersistence = {
-    load: () => (loadable && kept.state !== undefined ? { pets: kept.pets, nextId } : undefined),
-    appendCreated(pet) {
-      if (mode !== 'writing') return;
-      created.push({ pet, by: running });
-      nextId = Math.max(nextId, Number(pet.id) + 1);
-    },
-    replaceAll(snapshot) {
-      // A reset or a restore after the fake started is a new beginning: write it whole again.
-      if (mode === 'stopped' && readSession !== undefined && !closed) {
-        mode = 'writing';
-        status = { kept: 'indexeddb' };
-      }
-      if (mode !== 'writing') return;
-      replaceWith = snapshot;
-      created = [];
-      nextId = snapshot.nextId;
-    },
-    session: {
-      load: () => {
-        const session = loadable ? kept.state?.session : undefined;
-        // The session as the fake saved it: its policies' parts back in their place.
-        return isJsonObject(session) ? { ...session, policies: kept.policies } : session;
-      },
-      attach(read) {
-        readSession = read;
-      },
-    },
-  };
-
-  const write = async () => {
-    if (mode !== 'writing' || closed) return;
-    const replace = replaceWith;
-    const answered = newReplies;
-    // Pets of calls still running wait for their own call's write, with its reply.
-    const done = answeredCalls;
-    answeredCalls = new Set();
-    const pets: Pet[] = [];
-    const waiting: typeof created = [];
-    for (const entry of created) {
-      if (entry.by === undefined || done.has(entry.by)) pets.push(entry.pet);
-      else waiting.push(entry);
-    }
-    replaceWith = undefined;
-    created = waiting;
-    newReplies = [];
-    try {
-      const transaction = db.transaction([petsStore, stateStore, repliesStore], 'readwrite');
-      const petStore = transaction.objectStore(petsStore);
-      if (replace !== undefined) {
-        petStore.clear();
-        for (const pet of replace.pets) petStore.put(pet, Number(pet.id));
-      }
-      for (const pet of pets) petStore.put(pet, Number(pet.id));
-      const { policies = {}, ...session } = (readSession?.() ?? {}) as {
-        policies?: Record<string, unknown>;
-      };
-      const record: StateRecord = { nextId, session };
-      const states = transaction.objectStore(stateStore);
-      states.put(record, stateKey);
-      // A policy's part is the same object while it has not changed (pipeline/session.ts).
-      const changedParts = Object.entries(policies).filter(
-        ([name, part]) => writtenParts.get(name) !== part,
-      );
-      for (const [name, part] of changedParts) states.put(part, `${policyKeyPrefix}${name}`);
-      const replyStore = transaction.objectStore(repliesStore);
-      for (const [id, reply] of answered) replyStore.put(reply, id);
-      // Only the replies still remembered are kept: the oldest leave the database with them.
-      for (const id of dropped(answered)) replyStore.delete(id);
-      await finished(transaction);
-      for (const [name, part] of changedParts) writtenParts.set(name, part);
-      if (!marked) {
-        marked = true;
-        mark.set();
-      }
-    } catch (error) {
-      stop(
-        describeFailure(error, 'writing to IndexedDB'),
-        'the fake goes on in memory (what it did since is not kept); fake.control.reset() tries storage again.',
-      );
-    }
-  };
-
-  /** Reply ids written before that the memory of replies no longer holds. */
-  const written = new Set(replies.keys());
-  const dropped = (answered: readonly [string, Reply][]) => {
-    for (const [id] of answered) written.add(id);
-    const gone = [...written].filter((id) => !replies.has(id));
-    for (const id of gone) written.delete(id);
-    return gone;
-  };
-
-  // Group commit: one write at a time; commits asked for meanwhile share the next one.
-  let current: Promise<void> | undefined;
-  let next: Promise<void> | undefined;
-  const commit = (reply: readonly [id: string, reply: Reply] | undefined): Promise<void> => {
-    if (reply !== undefined) {
-      rememberReply(replies, ...reply);
-      if (mode === 'writing') newReplies.push([...reply]);
-    }
-    if (current === undefined) {
-      current = write().finally(() => {
-        current = undefined;
-      });
-      return current;
-    }
-    next ??= current.then(() => {
-      next = undefined;
-      return commit(undefined);
-    });
-    return next;
-  };
-
-  const runCall: FakeStorage['runCall'] = (id, run) => {
+  runCall(id: string | undefined, run: () => Promise<Reply>): Promise<Reply> {
     const call = {};
-    const outer = running;
-    running = call;
+    const outer = this.running;
+    this.running = call;
     let replied: Promise<Reply>;
     try {
       replied = run();
     } finally {
-      running = outer;
+      this.running = outer;
     }
     const written = async (reply: Reply) => {
-      answeredCalls.add(call);
-      await commit(id === undefined ? undefined : [id, reply]);
+      this.answeredCalls.add(call);
+      await this.commitWith(id === undefined ? undefined : [id, reply]);
       return reply;
     };
     return replied.then(written, (error: unknown) => {
       // Never expected (a run answers every failure): its pets go with the next write anyway.
-      answeredCalls.add(call);
+      this.answeredCalls.add(call);
       throw error;
     });
-  };
+  }
 
-  return {
-    persistence,
-    replies,
-    commit: () => commit(undefined),
-    runCall,
-    setAside,
-    status: () => status,
-    close() {
-      closed = true;
-      db.close();
-    },
-  };
+  /** What was kept cannot be read: the fake starts from its seed, in memory until a reset. */
+  setAside(why: string): void {
+    this.loadable = false;
+    this.stop(
+      `the fake this browser kept could not be read (${why})`,
+      'this page starts from the seed and keeps its state in memory only; fake.control.reset() starts over with storage.',
+    );
+  }
+
+  status(): StorageStatus {
+    return this.currentStatus;
+  }
+
+  close(): void {
+    this.closed = true;
+    this.db.close();
+  }
+
+  /** The fake's persistence: creates and replacements wait here for the next commit. */
+  private storePersistence(): StorePersistence {
+    return {
+      load: () =>
+        this.loadable && this.kept.state !== undefined
+          ? { pets: this.kept.pets, nextId: this.nextId }
+          : undefined,
+      appendCreated: (pet) => {
+        if (this.mode !== 'writing') return;
+        this.created.push({ pet, by: this.running });
+        this.nextId = Math.max(this.nextId, Number(pet.id) + 1);
+      },
+      replaceAll: (snapshot) => {
+        // A reset or a restore after the fake started is a new beginning: write it whole again.
+        if (this.mode === 'stopped' && this.readSession !== undefined && !this.closed) {
+          this.mode = 'writing';
+          this.currentStatus = { kept: 'indexeddb' };
+        }
+        if (this.mode !== 'writing') return;
+        this.replaceWith = snapshot;
+        this.created = [];
+        this.nextId = snapshot.nextId;
+      },
+      session: {
+        load: () => {
+          const session = this.loadable ? this.kept.state?.session : undefined;
+          // The session as the fake saved it: its policies' parts back in their place.
+          return isJsonObject(session) ? { ...session, policies: this.kept.policies } : session;
+        },
+        attach: (read) => {
+          this.readSession = read;
+        },
+      },
+    };
+  }
+
+  private stop(problem: string, advice: string): void {
+    this.mode = 'stopped';
+    this.currentStatus = { kept: 'memory', problem };
+    this.replaceWith = undefined;
+    this.created = [];
+    this.newReplies = [];
+    this.warn(`petstore-fake: ${problem}: ${advice}`);
+  }
+
+  private commitWith(reply: readonly [id: string, reply: Reply] | undefined): Promise<void> {
+    if (reply !== undefined) {
+      rememberReply(this.replies, ...reply);
+      if (this.mode === 'writing') this.newReplies.push([...reply]);
+    }
+    if (this.current === undefined) {
+      this.current = this.write().finally(() => {
+        this.current = undefined;
+      });
+      return this.current;
+    }
+    this.next ??= this.current.then(() => {
+      this.next = undefined;
+      return this.commitWith(undefined);
+    });
+    return this.next;
+  }
+
+  /** Takes what the next write holds; pets of calls still running wait for their own call's write. */
+  private takePending(): PendingWrite {
+    const done = this.answeredCalls;
+    this.answeredCalls = new Set();
+    const pets: Pet[] = [];
+    const waiting: typeof this.created = [];
+    for (const entry of this.created) {
+      if (entry.by === undefined || done.has(entry.by)) pets.push(entry.pet);
+      else waiting.push(entry);
+    }
+    const pending = { replace: this.replaceWith, pets, answered: this.newReplies };
+    this.replaceWith = undefined;
+    this.created = waiting;
+    this.newReplies = [];
+    return pending;
+  }
+
+  private async write(): Promise<void> {
+    if (this.mode !== 'writing' || this.closed) return;
+    const pending = this.takePending();
+    try {
+      const changedParts = await this.writeTransaction(pending);
+      for (const [name, part] of changedParts) this.writtenParts.set(name, part);
+      if (!this.marked) {
+        this.marked = true;
+        this.mark.set();
+      }
+    } catch (error) {
+      this.stop(
+        describeFailure(error, 'writing to IndexedDB'),
+        'the fake goes on in memory (what it did since is not kept); fake.control.reset() tries storage again.',
+      );
+    }
+  }
+
+  /** Writes `pending` and the session in one transaction; answers the policy parts it wrote. */
+  private async writeTransaction({
+    replace,
+    pets,
+    answered,
+  }: PendingWrite): Promise<[string, unknown][]> {
+    const transaction = this.db.transaction([petsStore, stateStore, repliesStore], 'readwrite');
+    const petStore = transaction.objectStore(petsStore);
+    if (replace !== undefined) {
+      petStore.clear();
+      for (const pet of replace.pets) petStore.put(pet, Number(pet.id));
+    }
+    for (const pet of pets) petStore.put(pet, Number(pet.id));
+    const { policies = {}, ...session } = (this.readSession?.() ?? {}) as {
+      policies?: Record<string, unknown>;
+    };
+    const record: StateRecord = { nextId: this.nextId, session };
+    const states = transaction.objectStore(stateStore);
+    states.put(record, stateKey);
+    // A policy's part is the same object while it has not changed (pipeline/session.ts).
+    const changedParts = Object.entries(policies).filter(
+      ([name, part]) => this.writtenParts.get(name) !== part,
+    );
+    for (const [name, part] of changedParts) states.put(part, `${policyKeyPrefix}${name}`);
+    const replyStore = transaction.objectStore(repliesStore);
+    for (const [id, reply] of answered) replyStore.put(reply, id);
+    // Only the replies still remembered are kept: the oldest leave the database with them.
+    for (const id of this.droppedReplies(answered)) replyStore.delete(id);
+    await finished(transaction);
+    return changedParts;
+  }
+
+  /** Reply ids written before that the memory of replies no longer holds. */
+  private droppedReplies(answered: readonly [string, Reply][]): string[] {
+    for (const [id] of answered) this.writtenReplies.add(id);
+    const gone = [...this.writtenReplies].filter((id) => !this.replies.has(id));
+    for (const id of gone) this.writtenReplies.delete(id);
+    return gone;
+  }
 }
