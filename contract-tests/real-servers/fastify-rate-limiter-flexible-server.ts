@@ -14,8 +14,10 @@ import { answerText, createPetStore, errorAnswer } from './pet-store.ts';
 import { windowMs } from './rate-limit-window.ts';
 import { listenOnLoopback, type RealServer } from './real-server.ts';
 
-/** Starts the server. */
-export async function startFastifyRateLimiterFlexibleServer(): Promise<RealServer> {
+/** Starts the server; `sentRetryAfter` hears each Retry-After it sends (whole only by chance). */
+export async function startFastifyRateLimiterFlexibleServer(
+  sentRetryAfter: (seconds: number) => void = () => {},
+): Promise<RealServer> {
   const opts = { points: planLimits.free.perMinute, duration: windowMs / 1000 };
   const rateLimiter = new RateLimiterMemory(opts);
   const app = Fastify();
@@ -34,8 +36,10 @@ export async function startFastifyRateLimiterFlexibleServer(): Promise<RealServe
       reply.headers(quota);
     } catch (rejection) {
       if (!(rejection instanceof RateLimiterRes)) throw rejection;
+      const refused = headers(rejection);
+      sentRetryAfter(refused['Retry-After']);
       return reply
-        .headers(headers(rejection))
+        .headers(refused)
         .code(429)
         .type('application/json')
         .send(answerText(errorAnswer(429, 'rate_limited', 'Too many requests')));
