@@ -57,7 +57,8 @@ export const rateLimitKeysIndependent = activeCheck({
   source:
     'Limits, "Rate limits by plan"; rate limit headers: X-RateLimit-Limit "limit applying to the caller"',
   needs: ['secondKey', 'semantics', 'rateLimits'],
-  // Right after the auth checks: before the first listing, every request is a reading.
+  // Right after the first keyless requests (auth.missingKey, errors.largeRequests): before the
+  // first listing, every request is a reading.
   priority: priorities.auth,
   cost: { fixed: 4, perRun: 0 },
   async run(context) {
