@@ -212,6 +212,12 @@ interface PendingWrite {
   readonly answered: readonly [string, Reply][];
 }
 
+/** A pet created and not written yet, with the call that created it (undefined: no call's). */
+interface CreatedPet {
+  readonly pet: Pet;
+  readonly by: object | undefined;
+}
+
 /** The storage over an open database and what it held. */
 class IndexedDbStorage implements FakeStorage {
   readonly persistence: StorePersistence;
@@ -228,7 +234,7 @@ class IndexedDbStorage implements FakeStorage {
   // Changes not written yet. `replaceWith` is a whole new store (a reset, a restore, the seed).
   private replaceWith: StoreSnapshot | undefined;
   /** Pets created and not written yet, each with the call that created it (see `runCall`). */
-  private created: { readonly pet: Pet; readonly by: object | undefined }[] = [];
+  private created: CreatedPet[] = [];
   /** The call whose synchronous start is running now: what it creates is its own. */
   private running: object | undefined;
   /** Calls that have their reply, whose pets the next write takes with it. */
@@ -388,7 +394,7 @@ class IndexedDbStorage implements FakeStorage {
     const done = this.answeredCalls;
     this.answeredCalls = new Set();
     const pets: Pet[] = [];
-    const waiting: typeof this.created = [];
+    const waiting: CreatedPet[] = [];
     for (const entry of this.created) {
       if (entry.by === undefined || done.has(entry.by)) pets.push(entry.pet);
       else waiting.push(entry);
