@@ -29,6 +29,24 @@ test('active checks run by priority, equal priorities in registry order', () => 
   expect(active.map((entry) => entry.id)).toEqual(['first.a', 'first.b', 'mid.a', 'late.a']);
 });
 
+test('in a whole run, writing or not, the requests without a key fill three gaps between checks with the key (a window turning over hides one)', () => {
+  for (const writes of [true, false]) {
+    const { active } = selectChecks(allChecks, target, { ...flags, writes });
+    // Each maximal stretch of keyless checks is one gap rateLimit.othersNotCounted can judge.
+    const gaps = active
+      .map((check) => (check.cost.withoutKey === true ? check.id : '|'))
+      .join(' ')
+      .split('|')
+      .map((stretch) => stretch.trim())
+      .filter((stretch) => stretch !== '');
+    expect(gaps, `writes ${writes}`).toEqual([
+      'auth.missingKey errors.largeRequests',
+      'auth.unknownKey',
+      'auth.malformedHeader',
+    ]);
+  }
+});
+
 test('skips are sorted into kinds: opt-in flags not selected, missing capabilities not applicable', () => {
   const stateless: Target = {
     ...target,
