@@ -8,8 +8,8 @@ import { formatClientReport } from './client-report-summary.ts';
 
 test('the summary says a frozen clock and why a verdict is inconclusive', async () => {
   const fake = await createFake();
-  fake.control.setTime(Date.now() - 179 * 86_400_000 - 3_600_000 - 1000);
   fake.control.freezeTime(true);
+  fake.control.setTime(Date.now() - 179 * 86_400_000 - 3_600_000 - 1000);
   fake.control.force('listPets', 503, 1, 1);
   const res = await fake.fetch('http://127.0.0.1:4010/v1/pets', {
     headers: { Authorization: 'Bearer free-demo-key', 'X-Client-Id': 'gave-up' },
