@@ -17,154 +17,16 @@
 
 import { isJsonObject } from '../../base/contract/lossless-json.ts';
 import type { Pet } from '../../base/contract/types.ts';
-import {
-  type StorePersistence,
-  type StoreSnapshot,
-  snapshotProblem,
-} from '../../pipeline/persistence.ts';
+import type { StorePersistence, StoreSnapshot } from '../../pipeline/persistence.ts';
 import {
   type FakeStorage,
   memoryStorage,
   rememberReply,
   type StorageStatus,
 } from './fake-storage.ts';
+import { type Kept, keptProblem, openDatabase, readKept, writeKept } from './indexeddb-database.ts';
+import { type KeptMark, keptMark } from './kept-mark.ts';
 import type { Reply } from './tab-messages.ts';
-
-/** Bumped when the layout changes: a database of another version is left alone. */
-const databaseVersion = 1;
-const petsStore = 'pets';
-const stateStore = 'state';
-const repliesStore = 'replies';
-const stateKey = 'fake';
-/** Each policy's part of the session is kept under this prefix and its name. */
-const policyKeyPrefix = 'policy:';
-
-/**
- * The record beside the pets: what the store's counter and the session were at the last write,
- * the session without its policies' parts (kept under their own keys).
- */
-interface StateRecord {
-  readonly nextId: number;
-  readonly session: unknown;
-}
-
-function settled<T>(request: IDBRequest<T>): Promise<T> {
-  return new Promise((resolve, reject) => {
-    request.onsuccess = () => resolve(request.result);
-    request.onerror = () => reject(request.error);
-  });
-}
-
-function finished(transaction: IDBTransaction): Promise<void> {
-  return new Promise((resolve, reject) => {
-    transaction.oncomplete = () => resolve();
-    transaction.onerror = () => reject(transaction.error);
-    transaction.onabort = () =>
-      reject(transaction.error ?? new DOMException('aborted', 'AbortError'));
-  });
-}
-
-/**
- * The mark, kept in localStorage (outside IndexedDB, so what takes one away need not take the
- * other), that this profile has written the fake's state under a name: a database found empty
- * while it is set was lost, not new.
- */
-function keptMark(name: string): { readonly set: () => void; readonly isSet: () => boolean } {
-  const key = `petstore-fake:kept:${name}`;
-  // localStorage may be missing (Node) or throw (storage denied): then there is no mark.
-  const storage = (): Storage | undefined => {
-    try {
-      return typeof localStorage === 'undefined' ? undefined : localStorage;
-    } catch {
-      return undefined;
-    }
-  };
-  return {
-    set() {
-      try {
-        storage()?.setItem(key, new Date().toISOString());
-      } catch {
-        // A full or denied localStorage only costs the warning on a later loss.
-      }
-    },
-    isSet: () => {
-      try {
-        return storage()?.getItem(key) != null;
-      } catch {
-        return false;
-      }
-    },
-  };
-}
-
-/** How long opening the database may take before the fake goes on without it. */
-const openTimeoutMs = 5_000;
-
-function openDatabase(name: string): Promise<IDBDatabase> {
-  const request = indexedDB.open(name, databaseVersion);
-  request.onupgradeneeded = () => {
-    const db = request.result;
-    for (const store of [petsStore, stateStore, repliesStore])
-      if (!db.objectStoreNames.contains(store)) db.createObjectStore(store);
-  };
-  // An open that never settles (blocked by another connection, a stuck backend) must not keep
-  // every tab waiting for the fake: past the time-out it is a refusal, and a late success closes.
-  const opened = settled(request);
-  const timeout = new Promise<never>((_, reject) => {
-    const timer = setTimeout(
-      () => reject(new DOMException(`no answer in ${openTimeoutMs / 1000} s`, 'TimeoutError')),
-      openTimeoutMs,
-    );
-    opened.then(
-      () => clearTimeout(timer),
-      () => clearTimeout(timer),
-    );
-  });
-  return Promise.race([opened, timeout]).catch((error: unknown) => {
-    opened.then((db) => db.close()).catch(() => {});
-    throw error;
-  });
-}
-
-/** What the database held when it was opened. */
-interface Kept {
-  readonly pets: Pet[];
-  readonly state: StateRecord | undefined;
-  /** The policies' parts of the session, by policy name. */
-  readonly policies: Record<string, unknown>;
-  readonly replies: Map<string, Reply>;
-}
-
-async function readKept(db: IDBDatabase): Promise<Kept> {
-  const transaction = db.transaction([petsStore, stateStore, repliesStore], 'readonly');
-  const [pets, stateKeys, stateValues, replyIds, replyValues] = await Promise.all([
-    settled(transaction.objectStore(petsStore).getAll()),
-    settled(transaction.objectStore(stateStore).getAllKeys()),
-    settled(transaction.objectStore(stateStore).getAll()),
-    settled(transaction.objectStore(repliesStore).getAllKeys()),
-    settled(transaction.objectStore(repliesStore).getAll()),
-  ]);
-  let state: unknown;
-  const policies: Record<string, unknown> = {};
-  stateKeys.forEach((key, index) => {
-    const value = stateValues[index];
-    if (key === stateKey) state = value;
-    else if (typeof key === 'string' && key.startsWith(policyKeyPrefix))
-      policies[key.slice(policyKeyPrefix.length)] = value;
-  });
-  const replies = new Map<string, Reply>(
-    replyValues.map((value, index) => [String(replyIds[index]), value as Reply]),
-  );
-  return { pets: pets as Pet[], state: state as StateRecord | undefined, policies, replies };
-}
-
-/** Why what was kept cannot be loaded, or `undefined` when it can. */
-function keptProblem({ pets, state }: Kept): string | undefined {
-  if (state === undefined) return pets.length === 0 ? undefined : 'pets without a state record';
-  if (state === null || typeof state !== 'object' || !('session' in state))
-    return 'the state record is not {"nextId", "session"}';
-  return snapshotProblem({ pets, nextId: state.nextId })?.replace(/^snapshot/, 'the pets');
-}
 
 /** Why a storage error happened, in the user's words, from the DOMException's name. */
 function describeFailure(error: unknown, doing: string): string {
@@ -246,7 +108,7 @@ class IndexedDbStorage implements FakeStorage {
   private readonly writtenParts = new Map<string, unknown>();
   /** Reply ids written before, to delete those the memory of replies no longer holds. */
   private readonly writtenReplies: Set<string>;
-  private readonly mark: ReturnType<typeof keptMark>;
+  private readonly mark: KeptMark;
   /** Whether this storage set the mark yet: once, at its first write (a profile from before the mark gets it then). */
   private marked = false;
   // Group commit: one write at a time; commits asked for meanwhile share the next one.
@@ -430,29 +292,22 @@ class IndexedDbStorage implements FakeStorage {
     pets,
     answered,
   }: PendingWrite): Promise<[string, unknown][]> {
-    const transaction = this.db.transaction([petsStore, stateStore, repliesStore], 'readwrite');
-    const petStore = transaction.objectStore(petsStore);
-    if (replace !== undefined) {
-      petStore.clear();
-      for (const pet of replace.pets) petStore.put(pet, Number(pet.id));
-    }
-    for (const pet of pets) petStore.put(pet, Number(pet.id));
     const { policies = {}, ...session } = (this.readSession?.() ?? {}) as {
       policies?: Record<string, unknown>;
     };
-    const record: StateRecord = { nextId: this.nextId, session };
-    const states = transaction.objectStore(stateStore);
-    states.put(record, stateKey);
     // A policy's part is the same object while it has not changed (pipeline/session.ts).
     const changedParts = Object.entries(policies).filter(
       ([name, part]) => this.writtenParts.get(name) !== part,
     );
-    for (const [name, part] of changedParts) states.put(part, `${policyKeyPrefix}${name}`);
-    const replyStore = transaction.objectStore(repliesStore);
-    for (const [id, reply] of answered) replyStore.put(reply, id);
-    // Only the replies still remembered are kept: the oldest leave the database with them.
-    for (const id of this.droppedReplies(answered)) replyStore.delete(id);
-    await finished(transaction);
+    await writeKept(this.db, {
+      replace,
+      pets,
+      state: { nextId: this.nextId, session },
+      parts: changedParts,
+      replies: answered,
+      // Only the replies still remembered are kept: the oldest leave the database with them.
+      droppedReplies: () => this.droppedReplies(answered),
+    });
     return changedParts;
   }
 
