@@ -100,17 +100,20 @@ function ceilingCheck(
  */
 function p99Check(throughput: ThroughputResult | undefined): TargetCheck {
   const at10 = throughput?.connections === 10;
-  const p99s = (throughput?.requests ?? []).map((request) => ({
-    label: request.label,
-    fake: throughput?.cells[request.id]?.fake,
-    ceiling: throughput?.cells[request.id]?.ceiling,
-  }));
+  const p99s = (throughput?.requests ?? []).map((request) => {
+    const fake = throughput?.cells[request.id]?.fake;
+    return {
+      label: request.label,
+      p99: fake?.p99Ms ?? Number.NaN,
+      fake,
+      ceiling: throughput?.cells[request.id]?.ceiling,
+    };
+  });
   const worst = p99s.reduce<(typeof p99s)[number] | undefined>(
-    (a, b) =>
-      a === undefined || !((b.fake?.p99Ms ?? Number.NaN) <= (a.fake?.p99Ms ?? Number.NaN)) ? b : a,
+    (a, b) => (a === undefined || !(b.p99 <= a.p99) ? b : a),
     undefined,
   );
-  const worstP99 = worst?.fake?.p99Ms ?? Number.NaN;
+  const worstP99 = worst?.p99 ?? Number.NaN;
   const rounds = (cell: Cell | undefined) =>
     cell === undefined
       ? 'n/a'
@@ -129,7 +132,7 @@ function p99Check(throughput: ThroughputResult | undefined): TargetCheck {
       ? `run used ${throughput?.connections ?? '?'} connections`
       : worst === undefined
         ? 'n/a'
-        : `worst ${rounds(worst.fake)} on \`${worst.label}\`${control}${pauses}; every request: ${p99s.map((entry) => fmt(entry.fake?.p99Ms ?? Number.NaN)).join(', ')}`,
+        : `worst ${rounds(worst.fake)} on \`${worst.label}\`${control}${pauses}; every request: ${p99s.map((entry) => fmt(entry.p99)).join(', ')}`,
     verdict: verdict(at10 && Number.isFinite(worstP99) ? worstP99 <= 2 : undefined),
   };
 }
