@@ -15,6 +15,8 @@ const repliesStore = 'replies';
 const stateKey = 'fake';
 /** Each policy's part of the session is kept under this prefix and its name. */
 const policyKeyPrefix = 'policy:';
+/** Every object store, each read and written in one transaction. */
+const allStores = [petsStore, stateStore, repliesStore];
 
 /**
  * The record beside the pets: what the store's counter and the session were at the last write,
@@ -49,7 +51,7 @@ export function openDatabase(name: string): Promise<IDBDatabase> {
   const request = indexedDB.open(name, databaseVersion);
   request.onupgradeneeded = () => {
     const db = request.result;
-    for (const store of [petsStore, stateStore, repliesStore])
+    for (const store of allStores)
       if (!db.objectStoreNames.contains(store)) db.createObjectStore(store);
   };
   // An open that never settles (blocked by another connection, a stuck backend) must not keep
@@ -81,7 +83,7 @@ export interface Kept {
 }
 
 export async function readKept(db: IDBDatabase): Promise<Kept> {
-  const transaction = db.transaction([petsStore, stateStore, repliesStore], 'readonly');
+  const transaction = db.transaction(allStores, 'readonly');
   const [pets, stateKeys, stateValues, replyIds, replyValues] = await Promise.all([
     settled(transaction.objectStore(petsStore).getAll()),
     settled(transaction.objectStore(stateStore).getAllKeys()),
@@ -126,7 +128,7 @@ interface KeptWrite {
 
 /** Writes `write` in one transaction; resolves once it is committed. */
 export async function writeKept(db: IDBDatabase, write: KeptWrite): Promise<void> {
-  const transaction = db.transaction([petsStore, stateStore, repliesStore], 'readwrite');
+  const transaction = db.transaction(allStores, 'readwrite');
   const petStore = transaction.objectStore(petsStore);
   if (write.replace !== undefined) {
     petStore.clear();
