@@ -12,6 +12,7 @@ import { expect, test } from 'vitest';
 import { endedAfterEach, runCli, startProxyProcess } from '../test/support/contract-cli-process.ts';
 import { startHtml414Gateway } from './bad-servers/html-414-gateway.ts';
 import { startQuotaServer } from './bad-servers/quota-server.ts';
+import { startStatusPageSizeGateway } from './bad-servers/status-page-size-gateway.ts';
 import { httpFakeTarget } from './targets/fake-target.ts';
 
 const key = 'enterprise-demo-key';
@@ -61,6 +62,40 @@ test("one answer that breaks four rules is one finding naming them all: a gatewa
   );
   for (const rule of ['errors.bodyShape', 'responses.json', 'headers.rateLimitOnEveryResponse'])
     expect(xml).toContain(`the same answer breaks ${rule}: a 414 answer`);
+}, 60_000);
+
+test("a fault of the page size that only a status query shows is limitRespected's finding, seen in statusFilter's requests: a gateway that drops limit when status is given", async () => {
+  const fake = await httpFakeTarget({ virtualTime: false, apiKey: key });
+  closers.push(() => fake.close());
+  const gateway = await startStatusPageSizeGateway(fake.baseUrl);
+  closers.push(() => gateway.close());
+  const junit = join(mkdtempSync(join(tmpdir(), 'findings-')), 'contract.xml');
+  const run = await runCli(['--base-url', gateway.baseUrl, '--seed', '1', '--junit', junit], {
+    PETSTORE_API_KEY: key,
+  });
+  const output = `${run.stdout}\n${run.stderr}`;
+  expect(run.code, output).toBe(1);
+  // The pets of GET /pets?status=available&limit=1 all have status available: the broken rule
+  // is the page size (GET /pets, query limit), whichever check sent the listing.
+  expect(failLines(run.stdout), output).toEqual(['listPets.limitRespected']);
+  expect(run.stdout).toMatch(/^ {2}pass {2}listPets\.statusFilter /m);
+  const finding = run.stdout.slice(run.stdout.indexOf('  FAIL  listPets.limitRespected'));
+  expect(finding).toMatch(/^ {8}status=\w+&limit=\d+ returned 20 pets$/m);
+  expect(finding).toContain(
+    '        rule: GET /pets, query limit (minimum 1, maximum 100) (openapi/interface.md)',
+  );
+  expect(finding).toMatch(/^ {8}seen in: a request of listPets\.statusFilter; /m);
+  // Its replay runs the check that sent the listing beside the rule's own.
+  expect(finding).toMatch(
+    /replay: .* --seed=1 --only listPets\.statusFilter,listPets\.limitRespected$/m,
+  );
+  expect(run.stdout).toMatch(/: 1 finding \(1 rule broken\); rules: \d+ passed, 1 failed, /);
+  const xml = readFileSync(junit, 'utf8');
+  expect(xml).toMatch(/<testsuites name="petstore-contract" tests="\d+" failures="1"/);
+  expect(xml).toMatch(
+    /<failure message="status=\w+&amp;limit=\d+ returned 20 pets" type="listPets.limitRespected">/,
+  );
+  expect(xml).toContain('seen in: a request of listPets.statusFilter; ');
 }, 60_000);
 
 test('the same fault on every answer is one finding with its count: a proxy in front of a server whose every 429 lacks Retry-After', async () => {

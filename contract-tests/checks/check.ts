@@ -224,6 +224,11 @@ export interface FailureDetails {
    * the message and exchange are the first's.
    */
   readonly occurrences?: number;
+  /**
+   * Where the failure was seen, when another check sent the exchange (a rule's judge holds every
+   * exchange of the run): that check's id, or `preflight`, the run's first request.
+   */
+  readonly seenIn?: string;
 }
 
 /** Thrown by a check when the server breaks its rule. */

@@ -40,7 +40,7 @@ test('remainingDecreases flags a Remaining that stays put across 3 requests serv
   expect(observer.observe(created(49, 4, 5))).toBeUndefined();
   expect(observer.observe(created(49, 6, 7))).toBeUndefined();
   expect(observer.observe(created(49, 8, 9))).toMatch(
-    /stayed at 49 across 3 requests with the key served one after another in 0 ms \(one window: X-RateLimit-Reset stayed 1000000060/,
+    /stayed at 49 across 3 requests with the key served one after another within 1 ms, from the first one's request to the last one's answer \(one window: X-RateLimit-Reset stayed 1000000060/,
   );
 });
 
@@ -75,6 +75,36 @@ test('remainingDecreases does not forgive a slow client a Reset far ahead: a fix
   expect(observer.observe(readingAt(3, 9999, 37, 10_000))).toMatch(
     /stayed at 9999 across 3 requests/,
   );
+});
+
+test("remainingDecreases forgives GCRA's stalls when its Reset is a rounding away: the answers of a 60-a-10 s limiter on a busy machine", () => {
+  const observer = rateLimitRemainingDecreases.start(facts);
+  // redis-gcra with burst 60, rate 60, period 10 s (real-servers/express-gcra-server.ts): one
+  // request back every 167 ms, Reset the theoretical arrival time rounded up to the second. On a
+  // loaded machine the server decides later than the harness sends, and Remaining stays at 58
+  // across three requests in 844 ms. The same answers a staging behind a GCRA gives a slow runner.
+  const base = 1795847410056;
+  const answers: [sentMs: number, reset: number][] = [
+    [0, 1795847411],
+    [281, 1795847411],
+    [562, 1795847411],
+    [844, 1795847412],
+  ];
+  for (const [sentMs, reset] of answers)
+    expect(
+      observer.observe(
+        testExchange({
+          sentAt: sentMs,
+          answeredAt: sentMs + 5,
+          sentAtEpochMs: base + sentMs,
+          headers: {
+            'X-RateLimit-Limit': '60',
+            'X-RateLimit-Remaining': '58',
+            'X-RateLimit-Reset': String(reset),
+          },
+        }),
+      ),
+    ).toBeUndefined();
 });
 
 test('remainingDecreases passes a moving window that refills now and then, and says how it read it', () => {

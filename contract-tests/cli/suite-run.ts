@@ -76,6 +76,7 @@ export class SuiteRun {
   readonly #finished: CheckResult[] = [];
   readonly #coverage: ReturnType<typeof createRunCoverage> | undefined;
   #log: ((exchange: Exchange) => void) | undefined;
+  #finishedSoFar: (() => CheckResult[]) | undefined;
   #sent = 0;
   #startedAt = 0;
 
@@ -107,17 +108,17 @@ export class SuiteRun {
       ...options.suite,
       client: this.#client(),
       writes: this.#writes,
+      onStarted: (finishedSoFar) => {
+        this.#finishedSoFar = finishedSoFar;
+      },
+      onNotAPetStore: (lines) => {
+        for (const line of lines) this.#out(line);
+      },
       onPlan: (plan) => {
         this.#coverage?.planned();
         this.#out(formatPlan(plan));
       },
-      onResult: (check) => {
-        this.#coverage?.finished(check);
-        this.#finished.push(check);
-        // A broken rule is printed in its finding, once every check has said what it broke.
-        if (!isBroken(check, options.strict))
-          this.#out(formatResult(check, this.#replay, this.#io.colour ?? false));
-      },
+      onResult: (check) => this.#show(check),
     });
     // A long run can be stopped (Ctrl-C, SIGTERM, npm killed above it): it still reports.
     const untilStopped = this.#io.untilStopped;
@@ -128,6 +129,14 @@ export class SuiteRun {
     if ('result' in ended) return this.#completed(ended.result);
     running.catch(() => {});
     return this.#stopped(ended.reason);
+  }
+
+  /** Records a final result, and prints its line unless it is broken (its finding comes last). */
+  #show(check: CheckResult): void {
+    this.#coverage?.finished(check);
+    this.#finished.push(check);
+    if (!isBroken(check, this.#options.strict))
+      this.#out(formatResult(check, this.#replay, this.#io.colour ?? false));
   }
 
   #client() {
@@ -146,7 +155,7 @@ export class SuiteRun {
 
   #completed(result: SuiteResult): number {
     const { strict } = this.#options;
-    this.#printFindings();
+    this.#printFindings(result.results);
     if (result.writes)
       this.#out(`${toolName}: pets created by this run are named ${result.runPrefix}...`);
     this.#out(formatSummary(result, strict));
@@ -162,7 +171,12 @@ export class SuiteRun {
   }
 
   #stopped(reason: StopReason): number {
-    this.#printFindings();
+    // The active checks that finished, their judges settled on what the run sent before it
+    // stopped: nothing sent later can change them now.
+    const shown = new Set(this.#finished.map((check) => check.id));
+    for (const check of this.#finishedSoFar?.() ?? []) if (!shown.has(check.id)) this.#show(check);
+    const finished = this.#finished;
+    this.#printFindings(finished);
     const stopped = stoppedRunOutcome(
       {
         reason,
@@ -170,7 +184,7 @@ export class SuiteRun {
         baseUrl: this.#target.baseUrl,
         seed: this.#options.client.seed,
         writes: this.#writes,
-        finished: this.#finished,
+        finished,
         requests: this.#sent,
         startedAt: this.#startedAt,
       },
@@ -178,13 +192,13 @@ export class SuiteRun {
     );
     this.#io.err(this.#redact(stopped.message));
     this.#writeJunit(stopped.suite);
-    this.#finishCoverage(this.#finished);
+    this.#finishCoverage(finished);
     return stopped.code;
   }
 
   /** One FAIL line per finding of the checks that finished, with every rule it breaks. */
-  #printFindings(): void {
-    for (const finding of findingsOf(this.#finished, this.#options.strict))
+  #printFindings(finished: readonly CheckResult[]): void {
+    for (const finding of findingsOf(finished, this.#options.strict))
       this.#out(formatFinding(finding, this.#replay, this.#io.colour ?? false));
   }
 

@@ -83,3 +83,11 @@ export function previewOf(
 export function answeredBeforeSent(earlier: Exchange, later: Exchange): boolean {
   return earlier.answeredAt <= later.sentAt;
 }
+
+/**
+ * When the answer arrived, in epoch ms on the target's clock: the latest moment the server can
+ * have read its own clock for it (a busy server decides well after the request was sent).
+ */
+export function answeredAtEpochMs(exchange: Exchange): number {
+  return exchange.sentAtEpochMs + Math.max(0, exchange.answeredAt - exchange.sentAt);
+}

@@ -9,15 +9,8 @@
  * room leaves its worst verdict per check behind: a failure once seen is never forgotten, however
  * many keys come after it.
  */
-import {
-  type ActiveCheck,
-  type Check,
-  type ObserverCheck,
-  observerCheck,
-  type RunFacts,
-  statefulObserverCheck,
-} from '../checks/check.ts';
-import { notExercised } from '../checks/observers/observed-answer.ts';
+import type { Check, ObserverCheck, RunFacts } from '../checks/check.ts';
+import { hasJudge, judgeObserver } from '../checks/judge-observer.ts';
 import { allChecks } from '../checks/registry.ts';
 import type { PlanName } from '../contract/interface-facts.ts';
 import type { Exchange } from '../http/exchange.ts';
@@ -37,28 +30,10 @@ export interface PassiveVerdicts {
   readonly judged: number;
 }
 
-/** An active check's judge as an observer of the traffic, under the check's id and rule. */
-function judgeObserver(check: ActiveCheck & Required<Pick<ActiveCheck, 'judges'>>): ObserverCheck {
-  const { judges } = check;
-  const info = {
-    id: check.id,
-    title: check.title,
-    source: check.source,
-    ...(check.advisory === undefined ? {} : { advisory: check.advisory }),
-    whenUnseen: notExercised(judges.unseen),
-  };
-  return 'start' in judges
-    ? statefulObserverCheck({ ...info, start: judges.start })
-    : observerCheck({ ...info, appliesTo: judges.appliesTo, judge: judges.judge });
-}
-
 /** What a proxy runs of a check: the observer itself, its judge, or nothing (it must send). */
 function passiveOf(check: Check, plan: PlanName | undefined): ObserverCheck | undefined {
   const needs = check.needs ?? [];
-  if (check.kind === 'active')
-    return check.judges === undefined
-      ? undefined
-      : judgeObserver({ ...check, judges: check.judges });
+  if (check.kind === 'active') return hasJudge(check) ? judgeObserver(check) : undefined;
   if (needs.includes('prism') || (needs.includes('plan') && plan === undefined)) return undefined;
   return check;
 }

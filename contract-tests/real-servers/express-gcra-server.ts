@@ -13,10 +13,27 @@ import { luaRedis } from './ioredis-mock-lua.ts';
 import { windowMs } from './rate-limit-window.ts';
 import type { RealServer } from './real-server.ts';
 
-/** Starts the server. */
-export function startExpressGcraServer(): Promise<RealServer> {
+/** Requests with a valid key decided late by the busy server: the third to the seventh. */
+const late = { from: 3, to: 7 } as const;
+
+/** Waits until the clock is 0.9 s into a second: when a machine busy elsewhere runs the server. */
+function untilLateInASecond(): Promise<void> {
+  const wait = (900 - (Date.now() % 1000) + 1000) % 1000 || 1000;
+  return new Promise((resolve) => setTimeout(resolve, wait));
+}
+
+/**
+ * Starts the server. `busy`: five requests in a row with a valid key are decided up to a second
+ * after they arrive, each at the same moment of a second, as on a machine whose other work
+ * delays the server: GCRA hands a request back every emission interval meanwhile, so Remaining
+ * stays put across them while Reset stays a rounding away.
+ */
+export function startExpressGcraServer(options: { busy?: boolean } = {}): Promise<RealServer> {
   const limiter = RedisGCRA({ redis: luaRedis() });
+  let keyed = 0;
   return startExpressWindowServer(async (key, limit) => {
+    if (!key.startsWith('address:')) keyed += 1;
+    if (options.busy === true && keyed >= late.from && keyed <= late.to) await untilLateInASecond();
     const now = Date.now();
     const result = await limiter.limit({ key, burst: limit, rate: limit, period: windowMs });
     return {

@@ -64,10 +64,24 @@ function seedFlag(seed: number): string {
   return `--seed=${seed}`;
 }
 
-/** The whole command that replays a failed check, as the user invoked the CLI. */
+/**
+ * The whole command that replays a failed check, as the user invoked the CLI: with the check that
+ * sent the exchange, when another check did.
+ */
 export function replayLine(replay: ReplayInfo, result: CheckResult): string {
   // An observer judges the exchanges of other checks, so it replays with the whole run.
-  return `${replay.command} ${seedFlag(replay.seed)}${result.kind === 'active' ? ` --only ${result.id}` : ''}`;
+  if (result.kind !== 'active') return `${replay.command} ${seedFlag(replay.seed)}`;
+  const seenIn = result.failure?.seenIn;
+  const ids = seenIn === undefined || seenIn === 'preflight' ? [result.id] : [seenIn, result.id];
+  return `${replay.command} ${seedFlag(replay.seed)} --only ${ids.join(',')}`;
+}
+
+/** Where a failure was seen, when another check's request showed it; else undefined. */
+export function seenInLine(result: CheckResult): string | undefined {
+  const seenIn = result.failure?.seenIn;
+  if (seenIn === undefined) return undefined;
+  const where = seenIn === 'preflight' ? 'the preflight (GET /pets)' : `a request of ${seenIn}`;
+  return `seen in: ${where}; every rule's judge holds every exchange of the run`;
 }
 
 /** One check's line, plus its failure details (a failed check alone is a finding of its own). */
@@ -102,6 +116,8 @@ export function formatFinding(finding: Finding, replay?: ReplayInfo, colour = fa
         `        seen on ${failure.occurrences} answers (the first is shown): one rule, one thing to fix`,
       );
     lines.push(`        rule: ${result.source} (openapi/interface.md)`);
+    const seenIn = seenInLine(result);
+    if (seenIn !== undefined) lines.push(`        ${seenIn}`);
     if (failure.counterexample !== undefined)
       lines.push(`        counterexample (shrunk): ${failure.counterexample}`);
     for (const note of failure.notes ?? []) lines.push(`        note: ${note}`);
@@ -109,11 +125,14 @@ export function formatFinding(finding: Finding, replay?: ReplayInfo, colour = fa
       lines.push(
         `        the same answer breaks ${finding.also.length} more rule${finding.also.length === 1 ? '' : 's'}:`,
       );
-      for (const other of finding.also)
+      for (const other of finding.also) {
         lines.push(
           `          ${other.id}${onAnswers(other)}: ${other.failure?.message ?? other.title}`,
           `            rule: ${other.source} (openapi/interface.md)`,
         );
+        const otherSeenIn = seenInLine(other);
+        if (otherSeenIn !== undefined) lines.push(`            ${otherSeenIn}`);
+      }
     }
     if (failure.exchange !== undefined)
       lines.push(`        reproduce: ${toCurl(failure.exchange)}`);

@@ -11,7 +11,10 @@ import type { CheckResult } from '../runner/results.ts';
 
 /** One thing to fix: the checks one answer broke, the first of them leading. */
 export interface Finding {
-  /** The check that names the finding: the first of its checks in the run's order. */
+  /**
+   * The check that names the finding: the first of its checks in the run's order whose own
+   * request showed it, else the first (every rule's judge holds every exchange of a run).
+   */
   readonly lead: CheckResult;
   /** The other checks the same answer broke, in the run's order. */
   readonly also: readonly CheckResult[];
@@ -46,7 +49,11 @@ export function findingsOf(results: readonly CheckResult[], strict = false): Fin
     const key = exchange === undefined ? undefined : answerKey(exchange);
     const same = key === undefined ? undefined : byAnswer.get(key);
     if (same !== undefined) {
-      same.also.push(result);
+      // The check that sent the answer leads the rules another check's judge found on it.
+      if (same.lead.failure?.seenIn !== undefined && result.failure?.seenIn === undefined) {
+        same.also.unshift(same.lead);
+        same.lead = result;
+      } else same.also.push(result);
       continue;
     }
     const finding = { lead: result, also: [] };

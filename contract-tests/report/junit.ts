@@ -6,7 +6,7 @@
  */
 import { toCurl } from '../http/curl.ts';
 import type { CheckResult, SuiteResult } from '../runner/results.ts';
-import { type ReplayInfo, replayLine } from './console-report.ts';
+import { type ReplayInfo, replayLine, seenInLine } from './console-report.ts';
 import { type Finding, findingsOf, isBroken } from './findings.ts';
 
 /** Whether XML 1.0 can carry a character at all (most control characters it cannot, even escaped). */
@@ -73,12 +73,14 @@ export function toJunit(
       const details = [
         result.title,
         `rule: ${result.source} (openapi/interface.md)`,
+        seenInLine(result) ?? '',
         failure?.message ?? '',
         times > 1 ? `seen on ${times} answers (the first is shown)` : '',
         failure?.counterexample === undefined ? '' : `counterexample: ${failure.counterexample}`,
         ...finding.also.flatMap((other) => [
           `the same answer breaks ${other.id}${(other.failure?.occurrences ?? 1) > 1 ? ` (on ${other.failure?.occurrences} answers)` : ''}: ${other.failure?.message ?? other.title}`,
           `  rule: ${other.source} (openapi/interface.md)`,
+          ...[seenInLine(other) ?? ''].map((line) => (line === '' ? '' : `  ${line}`)),
         ]),
         failure?.exchange === undefined ? '' : `reproduce: ${toCurl(failure.exchange)}`,
         replay === undefined ? '' : `replay: ${replayLine(replay, result)}`,
@@ -111,6 +113,10 @@ export function toJunit(
       )
       .join('')}</properties>`,
     ...cases,
+    // Said before the findings on the console: what answers there may not be a Pet Store at all.
+    ...(suite.notAPetStore === undefined
+      ? []
+      : [`    <system-out>${escapeXml(suite.notAPetStore.join('\n'))}</system-out>`]),
     '  </testsuite>',
     '</testsuites>',
     '',

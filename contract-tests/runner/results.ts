@@ -48,6 +48,8 @@ export interface SuiteResult {
   readonly runPrefix: string;
   readonly writes: boolean;
   readonly results: readonly CheckResult[];
+  /** The lines saying nothing at the base URL answers as a Pet Store, when the preflight showed it. */
+  readonly notAPetStore?: readonly string[];
   /** The request budget the run had, and where it came from. */
   readonly budget: { readonly limit: number; readonly source: string };
   readonly requests: number;

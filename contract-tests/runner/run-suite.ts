@@ -1,13 +1,18 @@
 /**
- * Runs the suite against one target, in stages: select the checks, start the client and the
- * observers, send the preflight, decide the budget and the runs, run the active checks in plan
- * order, then collect the observers' verdicts.
+ * Runs the suite against one target, in stages: select the checks, start the client, the
+ * observers and the active checks' judges (judge-watch.ts), send the preflight, decide the budget
+ * and the runs, run the active checks in plan order, then collect the judged checks' and the
+ * observers' verdicts, which only the whole run's traffic settles.
  */
 import type { RunFacts } from '../checks/check.ts';
 import type { RateLimitRunState } from '../checks/check-context.ts';
+import { hasJudge } from '../checks/judge-observer.ts';
 import { allChecks } from '../checks/registry.ts';
+import { listPetsRequest } from '../checks/requests.ts';
 import type { SuiteChoices } from '../checks/suite-choices.ts';
 import { type ActiveRun, runActiveCheck } from './active-checks.ts';
+import { watchJudges } from './judge-watch.ts';
+import { notAPetStore } from './not-a-pet-store.ts';
 import { observe } from './observation.ts';
 import { conformanceCost, selectChecks, spendsWindow } from './plan.ts';
 import { preflight } from './preflight.ts';
@@ -20,8 +25,21 @@ import { createSharedProbes } from './shared-probes.ts';
 export interface SuiteOptions extends SuiteChoices {
   /** The run's client (createRunClient): the target, the seed, the budget, waits and timeouts. */
   readonly client: RunClient;
-  /** Called with each result as soon as it is known. */
+  /**
+   * Called with each result once it is final: an active check without a judge when it ends, the
+   * others (their judges and the observers hold every exchange of the run) when the run does.
+   */
   readonly onResult?: (result: CheckResult) => void;
+  /**
+   * Called once the run has started, with what the run would report if it were stopped now:
+   * every active check that finished, its judge settled on the exchanges so far.
+   */
+  readonly onStarted?: (finishedSoFar: () => CheckResult[]) => void;
+  /**
+   * Called after the preflight when nothing at the base URL answers as a Pet Store
+   * (not-a-pet-store.ts), with the lines that say so and what to check.
+   */
+  readonly onNotAPetStore?: (lines: readonly string[]) => void;
   /** Called once the budget and runs are decided. */
   readonly onPlan?: (plan: { budget: number; budgetSource: string; runs: number }) => void;
 }
@@ -54,23 +72,36 @@ export async function runSuite(options: SuiteOptions): Promise<SuiteResult> {
     only: options.only,
     skip: options.skip,
   });
-  const results: CheckResult[] = [];
-  const report = (result: CheckResult) => {
-    results.push(result);
-    options.onResult?.(result);
-  };
-  // Observers watch from the first request on, the preflight included. What they may expect to
-  // see is what the selected checks send: a window spent only if its checks run at all.
-  const observation = observe(selection.observers, {
+  // Observers and judges watch from the first request on, the preflight included. What they may
+  // expect to see is what the selected checks send: a window spent only if its checks run at all.
+  const watched: RunFacts = {
     ...facts,
     rateLimitRun: selection.active.some(spendsWindow),
     ...((options.only?.length ?? 0) + (options.skip?.length ?? 0) > 0 ? { narrowed: true } : {}),
+  };
+  const observation = observe(selection.observers, watched);
+  // A mock made from the document answers its examples, whatever was asked: there each check
+  // judges only what it sent for its rule, as it knows to (capabilities.semantics).
+  const judges = watchJudges(
+    target.capabilities.semantics ? selection.active.filter(hasJudge) : [],
+    watched,
+  );
+  /** The active check running, which sends every exchange until the next one starts. */
+  let sender: string | undefined;
+  options.client.watch((exchange) => {
+    observation.see(exchange);
+    judges.see(exchange, sender);
   });
-  options.client.watch((exchange) => observation.see(exchange));
+  const finished: CheckResult[] = [];
+  options.onStarted?.(() => judges.settle(finished));
   const { budget } = client;
   const probes = createSharedProbes(client);
 
-  await preflight(target.baseUrl, probes.defaultListing);
+  const first = await preflight(target.baseUrl, probes.defaultListing);
+  const foreign = await notAPetStore(target.baseUrl, first, () =>
+    client.send(listPetsRequest({}, 'none')),
+  );
+  if (foreign !== undefined) options.onNotAPetStore?.(foreign);
   const decided = decideBudget({
     active: selection.active,
     budget: options.client.fixedBudget,
@@ -79,6 +110,7 @@ export async function runSuite(options: SuiteOptions): Promise<SuiteResult> {
     loopback: target.loopback,
     quota: client.quota(),
     used: budget.used,
+    usedWithoutKey: client.stats.requests - client.stats.keyRequests,
     rateLimited: target.capabilities.rateLimits,
   });
   budget.resize(decided.limit, decided.source);
@@ -97,7 +129,20 @@ export async function runSuite(options: SuiteOptions): Promise<SuiteResult> {
     choices: options,
     plannedLeft: conformanceCost(selection.active, decided.runs),
   };
-  for (const check of selection.active) report(await runActiveCheck(check, run));
+  for (const check of selection.active) {
+    sender = check.id;
+    const result = await runActiveCheck(check, run);
+    finished.push(result);
+    if (!hasJudge(check)) options.onResult?.(result);
+  }
+  const settled = judges.settle(finished);
+  for (const [index, check] of selection.active.entries())
+    if (hasJudge(check)) options.onResult?.(settled[index] as CheckResult);
+  const results: CheckResult[] = [...settled];
+  const report = (result: CheckResult) => {
+    results.push(result);
+    options.onResult?.(result);
+  };
   for (const verdict of observation.verdicts()) report(verdict);
   for (const { check, kind, reason } of selection.skipped)
     report({
@@ -120,6 +165,7 @@ export async function runSuite(options: SuiteOptions): Promise<SuiteResult> {
     runPrefix,
     writes,
     results,
+    ...(foreign === undefined ? {} : { notAPetStore: foreign }),
     budget: { limit: budget.limit, source: budget.source },
     requests: client.stats.requests,
     keyRequests: client.stats.keyRequests,

@@ -4,9 +4,9 @@
  * answers, so one answer whose Remaining did not fall proves nothing, and a client slower than
  * the refill never lowers it; but Remaining that stays put across `stallLimit` requests in a
  * row, served one after another in one window (window-drop.ts) faster than any refill could
- * hand them back (window-drop.ts refillBound), is not counting them.
+ * hand them back (refillAtMost), is not counting them.
  */
-import { answeredBeforeSent, type Exchange } from '../../http/exchange.ts';
+import { answeredAtEpochMs, answeredBeforeSent, type Exchange } from '../../http/exchange.ts';
 import { statefulObserverCheck } from '../check.ts';
 import {
   refillBound,
@@ -20,22 +20,33 @@ import {
 const stallLimit = 3;
 
 /**
- * Whether a continuous refill explains `stuck` served requests without a fall over `elapsed` ms:
- * it could hand that many back (refillBound), and the window is refilling at all: its Reset lies
- * no further ahead than the missing requests take to come back at that rate, twice over (a
- * sliding counter regains them over two windows), plus a second of rounding. A fixed window whose
- * Reset lies far ahead hands nothing back before it.
+ * The most requests a window that refills continuously could have handed back while `stuck`
+ * served requests left Remaining where it was, over `elapsedMs` from the stall's first request
+ * to this answer (the server may read its clock as late as it answers, which a busy machine
+ * delays), and what bounds it. Two bounds, the lower wins: the window's limit over the longest
+ * wait to a Reset any answer showed (refillBound), and this answer's own window: a token bucket,
+ * GCRA or sliding counter hands its missing requests back at most as fast as all of them by its
+ * Reset, and the Reset lies at least a second of rounding, less, after the answer. A Reset that
+ * close bounds nothing.
  */
-function refillExplains(
+function refillAtMost(
   reading: WindowReading,
-  stuck: number,
-  elapsed: number,
+  elapsedMs: number,
   longest: number,
-): boolean {
+  answeredAtEpochMs: number,
+): { most: number; why: string } {
   const limit = reading.limit ?? reading.remaining;
-  if (stuck > refillBound(limit, elapsed, longest)) return false;
-  const missing = Math.max(1, limit - reading.remaining);
-  return resetAhead(reading) <= (2 * missing * Math.max(1, longest)) / Math.max(1, limit) + 1;
+  const byLimit = refillBound(limit, elapsedMs, longest);
+  const byLimitWhy = `its limit of ${limit} over the longest Reset seen, ${longest.toFixed(1)} s ahead: at most ${byLimit}`;
+  const left = (reading.reset ?? 0) - 1 - answeredAtEpochMs / 1000;
+  if (left <= 0)
+    return { most: byLimit, why: `${byLimitWhy}; its Reset, a rounding away, bounds nothing` };
+  const missing = Math.max(0, limit - reading.remaining);
+  const byReset = Math.floor((missing * elapsedMs) / 1000 / left) + 1;
+  return {
+    most: Math.min(byLimit, byReset),
+    why: `${byLimitWhy}; the ${missing} missing, back by its Reset at least ${left.toFixed(1)} s after the answer: at most ${byReset}`,
+  };
 }
 
 /** Remaining goes down with the requests the key spends. */
@@ -48,7 +59,8 @@ export const rateLimitRemainingDecreases = statefulObserverCheck({
   start: () => {
     let previous: { reading: WindowReading; exchange: Exchange } | undefined;
     let stuck = 0;
-    // When the run of stalls began (target clock), and the longest wait to a Reset seen.
+    // When the request before the stalls was sent (target clock), and the longest wait to a
+    // Reset seen.
     let stuckSince = 0;
     let longest = 0;
     let fell = 0;
@@ -91,14 +103,14 @@ export const rateLimitRemainingDecreases = statefulObserverCheck({
           return undefined;
         }
         if (before.reading.remaining === 0) return undefined;
-        if (stuck === 0) stuckSince = before.reading.at ?? 0;
+        if (stuck === 0) stuckSince = before.exchange.sentAtEpochMs;
         stuck += 1;
-        const elapsed = (reading.at ?? 0) - stuckSince;
-        const limit = reading.limit ?? reading.remaining;
-        if (stuck < stallLimit || refillExplains(reading, stuck, elapsed, longest))
-          return undefined;
+        if (stuck < stallLimit) return undefined;
+        const elapsed = answeredAtEpochMs(exchange) - stuckSince;
+        const refill = refillAtMost(reading, elapsed, longest, answeredAtEpochMs(exchange));
+        if (stuck <= refill.most) return undefined;
         fell += 1;
-        return `X-RateLimit-Remaining stayed at ${reading.remaining} across ${stuck} requests with the key served one after another in ${Math.round(elapsed)} ms (${step.inferred}): no refill of ${limit} a window (the longest Reset seen was ${Math.round(longest)} s ahead) hands back that many`;
+        return `X-RateLimit-Remaining stayed at ${reading.remaining} across ${stuck} requests with the key served one after another within ${Math.round(elapsed)} ms, from the first one's request to the last one's answer (${step.inferred}): no window that refills continuously hands back that many (${refill.why})`;
       },
       judged: () => fell,
       note: () => inferred,
