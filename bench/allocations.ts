@@ -22,8 +22,8 @@ import { Session } from 'node:inspector/promises';
 import type { AddressInfo } from 'node:net';
 import { parseArgs } from 'node:util';
 import type { FakeRequest } from '../mock/base/messages/fake-request.ts';
+import { createFake } from '../mock/core/fake.ts';
 import { listenHttp } from '../mock/doors/http/http-server.ts';
-import { createFake } from '../mock/fake.ts';
 import { type BenchRequest, benchHeaders, benchRequests } from './requests.ts';
 import { capture } from './throughput.ts';
 

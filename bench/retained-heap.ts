@@ -4,7 +4,7 @@
  * pages not yet returned. This creates pets in process through `fake.fetch`, forces a full GC
  * before and after, and divides the heap that stays by the pets created; then does the same
  * with a bare @msw/data collection of the same schema, which the store kept every pet in until
- * 2026-11-25 (mock/steps/store/pet-store.ts), for comparison.
+ * 2026-11-25 (mock/store/pet-store.ts), for comparison.
  */
 import { setFlagsFromString } from 'node:v8';
 import { runInNewContext } from 'node:vm';
@@ -12,7 +12,7 @@ import { Collection } from '@msw/data';
 import type { StandardSchemaV1 } from '@standard-schema/spec';
 import { checkPet } from '../mock/base/contract/schemas.ts';
 import type { Pet } from '../mock/base/contract/types.ts';
-import { createFake } from '../mock/fake.ts';
+import { createFake } from '../mock/core/fake.ts';
 import { benchHeaders, createRequest } from './requests.ts';
 
 /** Pet as a Standard Schema, as the store gave it to its @msw/data collection until 2026-11-25. */

@@ -16,7 +16,7 @@ test('a file of a step group is a row of its own, a feature folder below a group
   expect(stageOfSource('mock/steps/policies/auth.ts')).toBe('step policies/auth');
   expect(stageOfSource('mock/steps/qa/pact/pact-shapes.ts')).toBe('step qa/pact');
   expect(stageOfSource('mock/steps/qa/pact/recorder/deep.ts')).toBe('step qa/pact');
-  expect(stageOfSource('mock/steps/store/pet-store.ts')).toBe('store');
+  expect(stageOfSource('mock/store/pet-store.ts')).toBe('store');
   expect(stageOfSource('mock/doors/http/http-server.ts')).toBe('HTTP door: read and write');
   expect(stageOfSource('mock/base/contract/lossless-json.ts')).toBe(fixedStages.json);
   expect(stageOfSource('node_modules/@msw/data/lib/index.js')).toBe('dependency @msw/data');

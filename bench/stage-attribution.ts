@@ -55,8 +55,8 @@ export function stageOfSource(path: string): string {
   if (parts[0] !== 'mock') return path;
   const [, room, group, ...rest] = parts;
   if (room === 'doors') return group === 'http' ? doorStage : `door ${group}`;
+  if (room === 'store') return 'store';
   if (room === 'steps' && group !== undefined) {
-    if (group === 'store') return 'store';
     if (group === 'routes') return 'routes (the operation handlers)';
     // A file of a step group is a row; a feature folder below the group is one row.
     return `step ${group}/${rest.length > 1 ? `${rest[0]}/` : (rest[0] ?? '')}`.replace(/\/$/, '');

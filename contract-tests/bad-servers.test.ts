@@ -9,17 +9,20 @@ import { mkdtempSync, readFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { type ExpectStatic, type TestContext, test } from 'vitest';
+import type { BadServer } from '../test/harness-fixtures/bad-servers/bad-server.ts';
+import { startClosingServer } from '../test/harness-fixtures/bad-servers/closing-server.ts';
+import { startEchoKeyServer } from '../test/harness-fixtures/bad-servers/echo-key-server.ts';
+import { startErrorStorm } from '../test/harness-fixtures/bad-servers/error-storm-server.ts';
+import { startGarbageServer } from '../test/harness-fixtures/bad-servers/garbage-server.ts';
+import { startHugeBodyServer } from '../test/harness-fixtures/bad-servers/huge-body-server.ts';
+import { startNotHttpServer } from '../test/harness-fixtures/bad-servers/not-http-server.ts';
+import { startResettingServer } from '../test/harness-fixtures/bad-servers/resetting-server.ts';
+import { startSlowServer } from '../test/harness-fixtures/bad-servers/slow-server.ts';
+import {
+  type Refusal,
+  startThrottlingServer,
+} from '../test/harness-fixtures/bad-servers/throttling-server.ts';
 import { brokenRuleMessage, type CliRun, runCli } from '../test/support/contract-cli-process.ts';
-import type { BadServer } from './bad-servers/bad-server.ts';
-import { startClosingServer } from './bad-servers/closing-server.ts';
-import { startEchoKeyServer } from './bad-servers/echo-key-server.ts';
-import { startErrorStorm } from './bad-servers/error-storm-server.ts';
-import { startGarbageServer } from './bad-servers/garbage-server.ts';
-import { startHugeBodyServer } from './bad-servers/huge-body-server.ts';
-import { startNotHttpServer } from './bad-servers/not-http-server.ts';
-import { startResettingServer } from './bad-servers/resetting-server.ts';
-import { startSlowServer } from './bad-servers/slow-server.ts';
-import { type Refusal, startThrottlingServer } from './bad-servers/throttling-server.ts';
 
 const key = 'bad-servers-key-7c1e9a42';
 /** What a run may take beyond its waits, from its first request to its exit. */

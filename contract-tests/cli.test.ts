@@ -7,8 +7,8 @@ import { mkdtempSync, readFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterEach, expect, test } from 'vitest';
+import { mutants } from '../test/harness-fixtures/mutants/catalogue.ts';
 import { type CliRun, closedPort, runCli } from '../test/support/contract-cli-process.ts';
-import { mutants } from './mutants/catalogue.ts';
 import { type FakeTarget, httpFakeTarget } from './targets/fake-target.ts';
 
 const freeKey = 'free-demo-key';

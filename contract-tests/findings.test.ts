@@ -9,10 +9,10 @@ import { mkdtempSync, readFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { expect, test } from 'vitest';
+import { startHtml414Gateway } from '../test/harness-fixtures/bad-servers/html-414-gateway.ts';
+import { startQuotaServer } from '../test/harness-fixtures/bad-servers/quota-server.ts';
+import { startStatusPageSizeGateway } from '../test/harness-fixtures/bad-servers/status-page-size-gateway.ts';
 import { endedAfterEach, runCli, startProxyProcess } from '../test/support/contract-cli-process.ts';
-import { startHtml414Gateway } from './bad-servers/html-414-gateway.ts';
-import { startQuotaServer } from './bad-servers/quota-server.ts';
-import { startStatusPageSizeGateway } from './bad-servers/status-page-size-gateway.ts';
 import { httpFakeTarget } from './targets/fake-target.ts';
 
 const key = 'enterprise-demo-key';

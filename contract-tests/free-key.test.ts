@@ -5,12 +5,17 @@
  * a minute and frozen: the harness's waits move it, nothing else does.
  */
 import { expect, test } from 'vitest';
+import { mutants } from '../test/harness-fixtures/mutants/catalogue.ts';
+import {
+  after,
+  before,
+  safeParse,
+  withQuery,
+} from '../test/harness-fixtures/mutants/fault-helpers.ts';
+import { rebuild } from '../test/harness-fixtures/mutants/intercept.ts';
+import type { Mutant } from '../test/harness-fixtures/mutants/mutant.ts';
 import { pageSize, petStatuses } from './contract/interface-facts.ts';
 import type { Exchange } from './http/exchange.ts';
-import { mutants } from './mutants/catalogue.ts';
-import { after, before, safeParse, withQuery } from './mutants/fault-helpers.ts';
-import { rebuild } from './mutants/intercept.ts';
-import type { Mutant } from './mutants/mutant.ts';
 import { failedIds, type SuiteResult } from './runner/results.ts';
 import { createRunClient } from './runner/run-client.ts';
 import { runSuite } from './runner/run-suite.ts';

@@ -9,11 +9,9 @@
  * (real-servers/gateway-cases.ts) against the real gateways.
  */
 import { expect, test } from 'vitest';
-import { runCli } from '../test/support/contract-cli-process.ts';
-import { requestLineOctets } from './checks/request-size-checks.ts';
-import { freeKey } from './real-servers/api-keys.ts';
-import { startExpressRateLimitServer } from './real-servers/express-rate-limit-server.ts';
-import { caseTitle, gatewayCases } from './real-servers/gateway-cases.ts';
+import { freeKey } from '../test/harness-fixtures/real-servers/api-keys.ts';
+import { startExpressRateLimitServer } from '../test/harness-fixtures/real-servers/express-rate-limit-server.ts';
+import { caseTitle, gatewayCases } from '../test/harness-fixtures/real-servers/gateway-cases.ts';
 import {
   type GatewayModel,
   nginxSmallBody,
@@ -21,8 +19,10 @@ import {
   stockApache,
   stockHaproxy,
   stockNginx,
-} from './real-servers/gateway-models.ts';
-import { startGatewayStandIn } from './real-servers/gateway-stand-in.ts';
+} from '../test/harness-fixtures/real-servers/gateway-models.ts';
+import { startGatewayStandIn } from '../test/harness-fixtures/real-servers/gateway-stand-in.ts';
+import { runCli } from '../test/support/contract-cli-process.ts';
+import { requestLineOctets } from './checks/request-size-checks.ts';
 
 /**
  * Longest a run may take from spawn to exit: Node's start-up (seconds on a busy 2-core machine),

@@ -1,4 +1,4 @@
-import { smallWindowFake, smallWindowKey } from './mutants/small-window.ts';
+import { smallWindowFake, smallWindowKey } from '../test/harness-fixtures/mutants/small-window.ts';
 import { expectOneProvoked429, runContractSuite } from './suite.case.ts';
 import { httpFakeTarget } from './targets/fake-target.ts';
 

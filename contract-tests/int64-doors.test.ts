@@ -11,13 +11,13 @@ import { once } from 'node:events';
 import { fileURLToPath } from 'node:url';
 import { expect, test } from 'vitest';
 import type { Pet } from '../mock/internal/entry.ts';
+import { startInt64OffByOneGateway } from '../test/harness-fixtures/bad-servers/int64-off-by-one-gateway.ts';
 import {
   brokenRuleMessage,
   endedAfterEach,
   runCli,
   startProxyProcess,
 } from '../test/support/contract-cli-process.ts';
-import { startInt64OffByOneGateway } from './bad-servers/int64-off-by-one-gateway.ts';
 import { type FakeTarget, httpFakeTarget } from './targets/fake-target.ts';
 
 const key = 'enterprise-demo-key';

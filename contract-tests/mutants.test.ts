@@ -3,12 +3,12 @@
  * the check for the rule it breaks; the unmodified fake (the same wrapper, no fault) must pass.
  */
 import { expect, test } from 'vitest';
+import { mutants } from '../test/harness-fixtures/mutants/catalogue.ts';
+import { intercept } from '../test/harness-fixtures/mutants/intercept.ts';
+import type { Mutant } from '../test/harness-fixtures/mutants/mutant.ts';
+import { type MutantRun, runMutant } from '../test/harness-fixtures/mutants/run-mutant.ts';
+import { smallWindowFake } from '../test/harness-fixtures/mutants/small-window.ts';
 import { checkIds } from './checks/registry.ts';
-import { mutants } from './mutants/catalogue.ts';
-import { intercept } from './mutants/intercept.ts';
-import type { Mutant } from './mutants/mutant.ts';
-import { type MutantRun, runMutant } from './mutants/run-mutant.ts';
-import { smallWindowFake } from './mutants/small-window.ts';
 import { failedIds } from './runner/results.ts';
 
 async function run(mutant: MutantRun, strict = false) {

@@ -8,9 +8,12 @@ import { mkdtempSync, readFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { expect, test } from 'vitest';
+import { startStatusPageSizeGateway } from '../test/harness-fixtures/bad-servers/status-page-size-gateway.ts';
+import {
+  startPlain400Server,
+  startUnversionedStub,
+} from '../test/harness-fixtures/bad-servers/unversioned-stub.ts';
 import { endedAfterEach, runCli } from '../test/support/contract-cli-process.ts';
-import { startStatusPageSizeGateway } from './bad-servers/status-page-size-gateway.ts';
-import { startPlain400Server, startUnversionedStub } from './bad-servers/unversioned-stub.ts';
 import { httpFakeTarget } from './targets/fake-target.ts';
 
 const key = 'enterprise-demo-key';

@@ -7,11 +7,11 @@
  * `--max-duration` (plus one Retry-After wait at most), naming what it was waiting for.
  */
 import { type TestContext, test } from 'vitest';
+import type { BadServer } from '../test/harness-fixtures/bad-servers/bad-server.ts';
+import { startQuotaServer } from '../test/harness-fixtures/bad-servers/quota-server.ts';
+import { startSlowServer } from '../test/harness-fixtures/bad-servers/slow-server.ts';
+import { startThrottlingServer } from '../test/harness-fixtures/bad-servers/throttling-server.ts';
 import { brokenRuleMessage, type CliRun, runCli } from '../test/support/contract-cli-process.ts';
-import type { BadServer } from './bad-servers/bad-server.ts';
-import { startQuotaServer } from './bad-servers/quota-server.ts';
-import { startSlowServer } from './bad-servers/slow-server.ts';
-import { startThrottlingServer } from './bad-servers/throttling-server.ts';
 
 const key = 'plan-evidence-key-5d20b7';
 /** What a run may take beyond its waits, from its first request to its exit (as bad-servers.test.ts). */

@@ -5,7 +5,7 @@
  * document.
  */
 import { expect, test } from 'vitest';
-import { mutants } from './mutants/catalogue.ts';
+import { mutants } from '../test/harness-fixtures/mutants/catalogue.ts';
 import { failedIds } from './runner/results.ts';
 import { createRunClient } from './runner/run-client.ts';
 import { runSuite } from './runner/run-suite.ts';

@@ -13,11 +13,11 @@ import { once } from 'node:events';
 import { createServer } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { expect, test } from 'vitest';
+import { mutants } from '../test/harness-fixtures/mutants/catalogue.ts';
+import { before, withQuery } from '../test/harness-fixtures/mutants/fault-helpers.ts';
+import type { Mutant } from '../test/harness-fixtures/mutants/mutant.ts';
+import { smallWindowKey } from '../test/harness-fixtures/mutants/small-window.ts';
 import { brokenRulesIn } from '../test/support/contract-cli-process.ts';
-import { mutants } from './mutants/catalogue.ts';
-import { before, withQuery } from './mutants/fault-helpers.ts';
-import type { Mutant } from './mutants/mutant.ts';
-import { smallWindowKey } from './mutants/small-window.ts';
 import { passiveObservers } from './proxy/passive-verdicts.ts';
 import { type FakeTarget, type FakeTargetOptions, httpFakeTarget } from './targets/fake-target.ts';
 

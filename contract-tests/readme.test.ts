@@ -4,9 +4,9 @@
  */
 import { readFileSync } from 'node:fs';
 import { expect, test } from 'vitest';
+import { mutants } from '../test/harness-fixtures/mutants/catalogue.ts';
 import { checkIds } from './checks/registry.ts';
 import { modeNames, modeRows } from './cli/mode-table.ts';
-import { mutants } from './mutants/catalogue.ts';
 
 // The formatter pads table cells, so runs of spaces are compared as one.
 const guide = (name: string) =>

@@ -8,30 +8,30 @@
  * rule and the library line that decide its verdict; every run must end within its bound.
  */
 import { test } from 'vitest';
+import { freeKey, proKey } from '../test/harness-fixtures/real-servers/api-keys.ts';
+import { startExpressAuthBeforeLimiterServer } from '../test/harness-fixtures/real-servers/express-auth-before-limiter-server.ts';
+import { startExpressGcraServer } from '../test/harness-fixtures/real-servers/express-gcra-server.ts';
+import { startExpressJsonParserServer } from '../test/harness-fixtures/real-servers/express-json-parser-server.ts';
+import { startExpressRateLimitByAddressServer } from '../test/harness-fixtures/real-servers/express-rate-limit-by-address-server.ts';
+import { startExpressRateLimitDefaultHandlerServer } from '../test/harness-fixtures/real-servers/express-rate-limit-default-handler-server.ts';
+import { startExpressRateLimitIetfHeadersServer } from '../test/harness-fixtures/real-servers/express-rate-limit-ietf-headers-server.ts';
+import { startExpressRateLimitPerDayServer } from '../test/harness-fixtures/real-servers/express-rate-limit-per-day-server.ts';
+import { startExpressRateLimitServer } from '../test/harness-fixtures/real-servers/express-rate-limit-server.ts';
+import { startExpressSlidingCounterServer } from '../test/harness-fixtures/real-servers/express-sliding-counter-server.ts';
+import { startExpressTokenBucketServer } from '../test/harness-fixtures/real-servers/express-token-bucket-server.ts';
+import { startFastifyCreateRateLimitServer } from '../test/harness-fixtures/real-servers/fastify-create-rate-limit-server.ts';
+import { startFastifyRateLimitServer } from '../test/harness-fixtures/real-servers/fastify-rate-limit-server.ts';
+import { startFastifyRateLimiterFlexibleServer } from '../test/harness-fixtures/real-servers/fastify-rate-limiter-flexible-server.ts';
+import { startGatewayStackServer } from '../test/harness-fixtures/real-servers/gateway-stack-server.ts';
+import { startHonoRateLimiterIetfHeadersServer } from '../test/harness-fixtures/real-servers/hono-rate-limiter-ietf-headers-server.ts';
+import { startHonoRateLimiterServer } from '../test/harness-fixtures/real-servers/hono-rate-limiter-server.ts';
+import { startHonoSlidingWindowServer } from '../test/harness-fixtures/real-servers/hono-sliding-window-server.ts';
+import { startKoaRateLimiterFlexibleServer } from '../test/harness-fixtures/real-servers/koa-rate-limiter-flexible-server.ts';
+import { startKoaRatelimitServer } from '../test/harness-fixtures/real-servers/koa-ratelimit-server.ts';
+import type { RealServer } from '../test/harness-fixtures/real-servers/real-server.ts';
+import { startStatusDroppedWithLimitServer } from '../test/harness-fixtures/real-servers/status-dropped-with-limit-server.ts';
+import { startWindowEndsInAuthChecksServer } from '../test/harness-fixtures/real-servers/window-ends-in-auth-checks-server.ts';
 import { brokenRulesIn, type CliRun, runCli } from '../test/support/contract-cli-process.ts';
-import { freeKey, proKey } from './real-servers/api-keys.ts';
-import { startExpressAuthBeforeLimiterServer } from './real-servers/express-auth-before-limiter-server.ts';
-import { startExpressGcraServer } from './real-servers/express-gcra-server.ts';
-import { startExpressJsonParserServer } from './real-servers/express-json-parser-server.ts';
-import { startExpressRateLimitByAddressServer } from './real-servers/express-rate-limit-by-address-server.ts';
-import { startExpressRateLimitDefaultHandlerServer } from './real-servers/express-rate-limit-default-handler-server.ts';
-import { startExpressRateLimitIetfHeadersServer } from './real-servers/express-rate-limit-ietf-headers-server.ts';
-import { startExpressRateLimitPerDayServer } from './real-servers/express-rate-limit-per-day-server.ts';
-import { startExpressRateLimitServer } from './real-servers/express-rate-limit-server.ts';
-import { startExpressSlidingCounterServer } from './real-servers/express-sliding-counter-server.ts';
-import { startExpressTokenBucketServer } from './real-servers/express-token-bucket-server.ts';
-import { startFastifyCreateRateLimitServer } from './real-servers/fastify-create-rate-limit-server.ts';
-import { startFastifyRateLimitServer } from './real-servers/fastify-rate-limit-server.ts';
-import { startFastifyRateLimiterFlexibleServer } from './real-servers/fastify-rate-limiter-flexible-server.ts';
-import { startGatewayStackServer } from './real-servers/gateway-stack-server.ts';
-import { startHonoRateLimiterIetfHeadersServer } from './real-servers/hono-rate-limiter-ietf-headers-server.ts';
-import { startHonoRateLimiterServer } from './real-servers/hono-rate-limiter-server.ts';
-import { startHonoSlidingWindowServer } from './real-servers/hono-sliding-window-server.ts';
-import { startKoaRateLimiterFlexibleServer } from './real-servers/koa-rate-limiter-flexible-server.ts';
-import { startKoaRatelimitServer } from './real-servers/koa-ratelimit-server.ts';
-import type { RealServer } from './real-servers/real-server.ts';
-import { startStatusDroppedWithLimitServer } from './real-servers/status-dropped-with-limit-server.ts';
-import { startWindowEndsInAuthChecksServer } from './real-servers/window-ends-in-auth-checks-server.ts';
 
 /**
  * Longest a run may take from its first request to its exit (Node's start-up, seconds on a busy

@@ -4,9 +4,9 @@
  * the narrowed run is not made incomplete by observers waiting for traffic it never sends.
  */
 import { expect, test } from 'vitest';
+import { mutants } from '../test/harness-fixtures/mutants/catalogue.ts';
+import { runMutant } from '../test/harness-fixtures/mutants/run-mutant.ts';
 import { parseCliOptions } from './cli/options.ts';
-import { mutants } from './mutants/catalogue.ts';
-import { runMutant } from './mutants/run-mutant.ts';
 import { replayLine } from './report/console-report.ts';
 import type { CheckResult, SuiteResult } from './runner/results.ts';
 

@@ -5,8 +5,8 @@
  */
 import { expect, test } from 'vitest';
 import { defaultSeed } from '../mock/internal/entry.ts';
+import { intercept } from '../test/harness-fixtures/mutants/intercept.ts';
 import type { Exchange } from './http/exchange.ts';
-import { intercept } from './mutants/intercept.ts';
 import { createRunClient } from './runner/run-client.ts';
 import { runSuite } from './runner/run-suite.ts';
 import { directFakeTarget } from './targets/fake-target.ts';

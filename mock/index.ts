@@ -4,8 +4,8 @@
  * (expect*, merge*, formatCoverage) are `petstore-fake/qa` (qa.ts); the doors of an environment
  * are `petstore-fake/node` and `petstore-fake/browser`, which give all of this too.
  */
-import type { CreateFakeOptions, Fake } from './fake.ts';
-import { createFake as createFakeWithCore } from './fake.ts';
+import type { CreateFakeOptions, Fake } from './core/fake.ts';
+import { createFake as createFakeWithCore } from './core/fake.ts';
 
 /**
  * Creates a fake Pet Store: its msw handlers, a `fetch` it answers, its control surface.
@@ -27,8 +27,8 @@ export type {
 export type { KeyEntry, KeysFile, Limits } from './base/quota/plans.ts';
 export type { RetryAfterFormat } from './base/quota/retry-after.ts';
 export { UnsupportedRuntimeError } from './base/runtime/supported-runtime.ts';
-export type { CreateFakeOptions, Fake, FakeControl } from './fake.ts';
-export { defaultSeed } from './fake.ts';
+export type { CreateFakeOptions, Fake, FakeControl } from './core/fake.ts';
+export { defaultSeed } from './core/fake.ts';
 export type { ExchangeRecord, FakeOptions, ResolvedConfig } from './pipeline/config/config.ts';
 export type { BadQueryChoice, FakeProfile, ProfileChoices } from './pipeline/config/profile.ts';
 export { ControlInputError } from './pipeline/control-input-error.ts';

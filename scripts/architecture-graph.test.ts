@@ -62,9 +62,9 @@ test("the README's drawing of mock/ is dependency-cruiser's, and every arrow goe
   expect(layers).toEqual([
     'base',
     'pipeline',
+    'store',
     'steps',
     'core',
-    'core-doors',
     'root',
     'doors',
     'internal',

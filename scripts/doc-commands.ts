@@ -10,8 +10,8 @@
 import { type ChildProcess, spawn } from 'node:child_process';
 import { once } from 'node:events';
 import { expect } from 'vitest';
-import { mutants } from '../contract-tests/mutants/catalogue.ts';
 import { type FakeTarget, httpFakeTarget } from '../contract-tests/targets/fake-target.ts';
+import { mutants } from '../test/harness-fixtures/mutants/catalogue.ts';
 import type { ShellStep } from './shell-block.ts';
 
 /** A command without its trailing `# comment`. */

@@ -74,5 +74,5 @@ test('folders that import each other are found, whichever files do it; tests are
     'mock/steps/qa -> mock/steps/control',
     'mock/steps/control -> mock/steps/qa',
   ]);
-  expect(folderOf('mock/fake.ts')).toBe('mock/');
+  expect(folderOf('mock/index.ts')).toBe('mock/');
 });

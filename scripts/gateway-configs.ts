@@ -7,7 +7,7 @@
  */
 import { writeFileSync } from 'node:fs';
 import { join } from 'node:path';
-import type { GatewayName } from '../contract-tests/real-servers/gateway-cases.ts';
+import type { GatewayName } from '../test/harness-fixtures/real-servers/gateway-cases.ts';
 
 /** Where a gateway listens and forwards, and the folder its files go in. */
 export interface GatewaySite {

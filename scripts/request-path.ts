@@ -8,8 +8,8 @@
  */
 import { Session } from 'node:inspector/promises';
 import { fileURLToPath } from 'node:url';
+import { createFake } from '../mock/core/fake.ts';
 import { listenHttp } from '../mock/doors/http/http-server.ts';
-import { createFake } from '../mock/fake.ts';
 
 const root = fileURLToPath(new URL('..', import.meta.url));
 const fake = await createFake();

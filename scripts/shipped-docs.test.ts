@@ -11,7 +11,7 @@
 import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { afterAll, beforeAll, expect, test } from 'vitest';
-import { createFake } from '../mock/fake.ts';
+import { createFake } from '../mock/core/fake.ts';
 import packageJson from '../package.json' with { type: 'json' };
 import { type ConsumerProject, createConsumerProject } from './consumer-project.ts';
 import { fencedBlocks } from './markdown-blocks.ts';

@@ -23,8 +23,11 @@ import {
   type GatewayName,
   type GatewayRun,
   gatewayCases,
-} from '../contract-tests/real-servers/gateway-cases.ts';
-import type { GatewayModel, Refusal } from '../contract-tests/real-servers/gateway-models.ts';
+} from '../test/harness-fixtures/real-servers/gateway-cases.ts';
+import type {
+  GatewayModel,
+  Refusal,
+} from '../test/harness-fixtures/real-servers/gateway-models.ts';
 import { brokenRuleMessage, type CliRun, runCli } from '../test/support/contract-cli-process.ts';
 import { freePort, startFakeProcess, stopFakeProcesses } from '../test/support/fake-process.ts';
 import { gatewayCommand, versionCommand } from './gateway-configs.ts';

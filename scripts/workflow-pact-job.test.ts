@@ -11,8 +11,8 @@ import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { afterEach, expect, test } from 'vitest';
 import { parse } from 'yaml';
+import { createFake, type FakeWithCore } from '../mock/core/fake.ts';
 import { listenHttp } from '../mock/doors/http/http-server.ts';
-import { createFake, type FakeWithCore } from '../mock/fake.ts';
 import packageJson from '../package.json' with { type: 'json' };
 import { runBash, withSecrets } from './doc-commands.ts';
 

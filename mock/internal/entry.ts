@@ -17,6 +17,8 @@ export { errorTemplates } from '../base/messages/errors.ts';
 export type { Secret } from '../base/messages/redaction.ts';
 export { createRedaction } from '../base/messages/redaction.ts';
 export type { Behaviour } from '../core/assembly.ts';
+export type { CreateFakeOptions, FakeWithCore } from '../core/fake.ts';
+export { createFake, defaultSeed } from '../core/fake.ts';
 export type { FlagSpecs } from '../doors/cli-shared/command-line.ts';
 export {
   flagHelp,
@@ -31,8 +33,6 @@ export type { HttpDoor } from '../doors/http/http-server.ts';
 export { listenHttp } from '../doors/http/http-server.ts';
 export { listenProblem } from '../doors/http/listen-problem.ts';
 export { setupFetchServer } from '../doors/node/fetch-only-server.ts';
-export type { CreateFakeOptions, FakeWithCore } from '../fake.ts';
-export { createFake, defaultSeed } from '../fake.ts';
 export type { ExchangeRecord } from '../pipeline/config/config.ts';
 export { resolveAllowedHosts } from '../pipeline/config/config.ts';
 export type { FakeProfile, ProfileChoices } from '../pipeline/config/profile.ts';

@@ -25,7 +25,7 @@ export interface FakeState {
   readonly usage: Map<string, KeyUsage>;
 }
 
-/** The pet store the routes and the control surface share (steps/store/pet-store.ts makes one). */
+/** The pet store the routes and the control surface share (store/pet-store.ts makes one). */
 export interface PetStore {
   /**
    * Adds a pet with the next id (only the contract's fields of `pet`) and returns it as stored.

@@ -1,5 +1,5 @@
 import { expect, it } from 'vitest';
-import { type CreateFakeOptions, createFake } from '../fake.ts';
+import { type CreateFakeOptions, createFake } from '../core/fake.ts';
 import type { StorePersistence } from './persistence.ts';
 import { type SessionState, SessionStateError } from './session.ts';
 

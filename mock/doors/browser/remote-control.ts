@@ -4,7 +4,7 @@
  * with the same message and code, so `catch (error) { error.code }` works in every tab.
  */
 
-import type { FakeControl, RemoteForce } from '../../fake.ts';
+import type { FakeControl, RemoteForce } from '../../core/fake.ts';
 import { type ControlInputCode, ControlInputError } from '../../pipeline/control-input-error.ts';
 import type { Reply } from './tab-messages.ts';
 

@@ -12,7 +12,7 @@
  * - `stop()` on the leading tab finishes the calls it started and writes before handing over.
  */
 
-import type { FakeWithCore } from '../../fake.ts';
+import type { FakeWithCore } from '../../core/fake.ts';
 import type { StorePersistence } from '../../pipeline/persistence.ts';
 import { SessionStateError } from '../../pipeline/session.ts';
 import type { FakeStorage } from './fake-storage.ts';

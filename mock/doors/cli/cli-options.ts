@@ -9,7 +9,7 @@ import { parseJson } from '../../base/contract/lossless-json.ts';
 import type { Pet } from '../../base/contract/types.ts';
 import { parseKeysFile } from '../../base/quota/plans.ts';
 import { policyCommandLines } from '../../core/assembly.ts';
-import type { CreateFakeOptions } from '../../fake.ts';
+import type { CreateFakeOptions } from '../../core/fake.ts';
 import {
   defaults,
   type ExchangeRecord,

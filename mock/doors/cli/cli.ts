@@ -1,7 +1,7 @@
 #!/usr/bin/env node
 import packageJson from '../../../package.json' with { type: 'json' };
 import { ConfigError } from '../../base/config-error.ts';
-import { createFake, type FakeWithCore } from '../../fake.ts';
+import { createFake, type FakeWithCore } from '../../core/fake.ts';
 import { StorageError } from '../../pipeline/storage-error.ts';
 import { UsageError } from '../cli-shared/command-line.ts';
 import { writeOutputFile } from '../cli-shared/output-path.ts';

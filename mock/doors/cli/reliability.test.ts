@@ -13,7 +13,7 @@ import {
   startFakeProcess,
   stopFakeProcesses,
 } from '../../../test/support/fake-process.ts';
-import { createFake, type FakeWithCore } from '../../fake.ts';
+import { createFake, type FakeWithCore } from '../../core/fake.ts';
 import { type HttpDoor, listenHttp } from '../http/http-server.ts';
 
 const auth = { Authorization: 'Bearer enterprise-demo-key' };

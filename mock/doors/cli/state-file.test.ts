@@ -8,7 +8,7 @@ import { mkdtempSync, readFileSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterEach, expect, test } from 'vitest';
-import { createFake } from '../../fake.ts';
+import { createFake } from '../../core/fake.ts';
 import type { StorePersistence } from '../../pipeline/persistence.ts';
 import { type HttpDoor, listenHttp } from '../http/http-server.ts';
 import { createStateFile, StateFileError, type StateFileSystem } from './state-file.ts';

@@ -6,7 +6,7 @@
 import type { IncomingMessage, ServerResponse } from 'node:http';
 import { afterEach, expect, test, vi } from 'vitest';
 import type { Answer } from '../../base/messages/answer.ts';
-import { createFake } from '../../fake.ts';
+import { createFake } from '../../core/fake.ts';
 import { AnswerBatch } from './answer-batch.ts';
 import { listenHttp } from './http-server.ts';
 

@@ -15,7 +15,7 @@ import {
   startFakeProcess,
   stopFakeProcesses,
 } from '../../../test/support/fake-process.ts';
-import { createFake } from '../../fake.ts';
+import { createFake } from '../../core/fake.ts';
 import { listenHttp } from './http-server.ts';
 
 afterEach(stopFakeProcesses);

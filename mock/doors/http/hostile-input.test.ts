@@ -9,7 +9,7 @@
 import { Agent, request as httpRequest } from 'node:http';
 import fc from 'fast-check';
 import { afterAll, beforeAll, expect, test } from 'vitest';
-import { createFake, type FakeWithCore } from '../../fake.ts';
+import { createFake, type FakeWithCore } from '../../core/fake.ts';
 import { type HttpDoor, listenHttp } from './http-server.ts';
 
 const seed = Number(process.env.FUZZ_SEED ?? 20261122);

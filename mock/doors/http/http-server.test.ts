@@ -5,7 +5,7 @@ import { Agent, get as httpGet } from 'node:http';
 import request from 'supertest';
 import { afterAll, beforeAll, beforeEach, expect, test } from 'vitest';
 import { createClock } from '../../base/clock/clock.ts';
-import { createFake, type FakeWithCore } from '../../fake.ts';
+import { createFake, type FakeWithCore } from '../../core/fake.ts';
 import type { ExchangeRecord } from '../../pipeline/config/config.ts';
 import { type HttpDoor, listenHttp } from './http-server.ts';
 

@@ -8,7 +8,7 @@ import { connect } from 'node:net';
 import { getResponse } from 'msw';
 import { setupServer } from 'msw/node';
 import { afterAll, beforeAll, expect, test } from 'vitest';
-import { createFake, type FakeWithCore } from '../../fake.ts';
+import { createFake, type FakeWithCore } from '../../core/fake.ts';
 import { type HttpDoor, listenHttp } from './http-server.ts';
 
 const key = 'Bearer enterprise-demo-key';

@@ -8,7 +8,7 @@
 import { once } from 'node:events';
 import { connect } from 'node:net';
 import { afterAll, beforeAll, expect, test } from 'vitest';
-import { createFake, type FakeWithCore } from '../../fake.ts';
+import { createFake, type FakeWithCore } from '../../core/fake.ts';
 import { type HttpDoor, listenHttp } from './http-server.ts';
 
 let fake: FakeWithCore;

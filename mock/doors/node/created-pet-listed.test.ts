@@ -7,7 +7,7 @@
  */
 import { afterEach, expect, test } from 'vitest';
 import type { Pet } from '../../base/contract/types.ts';
-import { createFake } from '../../fake.ts';
+import { createFake } from '../../core/fake.ts';
 import { listenHttp } from '../http/http-server.ts';
 import { createFakeFetchServer, createFakeServer } from './node.ts';
 

@@ -7,7 +7,7 @@
  * server.listen({ onUnhandledFrame: 'error' });
  */
 import { type SetupServer, setupServer } from 'msw/node';
-import { type CreateFakeOptions, createFake, type Fake } from '../../fake.ts';
+import { type CreateFakeOptions, createFake, type Fake } from '../../core/fake.ts';
 import { setupFetchServer } from './fetch-only-server.ts';
 
 /** A fake and the msw server that intercepts requests to it. */

@@ -5,7 +5,7 @@ import { listLimits, operationIds } from '../../base/contract/schemas.ts';
 import { authenticate } from '../../base/quota/authenticate.ts';
 import { keyFormatProblem } from '../../base/quota/key-format.ts';
 import { parseKeysFile } from '../../base/quota/plans.ts';
-import { createFake } from '../../fake.ts';
+import { createFake } from '../../core/fake.ts';
 import { defaults, resolveConfig } from './config.ts';
 
 test('a bad option throws a ConfigError that names the option and the problem apart', async () => {

@@ -6,8 +6,8 @@
 import { request as httpRequest, type OutgoingHttpHeaders } from 'node:http';
 import { afterAll, beforeAll, expect, test } from 'vitest';
 import { freePort } from '../../../test/support/fake-process.ts';
+import { createFake, type FakeWithCore } from '../../core/fake.ts';
 import { type HttpDoor, listenHttp } from '../../doors/http/http-server.ts';
-import { createFake, type FakeWithCore } from '../../fake.ts';
 
 let fake: FakeWithCore;
 let door: HttpDoor;

@@ -6,8 +6,8 @@
  */
 import fc from 'fast-check';
 import { afterAll, beforeAll, beforeEach, expect, test } from 'vitest';
+import { createFake, type FakeWithCore } from '../../core/fake.ts';
 import { type HttpDoor, listenHttp } from '../../doors/http/http-server.ts';
-import { createFake, type FakeWithCore } from '../../fake.ts';
 
 let fake: FakeWithCore;
 let door: HttpDoor;

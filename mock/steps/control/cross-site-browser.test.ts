@@ -18,8 +18,8 @@ import { type BrowserContext, chromium } from 'playwright-core';
 import { afterAll, beforeAll, expect, test } from 'vitest';
 import { freePort } from '../../../test/support/fake-process.ts';
 import { chromiumArgs, chromiumPath } from '../../../test/support/headless-chromium.ts';
+import { createFake, type FakeWithCore } from '../../core/fake.ts';
 import { type HttpDoor, listenHttp } from '../../doors/http/http-server.ts';
-import { createFake, type FakeWithCore } from '../../fake.ts';
 
 let fake: FakeWithCore;
 let door: HttpDoor;

@@ -4,8 +4,8 @@
  */
 import request from 'supertest';
 import { afterAll, beforeAll, expect, test } from 'vitest';
+import { createFake, type FakeWithCore } from '../../core/fake.ts';
 import { type HttpDoor, listenHttp } from '../../doors/http/http-server.ts';
-import { createFake, type FakeWithCore } from '../../fake.ts';
 import { expectRequests } from '../journal/expect-requests.ts';
 
 let door: HttpDoor;

@@ -7,8 +7,8 @@
  * `Retry-After` indicates; the format is the fake's choice).
  */
 import { afterEach, expect, test } from 'vitest';
+import { createFake, type FakeWithCore } from '../../core/fake.ts';
 import { listenHttp } from '../../doors/http/http-server.ts';
-import { createFake, type FakeWithCore } from '../../fake.ts';
 
 const headers = { Authorization: 'Bearer free-demo-key', 'Content-Type': 'application/json' };
 const closers: (() => Promise<void>)[] = [];

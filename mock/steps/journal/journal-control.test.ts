@@ -8,7 +8,7 @@
 import { setupServer } from 'msw/node';
 import { afterEach, expect, test } from 'vitest';
 import { createClock } from '../../base/clock/clock.ts';
-import { createFake } from '../../fake.ts';
+import { createFake } from '../../core/fake.ts';
 import { ControlInputError } from '../../pipeline/control-input-error.ts';
 import { expectRequests, RequestCountError } from './expect-requests.ts';
 

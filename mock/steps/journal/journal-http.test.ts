@@ -5,8 +5,8 @@
  */
 import { afterAll, beforeAll, beforeEach, expect, test } from 'vitest';
 import { createClock } from '../../base/clock/clock.ts';
+import { createFake } from '../../core/fake.ts';
 import { type HttpDoor, listenHttp } from '../../doors/http/http-server.ts';
-import { createFake } from '../../fake.ts';
 import type { JournalAnswer } from './journal-entry.ts';
 
 let door: HttpDoor;

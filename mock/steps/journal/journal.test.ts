@@ -6,7 +6,7 @@
  */
 import { expect, test } from 'vitest';
 import { createRedaction } from '../../base/messages/redaction.ts';
-import { createFake } from '../../fake.ts';
+import { createFake } from '../../core/fake.ts';
 import { SessionStateError } from '../../pipeline/session.ts';
 import { createJournal, type JournalRecord } from './journal.ts';
 

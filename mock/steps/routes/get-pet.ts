@@ -53,7 +53,7 @@ export function getPetHeaders(config: ResolvedConfig): (url: URL) => Record<stri
 
 /** Answers getPet. */
 export const getPet = ({ store, clock, config }: RouteOptions): Handler => {
-  // Stored pets are frozen (steps/store/pet-store.ts): a pet asked for again keeps its JSON.
+  // Stored pets are frozen (store/pet-store.ts): a pet asked for again keeps its JSON.
   const petAnswer = createFrozenJsonAnswers();
   return (context) => {
     if (isSunset(config.deprecation, clock.now())) {

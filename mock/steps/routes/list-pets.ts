@@ -66,7 +66,7 @@ function lenientQuery(
 export const listPets = ({ store, config }: RouteOptions): Handler => {
   /**
    * The JSON text of each page the store handed out. The store hands out the same frozen page
-   * until a pet is inserted among its pets (mock/steps/store/pet-list.ts), and its pets are frozen: a
+   * until a pet is inserted among its pets (mock/store/pet-list.ts), and its pets are frozen: a
    * page seen before is answered without serialising it again (a full page of 100 pets is most
    * of the request's cost). Entries go with their pages.
    */

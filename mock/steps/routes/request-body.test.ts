@@ -1,5 +1,5 @@
 import { expect, test } from 'vitest';
-import { fromFetchRequest } from '../../core-doors/fetch-adapter.ts';
+import { fromFetchRequest } from '../../core/fetch-adapter.ts';
 import { checkJsonContentType, readJsonBody } from './request-body.ts';
 
 test('accepts application/json and +json types in UTF-8 only', () => {

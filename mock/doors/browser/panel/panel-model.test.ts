@@ -4,7 +4,7 @@
  * answers and chaos, and that reading it is no request to the API.
  */
 import { expect, test } from 'vitest';
-import { createFake } from '../../../fake.ts';
+import { createFake } from '../../../core/fake.ts';
 import { duration, panelModel } from './panel-model.ts';
 import { type PanelControl, readFake } from './panel-reading.ts';
 

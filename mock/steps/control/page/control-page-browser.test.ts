@@ -17,8 +17,8 @@ import { type BrowserContext, chromium, type Page } from 'playwright-core';
 import { afterAll, beforeAll, expect, test } from 'vitest';
 import { freePort } from '../../../../test/support/fake-process.ts';
 import { chromiumArgs, chromiumPath } from '../../../../test/support/headless-chromium.ts';
+import { createFake, type FakeWithCore } from '../../../core/fake.ts';
 import { type HttpDoor, listenHttp } from '../../../doors/http/http-server.ts';
-import { createFake, type FakeWithCore } from '../../../fake.ts';
 
 const token = 'qa-page-test-token-0123456789';
 const screenshotPath =

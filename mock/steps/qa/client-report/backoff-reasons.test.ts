@@ -6,7 +6,7 @@
  * (`backoffRules`, `backoffFloorMs`).
  */
 import { afterEach, expect, test, vi } from 'vitest';
-import { createFake } from '../../../fake.ts';
+import { createFake } from '../../../core/fake.ts';
 import { backoffFloorMs } from './backoff-floor.ts';
 import { backoffRules } from './backoff-judgement.ts';
 

@@ -14,8 +14,8 @@ import got from 'got';
 import ky from 'ky';
 import { afterEach, expect, test, vi } from 'vitest';
 import { createClock } from '../../../base/clock/clock.ts';
+import { createFake, type FakeWithCore } from '../../../core/fake.ts';
 import { listenHttp } from '../../../doors/http/http-server.ts';
-import { createFake, type FakeWithCore } from '../../../fake.ts';
 import { seededRandom } from '../injected-failures/seeded-random.ts';
 import { expectClientCompliance } from './expect-client-compliance.ts';
 

@@ -36,8 +36,8 @@ import * as rax from 'retry-axios';
 import superagent from 'superagent';
 import { afterAll, beforeAll, describe, expect, test, vi } from 'vitest';
 import type { RetryAfterFormat } from '../../../base/quota/retry-after.ts';
+import { createFake, type Fake } from '../../../core/fake.ts';
 import { listenHttp } from '../../../doors/http/http-server.ts';
-import { createFake, type Fake } from '../../../fake.ts';
 import { seededRandom } from '../injected-failures/seeded-random.ts';
 import type { ClientReport, ClientSummary, RuleVerdict } from './client-report.ts';
 

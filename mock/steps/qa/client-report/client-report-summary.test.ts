@@ -3,7 +3,7 @@
  * an inconclusive rule's reason beside a failed rule's problem.
  */
 import { expect, test } from 'vitest';
-import { createFake } from '../../../fake.ts';
+import { createFake } from '../../../core/fake.ts';
 import { formatClientReport } from './client-report-summary.ts';
 
 test('the summary says a frozen clock and why a verdict is inconclusive', async () => {

@@ -3,7 +3,7 @@
  * client that broke the rule is checked in client-compliance.test.ts.)
  */
 import { expect, test } from 'vitest';
-import { createFake } from '../../../fake.ts';
+import { createFake } from '../../../core/fake.ts';
 import { ClientComplianceError, expectClientCompliance } from './expect-client-compliance.ts';
 
 const api = 'http://127.0.0.1:4010/v1';

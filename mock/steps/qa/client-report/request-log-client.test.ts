@@ -3,9 +3,9 @@
  * beside the client report (which keeps only each client's latest requests and waits).
  */
 import { expect, test } from 'vitest';
+import { createFake } from '../../../core/fake.ts';
 import { formatExchange } from '../../../doors/cli/request-log-line.ts';
 import { listenHttp } from '../../../doors/http/http-server.ts';
-import { createFake } from '../../../fake.ts';
 import type { ExchangeRecord } from '../../../pipeline/config/config.ts';
 
 test('every /v1 log line names the client as the report does, never a secret in any encoding; control lines do not', async () => {

@@ -16,8 +16,8 @@ import {
   startFakeProcess,
   stopFakeProcesses,
 } from '../../../../test/support/fake-process.ts';
+import { createFake } from '../../../core/fake.ts';
 import { listenHttp } from '../../../doors/http/http-server.ts';
-import { createFake } from '../../../fake.ts';
 import type { CoverageRecord } from './coverage-record.ts';
 import { expectInterfaceCoverage, InterfaceCoverageError } from './expect-interface-coverage.ts';
 

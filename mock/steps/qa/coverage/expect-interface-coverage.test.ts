@@ -3,7 +3,7 @@
  * (vitest gives each file its own), checked once after the suite.
  */
 import { expect, test } from 'vitest';
-import { createFake } from '../../../fake.ts';
+import { createFake } from '../../../core/fake.ts';
 import { expectInterfaceCoverage, InterfaceCoverageError } from './expect-interface-coverage.ts';
 import { mergeCoverage } from './merge-coverage.ts';
 

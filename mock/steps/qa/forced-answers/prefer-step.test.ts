@@ -11,8 +11,8 @@ import {
   startFakeProcess,
   stopFakeProcesses,
 } from '../../../../test/support/fake-process.ts';
+import { type CreateFakeOptions, createFake, type Fake } from '../../../core/fake.ts';
 import { listenHttp } from '../../../doors/http/http-server.ts';
-import { type CreateFakeOptions, createFake, type Fake } from '../../../fake.ts';
 
 const closers: (() => Promise<void>)[] = [];
 afterEach(async () => {

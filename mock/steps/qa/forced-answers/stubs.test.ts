@@ -8,8 +8,8 @@
  */
 import { request as httpRequest } from 'node:http';
 import { afterEach, expect, test } from 'vitest';
+import { createFake, type Fake } from '../../../core/fake.ts';
 import { listenHttp } from '../../../doors/http/http-server.ts';
-import { createFake, type Fake } from '../../../fake.ts';
 import type { ExchangeRecord } from '../../../pipeline/config/config.ts';
 
 const closers: (() => Promise<void>)[] = [];

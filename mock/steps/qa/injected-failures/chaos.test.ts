@@ -8,8 +8,8 @@ import { setupServer } from 'msw/node';
 import supertest from 'supertest';
 import { afterEach, expect, test, vi } from 'vitest';
 import { ConfigError } from '../../../base/config-error.ts';
+import { createFake, type Fake } from '../../../core/fake.ts';
 import { listenHttp } from '../../../doors/http/http-server.ts';
-import { createFake, type Fake } from '../../../fake.ts';
 import type { ChaosSettings } from './chaos-settings.ts';
 
 const api = 'http://127.0.0.1:4010/v1';

@@ -4,7 +4,7 @@
  */
 import fc from 'fast-check';
 import { expect, test } from 'vitest';
-import { createFake } from '../../../fake.ts';
+import { createFake } from '../../../core/fake.ts';
 import { mergePacts, PactMergeError } from './merge-pacts.ts';
 import type { PactInteraction } from './pact-interaction.ts';
 import type { PactFile } from './pact-step.ts';

@@ -7,8 +7,8 @@
  * dist/pact-schema-v4.json, is not on npm, so its required fields are asserted here by hand).
  */
 import { afterEach, expect, test } from 'vitest';
+import { createFake, type Fake } from '../../../core/fake.ts';
 import { listenHttp } from '../../../doors/http/http-server.ts';
-import { createFake, type Fake } from '../../../fake.ts';
 import { type PactInteraction, redactedAuthorization } from './pact-interaction.ts';
 import type { PactFile } from './pact-step.ts';
 

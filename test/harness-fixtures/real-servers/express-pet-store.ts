@@ -4,7 +4,7 @@
  */
 import express, { type RequestHandler, type Response, type Router } from 'express';
 import { ipKeyGenerator, type Options } from 'express-rate-limit';
-import { stringifyJson } from '../../mock/internal/entry.ts';
+import { stringifyJson } from '../../../mock/internal/entry.ts';
 import { knownKey, limiterKey, perMinuteLimit } from './api-keys.ts';
 import { answerText, errorAnswer, type PetStore, type PetStoreAnswer } from './pet-store.ts';
 import { windowMs } from './rate-limit-window.ts';

@@ -1,7 +1,7 @@
 /** A single-fault variant of the fake: what it breaks, and the check that must catch it. */
 import type { RequestHandler } from 'msw';
-import type { CreateFakeOptions, FakeWithCore } from '../../mock/internal/entry.ts';
-import type { PlanName } from '../contract/interface-facts.ts';
+import type { PlanName } from '../../../contract-tests/contract/interface-facts.ts';
+import type { CreateFakeOptions, FakeWithCore } from '../../../mock/internal/entry.ts';
 
 /** One mutant. */
 export interface Mutant {

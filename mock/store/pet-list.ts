@@ -6,8 +6,8 @@
  * pets never changes an oldest-first page; every create changes the newest-first pages, which are
  * then sliced again once (at most 100 pets).
  */
-import type { Pet } from '../../base/contract/types.ts';
-import type { ListOrder } from '../../pipeline/config/list-order.ts';
+import type { Pet } from '../base/contract/types.ts';
+import type { ListOrder } from '../pipeline/config/list-order.ts';
 
 /** An id-ordered list of pets and its pages. */
 export interface PetList {

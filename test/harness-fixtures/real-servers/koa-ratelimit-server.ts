@@ -8,7 +8,7 @@
  */
 import Koa from 'koa';
 import ratelimit from 'koa-ratelimit';
-import { planLimits } from '../contract/interface-facts.ts';
+import { planLimits } from '../../../contract-tests/contract/interface-facts.ts';
 import { limiterKey } from './api-keys.ts';
 import { listenKoa, useKoaPetStore } from './koa-pet-store.ts';
 import { createPetStore } from './pet-store.ts';

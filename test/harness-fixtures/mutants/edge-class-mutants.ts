@@ -5,8 +5,8 @@
  * edge classes first (see ForAllOptions.examples).
  */
 
-import type { FakeWithCore } from '../../mock/internal/entry.ts';
-import { int64 } from '../contract/interface-facts.ts';
+import { int64 } from '../../../contract-tests/contract/interface-facts.ts';
+import type { FakeWithCore } from '../../../mock/internal/entry.ts';
 import { before, safeParse, serverError } from './fault-helpers.ts';
 import { type Intercepted, rebuild } from './intercept.ts';
 import { type Mutant, mutant } from './mutant.ts';

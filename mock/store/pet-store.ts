@@ -10,16 +10,16 @@
  * Map and symbol-keyed properties per record) and about 15 µs a create, while every read went
  * through the indexes here. Measured in bench/optimisations.md.)
  */
-import { onlyFields, petFields } from '../../base/contract/schemas.ts';
-import type { Pet, PetStatus } from '../../base/contract/types.ts';
-import type { PetStore } from '../../pipeline/fake-state.ts';
+import { onlyFields, petFields } from '../base/contract/schemas.ts';
+import type { Pet, PetStatus } from '../base/contract/types.ts';
+import type { PetStore } from '../pipeline/fake-state.ts';
 import {
   maxPetId,
   type StorePersistence,
   type StoreSnapshot,
   snapshotProblem,
-} from '../../pipeline/persistence.ts';
-import { StorageError } from '../../pipeline/storage-error.ts';
+} from '../pipeline/persistence.ts';
+import { StorageError } from '../pipeline/storage-error.ts';
 import { createPetIndex } from './pet-index.ts';
 import { createPetList, type PetList } from './pet-list.ts';
 

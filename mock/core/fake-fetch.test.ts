@@ -6,7 +6,7 @@ import ky from 'ky';
 import createClient from 'openapi-fetch';
 import { expect, test } from 'vitest';
 import type { ErrorBody, Pet } from '../base/contract/types.ts';
-import { createFake } from '../fake.ts';
+import { createFake } from './fake.ts';
 
 /** The part of the document this test calls, as openapi-typescript would generate it. */
 interface paths {

@@ -1,6 +1,6 @@
 import fc from 'fast-check';
 import { expect, test } from 'vitest';
-import type { Pet } from '../../base/contract/types.ts';
+import type { Pet } from '../base/contract/types.ts';
 import { createPetIndex } from './pet-index.ts';
 
 const pet = (id: number): Pet => ({ id, name: `pet ${id}`, categoryId: 1, status: 'available' });

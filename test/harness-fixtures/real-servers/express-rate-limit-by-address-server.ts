@@ -8,7 +8,7 @@
 import { createServer } from 'node:http';
 import express from 'express';
 import { rateLimit } from 'express-rate-limit';
-import { planLimits } from '../contract/interface-facts.ts';
+import { planLimits } from '../../../contract-tests/contract/interface-facts.ts';
 import { expressAuth, expressPetRoutes, legacyHeadersAndErrorBody } from './express-pet-store.ts';
 import { createPetStore } from './pet-store.ts';
 import { windowMs } from './rate-limit-window.ts';

@@ -2,7 +2,7 @@
  * `fake.fetch`: a `fetch` answered by the behaviour core in this process, with no interception
  * and no socket, for code that takes its fetch as an option (openapi-fetch, ky, an axios adapter).
  */
-import type { Behaviour } from '../core/assembly.ts';
+import type { Behaviour } from './assembly.ts';
 import { fromFetchRequest, toFetchResponse } from './fetch-adapter.ts';
 
 /** A fetch over one fake. URLs outside its origins fail as an unreachable host would. */

@@ -1,9 +1,9 @@
 /** Runs the suite against one mutant, as the mutant tests do (seed 7, 5 runs per property). */
-import type { SuiteResult } from '../runner/results.ts';
-import { createRunClient } from '../runner/run-client.ts';
-import { runSuite } from '../runner/run-suite.ts';
-import { directFakeTarget, httpFakeTarget } from '../targets/fake-target.ts';
-import { viaPrism } from '../targets/prism-targets.ts';
+import type { SuiteResult } from '../../../contract-tests/runner/results.ts';
+import { createRunClient } from '../../../contract-tests/runner/run-client.ts';
+import { runSuite } from '../../../contract-tests/runner/run-suite.ts';
+import { directFakeTarget, httpFakeTarget } from '../../../contract-tests/targets/fake-target.ts';
+import { viaPrism } from '../../../contract-tests/targets/prism-targets.ts';
 import type { Mutant } from './mutant.ts';
 import { smallWindowKey } from './small-window.ts';
 

@@ -5,7 +5,7 @@
  * characters, and the core answers those 414 `uri_too_long` instead.
  */
 import { http, type RequestHandler } from 'msw';
-import type { Behaviour } from '../core/assembly.ts';
+import type { Behaviour } from './assembly.ts';
 import { fromFetchRequest, toFetchResponse } from './fetch-adapter.ts';
 
 /** The msw handlers of one fake (`server.use()` overrides go in front of them as usual). */

@@ -6,15 +6,15 @@
  * whose ids are int64 must.
  */
 
-import type { NewPet, Pet } from '../../mock/internal/entry.ts';
+import { int64, pageSize } from '../../../contract-tests/contract/interface-facts.ts';
+import type { NewPet, Pet } from '../../../mock/internal/entry.ts';
 import {
   checkNewPet,
   describeIssues,
   parseJson,
   petStatuses,
   stringifyJson,
-} from '../../mock/internal/entry.ts';
-import { int64, pageSize } from '../contract/interface-facts.ts';
+} from '../../../mock/internal/entry.ts';
 
 /** What a server chooses where the interface says "not shown". */
 export interface PetStoreChoices {

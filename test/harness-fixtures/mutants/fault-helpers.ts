@@ -1,6 +1,7 @@
 /** Small building blocks for mutants: forward-then-rewrite, rewrite-then-forward, and request edits. */
-import type { FakeWithCore } from '../../mock/internal/entry.ts';
-import { parseExact, toJsonText } from '../http/exact-json.ts';
+
+import { parseExact, toJsonText } from '../../../contract-tests/http/exact-json.ts';
+import type { FakeWithCore } from '../../../mock/internal/entry.ts';
 import { type Intercepted, intercept, rebuild, withJson } from './intercept.ts';
 
 /** Rewrites an answer of the real fake. */

@@ -4,8 +4,8 @@
  * rewrite the answer. The fake itself is never touched.
  */
 import { getResponse, http, type RequestHandler } from 'msw';
-import type { FakeWithCore } from '../../mock/internal/entry.ts';
-import { operationOf, versionPrefix } from '../contract/interface-facts.ts';
+import { operationOf, versionPrefix } from '../../../contract-tests/contract/interface-facts.ts';
+import type { FakeWithCore } from '../../../mock/internal/entry.ts';
 
 /** One intercepted request, with the means to forward it to the real fake. */
 export interface Intercepted {

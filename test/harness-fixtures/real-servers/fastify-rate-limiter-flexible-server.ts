@@ -7,7 +7,7 @@
  */
 import Fastify from 'fastify';
 import { RateLimiterMemory, RateLimiterRes } from 'rate-limiter-flexible';
-import { planLimits } from '../contract/interface-facts.ts';
+import { planLimits } from '../../../contract-tests/contract/interface-facts.ts';
 import { limiterKey } from './api-keys.ts';
 import { registerFastifyPetStore } from './fastify-pet-store.ts';
 import { answerText, createPetStore, errorAnswer } from './pet-store.ts';

@@ -1,5 +1,5 @@
 /** Single-fault variants of the fake for `POST /pets` (createPet). */
-import { toJsonText } from '../http/exact-json.ts';
+import { toJsonText } from '../../../contract-tests/http/exact-json.ts';
 import { after, before, safeParse, withBody } from './fault-helpers.ts';
 import { intercept, rebuild, withHeaders, withJson } from './intercept.ts';
 import { type Mutant, mutant } from './mutant.ts';

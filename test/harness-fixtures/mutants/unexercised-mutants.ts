@@ -3,8 +3,8 @@
  * able to fail on the fake it passes on (mutants.test.ts: "every check has a mutant").
  */
 
-import { petStatuses } from '../contract/interface-facts.ts';
-import { newPetFieldNames } from '../contract/pet-fields.ts';
+import { petStatuses } from '../../../contract-tests/contract/interface-facts.ts';
+import { newPetFieldNames } from '../../../contract-tests/contract/pet-fields.ts';
 import {
   afterListing,
   before,

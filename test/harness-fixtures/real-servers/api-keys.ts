@@ -2,7 +2,7 @@
  * The API keys every realistic server accepts and the plan each one has: a Free key (the key the
  * tests give the harness) and a Pro key (a second key with another plan), as a team's key table.
  */
-import { type PlanName, planLimits } from '../contract/interface-facts.ts';
+import { type PlanName, planLimits } from '../../../contract-tests/contract/interface-facts.ts';
 
 /** The Free plan's key. */
 export const freeKey = 'real-servers-free-3b9d0c71';

@@ -4,33 +4,33 @@
  * doors/ decide how requests reach it. The package gives it through index.ts, typed as a `Fake`.
  */
 import type { RequestHandler } from 'msw';
-import defaultKeysFile from '../fixtures/keys.json' with { type: 'json' };
-import defaultPets from '../fixtures/pets.json' with { type: 'json' };
-import { type ControllableClock, createClock } from './base/clock/clock.ts';
-import { ConfigError } from './base/config-error.ts';
-import type { Pet } from './base/contract/types.ts';
-import { type KeyEntry, type KeysFile, type Limits, parseKeysFile } from './base/quota/plans.ts';
-import { assertSupportedRuntime } from './base/runtime/supported-runtime.ts';
+import defaultKeysFile from '../../fixtures/keys.json' with { type: 'json' };
+import defaultPets from '../../fixtures/pets.json' with { type: 'json' };
+import { type ControllableClock, createClock } from '../base/clock/clock.ts';
+import { ConfigError } from '../base/config-error.ts';
+import type { Pet } from '../base/contract/types.ts';
+import { type KeyEntry, type KeysFile, type Limits, parseKeysFile } from '../base/quota/plans.ts';
+import { assertSupportedRuntime } from '../base/runtime/supported-runtime.ts';
+import {
+  type FakeOptions,
+  type ResolvedConfig,
+  resolveConfig,
+  withProfile,
+} from '../pipeline/config/config.ts';
+import type { FakeState } from '../pipeline/fake-state.ts';
+import { type StorePersistence, snapshotProblem } from '../pipeline/persistence.ts';
+import { createSavedParts, loadSession, saveSession } from '../pipeline/session.ts';
+import { type BaseControl, createControl } from '../steps/control/control.ts';
+import { createPetStore } from '../store/pet-store.ts';
 import {
   type Behaviour,
   createApiPipeline,
   createBehaviour,
   type PolicyControls,
   type PolicyOptions,
-} from './core/assembly.ts';
-import { createFakeFetch } from './core-doors/fake-fetch.ts';
-import { createMswHandlers } from './core-doors/msw-handlers.ts';
-import {
-  type FakeOptions,
-  type ResolvedConfig,
-  resolveConfig,
-  withProfile,
-} from './pipeline/config/config.ts';
-import type { FakeState } from './pipeline/fake-state.ts';
-import { type StorePersistence, snapshotProblem } from './pipeline/persistence.ts';
-import { createSavedParts, loadSession, saveSession } from './pipeline/session.ts';
-import { type BaseControl, createControl } from './steps/control/control.ts';
-import { createPetStore } from './steps/store/pet-store.ts';
+} from './assembly.ts';
+import { createFakeFetch } from './fake-fetch.ts';
+import { createMswHandlers } from './msw-handlers.ts';
 
 /**
  * Options of a fake: its settings (FakeOptions), the options each policy declares for itself
@@ -83,7 +83,7 @@ export interface FakeWithCore extends Fake {
 export type FakeControl = BaseControl & PolicyControls;
 
 /** A force rule as a tab sends it to the tab that holds the fake (the browser door's wire shape). */
-export type { RemoteForce } from './steps/qa/injected-failures/injected-failure-control.ts';
+export type { RemoteForce } from '../steps/qa/injected-failures/injected-failure-control.ts';
 
 /** The default seed pets (fixtures/pets.json). */
 export const defaultSeed: readonly Pet[] = defaultPets as Pet[];

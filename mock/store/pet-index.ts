@@ -9,7 +9,7 @@
  * holds at least half as many pets as slots (give or take one gap), so a restore of ids 1,024
  * apart, each gap allowed on its own, cannot make it a million holes.
  */
-import type { Pet } from '../../base/contract/types.ts';
+import type { Pet } from '../base/contract/types.ts';
 
 /** Pets by id. */
 export interface PetIndex {
