@@ -3,9 +3,10 @@
  * version prefix, a gateway's own pages, a web server's default site: each answers every request
  * alike, and a run against it lists every rule as broken without saying why. When the preflight's
  * answer is not one a Pet Store gives (an HTML page, a body naming another product, a body that
- * is not JSON, JSON that is neither pets nor an Error) and the same request without a key, which
- * the interface answers 401 with an Error, is no Pet Store's either, the run says so before its
- * findings, which stay: they are true of what answers there.
+ * is not JSON, JSON that is neither pets nor an Error) and the run's first `GET /pets` without a
+ * key (auth.missingKey's first request), which the interface answers 401 with an Error, is no Pet
+ * Store's either, the run says so before its findings, which stay: they are true of what answers
+ * there. It costs no request of its own.
  */
 import { toolName } from '../base/usage-error.ts';
 import { checkError, checkPets } from '../contract/schemas.ts';
@@ -42,33 +43,42 @@ function quoted(response: ReceivedResponse): string {
   return `${response.status} ${type.split(';')[0]} "${response.preview(80)}"`;
 }
 
+/** Whether an exchange is `GET /pets` without a key: the second answer the hint compares. */
+function isKeylessListing(exchange: Exchange): boolean {
+  const { spec } = exchange;
+  return spec.method === 'GET' && spec.path === '/pets' && spec.auth === 'none';
+}
+
 /**
- * The lines that tell the user nothing at `baseUrl` answers as a Pet Store, or undefined when the
- * preflight's answer could be one's. `withoutKey` sends the preflight's request without a key,
- * only when the preflight's answer was foreign: every answer alike is what tells a wrong address
- * from a server that breaks one rule.
- * @example await notAPetStore(baseUrl, preflight, () => client.send(listPetsRequest({}, 'none')))
+ * Watches a run for what tells a wrong address from a server that breaks rules: `say` is called
+ * once, with the lines to print, when the preflight's answer is foreign and so is the first
+ * answer to `GET /pets` without a key; never when either could be a Pet Store's.
+ * @example const watch = watchForNotAPetStore(baseUrl, preflight, print); client.watch(watch)
  */
-export async function notAPetStore(
+export function watchForNotAPetStore(
   baseUrl: string,
   preflight: Exchange,
-  withoutKey: () => Promise<Exchange>,
-): Promise<string[] | undefined> {
+  say: (lines: readonly string[]) => void,
+): (exchange: Exchange) => void {
   const keyed = preflight.response;
   const why = keyed === undefined ? undefined : foreignness(keyed);
-  if (keyed === undefined || why === undefined) return undefined;
-  const other = (await withoutKey()).response;
-  const otherWhy = other === undefined ? undefined : foreignness(other);
-  if (other === undefined || otherWhy === undefined) return undefined;
-  const path = new URL(preflight.url).pathname;
-  const same =
-    other.status === keyed.status && other.text === keyed.text
-      ? 'the same answer'
-      : `${quoted(other)} (${otherWhy})`;
-  return [
-    `${toolName}: nothing at ${baseUrl} answers as a Pet Store: GET ${path} with the key got ${quoted(keyed)} (${why}), and without a key ${same}. The findings below are true of what answers there, but check:`,
-    `${toolName}:   that --base-url is the service's base address, ending in its version prefix (/v1): the interface's paths (/pets...) are relative to it`,
-    `${toolName}:   that PETSTORE_API_KEY is a key of that server`,
-    `${toolName}:   whether a gateway or proxy in front answers instead of the service`,
-  ];
+  let done = keyed === undefined || why === undefined;
+  return (exchange) => {
+    if (done || !isKeylessListing(exchange) || keyed === undefined) return;
+    done = true;
+    const other = exchange.response;
+    const otherWhy = other === undefined ? undefined : foreignness(other);
+    if (other === undefined || otherWhy === undefined) return;
+    const path = new URL(preflight.url).pathname;
+    const same =
+      other.status === keyed.status && other.text === keyed.text
+        ? 'the same answer'
+        : `${quoted(other)} (${otherWhy})`;
+    say([
+      `${toolName}: nothing at ${baseUrl} answers as a Pet Store: GET ${path} with the key got ${quoted(keyed)} (${why}), and without a key ${same}. The findings below are true of what answers there, but check:`,
+      `${toolName}:   that --base-url is the service's base address, ending in its version prefix (/v1): the interface's paths (/pets...) are relative to it`,
+      `${toolName}:   that PETSTORE_API_KEY is a key of that server`,
+      `${toolName}:   whether a gateway or proxy in front answers instead of the service`,
+    ]);
+  };
 }

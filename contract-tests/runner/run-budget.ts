@@ -35,11 +35,6 @@ export interface BudgetRequest {
   readonly quota: KnownQuota;
   /** Requests already sent (the preflight). */
   readonly used: number;
-  /**
-   * How many of them carried no valid key (the preflight's second request, when the first
-   * answer was no Pet Store's): they come on top of a Free key's minute, as the auth checks' do.
-   */
-  readonly usedWithoutKey?: number;
   /** False when the target enforces no rate limits (Prism's mock): no headers, no window. */
   readonly rateLimited?: boolean;
 }
@@ -126,7 +121,7 @@ export function decideBudget(request: BudgetRequest): RunBudget {
     // The minute is the key's; the auth checks' requests at one run come on top (they carry no
     // valid key). More runs of theirs come out of the minute, so a server that wrongly counts
     // them against the key (rateLimit.othersNotCounted) meets at most those few extra.
-    withoutKey = withoutKeyAt(active, 1) + (request.usedWithoutKey ?? 0);
+    withoutKey = withoutKeyAt(active, 1);
     const defaultLimit = defaultBudget + secondKeyRequests + withoutKey;
     const fitted = sizeRuns(active, sizing(defaultLimit - used, false));
     if (!fitted.fits)

@@ -8,11 +8,10 @@ import type { RunFacts } from '../checks/check.ts';
 import type { RateLimitRunState } from '../checks/check-context.ts';
 import { hasJudge } from '../checks/judge-observer.ts';
 import { allChecks } from '../checks/registry.ts';
-import { listPetsRequest } from '../checks/requests.ts';
 import type { SuiteChoices } from '../checks/suite-choices.ts';
 import { type ActiveRun, runActiveCheck } from './active-checks.ts';
 import { watchJudges } from './judge-watch.ts';
-import { notAPetStore } from './not-a-pet-store.ts';
+import { watchForNotAPetStore } from './not-a-pet-store.ts';
 import { observe } from './observation.ts';
 import { conformanceCost, selectChecks, spendsWindow } from './plan.ts';
 import { preflight } from './preflight.ts';
@@ -36,7 +35,7 @@ export interface SuiteOptions extends SuiteChoices {
    */
   readonly onStarted?: (finishedSoFar: () => CheckResult[]) => void;
   /**
-   * Called after the preflight when nothing at the base URL answers as a Pet Store
+   * Called once the first answers show that nothing at the base URL answers as a Pet Store
    * (not-a-pet-store.ts), with the lines that say so and what to check.
    */
   readonly onNotAPetStore?: (lines: readonly string[]) => void;
@@ -98,10 +97,13 @@ export async function runSuite(options: SuiteOptions): Promise<SuiteResult> {
   const probes = createSharedProbes(client);
 
   const first = await preflight(target.baseUrl, probes.defaultListing);
-  const foreign = await notAPetStore(target.baseUrl, first, () =>
-    client.send(listPetsRequest({}, 'none')),
+  let foreign: readonly string[] | undefined;
+  options.client.watch(
+    watchForNotAPetStore(target.baseUrl, first, (lines) => {
+      foreign = lines;
+      options.onNotAPetStore?.(lines);
+    }),
   );
-  if (foreign !== undefined) options.onNotAPetStore?.(foreign);
   const decided = decideBudget({
     active: selection.active,
     budget: options.client.fixedBudget,
@@ -110,7 +112,6 @@ export async function runSuite(options: SuiteOptions): Promise<SuiteResult> {
     loopback: target.loopback,
     quota: client.quota(),
     used: budget.used,
-    usedWithoutKey: client.stats.requests - client.stats.keyRequests,
     rateLimited: target.capabilities.rateLimits,
   });
   budget.resize(decided.limit, decided.source);
