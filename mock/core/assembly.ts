@@ -11,6 +11,7 @@ import { type Answer, errorAnswer } from '../base/messages/answer.ts';
 import { type BodyBytes, type FakeRequest, pathStart } from '../base/messages/fake-request.ts';
 import { createRedaction, type Redaction } from '../base/messages/redaction.ts';
 import { type KeySecrets, keySecrets } from '../base/quota/plans.ts';
+import { inMemoryLedger, type QuotaLedger } from '../base/quota/quota.ts';
 import type { ResolvedConfig } from '../pipeline/config/config.ts';
 import type { PolicyCommandLine } from '../pipeline/config/policy-command-line.ts';
 import type { ControlRoutes } from '../pipeline/control-route.ts';
@@ -31,17 +32,16 @@ import {
   journalStep,
 } from '../steps/journal/journal-step.ts';
 import { authenticateStep } from '../steps/policies/auth.ts';
-import { banStep } from '../steps/policies/ban-step.ts';
 import { type ClientIds, createClientIds } from '../steps/policies/client-ids.ts';
 import { answerPreflight, corsStep } from '../steps/policies/cors.ts';
 import { errorCodesStep } from '../steps/policies/error-codes-step.ts';
 import { hostStep } from '../steps/policies/host-step.ts';
 import { internalErrorStep } from '../steps/policies/internal-error-step.ts';
+import { quotaStep } from '../steps/policies/quota-step.ts';
 import {
   callerRateLimitHeaders,
   rateLimitHeadersStep,
 } from '../steps/policies/rate-limit-headers-step.ts';
-import { rateLimitStep } from '../steps/policies/rate-limit-step.ts';
 import { createRefuse, type Refuse } from '../steps/policies/refusal.ts';
 import { createRequestLog, type RequestLog } from '../steps/policies/request-log.ts';
 import { clientReportStep } from '../steps/qa/client-report/client-report-step.ts';
@@ -68,6 +68,8 @@ interface StepParts extends FakeState {
   /** The one redaction of every output the steps write (the Pact file, coverage, reports, the log). */
   readonly redaction: Redaction;
   readonly refuse: Refuse;
+  /** Every key's quota, which the quota step decides each request with. */
+  readonly quota: QuotaLedger;
   readonly clientIds: ClientIds;
   readonly log: RequestLog;
   readonly routes: RouteTable;
@@ -108,8 +110,7 @@ const apiSteps = [
   clientReportStep,
   preferStep,
   injectedFailureStep,
-  banStep,
-  (parts) => rateLimitStep({ ledger: parts.usage, refuse: parts.refuse }),
+  quotaStep,
 ] as const satisfies readonly StepFactory[];
 
 type OptionsOf<Factory> = Factory extends (parts: StepParts, options: infer Options) => unknown
@@ -176,6 +177,7 @@ export function createApiPipeline(state: FakeState, options: PolicyOptions): Api
     secrets,
     redaction,
     refuse: createRefuse(config.retryAfterFormat),
+    quota: inMemoryLedger(state.usage),
     clientIds,
     log: createRequestLog({ onExchange: config.onExchange, redaction, clientIds }),
     routes: createRouteTable({ store: state.store, clock: state.clock, config }),

@@ -149,3 +149,30 @@ test('a step that calls next() after waiting still runs the step after it, with 
     'a out 201',
   ]);
 });
+
+test('a step that calls next() twice fails the request, as hono compose refuses it, and the rest runs once', async () => {
+  let handled = 0;
+  const twice: Step = async (_context, next) => {
+    await next();
+    return next();
+  };
+  const refused = runPipeline(
+    [twice, { after: (_context, answer) => answer }],
+    () => {
+      handled += 1;
+      return jsonAnswer(200, []);
+    },
+    context(),
+  );
+  await expect(refused).rejects.toThrow('petstore-fake: a step called next() more than once');
+  expect(handled).toBe(1);
+  // An outer step that calls next() again after an inner one answered is refused too.
+  const refuse: Step = () => errorAnswer('unauthorized');
+  const again: Step = async (_context, next) => {
+    await next();
+    return next();
+  };
+  await expect(runPipeline([again, refuse], () => jsonAnswer(200, []), context())).rejects.toThrow(
+    'more than once',
+  );
+});

@@ -125,20 +125,22 @@ export function runPipeline(
   handler: Handler,
   context: Context,
 ): Promise<Answer> {
-  // One `next` for the whole request rather than a closure per step: a step calls it at most
-  // once, and no later step runs before it does, so the step calling it is always the last one
-  // started (`at`).
-  let at = 0;
-  const next = (): Promise<Answer> => run(at + 1);
+  // The furthest step started. Each around-step gets a `next` of its own that knows its place,
+  // as hono's compose does: a second call of it would run the rest of the pipeline again, or
+  // from wherever the pipeline had got to, so it fails the request instead.
+  let started = -1;
   const run = (index: number): Promise<Answer> => {
-    at = index;
+    if (index <= started)
+      return Promise.reject(new Error('petstore-fake: a step called next() more than once'));
+    started = index;
     const step = steps[index];
     // A step or handler that throws fails the promise, whichever way it was written.
     try {
       if (step === undefined) return Promise.resolve(handler(context));
-      if (typeof step === 'function') return Promise.resolve(step(context, next));
+      if (typeof step === 'function') return Promise.resolve(step(context, () => run(index + 1)));
       let end = index + 1;
       while (end < steps.length && typeof steps[end] !== 'function') end += 1;
+      started = end - 1;
       return run(end).then((answer) => applyAfter(steps, end - 1, index, context, answer));
     } catch (error) {
       return Promise.reject(error);

@@ -21,8 +21,8 @@ import type { ControlRoutes } from '../../../pipeline/control-route.ts';
 import type { Context, Policy } from '../../../pipeline/pipeline.ts';
 import { callerSlot } from '../../policies/auth.ts';
 import type { ClientIds } from '../../policies/client-ids.ts';
+import { quotaSlot } from '../../policies/quota-step.ts';
 import { rateLimitSlot } from '../../policies/rate-limit-headers-step.ts';
-import { refusedUntilSlot } from '../../policies/rate-limit-step.ts';
 import {
   type ClientEvent,
   type ClientReport,
@@ -72,8 +72,6 @@ interface Arrival {
   readonly connection: string;
   readonly arrivalSeq: number;
   readonly arrivedReal: number;
-  /** The key's ban before the ban step decided (synchronously, inside `next()`). */
-  readonly bannedBefore: number;
 }
 
 /**
@@ -90,7 +88,10 @@ function eventOf(
 ): ClientEvent {
   const { context, usage } = arrival;
   const { request } = context;
-  const refused = context.get(refusedUntilSlot) !== undefined;
+  const decision = context.get(quotaSlot);
+  // Refused by the window: a 429, or the 429 that started a ban (a key banned already is not).
+  const banStarted = decision?.verdict === 'banned' && decision.started;
+  const refused = decision?.verdict === 'limited' || banStarted;
   const reset = context.get(rateLimitSlot)?.reset;
   return {
     keyId: arrival.keyId,
@@ -113,10 +114,7 @@ function eventOf(
     dropped: answer.drop === true,
     refused,
     keyViolations: usage.violations,
-    banStarted:
-      answer.errorCode === 'temporarily_banned' &&
-      refused &&
-      usage.bannedUntil !== arrival.bannedBefore,
+    banStarted,
     // Only a create reads it: the browser door marks a create it may have sent twice.
     possibleCopy: bodyHash !== undefined && request.header(possibleCopyHeader) !== null,
   };
@@ -184,8 +182,6 @@ export function clientReportStep(
       connection,
       arrivalSeq: reporter.arrive(key.id, clientId, connection, declaresOneCopy(copies, request)),
       arrivedReal,
-      // The ban step decides synchronously inside next(): read the key's ban before it.
-      bannedBefore: usage.bannedUntil,
     };
     // A promise reaction rather than an async step: no suspended frame per request.
     return next().then((answer) => recordAnswer(arrival, answer));

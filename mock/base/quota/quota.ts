@@ -1,0 +1,96 @@
+/**
+ * The quota decision of one request with a valid key, in one place: a banned key is refused
+ * until its ban ends; else the request is admitted and counted in both windows, or refused with
+ * 429, and a refusal sent while an earlier Retry-After still ran counts towards a ban that may
+ * start now. Plain functions over a usage record and a time, as ban.ts and rate-limit.ts are.
+ */
+import { type BanPolicy, isBanned, recordAdmission, recordRefusal } from './ban.ts';
+import type { Limits } from './plans.ts';
+import {
+  admitRequest,
+  type KeyUsage,
+  peekRateLimit,
+  type RateLimitHeaders,
+  usageOf,
+} from './rate-limit.ts';
+
+/** What the quota made of one request, and the X-RateLimit-* values its answer carries. */
+export type QuotaDecision =
+  | { readonly verdict: 'admitted'; readonly rateLimit: RateLimitHeaders }
+  | {
+      /** Refused 429: a window is spent. */
+      readonly verdict: 'limited';
+      readonly rateLimit: RateLimitHeaders;
+      /** When the client may retry, on the fake's clock. */
+      readonly retryAtMs: number;
+    }
+  | {
+      /** Refused: the key is banned. */
+      readonly verdict: 'banned';
+      readonly rateLimit: RateLimitHeaders;
+      /** When the ban ends, on the fake's clock. */
+      readonly retryAtMs: number;
+      /** Whether this request started the ban (it would have been a 429). */
+      readonly started: boolean;
+    };
+
+/**
+ * Decides one request of a key whose usage is `usage`, changing it as the request counts.
+ * Synchronous: check and count happen in one turn, so concurrent requests are never admitted
+ * past the limit.
+ */
+export function decideQuota(
+  usage: KeyUsage,
+  limits: Limits,
+  now: number,
+  policy: BanPolicy,
+): QuotaDecision {
+  if (isBanned(usage, now)) {
+    const { limit } = peekRateLimit(usage, limits, now);
+    const reset = Math.ceil(usage.bannedUntil / 1000);
+    return {
+      verdict: 'banned',
+      rateLimit: { limit, remaining: 0, reset },
+      retryAtMs: usage.bannedUntil,
+      started: false,
+    };
+  }
+  const admission = admitRequest(usage, limits, now);
+  if (admission.admitted) {
+    recordAdmission(usage);
+    return { verdict: 'admitted', rateLimit: admission.headers };
+  }
+  if (!recordRefusal(usage, admission.retryAtMs, now, policy))
+    return { verdict: 'limited', rateLimit: admission.headers, retryAtMs: admission.retryAtMs };
+  return {
+    verdict: 'banned',
+    rateLimit: { ...admission.headers, reset: Math.ceil(usage.bannedUntil / 1000) },
+    retryAtMs: usage.bannedUntil,
+    started: true,
+  };
+}
+
+/**
+ * Every key's quota, where the quota step reads and changes it: one call decides a request. A
+ * call may answer later (an engine shared by several processes keeps it); the fake's own ledger
+ * answers at once.
+ */
+export interface QuotaLedger {
+  /** Decides one request of the key `keyId` (decideQuota), counting it if admitted. */
+  decide(
+    keyId: string,
+    limits: Limits,
+    now: number,
+    policy: BanPolicy,
+  ): QuotaDecision | Promise<QuotaDecision>;
+  /** Forgets every key's usage (a control reset). */
+  clear(): void;
+}
+
+/** The ledger over the fake's own usage records, by key id. */
+export function inMemoryLedger(usage: Map<string, KeyUsage>): QuotaLedger {
+  return {
+    decide: (keyId, limits, now, policy) => decideQuota(usageOf(usage, keyId), limits, now, policy),
+    clear: () => usage.clear(),
+  };
+}
