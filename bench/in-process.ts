@@ -1,16 +1,15 @@
 /**
  * In-process: what a test pays per request when it uses the fake through `fake.fetch` (the core,
- * no interception), through msw's `setupServer` (mock/doors/node/node.ts) and through the fetch-only door
- * (`createFakeFetchServer`, mock/doors/node/fetch-only-server.ts), against the cheapest real
- * round trip, a loopback `fetch` to the bare ceiling server returning the same bytes, and against
- * msw's `getResponse` over the same handlers called directly (what interception adds).
+ * no interception) and through msw's `setupServer` (mock/doors/node/node.ts), against the cheapest
+ * real round trip, a loopback `fetch` to the bare ceiling server returning the same bytes, and
+ * against msw's `getResponse` over the same handlers called directly (what interception adds).
  * Sequential requests, one at a time; interleaved rounds.
  */
 import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { getResponse } from 'msw';
-import { createFakeFetchServer, createFakeServer } from '../mock/doors/node/node.ts';
+import { createFakeServer } from '../mock/doors/node/node.ts';
 import type { BenchOptions } from './options.ts';
 import { BenchError, freePort, startServer } from './processes.ts';
 import { benchHeaders } from './requests.ts';
@@ -22,15 +21,11 @@ export interface InProcessResult {
   /** `fake.fetch`: the behaviour core, no msw, no socket. */
   readonly fakeFetchUs: number;
   readonly setupServerUs: number;
-  /** `createFakeFetchServer`: msw handlers under the global fetch alone, no emulated socket. */
-  readonly fetchOnlyUs: number;
   /** msw's `getResponse` over the same handlers, called directly: no interception. */
   readonly getResponseUs: number;
   readonly loopbackUs: number;
   /** The process's CPU time per request through setupServer, µs. */
   readonly setupServerCpuUs: number;
-  /** The process's CPU time per request through the fetch-only door, µs. */
-  readonly fetchOnlyCpuUs: number;
   readonly requests: number;
   readonly rounds: number;
 }
@@ -60,8 +55,6 @@ export async function measureInProcess(
 ): Promise<InProcessResult> {
   const limits = { enterpriseLimits: { perMinute: 1e9, perDay: 1e12 } };
   const { server, fake } = await createFakeServer(limits);
-  // Its own fake with the same handlers and store: the two msw doors never listen at once.
-  const fetchOnly = (await createFakeFetchServer(limits)).server;
   const fakeUrl = `${fake.config.origins[0]}/v1/pets?limit=20`;
   server.listen({ onUnhandledFrame: 'error' });
   const answer = await fetch(fakeUrl, { headers: benchHeaders });
@@ -81,8 +74,6 @@ export async function measureInProcess(
   const count = options.inProcessRequests;
   const setup: number[] = [];
   const setupCpu: number[] = [];
-  const fetchOnlyWall: number[] = [];
-  const fetchOnlyCpu: number[] = [];
   const loopback: number[] = [];
   const direct: number[] = [];
   const viaFake: number[] = [];
@@ -98,13 +89,6 @@ export async function measureInProcess(
       } finally {
         server.close();
       }
-      fetchOnly.listen({ onUnhandledFrame: 'error' });
-      let viaFetchOnly: Awaited<ReturnType<typeof timeRequests>>;
-      try {
-        viaFetchOnly = await timeRequests(fakeUrl, round === 0 ? 500 : count);
-      } finally {
-        fetchOnly.close();
-      }
       const viaLoopback = await timeRequests(loopbackUrl, round === 0 ? 500 : count);
       const viaDirect = await timeRequests(fakeUrl, round === 0 ? 500 : count, viaGetResponse);
       const viaFakeFetch = await timeRequests(fakeUrl, round === 0 ? 500 : count, fake.fetch);
@@ -113,11 +97,9 @@ export async function measureInProcess(
       direct.push(viaDirect.wallUs);
       setup.push(viaMsw.wallUs);
       setupCpu.push(viaMsw.cpuUs);
-      fetchOnlyWall.push(viaFetchOnly.wallUs);
-      fetchOnlyCpu.push(viaFetchOnly.cpuUs);
       loopback.push(viaLoopback.wallUs);
       log(
-        `in-process round ${round}/${rounds}  fake.fetch ${viaFakeFetch.wallUs.toFixed(0)} µs/req   setupServer ${viaMsw.wallUs.toFixed(0)} µs/req   fetch-only ${viaFetchOnly.wallUs.toFixed(0)} µs/req   getResponse ${viaDirect.wallUs.toFixed(0)} µs/req   loopback to ceiling ${viaLoopback.wallUs.toFixed(0)} µs/req`,
+        `in-process round ${round}/${rounds}  fake.fetch ${viaFakeFetch.wallUs.toFixed(0)} µs/req   setupServer ${viaMsw.wallUs.toFixed(0)} µs/req   getResponse ${viaDirect.wallUs.toFixed(0)} µs/req   loopback to ceiling ${viaLoopback.wallUs.toFixed(0)} µs/req`,
       );
     }
     return {
@@ -126,8 +108,6 @@ export async function measureInProcess(
       getResponseUs: median(direct),
       loopbackUs: median(loopback),
       setupServerCpuUs: median(setupCpu),
-      fetchOnlyUs: median(fetchOnlyWall),
-      fetchOnlyCpuUs: median(fetchOnlyCpu),
       requests: count,
       rounds,
     };

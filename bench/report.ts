@@ -220,11 +220,10 @@ function inProcessSection(result: InProcessResult): string[] {
     '|---|---|',
     `| \`fake.fetch\`: the behaviour core, no msw, no socket | ${n(result.fakeFetchUs)} |`,
     `| msw \`setupServer\` over the fake's handlers (\`createFakeServer\`, mock/doors/node/node.ts) | ${n(result.setupServerUs)} (CPU ${n(result.setupServerCpuUs)}) |`,
-    `| fetch-only msw door over the same handlers (\`createFakeFetchServer\`, mock/doors/node/fetch-only-server.ts): no emulated socket | ${n(result.fetchOnlyUs)} (CPU ${n(result.fetchOnlyCpuUs)}) |`,
     `| loopback \`fetch\` to the bare ceiling server (another process) | ${n(result.loopbackUs)} |`,
     `| msw \`getResponse(fake.handlers, request)\` called directly: same handlers, no interception | ${n(result.getResponseUs)} |`,
     '',
-    `\`fake.fetch\` costs ${times(ratio(result.fakeFetchUs, result.loopbackUs))} a loopback round trip. Through \`setupServer\` a request costs ${times(ratio(result.setupServerUs, result.loopbackUs))} a real loopback round trip to another process, and ${times(ratio(result.setupServerUs, result.getResponseUs))} the handlers themselves: msw 3 intercepts Node's \`fetch\` at the socket level, so each request is written as HTTP/1.1 to an emulated socket, parsed, answered and parsed back. The fetch-only door answers the global \`fetch\` with the same handlers and no socket: ${times(ratio(result.fetchOnlyUs, result.setupServerUs))} setupServer's cost, in the same run.`,
+    `\`fake.fetch\` costs ${times(ratio(result.fakeFetchUs, result.loopbackUs))} a loopback round trip. Through \`setupServer\` a request costs ${times(ratio(result.setupServerUs, result.loopbackUs))} a real loopback round trip to another process, and ${times(ratio(result.setupServerUs, result.getResponseUs))} the handlers themselves: msw 3 intercepts Node's \`fetch\` at the socket level, so each request is written as HTTP/1.1 to an emulated socket, parsed, answered and parsed back.`,
     '',
   ];
 }

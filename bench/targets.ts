@@ -186,15 +186,6 @@ function inProcessCheck(inProcess: InProcessResult | undefined): TargetCheck {
   };
 }
 
-function fetchOnlyCheck(inProcess: InProcessResult | undefined): TargetCheck {
-  const us = inProcess?.fetchOnlyUs;
-  return {
-    target: 'fetch-only msw door (`createFakeFetchServer`) <= 0.25 ms a request in process',
-    measured: us === undefined ? 'n/a' : `${fmt(us / 1000, 3)} ms`,
-    verdict: verdict(us === undefined ? undefined : us <= 250),
-  };
-}
-
 function coldStartCheck(coldStart: ColdStartResult | undefined): TargetCheck {
   const share = ratio(coldStart?.fakeMedianMs, coldStart?.prismMedianMs);
   return {
@@ -268,7 +259,6 @@ export function checkTargets(results: RunResults): TargetCheck[] {
   return [
     ...throughputChecks(results.throughput),
     inProcessCheck(results.inProcess),
-    fetchOnlyCheck(results.inProcess),
     coldStartCheck(results.coldStart),
     ...scaleChecks(results.scale),
     ...harnessChecks(results.harness),

@@ -7,7 +7,7 @@
  *   The contract types ship written out, without json-schema-to-ts (inline-contract-types.ts).
  * - dist/bin/: the two CLIs, each one esbuild bundle with every devDependency it uses inlined
  *   (the harness runs on fast-check, Ajv and yaml, which users of the fake should not install);
- *   the package's own dependencies (msw and its interceptors) stay imports. Each bin's entry is
+ *   the package's own dependency (msw) stays an import. Each bin's entry is
  *   a tiny file that checks the Node.js version and only then imports its CLI's bundle.
  * The repository itself never runs dist/: its scripts and tests run the TypeScript sources.
  *   node scripts/build-package.ts                 builds dist/ (`npm run build`, `prepack`)

@@ -151,7 +151,7 @@ test('the tarball ships the build, the OpenAPI document and no sources or tests'
     'dist/bin/petstore-fake-cli.js',
     'dist/bin/petstore-contract-cli.js',
     ...[
-      'fake',
+      'core/fake',
       'doors/node/node',
       'doors/browser/browser',
       'base/contract/openapi.generated',

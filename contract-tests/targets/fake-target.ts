@@ -1,6 +1,6 @@
 /**
  * The project's fake as a target, through each of its doors: in-process (msw `setupServer`
- * answers `fetch`, or the fetch-only door does), over a real HTTP port (the HTTP door), through `fake.fetch` (the core, no
+ * answers `fetch`), over a real HTTP port (the HTTP door), through `fake.fetch` (the core, no
  * interception), or straight through msw's `getResponse` over the handlers (the mutant tests use
  * it). `wrap` replaces the handler list, which is how the mutants put a single fault in front of
  * the real fake; only the msw targets take it.
@@ -13,7 +13,6 @@ import {
   createFake,
   type FakeWithCore,
   listenHttp,
-  setupFetchServer,
 } from '../../mock/internal/entry.ts';
 import type { HarnessClock } from '../http/clock.ts';
 import { directRoute, fullCapabilities, type Target } from '../http/target.ts';
@@ -105,18 +104,6 @@ export async function inProcessFakeTarget(options: FakeTargetOptions = {}): Prom
   server.listen({ onUnhandledFrame: 'error' });
   return fakeTarget(prepared, {
     name: 'fake (in-process)',
-    baseUrl: `${originOf(prepared.fake)}${prepared.fake.config.basePath}`,
-    close: async () => server.close(),
-  });
-}
-
-/** The fake in this process behind the fetch-only msw door: only the global `fetch` is answered. */
-export async function fetchOnlyFakeTarget(options: FakeTargetOptions = {}): Promise<FakeTarget> {
-  const prepared = await prepare(options);
-  const server = setupFetchServer(...prepared.handlers);
-  server.listen({ onUnhandledFrame: 'error' });
-  return fakeTarget(prepared, {
-    name: 'fake (in-process, fetch-only)',
     baseUrl: `${originOf(prepared.fake)}${prepared.fake.config.basePath}`,
     close: async () => server.close(),
   });

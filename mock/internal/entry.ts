@@ -32,7 +32,6 @@ export { startOnSupportedNode } from '../doors/cli-shared/start-on-supported-nod
 export type { HttpDoor } from '../doors/http/http-server.ts';
 export { listenHttp } from '../doors/http/http-server.ts';
 export { listenProblem } from '../doors/http/listen-problem.ts';
-export { setupFetchServer } from '../doors/node/fetch-only-server.ts';
 export type { ExchangeRecord } from '../pipeline/config/config.ts';
 export { resolveAllowedHosts } from '../pipeline/config/config.ts';
 export type { FakeProfile, ProfileChoices } from '../pipeline/config/profile.ts';

@@ -9,7 +9,7 @@ import { afterEach, expect, test } from 'vitest';
 import type { Pet } from '../../base/contract/types.ts';
 import { createFake } from '../../core/fake.ts';
 import { listenHttp } from '../http/http-server.ts';
-import { createFakeFetchServer, createFakeServer } from './node.ts';
+import { createFakeServer } from './node.ts';
 
 const origin = 'http://127.0.0.1:4010';
 const auth = { Authorization: 'Bearer business-demo-key' };
@@ -50,13 +50,6 @@ test('HTTP door: a created pet leads the next GET /pets and GET /pets?limit=5', 
 
 test('Node door (msw setupServer): a created pet leads the next GET /pets and GET /pets?limit=5', async () => {
   const { server } = await createFakeServer({ stagingOrigin: false });
-  server.listen({ onUnhandledFrame: 'error' });
-  cleanups.push(() => server.close());
-  await expectCreatedPetListed(fetch, origin);
-});
-
-test('fetch-only Node door: a created pet leads the next GET /pets and GET /pets?limit=5', async () => {
-  const { server } = await createFakeFetchServer({ stagingOrigin: false });
   server.listen({ onUnhandledFrame: 'error' });
   cleanups.push(() => server.close());
   await expectCreatedPetListed(fetch, origin);
