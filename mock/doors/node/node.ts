@@ -1,6 +1,7 @@
 /**
- * The Node door for tests: the fake's handlers under msw's `setupServer` (fetch, http, https,
- * XMLHttpRequest), so calls to the fake's origins are answered in-process.
+ * The Node doors for tests: the fake's handlers under msw's `setupServer` (fetch, http, https,
+ * XMLHttpRequest), so calls to the fake's origins are answered in-process; and the fake's HTTP
+ * door started in this process on a real port (`startFake`), for a runner's global set-up.
  * @example
  * const { server, fake } = await createFakeServer();
  * server.listen({ onUnhandledFrame: 'error' });
@@ -21,3 +22,8 @@ export async function createFakeServer(options: CreateFakeOptions = {}): Promise
 }
 
 export * from '../../index.ts';
+export {
+  type StartedFake,
+  type StartFakeOptions,
+  startFake,
+} from '../http/start-fake.ts';
