@@ -106,7 +106,7 @@ class IndexedDbStorage implements FakeStorage {
   private closed = false;
   /** Each policy's part as last written, to write it again only once it changed. */
   private readonly writtenParts = new Map<string, unknown>();
-  /** Reply ids written before, to delete those the memory of replies no longer holds. */
+  /** Reply ids written before, to delete those the memory of replies has let go. */
   private readonly writtenReplies: Set<string>;
   private readonly mark: KeptMark;
   /** Whether this storage set the mark yet: once, at its first write (a profile from before the mark gets it then). */
@@ -311,7 +311,7 @@ class IndexedDbStorage implements FakeStorage {
     return changedParts;
   }
 
-  /** Reply ids written before that the memory of replies no longer holds. */
+  /** Reply ids written before that the memory of replies has let go. */
   private droppedReplies(answered: readonly [string, Reply][]): string[] {
     for (const [id] of answered) this.writtenReplies.add(id);
     const gone = [...this.writtenReplies].filter((id) => !this.replies.has(id));

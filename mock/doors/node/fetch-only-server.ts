@@ -2,8 +2,8 @@
  * The fetch-only Node door: msw handlers answering the global `fetch` with no emulated socket.
  *
  * msw 3's `setupServer` answers Node's `fetch` through the interceptors' Node FetchInterceptor,
- * which lets undici open an emulated socket and parses the mocked answer back off it (about
- * 1 ms a request). This door puts the interceptors' web FetchInterceptor (a plain patch of
+ * which lets undici open an emulated socket and parses the mocked answer back off it, most of
+ * what a request through it costs (bench/in-process.ts times both doors). This door puts the interceptors' web FetchInterceptor (a plain patch of
  * `globalThis.fetch`, the one msw uses in browsers; `@mswjs/interceptors/fetch/web`) under
  * msw's own network API (`defineNetwork`, a `NetworkSource`, `HttpNetworkFrame` from
  * `msw/experimental`), so handlers, `server.use()` overrides, `boundary()`, life-cycle events
