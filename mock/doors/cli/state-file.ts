@@ -76,25 +76,25 @@ export function createStateFile(path: string, options: StateFileOptions = {}): S
   return new StateFile(path, options.fs ?? nodeFs, options.fsync ?? false);
 }
 
-/** A state file's lines read into a snapshot: the pets so far and the next id. */
-class LoadedPets {
+/** A state file's lines read into a snapshot: the pets so far, their ids and the next id. */
+interface LoadedPets {
   readonly pets: Pet[];
   readonly seen: Set<number>;
   nextId: number;
+}
 
-  constructor(snapshot: StoreSnapshot) {
-    this.pets = [...snapshot.pets];
-    this.seen = new Set(this.pets.map((pet) => Number(pet.id)));
-    this.nextId = snapshot.nextId;
-  }
+/** The snapshot line's pets, which the created lines add to. */
+function loadedPets(snapshot: StoreSnapshot): LoadedPets {
+  const pets = [...snapshot.pets];
+  return { pets, seen: new Set(pets.map((pet) => Number(pet.id))), nextId: snapshot.nextId };
+}
 
-  /** Adds a line that passed `createdProblem`. */
-  add(value: unknown): void {
-    const created = (value as { created: Pet }).created;
-    this.pets.push(created);
-    this.seen.add(created.id as number);
-    this.nextId = Math.max(this.nextId, (created.id as number) + 1);
-  }
+/** Adds a line that passed `createdProblem` to what is loaded. */
+function addCreated(loaded: LoadedPets, value: unknown): void {
+  const created = (value as { created: Pet }).created;
+  loaded.pets.push(created);
+  loaded.seen.add(created.id as number);
+  loaded.nextId = Math.max(loaded.nextId, (created.id as number) + 1);
 }
 
 class StateFile implements StorePersistence {
@@ -123,13 +123,13 @@ class StateFile implements StorePersistence {
     // Text after the last newline: '' when the file ends with one, else a last line cut short.
     const tail = complete.pop() ?? '';
     if (complete.length === 0) throw new StateFileError(path, 1, 'the snapshot line is cut short');
-    const loaded = new LoadedPets(this.#snapshotLine(complete[0] as string));
+    const loaded = loadedPets(this.#snapshotLine(complete[0] as string));
     for (const [index, line] of complete.entries()) {
       if (index === 0) continue;
       const value = this.#parseLine(line, index + 1);
       const lineProblem = createdProblem(value, loaded.seen);
       if (lineProblem !== undefined) throw new StateFileError(path, index + 1, lineProblem);
-      loaded.add(value);
+      addCreated(loaded, value);
     }
     this.#goodLength = bytes.byteLength - Buffer.byteLength(tail);
     if (tail !== '') this.#settleTail(tail, bytes.byteLength, loaded);
@@ -215,7 +215,7 @@ class StateFile implements StorePersistence {
     }
     if (value !== undefined && createdProblem(value, loaded.seen) === undefined) {
       // Whole but unterminated: keep it, and end its line so the next append starts fresh.
-      loaded.add(value);
+      addCreated(loaded, value);
       this.#withFile('r+', (fd) => this.#writeAll(fd, Buffer.from('\n'), size));
       this.#goodLength = size + 1;
     } else {
