@@ -95,7 +95,7 @@ export function fakeSpec(
   };
 }
 
-/** V8's sampling interval for a profiled fake, µs: fine enough for stages of a microsecond over a few seconds of load. */
+/** V8's sampling interval for a profiled fake, µs: fine enough for stages of a microsecond. */
 export const profileIntervalUs = 100;
 
 /**

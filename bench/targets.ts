@@ -41,8 +41,8 @@ export function prismBest(throughput: ThroughputResult, requestId: string): numb
 }
 
 /**
- * A request's throughput against warm WireMock's on the same request, in the same run: a create
- * at least on par, in req/s and in CPU per request; every other request at least 1.2 times its req/s.
+ * A request's throughput against warm WireMock's on the same request, in the same run: a create at
+ * least on par, in req/s and in CPU per request; every other request at least 1.2 times its req/s.
  */
 function wiremockCheck(throughput: ThroughputResult | undefined, requestId: string): TargetCheck {
   const cells = throughput?.cells[requestId];

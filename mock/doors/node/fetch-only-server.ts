@@ -2,15 +2,16 @@
  * The fetch-only Node door: msw handlers answering the global `fetch` with no emulated socket.
  *
  * msw 3's `setupServer` answers Node's `fetch` through the interceptors' Node FetchInterceptor,
- * which lets undici open an emulated socket and parses the mocked answer back off it, most of
- * what a request through it costs (bench/in-process.ts times both doors). This door puts the interceptors' web FetchInterceptor (a plain patch of
- * `globalThis.fetch`, the one msw uses in browsers; `@mswjs/interceptors/fetch/web`) under
- * msw's own network API (`defineNetwork`, a `NetworkSource`, `HttpNetworkFrame` from
- * `msw/experimental`), so handlers, `server.use()` overrides, `boundary()`, life-cycle events
- * and `onUnhandledFrame` behave as under `setupServer`. While nobody listens to the life-cycle
- * events, requests take a faster path in front of it (fetch-fast-path.ts) that calls the same
- * handlers without building msw's frame and event objects. It intercepts `fetch` only: `http`,
- * `https` and `XMLHttpRequest` requests are neither answered nor reported as unhandled.
+ * which lets undici open an emulated socket and parses the mocked answer back off it, most of what
+ * a request through it costs (bench/in-process.ts times both doors). This door puts the
+ * interceptors' web FetchInterceptor (a plain patch of `globalThis.fetch`, the one msw uses in
+ * browsers; `@mswjs/interceptors/fetch/web`) under msw's own network API (`defineNetwork`, a
+ * `NetworkSource`, `HttpNetworkFrame` from `msw/experimental`), so handlers, `server.use()`
+ * overrides, `boundary()`, life-cycle events and `onUnhandledFrame` behave as under `setupServer`.
+ * While nobody listens to the life-cycle events, requests take a faster path in front of it
+ * (fetch-fast-path.ts) that calls the same handlers without building msw's frame and event objects.
+ * It intercepts `fetch` only: `http`, `https` and `XMLHttpRequest` requests are neither answered
+ * nor reported as unhandled.
  */
 import type { HttpResponseEvent } from '@mswjs/interceptors';
 import { FetchInterceptor } from '@mswjs/interceptors/fetch/web';

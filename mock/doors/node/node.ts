@@ -1,7 +1,7 @@
 /**
  * The Node doors for tests: the fake's handlers under msw's `setupServer` (fetch, http, https,
- * XMLHttpRequest), or under `setupFetchServer` (the global `fetch` only, no emulated socket,
- * much cheaper a request: bench/in-process.ts), so calls to the fake's origins are answered in-process.
+ * XMLHttpRequest), or under `setupFetchServer` (the global `fetch` only, no emulated socket, much
+ * cheaper a request: bench/in-process.ts), so calls to the fake's origins are answered in-process.
  * @example
  * const { server, fake } = await createFakeServer();
  * server.listen({ onUnhandledFrame: 'error' });

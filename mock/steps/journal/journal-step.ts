@@ -192,9 +192,10 @@ export function journalStep(
    * A body as kept: a short one as sent (redacted when it is read); a longer one redacted here,
    * then cut. A cut first could leave part of a secret, or a credential's value without the quote
    * that ends it, which no rule would then recognise; redacting a whole large body is slow
-   * (bench/optimisations.md), so only a window past the cut is redacted, made safe at its end: a JSON string still open there
-   * is left out from its opening quote, and a window whose redaction shrank so far that its end
-   * (where a secret may have been cut) comes near the part kept is redacted whole instead.
+   * (bench/optimisations.md), so only a window past the cut is redacted, made safe at its end: a
+   * JSON string still open there is left out from its opening quote, and a window whose redaction
+   * shrank so far that its end (where a secret may have been cut) comes near the part kept is
+   * redacted whole instead.
    */
   const keptBody = (
     bytes: BodyBytes,

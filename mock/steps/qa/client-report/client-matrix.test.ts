@@ -389,7 +389,7 @@ function variantsOf(row: Row): Variant[] {
   );
 }
 
-/** The QA recipe's frozen clock (noon on the first of June), or six months behind real time and ticking. */
+/** The QA recipe's frozen clock (noon, the first of June), or six months behind, ticking. */
 function setClock(fake: Fake, clock: Variant['clock']): void {
   if (clock === 'frozen') {
     fake.control.freezeTime(true);
