@@ -11,7 +11,7 @@ export default defineConfig({
       'test/**/*.test.ts',
     ],
     // Two test files at once: most of the suite waits on processes, sockets, browsers and npm, so
-    // a second worker halves the wall time on this project's 2-core machines (vitest's default is
+    // a second worker shortens the wall time on this project's 2-core machines (vitest's default is
     // one fewer worker than cores: one).
     maxWorkers: 2,
     testTimeout: 30_000,

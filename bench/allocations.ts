@@ -3,8 +3,8 @@
  * core in process (no HTTP, no Fetch objects: what every door hands the core), with V8's sampling
  * heap profiler counting collected objects too, and prints the bytes allocated per request, in
  * all and by the function that allocated them. Every byte a request allocates is memory the
- * caches must take in and the young generation must sweep: in a server, cutting them bought more
- * CPU than cutting instructions did (bench/optimisations.md).
+ * caches must take in and the young generation must sweep: in a server, what a request allocates
+ * weighs more on its CPU than the instructions it runs (bench/optimisations.md).
  *
  * With `--http`, the fake answers through its HTTP door instead, loaded by autocannon from a
  * process of its own, so the count holds Node's HTTP stack and the door too; then a bare

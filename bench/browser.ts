@@ -1,7 +1,7 @@
 /**
  * The browser door: what a page's `fetch` pays per request through msw's service worker, timed
  * inside the page, for the three ways a tab meets the fake (docs/browser.md):
- * - its own fake (`?shared=false`, what every tab had before the fake was shared);
+ * - its own fake (`?shared=false`, a tab that does not share);
  * - the shared fake, from the tab that runs it (each answer waits for its IndexedDB write);
  * - the shared fake, from a second tab, which sends each request to the first over a
  *   BroadcastChannel and waits for the reply.

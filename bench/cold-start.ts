@@ -5,8 +5,8 @@
  * runs rotate between them; medians.
  *
  * Two more rows put the bundle in context: the same CLI run from source (`node
- * mock/doors/cli/cli.ts`: ~600 modules, TypeScript stripped on load, how `npm start` ran before
- * the bundle), and the time `npm start`'s prestart step takes to check and, when a source
+ * mock/doors/cli/cli.ts`: ~600 modules, TypeScript stripped on load, what the bundle saves),
+ * and the time `npm start`'s prestart step takes to check and, when a source
  * changed, rebuild the bundle.
  */
 import { mkdtempSync, rmSync } from 'node:fs';

@@ -4,8 +4,8 @@
  * side-by-side section does, loads one request for a while, stops it and prints the functions
  * with the most self time, and its resident memory before and after.
  *
- * V8 samples on wall-clock time: the socket write (`writeUtf8String`, a third of the samples or
- * more) also holds the time the fake waits for a core while the load generator it just woke
+ * V8 samples on wall-clock time: the socket write (`writeUtf8String`, often the largest share of
+ * the samples) also holds the time the fake waits for a core while the load generator it just woke
  * runs on this 2-core machine. Compare changes by the CPU per request the first line prints.
  *
  *   node bench/profile.ts --request create --seconds 6

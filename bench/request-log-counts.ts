@@ -1,9 +1,9 @@
 /**
  * Counts what a fake answered from its request log (the lines `npm start` prints, one per answered
  * request: mock/doors/cli/cli.ts `formatExchange`), so the bench's count of a harness run does not
- * depend on what the harness says about itself. Read from the fake's own output rather than
- * through a proxy in front of it: a proxy in the bench's process added a hop and a third busy
- * process on a two-core machine, about 1.2 s to a 3 s run (bench/optimisations.md).
+ * depend on what the harness says about itself. Read from the fake's own output rather than through
+ * a proxy in front of it: a proxy in the bench's process would add a hop and a third busy process
+ * on a two-core machine, and with them a good part of a run's time (bench/optimisations.md).
  */
 
 /** What the fake answered. */

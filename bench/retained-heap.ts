@@ -3,8 +3,8 @@
  * reports for the HTTP fake) is mostly V8's heap high-water mark: garbage not yet collected and
  * pages not yet returned. This creates pets in process through `fake.fetch`, forces a full GC
  * before and after, and divides the heap that stays by the pets created; then does the same
- * with a bare @msw/data collection of the same schema, which the store kept every pet in until
- * 2026-11-25 (mock/store/pet-store.ts), for comparison.
+ * with a bare @msw/data collection of the same schema, for comparison: the record a store that
+ * kept its pets in one would pay (mock/store/pet-store.ts says why it keeps none).
  */
 import { setFlagsFromString } from 'node:v8';
 import { runInNewContext } from 'node:vm';
@@ -15,7 +15,7 @@ import type { Pet } from '../mock/base/contract/types.ts';
 import { createFake } from '../mock/core/fake.ts';
 import { benchHeaders, createRequest } from './requests.ts';
 
-/** Pet as a Standard Schema, as the store gave it to its @msw/data collection until 2026-11-25. */
+/** Pet as a Standard Schema, as an @msw/data collection of pets takes it. */
 const petStandardSchema: StandardSchemaV1<Pet, Pet> = {
   '~standard': {
     version: 1,
@@ -39,8 +39,8 @@ export interface RetainedHeap {
   readonly heapBeforeBytes: number;
   readonly heapAfterBytes: number;
   /**
-   * The same pets in a bare @msw/data collection (no indexes, no fake), bytes per pet: what the
-   * store paid before 2026-11-25.
+   * The same pets in a bare @msw/data collection (no indexes, no fake), bytes per pet: what a
+   * store keeping a collection's record of each pet would pay.
    */
   readonly mswDataBytesPerPet: number;
 }
@@ -54,7 +54,7 @@ function fullGc(): () => void {
 /**
  * The heap in use once full GCs stop freeing anything. One GC is not always enough after the
  * bench's other sections in this process (weakly held caches go at a later collection), and the
- * difference was then a fifth of the real figure.
+ * difference would then miss most of the real figure.
  */
 function settledHeap(gc: () => void): number {
   let used = Number.POSITIVE_INFINITY;

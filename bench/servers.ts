@@ -95,7 +95,7 @@ export function fakeSpec(
   };
 }
 
-/** V8's sampling interval for a profiled fake, µs: fine enough for a stage of 1 µs a request. */
+/** V8's sampling interval for a profiled fake, µs: fine enough for stages of a microsecond. */
 export const profileIntervalUs = 100;
 
 /**

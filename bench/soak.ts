@@ -4,8 +4,8 @@
  * 2xx and memory is flat: the last third of the samples stays within 15% of the middle third's
  * peak (V8 grows its heap early, then should hold). Writes bench/soak-results.md.
  *
- * Reads only (list, filtered list, get): creates add pets, which is growth by design and is
- * measured separately by `npm run bench` (memory after 100k creates).
+ * Reads only (list, filtered list, get): creates add pets, which is growth by design; `npm run
+ * bench` reports the memory creates keep (its scale section).
  */
 
 import { spawn } from 'node:child_process';

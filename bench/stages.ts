@@ -52,7 +52,7 @@ export interface StagesResult {
   readonly breakdowns: readonly StageBreakdown[];
 }
 
-/** The sampling interval: fine enough for stages of a microsecond over a few seconds of load. */
+/** Preloaded into the profiled fake so JSON in and out gets frames of its own (json-frames.ts). */
 const jsonFrames = fileURLToPath(new URL('./json-frames.ts', import.meta.url));
 
 /** Profiles the fake on each side-by-side request and splits its CPU per request by stage. */

@@ -1,7 +1,7 @@
 /**
- * The p99 target's verdict and the numbers its reason quotes, from a throughput result shaped as
- * a run of 2026-11-28 02:59 UTC measured it (bench/optimisations.md): the fake's worst request,
- * its rounds, the bare ceiling's p99 on that request in the same rounds, and the load
+ * The p99 target's verdict and the numbers its reason quotes, from a throughput result shaped as a
+ * contended run of the table in bench/optimisations.md ("Missed targets and why"): the fake's worst
+ * request, its rounds, the bare ceiling's p99 on that request in the same rounds, and the load
  * generator's own collection pauses.
  */
 import { expect, test } from 'vitest';

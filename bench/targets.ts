@@ -1,5 +1,5 @@
 /**
- * The issue's targets, checked against one run's results. Each check says MET, MISSED, or N/A
+ * The bench's targets, checked against one run's results. Each check says MET, MISSED, or N/A
  * (its section did not run or could not run), with the measured value next to the threshold.
  */
 import type { ColdStartResult } from './cold-start.ts';
@@ -41,8 +41,8 @@ export function prismBest(throughput: ThroughputResult, requestId: string): numb
 }
 
 /**
- * A request's throughput against warm WireMock's on the same request, in the same run: a create
- * at least on par, in req/s and in CPU per request; every other request 1.2x or more (issue 40).
+ * A request's throughput against warm WireMock's on the same request, in the same run: a create at
+ * least on par, in req/s and in CPU per request; every other request at least 1.2 times its req/s.
  */
 function wiremockCheck(throughput: ThroughputResult | undefined, requestId: string): TargetCheck {
   const cells = throughput?.cells[requestId];

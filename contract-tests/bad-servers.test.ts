@@ -1,5 +1,5 @@
 /**
- * The CLI, run as a user runs it, against servers that misbehave (issue 5, item 6): slow, dropping
+ * The CLI, run as a user runs it, against servers that misbehave: slow, dropping
  * connections, 5xx storms, endless 429s, garbage headers, bodies that are not JSON, no HTTP at
  * all. Whatever the server does, the run ends within its budget and a time limit set by the flags
  * it was given, exits 1 (a rule broken) or 2 (no verdict) with a message naming the tool, never

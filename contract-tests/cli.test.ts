@@ -322,7 +322,7 @@ test("--fake runs 100 runs per property: the Enterprise demo key's window holds 
   expect(run.stdout).toMatch(/\(100 runs per property, seed 21\)/);
 });
 
-// Honest modes (issue 30, point 5): `prism mock` takes any key and answers errors with example
+// Honest modes: `prism mock` takes any key and answers errors with example
 // bodies (`status: 0`), so a clean run against it proves only that the harness raises no false
 // alarm on the checks that apply to a spec-only mock; it must never say the server conforms.
 test('--prism-mock ends with what the self-test proved, never that the server conforms', async () => {

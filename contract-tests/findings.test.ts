@@ -1,5 +1,5 @@
 /**
- * One finding per cause, through the doors a user reads (issue 37, point 2): the CLI's report
+ * One finding per cause, through the doors a user reads: the CLI's report
  * and `--junit` against a gateway whose one HTML 414 breaks four rules, and the proxy's report
  * (text and JSON) in front of a server whose every 429 lacks Retry-After. The FAIL count is the
  * number of things to fix; the summary counts findings and rules apart.

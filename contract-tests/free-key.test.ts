@@ -138,7 +138,7 @@ for (const name of edgeFaults) {
   });
 }
 
-// Issue 17 point 2: a realistic query-builder bug, the status filter dropped whenever limit is
+// A realistic query-builder bug, the status filter dropped whenever limit is
 // also given. The pinned examples pair each status with the limit edge classes, so the default
 // Free-key run (one run per property) catches it on every seed, in listPets.statusFilter itself.
 test("at one run per property, a server that ignores status when limit is present is caught by listPets.statusFilter whatever the seed, in a Free key's minute", async () => {
@@ -167,7 +167,7 @@ const everyCell = [undefined, ...petStatuses].flatMap((status) =>
   limitClasses.map((limit) => `${status ?? '-'}/${limit ?? '-'}`),
 );
 
-// Issue 17 point 2: the default run sends every status (or none) with every limit edge class
+// The default run sends every status (or none) with every limit edge class
 // (omitted, 1, 20, 100), with the key, in a Free key's minute, read-only or writing; the status
 // filter is checked on every such answer (listPets.statusFilter, and createPet.refusedLeavesNoPet
 // for limit 100 when writing).

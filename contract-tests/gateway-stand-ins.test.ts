@@ -1,7 +1,7 @@
 /**
  * The CLI, run as a user runs it, through stand-ins of nginx, Apache httpd, Caddy and HAProxy as
- * Debian ships them (real-servers/gateway-models.ts) in front of the conforming express app
- * (issue 37, point 1). RFC 9112 section 3 recommends that every server accept request lines of
+ * Debian ships them (real-servers/gateway-models.ts) in front of the conforming express app.
+ * RFC 9112 section 3 recommends that every server accept request lines of
  * 8,000 octets, and the interface states no length limit on a pet's name: a stock gateway, which
  * refuses neither, must pass a default and a `--rate-limits` run (no false alarm), and a gateway
  * set to refuse a request the interface allows must still be caught, the finding naming
@@ -100,9 +100,9 @@ async function expectRefusal(response: Response, refusal: Refusal | undefined): 
 }
 
 // The stand-ins are no pushovers: each refuses just past its gateway's limit, with its page (the
-// edges `npm run test:gateways` measured on the real gateways), and the old 9 KiB probe of
+// edges `npm run test:gateways` finds on the real gateways), and a 9 KiB probe of
 // errors.largeRequests is refused by a stock nginx and a stock Apache httpd, which is why
-// the probe now stays inside RFC 9112's 8,000 octets.
+// the probe stays inside RFC 9112's 8,000 octets.
 test('the stand-ins forward up to their stock limits and refuse just past them, with their own pages', async ({
   onTestFinished,
 }) => {

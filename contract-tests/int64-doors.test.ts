@@ -1,9 +1,9 @@
 /**
- * The harness loses no digit of an int64 at any door it reads JSON from (issue 37, point 4):
+ * The harness loses no digit of an int64 at any door it reads JSON from:
  * 2^63 - 1, -2^63 and 2^53 + 1 go through the active run's client, the proxy, verify-pact's
  * reading of a pact and of the answers, and calibrate. Against the fake, which keeps every digit,
  * each door finds nothing wrong (a reader that rounds would see 2^63 - 1 as 2^63, outside int64,
- * and blame the server, as the harness did on Node 20). Behind a gateway that answers each value
+ * and blame the server). Behind a gateway that answers each value
  * one off on GET (int64-off-by-one-gateway.ts), each door that compares values reports it: a
  * reader that rounds to a double reads both numbers of each pair as one and would pass it.
  */

@@ -1,5 +1,5 @@
 /**
- * A field added in one place (issue 20, point 4): a copy of the repository gets an optional
+ * A field added in one place: a copy of the repository gets an optional
  * `nickname` (a string of at most 40 characters) in its openapi/petstore.yaml, runs its generator
  * and nothing else. Its fake then stores and answers the field, and its harness generates it,
  * sends it and compares it: a server that drops it on create fails, the fake passes, and this

@@ -4,8 +4,8 @@
  * of its own: pact/official-verifier.ts):
  * - whatever keys a body carries (any Unicode, the characters a Pact path gives meaning to, a
  *   quote, the empty key, a lone surrogate, nested in objects and lists), the pact the fake
- *   records loads and every interaction passes against the fake (issue: `"first name"` wrote
- *   `$.first name`, which the Verifier refuses);
+ *   records loads and every interaction passes against the fake (`"first name"` must be written
+ *   `$['first name']`: the Verifier refuses `$.first name`);
  * - verify-pact refuses exactly the body-rule paths the Verifier refuses;
  * - the harness's own fuzzing (extra fields of any name), recorded by the fake, loads too.
  * Seeds are in the titles; PACT_KEYS_SEED=n explores others.
@@ -81,7 +81,7 @@ test(`property (seed ${seed}): a create body carrying any keys records a pact th
       seed,
       numRuns: 25,
       endOnFailure: true,
-      // The issue's two: a space, and the harness's fuzzing's `_.V00u<`; a quote, the empty key
+      // A space, and the harness's fuzzing's `_.V00u<`; a quote, the empty key
       // and a lone surrogate, which no path can name or no Pact tool can parse.
       examples: [[['first name']], [['_.V00u<']], [["it's", '', '\ud800']]],
     },

@@ -1,5 +1,5 @@
 /**
- * Issue 17 point 1, through the CLI as a user runs it: the plan follows what the server's answers
+ * Through the CLI as a user runs it: the plan follows what the server's answers
  * show, never what they leave out. A server that sends the IETF draft's RateLimit fields and no
  * X-RateLimit-* gets a Free key's minute and a failure naming those fields; a 429 the headers did
  * not announce is waited out and said to be unplanned; a window that never refills, a server that

@@ -21,7 +21,7 @@ test('the checks prism mock can support pass against it; the rest are skipped wi
     for (const id of ['listPets.responseShape', 'createPet.created', 'auth.missingKey'])
       expect(statusOf(id)?.status).toBe('pass');
     // Its example listing holds one pet whatever the limit: no page could exceed limit=1, so
-    // the check is not exercised there, never a pass (issue 30, point 2).
+    // the check is not exercised there, never a pass.
     expect(statusOf('listPets.limitRespected')).toMatchObject({
       status: 'skip',
       skip: 'not-exercised',

@@ -238,8 +238,8 @@ test('a second SIGTERM 0.5 s after the first changes nothing: a command group th
   const firstAt = performance.now();
   proxy.child.kill('SIGTERM');
   await new Promise((resolve) => setTimeout(resolve, 500));
-  // CI runners and `timeout` send more than one; before issue 37 this one made the proxy exit
-  // 143 at once, the group left running and no JUnit written.
+  // CI runners and `timeout` send more than one: this one must not make the proxy exit 143 at
+  // once, its command's group left running and no JUnit written.
   expect(proxy.child.exitCode).toBe(null);
   proxy.child.kill('SIGTERM');
   const [code] = (await closed) as [number];

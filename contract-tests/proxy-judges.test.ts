@@ -1,12 +1,11 @@
 /**
- * The proxy judges every exchange by every rule one exchange can show (issue 37, point 3;
- * STYLE.md: "the judge runs on every exchange, whether the harness sent it or the proxy saw
- * it"). A small app of its own (a scripted client making the calls an end-to-end suite makes:
- * browse, view, adopt, mistakes, no key) goes through `petstore-contract proxy`, run as a user
- * runs it, in front of each mutant of the harness's self-proof set whose rule an exchange can
- * show. First the app does only what does not touch the broken rule: the proxy's report says the
- * rule is `not exercised`, never passed. Then it does everything: the proxy exits 1 naming the
- * rule (an advisory rule warns).
+ * The proxy judges every exchange by every rule one exchange can show (STYLE.md: "the judge runs on
+ * every exchange, whether the harness sent it or the proxy saw it"). A small app of its own (a
+ * scripted client making the calls an end-to-end suite makes: browse, view, adopt, mistakes, no
+ * key) goes through `petstore-contract proxy`, run as a user runs it, in front of each mutant of
+ * the harness's self-proof set whose rule an exchange can show. First the app does only what does
+ * not touch the broken rule: the proxy's report says the rule is `not exercised`, never passed.
+ * Then it does everything: the proxy exits 1 naming the rule (an advisory rule warns).
  */
 import { spawn } from 'node:child_process';
 import { once } from 'node:events';
@@ -304,7 +303,7 @@ test('every mutant whose rule one exchange can show has a case here', () => {
   const judged = mutants.filter(judgedByProxy).map((mutant) => mutant.name);
   expect(judged.filter((name) => cases[name] === undefined)).toEqual([]);
   expect(Object.keys(cases).filter((name) => !judged.includes(name))).toEqual([]);
-  // The active-only checks are judged on the proxy now, not only the every-response observers.
+  // The active-only checks are judged on the proxy too, not only the every-response observers.
   expect(judged.length).toBeGreaterThanOrEqual(40);
 });
 

@@ -137,7 +137,7 @@ test('SIGTERM to a proxy that judged nothing ends it with its verdict: exit 2, n
 test('a proxy whose parent goes away (npm killed by SIGTERM) writes its verdict and JUnit, frees its port and exits within 5 s', async () => {
   const target = await fake();
   const junit = tempFile('proxy.xml');
-  // npm run, as the old CI example started it in the background, then killed as it killed it.
+  // npm run, started in the background as a CI step might, then killed as such a step kills it.
   const npm = spawn(
     'npm',
     ['run', 'contract', '--', 'proxy', '--target', target.baseUrl, '--port', '0', '--junit', junit],

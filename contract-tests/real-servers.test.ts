@@ -1,6 +1,6 @@
 /**
- * The CLI, run as a user runs it, against Pet Store servers built the way teams build them
- * (issue 17, point 4): express 5, fastify 5, hono 4 and koa 3 with the rate-limit middleware each
+ * The CLI, run as a user runs it, against Pet Store servers built the way teams build them:
+ * express 5, fastify 5, hono 4 and koa 3 with the rate-limit middleware each
  * community uses, pinned in devDependencies and configured as their READMEs show
  * (real-servers/, one server per file). Servers that conform while choosing differently where
  * the interface is silent must pass (no false alarm); servers whose library defaults break a
@@ -157,7 +157,7 @@ serverCase(
     flags: [],
     code: 0,
     fails: [],
-    // No vacuous pass (issue 30, point 2): the store holds 30 pets and clamps limit=101 to 100,
+    // No vacuous pass: the store holds 30 pets and clamps limit=101 to 100,
     // so no answer could exceed 100: not exercised, with the reason, and not counted as passed.
     says: /skip {2}listPets\.limitOutOfRange .*\n {8}not exercised: no listing could exceed 100: 30 pets match \(GET \/pets\?limit=101 listed 30\)/,
   },
@@ -255,7 +255,7 @@ serverCase(
 );
 
 // Limits, "Rate limits by plan" and X-RateLimit-Limit "Limit applying to the caller", for each of
-// two keys (issue 17, point 3): a limiter keyed by API key (express-rate-limit readme.md:53,
+// two keys: a limiter keyed by API key (express-rate-limit readme.md:53,
 // `limit` a function; rate-limiter-flexible one RateLimiterMemory per plan) gives each key its
 // own window and its plan's limit, so a second key changes nothing in the verdict.
 serverCase(
@@ -279,7 +279,7 @@ serverCase(
   },
 );
 
-// Every window algorithm the interface allows (issue 30, point 1): "Requests remaining in the
+// Every window algorithm the interface allows: "Requests remaining in the
 // current window" and X-RateLimit-Reset "Unix timestamp at which the limit resets" say neither
 // how a window is counted nor whether Reset stays put. Each conforming limiter below must get a
 // verdict, exit 0, in a default run and with --rate-limits; the checks that need "one window"
@@ -360,7 +360,7 @@ serverCase(
   },
 );
 
-// The edges a staging stack breaks (issue 30, points 3 and 4): a reverse proxy (http-proxy) with
+// The edges a staging stack breaks: a reverse proxy (http-proxy) with
 // nginx's documented directives and default pages in front of the conforming express app.
 // Errors: "Every error response has a JSON body shaped as Error"; Limits: the rate-limit headers
 // are "present on every response". Its HTML 413 (client_max_body_size 1k) is caught in a default
@@ -524,7 +524,7 @@ serverCase(
     fails: ['rateLimit.othersNotCounted'],
   },
 );
-// Two keys on one address share one window and one limit: a second key (issue 17, point 3).
+// Two keys on one address share one window and one limit: a second key.
 serverCase(
   'express-rate-limit keyed by client address, two keys (PETSTORE_API_KEY_2, --plan2 pro): one window for both',
   {
@@ -539,7 +539,7 @@ serverCase(
 // GET /pets, rule 2: "When status is given, only animals with that status are returned", whatever
 // limit says. The query-builder bug (status-dropped-with-limit-server.ts) shows only when both
 // parameters are sent; listPets.statusFilter's first examples pair each status with limit 20, 1
-// and omitted (issue 17, point 2), so every seed catches it. createPet.refusedLeavesNoPet's
+// and omitted, so every seed catches it. createPet.refusedLeavesNoPet's
 // listings (`status=...&limit=100`) and model.createListGet's show the wrong statuses too, and
 // they are the filter's finding (its judge holds every listing), counted on it, not theirs.
 for (const seed of [1, 2, 17])

@@ -1,5 +1,5 @@
 /**
- * Replays that replay (issue 19): for every check that can fail (each mutant's), the replay line
+ * Replays that replay: for every check that can fail (each mutant's), the replay line
  * the report prints, parsed as the CLI parses it, runs the same check to the same failure, and
  * the narrowed run is not made incomplete by observers waiting for traffic it never sends.
  */

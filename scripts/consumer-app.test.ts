@@ -258,7 +258,7 @@ test('npm run dev in headless Chromium shows the newest five pets, a created pet
     // The guide's optimizeDeps spares the first page load a reload (and its failed imports).
     expect(output()).not.toMatch(/optimized dependencies changed/);
 
-    // Issue 38, point 1: a pet the app creates is on its next list, in this tab and another.
+    // A pet the app creates is on its next list, in this tab and another.
     const created = await page.evaluate(async () => {
       const res = await fetch('http://127.0.0.1:4010/v1/pets', {
         method: 'POST',
@@ -319,7 +319,7 @@ test('npm run dev in headless Chromium shows the newest five pets, a created pet
     expect(after).toBe(200);
     await second.close();
 
-    // Issue 38, point 3: a day of reloads on the guide's key earns no 429. 100 reloads, one a
+    // A day of reloads on the guide's key earns no 429. 100 reloads, one a
     // second on the fake's clock (frozen at the start of a minute and moved 1 s a reload, so the
     // test does not wait 100 s): StrictMode's two calls a load are 200 calls in 100 s, more than
     // the Free plan's 60 a minute (docs/fake.md, Keys and plans) but within the guide's key's.

@@ -35,7 +35,7 @@ export interface ConsumerApp {
  * vitest would take them as its own), no colours, and npm from its cache where it can. No `CI`
  * and no `npm_config_yes` either: `npm create` asks before it downloads create-vite, and with no
  * terminal to answer it exits 1 ("canceled due to missing packages and no YES option") unless
- * one of them says yes, so the guide's own `--yes` is what must answer (issue 38).
+ * one of them says yes, so the guide's own `--yes` is what must answer.
  */
 export function appEnvironment(dir: string): NodeJS.ProcessEnv {
   return {

@@ -372,7 +372,7 @@ test('vitest runs the README test with the setup file and server.use overrides',
   const count = testCount();
   expect(tests).toContain('server.use(');
   // The project began as the tests guide begins one: `npm init -y` wrote "type": "commonjs",
-  // and the guide's `npm pkg set type=module` made it a module (issue 38).
+  // and the guide's `npm pkg set type=module` made it a module.
   expect(project.startOutput).toMatch(/"type": "commonjs"/);
   expect(JSON.parse(readFileSync(join(project.dir, 'package.json'), 'utf8')).type).toBe('module');
   const run = inProject(vitestBin(), ['run']);

@@ -229,8 +229,8 @@ test("after the README's install line, run as written on Node 20, the same proje
 }, 300_000);
 
 test("on Node 20 with vitest 5 (the install line's), the suite says which Node.js to install before vitest crashes, and blames no setup file", () => {
-  // Issue 38: vitest 5 on Node 20 crashes inside itself (`Map.groupBy is not a function`), and
-  // the suite's teardown then said `no test file wrote a part: is ./vitest.petstore-part.ts in
+  // vitest 5 on Node 20 crashes inside itself (`Map.groupBy is not a function`), and the suite's
+  // teardown would then say `no test file wrote a part: is ./vitest.petstore-part.ts in
   // setupFiles?`. The globalSetup's `setup` runs first and says the one line instead.
   expect(installedVitest()).toMatch(/^5\./);
   const suite = vitestOn(oldNode);

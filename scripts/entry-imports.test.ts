@@ -1,5 +1,5 @@
 /**
- * Every entry file can be imported without starting anything (issue 41): the CLIs start only
+ * Every entry file can be imported without starting anything: the CLIs start only
  * when run as the main module or called by their bin, so a test or a tool may import them for
  * what they export.
  */

@@ -4,7 +4,7 @@
  * --if-missing); the tarball ships dist/ but not scripts/, and npm 11 names any install-time
  * script of a dependency in an `install-scripts` warning when a project installs it. The README
  * is this repository's without its "Working on this repository" section, the repository's own
- * quick start and architecture, which a user of the package cannot run (issue 38). So `prepack`
+ * quick start and architecture, which a user of the package cannot run. So `prepack`
  * writes both over the originals (keeping them aside) and `postpack` puts the originals back:
  *   node scripts/packed-manifest.ts strip      (prepack, after the build)
  *   node scripts/packed-manifest.ts restore    (postpack)

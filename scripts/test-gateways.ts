@@ -1,5 +1,5 @@
 /**
- * `npm run test:gateways` (not part of `npm test`): the gateway cases of issue 37, point 1
+ * `npm run test:gateways` (not part of `npm test`): the gateway cases
  * (contract-tests/real-servers/gateway-cases.ts), run against the real gateways from Debian's
  * packages instead of their stand-ins. Each case starts the fake on a free loopback port, the
  * gateway with a configuration of its own in a temporary folder (scripts/gateway-configs.ts) on

@@ -18,7 +18,7 @@
  * line, not even one that would only warn: its answer, a gateway's HTML 414, would be judged
  * like every other answer by the every-response checks (errors.bodyShape, responses.json,
  * headers.rateLimitOnEveryResponse), which must see every exchange (the proxy's judges do), so it
- * would fail four checks for a refusal HTTP allows (issue 37); and a warning that no client of
+ * would fail four checks for a refusal HTTP allows; and a warning that no client of
  * this interface could meet in use is not worth a request.
  */
 

@@ -16,7 +16,7 @@ import type { CliIo } from './cli-io.ts';
 import { checkOutputPath } from './flag-values.ts';
 import { type CliOptions, parseCliOptions } from './options.ts';
 import { runProxyCommand } from './proxy-command.ts';
-import { SuiteRun } from './suite-run.ts';
+import { runSuiteOnTarget } from './suite-run.ts';
 import { usage } from './usage.ts';
 import { runVerifyPactCommand } from './verify-pact-command.ts';
 
@@ -127,7 +127,7 @@ async function runAgainstTarget(
     checkOutputPath('--log', options.log);
     checkOutputPath('--coverage', options.coverage);
     target = await openTarget(options);
-    return await new SuiteRun(options, io, target, redact, io.command ?? repositoryCommand).run();
+    return await runSuiteOnTarget(options, io, target, redact, io.command ?? repositoryCommand);
   } catch (error) {
     if (error instanceof ContractUsageError) {
       io.err(redact(error.message));

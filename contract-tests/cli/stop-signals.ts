@@ -20,7 +20,7 @@ const parentPollMs = 500;
 
 /**
  * Resolves with the first of SIGINT, SIGTERM or the parent process going away (its parent pid
- * changes). Until then the signals no longer end the process by default: the caller finishes.
+ * changes). From the call on, the signals do not end the process by default: the caller finishes.
  * Later signals do what `later` says.
  */
 export function untilStopped(later: LaterSignals = 'exit-now'): Promise<StopReason> {

@@ -6,7 +6,6 @@
  */
 import { writeOutputFile } from '../../mock/internal/entry.ts';
 import { ContractUsageError, toolName } from '../base/usage-error.ts';
-import type { Exchange } from '../http/exchange.ts';
 import type { Target } from '../http/target.ts';
 import {
   formatFinding,
@@ -65,165 +64,143 @@ function writable<T>(flag: string, path: string, write: () => T): T {
   }
 }
 
-/** One run of the suite against `target`, printed to `io`; `run` resolves to the exit code. */
-export class SuiteRun {
-  readonly #options: CliOptions;
-  readonly #io: CliIo;
-  readonly #target: Target;
-  readonly #redact: Redactor;
-  readonly #writes: boolean;
-  readonly #replay: ReplayInfo;
-  readonly #finished: CheckResult[] = [];
-  readonly #coverage: ReturnType<typeof createRunCoverage> | undefined;
-  #log: ((exchange: Exchange) => void) | undefined;
-  #finishedSoFar: (() => CheckResult[]) | undefined;
-  #sent = 0;
-  #startedAt = 0;
+/** One run of the suite against `target`, printed to `io`; resolves to the exit code. */
+export async function runSuiteOnTarget(
+  options: CliOptions,
+  io: CliIo,
+  target: Target,
+  redact: Redactor,
+  command: string,
+): Promise<number> {
+  const { strict } = options;
+  const writes = options.suite.writes ?? target.loopback;
+  const replay: ReplayInfo = {
+    command: `${command} ${options.replayFlags.join(' ')}`,
+    seed: options.client.seed,
+  };
+  const coverage = options.coverage === undefined ? undefined : createRunCoverage();
+  const finished: CheckResult[] = [];
+  let finishedSoFar: (() => CheckResult[]) | undefined;
+  let sent = 0;
 
-  constructor(options: CliOptions, io: CliIo, target: Target, redact: Redactor, command: string) {
-    this.#options = options;
-    this.#io = io;
-    this.#target = target;
-    this.#redact = redact;
-    this.#writes = options.suite.writes ?? target.loopback;
-    this.#replay = {
-      command: `${command} ${options.replayFlags.join(' ')}`,
-      seed: options.client.seed,
-    };
-    this.#coverage = options.coverage === undefined ? undefined : createRunCoverage();
-  }
-
-  readonly #out = (line: string): void => this.#io.out(this.#redact(line));
-
-  async run(): Promise<number> {
-    const options = this.#options;
-    this.#out(formatHeader(this.#target.name, { seed: options.client.seed, writes: this.#writes }));
-    const logPath = options.log;
-    this.#log =
-      logPath === undefined
-        ? undefined
-        : writable('--log', logPath, () => openExchangeLog(logPath, this.#redact));
-    this.#startedAt = Date.now();
-    const running = runSuite({
-      ...options.suite,
-      client: this.#client(),
-      writes: this.#writes,
-      onStarted: (finishedSoFar) => {
-        this.#finishedSoFar = finishedSoFar;
-      },
-      onNotAPetStore: (lines) => {
-        for (const line of lines) this.#out(line);
-      },
-      onPlan: (plan) => {
-        this.#coverage?.planned();
-        this.#out(formatPlan(plan));
-      },
-      onResult: (check) => this.#show(check),
-    });
-    // A long run can be stopped (Ctrl-C, SIGTERM, npm killed above it): it still reports.
-    const untilStopped = this.#io.untilStopped;
-    const ended = await Promise.race([
-      running.then((result) => ({ result })),
-      ...(untilStopped === undefined ? [] : [untilStopped().then((reason) => ({ reason }))]),
-    ]);
-    if ('result' in ended) return this.#completed(ended.result);
-    running.catch(() => {});
-    return this.#stopped(ended.reason);
-  }
+  const out = (line: string): void => io.out(redact(line));
 
   /** Records a final result, and prints its line unless it is broken (its finding comes last). */
-  #show(check: CheckResult): void {
-    this.#coverage?.finished(check);
-    this.#finished.push(check);
-    if (!isBroken(check, this.#options.strict))
-      this.#out(formatResult(check, this.#replay, this.#io.colour ?? false));
-  }
-
-  #client() {
-    return createRunClient(this.#target, {
-      ...this.#options.client,
-      redact: this.#redact,
-      onWait: (wait) =>
-        this.#out(`${toolName}: waiting ${(wait.ms / 1000).toFixed(1)} s for ${wait.reason}`),
-      onExchange: (exchange) => {
-        this.#sent += 1;
-        this.#log?.(exchange);
-        this.#coverage?.see(exchange);
-      },
-    });
-  }
-
-  #completed(result: SuiteResult): number {
-    const { strict } = this.#options;
-    this.#printFindings(result.results);
-    if (result.writes)
-      this.#out(`${toolName}: pets created by this run are named ${result.runPrefix}...`);
-    this.#out(formatSummary(result, strict));
-    this.#writeJunit(result);
-    if (!this.#finishCoverage(result.results)) return 2;
-    const verdict = verdictOf(result, strict);
-    if (verdict === 'incomplete') {
-      this.#io.err(this.#redact(incompleteMessage(result)));
-      return 2;
-    }
-    this.#out(formatVerdict(result, strict));
-    return verdict === 'conforms' ? 0 : 1;
-  }
-
-  #stopped(reason: StopReason): number {
-    // The active checks that finished, their judges settled on what the run sent before it
-    // stopped: nothing sent later can change them now.
-    const shown = new Set(this.#finished.map((check) => check.id));
-    for (const check of this.#finishedSoFar?.() ?? []) if (!shown.has(check.id)) this.#show(check);
-    const finished = this.#finished;
-    this.#printFindings(finished);
-    const stopped = stoppedRunOutcome(
-      {
-        reason,
-        target: this.#target.name,
-        baseUrl: this.#target.baseUrl,
-        seed: this.#options.client.seed,
-        writes: this.#writes,
-        finished,
-        requests: this.#sent,
-        startedAt: this.#startedAt,
-      },
-      this.#options.strict,
-    );
-    this.#io.err(this.#redact(stopped.message));
-    this.#writeJunit(stopped.suite);
-    this.#finishCoverage(finished);
-    return stopped.code;
-  }
+  const show = (check: CheckResult): void => {
+    coverage?.finished(check);
+    finished.push(check);
+    if (!isBroken(check, strict)) out(formatResult(check, replay, io.colour ?? false));
+  };
 
   /** One FAIL line per finding of the checks that finished, with every rule it breaks. */
-  #printFindings(finished: readonly CheckResult[]): void {
-    for (const finding of findingsOf(finished, this.#options.strict))
-      this.#out(formatFinding(finding, this.#replay, this.#io.colour ?? false));
-  }
+  const printFindings = (results: readonly CheckResult[]): void => {
+    for (const finding of findingsOf(results, strict))
+      out(formatFinding(finding, replay, io.colour ?? false));
+  };
 
-  #writeJunit(suite: SuiteResult): void {
-    const junitPath = this.#options.junit;
+  const writeJunit = (suite: SuiteResult): void => {
+    const junitPath = options.junit;
     if (junitPath !== undefined)
       writable('--junit', junitPath, () =>
-        writeOutputFile(
-          junitPath,
-          this.#redact(toJunit(suite, this.#options.strict, this.#replay)),
-        ),
+        writeOutputFile(junitPath, redact(toJunit(suite, strict, replay))),
       );
-  }
+  };
 
   /** Writes --coverage, if asked, and says so; false when the file could not be written. */
-  #finishCoverage(results: readonly CheckResult[]): boolean {
-    const path = this.#options.coverage;
-    if (this.#coverage === undefined || path === undefined) return true;
-    const record = this.#coverage.record(results);
-    const problem = writeCoverage(path, record, this.#redact);
+  const finishCoverage = (results: readonly CheckResult[]): boolean => {
+    const path = options.coverage;
+    if (coverage === undefined || path === undefined) return true;
+    const record = coverage.record(results);
+    const problem = writeCoverage(path, record, redact);
     if (problem !== undefined) {
-      this.#io.err(`${toolName}: ${problem}`);
+      io.err(`${toolName}: ${problem}`);
       return false;
     }
-    this.#out(`${toolName}: ${coverageLine(record, path)}`);
+    out(`${toolName}: ${coverageLine(record, path)}`);
     return true;
-  }
+  };
+
+  const completed = (result: SuiteResult): number => {
+    printFindings(result.results);
+    if (result.writes)
+      out(`${toolName}: pets created by this run are named ${result.runPrefix}...`);
+    out(formatSummary(result, strict));
+    writeJunit(result);
+    if (!finishCoverage(result.results)) return 2;
+    const verdict = verdictOf(result, strict);
+    if (verdict === 'incomplete') {
+      io.err(redact(incompleteMessage(result)));
+      return 2;
+    }
+    out(formatVerdict(result, strict));
+    return verdict === 'conforms' ? 0 : 1;
+  };
+
+  const stopped = (reason: StopReason, startedAt: number): number => {
+    // The active checks that finished, their judges settled on what the run sent before it
+    // stopped: nothing sent later can change them now.
+    const shown = new Set(finished.map((check) => check.id));
+    for (const check of finishedSoFar?.() ?? []) if (!shown.has(check.id)) show(check);
+    printFindings(finished);
+    const outcome = stoppedRunOutcome(
+      {
+        reason,
+        target: target.name,
+        baseUrl: target.baseUrl,
+        seed: options.client.seed,
+        writes,
+        finished,
+        requests: sent,
+        startedAt,
+      },
+      strict,
+    );
+    io.err(redact(outcome.message));
+    writeJunit(outcome.suite);
+    finishCoverage(finished);
+    return outcome.code;
+  };
+
+  out(formatHeader(target.name, { seed: options.client.seed, writes }));
+  const logPath = options.log;
+  const log =
+    logPath === undefined
+      ? undefined
+      : writable('--log', logPath, () => openExchangeLog(logPath, redact));
+  const startedAt = Date.now();
+  const running = runSuite({
+    ...options.suite,
+    client: createRunClient(target, {
+      ...options.client,
+      redact,
+      onWait: (wait) =>
+        out(`${toolName}: waiting ${(wait.ms / 1000).toFixed(1)} s for ${wait.reason}`),
+      onExchange: (exchange) => {
+        sent += 1;
+        log?.(exchange);
+        coverage?.see(exchange);
+      },
+    }),
+    writes,
+    onStarted: (soFar) => {
+      finishedSoFar = soFar;
+    },
+    onNotAPetStore: (lines) => {
+      for (const line of lines) out(line);
+    },
+    onPlan: (plan) => {
+      coverage?.planned();
+      out(formatPlan(plan));
+    },
+    onResult: show,
+  });
+  // A long run can be stopped (Ctrl-C, SIGTERM, npm killed above it): it still reports.
+  const untilStopped = io.untilStopped;
+  const ended = await Promise.race([
+    running.then((result) => ({ result })),
+    ...(untilStopped === undefined ? [] : [untilStopped().then((reason) => ({ reason }))]),
+  ]);
+  if ('result' in ended) return completed(ended.result);
+  running.catch(() => {});
+  return stopped(ended.reason, startedAt);
 }

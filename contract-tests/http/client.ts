@@ -110,7 +110,7 @@ export function createClient(options: ClientOptions): ContractClient {
   let refusedThrough: string | undefined;
 
   const spend = async (pace: boolean, spends: boolean) => {
-    // Never wait for the quota on behalf of a request the budget no longer allows.
+    // Never wait for the quota on behalf of a request the budget has no room left for.
     if (budget.left < maxWire) throw new BudgetSpentError(budget);
     await pacer.beforeSend(pace, spends);
     budget.take();

@@ -60,43 +60,33 @@ interface Answer {
   readonly body: unknown;
 }
 
-/** One replay: the requests it sent, within the budget, and the key it sends them with. */
-class PactReplay {
-  readonly #options: ReplayOptions;
-  readonly #base: URL;
-  readonly #basePath: string;
-  readonly #auth: { readonly Authorization: string };
-  readonly #json: Record<string, string>;
-  #requests = 0;
+/** Replays every HTTP interaction, those that spend the key's window last. */
+export async function replayPact(
+  interactions: readonly Interaction[],
+  options: ReplayOptions,
+): Promise<ReplayResult> {
+  // One replay: the requests it sent, within the budget, and the key it sends them with.
+  const base = new URL(options.baseUrl);
+  const basePath = base.pathname.replace(/\/+$/, '');
+  const auth = { Authorization: `Bearer ${options.apiKey}` };
+  const json: Record<string, string> = { ...auth, 'Content-Type': 'application/json' };
+  // Requests sent so far, state setup included.
+  let requests = 0;
 
-  constructor(options: ReplayOptions) {
-    this.#options = options;
-    this.#base = new URL(options.baseUrl);
-    this.#basePath = this.#base.pathname.replace(/\/+$/, '');
-    this.#auth = { Authorization: `Bearer ${options.apiKey}` };
-    this.#json = { ...this.#auth, 'Content-Type': 'application/json' };
-  }
-
-  /** Requests sent so far, state setup included. */
-  get requests(): number {
-    return this.#requests;
-  }
-
-  async #send(
+  async function send(
     method: string,
     path: string,
     init: { headers?: Record<string, string>; body?: string } = {},
   ): Promise<Answer> {
-    const options = this.#options;
     if (method !== 'GET' && method !== 'HEAD' && !options.writes)
       throw new Skip(`${method} ${path.slice(0, 80)} is a write: allow writes (--allow-writes)`);
     // The last guard, after read-pact.ts's: the URL as fetch will send it stays under the base.
     const url = new URL(`${options.baseUrl}${path}`);
-    if (url.origin !== this.#base.origin || !url.pathname.startsWith(`${this.#basePath}/`))
+    if (url.origin !== base.origin || !url.pathname.startsWith(`${basePath}/`))
       throw new Skip(`refused: ${path.slice(0, 80)} does not stay under ${options.baseUrl}`);
-    if (this.#requests >= options.budget)
+    if (requests >= options.budget)
       throw new Skip(`the request budget (${options.budget}) is spent: raise --budget`);
-    this.#requests += 1;
+    requests += 1;
     const response = await fetch(url, {
       method,
       headers: init.headers ?? {},
@@ -117,16 +107,16 @@ class PactReplay {
   }
 
   /** Puts the server in one state; answers path rewrites (a created pet's id for the recorded one). */
-  async #setUp(
+  async function setUp(
     name: string,
     params: Readonly<Record<string, unknown>>,
   ): Promise<[string, string] | undefined> {
     if (/^a key on the .+ plan$/.test(name)) return undefined;
     const exists = /^pet (\d+) exists$/.exec(name);
-    if (exists?.[1] !== undefined) return this.#createPet(name, exists[1], params);
+    if (exists?.[1] !== undefined) return createPet(name, exists[1], params);
     const absent = /^pet (\d+) does not exist$/.exec(name);
     if (absent !== null) {
-      const found = await this.#send('GET', `/pets/${absent[1]}`, { headers: this.#auth });
+      const found = await send('GET', `/pets/${absent[1]}`, { headers: auth });
       if (found.status === 200)
         throw new Skip(
           `"${name}": pet ${absent[1]} exists here, and the interface cannot delete it`,
@@ -134,31 +124,30 @@ class PactReplay {
       return undefined;
     }
     const status = typeof params.status === 'string' ? params.status : undefined;
-    if (/^(pets exist|a pet with status \w+ exists)$/.test(name))
-      return this.#somePets(name, status);
+    if (/^(pets exist|a pet with status \w+ exists)$/.test(name)) return somePets(name, status);
     if (/^no pets( with status \w+)?$/.test(name)) {
-      const list = await this.#firstPet(status);
+      const list = await firstPet(status);
       if (Array.isArray(list.body) && list.body.length > 0)
         throw new Skip(`"${name}": the server holds some, and the interface cannot remove them`);
       return undefined;
     }
-    if (name === spentWindow) return this.#spendWindow(name);
+    if (name === spentWindow) return spendWindow(name);
     if (name === 'the key is banned')
       throw new Skip(`"${name}": setting it up would get the key banned for real`);
     throw new Skip(`unknown provider state "${name}"`);
   }
 
   /** "pet N exists": a pet made with POST, whose new id takes N's place in the path. */
-  async #createPet(
+  async function createPet(
     name: string,
     recordedId: string,
     params: Readonly<Record<string, unknown>>,
   ): Promise<[string, string]> {
-    if (!this.#options.writes)
+    if (!options.writes)
       throw new Skip(`"${name}" needs a pet created: allow writes (--allow-writes)`);
     const { id: _id, ...fields } = params;
-    const created = await this.#send('POST', '/pets', {
-      headers: this.#json,
+    const created = await send('POST', '/pets', {
+      headers: json,
       body: stringifyJson(fields),
     });
     const id = (created.body as { id?: unknown } | undefined)?.id;
@@ -173,45 +162,44 @@ class PactReplay {
   }
 
   /** "pets exist": one created when writes are allowed, else one the server holds already. */
-  async #somePets(name: string, status: string | undefined): Promise<undefined> {
-    if (this.#options.writes) {
+  async function somePets(name: string, status: string | undefined): Promise<undefined> {
+    if (options.writes) {
       const body = stringifyJson({
         name: 'pact-state',
         categoryId: 1,
         ...(status === undefined ? {} : { status }),
       });
-      await this.#send('POST', '/pets', { headers: this.#json, body });
+      await send('POST', '/pets', { headers: json, body });
       return undefined;
     }
-    const list = await this.#firstPet(status);
+    const list = await firstPet(status);
     if (!Array.isArray(list.body) || list.body.length === 0)
       throw new Skip(`"${name}": the server holds none, and creating one needs --allow-writes`);
     return undefined;
   }
 
-  #firstPet(status: string | undefined): Promise<Answer> {
+  function firstPet(status: string | undefined): Promise<Answer> {
     const filter = status === undefined ? '' : `&status=${encodeURIComponent(status)}`;
-    return this.#send('GET', `/pets?limit=1${filter}`, { headers: this.#auth });
+    return send('GET', `/pets?limit=1${filter}`, { headers: auth });
   }
 
   /** Spends what is left of the window, as X-RateLimit-Remaining says, within the budget. */
-  async #spendWindow(name: string): Promise<undefined> {
+  async function spendWindow(name: string): Promise<undefined> {
     for (;;) {
-      const probe = await this.#send('GET', '/pets?limit=1', { headers: this.#auth });
+      const probe = await send('GET', '/pets?limit=1', { headers: auth });
       if (probe.status === 429) return undefined;
       const remaining = Number(probe.headers.get('X-RateLimit-Remaining'));
-      if (Number.isFinite(remaining) && this.#requests + remaining + 1 > this.#options.budget)
+      if (Number.isFinite(remaining) && requests + remaining + 1 > options.budget)
         throw new Skip(
           `"${name}": spending the window takes ${remaining + 1} more requests than the budget allows`,
         );
     }
   }
 
-  async run(interaction: Interaction): Promise<InteractionResult> {
+  /** Sets one interaction up, sends it and judges the answer. */
+  async function replayOne(interaction: Interaction): Promise<InteractionResult> {
     const { description } = interaction;
-    const pending = interaction.providerStates.find((state) =>
-      this.#options.pending?.has(state.name),
-    );
+    const pending = interaction.providerStates.find((state) => options.pending?.has(state.name));
     if (pending !== undefined)
       return {
         description,
@@ -219,7 +207,7 @@ class PactReplay {
         reasons: [`"${pending.name}" is accepted as pending (--pending): not set up, nothing sent`],
       };
     try {
-      const answer = await this.#sendRecorded(interaction);
+      const answer = await sendRecorded(interaction);
       if (answer.status === 429 && interaction.response.status !== 429)
         throw new Skip(
           'rate limited (429) before the interaction ran: rerun when the quota resets',
@@ -238,35 +226,28 @@ class PactReplay {
   }
 
   /** Sets the interaction's states up, then sends its request as recorded, with this key. */
-  async #sendRecorded(interaction: Interaction): Promise<Answer> {
+  async function sendRecorded(interaction: Interaction): Promise<Answer> {
     const { request } = interaction;
     let path = request.path;
     for (const state of interaction.providerStates) {
-      const rewrite = await this.#setUp(state.name, state.params);
+      const rewrite = await setUp(state.name, state.params);
       if (rewrite !== undefined) path = path.replace(rewrite[0], rewrite[1]);
     }
     const headers: Record<string, string> = { ...request.headers };
-    if (request.sendsKey) headers.Authorization = this.#auth.Authorization;
+    if (request.sendsKey) headers.Authorization = auth.Authorization;
     const query = new URLSearchParams();
     for (const [name, values] of Object.entries(request.query))
       for (const value of values) query.append(name, value);
     const search = query.size === 0 ? '' : `?${query}`;
     const content = request.body?.content;
-    return this.#send(request.method, `${path}${search}`, {
+    return send(request.method, `${path}${search}`, {
       headers,
       ...(content === undefined
         ? {}
         : { body: typeof content === 'string' ? content : stringifyJson(content) }),
     });
   }
-}
 
-/** Replays every HTTP interaction, those that spend the key's window last. */
-export async function replayPact(
-  interactions: readonly Interaction[],
-  options: ReplayOptions,
-): Promise<ReplayResult> {
-  const replay = new PactReplay(options);
   const spends = (each: Interaction) =>
     each.providerStates.some((state) => state.name === spentWindow);
   const results: InteractionResult[] = [];
@@ -274,9 +255,9 @@ export async function replayPact(
     ...interactions.filter((each) => !spends(each)),
     ...interactions.filter(spends),
   ]) {
-    const result = await replay.run(interaction);
+    const result = await replayOne(interaction);
     options.onResult?.(result);
     results.push(result);
   }
-  return { results, requests: replay.requests };
+  return { results, requests };
 }

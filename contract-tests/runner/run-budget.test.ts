@@ -92,7 +92,7 @@ test('an explicit --budget too small for what was asked names the number needed'
 test("no X-RateLimit-Remaining on the preflight is no evidence of a roomy window: a Free key's minute, even on loopback", () => {
   const active = select(false);
   const decided = decideBudget({ active, maxRuns: 100, loopback: true, quota: {}, used: 1 });
-  // Before issue 17: 100 runs per property, 2913 requests, against a server with IETF headers.
+  // Not 100 runs per property (thousands of requests) against a server with IETF headers.
   expect(decided).toMatchObject({ limit: 70, runs: 1 });
   expect(decided.source).toBe(
     "the default budget (a Free key's minute: the preflight's answer had no X-RateLimit-Remaining, + 10 without a valid key)",

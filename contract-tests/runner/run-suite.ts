@@ -54,7 +54,7 @@ function newRunPrefix(random: () => number): string {
 export async function runSuite(options: SuiteOptions): Promise<SuiteResult> {
   const started = performance.now();
   const { target, client, pacer, seed } = options.client;
-  // Drawn before the first request, as the seed's stream always was: the waits replay too.
+  // Drawn from the seed's stream before the first request, so a seed replays the waits too.
   const runPrefix = options.runPrefix ?? newRunPrefix(options.client.random);
   const writes = options.writes ?? target.loopback;
   const facts: RunFacts = {

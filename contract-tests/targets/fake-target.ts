@@ -183,7 +183,7 @@ function handlersFetch(handlers: RequestHandler[]): typeof fetch {
   };
 }
 
-/** The fake answered through `getResponse`, in this process, ten times faster than setupServer. */
+/** The fake answered through `getResponse` in this process, with no emulated socket. */
 export async function directFakeTarget(options: FakeTargetOptions = {}): Promise<FakeTarget> {
   const prepared = await prepare(options);
   return fakeTarget(prepared, {

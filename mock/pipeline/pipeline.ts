@@ -90,9 +90,8 @@ type AroundStep = (context: Context, next: () => Promise<Answer>) => Answer | Pr
 /**
  * A step that only sees the answer of the rest of the pipeline: it records it, adds headers to
  * it, or replaces it. The pipeline applies a run of them in one promise reaction, where each as
- * an `async` step awaiting `next()` cost a suspended frame and two promises (about 600 bytes and
- * 0.1 µs a step, bench/optimisations.md). A rejection passes them by, as it passes an awaiting
- * step by.
+ * an `async` step awaiting `next()` would cost a suspended frame and two promises on every
+ * request (bench/optimisations.md). A rejection passes them by, as it passes an awaiting step by.
  */
 interface AfterStep {
   readonly after: (context: Context, answer: Answer) => Answer | Promise<Answer>;

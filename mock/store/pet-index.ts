@@ -1,8 +1,8 @@
 /**
  * The store's pets by id. Ids the store hands out run 1, 2, 3..., and a seed's usually do: those
- * sit in an array at their id. A Map of 300k pets took 15 MiB of hash table (three words an
- * entry, at twice the entries after each growth) and a cache miss on every create; the array
- * takes 8 bytes a pet (bench/optimisations.md). An id far past the array's end (a restored
+ * sit in an array at their id. A Map would cost a hash table of three words an entry, at twice
+ * the entries after each growth, and a cache miss on every create; the array holds 8 bytes a
+ * pet (bench/optimisations.md measures both). An id far past the array's end (a restored
  * snapshot's 2^40) goes to a Map, as does every id after it: the store adds ids in rising order
  * (a load sorts them, a create takes the next), so the two never hold the same range. The array
  * stays proportional to the pets in it, not to the id range: it grows past a gap only while it

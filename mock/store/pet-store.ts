@@ -5,10 +5,10 @@
  * come from a NewPet the route validated plus an id the store assigns, restored ones are checked
  * against the contract's Pet schema whole before anything changes (`snapshotProblem`).
  *
- * (Until 2026-11-25 every pet also went through an @msw/data collection, which only validated
- * and held a second record of it: about 700 bytes a pet beyond the pet itself (a random UUID, a
- * Map and symbol-keyed properties per record) and about 15 µs a create, while every read went
- * through the indexes here. Measured in bench/optimisations.md.)
+ * No second record of a pet (a database collection's) is kept beside them: the route and the
+ * snapshot check validate, every read goes through the index and lists here, and a collection's
+ * record (a random UUID, a Map and symbol-keyed properties) would cost memory and time on every
+ * create for nothing a read needs (bench/optimisations.md compares the two).
  */
 import { onlyFields, petFields } from '../base/contract/schemas.ts';
 import type { Pet, PetStatus } from '../base/contract/types.ts';

@@ -2,7 +2,7 @@
  * vitest global setup: one temporary folder for the whole run, removed when it ends. Test files
  * and the CLIs and servers they start make their files under `os.tmpdir()`; pointing `TMPDIR`
  * at this folder before any worker starts (workers and their children inherit it) keeps a run
- * from leaving its folders behind: about 70 a run did before (state files, reports, profiles).
+ * from leaving its folders behind (state files, reports, profiles: dozens a run).
  * Runs after the Chromium setup, whose unpacked browser is meant to outlive the run.
  */
 import { mkdtempSync, rmSync } from 'node:fs';

@@ -2,7 +2,7 @@ import { expect, test } from 'vitest';
 import { describeClockOffset } from './clock-offset.ts';
 
 test('an offset reads as its two largest units, behind or ahead of real time', () => {
-  // The offset issue 38 saw printed as `-15470879364 ms`.
+  // Six months behind, which a count of milliseconds shows as `-15470879364 ms`.
   expect(describeClockOffset(-15_470_879_364)).toBe('179 d 1 h behind real time');
   expect(describeClockOffset(125_000)).toBe('2 min 5 s ahead of real time');
   expect(describeClockOffset(86_400_000 + 30_000)).toBe('1 d ahead of real time');

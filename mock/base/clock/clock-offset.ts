@@ -1,7 +1,7 @@
 /**
  * How far the fake's clock is from real time, in words a person reads at a glance: the two
  * largest units (`179 d 1 h behind real time`, `2 min 5 s ahead of real time`), not a count of
- * milliseconds such as `-15470879364 ms` (issue 38).
+ * milliseconds such as `-15470879364 ms`.
  */
 
 const units = [

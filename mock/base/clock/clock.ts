@@ -28,7 +28,7 @@ export interface ControllableClock extends Clock {
 /** A clock's position as saved: frozen at a time, or ticking at a distance from its source. */
 export type ClockState = { readonly frozenAt: number } | { readonly offsetMs: number };
 
-/** The times the fake's clock may show (1970-01-01 to 9999-12-31 UTC), so every header date is valid. */
+/** The times the fake's clock may show (the epoch to the end of year 9999 UTC): every header date is valid. */
 const clockRange = { min: 0, max: Date.UTC(9999, 11, 31, 23, 59, 59, 999) } as const;
 
 /** Whether `epochMs` is a time the clock may show. */

@@ -7,8 +7,8 @@
 export function fnv1a(bytes: Uint8Array | string): number {
   const data = typeof bytes === 'string' ? new TextEncoder().encode(bytes) : bytes;
   let hash = 0x811c9dc5;
-  // Indexed: V8 runs `for...of` over a Uint8Array about three times slower (175 against 50 ns
-  // for a 51-byte create, on Node 24), and the client report hashes every create.
+  // Indexed: V8 runs `for...of` over a Uint8Array several times slower (bench/optimisations.md),
+  // and the client report hashes every create.
   for (let index = 0; index < data.length; index++)
     hash = Math.imul(hash ^ (data[index] as number), 0x01000193) >>> 0;
   return hash;

@@ -68,7 +68,7 @@ test('values of credential-shaped query parameters are redacted, other parameter
   }
 });
 
-/** Credential-shaped names that end in `key` or name a signature or a credential (issue 39, point 5). */
+/** Credential-shaped names that end in `key` or name a signature or a credential. */
 const credentialNames = [
   'access_key',
   'secret_key',

@@ -40,7 +40,7 @@ test('constant-time comparison agrees with ===, including different lengths and 
 });
 
 test('the Bearer parser reads every header as the grammar /^Bearer +(\\S+) *$/i then a b64token does (RFC 6750 section 2.1)', () => {
-  // The reference: the regular expressions the parser replaced, kept here as the oracle.
+  // The reference: the grammar as regular expressions, simpler than the parser, as the oracle.
   const reference = (header: string | null) => {
     if (header === null || header.trim() === '') return 'missing';
     const token = /^Bearer +(\S+) *$/i.exec(header)?.[1];

@@ -123,7 +123,7 @@ it('creates a pet (201) and gets it back by id (200)', async () => {
 
 it('lists a created pet first in the next GET /pets and GET /pets?limit=5 (newest first, docs/fake.md)', async () => {
   // The interface leaves the order to the fake; the fake lists newest first so an app sees its
-  // own pet on its next list, whatever the seed (issue 38, point 1).
+  // own pet on its next list, whatever the seed.
   const created = await call('/pets', {
     method: 'POST',
     headers: { ...auth, 'Content-Type': 'application/json' },

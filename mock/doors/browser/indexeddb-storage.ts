@@ -84,60 +84,60 @@ interface CreatedPet {
 class IndexedDbStorage implements FakeStorage {
   readonly persistence: StorePersistence;
   readonly replies: Map<string, Reply>;
-  private readonly db: IDBDatabase;
-  private readonly kept: Kept;
-  private readonly warn: (message: string) => void;
+  readonly #db: IDBDatabase;
+  readonly #kept: Kept;
+  readonly #warn: (message: string) => void;
   /** `writing`: every change is written; `stopped`: nothing is, until the fake is reset. */
-  private mode: 'writing' | 'stopped' = 'writing';
-  private currentStatus: StorageStatus = { kept: 'indexeddb' };
+  #mode: 'writing' | 'stopped' = 'writing';
+  #currentStatus: StorageStatus = { kept: 'indexeddb' };
   /** Whether what was kept is loaded: not once it was set aside. */
-  private loadable = true;
-  private nextId: number;
+  #loadable = true;
+  #nextId: number;
   // Changes not written yet. `replaceWith` is a whole new store (a reset, a restore, the seed).
-  private replaceWith: StoreSnapshot | undefined;
+  #replaceWith: StoreSnapshot | undefined;
   /** Pets created and not written yet, each with the call that created it (see `runCall`). */
-  private created: CreatedPet[] = [];
+  #created: CreatedPet[] = [];
   /** The call whose synchronous start is running now: what it creates is its own. */
-  private running: object | undefined;
+  #running: object | undefined;
   /** Calls that have their reply, whose pets the next write takes with it. */
-  private answeredCalls = new Set<object>();
-  private newReplies: [string, Reply][] = [];
-  private readSession: (() => unknown) | undefined;
-  private closed = false;
+  #answeredCalls = new Set<object>();
+  #newReplies: [string, Reply][] = [];
+  #readSession: (() => unknown) | undefined;
+  #closed = false;
   /** Each policy's part as last written, to write it again only once it changed. */
-  private readonly writtenParts = new Map<string, unknown>();
-  /** Reply ids written before, to delete those the memory of replies no longer holds. */
-  private readonly writtenReplies: Set<string>;
-  private readonly mark: KeptMark;
+  readonly #writtenParts = new Map<string, unknown>();
+  /** Reply ids written before, to delete those the memory of replies has let go. */
+  readonly #writtenReplies: Set<string>;
+  readonly #mark: KeptMark;
   /** Whether this storage set the mark yet: once, at its first write (a profile from before the mark gets it then). */
-  private marked = false;
+  #marked = false;
   // Group commit: one write at a time; commits asked for meanwhile share the next one.
-  private current: Promise<void> | undefined;
-  private next: Promise<void> | undefined;
+  #current: Promise<void> | undefined;
+  #next: Promise<void> | undefined;
 
   constructor(name: string, db: IDBDatabase, kept: Kept, warn: (message: string) => void) {
-    this.db = db;
-    this.kept = kept;
-    this.warn = warn;
+    this.#db = db;
+    this.#kept = kept;
+    this.#warn = warn;
     this.replies = kept.replies;
-    this.writtenReplies = new Set(kept.replies.keys());
-    this.nextId = kept.state?.nextId ?? 1;
-    this.persistence = this.storePersistence();
+    this.#writtenReplies = new Set(kept.replies.keys());
+    this.#nextId = kept.state?.nextId ?? 1;
+    this.persistence = this.#storePersistence();
     const problem = keptProblem(kept);
     if (problem !== undefined) this.setAside(problem);
-    this.mark = keptMark(name);
-    if (kept.state === undefined && this.mark.isSet()) {
+    this.#mark = keptMark(name);
+    if (kept.state === undefined && this.#mark.isSet()) {
       const lost = `this browser profile kept the fake's state under "${name}" before (a mark in localStorage says so), but its IndexedDB database is empty`;
-      this.currentStatus = { ...this.currentStatus, lost };
+      this.#currentStatus = { ...this.#currentStatus, lost };
       warn(
         `petstore-fake: ${lost}: the fake starts from the seed (earlier pets gone, ids given out again). Site data cleared from IndexedDB only, or the browser dropped a database it could not recover after a crash.`,
       );
     }
     db.onversionchange = () => {
       // A deleted database cannot be written again through this connection.
-      this.closed = true;
+      this.#closed = true;
       db.close();
-      this.stop(
+      this.#stop(
         'the browser storage of the fake was deleted or changed by another page (DevTools "Clear site data"?)',
         'the fake goes on in memory; reload to keep its state again.',
       );
@@ -145,141 +145,141 @@ class IndexedDbStorage implements FakeStorage {
   }
 
   commit(): Promise<void> {
-    return this.commitWith(undefined);
+    return this.#commitWith(undefined);
   }
 
   runCall(id: string | undefined, run: () => Promise<Reply>): Promise<Reply> {
     const call = {};
-    const outer = this.running;
-    this.running = call;
+    const outer = this.#running;
+    this.#running = call;
     let replied: Promise<Reply>;
     try {
       replied = run();
     } finally {
-      this.running = outer;
+      this.#running = outer;
     }
     const written = async (reply: Reply) => {
-      this.answeredCalls.add(call);
-      await this.commitWith(id === undefined ? undefined : [id, reply]);
+      this.#answeredCalls.add(call);
+      await this.#commitWith(id === undefined ? undefined : [id, reply]);
       return reply;
     };
     return replied.then(written, (error: unknown) => {
       // Never expected (a run answers every failure): its pets go with the next write anyway.
-      this.answeredCalls.add(call);
+      this.#answeredCalls.add(call);
       throw error;
     });
   }
 
   /** What was kept cannot be read: the fake starts from its seed, in memory until a reset. */
   setAside(why: string): void {
-    this.loadable = false;
-    this.stop(
+    this.#loadable = false;
+    this.#stop(
       `the fake this browser kept could not be read (${why})`,
       'this page starts from the seed and keeps its state in memory only; fake.control.reset() starts over with storage.',
     );
   }
 
   status(): StorageStatus {
-    return this.currentStatus;
+    return this.#currentStatus;
   }
 
   close(): void {
-    this.closed = true;
-    this.db.close();
+    this.#closed = true;
+    this.#db.close();
   }
 
   /** The fake's persistence: creates and replacements wait here for the next commit. */
-  private storePersistence(): StorePersistence {
+  #storePersistence(): StorePersistence {
     return {
       load: () =>
-        this.loadable && this.kept.state !== undefined
-          ? { pets: this.kept.pets, nextId: this.nextId }
+        this.#loadable && this.#kept.state !== undefined
+          ? { pets: this.#kept.pets, nextId: this.#nextId }
           : undefined,
       appendCreated: (pet) => {
-        if (this.mode !== 'writing') return;
-        this.created.push({ pet, by: this.running });
-        this.nextId = Math.max(this.nextId, Number(pet.id) + 1);
+        if (this.#mode !== 'writing') return;
+        this.#created.push({ pet, by: this.#running });
+        this.#nextId = Math.max(this.#nextId, Number(pet.id) + 1);
       },
       replaceAll: (snapshot) => {
         // A reset or a restore after the fake started is a new beginning: write it whole again.
-        if (this.mode === 'stopped' && this.readSession !== undefined && !this.closed) {
-          this.mode = 'writing';
-          this.currentStatus = { kept: 'indexeddb' };
+        if (this.#mode === 'stopped' && this.#readSession !== undefined && !this.#closed) {
+          this.#mode = 'writing';
+          this.#currentStatus = { kept: 'indexeddb' };
         }
-        if (this.mode !== 'writing') return;
-        this.replaceWith = snapshot;
-        this.created = [];
-        this.nextId = snapshot.nextId;
+        if (this.#mode !== 'writing') return;
+        this.#replaceWith = snapshot;
+        this.#created = [];
+        this.#nextId = snapshot.nextId;
       },
       session: {
         load: () => {
-          const session = this.loadable ? this.kept.state?.session : undefined;
+          const session = this.#loadable ? this.#kept.state?.session : undefined;
           // The session as the fake saved it: its policies' parts back in their place.
-          return isJsonObject(session) ? { ...session, policies: this.kept.policies } : session;
+          return isJsonObject(session) ? { ...session, policies: this.#kept.policies } : session;
         },
         attach: (read) => {
-          this.readSession = read;
+          this.#readSession = read;
         },
       },
     };
   }
 
-  private stop(problem: string, advice: string): void {
-    this.mode = 'stopped';
-    this.currentStatus = { kept: 'memory', problem };
-    this.replaceWith = undefined;
-    this.created = [];
-    this.newReplies = [];
-    this.warn(`petstore-fake: ${problem}: ${advice}`);
+  #stop(problem: string, advice: string): void {
+    this.#mode = 'stopped';
+    this.#currentStatus = { kept: 'memory', problem };
+    this.#replaceWith = undefined;
+    this.#created = [];
+    this.#newReplies = [];
+    this.#warn(`petstore-fake: ${problem}: ${advice}`);
   }
 
-  private commitWith(reply: readonly [id: string, reply: Reply] | undefined): Promise<void> {
+  #commitWith(reply: readonly [id: string, reply: Reply] | undefined): Promise<void> {
     if (reply !== undefined) {
       rememberReply(this.replies, ...reply);
-      if (this.mode === 'writing') this.newReplies.push([...reply]);
+      if (this.#mode === 'writing') this.#newReplies.push([...reply]);
     }
-    if (this.current === undefined) {
-      this.current = this.write().finally(() => {
-        this.current = undefined;
+    if (this.#current === undefined) {
+      this.#current = this.#write().finally(() => {
+        this.#current = undefined;
       });
-      return this.current;
+      return this.#current;
     }
-    this.next ??= this.current.then(() => {
-      this.next = undefined;
-      return this.commitWith(undefined);
+    this.#next ??= this.#current.then(() => {
+      this.#next = undefined;
+      return this.#commitWith(undefined);
     });
-    return this.next;
+    return this.#next;
   }
 
   /** Takes what the next write holds; pets of calls still running wait for their own call's write. */
-  private takePending(): PendingWrite {
-    const done = this.answeredCalls;
-    this.answeredCalls = new Set();
+  #takePending(): PendingWrite {
+    const done = this.#answeredCalls;
+    this.#answeredCalls = new Set();
     const pets: Pet[] = [];
     const waiting: CreatedPet[] = [];
-    for (const entry of this.created) {
+    for (const entry of this.#created) {
       if (entry.by === undefined || done.has(entry.by)) pets.push(entry.pet);
       else waiting.push(entry);
     }
-    const pending = { replace: this.replaceWith, pets, answered: this.newReplies };
-    this.replaceWith = undefined;
-    this.created = waiting;
-    this.newReplies = [];
+    const pending = { replace: this.#replaceWith, pets, answered: this.#newReplies };
+    this.#replaceWith = undefined;
+    this.#created = waiting;
+    this.#newReplies = [];
     return pending;
   }
 
-  private async write(): Promise<void> {
-    if (this.mode !== 'writing' || this.closed) return;
-    const pending = this.takePending();
+  async #write(): Promise<void> {
+    if (this.#mode !== 'writing' || this.#closed) return;
+    const pending = this.#takePending();
     try {
-      const changedParts = await this.writeTransaction(pending);
-      for (const [name, part] of changedParts) this.writtenParts.set(name, part);
-      if (!this.marked) {
-        this.marked = true;
-        this.mark.set();
+      const changedParts = await this.#writeTransaction(pending);
+      for (const [name, part] of changedParts) this.#writtenParts.set(name, part);
+      if (!this.#marked) {
+        this.#marked = true;
+        this.#mark.set();
       }
     } catch (error) {
-      this.stop(
+      this.#stop(
         describeFailure(error, 'writing to IndexedDB'),
         'the fake goes on in memory (what it did since is not kept); fake.control.reset() tries storage again.',
       );
@@ -287,35 +287,31 @@ class IndexedDbStorage implements FakeStorage {
   }
 
   /** Writes `pending` and the session in one transaction; answers the policy parts it wrote. */
-  private async writeTransaction({
-    replace,
-    pets,
-    answered,
-  }: PendingWrite): Promise<[string, unknown][]> {
-    const { policies = {}, ...session } = (this.readSession?.() ?? {}) as {
+  async #writeTransaction({ replace, pets, answered }: PendingWrite): Promise<[string, unknown][]> {
+    const { policies = {}, ...session } = (this.#readSession?.() ?? {}) as {
       policies?: Record<string, unknown>;
     };
     // A policy's part is the same object while it has not changed (pipeline/session.ts).
     const changedParts = Object.entries(policies).filter(
-      ([name, part]) => this.writtenParts.get(name) !== part,
+      ([name, part]) => this.#writtenParts.get(name) !== part,
     );
-    await writeKept(this.db, {
+    await writeKept(this.#db, {
       replace,
       pets,
-      state: { nextId: this.nextId, session },
+      state: { nextId: this.#nextId, session },
       parts: changedParts,
       replies: answered,
       // Only the replies still remembered are kept: the oldest leave the database with them.
-      droppedReplies: () => this.droppedReplies(answered),
+      droppedReplies: () => this.#droppedReplies(answered),
     });
     return changedParts;
   }
 
-  /** Reply ids written before that the memory of replies no longer holds. */
-  private droppedReplies(answered: readonly [string, Reply][]): string[] {
-    for (const [id] of answered) this.writtenReplies.add(id);
-    const gone = [...this.writtenReplies].filter((id) => !this.replies.has(id));
-    for (const id of gone) this.writtenReplies.delete(id);
+  /** Reply ids written before that the memory of replies has let go. */
+  #droppedReplies(answered: readonly [string, Reply][]): string[] {
+    for (const [id] of answered) this.#writtenReplies.add(id);
+    const gone = [...this.#writtenReplies].filter((id) => !this.replies.has(id));
+    for (const id of gone) this.#writtenReplies.delete(id);
     return gone;
   }
 }

@@ -88,110 +88,112 @@ interface PendingCall {
 class TabOfSharedFake implements SharedFake {
   readonly tab = crypto.randomUUID();
   readonly ready: Promise<void>;
-  private readonly parts: SharedFakeParts;
-  private readonly channel: BroadcastChannel;
+  readonly #parts: SharedFakeParts;
+  readonly #channel: BroadcastChannel;
   /** The tab that leads, as last announced (this one, once it leads). */
-  private leader: string | undefined;
-  private lead: Lead | undefined;
-  private stopping = false;
-  private sent = 0;
+  #leader: string | undefined;
+  #lead: Lead | undefined;
+  #stopping = false;
+  #sent = 0;
   /** This tab's calls not answered yet, kept to send again if the leader goes. */
-  private readonly pending = new Map<string, PendingCall>();
+  readonly #pending = new Map<string, PendingCall>();
   /** Calls this tab is running as leader, by call id. */
-  private readonly serving = new Map<string, Promise<Reply>>();
-  private readonly released = Promise.withResolvers<void>();
+  readonly #serving = new Map<string, Promise<Reply>>();
+  readonly #released = Promise.withResolvers<void>();
   /** Settles once a tab runs the fake (this one or another), or this tab failed to build it. */
-  private readonly readyResolvers = Promise.withResolvers<void>();
-  private readonly abandon = new AbortController();
-  private readonly held: Promise<void>;
+  readonly #readyResolvers = Promise.withResolvers<void>();
+  readonly #abandon = new AbortController();
+  readonly #held: Promise<void>;
 
   constructor(parts: SharedFakeParts) {
-    this.parts = parts;
-    this.ready = this.readyResolvers.promise;
-    this.channel = new BroadcastChannel(parts.name);
-    this.channel.onmessage = (event: MessageEvent<TabMessage>) => this.receive(event.data);
-    this.held = navigator.locks
-      .request(`${parts.name}:leader`, { signal: this.abandon.signal }, () => this.leadWhileHeld())
+    this.#parts = parts;
+    this.ready = this.#readyResolvers.promise;
+    this.#channel = new BroadcastChannel(parts.name);
+    this.#channel.onmessage = (event: MessageEvent<TabMessage>) => this.#receive(event.data);
+    this.#held = navigator.locks
+      .request(`${parts.name}:leader`, { signal: this.#abandon.signal }, () =>
+        this.#leadWhileHeld(),
+      )
       .catch((error: unknown) => {
-        if (this.stopping && (error as { name?: string } | null)?.name === 'AbortError') return;
+        if (this.#stopping && (error as { name?: string } | null)?.name === 'AbortError') return;
         // Web Locks refused here (an opaque origin, a sandboxed frame): no tab can share with this
         // one, so it runs a fake of its own rather than wait for a leader that cannot come.
         parts.warn(
           `petstore-fake: this page cannot share the fake with other tabs (${String(error)}): it runs a fake of its own.`,
         );
-        if (this.lead === undefined && !this.stopping) return this.leadWhileHeld();
+        if (this.#lead === undefined && !this.#stopping) return this.#leadWhileHeld();
       });
-    this.post({ type: 'hello' });
+    this.#post({ type: 'hello' });
   }
 
   leads(): boolean {
-    return this.lead !== undefined;
+    return this.#lead !== undefined;
   }
 
   storage(): FakeStorage | undefined {
-    return this.lead?.storage;
+    return this.#lead?.storage;
   }
 
   call(call: Call, key?: string): Promise<Reply> {
-    const current = this.lead;
-    if (current !== undefined) return this.runHere(current, key, call, this.tab);
-    const id = key ?? `${this.tab}:${++this.sent}`;
-    const already = this.pending.get(id);
+    const current = this.#lead;
+    if (current !== undefined) return this.#runHere(current, key, call, this.tab);
+    const id = key ?? `${this.tab}:${++this.#sent}`;
+    const already = this.#pending.get(id);
     if (already !== undefined) return already.promise;
     const { promise, resolve } = Promise.withResolvers<Reply>();
-    this.pending.set(id, { call, promise, resolve });
-    if (this.leader !== undefined)
-      this.post({ type: 'call', to: this.leader, from: this.tab, id, call });
+    this.#pending.set(id, { call, promise, resolve });
+    if (this.#leader !== undefined)
+      this.#post({ type: 'call', to: this.#leader, from: this.tab, id, call });
     return promise;
   }
 
   async stop(): Promise<void> {
-    if (this.stopping) return;
-    this.stopping = true;
-    this.abandon.abort();
-    this.released.resolve();
-    await this.held;
-    this.lead = undefined;
-    this.channel.close();
-    for (const [id, { resolve }] of this.pending) {
-      this.pending.delete(id);
+    if (this.#stopping) return;
+    this.#stopping = true;
+    this.#abandon.abort();
+    this.#released.resolve();
+    await this.#held;
+    this.#lead = undefined;
+    this.#channel.close();
+    for (const [id, { resolve }] of this.#pending) {
+      this.#pending.delete(id);
       resolve({ kind: 'error', name: 'Error', message: stoppedMessage });
     }
   }
 
-  private post(message: TabMessage): void {
+  #post(message: TabMessage): void {
     try {
-      this.channel.postMessage(message);
+      this.#channel.postMessage(message);
     } catch (error) {
       // A closed channel (the tab stopped) or a value that cannot be cloned: said, never thrown.
-      this.parts.warn(
+      this.#parts.warn(
         `petstore-fake: a message to the other tabs could not be sent (${String(error)})`,
       );
     }
   }
 
-  private receive(message: TabMessage): void {
+  #receive(message: TabMessage): void {
     switch (message.type) {
       case 'hello':
-        if (this.lead !== undefined && !this.stopping)
-          this.post({ type: 'leader', leader: this.tab });
+        if (this.#lead !== undefined && !this.#stopping)
+          this.#post({ type: 'leader', leader: this.tab });
         return;
       case 'leader':
-        if (this.lead === undefined && message.leader !== this.leader) {
-          this.leader = message.leader;
-          this.readyResolvers.resolve();
-          this.sendPending();
+        if (this.#lead === undefined && message.leader !== this.#leader) {
+          this.#leader = message.leader;
+          this.#readyResolvers.resolve();
+          this.#sendPending();
         }
         return;
       case 'call':
         // A call for a leader that left is ignored here: its tab sends it again to this one.
-        if (message.to === this.tab && this.lead !== undefined && !this.stopping)
-          this.serve(this.lead, message.id, message.call, message.from);
+        if (message.to === this.tab && this.#lead !== undefined && !this.#stopping)
+          this.#serve(this.#lead, message.id, message.call, message.from);
         return;
       case 'reply':
         if (message.to === this.tab) {
-          const entry = this.pending.get(message.id);
-          this.pending.delete(message.id);
+          const entry = this.#pending.get(message.id);
+          this.#pending.delete(message.id);
           entry?.resolve(message.reply);
         }
         return;
@@ -203,70 +205,70 @@ class TabOfSharedFake implements SharedFake {
    * leaves. A call with an id is run once: sent again, it gets its written reply, or joins the
    * run still going.
    */
-  private runHere(current: Lead, id: string | undefined, call: Call, from: string): Promise<Reply> {
+  #runHere(current: Lead, id: string | undefined, call: Call, from: string): Promise<Reply> {
     if (id === undefined) return current.storage.runCall(undefined, () => run(current, call, from));
     const written = current.storage.replies.get(id);
     if (written !== undefined) return Promise.resolve(written);
-    const running = this.serving.get(id);
+    const running = this.#serving.get(id);
     if (running !== undefined) return running;
     const done = current.storage.runCall(id, () => run(current, call, from));
-    this.serving.set(id, done);
-    const forget = () => this.serving.delete(id);
+    this.#serving.set(id, done);
+    const forget = () => this.#serving.delete(id);
     done.then(forget, forget);
     return done;
   }
 
   /** Serves another tab's call; a call sent again is answered from its written reply. */
-  private serve(current: Lead, id: string, call: Call, from: string): void {
-    void this.runHere(current, id, call, from).then((reply) =>
-      this.post({ type: 'reply', to: from, id, reply }),
+  #serve(current: Lead, id: string, call: Call, from: string): void {
+    void this.#runHere(current, id, call, from).then((reply) =>
+      this.#post({ type: 'reply', to: from, id, reply }),
     );
   }
 
-  private sendPending(): void {
-    const { leader } = this;
+  #sendPending(): void {
+    const leader = this.#leader;
     if (leader === undefined) return;
-    for (const [id, { call }] of this.pending)
-      this.post({ type: 'call', to: leader, from: this.tab, id, call });
+    for (const [id, { call }] of this.#pending)
+      this.#post({ type: 'call', to: leader, from: this.tab, id, call });
   }
 
   /** Builds the fake over what the storage kept; a session it cannot read is set aside, said once. */
-  private async startLeading(): Promise<Lead> {
-    const storage = await this.parts.openStorage();
+  async #startLeading(): Promise<Lead> {
+    const storage = await this.#parts.openStorage();
     try {
-      return { fake: await this.parts.createFake(storage.persistence), storage };
+      return { fake: await this.#parts.createFake(storage.persistence), storage };
     } catch (error) {
       if (!(error instanceof SessionStateError)) throw error;
       storage.setAside(error.message.replace(/^petstore-fake: /, ''));
-      return { fake: await this.parts.createFake(storage.persistence), storage };
+      return { fake: await this.#parts.createFake(storage.persistence), storage };
     }
   }
 
   /** Leads while this tab holds the lock: builds the fake, answers, and hands over once released. */
-  private async leadWhileHeld(): Promise<void> {
+  async #leadWhileHeld(): Promise<void> {
     let current: Lead;
     try {
-      current = await this.startLeading();
+      current = await this.#startLeading();
       // The first write: the seed of a new fake, or the saved state as the fake read it.
       await current.storage.commit();
     } catch (error) {
       // A fake that cannot be built (a bad option) is the page's error: returning hands the lock on.
-      this.readyResolvers.reject(error);
+      this.#readyResolvers.reject(error);
       return;
     }
-    this.lead = current;
-    this.leader = this.tab;
-    this.readyResolvers.resolve();
-    this.post({ type: 'leader', leader: this.tab });
+    this.#lead = current;
+    this.#leader = this.tab;
+    this.#readyResolvers.resolve();
+    this.#post({ type: 'leader', leader: this.tab });
     // This tab's own calls that went to a leader which left: answered from the reply it wrote,
     // else run here.
-    for (const [id, { call, resolve }] of this.pending) {
-      this.pending.delete(id);
-      resolve(await this.runHere(current, id, call, this.tab));
+    for (const [id, { call, resolve }] of this.#pending) {
+      this.#pending.delete(id);
+      resolve(await this.#runHere(current, id, call, this.tab));
     }
-    await this.released.promise;
+    await this.#released.promise;
     // Finish the calls already taken, then let the next tab lead.
-    await Promise.all(this.serving.values());
+    await Promise.all(this.#serving.values());
     current.storage.close();
   }
 }

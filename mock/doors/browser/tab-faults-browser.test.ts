@@ -1,5 +1,5 @@
 /**
- * Issue 38, point 0, as a frontend developer's day meets it: tabs of one persistent Chromium
+ * A frontend developer's day with the browser door: tabs of one persistent Chromium
  * profile create pets (chaos latency of 0-250 ms on createPet, as QA sets it) while tabs close,
  * reload, crash (CDP Page.crash: the renderer dies, and with it msw's service worker when that
  * renderer hosts it), open, and the browser restarts, closed cleanly or killed (SIGKILL). What
@@ -196,7 +196,7 @@ async function runSeed(seed: number, profile: string) {
       });
     });
     for (let step = 0; step < eventsPerRun; step++) {
-      // Three or four tabs at work, as in the issue's runs.
+      // Three or four tabs at work, as a developer keeps open.
       while (tabs.length < 3) await open();
       if (tabs.length < 4 && random() < 0.3) await open();
       for (const page of tabs) {

@@ -76,45 +76,46 @@ export function createStateFile(path: string, options: StateFileOptions = {}): S
   return new StateFile(path, options.fs ?? nodeFs, options.fsync ?? false);
 }
 
-/** A state file's lines read into a snapshot: the pets so far and the next id. */
-class LoadedPets {
+/** A state file's lines read into a snapshot: the pets so far, their ids and the next id. */
+interface LoadedPets {
   readonly pets: Pet[];
   readonly seen: Set<number>;
   nextId: number;
+}
 
-  constructor(snapshot: StoreSnapshot) {
-    this.pets = [...snapshot.pets];
-    this.seen = new Set(this.pets.map((pet) => Number(pet.id)));
-    this.nextId = snapshot.nextId;
-  }
+/** The snapshot line's pets, which the created lines add to. */
+function loadedPets(snapshot: StoreSnapshot): LoadedPets {
+  const pets = [...snapshot.pets];
+  return { pets, seen: new Set(pets.map((pet) => Number(pet.id))), nextId: snapshot.nextId };
+}
 
-  /** Adds a line that passed `createdProblem`. */
-  add(value: unknown): void {
-    const created = (value as { created: Pet }).created;
-    this.pets.push(created);
-    this.seen.add(created.id as number);
-    this.nextId = Math.max(this.nextId, (created.id as number) + 1);
-  }
+/** Adds a line that passed `createdProblem` to what is loaded. */
+function addCreated(loaded: LoadedPets, value: unknown): void {
+  const created = (value as { created: Pet }).created;
+  loaded.pets.push(created);
+  loaded.seen.add(created.id as number);
+  loaded.nextId = Math.max(loaded.nextId, (created.id as number) + 1);
 }
 
 class StateFile implements StorePersistence {
   // Bytes of complete, acknowledged lines: the next append is written here.
-  private goodLength = 0;
+  #goodLength = 0;
   // A failed append may have left bytes past goodLength that could not be cut yet.
-  private tornTail = false;
+  #tornTail = false;
 
-  private readonly path: string;
-  private readonly fs: StateFileSystem;
-  private readonly fsync: boolean;
+  readonly #path: string;
+  readonly #fs: StateFileSystem;
+  readonly #fsync: boolean;
 
   constructor(path: string, fs: StateFileSystem, fsync: boolean) {
-    this.path = path;
-    this.fs = fs;
-    this.fsync = fsync;
+    this.#path = path;
+    this.#fs = fs;
+    this.#fsync = fsync;
   }
 
   load(): StoreSnapshot | undefined {
-    const { fs, path } = this;
+    const fs = this.#fs;
+    const path = this.#path;
     if (!fs.existsSync(path)) return undefined;
     const bytes = fs.readFileSync(path);
     if (bytes.byteLength === 0) return undefined;
@@ -122,54 +123,55 @@ class StateFile implements StorePersistence {
     // Text after the last newline: '' when the file ends with one, else a last line cut short.
     const tail = complete.pop() ?? '';
     if (complete.length === 0) throw new StateFileError(path, 1, 'the snapshot line is cut short');
-    const loaded = new LoadedPets(this.snapshotLine(complete[0] as string));
+    const loaded = loadedPets(this.#snapshotLine(complete[0] as string));
     for (const [index, line] of complete.entries()) {
       if (index === 0) continue;
-      const value = this.parseLine(line, index + 1);
+      const value = this.#parseLine(line, index + 1);
       const lineProblem = createdProblem(value, loaded.seen);
       if (lineProblem !== undefined) throw new StateFileError(path, index + 1, lineProblem);
-      loaded.add(value);
+      addCreated(loaded, value);
     }
-    this.goodLength = bytes.byteLength - Buffer.byteLength(tail);
-    if (tail !== '') this.settleTail(tail, bytes.byteLength, loaded);
+    this.#goodLength = bytes.byteLength - Buffer.byteLength(tail);
+    if (tail !== '') this.#settleTail(tail, bytes.byteLength, loaded);
     return { pets: loaded.pets, nextId: loaded.nextId };
   }
 
   appendCreated(pet: Pet): void {
     const line = Buffer.from(`${stringifyJson({ created: pet })}\n`);
-    this.withFile('r+', (fd) => {
+    this.#withFile('r+', (fd) => {
       try {
-        if (this.tornTail) {
-          this.fs.ftruncateSync(fd, this.goodLength);
-          this.tornTail = false;
+        if (this.#tornTail) {
+          this.#fs.ftruncateSync(fd, this.#goodLength);
+          this.#tornTail = false;
         }
-        this.writeAll(fd, line, this.goodLength);
-        if (this.fsync) this.fs.fsyncSync(fd);
+        this.#writeAll(fd, line, this.#goodLength);
+        if (this.#fsync) this.#fs.fsyncSync(fd);
       } catch (error) {
         // Undo what part of the line got written; if even that fails, the next append retries.
-        this.tornTail = true;
+        this.#tornTail = true;
         try {
-          this.fs.ftruncateSync(fd, this.goodLength);
-          this.tornTail = false;
+          this.#fs.ftruncateSync(fd, this.#goodLength);
+          this.#tornTail = false;
         } catch {
           // Left for the next append to cut; this one is refused either way.
         }
         throw error;
       }
     });
-    this.goodLength += line.byteLength;
+    this.#goodLength += line.byteLength;
   }
 
   replaceAll(snapshot: StoreSnapshot): void {
-    const { fs, path } = this;
+    const fs = this.#fs;
+    const path = this.#path;
     // Write aside and rename, so a crash leaves either the old file or the new one whole.
     const temporary = `${path}.tmp`;
     const text = Buffer.from(`${stringifyJson({ snapshot })}\n`);
     try {
       const fd = fs.openSync(temporary, 'w');
       try {
-        this.writeAll(fd, text, null);
-        if (this.fsync) fs.fsyncSync(fd);
+        this.#writeAll(fd, text, null);
+        if (this.#fsync) fs.fsyncSync(fd);
       } finally {
         fs.closeSync(fd);
       }
@@ -179,32 +181,32 @@ class StateFile implements StorePersistence {
       throw error;
     }
     // The rename itself lives in the directory: flush it too.
-    if (this.fsync) this.syncDirectory();
-    this.goodLength = text.byteLength;
-    this.tornTail = false;
+    if (this.#fsync) this.#syncDirectory();
+    this.#goodLength = text.byteLength;
+    this.#tornTail = false;
   }
 
   /** The first line's snapshot, or a StateFileError saying why it is not one. */
-  private snapshotLine(line: string): StoreSnapshot {
-    const head = this.parseLine(line, 1) as { snapshot?: unknown } | null;
+  #snapshotLine(line: string): StoreSnapshot {
+    const head = this.#parseLine(line, 1) as { snapshot?: unknown } | null;
     const problem =
       head === null || typeof head !== 'object' || !('snapshot' in head)
         ? 'expected a {"snapshot": ...} line: this is not a fake state file'
         : snapshotProblem(head.snapshot);
-    if (problem !== undefined) throw new StateFileError(this.path, 1, problem);
+    if (problem !== undefined) throw new StateFileError(this.#path, 1, problem);
     return (head as { snapshot: StoreSnapshot }).snapshot;
   }
 
-  private parseLine(line: string, number: number): unknown {
+  #parseLine(line: string, number: number): unknown {
     try {
       return parseJson(line);
     } catch (error) {
-      throw new StateFileError(this.path, number, `not JSON (${(error as Error).message})`);
+      throw new StateFileError(this.#path, number, `not JSON (${(error as Error).message})`);
     }
   }
 
   /** A last line without its newline (the file `size` bytes long): kept when whole, else cut off. */
-  private settleTail(tail: string, size: number, loaded: LoadedPets): void {
+  #settleTail(tail: string, size: number, loaded: LoadedPets): void {
     let value: unknown;
     try {
       value = parseJson(tail);
@@ -213,27 +215,27 @@ class StateFile implements StorePersistence {
     }
     if (value !== undefined && createdProblem(value, loaded.seen) === undefined) {
       // Whole but unterminated: keep it, and end its line so the next append starts fresh.
-      loaded.add(value);
-      this.withFile('r+', (fd) => this.writeAll(fd, Buffer.from('\n'), size));
-      this.goodLength = size + 1;
+      addCreated(loaded, value);
+      this.#withFile('r+', (fd) => this.#writeAll(fd, Buffer.from('\n'), size));
+      this.#goodLength = size + 1;
     } else {
       // Cut short mid-write: it was never acknowledged. Cut it off so nothing is glued onto it.
-      this.withFile('r+', (fd) => this.fs.ftruncateSync(fd, this.goodLength));
+      this.#withFile('r+', (fd) => this.#fs.ftruncateSync(fd, this.#goodLength));
     }
   }
 
-  private syncDirectory(): void {
-    const dir = this.fs.openSync(dirname(this.path), 'r');
+  #syncDirectory(): void {
+    const dir = this.#fs.openSync(dirname(this.#path), 'r');
     try {
-      this.fs.fsyncSync(dir);
+      this.#fs.fsyncSync(dir);
     } finally {
-      this.fs.closeSync(dir);
+      this.#fs.closeSync(dir);
     }
   }
 
-  private writeAll(fd: number, bytes: Uint8Array, position: number | null): void {
+  #writeAll(fd: number, bytes: Uint8Array, position: number | null): void {
     for (let done = 0; done < bytes.byteLength; ) {
-      done += this.fs.writeSync(
+      done += this.#fs.writeSync(
         fd,
         bytes,
         done,
@@ -243,12 +245,12 @@ class StateFile implements StorePersistence {
     }
   }
 
-  private withFile<T>(flags: string, use: (fd: number) => T): T {
-    const fd = this.fs.openSync(this.path, flags);
+  #withFile<T>(flags: string, use: (fd: number) => T): T {
+    const fd = this.#fs.openSync(this.#path, flags);
     try {
       return use(fd);
     } finally {
-      this.fs.closeSync(fd);
+      this.#fs.closeSync(fd);
     }
   }
 }

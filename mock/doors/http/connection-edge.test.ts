@@ -257,7 +257,7 @@ async function neverReadingClientsKept(
 test('clients that pipeline any depth of requests at once and never read lose their connections within 30 s', async () => {
   const port = await freePort();
   await startUnlimitedFake(port);
-  // Ten as the issue found them: 2,000 lists of 100 pets each, about 14 MB owed to each, far more
+  // Ten such clients: 2,000 lists of 100 pets each, about 14 MB owed to each, far more
   // than the kernel takes in for a client, so the door holds answers it cannot send.
   const shapes = Array.from({ length: 10 }, () => ({ depth: 2000, limit: 100 }));
   expect(await neverReadingClientsKept(port, shapes, 30_000)).toEqual([]);

@@ -2,9 +2,9 @@
  * The UTF-8 bytes of the answer bodies the door sends again and again. The core hands out the
  * same JSON text for a page it has already serialised (steps/routes/list-pets.ts), but a text
  * written to a socket is encoded on every write: for a 100-pet page holding one character past
- * Latin-1 (so V8 keeps the text as UTF-16) that encoding cost more than all of Node's own work
- * for the request, and a bare node:http server sending the same text as a string served 0.6x the
- * req/s of one sending it as a Buffer (bench/optimisations.md). Keyed by the text itself, so a
+ * Latin-1 (so V8 keeps the text as UTF-16) that encoding costs more than all of Node's own work
+ * for the request, for a bare node:http server as for the fake (bench/optimisations.md compares
+ * a string with a Buffer). Keyed by the text itself, so a
  * cached encoding can never be sent for a body that changed.
  */
 

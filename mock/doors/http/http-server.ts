@@ -86,8 +86,8 @@ function bufferedBody(incoming: IncomingMessage, declared: number): BodyBytes | 
  * request would be parsed from its middle.
  */
 function readStreamedBody(incoming: IncomingMessage, maxBytes: number): Promise<BodyBytes> {
-  // Listeners rather than `for await`: an async iterator costs a few µs of promises and stream
-  // bookkeeping per request, a tenth of a create (bench/optimisations.md).
+  // Listeners rather than `for await`: an async iterator costs promises and stream bookkeeping
+  // on every request, a share of a create worth saving (bench/optimisations.md).
   return new Promise((resolve, reject) => {
     const chunks: Buffer[] = [];
     let total = 0;

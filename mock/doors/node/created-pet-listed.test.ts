@@ -1,5 +1,5 @@
 /**
- * Issue 38, point 1: a pet an app creates is in the app's next plain `GET /pets` and
+ * A pet an app creates is in the app's next plain `GET /pets` and
  * `GET /pets?limit=5`, through every Node door (the browser door's own test is in
  * browser/browser-door.test.ts). The interface leaves the order and the seed to the fake ("Paging
  * beyond `limit` ...: not shown"); the fake lists newest first (docs/fake.md, "Choices the fake

@@ -98,7 +98,7 @@ test('in-process, fake.control.force takes 0 and null too', async () => {
 test('on a shifted, ticking clock an HTTP-date Retry-After agrees with the Date header and real time', async () => {
   const fake = await createFake({ retryAfterFormat: 'http-date' });
   const base = await served(fake);
-  // Six months behind real time, still ticking (the "Mon, 01 Jun 2026" beside today).
+  // Six months behind real time, still ticking: a date in the past beside today's Date header.
   fake.control.setTime(Date.now() - 180 * 86_400_000);
   await force(base, { operationId: 'listPets', status: 503, retryAfterSeconds: 2 });
   const sent = Date.now();

@@ -20,8 +20,8 @@ const start = Date.parse('2026-06-01T12:00:00Z');
 /** A fake on a frozen clock, so every time the journal shows is one the test set. */
 async function frozenFake() {
   const clock = createClock();
-  // Frozen first, then set: set and then frozen, the clock ran on for the moment between the two
-  // calls (1 ms once, under the full suite), and the first entry's time read 12:00:00.001.
+  // Frozen first, then set: set and then frozen, the clock runs on for the moment between the two
+  // calls (a loaded machine makes it a millisecond), and the first entry's time reads 12:00:00.001.
   clock.freeze(true);
   clock.set(start);
   return createFake({ clock });

@@ -110,9 +110,8 @@ const encoder = new TextEncoder();
 
 /**
  * A copy of a string that shares no memory with the one it was cut from. V8 keeps a `slice` of
- * a long string as a view of it: the first 2 KiB of a 1 MB body, kept so, held the whole
- * megabyte for as long as the entry stood (300 MiB for 300 such requests,
- * bounded-recorders.test.ts).
+ * a long string as a view of it: the first 2 KiB of a 1 MB body, kept so, would hold the whole
+ * megabyte for as long as the entry stands (bounded-recorders.test.ts floods it so).
  */
 function detached(text: string): string {
   return utf8.decode(encoder.encode(text));
@@ -192,10 +191,11 @@ export function journalStep(
   /**
    * A body as kept: a short one as sent (redacted when it is read); a longer one redacted here,
    * then cut. A cut first could leave part of a secret, or a credential's value without the quote
-   * that ends it, which no rule would then recognise; redacting a whole 1 MiB body costs 0.4 s, so
-   * only a window past the cut is redacted, made safe at its end: a JSON string still open there
-   * is left out from its opening quote, and a window whose redaction shrank so far that its end
-   * (where a secret may have been cut) comes near the part kept is redacted whole instead.
+   * that ends it, which no rule would then recognise; redacting a whole large body is slow
+   * (bench/optimisations.md), so only a window past the cut is redacted, made safe at its end: a
+   * JSON string still open there is left out from its opening quote, and a window whose redaction
+   * shrank so far that its end (where a secret may have been cut) comes near the part kept is
+   * redacted whole instead.
    */
   const keptBody = (
     bytes: BodyBytes,

@@ -2,12 +2,12 @@
  * Where the journal keeps its records: a ring of two strided arrays (a Float64Array for the
  * numbers and flags, an array for the strings) rather than one object per record. A journal
  * holds its records for about a thousand requests, long enough for each to be promoted to V8's
- * old generation: one object (and a headers object) per request kept that long made the
- * collector's old generation grow with the request rate, and cost a request 10 to 13 µs of CPU
- * under load (`npm run bench -- --only journal`); in these arrays, a record leaves only its few
- * new strings behind. A record's fields sit side by side (its numbers in 64 bytes, its strings
- * in 14 slots), so writing one touches two or three cache lines, where a column per field
- * touched one line per field. The ring grows by doubling up to its capacity, so a journal
+ * old generation: one object (and a headers object) per request kept that long makes the
+ * collector's old generation grow with the request rate, a cost on every request under load
+ * (`npm run bench -- --only journal`, bench/optimisations.md); in these arrays, a record leaves
+ * only its few new strings behind. A record's fields sit side by side (its numbers in 64 bytes,
+ * its strings in 14 slots), so writing one touches two or three cache lines, where a column per
+ * field would touch one line per field. The ring grows by doubling up to its capacity, so a journal
  * bounded at a million costs nothing until it fills.
  */
 import type { OperationId } from '../../base/contract/types.ts';
@@ -104,7 +104,7 @@ export interface RecordRing {
   /**
    * Every record, oldest first, as one array per field: what the session saves. A browser tab
    * clones and stores the session after every request, and a thousand objects of twenty fields
-   * cost 2.7 ms to clone where twenty arrays cost 1.1 ms.
+   * take much longer to clone than twenty arrays (bench/optimisations.md).
    */
   columns(): SavedColumns;
 }

@@ -1,8 +1,8 @@
 /**
  * The Pact recorder and interface coverage are bounded in bytes whatever clients send, tested
- * against `npm start` on a real port as the issue found it: a page's cross-site `no-cors` POSTs
- * (text/plain, no key, 1 MB bodies of made-up field names) once took the fake from 75 to 700 MiB
- * and past 512 MB of pact text made `GET /__control/pact` a 500; a key holder's flood of distinct
+ * against `npm start` on a real port: a page's cross-site `no-cors` POSTs (text/plain, no key,
+ * 1 MB bodies of made-up field names), kept whole, would grow the fake by hundreds of MiB and its
+ * pact text past what `GET /__control/pact` can answer; a key holder's flood of distinct
  * large bodies, or of distinct query names, fills at most `maxPactBytes`. `/__control/pact`
  * answers 200 throughout.
  */
@@ -91,7 +91,7 @@ test("a page's keyless flood of 1 MB bodies with made-up field names keeps nothi
   const journal = await (await fetch(`http://127.0.0.1:${port}/__control/requests`)).json();
   expect(journal.total).toBe(500);
   expect(journal.requests[journal.requests.length - 1].body).toHaveLength(2048);
-  // 300 MB went through: kept, it would be hundreds of MiB (700 MiB for 600 before the bound).
+  // 300 MB went through: kept, it would be hundreds of MiB.
   expect(rssMiB(child.pid as number) - before).toBeLessThan(150);
 }, 90_000);
 

@@ -33,7 +33,7 @@ export function validateNewPet(
   const pet = body as NewPet;
   // The interface sets no length limits; the fake refuses blank and very long names (README).
   if (pet.name.trim() === '') return { error: 'name must not be blank' };
-  // Counted in code points; a name no longer in UTF-16 units than the cap is within it anyway.
+  // Counted in code points; a name within the cap in UTF-16 units is within it anyway.
   if (pet.name.length > maxNameLength && [...pet.name].length > maxNameLength)
     return { error: `name must be at most ${maxNameLength} characters` };
   return { pet };

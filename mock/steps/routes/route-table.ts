@@ -1,7 +1,7 @@
 /**
  * Which route answers a request under `/v1`: the three operations (HEAD answers as GET, without
- * a body), and the unknown-route answer for everything else. Matches as the msw patterns it
- * replaced did: case-sensitive, one trailing slash ignored, the path id percent-decoded (kept as
+ * a body), and the unknown-route answer for everything else. Matches as msw's path patterns
+ * do: case-sensitive, one trailing slash ignored, the path id percent-decoded (kept as
  * sent when it does not decode).
  */
 import type { Handler, Step } from '../../pipeline/pipeline.ts';

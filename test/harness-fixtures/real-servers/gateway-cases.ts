@@ -1,5 +1,5 @@
 /**
- * The gateway cases of issue 37, point 1, written once for both places they run: stand-ins in
+ * The gateway cases, written once for both places they run: stand-ins in
  * `npm test` (gateways.test.ts, Node only) and the real gateways from Debian's packages in
  * `npm run test:gateways` (scripts/test-gateways.ts). Each stock gateway in front of a
  * conforming server must pass a default and a `--rate-limits` run (every probe is one HTTP or the

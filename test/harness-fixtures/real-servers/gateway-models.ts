@@ -92,7 +92,7 @@ export const nginxSmallBuffers = nginx(2, 1024, 1024 * 1024);
 /**
  * Apache httpd 2.4's defaults (core docs): `LimitRequestLine 8190` (httpd 2.4.68 forwards a line
  * of 8,191 octets, the limit counting its LF, and refuses 8,192 with 414), `LimitRequestFieldSize
- * 8190` per header field (400), and no body limit on a body mod_proxy forwards (issue 37: Apache
+ * 8190` per header field (400), and no body limit on a body mod_proxy forwards (Apache
  * 2.4 does not apply `LimitRequestBody` to proxied bodies; its default is 1 GiB since 2.4.54
  * anyway, far past anything the harness sends).
  */

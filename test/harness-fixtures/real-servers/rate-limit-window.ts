@@ -6,8 +6,8 @@
 
 /**
  * Window length, in ms: long enough that the conformance checks (about 60 requests) finish in the
- * window the preflight opened even on a busy machine (with 5 s, a run on a machine at load 15
- * saw its window roll over mid-run, and the harness's budget did not cover the new window), short
+ * window the preflight opened even on a busy machine (with 5 s, a run on a heavily loaded
+ * machine can see its window roll over mid-run, past what the harness's budget covers), short
  * enough that a `--rate-limits` run's wait stays short.
  */
 export const windowMs = 10_000;

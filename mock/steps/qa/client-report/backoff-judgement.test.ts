@@ -128,7 +128,7 @@ const cases: Record<string, Case> = {
     retries: 8,
     expected: { pass: 0, fail: 10_000, inconclusive: 0 },
   },
-  // The hand loop: every 40-120 ms, nine retries.
+  // A hand-written loop: every 40-120 ms, nine retries.
   'hand loop 40-120 ms x 9': {
     formula: (_k, r) => 40 + 80 * r(),
     retries: 9,

@@ -1,5 +1,5 @@
 /**
- * Every number a backoff reason cites is one the report judged (issue 39, point 4): the app's
+ * Every number a backoff reason cites is one the report judged: the app's
  * retries go through `fake.fetch` on a frozen clock moved by exactly each wait (as a test that
  * sleeps by advancing the fake's clock does), then the numbers are parsed back out of the reason
  * and held to the report's own `waits` and to the thresholds of the definition

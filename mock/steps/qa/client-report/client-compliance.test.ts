@@ -354,7 +354,7 @@ test("on the QA recipe's frozen clock and on a shifted ticking one, ky and got t
       });
       try {
         const base = `http://127.0.0.1:${(door.server.address() as { port: number }).port}`;
-        // The issue's clocks: the recipe's frozen 2026-06-01, or six months behind, ticking.
+        // The QA recipe's two clocks: frozen at `start`, or six months behind, ticking.
         if (clock === 'frozen') {
           fake.control.freezeTime(true);
           fake.control.setTime(start);
@@ -434,7 +434,7 @@ const sendHeaders = { Authorization: 'Bearer free-demo-key', 'X-Client-Id': 'app
 
 /** The same traffic, whichever door carries it: the client sleeps by advancing the frozen clock. */
 const traffic: Record<string, (send: Send, fake: FakeWithCore) => Promise<void>> = {
-  // The issue's ofetch: every 0.5 s under Retry-After: 1.
+  // ofetch's `retryDelay: 500`: every 0.5 s under Retry-After: 1.
   'every 0.5 s under Retry-After: 1': async (send, fake) => {
     fake.control.force('listPets', 503, 3, 1);
     while ((await send('GET', '/v1/pets?limit=1')) === 503) fake.control.advanceTime(0.5);

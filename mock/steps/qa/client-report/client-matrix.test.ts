@@ -174,7 +174,7 @@ const clients = {
   // p-retry 9.0.0 index.js: `Math.round(random * options.minTimeout * (options.factor **
   // (attempt - 1)))`, factor 2; it never reads Retry-After. README: throw on a bad response.
   'p-retry': (t, create) => pRetry(throwingFetch(t, create), { retries: 4, minTimeout: 200 }),
-  // The issue's case: p-retry's defaults (minTimeout 1000: 1, 2, 4 s) under Retry-After: 3.
+  // p-retry's defaults (minTimeout 1000: 1, 2, 4 s) under Retry-After: 3.
   'p-retry defaults': (t) => pRetry(throwingFetch(t, false), { retries: 3 }),
   // index.js: `randomize` multiplies each timeout by 1 to 2 (`Math.random() + 1`; 1.9 here).
   'p-retry randomize': (t) =>
@@ -237,7 +237,7 @@ const clients = {
   'naive loop': (t) => loop(t, 8, () => 0),
   // Every 0.3 s whatever it is told, up to 6 retries.
   'fixed-interval loop': (t) => loop(t, 6, () => 300),
-  // The issue's hand loop: every 40-120 ms (seeded), nine retries.
+  // A hand-written loop: every 40-120 ms (seeded), nine retries.
   'hand loop 40-120 ms': (t) => {
     const random = seededRandom(31, 'hand loop');
     return loop(t, 9, () => 40 + 80 * random());
@@ -331,7 +331,7 @@ const matrix: readonly Row[] = [
   told('p-retry', 'fail'), // never reads Retry-After: 0.2 and 0.4 s, early
   own('p-retry', 4, 'pass'), // 0.2, 0.4, 0.8, 1.6 s
   {
-    // The issue's case: 1 s and 2 s under Retry-After: 3 are early, then 4 s.
+    // p-retry's defaults: 1 s and 2 s under Retry-After: 3 are early, then 4 s.
     client: 'p-retry defaults',
     scenario: { kind: 'told', retryAfter: 3, count: 3 },
     expected: { retryAfter: 'fail', verdict: 'fail' },
@@ -345,7 +345,7 @@ const matrix: readonly Row[] = [
   told('fetch-retry', 'fail'),
   own('fetch-retry', 4, 'pass'), // 0.2, 0.4, 0.8, 1.6 s
   {
-    // The issue's case: every 0.5 s under Retry-After: 1, on one connection: early, not a copy.
+    // Every 0.5 s under Retry-After: 1, on one connection: early, not a copy.
     client: 'ofetch retryDelay: 500',
     scenario: { kind: 'told', retryAfter: 1, count: 3 },
     expected: { retryAfter: 'fail', verdict: 'fail' },
@@ -389,7 +389,7 @@ function variantsOf(row: Row): Variant[] {
   );
 }
 
-/** The recipe's frozen clock (2026-06-01), or six months behind real time and ticking. */
+/** The QA recipe's frozen clock (noon, the first of June), or six months behind, ticking. */
 function setClock(fake: Fake, clock: Variant['clock']): void {
   if (clock === 'frozen') {
     fake.control.freezeTime(true);

@@ -17,7 +17,7 @@ test('the summary says a frozen clock and why a verdict is inconclusive', async 
   await res.body?.cancel();
   const lines = formatClientReport(fake.control.clients()).split('\n');
   expect(lines[1]).toMatch(
-    // Days and hours, not a count of ms (issue 38 saw `-15470879364 ms`).
+    // Days and hours, not a count of ms such as `-15470879364 ms`.
     /^ {2}\(fake clock frozen, \d+ d \d+ h behind real time: each wait is read on both clocks, the longer counts\)$/,
   );
   expect(lines.slice(2)).toEqual([

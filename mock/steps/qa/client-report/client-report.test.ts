@@ -201,7 +201,7 @@ test('the floor: a hot loop fails on the total of its waits, a chain too short t
   expect(judgeChain([23, 16, 1]).verdict).toBe('inconclusive');
   expect(judgeChain([23, 16, 1, 5, 9]).verdict).toBe('fail');
   expect(judgeChain([0, 1]).verdict).toBe('too-few');
-  // The issue's hand loop: every 40-120 ms, nine times: 1.08 s at most, under the 1.09 s floor.
+  // A hand-written loop: every 40-120 ms, nine times: 1.08 s at most, under the 1.09 s floor.
   expect(judgeChain([120, 120, 120, 120, 120, 120, 120, 120, 120])).toMatchObject({
     verdict: 'fail',
     why: expect.stringMatching(/^no backoff: the first 9 retries waited 1\.08 s in all/),
@@ -305,7 +305,7 @@ test('a ban is charged once, to the client whose early requests earned it', () =
 });
 
 test("blame by cause: a client whose first request met the key's Retry-After is never charged for its ban", () => {
-  // The issue's case: a Free key's minute spent, a hammering loop earns the ban; a polite client
+  // A Free key's minute spent, a hammering loop earns the ban; a polite client
   // whose first request landed while the key's Retry-After ran is refused, never told before.
   const refusal = { status: 429, retryAfter: '50', code: 'rate_limited', refused: true } as const;
   const steps: Step[] = [{ at: 0, client: 'hammer', ...refusal, keyViolations: 0 }];
@@ -367,7 +367,7 @@ test('an early request before a ban is forgiven once the key admits a request ag
 });
 
 test('one connection is one instance: a client retrying every 0.5 s under Retry-After: 1 fails, on any door', () => {
-  // ofetch with `retryDelay: 500`: four tries, each told Retry-After: 1 (the issue's case). Over
+  // ofetch with `retryDelay: 500`: four tries, each told Retry-After: 1. Over
   // HTTP they come on one socket, in process on none, through the worker from one tab.
   for (const connection of ['http-7', 'in-process', 'tab:3f2a']) {
     const steps: Step[] = [0, 500, 1000, 1500].map((at) => ({

@@ -81,8 +81,8 @@ test('fake.control.coverage() records each item with its key and client id, and 
 
 test('a 429 with Retry-After, the requests that kept coming and the retry after it are the rate-limit items', async () => {
   const fake = await createFake();
-  // Frozen first, then set: set and then frozen, the clock ran on for the moment between the
-  // two calls (1 ms once, under the full suite), and the retry's time read 12:01:01.001.
+  // Frozen first, then set: set and then frozen, the clock runs on for the moment between the
+  // two calls (a loaded machine makes it a millisecond), and the retry's time reads 12:01:01.001.
   fake.control.freezeTime(true);
   fake.control.setTime(Date.parse('2026-06-01T12:00:00Z'));
   fake.control.updateKey('demo-free', { limits: { perMinute: 1, perDay: 100 } });

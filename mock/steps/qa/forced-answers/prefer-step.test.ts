@@ -1,5 +1,5 @@
 /**
- * Prism's `Prefer: code=<status>` (issue 39, point 3), through the HTTP door as curl sends it and
+ * Prism's `Prefer: code=<status>`, through the HTTP door as curl sends it and
  * through `npm start --no-prefer`. Prism's grammar and behaviour, which the fake follows where it
  * has a meaning: @stoplight/prism-http-server dist/getHttpConfigFromRequest.js (RFC 7240
  * preferences, `code` three digits) and @stoplight/prism-http NegotiatorHelpers.js (a code the

@@ -1,5 +1,5 @@
 /**
- * Whole answers stubbed at runtime (issue 39, point 2), through the doors a QA engineer and a
+ * Whole answers stubbed at runtime, through the doors a QA engineer and a
  * test author use: `POST /__control/force` with an answer over the HTTP door, and
  * `fake.control.force({...})` in process. A stub answers the requests it matches (operation, and
  * optionally key id, client id, query) with exactly what it says, spends no quota, is marked in

@@ -1,7 +1,7 @@
 /**
  * Pact path expressions as pact_models writes and reads them (its path_exp.rs tests:
  * `DocPath::root().join("something else")` is `$['something else']`; `"$.first name"` is refused
- * with the message the official Verifier printed for the issue's pact). The Verifier itself is
+ * with the message the official Verifier prints for such a pact). The Verifier itself is
  * held to them in contract-tests/pact-verifier-loads.test.ts.
  */
 import fc from 'fast-check';

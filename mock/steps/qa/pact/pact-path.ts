@@ -49,160 +49,140 @@ const isNumeric = (char: string) => numeric.test(char);
  * Unicode characters, as Rust's `chars()` does.
  */
 export function parsePactPath(path: string): PactPathToken[] {
-  return new PactPathParser(path).parse();
-}
+  // pact_models' grammar, a function per rule, reading `chars` from `at`.
+  const chars = [...path];
+  const quoted = JSON.stringify(path);
+  const tokens: PactPathToken[] = [];
+  let at = 0;
 
-/** One parse: pact_models' grammar, a method per rule, reading `chars` from `at`. */
-class PactPathParser {
-  private readonly chars: string[];
-  private readonly quoted: string;
-  private readonly tokens: PactPathToken[] = [];
-  private at = 0;
-
-  constructor(path: string) {
-    this.chars = [...path];
-    this.quoted = JSON.stringify(path);
-  }
-
-  /** `path -> $ path_exp`, or a first identifier standing for the root. */
-  parse(): PactPathToken[] {
-    const first = this.chars[0];
-    if (first === undefined) return this.tokens;
-    this.at = 1;
-    if (first === '$') this.tokens.push({ kind: 'root' });
-    else if (alphabetic.test(first) || numeric.test(first)) {
-      this.tokens.push({ kind: 'root' });
-      this.identifier(first);
-    } else this.fail(`Path expression ${this.quoted} does not start with a root marker "$"`);
-    this.pathExp();
-    return this.tokens;
-  }
-
-  private fail(message: string): never {
+  function fail(message: string): never {
     throw new PactPathError(message);
   }
 
   /** `identifier -> a-zA-Z0-9+`: from `first`, up to `.`, `'` or `[`. */
-  private identifier(first: string): void {
-    const { chars, quoted } = this;
+  function identifier(first: string): void {
     let id = first;
-    while (this.at < chars.length) {
-      const char = chars[this.at] as string;
+    while (at < chars.length) {
+      const char = chars[at] as string;
       if (isIdentifierChar(char)) {
         id += char;
-        this.at += 1;
+        at += 1;
       } else if (char === '.' || char === "'" || char === '[') break;
       else
-        this.fail(
-          `"${char}" is not allowed in an identifier in path expression ${quoted} at index ${this.at}`,
+        fail(
+          `"${char}" is not allowed in an identifier in path expression ${quoted} at index ${at}`,
         );
     }
-    this.tokens.push({ kind: 'field', name: id });
+    tokens.push({ kind: 'field', name: id });
   }
 
   /** After `.`: `*` or an identifier. */
-  private pathIdentifier(dot: number): void {
-    const char = this.chars[this.at];
+  function pathIdentifier(dot: number): void {
+    const char = chars[at];
     if (char === undefined)
-      this.fail(`Expected a path after "." in path expression ${this.quoted} at index ${dot}`);
-    this.at += 1;
-    if (char === '*') this.tokens.push({ kind: 'star' });
-    else if (isIdentifierChar(char)) this.identifier(char);
+      fail(`Expected a path after "." in path expression ${quoted} at index ${dot}`);
+    at += 1;
+    if (char === '*') tokens.push({ kind: 'star' });
+    else if (isIdentifierChar(char)) identifier(char);
     else
-      this.fail(
-        `Expected either a "*" or path identifier in path expression ${this.quoted} at index ${this.at - 1}`,
+      fail(
+        `Expected either a "*" or path identifier in path expression ${quoted} at index ${at - 1}`,
       );
   }
 
   /** After `['`: every character up to the next `'` (no escapes), at least one. */
-  private stringPath(quote: number): void {
-    const { chars, quoted } = this;
+  function stringPath(quote: number): void {
     let id = '';
-    if (this.at >= chars.length)
-      this.fail(`Unterminated string in path expression ${quoted} at index ${quote}`);
-    let char = chars[this.at] as string;
-    let index = this.at;
-    this.at += 1;
-    while (char !== "'" && this.at < chars.length) {
+    if (at >= chars.length)
+      fail(`Unterminated string in path expression ${quoted} at index ${quote}`);
+    let char = chars[at] as string;
+    let index = at;
+    at += 1;
+    while (char !== "'" && at < chars.length) {
       id += char;
-      char = chars[this.at] as string;
-      index = this.at;
-      this.at += 1;
+      char = chars[at] as string;
+      index = at;
+      at += 1;
     }
-    if (char !== "'")
-      this.fail(`Unterminated string in path expression ${quoted} at index ${index}`);
+    if (char !== "'") fail(`Unterminated string in path expression ${quoted} at index ${index}`);
     if (id === '')
-      this.fail(`Empty strings are not allowed in path expression ${quoted} at index ${index}`);
-    this.tokens.push({ kind: 'field', name: id });
+      fail(`Empty strings are not allowed in path expression ${quoted} at index ${index}`);
+    tokens.push({ kind: 'field', name: id });
   }
 
   /** After `[`: digits; the next character, if any, must be `]`. */
-  private indexPath(): void {
-    const { chars, quoted } = this;
-    let id = chars[this.at] as string;
-    this.at += 1;
-    while (this.at < chars.length && isNumeric(chars[this.at] as string)) {
-      id += chars[this.at];
-      this.at += 1;
+  function indexPath(): void {
+    let id = chars[at] as string;
+    at += 1;
+    while (at < chars.length && isNumeric(chars[at] as string)) {
+      id += chars[at];
+      at += 1;
     }
-    const next = chars[this.at];
+    const next = chars[at];
     if (next !== undefined && next !== ']')
-      this.fail(
-        `Indexes can only consist of numbers or a "*", found "${next}" instead in path expression ${quoted} at index ${this.at}`,
+      fail(
+        `Indexes can only consist of numbers or a "*", found "${next}" instead in path expression ${quoted} at index ${at}`,
       );
     // pact_models parses the digits as a usize and panics on anything else (a digit of another
     // script, an index past 2^64): the verifier then fails without a message. Refused here.
     if (!/^\d{1,15}$/.test(id))
-      this.fail(
-        `Index "${id}" is not a number the Pact tools can read in path expression ${quoted}`,
-      );
-    this.tokens.push({ kind: 'index', index: Number(id) });
+      fail(`Index "${id}" is not a number the Pact tools can read in path expression ${quoted}`);
+    tokens.push({ kind: 'index', index: Number(id) });
   }
 
   /** `bracket_path -> (string_path | index | *) ]` */
-  private bracketPath(open: number): void {
-    const { chars, quoted } = this;
-    const char = chars[this.at];
+  function bracketPath(open: number): void {
+    const char = chars[at];
     if (char === undefined)
-      this.fail(
+      fail(
         `Expected a "'" (single qoute) or a digit in path expression ${quoted} after index ${open}`,
       );
     if (char === "'") {
-      this.at += 1;
-      this.stringPath(this.at - 1);
-    } else if (isNumeric(char)) this.indexPath();
+      at += 1;
+      stringPath(at - 1);
+    } else if (isNumeric(char)) indexPath();
     else if (char === '*') {
-      this.at += 1;
-      this.tokens.push({ kind: 'star-index' });
+      at += 1;
+      tokens.push({ kind: 'star-index' });
     } else if (char === ']')
-      this.fail(
-        `Empty bracket expressions are not allowed in path expression ${quoted} at index ${this.at}`,
-      );
+      fail(`Empty bracket expressions are not allowed in path expression ${quoted} at index ${at}`);
     else
-      this.fail(
-        `Indexes can only consist of numbers or a "*", found "${char}" instead in path expression ${quoted} at index ${this.at}`,
+      fail(
+        `Indexes can only consist of numbers or a "*", found "${char}" instead in path expression ${quoted} at index ${at}`,
       );
-    const close = chars[this.at];
+    const close = chars[at];
     if (close === undefined)
-      this.fail(`Unterminated brackets in path expression ${quoted} at index ${chars.length - 1}`);
+      fail(`Unterminated brackets in path expression ${quoted} at index ${chars.length - 1}`);
     if (close !== ']')
-      this.fail(
-        `Unterminated brackets, found "${close}" instead of "]" in path expression ${quoted} at index ${this.at}`,
+      fail(
+        `Unterminated brackets, found "${close}" instead of "]" in path expression ${quoted} at index ${at}`,
       );
-    this.at += 1;
+    at += 1;
   }
 
   /** `path_exp -> (dot-path | bracket-path)*` */
-  private pathExp(): void {
-    while (this.at < this.chars.length) {
-      const char = this.chars[this.at] as string;
-      this.at += 1;
-      if (char === '.') this.pathIdentifier(this.at - 1);
-      else if (char === '[') this.bracketPath(this.at - 1);
+  function pathExp(): void {
+    while (at < chars.length) {
+      const char = chars[at] as string;
+      at += 1;
+      if (char === '.') pathIdentifier(at - 1);
+      else if (char === '[') bracketPath(at - 1);
       else
-        this.fail(
-          `Expected a "." or "[" instead of "${char}" in path expression ${this.quoted} at index ${this.at - 1}`,
+        fail(
+          `Expected a "." or "[" instead of "${char}" in path expression ${quoted} at index ${at - 1}`,
         );
     }
   }
+
+  // `path -> $ path_exp`, or a first identifier standing for the root.
+  const first = chars[0];
+  if (first === undefined) return tokens;
+  at = 1;
+  if (first === '$') tokens.push({ kind: 'root' });
+  else if (alphabetic.test(first) || numeric.test(first)) {
+    tokens.push({ kind: 'root' });
+    identifier(first);
+  } else fail(`Path expression ${quoted} does not start with a root marker "$"`);
+  pathExp();
+  return tokens;
 }

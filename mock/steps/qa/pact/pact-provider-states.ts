@@ -8,7 +8,7 @@
  * A state's request is checked whole before anything changes: the plan must be one of the plan
  * table's own names (never `__proto__` or `toString`), an id one the store can hold, and every
  * parameter the state's name implies present and equal to it. A state that cannot be made is a
- * 400, never a guess (a "no pets with status sold" without its status once emptied the store).
+ * 400, never a guess (a "no pets with status sold" without its status would empty the store).
  */
 import type { ControllableClock } from '../../../base/clock/clock.ts';
 import { isJsonObject } from '../../../base/contract/lossless-json.ts';

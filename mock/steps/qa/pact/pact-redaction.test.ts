@@ -3,7 +3,7 @@
  * sending keys as apps really do (in the query, a path segment, a JSON or text body, a
  * Content-Type parameter, a made-up key in `?apikey=`, the control token in a URL), and the
  * pact read from `GET /__control/pact` and from the `--pact-out` file meant for
- * `pact-broker publish`. The request log shows `[redacted]` for the same requests; the pact now
+ * `pact-broker publish`. The request log shows `[redacted]` for the same requests; the pact
  * passes through the same redaction.
  */
 import { once } from 'node:events';

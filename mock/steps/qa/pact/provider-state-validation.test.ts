@@ -1,12 +1,13 @@
 /**
  * Provider states and restores are checked whole before anything changes, over HTTP as a Pact
  * verifier sends them (`POST /__control/provider-states`): a plan must be one of the plan
- * table's own names (`__proto__`, `constructor` and `toString` once added a key that was never
- * limited: `X-RateLimit-Limit: undefined`), an id must be one the store can hold (2^53 - 1 once
- * gave a 500 with a stack), and every parameter the state's name implies must be there and agree
- * (a "no pets with status sold" without its status once emptied the store). And a restore of
- * pets whose ids are far apart, through `npm start`, keeps memory proportional to the pets, not
- * to the id range (ids 1,024 apart once took the fake from 79 to 446 MiB).
+ * table's own names (`__proto__`, `constructor` or `toString`, looked up naively, would add a key
+ * that is never limited: `X-RateLimit-Limit: undefined`), an id must be one the store can hold
+ * (2^53 - 1 at most, served like any other, never a 500), and every parameter the state's name
+ * implies must be there and agree (a "no pets with status sold" without its status would empty
+ * the store). And a restore of pets whose ids are far apart, through `npm start`, keeps memory
+ * proportional to the pets, not to the id range (a dense index of ids 1,024 apart would hold a
+ * thousand slots a pet).
  */
 import { readFileSync } from 'node:fs';
 import { afterEach, expect, test } from 'vitest';
@@ -138,7 +139,7 @@ test('a restore of ids 1,024 apart keeps memory proportional to the pets, not to
       /^VmRSS:\s+(\d+) kB/m.exec(readFileSync(`/proc/${child.pid}/status`, 'utf8'))?.[1] ?? 0,
     ) / 1024;
   const before = rss();
-  // About 790 KiB of body, as the issue sent it: 15,000 pets, each id 1,024 past the last.
+  // About 790 KiB of body: 15,000 pets, each id 1,024 past the last.
   const pets = Array.from({ length: 15_000 }, (_, index) => ({
     id: 1 + index * 1024,
     name: `p${index}`,
