@@ -32,7 +32,7 @@ export interface CliOptions {
   /** What the run checks, as the flags set it (`--rate-limits`, `--plan`, `--only`...). */
   readonly suite: SuiteChoices;
   readonly junit: string | undefined;
-  /** `--coverage <file>`: the interface coverage of the run (README: interface coverage). */
+  /** `--coverage <file>`: the interface coverage of the run (docs/harness/run.md). */
   readonly coverage: string | undefined;
   /** `--log <file>`: every request and answer as JSON lines, the key redacted. */
   readonly log: string | undefined;

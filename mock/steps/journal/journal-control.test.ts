@@ -226,3 +226,24 @@ test('"exactly one POST after the 429": a failure lists the near misses and the 
   expect(() => expectRequests(fake, { method: 'GET', limit: 1 }, 1)).toThrow(/leave limit out/);
   expect(() => expectRequests(fake, { method: 'BREW' }, 1)).toThrow(ControlInputError);
 });
+
+test('afterSeq picks the requests after one, on a frozen clock where since cannot tell them apart', async () => {
+  const fake = await frozenFake();
+  fake.control.updateKey('demo-free', { limits: { perMinute: 1, perDay: 100 } });
+  await fake.fetch(`${api}/pets`, { headers: free });
+  await fake.fetch(`${api}/pets`, { headers: free }); // 429
+  const refusal = fake.control.requests({ status: 429 }).requests[0];
+  await fake.fetch(`${api}/pets`, {
+    method: 'POST',
+    headers: json,
+    body: JSON.stringify({ name: 'Nemo', categoryId: 3 }),
+  });
+  // Every request arrived at one frozen time: `since` the 429 counts the 429 itself too.
+  expect(fake.control.requests({ since: refusal?.atMs as number }).total).toBe(3);
+  const after = fake.control.requests({ afterSeq: refusal?.seq as number });
+  expect(after.requests.map((entry) => `${entry.method} ${entry.status}`)).toEqual(['POST 429']);
+  expectRequests(fake, { method: 'POST', afterSeq: refusal?.seq as number }, 1);
+  expect(() => fake.control.requests({ afterSeq: -1 })).toThrow(
+    "afterSeq must be a request's seq, a whole number from 0",
+  );
+});

@@ -26,6 +26,11 @@ export interface JournalFilter {
   readonly since?: number | string;
   /** Arrived before this time on the fake's clock: epoch ms or an ISO date. */
   readonly until?: number | string;
+  /**
+   * Arrived after the request whose `seq` this is: "the requests after that one", whatever the
+   * clock says (a frozen clock gives them all one time).
+   */
+  readonly afterSeq?: number | string;
   /** At most this many entries, newest arrival first (the `total` counts every match). */
   readonly limit?: number | string;
 }
@@ -41,6 +46,7 @@ export interface CheckedFilter {
   readonly clientId?: string;
   readonly since?: number;
   readonly until?: number;
+  readonly afterSeq?: number;
   readonly limit?: number;
 }
 
@@ -54,6 +60,7 @@ const filterFields = [
   'clientId',
   'since',
   'until',
+  'afterSeq',
   'limit',
 ] as const;
 
@@ -98,6 +105,15 @@ function statusOf(value: unknown): CheckedFilter['status'] {
   if (!Number.isInteger(exact) || exact < 100 || exact > 599)
     refuse(`status must be a status from 100 to 599 or a class 1xx to 5xx; got ${quoted(value)}`);
   return { exact };
+}
+
+/** A request's `seq`: a whole number from 0 (a number, or digits over HTTP). */
+function seqOf(value: unknown): number {
+  const seq =
+    typeof value === 'number' ? value : /^\d+$/.test(String(value)) ? Number(value) : Number.NaN;
+  if (!Number.isSafeInteger(seq) || seq < 0)
+    refuse(`afterSeq must be a request's seq, a whole number from 0; got ${quoted(value)}`);
+  return seq;
 }
 
 function limitOf(value: unknown): number {
@@ -165,6 +181,9 @@ export function checkJournalFilter(given: unknown): CheckedFilter {
       case 'until':
         checked[field] = timeOf(value, field);
         break;
+      case 'afterSeq':
+        checked.afterSeq = seqOf(value);
+        break;
       case 'limit':
         checked.limit = limitOf(value);
         break;
@@ -177,7 +196,7 @@ export function checkJournalFilter(given: unknown): CheckedFilter {
 export function mismatches(
   entry: Pick<
     JournalEntry,
-    'method' | 'operationId' | 'path' | 'status' | 'keyId' | 'clientId' | 'atMs'
+    'method' | 'operationId' | 'path' | 'status' | 'keyId' | 'clientId' | 'atMs' | 'seq'
   >,
   filter: CheckedFilter,
 ): string[] {
@@ -211,5 +230,7 @@ export function mismatches(
     differs.push(
       `arrived at ${new Date(entry.atMs).toISOString()}, not before until ${new Date(filter.until).toISOString()}`,
     );
+  if (filter.afterSeq !== undefined && entry.seq <= filter.afterSeq)
+    differs.push(`seq is ${entry.seq}, not after ${filter.afterSeq}`);
   return differs;
 }

@@ -2,7 +2,7 @@
  * `GET /pets` (listPets): at most `limit` pets (default 20, 1 to 100), filtered by `status`, in
  * the configured order (newest first unless `listOrder` says otherwise: config/list-order.ts).
  * The interface gives no error for bad query values; the fake answers 400 `invalid_query` rather
- * than guess, so a client bug shows up at once (README: "Choices the fake makes").
+ * than guess, so a client bug shows up at once (docs/fake.md: "Choices the fake makes").
  */
 import { listLimits, petStatuses } from '../../base/contract/schemas.ts';
 import type { PetStatus } from '../../base/contract/types.ts';

@@ -211,7 +211,7 @@ coverageStep.commandLine = {
       name: 'coverage-report',
       help: [
         'on exit, also write the interface coverage there (.md Markdown, .xml',
-        'JUnit, .ctrf.json CTRF, else JSON; README: interface coverage)',
+        'JUnit, .ctrf.json CTRF, else JSON; docs/interface-coverage.md)',
       ],
       finish(control) {
         const record = control.coverage();

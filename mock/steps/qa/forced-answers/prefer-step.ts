@@ -137,7 +137,7 @@ preferStep.commandLine = {
       value: '',
       help: [
         "ignore Prism's Prefer: code=<status> request header, as the real",
-        'service does (README: QA, Prefer)',
+        'service does (docs/qa.md: The Prefer header)',
       ],
       option: 'prefer',
       reads: 'off',

@@ -404,7 +404,7 @@ injectedFailureStep.commandLine = {
       value: '<json|file>',
       help: [
         'seeded chaos: shares of 429 and 5xx answers, dropped connections and',
-        'latency, per operation and key (README: QA, chaos)',
+        'latency, per operation and key (docs/qa.md: Chaos)',
       ],
       option: 'chaos',
       reads: 'json-or-file',
