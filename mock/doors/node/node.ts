@@ -26,4 +26,4 @@ export {
   type StartedFake,
   type StartFakeOptions,
   startFake,
-} from '../http/start-fake.ts';
+} from '../cli/start-fake.ts';

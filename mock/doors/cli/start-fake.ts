@@ -9,9 +9,9 @@ import { createServer } from 'node:net';
 import { ConfigError } from '../../base/config-error.ts';
 import { policyCommandLines } from '../../core/assembly.ts';
 import { type CreateFakeOptions, createFake, type FakeControl } from '../../core/fake.ts';
-import { createStateFile } from '../cli/state-file.ts';
 import { outputPathProblem, writeOutputFile } from '../cli-shared/output-path.ts';
-import { type HttpDoor, listenHttp } from './http-server.ts';
+import { type HttpDoor, listenHttp } from '../http/http-server.ts';
+import { createStateFile } from './state-file.ts';
 
 /** The files a fake can write when it stops: the Pact file, interface coverage, the client report. */
 type ExitFileName = 'pact-out' | 'coverage-report' | 'client-report';
