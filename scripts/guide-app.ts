@@ -14,7 +14,7 @@ import { fencedBlocks, markdownSection } from './markdown-blocks.ts';
 
 const docs = (name: string) => readFileSync(new URL(`../docs/${name}`, import.meta.url), 'utf8');
 
-/** Makes the app of docs/app.md (about 20 s: npm installs from its cache). */
+/** Makes the app of docs/app.md (npm installs its packages from the npm cache). */
 export function createGuideApp(): Promise<ConsumerApp> {
   const guide = docs('app.md');
   return createConsumerApp(guide.slice(0, guide.indexOf('\n## Recipe: ')), [], []);
