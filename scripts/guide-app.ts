@@ -20,7 +20,7 @@ export function createGuideApp(): Promise<ConsumerApp> {
   return createConsumerApp(guide.slice(0, guide.indexOf('\n## Recipe: ')), [], []);
 }
 
-/** Replaces `from` in the app's `file` with `to`; throws when the file no longer has it. */
+/** Replaces `from` in the app's `file` with `to`; throws when the file does not have it. */
 function edit(app: ConsumerApp, file: string, from: RegExp, to: string): void {
   const path = join(app.dir, file);
   const text = readFileSync(path, 'utf8');

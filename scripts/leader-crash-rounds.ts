@@ -1,8 +1,9 @@
 /**
- * Issue 53's fault, round after round (test/support/leader-crash-rounds.ts): a tab reloads and
- * the leading tab's renderer crashes within a few milliseconds of it, in both orders, with
- * creates in flight, on the demo page and on the create-vite app of docs/app.md. Prints a line a
- * round, then each site's summary and what it broke; exits 1 when any site broke a promise.
+ * A renderer crash during a page load, round after round (test/support/leader-crash-rounds.ts):
+ * a tab reloads and the leading tab's renderer crashes within a few milliseconds of it, in both
+ * orders, with creates in flight, on the demo page and on the create-vite app of docs/app.md.
+ * Prints a line a round, then each site's summary and what it broke; exits 1 when any site broke
+ * a promise.
  *   node scripts/leader-crash-rounds.ts [--seed 53] [--rounds 20] [--site demo,app,app-fake-worker]
  * Seeded: `--seed` names every round's choices, and each site's run is printed with it.
  */

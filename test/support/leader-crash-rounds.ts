@@ -1,10 +1,10 @@
 /**
- * Issue 53's fault as a developer's busy browser meets it: four tabs of one persistent Chromium
- * profile create pets (chaos latency of 0-250 ms on createPet, so creates are in flight) while
- * one tab reloads and the renderer of the tab that runs the shared fake crashes (CDP
- * `Page.crash`) within a few milliseconds of that reload, in either order. Each round opens the
- * leading tab first, with the service worker stopped, so that Chromium starts the worker again
- * in that tab's renderer and the crash takes the worker down with it, as in the issue's runs.
+ * A renderer crash during a page load, as a developer's busy browser meets it: four tabs of one
+ * persistent Chromium profile create pets (chaos latency of 0-250 ms on createPet, so creates are
+ * in flight) while one tab reloads and the renderer of the tab that runs the shared fake crashes
+ * (CDP `Page.crash`) within a few milliseconds of that reload, in either order. Each round opens
+ * the leading tab first, with the service worker stopped, so that Chromium starts the worker
+ * again in that tab's renderer and the crash takes the worker down with it.
  *
  * What a round must show (docs/browser.md, "A renderer crash during a page load"):
  * - every tab is ready again within 10 s of the fault: its page's fake set and a `fetch` of the

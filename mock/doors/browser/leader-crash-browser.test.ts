@@ -1,9 +1,9 @@
 /**
- * Issue 53: a tab reloaded as the leading tab's renderer crashes (CDP `Page.crash`, a few
- * milliseconds before or after the reload) is ready within 10 s, every acknowledged pet is read
- * back and none is stored twice but a told possible copy; on the demo page, on the create-vite
- * app of docs/app.md with docs/browser.md's `fake-worker.js`, and on that app as docs/app.md
- * writes it (msw's own worker), where a load the crash caught ends with one more reload.
+ * A tab reloaded as the leading tab's renderer crashes (CDP `Page.crash`, a few milliseconds
+ * before or after the reload) is ready within 10 s, every acknowledged pet is read back and none
+ * is stored twice but a told possible copy; on the demo page, on the create-vite app of
+ * docs/app.md with docs/browser.md's `fake-worker.js`, and on that app as docs/app.md writes it
+ * (msw's own worker), where a load the crash caught ends with one more reload.
  * test/support/leader-crash-rounds.ts runs the rounds: each crashes the renderer that runs the
  * service worker too, and the test fails if none did. Here two rounds a site (one in each order),
  * one on the app as docs/app.md writes it (its tab waits 4 s before the second reload);
