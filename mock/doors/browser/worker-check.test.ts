@@ -26,7 +26,8 @@ function page(reaches: 'worker' | 'network', storage: Map<string, string> | unde
       timings.push({ name: request.url, workerStart: 12.5 });
       return (await getResponse(handler === undefined ? [] : [handler], request)) ?? fetchFailed();
     },
-    timing: (url) => timings.filter((entry) => entry.name === url) as unknown as PerformanceEntry[],
+    timing: async (url) =>
+      timings.filter((entry) => entry.name === url) as unknown as PerformanceEntry[],
     reload: () => {
       reloads += 1;
     },
@@ -95,7 +96,7 @@ it('a probe that a worker passed on (another setup of handlers) counts as reachi
   const tab = page('worker', new Map());
   const passedOn = createWorkerCheck(pageUrl, {
     fetch: async () => fetchFailed(),
-    timing: () => [{ workerStart: 3 } as unknown as PerformanceEntry],
+    timing: async () => [{ workerStart: 3 } as unknown as PerformanceEntry],
     reload: () => expect.unreachable('reloaded a page that has its worker'),
     session: undefined,
     now: () => 0,
@@ -103,4 +104,18 @@ it('a probe that a worker passed on (another setup of handlers) counts as reachi
   });
   expect(await passedOn.run()).toBe(true);
   expect(tab.said).toEqual([]);
+});
+
+it('a probe that fails or finds no timing proves nothing: the page is left as it is, and nothing is said', async () => {
+  const said: string[] = [];
+  const unsure = createWorkerCheck(pageUrl, {
+    fetch: async () => fetchFailed(),
+    timing: async () => [],
+    reload: () => expect.unreachable('reloaded a page on a probe that told nothing'),
+    session: { getItem: () => null, setItem: () => {} },
+    now: () => 0,
+    warn: (message) => said.push(message),
+  });
+  expect(await unsure.run()).toBe(true);
+  expect(said).toEqual([]);
 });

@@ -8,10 +8,11 @@
  *
  * So once msw's worker says mocking is enabled for the page (its `MOCKING_ENABLED` message,
  * which `worker.start()` and msw/vite's `network.enable()` both wait for), the page fetches a
- * probe that only the fake's probe handler answers. A probe that went to the network instead
- * (no service worker in its timing, `workerStart` 0) is said on the console, and the page is
- * reloaded once, which gives it a worker again; a page reloaded for it a moment ago is not
- * reloaded again, but told to be.
+ * probe that only the fake's probe handler answers. A probe another server answered, with no
+ * service worker in its timing (`workerStart` 0), twice, is a page without its worker: said on
+ * the console, and the page is reloaded once, which gives it a worker again; a page reloaded for
+ * it a moment ago is not reloaded again, but told to be. A probe that fails or is slow proves
+ * nothing (a busy page, a worker restarting), and the page is left as it is.
  */
 import { http, type RequestHandler } from 'msw';
 
@@ -19,8 +20,8 @@ import { http, type RequestHandler } from 'msw';
 const probePath = '__petstore-fake-worker-check';
 /** The header the probe handler answers with: the page's token, so no other answer passes. */
 const probeHeader = 'x-petstore-fake-worker-check';
-/** How long a probe may take before it counts as not answered. */
-const probeTimeoutMs = 3_000;
+/** How long a probe may take; one that takes longer tells nothing (a busy page, not a bypass). */
+const probeTimeoutMs = 10_000;
 /** How long after the first probe the second tells a worker restarting from a page without one. */
 const secondProbeAfterMs = 500;
 /** Where the time of the last reload for a missing worker is kept, so one page reloads once. */
@@ -31,7 +32,8 @@ const reloadGuardMs = 30_000;
 /** What the check needs from the page: its fetch, its timing entries and a reload. */
 export interface WorkerCheckPage {
   readonly fetch: typeof fetch;
-  readonly timing: (url: string) => readonly PerformanceEntry[];
+  /** The resource timing of a fetched URL, once the browser has it (empty if it keeps none). */
+  readonly timing: (url: string) => Promise<readonly PerformanceEntry[]>;
   readonly reload: () => void;
   /** The page's session storage, where the reload guard is kept; `undefined` without one. */
   readonly session: Pick<Storage, 'getItem' | 'setItem'> | undefined;
@@ -44,30 +46,37 @@ export interface WorkerCheck {
   /** Answers the probe in msw's worker; goes first among the fake's handlers. */
   readonly handler: RequestHandler;
   /**
-   * Probes (twice if need be): resolves `true` when the probe reached the worker, else says so
-   * and reloads the page once, resolving `false`.
+   * Probes (twice if need be): resolves `false` when both probes went to the network, after
+   * saying so and reloading the page once; `true` otherwise (the worker answered, or the probe
+   * told nothing).
    */
   run(): Promise<boolean>;
 }
 
-/** Whether a probe went through a service worker, by its answer or its timing. */
-async function reachedWorker(page: WorkerCheckPage, url: string, token: string): Promise<boolean> {
+/**
+ * Where a probe went: to the `worker` (the probe handler answered, or its timing shows a worker
+ * that passed it on), to the `network` (another server answered, and no worker is in its
+ * timing), or `unknown` (it failed or took too long, or the browser kept no timing of it).
+ */
+type ProbeWent = 'worker' | 'network' | 'unknown';
+
+async function probeWent(page: WorkerCheckPage, url: string, token: string): Promise<ProbeWent> {
+  let answered = false;
   try {
     const response = await page.fetch(url, {
       cache: 'no-store',
       signal: AbortSignal.timeout(probeTimeoutMs),
     });
-    if (response.headers.get(probeHeader) === token) return true;
+    if (response.headers.get(probeHeader) === token) return 'worker';
+    // The browser times a fetch once its body has come.
+    await response.arrayBuffer();
+    answered = true;
   } catch {
-    // A failed probe is judged by its timing below: a worker that stopped under it fails it too.
+    // A failed or slow probe proves nothing by itself: a worker restarting fails one too.
   }
-  // Answered by something else: a worker passing it through (another setup's handlers) still
-  // shows in the timing, as the network alone does not.
-  return page
-    .timing(url)
-    .some(
-      (entry) => 'workerStart' in entry && (entry as PerformanceResourceTiming).workerStart > 0,
-    );
+  const timings = (await page.timing(url)) as readonly Partial<PerformanceResourceTiming>[];
+  if (timings.some((entry) => (entry.workerStart ?? 0) > 0)) return 'worker';
+  return answered && timings.length > 0 ? 'network' : 'unknown';
 }
 
 /** The probe of a page whose URL is `pageUrl`. */
@@ -79,13 +88,14 @@ export function createWorkerCheck(pageUrl: string, page: WorkerCheckPage): Worke
     ({ request }) => request.url.startsWith(`${base}?`),
     () => new Response(null, { status: 204, headers: { [probeHeader]: token } }),
   );
-  const probe = () => reachedWorker(page, `${base}?${token}-${++probes}`, token);
+  const probe = () => probeWent(page, `${base}?${token}-${++probes}`, token);
   return {
     handler,
     async run() {
-      if (await probe()) return true;
+      // Only an answer from the network, twice, is a page without its worker.
+      if ((await probe()) !== 'network') return true;
       await new Promise((resolve) => setTimeout(resolve, secondProbeAfterMs));
-      if (await probe()) return true;
+      if ((await probe()) !== 'network') return true;
       const { session } = page;
       const recently =
         session === undefined || page.now() - Number(session.getItem(reloadedKey)) < reloadGuardMs;
@@ -100,6 +110,30 @@ export function createWorkerCheck(pageUrl: string, page: WorkerCheckPage): Worke
   };
 }
 
+/** How long the browser may take to add a fetch's timing entry after its body has come. */
+const timingWaitMs = 1_000;
+
+/**
+ * The resource timing of `url`: from the page's buffer, or as it is added; an observer sees an
+ * entry even when the buffer is full.
+ */
+function resourceTiming(url: string): Promise<readonly PerformanceEntry[]> {
+  return new Promise((resolve) => {
+    const observer = new PerformanceObserver((list) => {
+      const entries = list.getEntriesByName(url);
+      if (entries.length === 0) return;
+      observer.disconnect();
+      clearTimeout(timer);
+      resolve(entries);
+    });
+    const timer = setTimeout(() => {
+      observer.disconnect();
+      resolve([]);
+    }, timingWaitMs);
+    observer.observe({ type: 'resource', buffered: true });
+  });
+}
+
 /** The page's own check, run each time msw's worker says mocking is enabled for this page. */
 export function watchWorker(warn: (message: string) => void): RequestHandler | undefined {
   if (typeof navigator === 'undefined' || navigator.serviceWorker === undefined) return undefined;
@@ -111,7 +145,7 @@ export function watchWorker(warn: (message: string) => void): RequestHandler | u
   }
   const check = createWorkerCheck(location.href, {
     fetch: (input, init) => fetch(input, init),
-    timing: (url) => performance.getEntriesByName(url),
+    timing: resourceTiming,
     reload: () => location.reload(),
     session,
     now: () => Date.now(),
