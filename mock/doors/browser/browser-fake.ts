@@ -19,6 +19,7 @@ import { callControl, type RemoteControl, remoteControl } from './remote-control
 import { createCopyWatch, idempotencyKeyOf } from './request-copies.ts';
 import { canShareFake, joinSharedFake, type SharedFake } from './shared-fake.ts';
 import type { Reply, WireRequest } from './tab-messages.ts';
+import { watchWorker } from './worker-check.ts';
 
 /** The name tabs share a fake under when `shared` gives none. */
 const defaultSharedName = 'petstore-fake';
@@ -117,6 +118,10 @@ function sharedDoors(shared: SharedFake, config: ResolvedConfig) {
 export async function createBrowserFake(options: BrowserFakeOptions = {}): Promise<BrowserFake> {
   const { shared: sharedOption = true, ...fakeOptions } = options;
   const name = sharedOption === true ? defaultSharedName : sharedOption;
+  // First among the handlers: the probe that tells a page the browser left without its worker.
+  const probe = watchWorker((message) => console.warn(message));
+  const withProbe = (handlers: RequestHandler[]) =>
+    probe === undefined ? handlers : [probe, ...handlers];
   if (name === false || !canShareFake()) {
     if (name !== false)
       console.warn(
@@ -124,7 +129,7 @@ export async function createBrowserFake(options: BrowserFakeOptions = {}): Promi
       );
     const fake: Fake = await createFake(fakeOptions);
     return {
-      handlers: fake.handlers,
+      handlers: withProbe(fake.handlers),
       fetch: fake.fetch,
       control: remoteControl((method, args) => callControl(fake.control, method, args)),
       config: fake.config,
@@ -155,7 +160,7 @@ export async function createBrowserFake(options: BrowserFakeOptions = {}): Promi
   }
   const doors = sharedDoors(shared, config);
   return {
-    handlers: doors.handlers,
+    handlers: withProbe(doors.handlers),
     fetch: doors.fetch,
     control: doors.control,
     config,
