@@ -231,34 +231,6 @@ export interface Behaviour {
   connectionId(kind: string): string;
 }
 
-/**
- * Most request URLs a fake keeps parsed (past it the cache starts again empty), and the longest
- * kept: a long URL is rare and parsed each time, so the cache holds at most about 256 KiB of
- * URL text, where 8 KiB targets would hold 2 MiB.
- */
-const urlCache = { entries: 256, longest: 1024 } as const;
-
-/**
- * Parses request URLs, keeping the parsed `URL` of each text: an app sends the same few URLs
- * again and again, and a WHATWG parse (with its query's, which `URL` keeps with it) cost more
- * than any step of a request. Requests with one text share one `URL`, which no step changes
- * (a step reads `context.url`, never writes it). Bounded: a client sending ever new URLs empties
- * the cache every `urlCache.entries` of them.
- */
-function createUrlCache(): (text: string) => URL {
-  const parsed = new Map<string, URL>();
-  return (text) => {
-    if (text.length > urlCache.longest) return new URL(text);
-    let url = parsed.get(text);
-    if (url === undefined) {
-      url = new URL(text);
-      if (parsed.size >= urlCache.entries) parsed.clear();
-      parsed.set(text, url);
-    }
-    return url;
-  };
-}
-
 /** Whether `path` (with any query) is `prefix` itself or below it. */
 function isUnder(path: string, prefix: string): boolean {
   if (!path.startsWith(prefix)) return false;
@@ -302,8 +274,6 @@ export function createBehaviour(
   ];
   const controlSurface = controlPipeline(control, api.routes, config);
   const controlSteps: readonly Step[] = [log.step('control'), ...controlSurface.steps];
-
-  const parsedUrl = createUrlCache();
 
   /** The caller's X-RateLimit-* headers, for the answers given before any pipeline. */
   const callersHeaders = (request: FakeRequest) =>
@@ -350,7 +320,7 @@ export function createBehaviour(
     }
     let url: URL;
     try {
-      url = parsedUrl(request.url);
+      url = new URL(request.url);
     } catch {
       const refused = errorAnswer(
         'bad_request',

@@ -1,11 +1,15 @@
 /**
  * The UTF-8 bytes of the answer bodies the door sends again and again. The core hands out the
  * same JSON text for a page it has already serialised (steps/routes/list-pets.ts), but a text
- * written to a socket is encoded on every write: for a 100-pet page holding one character past
- * Latin-1 (so V8 keeps the text as UTF-16) that encoding costs more than all of Node's own work
- * for the request, for a bare node:http server as for the fake (bench/optimisations.md compares
- * a string with a Buffer). Keyed by the text itself, so a
- * cached encoding can never be sent for a body that changed.
+ * written to a socket is encoded on every write, and a page holding one character past Latin-1
+ * is kept by V8 as UTF-16, whose encoding costs more than all of Node's own work for the
+ * request. Keyed by the text itself, so a cached encoding can never be sent for a body that
+ * changed.
+ *
+ * What it buys, side by side with encoding each body when it is sent: on the 100-pet page, which
+ * holds such a character, a large share of the fake's CPU a request; on the page of 20, a pet and
+ * a create, nothing beyond the noise (bench/optimisations.md, "The structures built for the
+ * bench").
  */
 
 /** Bodies shorter than this are written as text: Node joins them to the head in one write. */

@@ -2,13 +2,21 @@
  * Where the journal keeps its records: a ring of two strided arrays (a Float64Array for the
  * numbers and flags, an array for the strings) rather than one object per record. A journal
  * holds its records for about a thousand requests, long enough for each to be promoted to V8's
- * old generation: one object (and a headers object) per request kept that long makes the
- * collector's old generation grow with the request rate, a cost on every request under load
- * (`npm run bench -- --only journal`, bench/optimisations.md); in these arrays, a record leaves
- * only its few new strings behind. A record's fields sit side by side (its numbers in 64 bytes,
- * its strings in 14 slots), so writing one touches two or three cache lines, where a column per
- * field would touch one line per field. The ring grows by doubling up to its capacity, so a journal
- * bounded at a million costs nothing until it fills.
+ * old generation: kept as one object (and a headers object) per request, every record is
+ * promoted and dropped a thousand requests later, and the old generation, which V8 lets grow
+ * with what is promoted into it before it collects, grows with the request rate. In these
+ * arrays, a record leaves only its few new strings behind, and a string equal to the previous
+ * record's is kept once.
+ *
+ * What it buys, side by side with an array of the step's record objects: the fake's resident
+ * memory under sustained load stays where it is with the journal off, where the objects held it
+ * well above (the bench's target for memory after its rounds); CPU a request is the same within
+ * the noise (bench/optimisations.md, "The structures built for the bench").
+ *
+ * A record's fields sit side by side (its numbers in 64 bytes, its strings in 14 slots), so
+ * writing one touches two or three cache lines, where a column per field would touch one line per
+ * field. The ring grows by doubling up to its capacity, so a journal bounded at a million costs
+ * nothing until it fills.
  */
 import type { OperationId } from '../../base/contract/types.ts';
 import type { JournalEntry } from './journal-entry.ts';
