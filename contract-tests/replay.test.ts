@@ -39,26 +39,30 @@ const couldNotRun = (result: SuiteResult): string[] =>
 const replaysTimeoutMs = 120_000;
 
 for (const mutant of mutants) {
-  test(`the printed replay line reproduces ${mutant.expect} on ${mutant.name}`, async () => {
-    const whole = await runMutant(mutant, { seed });
-    const failures = failing(whole, mutant.advisory === true);
-    expect(failures.map((check) => check.id)).toContain(mutant.expect);
-    for (const failure of failures) {
-      const line = replayLine({ command: 'petstore-contract --fake', seed }, failure);
-      const [, ...flags] = line.split(' ');
-      const options = parseCliOptions(flags, {});
-      const replay = await runMutant(mutant, {
-        seed: options.client.seed,
-        only: options.suite.only,
-      });
-      const again = replay.results.find((check) => check.id === failure.id);
-      expect(failureOf(again), line).toEqual(failureOf(failure));
-      // Narrowing adds no "could not run": only what the whole run could not judge either.
-      const before = new Set(couldNotRun(whole));
-      expect(
-        couldNotRun(replay).filter((reason) => !before.has(reason)),
-        line,
-      ).toEqual([]);
-    }
-  }, replaysTimeoutMs);
+  test(
+    `the printed replay line reproduces ${mutant.expect} on ${mutant.name}`,
+    async () => {
+      const whole = await runMutant(mutant, { seed });
+      const failures = failing(whole, mutant.advisory === true);
+      expect(failures.map((check) => check.id)).toContain(mutant.expect);
+      for (const failure of failures) {
+        const line = replayLine({ command: 'petstore-contract --fake', seed }, failure);
+        const [, ...flags] = line.split(' ');
+        const options = parseCliOptions(flags, {});
+        const replay = await runMutant(mutant, {
+          seed: options.client.seed,
+          only: options.suite.only,
+        });
+        const again = replay.results.find((check) => check.id === failure.id);
+        expect(failureOf(again), line).toEqual(failureOf(failure));
+        // Narrowing adds no "could not run": only what the whole run could not judge either.
+        const before = new Set(couldNotRun(whole));
+        expect(
+          couldNotRun(replay).filter((reason) => !before.has(reason)),
+          line,
+        ).toEqual([]);
+      }
+    },
+    replaysTimeoutMs,
+  );
 }
