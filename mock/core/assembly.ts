@@ -141,6 +141,13 @@ export const policyCommandLines: readonly PolicyCommandLine<PolicyControls>[] = 
     'commandLine' in factory ? [factory.commandLine as PolicyCommandLine<PolicyControls>] : [],
 );
 
+/**
+ * The files the policies write when a fake stops (the Pact file, coverage, the client report),
+ * in the order the policies stand: `npm start`'s exit-file flags and `startFake`'s `exitFiles`.
+ */
+export const policyExitFiles: NonNullable<PolicyCommandLine<PolicyControls>['exitFiles']> =
+  policyCommandLines.flatMap((line) => line.exitFiles ?? []);
+
 /** The options the registered policies declare for themselves (e.g. the ban's `ban`). */
 export type PolicyOptions = Intersection<OptionsOf<(typeof apiSteps)[number]>>;
 

@@ -106,8 +106,9 @@ export const rateLimitRemainingDecreases = statefulObserverCheck({
         if (stuck === 0) stuckSince = before.exchange.sentAtEpochMs;
         stuck += 1;
         if (stuck < stallLimit) return undefined;
-        const elapsed = answeredAtEpochMs(exchange) - stuckSince;
-        const refill = refillAtMost(reading, elapsed, longest, answeredAtEpochMs(exchange));
+        const answered = answeredAtEpochMs(exchange);
+        const elapsed = answered - stuckSince;
+        const refill = refillAtMost(reading, elapsed, longest, answered);
         if (stuck <= refill.most) return undefined;
         fell += 1;
         return `X-RateLimit-Remaining stayed at ${reading.remaining} across ${stuck} requests with the key served one after another within ${Math.round(elapsed)} ms, from the first one's request to the last one's answer (${step.inferred}): no window that refills continuously hands back that many (${refill.why})`;

@@ -8,7 +8,7 @@ import type { ConfigError } from '../../base/config-error.ts';
 import { parseJson } from '../../base/contract/lossless-json.ts';
 import type { Pet } from '../../base/contract/types.ts';
 import { parseKeysFile } from '../../base/quota/plans.ts';
-import { policyCommandLines } from '../../core/assembly.ts';
+import { policyCommandLines, policyExitFiles } from '../../core/assembly.ts';
 import type { CreateFakeOptions } from '../../core/fake.ts';
 import {
   defaults,
@@ -126,7 +126,6 @@ const ownFlags = {
 } as const satisfies FlagSpecs;
 
 const policyFlags = policyCommandLines.flatMap((line) => line.flags ?? []);
-export const policyExitFiles = policyCommandLines.flatMap((line) => line.exitFiles ?? []);
 
 /** Every flag `npm start` takes, with its help: its own, the policies', then the last few. */
 const flagSpecs = {

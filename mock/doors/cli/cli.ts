@@ -1,6 +1,7 @@
 #!/usr/bin/env node
 import packageJson from '../../../package.json' with { type: 'json' };
 import { ConfigError } from '../../base/config-error.ts';
+import { policyExitFiles } from '../../core/assembly.ts';
 import { createFake, type FakeWithCore } from '../../core/fake.ts';
 import { StorageError } from '../../pipeline/storage-error.ts';
 import { UsageError } from '../cli-shared/command-line.ts';
@@ -11,7 +12,6 @@ import {
   describeConfigError,
   keysPathOf,
   optionsFromFlags,
-  policyExitFiles,
   StartupError,
   tokenVariable,
   usage,

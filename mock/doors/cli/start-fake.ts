@@ -7,7 +7,7 @@
  */
 import { createServer } from 'node:net';
 import { ConfigError } from '../../base/config-error.ts';
-import { policyCommandLines } from '../../core/assembly.ts';
+import { policyExitFiles } from '../../core/assembly.ts';
 import { type CreateFakeOptions, createFake, type FakeControl } from '../../core/fake.ts';
 import { outputPathProblem, writeOutputFile } from '../cli-shared/output-path.ts';
 import { type HttpDoor, listenHttp } from '../http/http-server.ts';
@@ -111,11 +111,10 @@ export async function startFake(options: StartFakeOptions = {}): Promise<Started
     close() {
       closing ??= (async () => {
         await Promise.all(doors.map((door) => door.close()));
-        for (const line of policyCommandLines)
-          for (const file of line.exitFiles ?? []) {
-            const path = exitFiles[file.name as ExitFileName];
-            if (path !== undefined) writeOutputFile(path, file.finish(fake.control).text(path));
-          }
+        for (const file of policyExitFiles) {
+          const path = exitFiles[file.name as ExitFileName];
+          if (path !== undefined) writeOutputFile(path, file.finish(fake.control).text(path));
+        }
       })();
       return closing;
     },

@@ -107,18 +107,25 @@ function statusOf(value: unknown): CheckedFilter['status'] {
   return { exact };
 }
 
-/** A request's `seq`: a whole number from 0 (a number, or digits over HTTP). */
+/** A whole number given as a number, or as digits over HTTP; NaN for anything else. */
+function wholeOf(value: unknown): number {
+  return typeof value === 'number'
+    ? value
+    : /^\d+$/.test(String(value))
+      ? Number(value)
+      : Number.NaN;
+}
+
+/** A request's `seq`: a whole number from 0. */
 function seqOf(value: unknown): number {
-  const seq =
-    typeof value === 'number' ? value : /^\d+$/.test(String(value)) ? Number(value) : Number.NaN;
+  const seq = wholeOf(value);
   if (!Number.isSafeInteger(seq) || seq < 0)
     refuse(`afterSeq must be a request's seq, a whole number from 0; got ${quoted(value)}`);
   return seq;
 }
 
 function limitOf(value: unknown): number {
-  const limit =
-    typeof value === 'number' ? value : /^\d+$/.test(String(value)) ? Number(value) : Number.NaN;
+  const limit = wholeOf(value);
   if (!Number.isInteger(limit) || limit < 1 || limit > maxLimit)
     refuse(`limit must be a whole number from 1 to ${maxLimit}; got ${quoted(value)}`);
   return limit;
