@@ -20,6 +20,7 @@
  */
 import type { CDPSession, Page } from 'playwright-core';
 import { type ChromiumProcess, startChromium } from './chromium-process.ts';
+import { storedPetsAfterSeed } from './stored-pets.ts';
 
 const api = 'http://127.0.0.1:4010/v1';
 /** The Enterprise key: its 10,000 a minute leave every round's creates and reads unthrottled. */
@@ -391,25 +392,7 @@ export async function runLeaderCrashRounds(options: LeaderCrashOptions): Promise
     const reader = await open('reading');
     const last = Math.max(0, ...settled.map((c) => c.id ?? 0));
     // Every pet from the first after the seed's 180 to past the last acknowledged one, by id.
-    const stored = await reader.page.evaluate(
-      async ({ api, auth, last }) => {
-        const found: { id: number; name: string }[] = [];
-        let missesInARow = 0;
-        for (let id = 181; id <= last || missesInARow < 20; id++) {
-          const response = await fetch(`${api}/pets/${id}`, { headers: { Authorization: auth } });
-          if (response.status === 200) {
-            missesInARow = 0;
-            found.push((await response.json()) as { id: number; name: string });
-          } else if (response.status === 404) missesInARow += 1;
-          else
-            throw new Error(
-              `GET /pets/${id} answered ${response.status}: ${await response.text()}`,
-            );
-        }
-        return found;
-      },
-      { api, auth, last },
-    );
+    const stored = await storedPetsAfterSeed(reader.page, { api, auth, last });
     return {
       seed,
       site: site.name,

@@ -22,6 +22,7 @@ import { bundleDemo, demoFiles, demoReady } from '../../../scripts/build-browser
 import { type ChromiumProcess, startChromium } from '../../../test/support/chromium-process.ts';
 import { chromiumPath } from '../../../test/support/headless-chromium.ts';
 import { type StaticServer, serveStatic } from '../../../test/support/static-server.ts';
+import { storedPetsAfterSeed } from '../../../test/support/stored-pets.ts';
 
 const api = 'http://127.0.0.1:4010/v1';
 /** The Enterprise key: its 10,000 a minute leave the run's creates and read-back unthrottled. */
@@ -246,25 +247,7 @@ async function runSeed(seed: number, profile: string) {
     const acknowledged = settled.filter((c) => c.id !== undefined);
     const maxId = Math.max(0, ...acknowledged.map((c) => c.id as number));
     // Every pet from the first after the seed's 180 to past the last acknowledged one, by id.
-    const stored = await reader.evaluate(
-      async ({ api, auth, last }) => {
-        const found: { id: number; name: string }[] = [];
-        let missesInARow = 0;
-        for (let id = 181; id <= last || missesInARow < 20; id++) {
-          const response = await fetch(`${api}/pets/${id}`, { headers: { Authorization: auth } });
-          if (response.status === 200) {
-            missesInARow = 0;
-            found.push((await response.json()) as { id: number; name: string });
-          } else if (response.status === 404) missesInARow += 1;
-          else
-            throw new Error(
-              `GET /pets/${id} answered ${response.status}: ${await response.text()}`,
-            );
-        }
-        return found;
-      },
-      { api, auth, last: maxId },
-    );
+    const stored = await storedPetsAfterSeed(reader, { api, auth, last: maxId });
     const possibleCopies = consoleLines.filter((line) => line.includes('came again from this tab'));
     const lost = consoleLines.filter((line) =>
       line.includes('but its IndexedDB database is empty'),
