@@ -6,7 +6,7 @@
  *   2. mock/pipeline/  the generic pipeline (requests, answers, steps, slots), the fake's state and
  *                      session, and its configuration (pipeline/config/);
  *   3. mock/store/     the pets: frozen pets by id and in id-ordered lists, pages handed out once;
- *   4. mock/steps/     the steps and what they own: routes, policies, control, qa, journal, each
+ *   4. mock/steps/     the steps and what they own: routes, policies, exchange, control, qa, journal, each
  *                      a folder that imports only the ones before it in that list;
  *   5. mock/core/      the fake's assembly: which steps run in which order (assembly.ts),
  *                      createFake (fake.ts), and the doors that need no environment (fake.fetch,
@@ -37,7 +37,7 @@ const mockLayers = [
   '^mock/internal/',
 ];
 /** The folders of mock/steps/, in the order they may import each other. */
-const stepFolders = ['routes', 'policies', 'control', 'qa', 'journal'];
+const stepFolders = ['routes', 'policies', 'exchange', 'control', 'qa', 'journal'];
 /**
  * The folders of contract-tests/, lowest first: the ground (errors, the interface as data, the
  * HTTP client), what a check is and the checks, how a run goes, what it reports, who it runs
@@ -85,7 +85,7 @@ module.exports = {
       name: `steps-${folder}-stays-down`,
       severity: 'error',
       comment:
-        'The folders of mock/steps/ import only the ones before them: routes, policies, control, qa, journal.',
+        'The folders of mock/steps/ import only the ones before them: routes, policies, exchange, control, qa, journal.',
       from: { path: `^mock/steps/${folder}/`, pathNot: test },
       to: { path: stepFolders.slice(index + 1).map((later) => `^mock/steps/${later}/`) },
     })),

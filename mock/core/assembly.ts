@@ -8,6 +8,7 @@
  */
 
 import { type Answer, errorAnswer } from '../base/messages/answer.ts';
+import type { ExchangeReader } from '../base/messages/exchange.ts';
 import { type BodyBytes, type FakeRequest, pathStart } from '../base/messages/fake-request.ts';
 import { createRedaction, type Redaction } from '../base/messages/redaction.ts';
 import { type KeySecrets, keySecrets } from '../base/quota/plans.ts';
@@ -26,12 +27,9 @@ import {
 } from '../pipeline/pipeline.ts';
 import type { BaseControl } from '../steps/control/control.ts';
 import { controlPipeline } from '../steps/control/control-handlers.ts';
-import {
-  type JournalOptions,
-  type JournalPolicy,
-  journalStep,
-} from '../steps/journal/journal-step.ts';
-import { authenticateStep } from '../steps/policies/auth.ts';
+import { createExchanges, type Exchanges } from '../steps/exchange/exchange-step.ts';
+import { journalStep } from '../steps/journal/journal-step.ts';
+import { authenticateStep, identifyStep } from '../steps/policies/auth.ts';
 import { type ClientIds, createClientIds } from '../steps/policies/client-ids.ts';
 import { answerPreflight, corsStep } from '../steps/policies/cors.ts';
 import { errorCodesStep } from '../steps/policies/error-codes-step.ts';
@@ -73,31 +71,30 @@ interface StepParts extends FakeState {
   readonly clientIds: ClientIds;
   readonly log: RequestLog;
   readonly routes: RouteTable;
-  /** The request journal: the preflight and the core's early refusals record into it too. */
-  readonly journal: JournalPolicy;
+  /** Where every request and its answer become one exchange, which the recorders read. */
+  readonly exchanges: Exchanges;
+  /** How many requests have arrived so far (the journal numbers its entries from it). */
+  readonly arrivals: () => number;
 }
 
 /** Builds one entry of the pipeline from the shared parts and the policy's own options. */
 type StepFactory = (parts: StepParts, options: never) => Step | Policy;
 
-/** The journal's entry: made with the parts, as three pipelines use it; its options and flag are its own. */
-function journalEntry(parts: StepParts, _options: JournalOptions): JournalPolicy {
-  return parts.journal;
-}
-journalEntry.commandLine = journalStep.commandLine;
-
 /**
  * The steps every `/v1` request runs through, in order: the first ones see the answer last
- * (they log it and write the headers every answer carries), the last ones decide first. A new
- * policy is one entry here: a factory that takes the parts it needs and, if it has settings only
- * it reads, its own options type, which joins createFake's options (`PolicyOptions`) from here.
+ * (they make it an exchange and write the headers every answer carries), the last ones decide
+ * first. The recorders come right after the exchange's step: they have no step, and read every
+ * exchange (the request log reads it too). A new policy is one entry here: a factory that takes
+ * the parts it needs and, if it has settings only it reads, its own options type, which joins
+ * createFake's options (`PolicyOptions`) from here.
  */
 const apiSteps = [
-  (parts) => parts.log.step('api'),
-  journalEntry,
-  (parts) => routingStep(parts.routes, parts.config.basePath),
+  (parts) => parts.exchanges.step('api'),
+  journalStep,
   coverageStep,
   pactStep,
+  clientReportStep,
+  (parts) => routingStep(parts.routes, parts.config.basePath),
   // After CORS and every header step on the way out: a stub's headers are the last word.
   () => stubHeadersStep,
   () => corsStep,
@@ -105,9 +102,9 @@ const apiSteps = [
   (parts) => rateLimitHeadersStep(parts),
   (parts) => errorCodesStep(parts.config.errorCodes),
   () => internalErrorStep('handler'),
+  (parts) => identifyStep(parts.keys),
   (parts) => hostStep(parts.config.allowedHosts),
-  (parts) => authenticateStep({ keys: parts.keys, plans: parts.plans, ledger: parts.usage }),
-  clientReportStep,
+  (parts) => authenticateStep({ plans: parts.plans, ledger: parts.usage }),
   preferStep,
   injectedFailureStep,
   quotaStep,
@@ -158,7 +155,7 @@ export type PolicyControls = Intersection<ControlOf<(typeof apiSteps)[number]>>;
 export interface ApiPipeline {
   readonly steps: readonly Step[];
   readonly log: RequestLog;
-  readonly journal: Pick<JournalPolicy, 'step' | 'record'>;
+  readonly exchanges: Exchanges;
   /** Every policy's control functions, in one object. */
   readonly control: PolicyControls;
   /** Puts every policy's own state back as the fake started (a control reset). */
@@ -171,6 +168,11 @@ export interface ApiPipeline {
   readonly routes: ControlRoutes<PolicyControls>;
 }
 
+/** Whether an entry of the list is a policy (a step with state, or a recorder), not a bare step. */
+function isPolicy(entry: Step | Policy): entry is Policy {
+  return typeof entry !== 'function' && !('after' in entry);
+}
+
 /** Builds the interface's pipeline over one fake's state; a bad policy option throws a ConfigError. */
 export function createApiPipeline(state: FakeState, options: PolicyOptions): ApiPipeline {
   const { config, keys } = state;
@@ -179,25 +181,30 @@ export function createApiPipeline(state: FakeState, options: PolicyOptions): Api
   // Every secret the fake ever held: a key a reset removed may still stand in kept coverage.
   const redaction = createRedaction({ secrets, remember: true });
   const clientIds = createClientIds(secrets, redaction);
-  const shared = {
+  // Filled once every policy is made: the request log, then each recorder, in the list's order.
+  const readers: ExchangeReader[] = [];
+  const exchanges = createExchanges({ clock: state.clock, clientIds, redaction, config }, readers);
+  const parts: StepParts = {
     ...state,
     secrets,
     redaction,
     refuse: createRefuse(config.retryAfterFormat),
     quota: inMemoryLedger(state.usage),
     clientIds,
-    log: createRequestLog({ onExchange: config.onExchange, redaction, clientIds }),
+    log: createRequestLog({ onExchange: config.onExchange, redaction }),
     routes: createRouteTable({ store: state.store, clock: state.clock, config }),
+    exchanges,
+    arrivals: exchanges.arrivals,
   };
-  const parts: StepParts = { ...shared, journal: journalStep(shared, options) };
   const entries = apiSteps.map((factory) =>
     (factory as (parts: StepParts, options: PolicyOptions) => Step | Policy)(parts, options),
   );
-  const policies = entries.filter((entry): entry is Policy => 'step' in entry);
+  const policies = entries.filter(isPolicy);
+  readers.push(parts.log.read, ...policies.flatMap((policy) => policy.read ?? []));
   return {
-    steps: entries.map((entry) => ('step' in entry ? entry.step : entry)),
+    steps: entries.flatMap((entry) => (isPolicy(entry) ? (entry.step ?? []) : [entry])),
     log: parts.log,
-    journal: parts.journal,
+    exchanges,
     control: Object.assign({}, ...policies.map((policy) => policy.control)) as PolicyControls,
     reset: () => {
       for (const policy of policies) policy.reset();
@@ -269,24 +276,24 @@ export function createBehaviour(
   control: BaseControl & PolicyControls,
 ): Behaviour {
   const { config, clock } = state;
-  const { log, journal } = api;
+  const { log, exchanges } = api;
   const rateLimitHeaders = (authorization: string | null) =>
     callerRateLimitHeaders(state, authorization, clock.now());
   // Preflights carry no credentials, so they are answered before authentication.
   const preflightSteps: readonly Step[] = [
-    log.step('api'),
-    journal.step,
+    exchanges.step('preflight'),
     rateLimitHeadersStep(state),
+    identifyStep(state.keys),
     hostStep(config.allowedHosts),
   ];
   const controlSurface = controlPipeline(control, api.routes, config);
-  const controlSteps: readonly Step[] = [log.step('control'), ...controlSurface.steps];
+  const controlSteps: readonly Step[] = [log.controlStep, ...controlSurface.steps];
 
   /** The caller's X-RateLimit-* headers, for the answers given before any pipeline. */
   const callersHeaders = (request: FakeRequest) =>
     rateLimitHeaders(request.header('authorization'));
 
-  /** Answers a request the fake gives before any pipeline, and logs it. */
+  /** Answers a request the fake gives before any pipeline, and records its exchange. */
   const refuseEarly = (
     request: FakeRequest,
     url: URL | undefined,
@@ -294,8 +301,7 @@ export function createBehaviour(
     started: number,
     body?: BodyBytes,
   ) => {
-    log.record(request, url, answer, started);
-    journal.record(request, url, answer, started, body);
+    exchanges.record(request, url, answer, started, body);
     return answer;
   };
 

@@ -7,6 +7,7 @@
  * the step owning it declares, as hono's `c.set` / `c.get` do, so no step's data is written here.
  */
 import type { Answer } from '../base/messages/answer.ts';
+import type { ExchangeReader } from '../base/messages/exchange.ts';
 import type { FakeRequest } from '../base/messages/fake-request.ts';
 
 /** A typed place on the context for one thing a step learned. */
@@ -154,7 +155,10 @@ export function runPipeline(
  * `describe` what it adds to the surface's summary. A stateless step needs no policy around it.
  */
 export interface Policy<Control extends object = object> {
-  readonly step: Step;
+  /** Its step in the pipeline; a recorder has none, and reads every exchange instead. */
+  readonly step?: Step;
+  /** Reads every exchange of the fake (base/messages/exchange.ts): a recorder's way in. */
+  readonly read?: ExchangeReader;
   readonly reset: () => void;
   readonly control?: Control;
   readonly describe?: () => Record<string, unknown>;

@@ -13,6 +13,8 @@ import { createJournal, type JournalRecord } from './journal.ts';
 const api = 'http://127.0.0.1:4010/v1';
 const free = { Authorization: 'Bearer free-demo-key', 'Content-Type': 'application/json' };
 const noSecrets = createRedaction({ secrets: () => [] });
+/** A fake no request has arrived at yet: entries are numbered as the test gives them. */
+const noArrivals = () => 0;
 
 function record(seq: number, body: string | null = null): JournalRecord {
   return {
@@ -43,7 +45,11 @@ function record(seq: number, body: string | null = null): JournalRecord {
 }
 
 test('past maxEntries the oldest entries go, and the answer counts them', () => {
-  const journal = createJournal({ maxEntries: 3, maxBytes: 1_000_000, bodyChars: 2048 }, noSecrets);
+  const journal = createJournal(
+    { maxEntries: 3, maxBytes: 1_000_000, bodyChars: 2048 },
+    noSecrets,
+    noArrivals,
+  );
   for (let seq = 1; seq <= 10; seq++) journal.add(record(seq));
   const read = journal.read({});
   expect(read.total).toBe(3);
@@ -65,6 +71,7 @@ test('the journal grows as it fills, and past its bound wraps round, oldest goin
   const journal = createJournal(
     { maxEntries: 200, maxBytes: 1_000_000, bodyChars: 2048 },
     noSecrets,
+    noArrivals,
   );
   for (let seq = 1; seq <= 150; seq++) journal.add(record(seq, `body ${seq}`));
   let read = journal.read({});
@@ -90,7 +97,11 @@ test('the journal grows as it fills, and past its bound wraps round, oldest goin
 
 test('past maxBytes the oldest entries go, whatever their count', () => {
   // Each entry with a 2000-character body counts about 2.7 KB: 10 KB holds three of them.
-  const journal = createJournal({ maxEntries: 1000, maxBytes: 10_000, bodyChars: 2048 }, noSecrets);
+  const journal = createJournal(
+    { maxEntries: 1000, maxBytes: 10_000, bodyChars: 2048 },
+    noSecrets,
+    noArrivals,
+  );
   for (let seq = 1; seq <= 50; seq++) journal.add(record(seq, 'x'.repeat(2000)));
   const read = journal.read({});
   expect(read.total).toBe(3);
@@ -182,16 +193,24 @@ test('a body carrying a secret is journalled redacted, short or cut, whatever th
 });
 
 test("the journal's session state goes out and back whole, and a state that is not one is refused", () => {
-  const journal = createJournal({ maxEntries: 5, maxBytes: 100_000, bodyChars: 2048 }, noSecrets);
+  const journal = createJournal(
+    { maxEntries: 5, maxBytes: 100_000, bodyChars: 2048 },
+    noSecrets,
+    noArrivals,
+  );
   for (let seq = 1; seq <= 7; seq++) journal.add(record(seq));
   const saved = structuredClone(journal.save());
-  const other = createJournal({ maxEntries: 5, maxBytes: 100_000, bodyChars: 2048 }, noSecrets);
+  const other = createJournal(
+    { maxEntries: 5, maxBytes: 100_000, bodyChars: 2048 },
+    noSecrets,
+    noArrivals,
+  );
   const changesBefore = other.changes();
   other.load(saved)();
   expect(other.read({})).toEqual(journal.read({}));
   expect(other.changes()).toBeGreaterThan(changesBefore);
   // The next arrival is numbered after every kept one.
-  expect(other.arrive()).toBe(8);
+  expect(other.seqOf(1)).toBe(8);
   const bad = (value: unknown) => () => other.load(value);
   /** The saved journal with one column changed. */
   const changed = (field: string, values: unknown[]) => {
@@ -209,7 +228,11 @@ test("the journal's session state goes out and back whole, and a state that is n
     /headers are not text under X-RateLimit-Limit/,
   );
   expect(bad(changed('atMs', five(1e20, 0)))).toThrow(/atMs is not a time in Date's range/);
-  const big = createJournal({ maxEntries: 6, maxBytes: 100_000, bodyChars: 2048 }, noSecrets);
+  const big = createJournal(
+    { maxEntries: 6, maxBytes: 100_000, bodyChars: 2048 },
+    noSecrets,
+    noArrivals,
+  );
   for (let seq = 1; seq <= 6; seq++) big.add(record(seq));
   expect(bad(big.save())).toThrow(/more than 5 records/);
   // Refused loads changed nothing.

@@ -55,8 +55,11 @@ function sizeOf(record: JournalRecord): number {
 /** The request journal of one fake. */
 export interface Journal {
   readonly bounds: JournalBounds;
-  /** Numbers the next request to arrive. */
-  arrive(): number;
+  /**
+   * The entry number of the request that arrived `arrival`-th at the fake; 0 or less for one
+   * that arrived before the journal was last cleared.
+   */
+  seqOf(arrival: number): number;
   /** Keeps a record, letting the oldest go while the journal is past a bound. */
   add(record: JournalRecord): void;
   /** The entries a checked filter picks, redacted, newest arrival first. */
@@ -83,20 +86,28 @@ function entryOf(record: JournalRecord): JournalEntry {
   };
 }
 
-/** Creates an empty journal within `bounds`, read through `redaction`. */
-export function createJournal(bounds: JournalBounds, redaction: Redaction): Journal {
+/**
+ * Creates an empty journal within `bounds`, read through `redaction`, numbering requests by
+ * their arrival at the fake (`arrivals`: how many have arrived so far).
+ */
+export function createJournal(
+  bounds: JournalBounds,
+  redaction: Redaction,
+  arrivals: () => number,
+): Journal {
   /** In the order they were answered, the oldest first. */
   let ring = createRecordRing(bounds.maxEntries);
   let bytes = 0;
   let dropped = 0;
-  let arrivals = 0;
+  // The arrivals before entry #1: moved by a clear, and by a load to go on after its entries.
+  let base = arrivals();
   let changes = 0;
 
   const kept = (): JournalRecord[] => ring.records();
 
   return {
     bounds,
-    arrive: () => ++arrivals,
+    seqOf: (arrival) => arrival - base,
     add(record) {
       const size = sizeOf(record);
       // The oldest go first, until the record fits both bounds.
@@ -129,11 +140,11 @@ export function createJournal(bounds: JournalBounds, redaction: Redaction): Jour
       bytes = 0;
       dropped = 0;
       // Numbered from 1 again: after a reset, #1 is the first request the test made.
-      arrivals = 0;
+      base = arrivals();
       changes += 1;
     },
     changes: () => changes,
-    save: () => ({ columns: ring.columns(), dropped, arrivals }),
+    save: () => ({ columns: ring.columns(), dropped, arrivals: arrivals() - base }),
     load(saved) {
       if (saved === undefined)
         return () => {
@@ -162,7 +173,12 @@ export function createJournal(bounds: JournalBounds, redaction: Redaction): Jour
         bytes = keptBytes;
         dropped = keptDropped;
         // Never back: a request arriving after the load is numbered after every kept one.
-        arrivals = Math.max(arrivals, keptArrivals, ...loaded.map((record) => record.seq));
+        const numbered = Math.max(
+          arrivals() - base,
+          keptArrivals,
+          ...loaded.map((record) => record.seq),
+        );
+        base = arrivals() - numbered;
         changes += 1;
       };
     },

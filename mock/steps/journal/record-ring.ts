@@ -18,43 +18,16 @@
  * field. The ring grows by doubling up to its capacity, so a journal bounded at a million costs
  * nothing until it fills.
  */
-import type { OperationId } from '../../base/contract/types.ts';
-import type { JournalEntry } from './journal-entry.ts';
+import { type JournalEntry, journalHeaders } from './journal-entry.ts';
 
-/** One request as kept: the entry's fields, times as numbers, strings not yet redacted. */
-export interface JournalRecord {
-  readonly seq: number;
-  readonly atMs: number;
+/**
+ * One request as kept: the entry's fields, its times as numbers, its breaks one a line (`null`
+ * for none), strings not yet redacted.
+ */
+export type JournalRecord = Omit<JournalEntry, 'at' | 'realAt' | 'breaks'> & {
   readonly realMs: number;
-  readonly method: string;
-  readonly path: string;
-  readonly query: string;
-  readonly operationId: OperationId | null;
-  readonly keyId: string;
-  readonly clientId: string;
-  readonly connection: string;
-  readonly status: number;
-  readonly errorCode: string | null;
-  /** The interface rules a stubbed answer breaks, one a line; `null` for none. */
   readonly breaks: string | null;
-  readonly headers: JournalEntry['headers'];
-  readonly forced: boolean;
-  readonly chaos: boolean;
-  readonly stubbed: boolean;
-  readonly dropped: boolean;
-  readonly refusedEarly: boolean;
-  readonly durationMs: number;
-  readonly body: string | null;
-  readonly bodyBytes: number | null;
-  readonly bodyTruncated: boolean;
-}
-
-const headerNames = [
-  'X-RateLimit-Limit',
-  'X-RateLimit-Remaining',
-  'X-RateLimit-Reset',
-  'Retry-After',
-] as const;
+};
 
 /** Where each number of a record sits among its `numberStride` numbers. */
 const numberAt = {
@@ -84,7 +57,7 @@ const textAt = {
   errorCode: 7,
   breaks: 8,
   body: 9,
-  /** The four journalled headers, in headerNames' order, from here on. */
+  /** The four journalled headers, in journalHeaders' order, from here on. */
   headers: 10,
 } as const;
 const textStride = 14;
@@ -153,7 +126,7 @@ const recordFields = [
 export function recordsOfColumns(saved: unknown): unknown[] | undefined {
   if (saved === null || typeof saved !== 'object' || Array.isArray(saved)) return undefined;
   const columns = saved as Record<string, unknown>;
-  const all = [...recordFields, ...headerNames].map((name) => columns[name]);
+  const all = [...recordFields, ...journalHeaders].map((name) => columns[name]);
   if (!all.every(Array.isArray)) return undefined;
   const length = (all[0] as unknown[]).length;
   if (!all.every((column) => (column as unknown[]).length === length)) return undefined;
@@ -161,7 +134,7 @@ export function recordsOfColumns(saved: unknown): unknown[] | undefined {
     const record: Record<string, unknown> = {};
     for (const name of recordFields) record[name] = (columns[name] as unknown[])[index];
     const headers: Record<string, unknown> = {};
-    for (const name of headerNames) {
+    for (const name of journalHeaders) {
       const value = (columns[name] as unknown[])[index];
       if (value !== null) headers[name] = value;
     }
@@ -233,7 +206,7 @@ export function createRecordRing(maxCapacity: number): RecordRing {
       const kept = ring.records();
       const saved: Record<string, (string | number | boolean | null)[]> = {};
       for (const name of recordFields) saved[name] = kept.map((record) => record[name]);
-      for (const name of headerNames)
+      for (const name of journalHeaders)
         saved[name] = kept.map((record) => record.headers[name] ?? null);
       return saved;
     },
@@ -302,7 +275,7 @@ function readRecord(store: Slots, slot: number): JournalRecord {
   const t = slot * textStride;
   const text = (field: number) => texts[t + field] as string;
   const headers: Record<string, string> = {};
-  headerNames.forEach((name, which) => {
+  journalHeaders.forEach((name, which) => {
     const value = texts[t + textAt.headers + which];
     if (value !== null && value !== undefined) headers[name] = value;
   });
@@ -315,7 +288,7 @@ function readRecord(store: Slots, slot: number): JournalRecord {
     method: text(textAt.method),
     path: text(textAt.path),
     query: text(textAt.query),
-    operationId: (texts[t + textAt.operationId] ?? null) as OperationId | null,
+    operationId: (texts[t + textAt.operationId] ?? null) as JournalRecord['operationId'],
     keyId: text(textAt.keyId),
     clientId: text(textAt.clientId),
     connection: text(textAt.connection),

@@ -4,10 +4,10 @@
  */
 
 import { errorAnswer } from '../../base/messages/answer.ts';
-import { authenticate } from '../../base/quota/authenticate.ts';
+import { type AuthResult, authenticate } from '../../base/quota/authenticate.ts';
 import { type KeyEntry, type Limits, limitsFor } from '../../base/quota/plans.ts';
 import { type KeyUsage, usageOf } from '../../base/quota/rate-limit.ts';
-import { createSlot, type Step } from '../../pipeline/pipeline.ts';
+import { type Context, createSlot, type Step } from '../../pipeline/pipeline.ts';
 
 /** The challenge of a 401 for a key that was sent but is not valid (RFC 6750). */
 export const invalidTokenChallenge = 'Bearer error="invalid_token"';
@@ -31,9 +31,42 @@ export const callerSlot = createSlot<Caller>('the authenticated caller');
 /** The key id the request log shows: `-` without a key, `unknown` for a key that matched none. */
 export const keyIdSlot = createSlot<string>('the key id');
 
-/** What authentication reads: the known keys and plans (both changed by the control surface) and the usage ledger. */
+/** Who the request's Authorization header named, once the identify step has read it. */
+const identitySlot = createSlot<AuthResult>('who the Authorization header names');
+
+/**
+ * Who an Authorization header names among `keys`: the one place a header is authenticated, for
+ * the identify step and for the answers a door gives before any pipeline.
+ */
+export function identify(authorization: string | null, keys: readonly KeyEntry[]): AuthResult {
+  return authenticate(authorization, keys);
+}
+
+/** The key a request named, once the identify step ran: `null` for none or one that matched none. */
+export function identifiedKey(context: Context): KeyEntry | null | undefined {
+  const identity = context.get(identitySlot);
+  return identity === undefined ? undefined : identity.ok ? identity.key : null;
+}
+
+/**
+ * The step that reads the Authorization header, before any refusal that tells the caller its
+ * window (a bad Host): it refuses nothing, so the refusals after it know the key without
+ * authenticating again.
+ */
+export function identifyStep(keys: readonly KeyEntry[]): Step {
+  return (context, next) => {
+    const identity = identify(context.request.header('authorization'), keys);
+    context.set(identitySlot, identity);
+    context.set(
+      keyIdSlot,
+      identity.ok ? identity.key.id : identity.reason === 'missing' ? undefined : 'unknown',
+    );
+    return next();
+  };
+}
+
+/** What authentication reads: the plans (changed by the control surface) and the usage ledger. */
 interface AuthenticateOptions {
-  readonly keys: readonly KeyEntry[];
   readonly plans: Readonly<Record<string, Limits>>;
   /** Rate-limit usage by key id. */
   readonly ledger: Map<string, KeyUsage>;
@@ -43,17 +76,14 @@ interface AuthenticateOptions {
  * The pipeline step: a request without a valid key gets 401 with its challenge; one with a valid
  * key goes on as that key's caller, with its usage record and limits.
  */
-export function authenticateStep({ keys, plans, ledger }: AuthenticateOptions): Step {
+export function authenticateStep({ plans, ledger }: AuthenticateOptions): Step {
   return (context, next) => {
-    const auth = authenticate(context.request.header('authorization'), keys);
-    if (!auth.ok) {
-      if (auth.reason !== 'missing') context.set(keyIdSlot, 'unknown');
-      return errorAnswer('unauthorized', unauthorizedMessage[auth.reason], {
-        'WWW-Authenticate': auth.reason === 'missing' ? 'Bearer' : invalidTokenChallenge,
+    const identity = context.need(identitySlot);
+    if (!identity.ok)
+      return errorAnswer('unauthorized', unauthorizedMessage[identity.reason], {
+        'WWW-Authenticate': identity.reason === 'missing' ? 'Bearer' : invalidTokenChallenge,
       });
-    }
-    const key = auth.key;
-    context.set(keyIdSlot, key.id);
+    const { key } = identity;
     context.set(callerSlot, { key, usage: usageOf(ledger, key.id), limits: limitsFor(plans, key) });
     return next();
   };

@@ -10,7 +10,7 @@ import { type BanPolicy, defaultBanPolicy } from '../../base/quota/ban.ts';
 import type { QuotaDecision, QuotaLedger } from '../../base/quota/quota.ts';
 import { positiveInteger } from '../../pipeline/config/config.ts';
 import type { PolicyCommandLine } from '../../pipeline/config/policy-command-line.ts';
-import { type Context, createSlot, type Policy } from '../../pipeline/pipeline.ts';
+import { type Context, createSlot, type Policy, type Step } from '../../pipeline/pipeline.ts';
 import { callerSlot } from './auth.ts';
 import { rateLimitSlot } from './rate-limit-headers-step.ts';
 import type { Refuse } from './refusal.ts';
@@ -45,7 +45,10 @@ interface QuotaParts {
  * The pipeline step: admits the request and passes it on, or answers 429 `rate_limited` with
  * Retry-After, or 403 `temporarily_banned` until the ban ends.
  */
-export function quotaStep({ quota, refuse }: QuotaParts, options: BanOptions): Policy {
+export function quotaStep(
+  { quota, refuse }: QuotaParts,
+  options: BanOptions,
+): Policy & { readonly step: Step } {
   const policy = resolveBan(options.ban);
   const act = (
     context: Context,
@@ -62,7 +65,7 @@ export function quotaStep({ quota, refuse }: QuotaParts, options: BanOptions): P
       retryAtMs: decision.retryAtMs,
     });
   };
-  const step: Policy['step'] = (context, next) => {
+  const step: Step = (context, next) => {
     const { key, limits } = context.need(callerSlot);
     const decision = quota.decide(key.id, limits, context.now, policy);
     return decision instanceof Promise

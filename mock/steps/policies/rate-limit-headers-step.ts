@@ -1,6 +1,5 @@
 /** X-RateLimit-* on every answer of the interface, errors included (interface: Limits). */
 
-import { authenticate } from '../../base/quota/authenticate.ts';
 import type { KeyEntry, Limits } from '../../base/quota/plans.ts';
 import { limitsFor } from '../../base/quota/plans.ts';
 import {
@@ -13,6 +12,7 @@ import {
   writeRateLimitHeaders,
 } from '../../base/quota/rate-limit.ts';
 import { createSlot, type Step } from '../../pipeline/pipeline.ts';
+import { callerSlot, identifiedKey, identify } from './auth.ts';
 
 /** The X-RateLimit-* values the answer carries; empty means the anonymous ones. */
 export const rateLimitSlot = createSlot<RateLimitHeaders>("the answer's rate-limit values");
@@ -28,40 +28,45 @@ export interface RateLimitSources {
 /**
  * The X-RateLimit-* values of an answer no rate-limit step decided (a refusal made before the
  * rate limit: a bad Host, an oversized body, a 401): the caller's own window, without spending a
- * request, when `authorization` names a valid key ("Limit applying to the caller", interface:
+ * request, when the request named a valid key ("Limit applying to the caller", interface:
  * Limits); else the anonymous ones.
  */
-function callerRateLimit(
-  { keys, plans, usage }: RateLimitSources,
-  authorization: string | null,
+function windowOf(
+  { plans, usage }: RateLimitSources,
+  key: KeyEntry | null,
   now: number,
 ): RateLimitHeaders {
-  const auth = authorization === null ? undefined : authenticate(authorization, keys);
-  if (!auth?.ok) return anonymousRateLimit(plans, now);
+  if (key === null) return anonymousRateLimit(plans, now);
   // A copy for a key never seen: peeking rolls the windows, and must not enrol the key.
-  const record = usage.get(auth.key.id) ?? emptyUsage();
-  return peekRateLimit(record, limitsFor(plans, auth.key), now);
+  const record = usage.get(key.id) ?? emptyUsage();
+  return peekRateLimit(record, limitsFor(plans, key), now);
 }
 
-/** `callerRateLimit` as the three headers. */
+/** The caller's window as the three headers, for an answer a door gives before any pipeline. */
 export function callerRateLimitHeaders(
   sources: RateLimitSources,
   authorization: string | null,
   now: number,
 ): Record<string, string> {
-  return rateLimitHeaderRecord(callerRateLimit(sources, authorization, now));
+  const identity = identify(authorization, sources.keys);
+  return rateLimitHeaderRecord(windowOf(sources, identity.ok ? identity.key : null, now));
 }
 
 /**
  * The step: writes the X-RateLimit-* values a later step left (the caller's window, or a
- * refusal's), else `callerRateLimit`'s: a request no window counted still learns its limits.
+ * refusal's), else the window of the key the identify step found: a request no window counted
+ * still learns its limits.
  */
 export function rateLimitHeadersStep(sources: RateLimitSources): Step {
   return {
     after(context, answer) {
       const rateLimit =
         context.get(rateLimitSlot) ??
-        callerRateLimit(sources, context.request.header('authorization'), context.now);
+        windowOf(
+          sources,
+          context.get(callerSlot)?.key ?? identifiedKey(context) ?? null,
+          context.now,
+        );
       writeRateLimitHeaders(answer.headers, rateLimit);
       return answer;
     },

@@ -148,20 +148,24 @@ function simulate(name: string, { formula, retries }: Case) {
   const random = seededRandom(seed, name);
   const counts = { pass: 0, fail: 0, inconclusive: 0 };
   const reporter = new ClientReporter();
+  // Arrivals and answers in one sequence, as the exchanges number them for the report.
+  let moment = 0;
   for (let i = 0; i < chains; i++) {
     reporter.clear();
     // Real time stands still; the fake's clock moves by each wait: a frozen clock advanced.
     let at = t0;
     for (let k = 0; k <= retries; k++) {
       if (k > 0) at += formula(k, random);
-      const arrivalSeq = reporter.arrive('demo-free', 'sim', 'in-process', false);
       reporter.record({
         keyId: 'demo-free',
         clientId: 'sim',
         connection: 'in-process',
-        arrivalSeq,
+        arrivalSeq: ++moment,
+        answeredSeq: ++moment,
+        oneCopy: false,
         method: 'GET',
-        url: new URL('http://127.0.0.1:4010/v1/pets'),
+        path: '/v1/pets',
+        query: '',
         bodyHash: undefined,
         arrivedAt: at,
         answeredAt: at,
@@ -179,7 +183,7 @@ function simulate(name: string, { formula, retries }: Case) {
         banStarted: false,
       });
     }
-    const verdict = reporter.report(t0, t0, true, (url) => url.pathname).clients[0]?.rules.backoff
+    const verdict = reporter.report(t0, t0, true, (target) => target).clients[0]?.rules.backoff
       .verdict;
     if (verdict === 'pass' || verdict === 'fail' || verdict === 'inconclusive')
       counts[verdict] += 1;

@@ -23,8 +23,8 @@ import {
 } from './client-rules.ts';
 import type { LatestRing } from './latest-ring.ts';
 
-/** How a report shows a request's URL: its path and query, redacted. */
-export type ShowUrl = (url: URL) => string;
+/** How a report shows a request's path and query: redacted. */
+export type ShowUrl = (target: string) => string;
 
 /** One request as a report shows it: ISO times, a redacted path. */
 function show(event: ClientEvent, clientId: string, showUrl: ShowUrl): RecentRequest {
@@ -36,7 +36,7 @@ function show(event: ClientEvent, clientId: string, showUrl: ShowUrl): RecentReq
     connection: event.connection,
     method: event.method,
     // Redacted whole, then cut: a cut first could leave part of a secret.
-    path: showUrl(event.url).slice(0, 200),
+    path: showUrl(event.path + event.query).slice(0, 200),
     status: event.dropped ? 0 : event.status,
     errorCode: event.errorCode ?? null,
     retryAfter: event.retryAfter ?? null,

@@ -33,12 +33,11 @@ export interface Chain {
 
 /**
  * A non-idempotent request as its instance keeps it, to know the same create sent again: its
- * URL as text (not the URL object: up to 8 creates for each of a client's 65 instances), when it
- * arrived and when its answer left (in the report's sequence).
+ * path and query, when it arrived and when its answer left (in the report's sequence).
  */
 export interface SentCreate {
   readonly method: string;
-  readonly href: string;
+  readonly target: string;
   readonly bodyHash: ClientEvent['bodyHash'];
   readonly arrivalSeq: number;
   readonly answeredSeq: number;
@@ -105,8 +104,8 @@ export interface Tentative {
  * when a chain, a Retry-After told on a connection or a settling doubt asks for it by text.
  */
 export function identityOf(event: ClientEvent): string {
-  const { method, url, bodyHash } = event;
-  const target = `${method} ${url.pathname}${url.search}`;
+  const { method, path, query, bodyHash } = event;
+  const target = `${method} ${path}${query}`;
   return bodyHash === undefined ? target : `${target}#${bodyHash}`;
 }
 

@@ -29,11 +29,18 @@ export interface ClientEvent {
   readonly clientId: string;
   /** The connection it came on (`in-process` where the door has none). */
   readonly connection: string;
-  /** Its place in the report's sequence of arrivals and answers (from `arrive`). */
+  /**
+   * Its arrival and its answer in one sequence of both (an arrival is even, an answer odd): a
+   * request arrived before another's answer when its arrivalSeq is the smaller.
+   */
   readonly arrivalSeq: number;
+  readonly answeredSeq: number;
+  /** Whether it declared its client one copy of the app on every connection. */
+  readonly oneCopy: boolean;
   readonly method: string;
-  /** The request's URL; redacted only when a report shows it, off the request's path. */
-  readonly url: URL;
+  /** The request's path and query; redacted only when a report shows them. */
+  readonly path: string;
+  readonly query: string;
   /**
    * FNV-1a of a non-idempotent request's body (a resent create is the same body again), or
    * `too-large` past the body cap; `undefined` for an idempotent request.

@@ -1,28 +1,16 @@
 /**
- * The pipeline step that feeds the client report: right after authentication, so it sees every
- * answer a key's client gets (forced, chaos, ban, rate limit or the operation's own) and the
- * fake's clock when the request arrived and when its answer left.
+ * The client report's policy: it reads every exchange of a request with a valid key, so it sees
+ * every answer a key's client got (forced, chaos, ban, rate limit or the operation's own) and the
+ * fake's clock and real time when the request arrived and when its answer left.
  */
 import type { ControllableClock } from '../../../base/clock/clock.ts';
 import { ConfigError } from '../../../base/config-error.ts';
 import { stringifyJson } from '../../../base/contract/lossless-json.ts';
-import type { Answer } from '../../../base/messages/answer.ts';
-import {
-  type BodyBytes,
-  type FakeRequest,
-  possibleCopyHeader,
-} from '../../../base/messages/fake-request.ts';
-import { fnv1a } from '../../../base/messages/fnv1a.ts';
+import type { Exchange } from '../../../base/messages/exchange.ts';
 import type { Redaction } from '../../../base/messages/redaction.ts';
-import type { KeyUsage } from '../../../base/quota/rate-limit.ts';
-import type { ResolvedConfig } from '../../../pipeline/config/config.ts';
 import type { PolicyCommandLine } from '../../../pipeline/config/policy-command-line.ts';
 import type { ControlRoutes } from '../../../pipeline/control-route.ts';
-import type { Context, Policy } from '../../../pipeline/pipeline.ts';
-import { callerSlot } from '../../policies/auth.ts';
-import type { ClientIds } from '../../policies/client-ids.ts';
-import { quotaSlot } from '../../policies/quota-step.ts';
-import { rateLimitSlot } from '../../policies/rate-limit-headers-step.ts';
+import type { Policy } from '../../../pipeline/pipeline.ts';
 import {
   type ClientEvent,
   type ClientReport,
@@ -31,13 +19,11 @@ import {
 } from './client-report.ts';
 import { formatClientReport } from './client-report-summary.ts';
 
-/** What the client report's step is built from. */
+/** What the client report is built from. */
 interface ClientReportParts {
   readonly clock: ControllableClock;
-  readonly clientIds: ClientIds;
   /** The one redaction the report passes through where it is written. */
   readonly redaction: Redaction;
-  readonly config: Pick<ResolvedConfig, 'maxBodyBytes'>;
 }
 
 /** The client report's options, which join createFake's through the step's registration. */
@@ -55,76 +41,43 @@ export interface ClientReportOptions {
 
 const copiesChoices = ['one', 'unknown'] as const;
 
-/** Where the door knows no connection (fake.fetch, msw in Node): one process, one connection. */
-const inProcess = 'in-process';
-
-/** FNV-1a over a body's bytes: the same create sent again has the same hash. */
-function bodyHash(body: BodyBytes): number | 'too-large' {
-  return body === 'too-large' ? 'too-large' : fnv1a(body);
-}
-
-/** What the step learned of a request when it arrived, for the report's event once it is answered. */
-interface Arrival {
-  readonly context: Context;
-  readonly usage: KeyUsage;
-  readonly keyId: string;
-  readonly clientId: string;
-  readonly connection: string;
-  readonly arrivalSeq: number;
-  readonly arrivedReal: number;
-}
-
-/**
- * The report's event of an answered request: the answer's facts, read off it and the context
- * (whose slots the pipeline's inner steps filled before the answer came back), and when it left
- * on the fake's clock and in real time.
- */
-function eventOf(
-  arrival: Arrival,
-  answer: Answer,
-  answeredAt: number,
-  answeredReal: number,
-  bodyHash: number | 'too-large' | undefined,
-): ClientEvent {
-  const { context, usage } = arrival;
-  const { request } = context;
-  const decision = context.get(quotaSlot);
+/** The report's event of an exchange with a valid key. */
+function eventOf(exchange: Exchange, oneCopy: boolean): ClientEvent {
+  const { quota, rateLimit, answeredAtMs } = exchange;
   // Refused by the window: a 429, or the 429 that started a ban (a key banned already is not).
-  const banStarted = decision?.verdict === 'banned' && decision.started;
-  const refused = decision?.verdict === 'limited' || banStarted;
-  const reset = context.get(rateLimitSlot)?.reset;
+  const banStarted = quota?.verdict === 'banned' && quota.started;
+  const refused = quota?.verdict === 'limited' || banStarted;
+  // Only a non-idempotent request's body tells a resent create from a new one.
+  const bodyHash = isNonIdempotent(exchange.method) ? (exchange.body.hash ?? undefined) : undefined;
   return {
-    keyId: arrival.keyId,
-    clientId: arrival.clientId,
-    connection: arrival.connection,
-    arrivalSeq: arrival.arrivalSeq,
-    method: request.method,
-    url: context.url,
+    keyId: exchange.keyId,
+    clientId: exchange.clientId,
+    connection: exchange.connection,
+    // Arrivals and answers in one sequence: an answer comes after the arrivals before it.
+    arrivalSeq: 2 * exchange.arrival,
+    answeredSeq: 2 * exchange.arrivalsWhenAnswered + 1,
+    oneCopy,
+    method: exchange.method,
+    path: exchange.path,
+    query: exchange.query,
     bodyHash,
-    arrivedAt: context.now,
-    answeredAt,
-    arrivedReal: arrival.arrivedReal,
-    answeredReal,
-    status: answer.status,
-    errorCode: answer.errorCode,
-    retryAfter: answer.headers['Retry-After'],
-    resetInMs: reset === undefined ? undefined : Math.max(0, reset * 1000 - answeredAt),
-    chaos: answer.injected === 'chaos',
-    stubbed: answer.injected === 'stubbed',
-    dropped: answer.drop === true,
+    arrivedAt: exchange.atMs,
+    answeredAt: answeredAtMs,
+    arrivedReal: exchange.realMs,
+    answeredReal: exchange.answeredRealMs,
+    status: exchange.status,
+    errorCode: exchange.errorCode ?? undefined,
+    retryAfter: exchange.headers['Retry-After'],
+    resetInMs: rateLimit === null ? undefined : Math.max(0, rateLimit.reset * 1000 - answeredAtMs),
+    chaos: exchange.injected === 'chaos',
+    stubbed: exchange.injected === 'stubbed',
+    dropped: exchange.dropped,
     refused,
-    keyViolations: usage.violations,
+    keyViolations: exchange.violations ?? 0,
     banStarted,
     // Only a create reads it: the browser door marks a create it may have sent twice.
-    possibleCopy: bodyHash !== undefined && request.header(possibleCopyHeader) !== null,
+    possibleCopy: bodyHash !== undefined && exchange.possibleCopy,
   };
-}
-
-/** Whether a request's client is one copy of its app on every connection (the setting, or its header). */
-function declaresOneCopy(copies: 'one' | 'unknown', request: FakeRequest): boolean {
-  if (copies === 'one') return true;
-  const declared = request.header('x-client-copies')?.trim().toLowerCase();
-  return declared === '1' || declared === 'one';
 }
 
 /** What the control surface can read of the client report (part of `fake.control`). */
@@ -133,12 +86,9 @@ export interface ClientReportControl {
   clients(): ClientReport;
 }
 
-/**
- * The step: passes the request on, then records its answer in the client report, with real time
- * beside the fake's clock and what the ban policy made of it (read off the key's usage).
- */
+/** The client report: every exchange of a request with a valid key becomes one of its events. */
 export function clientReportStep(
-  { clock, clientIds, redaction, config }: ClientReportParts,
+  { clock, redaction }: ClientReportParts,
   options: ClientReportOptions,
 ): Policy<ClientReportControl> {
   const copies = options.clientReport?.copiesPerId ?? 'unknown';
@@ -148,49 +98,19 @@ export function clientReportStep(
       `must be one of: ${copiesChoices.join(', ')}; got ${JSON.stringify(copies)}`,
     );
   const reporter = new ClientReporter();
-  /** Records an answered request, with its body's hash if it is a create (read now, or awaited). */
-  const recordAnswer = (arrival: Arrival, answer: Answer): Answer | Promise<Answer> => {
-    const answeredAt = clock.now();
-    const answeredReal = Date.now();
-    const { request } = arrival.context;
-    // Only a non-idempotent request's body is read (the route read it already, or it is small).
-    if (!isNonIdempotent(request.method)) {
-      reporter.record(eventOf(arrival, answer, answeredAt, answeredReal, undefined));
-      return answer;
-    }
-    const body = request.body(config.maxBodyBytes);
-    if (!(body instanceof Promise)) {
-      reporter.record(eventOf(arrival, answer, answeredAt, answeredReal, bodyHash(body)));
-      return answer;
-    }
-    return body.then((bytes) => {
-      reporter.record(eventOf(arrival, answer, answeredAt, answeredReal, bodyHash(bytes)));
-      return answer;
-    });
-  };
-  const step: Policy['step'] = (context, next) => {
-    const { request } = context;
-    const arrivedReal = Date.now();
-    const { usage, key } = context.need(callerSlot);
-    const clientId = clientIds(context);
-    const connection = request.connection ?? inProcess;
-    const arrival: Arrival = {
-      context,
-      usage,
-      keyId: key.id,
-      clientId,
-      connection,
-      arrivalSeq: reporter.arrive(key.id, clientId, connection, declaresOneCopy(copies, request)),
-      arrivedReal,
-    };
-    // A promise reaction rather than an async step: no suspended frame per request.
-    return next().then((answer) => recordAnswer(arrival, answer));
-  };
   const control: ClientReportControl = {
     clients: () =>
-      redaction.json(reporter.report(clock.now(), Date.now(), clock.frozen, redaction.url)),
+      redaction.json(reporter.report(clock.now(), Date.now(), clock.frozen, redaction.text)),
   };
-  return { step, reset: () => reporter.clear(), control, routes: clientReportRoutes };
+  return {
+    read: (exchange) => {
+      if (exchange.kind !== 'api' || exchange.plan === null) return;
+      reporter.record(eventOf(exchange, copies === 'one' || exchange.oneCopy));
+    },
+    reset: () => reporter.clear(),
+    control,
+    routes: clientReportRoutes,
+  };
 }
 
 /** `GET /__control/clients`: the client compliance report. */

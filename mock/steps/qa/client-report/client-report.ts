@@ -82,7 +82,6 @@ export class ClientReporter {
   readonly #clients = new Map<string, ClientRecord>();
   /** Each key's clients: a request's key is forgiven or charged without walking every client. */
   readonly #byKey = new Map<string, KeyClients>();
-  #seq = 0;
   // Kept raw and shown (ISO times, redacted paths) only when a report asks: each request with
   // the client it was counted for (`(other clients)` past 64), side by side.
   #recentEvents = new LatestRing<ClientEvent>(recentLength);
@@ -97,13 +96,6 @@ export class ClientReporter {
   #lastWanted = '';
   #lastRecord: ClientRecord | undefined;
 
-  /** Notes a request's arrival (before it is answered); returns its place in the sequence. */
-  arrive(keyId: string, clientId: string, connection: string, oneCopy: boolean): number {
-    const arrivalSeq = ++this.#seq;
-    this.#recordOf(keyId, clientId).instances.note(connection, oneCopy);
-    return arrivalSeq;
-  }
-
   /** Records one answered request. */
   record(event: ClientEvent): void {
     const { key } = this.#record(event);
@@ -111,7 +103,7 @@ export class ClientReporter {
     else if (event.keyViolations === 0) this.#forgiveKey(key);
   }
 
-  /** The report as of `now` (the fake's clock) and `realNow`; `showUrl` redacts a request's URL. */
+  /** The report as of `now` (the fake's clock) and `realNow`; `showUrl` redacts a request's path and query. */
   report(now: number, realNow: number, frozen: boolean, showUrl: ShowUrl): ClientReport {
     const sources = {
       clients: this.#clients.values(),
@@ -389,8 +381,9 @@ export class ClientReporter {
 
   /** Records one answered request in its client's record; returns the record. */
   #record(event: ClientEvent): ClientRecord {
-    const answeredSeq = ++this.#seq;
+    const { answeredSeq } = event;
     const c = this.#recordOf(event.keyId, event.clientId);
+    c.instances.note(event.connection, event.oneCopy);
     const instance = c.instances.instanceOf(event.connection);
     c.requests += 1;
     c.first ??= { fake: event.arrivedAt, real: event.arrivedReal };

@@ -12,11 +12,12 @@ const resentNamed = 5;
 
 /** Whether a create kept and a new one have one identity (identityOf), told without building it. */
 function sameCreate(sent: SentCreate, event: ClientEvent): boolean {
-  if (sent.method !== event.method || sent.bodyHash !== event.bodyHash) return false;
-  if (sent.href === event.url.href) return true;
-  // Another host (fake.fetch answers every host it allows): the path and query decide.
-  const url = new URL(sent.href);
-  return url.pathname === event.url.pathname && url.search === event.url.search;
+  // The path and query decide, whichever host it was sent to (fake.fetch answers every host it allows).
+  return (
+    sent.method === event.method &&
+    sent.bodyHash === event.bodyHash &&
+    sent.target === event.path + event.query
+  );
 }
 
 /** Whether an earlier create overlaps this one: either arrived while the other was unanswered. */
@@ -40,8 +41,8 @@ function resentBeforeAnswer(
     const earlier = sent.at(index);
     overlapping = overlaps(earlier, event, answeredSeq) && sameCreate(earlier, event);
   }
-  const { method, url, bodyHash, arrivalSeq } = event;
-  sent.push({ method, href: url.href, bodyHash, arrivalSeq, answeredSeq });
+  const { method, path, query, bodyHash, arrivalSeq } = event;
+  sent.push({ method, target: path + query, bodyHash, arrivalSeq, answeredSeq });
   return overlapping;
 }
 
@@ -50,10 +51,15 @@ function noteResent(c: ClientRecord, cause: string, event: ClientEvent): void {
   c.resent[cause] = (c.resent[cause] ?? 0) + 1;
   // The same method and URL as the last one named names the same request (or the list was full).
   const before = c.resentLast;
-  if (before !== undefined && before.method === event.method && before.url.href === event.url.href)
+  if (
+    before !== undefined &&
+    before.method === event.method &&
+    before.path === event.path &&
+    before.query === event.query
+  )
     return;
   c.resentLast = event;
-  const named = `${event.method} ${event.url.pathname}`;
+  const named = `${event.method} ${event.path}`;
   if (!c.resentRequests.includes(named) && c.resentRequests.length < resentNamed)
     c.resentRequests.push(named);
 }

@@ -1,22 +1,19 @@
 /**
  * The interface coverage policy: which operations x statuses and which of the interface's named
- * rules the app's own tests exercised against the fake, per key and client id. Its step sits
- * right after routing, so it sees every answer of `/v1` (a 401 before authentication, a forced
- * or chaos answer, the ban) with the headers every answer carries already written.
+ * rules the app's own tests exercised against the fake, per key and client id. It reads every
+ * exchange of `/v1` (a 401 before authentication, a forced or chaos answer, the ban) with the
+ * headers every answer carries already written.
  */
 import type { ControllableClock } from '../../../base/clock/clock.ts';
 import { ConfigError } from '../../../base/config-error.ts';
 import type { OperationId } from '../../../base/contract/types.ts';
-import type { Answer } from '../../../base/messages/answer.ts';
+import type { Exchange } from '../../../base/messages/exchange.ts';
 import type { Redaction } from '../../../base/messages/redaction.ts';
 import type { PolicyCommandLine } from '../../../pipeline/config/policy-command-line.ts';
 import { ControlInputError } from '../../../pipeline/control-input-error.ts';
 import type { ControlRoutes } from '../../../pipeline/control-route.ts';
-import type { Context, Policy } from '../../../pipeline/pipeline.ts';
+import type { Policy } from '../../../pipeline/pipeline.ts';
 import { SessionStateError } from '../../../pipeline/session.ts';
-import { keyIdSlot } from '../../policies/auth.ts';
-import type { ClientIds } from '../../policies/client-ids.ts';
-import { routeSlot } from '../../routes/route.ts';
 import {
   type CoverageFormat,
   coverageFormatOf,
@@ -49,16 +46,28 @@ export interface CoverageOptions {
   };
 }
 
-/** What the coverage step is built from. */
+/** What the coverage policy is built from. */
 interface CoverageParts {
   readonly clock: ControllableClock;
-  readonly clientIds: ClientIds;
   /** The one redaction the record passes through where it is written. */
   readonly redaction: Redaction;
 }
 
-/** The query of a request without one (read, never changed). */
-const noQuery = new URLSearchParams();
+/**
+ * A query's parameters (read, never changed): a client sends the same query again and again, so
+ * the last one's are kept, made only when the text changed.
+ */
+function createQueryReader(): (query: string) => URLSearchParams {
+  let lastText = '';
+  let last = new URLSearchParams();
+  return (query) => {
+    if (query !== lastText) {
+      last = new URLSearchParams(query);
+      lastText = query;
+    }
+    return last;
+  };
+}
 
 /** How the fake's own steps spell the headers the coverage reads, by lower-case name. */
 const spelling: Readonly<Record<string, string>> = {
@@ -73,14 +82,14 @@ const spelling: Readonly<Record<string, string>> = {
 };
 
 /**
- * One answer as the coverage reads it. A class, so an exchange is one object: its header reader
+ * One exchange as the coverage reads it. A class, so an exchange is one object: its header reader
  * is a method, where a closure (and the scope it closed over) per request read the headers.
  */
 class AnswerExchange implements CoverageExchange {
   readonly operationId: OperationId | undefined;
   readonly method: string;
-  /** Made into text only when an example is shown (most requests never are); redacted with the record. */
-  readonly path: URL;
+  /** Redacted with the record, when an example is shown. */
+  readonly path: string;
   readonly query: URLSearchParams;
   readonly status: number;
   readonly errorBody: boolean;
@@ -88,26 +97,24 @@ class AnswerExchange implements CoverageExchange {
   readonly keyId: string | undefined;
   readonly clientId: string;
   readonly stubbed: boolean;
-  readonly #headers: Answer['headers'];
+  readonly #headers: Exchange['headers'];
   /** Every header name lower-cased, made only when a name is not spelt as the fake's steps spell it. */
   #lower: Map<string, string> | undefined;
 
-  constructor(context: Context, answer: Answer, clientId: string) {
-    const { request, url } = context;
-    const keyId = context.get(keyIdSlot);
-    this.operationId = context.get(routeSlot)?.route.operationId;
-    this.method = request.method;
-    this.path = url;
-    // URL builds its searchParams on first use: not for the many requests without a query.
-    this.query = url.search === '' ? noQuery : url.searchParams;
-    this.status = answer.status;
-    this.errorBody = hasErrorBody(answer);
-    this.at = context.now;
-    // `unknown` names no key: its tries are a client's, not a key's.
-    this.keyId = keyId === undefined || keyId === 'unknown' ? undefined : keyId;
-    this.clientId = clientId;
-    this.stubbed = answer.injected === 'stubbed';
-    this.#headers = answer.headers;
+  constructor(exchange: Exchange, queryOf: (query: string) => URLSearchParams) {
+    const { keyId } = exchange;
+    this.operationId = exchange.operationId ?? undefined;
+    this.method = exchange.method;
+    this.path = exchange.path + exchange.query;
+    this.query = queryOf(exchange.query);
+    this.status = exchange.status;
+    this.errorBody = hasErrorBody(exchange);
+    this.at = exchange.atMs;
+    // `-` and `unknown` name no key: their tries are a client's, not a key's.
+    this.keyId = keyId === '-' || keyId === 'unknown' ? undefined : keyId;
+    this.clientId = exchange.clientId;
+    this.stubbed = exchange.injected === 'stubbed';
+    this.#headers = exchange.headers;
   }
 
   /**
@@ -125,19 +132,19 @@ class AnswerExchange implements CoverageExchange {
   }
 }
 
-function hasErrorBody(answer: Answer): boolean {
-  if (answer.errorCode !== undefined) return true;
-  if (answer.status < 400 || answer.body === undefined) return false;
+function hasErrorBody({ errorCode, status, answerBody }: Exchange): boolean {
+  if (errorCode !== null) return true;
+  if (status < 400 || answerBody === undefined) return false;
   try {
-    return isErrorBody(JSON.parse(answer.body));
+    return isErrorBody(JSON.parse(answerBody));
   } catch {
     return false;
   }
 }
 
-/** The step: passes the request on, then records its answer in the coverage. */
+/** The coverage policy: records every exchange of the interface's pipeline. */
 export function coverageStep(
-  { clock, clientIds, redaction }: CoverageParts,
+  { clock, redaction }: CoverageParts,
   options: CoverageOptions,
 ): Policy<CoverageControl> {
   const keepOnReset = options.coverage?.keepOnReset ?? false;
@@ -147,12 +154,11 @@ export function coverageStep(
       `must be true or false, got ${String(keepOnReset)}`,
     );
   const recorder = createCoverageRecorder();
-  const after = (context: Context, answer: Answer): Answer => {
-    recorder.see(new AnswerExchange(context, answer, clientIds(context)));
-    return answer;
-  };
+  const queryOf = createQueryReader();
   return {
-    step: { after },
+    read: (exchange) => {
+      if (exchange.kind === 'api') recorder.see(new AnswerExchange(exchange, queryOf));
+    },
     reset: () => {
       if (!keepOnReset) recorder.clear();
     },

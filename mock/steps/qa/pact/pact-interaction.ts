@@ -7,11 +7,8 @@
  */
 import { parseJson, stringifyJson } from '../../../base/contract/lossless-json.ts';
 import type { OperationId } from '../../../base/contract/types.ts';
-import type { Answer } from '../../../base/messages/answer.ts';
+import type { Exchange } from '../../../base/messages/exchange.ts';
 import { credentialPlaceholders } from '../../../base/messages/redaction.ts';
-import type { Context } from '../../../pipeline/pipeline.ts';
-import { type Caller, callerSlot } from '../../policies/auth.ts';
-import { routeSlot } from '../../routes/route.ts';
 import {
   type PactRules,
   requestBodyRules,
@@ -76,7 +73,7 @@ export interface PactInteraction {
  */
 const statedHeaders = ['Content-Type', 'WWW-Authenticate'];
 
-export function jsonOf(text: string | undefined): ReadJson {
+function jsonOf(text: string | undefined): ReadJson {
   if (text === undefined || text === '') return { ok: false };
   try {
     return { ok: true, value: parseJson(text) };
@@ -129,71 +126,66 @@ interface InteractionPlace {
 
 /** The interaction of one exchange: its request, its answer and the provider states it needs. */
 export function interactionOf(
-  context: Context,
-  answer: Answer,
+  exchange: Exchange,
   operationId: OperationId,
   requestText: string,
   requestJson: ReadJson,
   { shape, basePath }: InteractionPlace,
 ): PactInteraction {
-  const { request, url } = context;
-  const caller = context.get(callerSlot);
-  const authorization = request.header('authorization');
+  const { method, status, errorCode, plan } = exchange;
   // Paths are the document's: relative to the base URL, which holds the `/v1` prefix.
-  const path = url.pathname.slice(basePath.length) || '/';
-  const template = templateOf(path, context.get(routeSlot)?.params);
-  const body = jsonOf(answer.body);
-  const states = providerStatesOf(context, caller, answer, operationId, body);
-  const query = queryOf(url);
+  const path = exchange.path.slice(basePath.length) || '/';
+  const template = templateOf(path, exchange.params ?? undefined);
+  const body = jsonOf(exchange.answerBody);
+  const states = providerStatesOf(exchange, operationId, body);
+  const query = queryOf(exchange.query);
   const who =
-    caller !== undefined ? [] : [authorization === null ? 'no key' : 'a key that matches none'];
+    plan !== null ? [] : [exchange.authorization === 'none' ? 'no key' : 'a key that matches none'];
   const stateText = [...who, ...states.map((s) => s.name)].join(', ');
   // Well-formed throughout: a lone surrogate a client sent (or a cut left) would make the
   // whole file one the Pact tools cannot parse.
   return wellFormedJson({
     type: 'Synchronous/HTTP',
     key: shapeKey(shape),
-    description: `${operationId} ${answer.status}${answer.errorCode === undefined ? '' : ` ${answer.errorCode}`}: ${request.method} ${template}${Object.keys(query).length === 0 ? '' : `?${Object.keys(query).join('&')}`} (${stateText})`,
+    description: `${operationId} ${status}${errorCode === null ? '' : ` ${errorCode}`}: ${method} ${template}${Object.keys(query).length === 0 ? '' : `?${Object.keys(query).join('&')}`} (${stateText})`,
     providerStates: states,
     pending: false,
-    request: requestOf(context, caller, operationId, { requestText, requestJson, path, query }),
-    response: responseOf(request.method, answer, operationId, body),
+    request: requestOf(exchange, operationId, { requestText, requestJson, path, query }),
+    response: responseOf(exchange, operationId, body),
   } satisfies PactInteraction) as PactInteraction;
 }
 
 /** The provider states an exchange needs: the caller's plan, a spent window or a ban, the pets. */
 function providerStatesOf(
-  context: Context,
-  caller: Caller | undefined,
-  answer: Answer,
+  exchange: Exchange,
   operationId: OperationId,
   body: ReadJson,
 ): ProviderState[] {
+  const { plan, errorCode, status } = exchange;
   const states: ProviderState[] = [];
-  if (caller !== undefined) states.push(keyState(caller.key.plan));
-  if (answer.errorCode === 'rate_limited' && caller !== undefined)
-    states.push(spentState(caller.key.plan));
-  if (answer.errorCode === 'temporarily_banned' && caller !== undefined)
-    states.push(bannedState(caller.key.plan));
-  const petId = Number(context.get(routeSlot)?.params.petId);
+  if (plan !== null) states.push(keyState(plan));
+  if (errorCode === 'rate_limited' && plan !== null) states.push(spentState(plan));
+  if (errorCode === 'temporarily_banned' && plan !== null) states.push(bannedState(plan));
+  const petId = Number(exchange.params?.petId);
   if (operationId === 'getPet' && Number.isSafeInteger(petId) && petId > 0) {
-    if (answer.status === 200 && body.ok)
+    if (status === 200 && body.ok)
       states.push(petExistsState(body.value as Record<string, unknown>));
-    if (answer.status === 404) states.push(petMissingState(petId));
+    if (status === 404) states.push(petMissingState(petId));
   }
-  const { url } = context;
   const statusFilter =
-    url.search !== '' ? (url.searchParams.get('status') ?? undefined) : undefined;
-  if (operationId === 'listPets' && answer.status === 200 && body.ok && Array.isArray(body.value))
+    exchange.query !== ''
+      ? (new URLSearchParams(exchange.query).get('status') ?? undefined)
+      : undefined;
+  if (operationId === 'listPets' && status === 200 && body.ok && Array.isArray(body.value))
     states.push(listState(body.value.length === 0, statusFilter));
   return states;
 }
 
 /** A query's parameters, each with every value given. */
-function queryOf(url: URL): Record<string, string[]> {
+function queryOf(query: string): Record<string, string[]> {
   // A Map, then own properties: a parameter may be called `__proto__`.
   const values = new Map<string, string[]>();
-  for (const [name, value] of url.searchParams)
+  for (const [name, value] of new URLSearchParams(query))
     values.set(name, [...(values.get(name) ?? []), value]);
   return Object.fromEntries(values);
 }
@@ -208,18 +200,15 @@ interface SentRequest {
 
 /** The request side: the key as a provider-state generator, never its value; the body kept. */
 function requestOf(
-  context: Context,
-  caller: Caller | undefined,
+  exchange: Exchange,
   operationId: OperationId,
   { requestText, requestJson, path, query }: SentRequest,
 ): PactInteraction['request'] {
-  const { request } = context;
-  const authorization = request.header('authorization');
-  const contentType = request.header('content-type');
+  const { authorization, contentType } = exchange;
   const requestHeaders: Record<string, string[]> = {};
   const requestRules: Record<string, PactRules> = {};
   let generators: Record<string, Record<string, unknown>> | undefined;
-  if (caller !== undefined) {
+  if (exchange.plan !== null) {
     requestHeaders.Authorization = [redactedAuthorization];
     requestRules.header = {
       Authorization: { combine: 'AND', matchers: [{ match: 'regex', regex: '^Bearer \\S+$' }] },
@@ -234,9 +223,9 @@ function requestOf(
         },
       },
     };
-  } else if (authorization !== null) {
+  } else if (authorization !== 'none') {
     requestHeaders.Authorization = [
-      /^bearer\s/i.test(authorization)
+      authorization === 'bearer'
         ? credentialPlaceholders.unknownKey
         : credentialPlaceholders.otherScheme,
     ];
@@ -261,7 +250,7 @@ function requestOf(
     };
   }
   return {
-    method: request.method,
+    method: exchange.method,
     path,
     ...(Object.keys(query).length === 0 ? {} : { query }),
     ...(Object.keys(requestHeaders).length === 0 ? {} : { headers: requestHeaders }),
@@ -273,14 +262,14 @@ function requestOf(
 
 /** The answer side: the headers the document states (and `statedHeaders`), the body kept. */
 function responseOf(
-  method: string,
-  answer: Answer,
+  exchange: Exchange,
   operationId: OperationId,
   body: ReadJson,
 ): PactInteraction['response'] {
+  const { method, status, headers } = exchange;
   const responseHeaders: Record<string, string[]> = {};
-  const headerRules = responseHeaderRules(operationId, answer.status);
-  for (const [name, value] of Object.entries(answer.headers)) {
+  const headerRules = responseHeaderRules(operationId, status);
+  for (const [name, value] of Object.entries(headers)) {
     const documented = Object.keys(headerRules).find(
       (each) => each.toLowerCase() === name.toLowerCase(),
     );
@@ -305,17 +294,17 @@ function responseOf(
   const responseRules: Record<string, PactRules> = { header: statedRules };
   let responseBody: PactBody | undefined;
   if (body.ok && method !== 'HEAD') {
-    const content = keptBody(body.value, answer.body);
+    const content = keptBody(body.value, exchange.answerBody);
     responseBody = {
       content,
       contentType: 'application/json',
       contentTypeHint: 'TEXT',
       encoded: false,
     };
-    responseRules.body = responseBodyRules(operationId, answer.status, content);
+    responseRules.body = responseBodyRules(operationId, status, content);
   }
   return {
-    status: answer.status,
+    status,
     headers: responseHeaders,
     ...(responseBody === undefined ? {} : { body: responseBody }),
     matchingRules: responseRules,

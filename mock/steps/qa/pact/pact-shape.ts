@@ -7,10 +7,7 @@
  * makes a shape's text only when a part changed.
  */
 import type { OperationId } from '../../../base/contract/types.ts';
-import type { Answer } from '../../../base/messages/answer.ts';
-import type { Context } from '../../../pipeline/pipeline.ts';
-import { callerSlot } from '../../policies/auth.ts';
-import { type Route, type RouteMatch, routeSlot } from '../../routes/route.ts';
+import type { Exchange } from '../../../base/messages/exchange.ts';
 
 /** Body keys past this length make a shape by their hash: a flood of names is not kept. */
 const maxShapePart = 200;
@@ -54,8 +51,7 @@ export type ReadJson = { readonly ok: true; readonly value: unknown } | { readon
 
 /** Names the shape of one exchange (see the file's comment). */
 export type ShapeNamer = (
-  context: Context,
-  answer: Answer,
+  exchange: Exchange,
   operationId: OperationId,
   requestText: string,
   requestJson: ReadJson,
@@ -83,9 +79,9 @@ interface ShapeParts {
  * is made from changed.
  */
 interface Derived {
-  /** The URL's whole text: the same text has the same path and query (read without a copy). */
-  href: string;
-  route: Route | undefined;
+  /** The path and query: the same target of the same operation has the same template and keys. */
+  target: string;
+  operationId: OperationId | undefined;
   template: string;
   queryKeys: string;
   /** The `status` query value, for listPets (empty without one). */
@@ -120,8 +116,8 @@ function shapeText(parts: ShapeParts): string {
 /** Creates the shape namer of one recorder; paths are named relative to `basePath`. */
 export function createShapeNamer(basePath: string): ShapeNamer {
   const derived: Derived = {
-    href: '',
-    route: undefined,
+    target: '',
+    operationId: undefined,
     template: '',
     queryKeys: '',
     statusFilter: '',
@@ -155,28 +151,27 @@ export function createShapeNamer(basePath: string): ShapeNamer {
     return derived.bodyKeys;
   };
 
-  /** Works out the parts read from the URL, unless it is the last one's, on the same route. */
-  const readUrl = (url: URL, match: RouteMatch | undefined): void => {
-    const href = url.href;
-    // A route's parameters are read from the path alone: the same URL on the same route has
-    // the same template.
-    if (href === derived.href && match?.route === derived.route) return;
-    const hasQuery = url.search !== '';
-    derived.template = templateOf(url.pathname.slice(basePath.length) || '/', match?.params);
-    derived.queryKeys = hasQuery ? [...new Set(url.searchParams.keys())].sort().join(',') : '';
-    derived.statusFilter = hasQuery ? (url.searchParams.get('status') ?? '') : '';
-    derived.href = href;
-    derived.route = match?.route;
+  /** Works out the parts read from the URL, unless it is the last one's, of the same operation. */
+  const readUrl = (exchange: Exchange, operationId: OperationId): void => {
+    const { path, query } = exchange;
+    const target = path + query;
+    // A route's parameters are read from the path alone: the same target on the same operation
+    // has the same template.
+    if (target === derived.target && operationId === derived.operationId) return;
+    const params = query === '' ? undefined : new URLSearchParams(query);
+    derived.template = templateOf(path.slice(basePath.length) || '/', exchange.params ?? undefined);
+    derived.queryKeys = params === undefined ? '' : [...new Set(params.keys())].sort().join(',');
+    derived.statusFilter = params?.get('status') ?? '';
+    derived.target = target;
+    derived.operationId = operationId;
   };
 
-  return (context, answer, operationId, requestText, requestJson) => {
-    const { request, url } = context;
-    const caller = context.get(callerSlot);
-    const authorization = request.header('authorization');
-    readUrl(url, context.get(routeSlot));
+  return (exchange, operationId, requestText, requestJson) => {
+    const { authorization, answerBody, status, method } = exchange;
+    readUrl(exchange, operationId);
     const { template, queryKeys } = derived;
     const headers =
-      headerNames[authorization === null ? 0 : 1][request.header('content-type') === null ? 0 : 1];
+      headerNames[authorization === 'none' ? 0 : 1][exchange.contentType === null ? 0 : 1];
     const bodyKeys = requestJson.ok
       ? requestJson.value !== null && typeof requestJson.value === 'object'
         ? bodyKeysOf(requestJson.value)
@@ -184,16 +179,16 @@ export function createShapeNamer(basePath: string): ShapeNamer {
       : requestText === ''
         ? ''
         : '<text>';
-    const who = caller?.key.plan ?? (authorization === null ? 'no key' : 'unknown key');
+    const who = exchange.plan ?? (authorization === 'none' ? 'no key' : 'unknown key');
     const listed = operationId === 'listPets';
-    const emptyPage = listed && answer.body === '[]';
+    const emptyPage = listed && answerBody === '[]';
     const statusFilter = listed ? derived.statusFilter : '';
-    const errorCode = answer.errorCode ?? '';
+    const errorCode = exchange.errorCode ?? '';
     if (
       operationId !== last.operationId ||
-      answer.status !== last.status ||
+      status !== last.status ||
       errorCode !== last.errorCode ||
-      request.method !== last.method ||
+      method !== last.method ||
       template !== last.template ||
       queryKeys !== last.queryKeys ||
       headers !== last.headers ||
@@ -204,9 +199,9 @@ export function createShapeNamer(basePath: string): ShapeNamer {
     ) {
       Object.assign(last, {
         operationId,
-        status: answer.status,
+        status,
         errorCode,
-        method: request.method,
+        method,
         template,
         queryKeys,
         headers,

@@ -16,19 +16,14 @@
  */
 
 import { isCount, isJsonObject, stringifyJson } from '../../../base/contract/lossless-json.ts';
-import type { OperationId } from '../../../base/contract/types.ts';
-import type { Answer } from '../../../base/messages/answer.ts';
-import type { BodyBytes } from '../../../base/messages/fake-request.ts';
+import type { Exchange } from '../../../base/messages/exchange.ts';
 import type { Redaction } from '../../../base/messages/redaction.ts';
 import type { PolicyCommandLine } from '../../../pipeline/config/policy-command-line.ts';
 import { ControlInputError } from '../../../pipeline/control-input-error.ts';
 import { bodyOf, type ControlRoutes } from '../../../pipeline/control-route.ts';
-import type { Context, Policy } from '../../../pipeline/pipeline.ts';
+import type { Policy } from '../../../pipeline/pipeline.ts';
 import { SessionStateError } from '../../../pipeline/session.ts';
-import { callerSlot } from '../../policies/auth.ts';
-import { requestJsonSlot } from '../../routes/request-body.ts';
-import { routeSlot } from '../../routes/route.ts';
-import { interactionOf, jsonOf, type PactInteraction } from './pact-interaction.ts';
+import { interactionOf, type PactInteraction } from './pact-interaction.ts';
 import {
   applyProviderState,
   type ProviderStateParts,
@@ -36,13 +31,9 @@ import {
 } from './pact-provider-states.ts';
 import { createShapeNamer, type ReadJson } from './pact-shape.ts';
 
-/**
- * What the recorder reads: what provider states change, the largest body the fake reads, and the
- * redaction the file passes through.
- */
+/** What the recorder reads: what provider states change, and the redaction the file passes through. */
 interface PactParts extends ProviderStateParts {
   readonly config: {
-    readonly maxBodyBytes: number;
     readonly basePath: string;
     readonly maxNameLength: number;
   };
@@ -81,8 +72,6 @@ export const maxAnonymousInteractions = 50;
 const nameProblem = (name: unknown) =>
   typeof name !== 'string' || name.trim() === '' || name.length > 200;
 
-const utf8 = new TextDecoder();
-
 /**
  * What the Pact recorder holds: the interactions kept by shape, what they weigh, and what it
  * could not keep and why. One per fake.
@@ -109,87 +98,47 @@ class PactRecording {
     this.#nameShape = createShapeNamer(parts.config.basePath);
   }
 
-  /** The step's answer: recorded, never changed; the pact's metadata says what it missed and why. */
-  after(context: Context, answer: Answer): Answer | Promise<Answer> {
+  /** Records an exchange of the interface; the pact's metadata says what it missed and why. */
+  read(exchange: Exchange): void {
     try {
-      const reading = this.#record(context, answer);
-      if (reading !== undefined)
-        return reading.then(
-          () => answer,
-          (error: unknown) => {
-            this.#failed(error);
-            return answer;
-          },
-        );
+      this.#record(exchange);
     } catch (error) {
-      this.#failed(error);
+      this.changes += 1;
+      this.#failures.count += 1;
+      this.#failures.last = String((error as Error).message).slice(0, 200);
     }
-    return answer;
   }
 
-  #failed(error: unknown): void {
-    this.changes += 1;
-    this.#failures.count += 1;
-    this.#failures.last = String((error as Error).message).slice(0, 200);
-  }
-
-  /**
-   * Records one exchange, unless one of its shape is kept already. Synchronous unless the body
-   * must be read here (no route parsed it): most requests cost no promise.
-   */
-  #record(context: Context, answer: Answer): Promise<void> | undefined {
-    const operationId = context.get(routeSlot)?.route.operationId;
+  /** Records one exchange, unless one of its shape is kept already. */
+  #record(exchange: Exchange): void {
+    const { operationId } = exchange;
     if (
-      operationId === undefined ||
-      answer.status >= 500 ||
-      answer.injected !== undefined ||
-      answer.errorCode === 'host_not_allowed'
+      exchange.kind !== 'api' ||
+      operationId === null ||
+      exchange.status >= 500 ||
+      exchange.injected !== null ||
+      exchange.errorCode === 'host_not_allowed'
     )
-      return undefined;
-    // The route's parse when it read the body; read and parse it here only when it did not, and
-    // only for a known key: a request without one keeps no body (any web page can send it).
-    const parsed = context.get(requestJsonSlot);
-    const known = context.get(callerSlot) !== undefined;
-    if (parsed === undefined && known && context.request.method === 'POST') {
-      const withBody = (bytes: BodyBytes) => {
-        const text = bytes === 'too-large' ? '' : utf8.decode(bytes);
-        this.#recordShaped(context, answer, operationId, text, jsonOf(text));
-      };
-      const read = context.request.body(this.#parts.config.maxBodyBytes);
-      if (read instanceof Promise) return read.then(withBody);
-      withBody(read);
-      return undefined;
-    }
-    this.#recordShaped(
-      context,
-      answer,
-      operationId,
-      '',
-      parsed === undefined || !known ? { ok: false } : { ok: true, value: parsed.value },
-    );
-    return undefined;
-  }
-
-  #recordShaped(
-    context: Context,
-    answer: Answer,
-    operationId: OperationId,
-    requestText: string,
-    requestJson: ReadJson,
-  ): void {
+      return;
+    // Only a create's body, and only for a known key: a request without one keeps no body (any
+    // web page can send it).
+    const sent = exchange.method === 'POST' && exchange.plan !== null;
+    const json = sent ? exchange.body.json : null;
+    const requestText = sent && json === null ? (exchange.body.kept ?? '') : '';
+    const requestJson: ReadJson = json === null ? { ok: false } : { ok: true, value: json.value };
     // Worked out before anything is parsed: a request of a shape already kept costs little.
-    const shape = this.#nameShape(context, answer, operationId, requestText, requestJson);
+    const shape = this.#nameShape(exchange, operationId, requestText, requestJson);
     if (this.#recorded.has(shape)) return;
-    const caller = context.get(callerSlot);
+    const known = exchange.plan !== null;
     if (
       this.#recorded.size >= maxInteractions ||
-      (caller === undefined && this.#anonymous >= maxAnonymousInteractions)
+      (!known && this.#anonymous >= maxAnonymousInteractions)
     ) {
       this.#dropped += 1;
       return;
     }
     const { basePath } = this.#parts.config;
-    const interaction = interactionOf(context, answer, operationId, requestText, requestJson, {
+    const interaction = interactionOf(exchange, operationId, requestText, requestJson, {
       shape,
       basePath,
     });
@@ -199,7 +148,7 @@ class PactRecording {
       return;
     }
     this.#bytes += size;
-    if (caller === undefined) this.#anonymous += 1;
+    if (!known) this.#anonymous += 1;
     this.#recorded.set(shape, interaction);
     this.changes += 1;
   }
@@ -261,12 +210,12 @@ class PactRecording {
   }
 }
 
-/** The Pact recorder's policy; it sits just inside routing, so it sees every answer as sent. */
+/** The Pact recorder's policy: it reads every exchange, so it sees every answer as sent. */
 export function pactStep(parts: PactParts): Policy<PactControl> {
   const recording = new PactRecording(parts);
   const reset = () => recording.reset();
   return {
-    step: { after: (context, answer) => recording.after(context, answer) },
+    read: (exchange) => recording.read(exchange),
     reset,
     control: {
       pact: (names) => recording.pact(names),
