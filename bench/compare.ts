@@ -2,7 +2,8 @@
  * A/B for optimisations: runs the fake's CLI from several checkouts of the project (git
  * worktrees, or copies with one change each) on the same requests, in interleaved rounds, and
  * prints req/s, p50, p99 and server CPU per request for each, with the change against the first.
- * This is how the numbers in bench/optimisations.md were taken.
+ * This is how the numbers in bench/optimisations.md were taken. A checkout other than `.` runs
+ * from its sources (servers.ts): compare two commits as two worktrees, so both run alike.
  *
  * @example
  * git worktree add /tmp/before <commit>
@@ -116,17 +117,22 @@ try {
   console.log(
     `\n${rounds} interleaved rounds of ${seconds} s, ${connections} connections${nodeFlags.length > 0 ? `, node ${nodeFlags.join(' ')}` : ''}\n`,
   );
-  console.log('| Request | Variant | req/s | p50 ms | p99 ms | CPU µs/req | CPU vs first |');
-  console.log('|---|---|---|---|---|---|---|');
+  // The CPU of each round beside the median: a change is within the noise when its median stands
+  // inside the first variant's range of rounds.
+  console.log(
+    '| Request | Variant | req/s | p50 ms | p99 ms | CPU µs/req | CPU min-max of rounds | CPU vs first |',
+  );
+  console.log('|---|---|---|---|---|---|---|---|');
   for (const request of requests) {
     let firstCpu: number | undefined;
     for (const { name } of running) {
       const runs = results.get(`${request.id} ${name}`) ?? [];
-      const cpu = median(runs.map((run) => run.serverCpuUsPerRequest ?? Number.NaN));
+      const cpus = runs.map((run) => run.serverCpuUsPerRequest ?? Number.NaN);
+      const cpu = median(cpus);
       firstCpu ??= cpu;
       const delta = ((cpu / firstCpu - 1) * 100).toFixed(1);
       console.log(
-        `| ${request.label} | ${name} | ${median(runs.map((run) => run.requestsPerSecond)).toFixed(0)} | ${median(runs.map((run) => run.p50Ms)).toFixed(2)} | ${median(runs.map((run) => run.p99Ms)).toFixed(2)} | ${cpu.toFixed(0)} | ${name === running[0]?.name ? '' : `${Number(delta) > 0 ? '+' : ''}${delta}%`} |`,
+        `| ${request.label} | ${name} | ${median(runs.map((run) => run.requestsPerSecond)).toFixed(0)} | ${median(runs.map((run) => run.p50Ms)).toFixed(2)} | ${median(runs.map((run) => run.p99Ms)).toFixed(2)} | ${cpu.toFixed(0)} | ${Math.min(...cpus).toFixed(0)}-${Math.max(...cpus).toFixed(0)} | ${name === running[0]?.name ? '' : `${Number(delta) > 0 ? '+' : ''}${delta}%`} |`,
       );
     }
   }

@@ -8,7 +8,6 @@
  */
 
 import { type Answer, errorAnswer } from '../base/messages/answer.ts';
-import type { ExchangeReader } from '../base/messages/exchange.ts';
 import { type BodyBytes, type FakeRequest, pathStart } from '../base/messages/fake-request.ts';
 import { createRedaction, type Redaction } from '../base/messages/redaction.ts';
 import { type KeySecrets, keySecrets } from '../base/quota/plans.ts';
@@ -16,6 +15,7 @@ import { inMemoryLedger, type QuotaLedger } from '../base/quota/quota.ts';
 import type { ResolvedConfig } from '../pipeline/config/config.ts';
 import type { PolicyCommandLine } from '../pipeline/config/policy-command-line.ts';
 import type { ControlRoutes } from '../pipeline/control-route.ts';
+import type { ExchangeReader } from '../pipeline/exchange.ts';
 import type { FakeState } from '../pipeline/fake-state.ts';
 import {
   createContext,

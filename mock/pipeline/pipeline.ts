@@ -7,8 +7,8 @@
  * the step owning it declares, as hono's `c.set` / `c.get` do, so no step's data is written here.
  */
 import type { Answer } from '../base/messages/answer.ts';
-import type { ExchangeReader } from '../base/messages/exchange.ts';
 import type { FakeRequest } from '../base/messages/fake-request.ts';
+import type { ExchangeReader } from './exchange.ts';
 
 /** A typed place on the context for one thing a step learned. */
 export interface Slot<T> {
@@ -157,7 +157,7 @@ export function runPipeline(
 export interface Policy<Control extends object = object> {
   /** Its step in the pipeline; a recorder has none, and reads every exchange instead. */
   readonly step?: Step;
-  /** Reads every exchange of the fake (base/messages/exchange.ts): a recorder's way in. */
+  /** Reads every exchange of the fake (pipeline/exchange.ts): a recorder's way in. */
   readonly read?: ExchangeReader;
   readonly reset: () => void;
   readonly control?: Control;

@@ -1,5 +1,5 @@
 /**
- * The one place a request and its answer become an exchange (base/messages/exchange.ts): the
+ * The one place a request and its answer become an exchange (pipeline/exchange.ts): the
  * outermost step of the interface's pipeline and of its preflight's, so it sees every answer
  * with the headers every answer carries, and `record` for the answers the core and the doors
  * give before any pipeline. It reads the request body once, after the answer (the route read
@@ -9,12 +9,6 @@
 import type { ControllableClock } from '../../base/clock/clock.ts';
 import { parseJson } from '../../base/contract/lossless-json.ts';
 import type { Answer } from '../../base/messages/answer.ts';
-import type {
-  Exchange,
-  ExchangeBody,
-  ExchangeKind,
-  ExchangeReader,
-} from '../../base/messages/exchange.ts';
 import {
   type BodyBytes,
   type FakeRequest,
@@ -23,6 +17,12 @@ import {
 } from '../../base/messages/fake-request.ts';
 import { fnv1a } from '../../base/messages/fnv1a.ts';
 import type { Redaction } from '../../base/messages/redaction.ts';
+import type {
+  Exchange,
+  ExchangeBody,
+  ExchangeKind,
+  ExchangeReader,
+} from '../../pipeline/exchange.ts';
 import type { Context, Step } from '../../pipeline/pipeline.ts';
 import { callerSlot, keyIdSlot } from '../policies/auth.ts';
 import { type ClientIds, printableClientId } from '../policies/client-ids.ts';

@@ -12,12 +12,12 @@
  * journal leaves its admin API out the same way).
  */
 import { ConfigError } from '../../base/config-error.ts';
-import type { Exchange, ExchangeReader } from '../../base/messages/exchange.ts';
 import type { Redaction } from '../../base/messages/redaction.ts';
 import { positiveInteger } from '../../pipeline/config/config.ts';
 import type { PolicyCommandLine } from '../../pipeline/config/policy-command-line.ts';
 import { ControlInputError } from '../../pipeline/control-input-error.ts';
 import type { ControlRoutes } from '../../pipeline/control-route.ts';
+import type { Exchange, ExchangeReader } from '../../pipeline/exchange.ts';
 import type { Policy } from '../../pipeline/pipeline.ts';
 import { bodyChars } from '../exchange/kept-body.ts';
 import { createJournal, type JournalRecord } from './journal.ts';

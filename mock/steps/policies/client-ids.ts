@@ -1,6 +1,6 @@
 /**
- * Who sent a request, by name: the client id the client report, the interface coverage and the
- * request log all show, worked out once per request.
+ * Who sent a request, by name: the client id every recorder shows (it reads it off the
+ * exchange), worked out once per request.
  */
 
 import type { FakeRequest } from '../../base/messages/fake-request.ts';
@@ -25,8 +25,8 @@ export function createClientIds(secretsNow: KeySecrets, redaction: Redaction): C
   const byHeader = new Map<string, string>();
   let secretsSeen: readonly string[] | undefined;
   return (context) => {
-    // Asked by three steps per request (the report, the coverage, the request log): worked out
-    // once, against the secrets known when the first asked.
+    // Asked by the exchange and by a chaos draw of the same request: worked out once, against
+    // the secrets known when the first asked.
     let found = context.get(clientIdSlot);
     if (found !== undefined) return found;
     const raw = clientHeader(context.request);

@@ -4,9 +4,9 @@
  * and the URL through the fake's one redaction (redaction.ts).
  */
 
-import type { ExchangeReader } from '../../base/messages/exchange.ts';
 import type { Redaction } from '../../base/messages/redaction.ts';
 import type { ExchangeRecord } from '../../pipeline/config/config.ts';
+import type { ExchangeReader } from '../../pipeline/exchange.ts';
 import { createSlot, type Step } from '../../pipeline/pipeline.ts';
 
 /** What a control request changed, in words for the log (never a secret). */

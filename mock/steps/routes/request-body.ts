@@ -14,8 +14,8 @@ export type BodyResult =
   | { readonly ok: false; readonly answer: Answer };
 
 /**
- * The request's body as parsed JSON, once a route has read it: later steps (the Pact recorder)
- * read it here instead of decoding and parsing the body again.
+ * The request's body as parsed JSON, once a route has read it: the exchange takes it from here
+ * instead of decoding and parsing the body again.
  */
 export const requestJsonSlot = createSlot<{ readonly value: unknown }>('request JSON');
 

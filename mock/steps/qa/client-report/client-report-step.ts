@@ -6,10 +6,10 @@
 import type { ControllableClock } from '../../../base/clock/clock.ts';
 import { ConfigError } from '../../../base/config-error.ts';
 import { stringifyJson } from '../../../base/contract/lossless-json.ts';
-import type { Exchange } from '../../../base/messages/exchange.ts';
 import type { Redaction } from '../../../base/messages/redaction.ts';
 import type { PolicyCommandLine } from '../../../pipeline/config/policy-command-line.ts';
 import type { ControlRoutes } from '../../../pipeline/control-route.ts';
+import type { Exchange } from '../../../pipeline/exchange.ts';
 import type { Policy } from '../../../pipeline/pipeline.ts';
 import {
   type ClientEvent,

@@ -7,11 +7,11 @@
 import type { ControllableClock } from '../../../base/clock/clock.ts';
 import { ConfigError } from '../../../base/config-error.ts';
 import type { OperationId } from '../../../base/contract/types.ts';
-import type { Exchange } from '../../../base/messages/exchange.ts';
 import type { Redaction } from '../../../base/messages/redaction.ts';
 import type { PolicyCommandLine } from '../../../pipeline/config/policy-command-line.ts';
 import { ControlInputError } from '../../../pipeline/control-input-error.ts';
 import type { ControlRoutes } from '../../../pipeline/control-route.ts';
+import type { Exchange } from '../../../pipeline/exchange.ts';
 import type { Policy } from '../../../pipeline/pipeline.ts';
 import { SessionStateError } from '../../../pipeline/session.ts';
 import {

@@ -7,8 +7,8 @@
  */
 import { parseJson, stringifyJson } from '../../../base/contract/lossless-json.ts';
 import type { OperationId } from '../../../base/contract/types.ts';
-import type { Exchange } from '../../../base/messages/exchange.ts';
 import { credentialPlaceholders } from '../../../base/messages/redaction.ts';
+import type { Exchange } from '../../../pipeline/exchange.ts';
 import {
   type PactRules,
   requestBodyRules,

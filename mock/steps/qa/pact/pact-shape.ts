@@ -7,7 +7,7 @@
  * makes a shape's text only when a part changed.
  */
 import type { OperationId } from '../../../base/contract/types.ts';
-import type { Exchange } from '../../../base/messages/exchange.ts';
+import type { Exchange } from '../../../pipeline/exchange.ts';
 
 /** Body keys past this length make a shape by their hash: a flood of names is not kept. */
 const maxShapePart = 200;

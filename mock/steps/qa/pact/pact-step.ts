@@ -16,11 +16,11 @@
  */
 
 import { isCount, isJsonObject, stringifyJson } from '../../../base/contract/lossless-json.ts';
-import type { Exchange } from '../../../base/messages/exchange.ts';
 import type { Redaction } from '../../../base/messages/redaction.ts';
 import type { PolicyCommandLine } from '../../../pipeline/config/policy-command-line.ts';
 import { ControlInputError } from '../../../pipeline/control-input-error.ts';
 import { bodyOf, type ControlRoutes } from '../../../pipeline/control-route.ts';
+import type { Exchange } from '../../../pipeline/exchange.ts';
 import type { Policy } from '../../../pipeline/pipeline.ts';
 import { SessionStateError } from '../../../pipeline/session.ts';
 import { interactionOf, type PactInteraction } from './pact-interaction.ts';

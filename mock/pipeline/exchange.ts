@@ -5,10 +5,10 @@
  * recorder in another process could read it too. Never a key or the control token: the key's
  * public id, and the body's kept start (redacted when a recorder writes it out).
  */
-import type { OperationId } from '../contract/types.ts';
-import type { QuotaDecision } from '../quota/quota.ts';
-import type { RateLimitHeaders } from '../quota/rate-limit.ts';
-import type { Answer } from './answer.ts';
+import type { OperationId } from '../base/contract/types.ts';
+import type { Answer } from '../base/messages/answer.ts';
+import type { QuotaDecision } from '../base/quota/quota.ts';
+import type { RateLimitHeaders } from '../base/quota/rate-limit.ts';
 
 /** The request body as the exchange keeps it: read once, its start kept, its bytes hashed. */
 export interface ExchangeBody {
