@@ -121,7 +121,7 @@ test('forced answers, chaos and the last requests are shown as the control surfa
   expect(model.recent.map((row) => row.cells.map((cell) => cell.text))).toEqual([
     ['12:00:15', '429', 'GET /v1/pets?limit=1', 'rate_limited', 'demo-free'],
   ]);
-  expect(model.recent[0]?.cells[1]?.flag).toBe('failed');
+  expect(model.recent[0]?.cells[1]?.className).toBe('status failed');
   expect(model.summary).toBe('demo-free 60/60, resets in 45 s · 1 forced · chaos on');
 });
 

@@ -18,10 +18,8 @@ const dayMs = 86_400_000;
 /** One cell of a row: its text, and how it is marked (a class, a verdict badge, a button). */
 export interface Cell {
   readonly text: string;
-  /** Its class (`remaining`), which the styles and tests select. */
+  /** Its classes (`remaining low`, `ban banned`), which the styles and tests select. */
   readonly className?: string;
-  /** A class set while it holds (`banned`, `low`, `failed`). */
-  readonly flag?: string | undefined;
   /** A verdict shown as a badge before the text (`pass`, `fail`...). */
   readonly badge?: string;
   /** A button after the text (the panel's Lift), shown while `shown`. */
@@ -185,7 +183,7 @@ export function panelModel(reading: ControlReading, realNow: number): PanelModel
     const failed = request.dropped || request.status >= 400;
     return row(String(index), [
       { text: new Date(Date.parse(request.at)).toISOString().slice(11, 19), className: 'at' },
-      { text: status, className: 'status', flag: failed ? 'failed' : 'ok' },
+      { text: status, className: failed ? 'status failed' : 'status ok' },
       { text: `${request.method} ${request.path}`, className: 'request' },
       { text: note.join(' '), className: 'note' },
       { text: request.keyId, className: 'key' },
@@ -229,14 +227,12 @@ export function panelKeyRow(view: KeyView): Row {
     { text: view.plan, className: 'plan' },
     {
       text: `${view.remaining} / ${view.limit}${view.window === 'day' ? ' today' : ''}`,
-      className: 'remaining',
-      flag: view.remaining === 0 ? 'none' : view.remaining <= view.limit / 10 ? 'low' : undefined,
+      className: `remaining${view.remaining === 0 ? ' none' : view.remaining <= view.limit / 10 ? ' low' : ''}`,
     },
     { text: duration(view.resetInMs), className: 'reset' },
     {
       text: banned ? duration(view.banLeftMs) : 'no',
-      className: 'ban',
-      flag: banned ? 'banned' : undefined,
+      className: banned ? 'ban banned' : 'ban',
       button: {
         name: 'lift',
         title: `Lift the ban of ${view.id}: move the fake's clock past its end`,
@@ -246,23 +242,12 @@ export function panelKeyRow(view: KeyView): Row {
   ]);
 }
 
-/** Everything the QA page shows of one reading: every key, the report and the journal. */
-export interface QaModel {
-  /** The fake's clock as read, and whether it is frozen. */
-  readonly clock: string;
-  /** Every key: plan, the minute's and the day's usage with their resets, the ban. */
-  readonly keys: readonly Row[];
-  /** Chaos as set, the forced answers pending and the stubs with the rules each breaks. */
-  readonly chaos: string;
-  /** Which clock the client verdicts were judged on. */
-  readonly judgedOn: string;
-  /** Each client's verdict, and each rule's with what it saw. */
-  readonly clients: readonly Row[];
-  readonly recent: readonly Row[];
-}
-
-/** The QA page's model of one reading, on the fake's clock as read (the page reads each second). */
-export function qaModel(reading: ControlReading): QaModel {
+/**
+ * What the QA page shows of one reading, on the fake's clock as read (the page reads each
+ * second): the clock, every key with its minute and day, chaos with the forced answers and stubs,
+ * which clock the verdicts were judged on, each client's verdicts, the latest requests.
+ */
+export function qaModel(reading: ControlReading) {
   const now = reading.fakeNow;
   const minuteReset = Math.floor(now / minuteMs) * minuteMs + minuteMs;
   const dayReset = Math.floor(now / dayMs) * dayMs + dayMs;

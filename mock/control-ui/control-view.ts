@@ -7,7 +7,7 @@
 import type { Cell, Row } from './control-model.ts';
 
 /** An element with a class and text. */
-export function element<K extends keyof HTMLElementTagNameMap>(
+function element<K extends keyof HTMLElementTagNameMap>(
   tag: K,
   className?: string,
   text?: string,
@@ -18,39 +18,21 @@ export function element<K extends keyof HTMLElementTagNameMap>(
   return node;
 }
 
-/** A button that does `press`, with a tooltip saying what. */
-export function button(
-  className: string,
-  text: string,
-  title: string,
-  press: () => void,
-): HTMLButtonElement {
-  const made = element('button', className, text);
-  made.type = 'button';
-  if (title !== '') made.title = title;
-  made.addEventListener('click', press);
-  return made;
-}
-
 /** Writes text only when it changed, so a steady page does not touch the DOM every tick. */
 export function setText(node: Node, text: string): void {
   if (node.textContent !== text) node.textContent = text;
 }
 
-/** What a table's buttons do, by the button's name and its row's key. */
-type Press = (name: string, key: string) => void;
-
 /** Shows one cell in `td`: its text, its marks, a badge or a button made once. */
-function showCell(td: HTMLTableCellElement, cell: Cell, key: string, press: Press): void {
-  const className = [cell.className, cell.flag].filter(Boolean).join(' ');
-  if (td.className !== className) td.className = className;
+function showCell(td: HTMLTableCellElement, cell: Cell): void {
+  if (td.className !== (cell.className ?? '')) td.className = cell.className ?? '';
   if (cell.button !== undefined) {
     const { name, title, shown } = cell.button;
-    if (td.childElementCount !== 2)
-      td.replaceChildren(
-        element('span', `${cell.className}-text`),
-        button(name, name[0]?.toUpperCase() + name.slice(1), title, () => press(name, key)),
-      );
+    if (td.childElementCount !== 2) {
+      const pressed = element('button', name, name[0]?.toUpperCase() + name.slice(1));
+      Object.assign(pressed, { type: 'button', title });
+      td.replaceChildren(element('span', `${td.classList[0]}-text`), pressed);
+    }
     setText(td.firstChild as Node, cell.text);
     (td.lastChild as HTMLButtonElement).hidden = !shown;
   } else if (cell.badge === undefined) setText(td, cell.text);
@@ -59,37 +41,49 @@ function showCell(td: HTMLTableCellElement, cell: Cell, key: string, press: Pres
 }
 
 /**
- * A table of rows, or a line saying there are none, in one element of class and id `name`
- * (marked `empty` while it has no rows). A row is kept by its key across updates, and one that
- * holds the focus stays until the focus leaves it.
+ * Runs the action a pressed button names by its id or first class, with the key of the row it
+ * is in (a table's Lift): one listener for every button of a mount, rows made later included.
+ */
+export function onPress(root: Node, actions: Record<string, (key: string) => void>): void {
+  root.addEventListener('click', (event) => {
+    const pressed = (event.target as Element).closest('button');
+    const name = pressed?.id || pressed?.classList[0];
+    if (name !== undefined && Object.hasOwn(actions, name))
+      actions[name]?.(pressed?.closest('tr')?.dataset.key ?? '');
+  });
+}
+
+/** The place of a RowTable in a mount's markup: its id, its column heads and what it says when empty. */
+export function rowsPlace(id: string, head: string, empty: string): string {
+  return `<div id="${id}" class="${id}" data-head="${head}" data-empty="${empty}"></div>`;
+}
+
+/**
+ * A table of rows, or a line saying there are none, in its place `host` (rowsPlace; marked
+ * `empty` while it has no rows). A row is kept by its key across updates, and one that holds the
+ * focus stays until the focus leaves it.
  */
 export class RowTable {
-  readonly element: HTMLElement;
+  readonly #host: HTMLElement;
   readonly #table = element('table');
   readonly #body = element('tbody');
   readonly #empty: HTMLParagraphElement;
-  readonly #emptyText: string;
   readonly #rows = new Map<string, HTMLTableRowElement>();
-  readonly #press: Press;
 
-  constructor(name: string, head: readonly string[], emptyText: string, press: Press = () => {}) {
-    this.element = element('div', name);
-    this.element.id = name;
-    this.#empty = element('p', `empty no-${name}`, '...');
-    this.#emptyText = emptyText;
-    this.#press = press;
-    if (head.length > 0) {
-      const tr = element('tr');
-      for (const name of head) tr.append(element('th', undefined, name));
-      this.#table.append(element('thead'), this.#body);
-      this.#table.tHead?.append(tr);
-    } else this.#table.append(this.#body);
-    this.element.append(this.#empty);
+  constructor(host: HTMLElement) {
+    this.#host = host;
+    this.#empty = element('p', `empty no-${host.id}`, '...');
+    const head = element('tr');
+    for (const name of host.dataset.head?.split(',').filter(Boolean) ?? [])
+      head.append(element('th', undefined, name));
+    if (head.cells.length > 0) this.#table.createTHead().append(head);
+    this.#table.append(this.#body);
+    host.append(this.#empty);
   }
 
   /** Shows `rows`, in their order. */
   show(rows: readonly Row[]): void {
-    if (!this.#table.isConnected) this.element.prepend(this.#table);
+    if (!this.#table.isConnected) this.#host.prepend(this.#table);
     const seen = new Set<string>();
     rows.forEach((row, index) => {
       seen.add(row.key);
@@ -104,7 +98,7 @@ export class RowTable {
       while (tr.cells.length > row.cells.length) tr.lastChild?.remove();
       row.cells.forEach((cell, at) => {
         const td = tr.cells[at] ?? tr.appendChild(element('td'));
-        showCell(td, cell, row.key, this.#press);
+        showCell(td, cell);
       });
     });
     for (const [key, tr] of this.#rows) {
@@ -114,32 +108,23 @@ export class RowTable {
       tr.remove();
       this.#rows.delete(key);
     }
-    setText(this.#empty, this.#emptyText);
+    setText(this.#empty, this.#host.dataset.empty ?? '');
     this.#table.hidden = rows.length === 0;
     this.#empty.hidden = rows.length > 0;
-    this.element.classList.toggle('empty', rows.length === 0);
+    this.#host.classList.toggle('empty', rows.length === 0);
   }
-}
-
-/** What a mounted UI does with its readings and its actions' outcomes. */
-export interface LiveViewOf<Reading> {
-  /** Reads the fake once. */
-  read(): Promise<Reading>;
-  /** Shows a reading: a new one (`fresh`), or the last one again as time runs on (`tickMs`). */
-  show(reading: Reading, fresh: boolean): void;
-  /** Says what an action did. */
-  say(text: string): void;
-  /** Says why a reading (`reading`) or an action failed. */
-  failed(error: unknown, reading: boolean): void;
 }
 
 /**
  * One mounted control UI's life: the fake's last reading, read again on a timer while the page
  * is seen, shown (and shown again between reads, so countdowns run), and the buttons' actions,
- * after which the fake is read again.
+ * after which the fake is read again. `show` is told whether a reading is new (`fresh`) or the
+ * last one again as time runs on; `failed` whether a reading or an action failed.
  */
 export class LiveView<Reading> {
-  readonly #of: LiveViewOf<Reading>;
+  readonly #read: () => Promise<Reading>;
+  readonly #show: (reading: Reading, fresh: boolean) => void;
+  readonly #failed: (error: unknown, reading: boolean) => void;
   readonly #timers: ReturnType<typeof setInterval>[] = [];
   readonly #onVisible = () => {
     if (!document.hidden) void this.refresh();
@@ -147,8 +132,14 @@ export class LiveView<Reading> {
   #reading: Reading | undefined;
   #reads = 0;
 
-  constructor(of: LiveViewOf<Reading>) {
-    this.#of = of;
+  constructor(
+    read: () => Promise<Reading>,
+    show: (reading: Reading, fresh: boolean) => void,
+    failed: (error: unknown, reading: boolean) => void,
+  ) {
+    this.#read = read;
+    this.#show = show;
+    this.#failed = failed;
   }
 
   /** The last reading, if any. */
@@ -160,23 +151,22 @@ export class LiveView<Reading> {
   refresh = async (): Promise<void> => {
     const read = ++this.#reads;
     try {
-      const next = await this.#of.read();
+      const next = await this.#read();
       // An older read that settles after a newer one must not show the past.
       if (read !== this.#reads) return;
       this.#reading = next;
-      this.#of.show(next, true);
+      this.#show(next, true);
     } catch (error) {
-      this.#of.failed(error, true);
+      this.#failed(error, true);
     }
   };
 
-  /** Runs a button's action, says what it did or why not, then shows the fake as it is now. */
+  /** Runs a button's action, says why it failed if it did, then shows the fake as it is now. */
   async act(action: () => unknown): Promise<void> {
     try {
-      const said = await action();
-      if (typeof said === 'string') this.#of.say(said);
+      await action();
     } catch (error) {
-      this.#of.failed(error, false);
+      this.#failed(error, false);
     }
     await this.refresh();
   }
@@ -187,7 +177,7 @@ export class LiveView<Reading> {
     if (tickMs !== undefined)
       this.#timers.push(
         setInterval(() => {
-          if (this.#reading !== undefined) this.#of.show(this.#reading, false);
+          if (this.#reading !== undefined) this.#show(this.#reading, false);
         }, tickMs),
       );
     document.addEventListener('visibilitychange', this.#onVisible);

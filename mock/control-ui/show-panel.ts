@@ -17,7 +17,7 @@ import type { ChaosSettings } from '../steps/qa/injected-failures/chaos-settings
 import { duration, type PanelModel, panelKeyRow, panelModel } from './control-model.ts';
 import { type ControlReading, type PanelControl, readFake } from './control-reading.ts';
 import { panelStyles } from './control-styles.ts';
-import { button, element, LiveView, RowTable, setText } from './control-view.ts';
+import { LiveView, onPress, RowTable, rowsPlace, setText } from './control-view.ts';
 
 /** Options of `showPanel`. */
 export interface PanelOptions {
@@ -62,11 +62,30 @@ function remembered(value?: boolean): boolean {
 }
 
 /** A line of the panel: a label and the text after it. */
-function line(className: string, label: string, text: HTMLElement): HTMLElement {
-  const made = element('p', className);
-  made.append(element('span', 'label', label), text);
-  return made;
+function line(name: string, label: string): string {
+  return `<p class="${name}"><span class="label">${label}</span><span class="${name}-text"></span></p>`;
 }
+
+/** A button of the panel, with a tooltip saying what it does. */
+function action(name: string, text: string, title: string): string {
+  return `<button type="button" class="${name}" title="${title}">${text}</button>`;
+}
+
+/** The panel's elements: static markup, no data (what a reading shows is written as text). */
+const panelMarkup = `<style>${panelStyles}</style>
+<section class="panel" aria-label="Pet Store fake">
+<header><button type="button" class="toggle" aria-controls="petstore-fake-panel-body"></button>
+<span class="title">Pet Store fake</span><span class="summary"></span></header>
+<div class="body" id="petstore-fake-panel-body">${line('clock', 'Clock')}
+${rowsPlace('keys', 'Key,Plan,Remaining,Resets in,Ban', 'No key used yet: the page’s requests show here.')}
+${line('forced', 'Forced')}${line('chaos', 'Chaos')}
+<div class="actions"><select class="operation" aria-label="Operation to force">
+${operationIds.map((id) => `<option>${id}</option>`).join('')}</select>
+${[429, 503].map((status) => action(`force-${status}`, `Next ${status}`, `Force the next answer of the operation to ${status}`)).join('')}
+${action('chaos-toggle', 'Chaos on', 'Turn chaos on or off')}
+${action('reset', 'Reset', 'Back to the seed: no usage, bans, forced answers or chaos; real time')}</div>
+<h3>Last requests</h3>${rowsPlace('recent', '', 'No request with a key yet.')}<p class="message" role="status"></p></div>
+</section>`;
 
 /**
  * Shows the panel over the page for `fake` (from `createBrowserFake`, `startFakeWorker` or
@@ -84,100 +103,41 @@ export function showPanel(
   // The panel's element name: an app's selector for its own elements will not match it.
   const host = document.createElement('petstore-fake-panel');
   const root = host.attachShadow({ mode: 'open' });
-  const panel = element('section', 'panel');
-  const summary = element('span', 'summary');
-  const clock = element('span', 'clock-text');
-  const forcedText = element('span', 'forced-text');
-  const chaosText = element('span', 'chaos-text');
-  const status = element('p', 'message');
+  root.innerHTML = panelMarkup;
+  const find = (selector: string) => root.querySelector(selector) as HTMLElement;
+  const [panel, toggle, status] = ['.panel', '.toggle', '.message'].map(find) as [
+    HTMLElement,
+    HTMLElement,
+    HTMLElement,
+  ];
+  const keys = new RowTable(find('#keys'));
+  const recent = new RowTable(find('#recent'));
   let model: PanelModel | undefined;
 
   const say = (text: string, error = false) => {
     setText(status, text);
     status.classList.toggle('error', error);
   };
-  const live: LiveView<ControlReading> = new LiveView({
-    read: () => readFake(control),
-    show(reading, fresh) {
+  const live: LiveView<ControlReading> = new LiveView(
+    () => readFake(control),
+    (reading, fresh) => {
       if (fresh && status.classList.contains('error')) say('');
       model = panelModel(reading, Date.now());
-      setText(summary, model.summary);
-      setText(clock, model.clock);
+      setText(find('.summary'), model.summary);
+      setText(find('.clock-text'), model.clock);
       keys.show(model.keys.map(panelKeyRow));
-      setText(forcedText, model.forced.join('; ') || 'none');
-      setText(chaosText, model.chaos.on ? model.chaos.lines.join('; ') : 'off');
-      setText(chaosToggle, model.chaos.on ? 'Chaos off' : 'Chaos on');
+      setText(find('.forced-text'), model.forced.join('; ') || 'none');
+      setText(find('.chaos-text'), model.chaos.on ? model.chaos.lines.join('; ') : 'off');
+      setText(find('.chaos-toggle'), model.chaos.on ? 'Chaos off' : 'Chaos on');
       recent.show(model.recent);
     },
-    say,
-    failed(error, reading) {
+    (error, reading) => {
       const message = error instanceof Error ? error.message : String(error);
       say(reading ? `Cannot read the fake: ${message}` : message, true);
     },
-  });
-  const act = (action: () => Promise<string>) => void live.act(action);
-
-  /** Moves the fake's clock just past the end of a key's ban (the ban is the key's, the clock everyone's). */
-  const lift = async (keyId: string) => {
-    const bannedUntil = model?.keys.find((key) => key.id === keyId)?.bannedUntil;
-    if (bannedUntil === undefined) return `${keyId} is not banned`;
-    const seconds = Math.ceil((bannedUntil - (await control.now())) / 1000);
-    if (seconds <= 0) return `${keyId}'s ban has ended`;
-    await control.advanceTime(seconds);
-    return `Ban of ${keyId} lifted: the fake's clock moved ${duration(seconds * 1000)} ahead`;
-  };
-  const keys = new RowTable(
-    'keys',
-    ['Key', 'Plan', 'Remaining', 'Resets in', 'Ban'],
-    'No key used yet: the page’s requests show here.',
-    (_, id) => act(() => lift(id)),
   );
-  const recent = new RowTable('recent', [], 'No request with a key yet.');
-
-  const operation = element('select', 'operation');
-  operation.setAttribute('aria-label', 'Operation to force');
-  for (const id of operationIds) operation.append(new Option(id, id));
-  const force = (status: 429 | 503) =>
-    button(
-      `force-${status}`,
-      `Next ${status}`,
-      `Force the next answer of the operation to ${status}`,
-      () =>
-        act(async () => {
-          const operationId = operation.value as OperationId;
-          await control.force(operationId, status, 1);
-          return `The next ${operationId} answers ${status}`;
-        }),
-    );
-  const chaosToggle = button('chaos-toggle', 'Chaos on', 'Turn chaos on or off', () =>
-    act(async () => {
-      if (live.reading?.chaos !== null && live.reading?.chaos !== undefined) {
-        await control.clearChaos();
-        return 'Chaos off';
-      }
-      const settings = await control.setChaos(options.chaos ?? defaultChaos);
-      return `Chaos on (seed ${settings.seed})`;
-    }),
-  );
-  const reset = button(
-    'reset',
-    'Reset',
-    'Back to the seed: no usage, bans, forced answers or chaos; real time',
-    () =>
-      act(async () => {
-        await control.reset();
-        return 'Reset: seed pets, no usage, bans, forced answers or chaos, real time';
-      }),
-  );
-  const actions = element('div', 'actions');
-  actions.append(operation, force(429), force(503), chaosToggle, reset);
-
-  const toggle = button('toggle', '', '', () => {
-    const collapsed = !panel.classList.contains('collapsed');
-    setCollapsed(collapsed);
-    remembered(collapsed);
-  });
-  toggle.setAttribute('aria-controls', 'petstore-fake-panel-body');
+  const act = (action: () => Promise<string>) => () =>
+    void live.act(async () => say(await action()));
   const setCollapsed = (collapsed: boolean) => {
     panel.classList.toggle('collapsed', collapsed);
     toggle.setAttribute('aria-expanded', String(!collapsed));
@@ -186,26 +146,43 @@ export function showPanel(
       collapsed ? 'Expand the Pet Store fake panel' : 'Collapse the Pet Store fake panel',
     );
   };
-  const header = element('header');
-  header.append(toggle, element('span', 'title', 'Pet Store fake'), summary);
-  const body = element('div', 'body');
-  body.id = 'petstore-fake-panel-body';
-  status.setAttribute('role', 'status');
-  body.append(
-    line('clock', 'Clock', clock),
-    keys.element,
-    line('forced', 'Forced', forcedText),
-    line('chaos', 'Chaos', chaosText),
-    actions,
-    element('h3', undefined, 'Last requests'),
-    recent.element,
-    status,
-  );
-  const style = element('style');
-  style.textContent = panelStyles;
-  panel.setAttribute('aria-label', 'Pet Store fake');
-  panel.append(header, body);
-  root.append(style, panel);
+  const forceNext = (status: 429 | 503) =>
+    act(async () => {
+      const operationId = (find('.operation') as HTMLSelectElement).value as OperationId;
+      await control.force(operationId, status, 1);
+      return `The next ${operationId} answers ${status}`;
+    });
+  onPress(root, {
+    toggle() {
+      const collapsed = !panel.classList.contains('collapsed');
+      setCollapsed(collapsed);
+      remembered(collapsed);
+    },
+    // Moves the fake's clock just past the end of a key's ban (the ban is the key's, the clock everyone's).
+    lift: (keyId) =>
+      act(async () => {
+        const bannedUntil = model?.keys.find((key) => key.id === keyId)?.bannedUntil;
+        if (bannedUntil === undefined) return `${keyId} is not banned`;
+        const seconds = Math.ceil((bannedUntil - (await control.now())) / 1000);
+        if (seconds <= 0) return `${keyId}'s ban has ended`;
+        await control.advanceTime(seconds);
+        return `Ban of ${keyId} lifted: the fake's clock moved ${duration(seconds * 1000)} ahead`;
+      })(),
+    'force-429': forceNext(429),
+    'force-503': forceNext(503),
+    'chaos-toggle': act(async () => {
+      if (live.reading?.chaos !== null && live.reading?.chaos !== undefined) {
+        await control.clearChaos();
+        return 'Chaos off';
+      }
+      const settings = await control.setChaos(options.chaos ?? defaultChaos);
+      return `Chaos on (seed ${settings.seed})`;
+    }),
+    reset: act(async () => {
+      await control.reset();
+      return 'Reset: seed pets, no usage, bans, forced answers or chaos, real time';
+    }),
+  });
   setCollapsed(remembered());
 
   (document.body ?? document.documentElement).append(host);
