@@ -26,9 +26,9 @@ export interface Cell {
   readonly button?: { readonly name: string; readonly title: string; readonly shown: boolean };
 }
 
-/** One row of a table, found again by its key across updates. */
+/** One row of a table, found again by its key across updates (by its place when it has none). */
 export interface Row {
-  readonly key: string;
+  readonly key?: string;
   readonly cells: readonly Cell[];
 }
 
@@ -177,11 +177,11 @@ export function panelModel(reading: ControlReading, realNow: number): PanelModel
     .filter((info) => used(info, recentKeys))
     .map((info) => keyView(info, reading.fakeNow, fakeNow));
   const forced = forcedLines(reading);
-  const recent = reading.recent.slice(0, 8).map((request, index) => {
+  const recent = reading.recent.slice(0, 8).map((request) => {
     const status = request.dropped ? 'dropped' : String(request.status);
     const note = [request.errorCode ?? '', request.chaos ? '(chaos)' : ''].filter(Boolean);
     const failed = request.dropped || request.status >= 400;
-    return row(String(index), [
+    return row(undefined, [
       { text: new Date(Date.parse(request.at)).toISOString().slice(11, 19), className: 'at' },
       { text: status, className: failed ? 'status failed' : 'status ok' },
       { text: `${request.method} ${request.path}`, className: 'request' },
@@ -212,11 +212,9 @@ export function panelModel(reading: ControlReading, realNow: number): PanelModel
 }
 
 /** A row of plain cells, or of cells as given. */
-function row(key: string, cells: readonly (Cell | string | number)[]): Row {
-  return {
-    key,
-    cells: cells.map((cell) => (typeof cell === 'object' ? cell : { text: String(cell) })),
-  };
+function row(key: string | undefined, cells: readonly (Cell | string | number)[]): Row {
+  const made = cells.map((cell) => (typeof cell === 'object' ? cell : { text: String(cell) }));
+  return key === undefined ? { cells: made } : { key, cells: made };
 }
 
 /** The panel's row of one key: plan, Remaining of the tighter window, its reset, the ban. */
@@ -277,8 +275,8 @@ export function qaModel(reading: ControlReading) {
     clients: reading.report.clients.map((client) =>
       row(`${client.keyId} ${client.clientId}`, clientCells(client)),
     ),
-    recent: reading.recent.map((request, index) =>
-      row(String(index), [
+    recent: reading.recent.map((request) =>
+      row(undefined, [
         request.at === request.realAt
           ? request.at.slice(11, 23)
           : `${request.at.slice(11, 23)} (real ${request.realAt.slice(11, 23)})`,

@@ -7,15 +7,8 @@
 import type { Cell, Row } from './control-model.ts';
 
 /** An element with a class and text. */
-function element<K extends keyof HTMLElementTagNameMap>(
-  tag: K,
-  className?: string,
-  text?: string,
-): HTMLElementTagNameMap[K] {
-  const node = document.createElement(tag);
-  if (className !== undefined) node.className = className;
-  if (text !== undefined) node.textContent = text;
-  return node;
+function element<K extends keyof HTMLElementTagNameMap>(tag: K, className = '', text = '') {
+  return Object.assign(document.createElement(tag), { className, textContent: text });
 }
 
 /** Writes text only when it changed, so a steady page does not touch the DOM every tick. */
@@ -75,7 +68,7 @@ export class RowTable {
     this.#empty = element('p', `empty no-${host.id}`, '...');
     const head = element('tr');
     for (const name of host.dataset.head?.split(',').filter(Boolean) ?? [])
-      head.append(element('th', undefined, name));
+      head.append(element('th', '', name));
     if (head.cells.length > 0) this.#table.createTHead().append(head);
     this.#table.append(this.#body);
     host.append(this.#empty);
@@ -86,12 +79,13 @@ export class RowTable {
     if (!this.#table.isConnected) this.#host.prepend(this.#table);
     const seen = new Set<string>();
     rows.forEach((row, index) => {
-      seen.add(row.key);
-      let tr = this.#rows.get(row.key);
+      const key = row.key ?? `#${index}`;
+      seen.add(key);
+      let tr = this.#rows.get(key);
       if (tr === undefined) {
         tr = element('tr');
-        tr.dataset.key = row.key;
-        this.#rows.set(row.key, tr);
+        if (row.key !== undefined) tr.dataset.key = row.key;
+        this.#rows.set(key, tr);
       }
       if (this.#body.rows[index] !== tr)
         this.#body.insertBefore(tr, this.#body.rows[index] ?? null);

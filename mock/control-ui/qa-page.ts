@@ -48,11 +48,9 @@ interface QaReading {
 
 const find = (id: string) => document.getElementById(id) as HTMLElement;
 const filter = find('journal-filter') as HTMLFormElement;
-const [status, tokenForm, journalTotal] = ['status', 'token-form', 'journal-total'].map(find) as [
-  HTMLElement,
-  HTMLElement,
-  HTMLElement,
-];
+const status = find('status');
+const tokenForm = find('token-form');
+const journalTotal = find('journal-total');
 const [keys, clients, recent, journal] = ['keys', 'clients', 'recent', 'journal'].map(
   (id) => new RowTable(find(id)),
 ) as [RowTable, RowTable, RowTable, RowTable];

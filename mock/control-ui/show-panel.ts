@@ -105,11 +105,9 @@ export function showPanel(
   const root = host.attachShadow({ mode: 'open' });
   root.innerHTML = panelMarkup;
   const find = (selector: string) => root.querySelector(selector) as HTMLElement;
-  const [panel, toggle, status] = ['.panel', '.toggle', '.message'].map(find) as [
-    HTMLElement,
-    HTMLElement,
-    HTMLElement,
-  ];
+  const panel = find('.panel');
+  const toggle = find('.toggle');
+  const status = find('.message');
   const keys = new RowTable(find('#keys'));
   const recent = new RowTable(find('#recent'));
   let model: PanelModel | undefined;
