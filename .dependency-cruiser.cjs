@@ -98,7 +98,7 @@ module.exports = {
       name: 'doors-touch-only-the-core',
       severity: 'error',
       comment:
-        "A door translates: it reads the fake's assembly (core/, the package entries), the pipeline and base/, never a step; what it needs of a feature is a field of the Answer or a type the entries give.",
+        "A door translates: it reads the fake's assembly (core/, the package entries), the control UI it mounts (control-ui/), the pipeline and base/, never a step; what it needs of a feature is a field of the Answer or a type the entries give.",
       from: {
         path: '^mock/doors/|^mock/core/(fake-fetch|fetch-adapter|msw-handlers)\\.ts$',
         pathNot: test,

@@ -67,7 +67,7 @@ export class RowTable {
     this.#host = host;
     this.#empty = element('p', `empty no-${host.id}`, '...');
     const head = element('tr');
-    for (const name of host.dataset.head?.split(',').filter(Boolean) ?? [])
+    for (const name of host.dataset.head ? host.dataset.head.split(',') : [])
       head.append(element('th', '', name));
     if (head.cells.length > 0) this.#table.createTHead().append(head);
     this.#table.append(this.#body);
