@@ -9,7 +9,7 @@
 import type { JournalAnswer } from '../steps/journal/journal-entry.ts';
 import type { CoverageRecord } from '../steps/qa/coverage/coverage-record.ts';
 import { coverageLine, journalView, qaModel } from './control-model.ts';
-import { type ControlReading, readFake } from './control-reading.ts';
+import { readFake } from './control-reading.ts';
 import { LiveView, onPress, RowTable, setText } from './control-view.ts';
 
 const prefix = location.pathname.replace(/\/+$/, '');
@@ -39,13 +39,6 @@ async function call<T>(method: string, path: string, body?: unknown): Promise<T>
   return data;
 }
 
-/** The page's reading: the fake's, its coverage, and the journal as filtered (or why not). */
-interface QaReading {
-  readonly fake: ControlReading;
-  readonly coverage: CoverageRecord;
-  readonly journal: JournalAnswer | Error;
-}
-
 const find = (id: string) => document.getElementById(id) as HTMLElement;
 const filter = find('journal-filter') as HTMLFormElement;
 const status = find('status');
@@ -64,7 +57,8 @@ function journalQuery(): string {
   return `requests?${params}`;
 }
 
-const live = new LiveView<QaReading>(
+const live = new LiveView(
+  // The page's reading: the fake's, its coverage, and the journal as filtered (or why not).
   async () => {
     const [fake, coverage, matched] = await Promise.all([
       readFake({
@@ -88,10 +82,10 @@ const live = new LiveView<QaReading>(
     recent.show(model.recent);
     find('coverage').className = '';
     setText(find('coverage'), coverageLine(reading.coverage));
-    const failed = reading.journal instanceof Error;
-    const view = failed ? undefined : journalView(reading.journal as JournalAnswer);
-    setText(journalTotal, view?.total ?? (reading.journal as Error).message);
-    journalTotal.className = failed ? 'error' : '';
+    const matched = reading.journal;
+    const view = matched instanceof Error ? undefined : journalView(matched);
+    setText(journalTotal, view?.total ?? (matched as Error).message);
+    journalTotal.className = view === undefined ? 'error' : '';
     if (view !== undefined) journal.show(view.rows);
     status.textContent = `Live: updated ${new Date().toLocaleTimeString()}`;
     status.className = 'ok';

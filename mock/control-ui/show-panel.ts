@@ -15,7 +15,7 @@ import { operationIds } from '../base/contract/schemas.ts';
 import type { OperationId } from '../base/contract/types.ts';
 import type { ChaosSettings } from '../steps/qa/injected-failures/chaos-settings.ts';
 import { duration, type PanelModel, panelKeyRow, panelModel } from './control-model.ts';
-import { type ControlReading, type PanelControl, readFake } from './control-reading.ts';
+import { type PanelControl, readFake } from './control-reading.ts';
 import { panelStyles } from './control-styles.ts';
 import { LiveView, onPress, RowTable, rowsPlace, setText } from './control-view.ts';
 
@@ -116,7 +116,7 @@ export function showPanel(
     setText(status, text);
     status.classList.toggle('error', error);
   };
-  const live: LiveView<ControlReading> = new LiveView(
+  const live = new LiveView(
     () => readFake(control),
     (reading, fresh) => {
       if (fresh && status.classList.contains('error')) say('');
