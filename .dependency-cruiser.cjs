@@ -8,15 +8,19 @@
  *   3. mock/store/     the pets: frozen pets by id and in id-ordered lists, pages handed out once;
  *   4. mock/steps/     the steps and what they own: routes, policies, exchange, control, qa, journal, each
  *                      a folder that imports only the ones before it in that list;
- *   5. mock/core/      the fake's assembly: which steps run in which order (assembly.ts),
+ *   5. mock/control-ui/ the control UI (its reading of the fake's control functions, model,
+ *                      view and styles), mounted twice: in the app's page as the panel (which the
+ *                      browser door gives) and as the QA page the control surface serves (which
+ *                      the assembly hands it); it imports no door and no assembly;
+ *   6. mock/core/      the fake's assembly: which steps run in which order (assembly.ts),
  *                      createFake (fake.ts), and the doors that need no environment (fake.fetch,
  *                      the msw handlers), as msw's core/ holds its handlers and its fetch;
- *   6. mock/*.ts       the package's entries that give it: the root (index.ts) and the QA
+ *   7. mock/*.ts       the package's entries that give it: the root (index.ts) and the QA
  *                      helpers (qa.ts);
- *   7. mock/doors/     the doors of an environment (Node, browser, HTTP, the npm start CLI) and
+ *   8. mock/doors/     the doors of an environment (Node, browser, HTTP, the npm start CLI) and
  *                      the command-line pieces the CLIs share;
- *   8. mock/internal/  what the harness borrows from the fake beyond the package's entries;
- *   9. the tools built on the fake: contract-tests/, bench/, scripts/, test/support/ (browsers,
+ *   9. mock/internal/  what the harness borrows from the fake beyond the package's entries;
+ *  10. the tools built on the fake: contract-tests/, bench/, scripts/, test/support/ (browsers,
  *      processes, static servers and vitest's plumbing for the tests), test/harness-fixtures/
  *      (the servers and mutants the harness is tested against) and every test file.
  * contract-tests/ is layered the same way (its rules below). No folder imports a folder that
@@ -31,6 +35,7 @@ const mockLayers = [
   '^mock/pipeline/',
   '^mock/store/',
   '^mock/steps/',
+  '^mock/control-ui/',
   '^mock/core/',
   '^mock/[^/]+\\.ts$',
   '^mock/doors/',
@@ -93,7 +98,7 @@ module.exports = {
       name: 'doors-touch-only-the-core',
       severity: 'error',
       comment:
-        "A door translates: it reads the fake's assembly (core/, the package entries), the pipeline and base/, never a step; what it needs of a feature is a field of the Answer or a type the entries give.",
+        "A door translates: it reads the fake's assembly (core/, the package entries), the control UI it mounts (control-ui/), the pipeline and base/, never a step; what it needs of a feature is a field of the Answer or a type the entries give.",
       from: {
         path: '^mock/doors/|^mock/core/(fake-fetch|fetch-adapter|msw-handlers)\\.ts$',
         pathNot: test,

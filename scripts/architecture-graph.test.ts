@@ -64,6 +64,7 @@ test("the README's drawing of mock/ is dependency-cruiser's, and every arrow goe
     'pipeline',
     'store',
     'steps',
+    'control-ui',
     'core',
     'root',
     'doors',

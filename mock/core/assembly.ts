@@ -12,6 +12,7 @@ import { type BodyBytes, type FakeRequest, pathStart } from '../base/messages/fa
 import { createRedaction, type Redaction } from '../base/messages/redaction.ts';
 import { type KeySecrets, keySecrets } from '../base/quota/plans.ts';
 import { inMemoryLedger, type QuotaLedger } from '../base/quota/quota.ts';
+import { controlPageAnswer } from '../control-ui/control-page.ts';
 import type { ResolvedConfig } from '../pipeline/config/config.ts';
 import type { PolicyCommandLine } from '../pipeline/config/policy-command-line.ts';
 import type { ControlRoutes } from '../pipeline/control-route.ts';
@@ -286,7 +287,7 @@ export function createBehaviour(
     identifyStep(state.keys),
     hostStep(config.allowedHosts),
   ];
-  const controlSurface = controlPipeline(control, api.routes, config);
+  const controlSurface = controlPipeline(control, api.routes, config, controlPageAnswer);
   const controlSteps: readonly Step[] = [log.controlStep, ...controlSurface.steps];
 
   /** The caller's X-RateLimit-* headers, for the answers given before any pipeline. */

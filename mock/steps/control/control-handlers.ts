@@ -27,7 +27,6 @@ import { hostProblem, hostStep } from '../policies/host-step.ts';
 import { internalErrorStep } from '../policies/internal-error-step.ts';
 import { controlActionSlot } from '../policies/request-log.ts';
 import type { BaseControl, ResetSeed } from './control.ts';
-import { controlPageAnswer } from './page/control-page.ts';
 
 function toEpochMs(value: unknown): number {
   const ms =
@@ -175,7 +174,7 @@ const pageSlot = createSlot<Answer>('control page file');
  * page's files hold no data, so a browser may load them without the token, which its script
  * then sends with every call.
  */
-function controlRefusalSteps(config: ResolvedConfig): Step[] {
+function controlRefusalSteps(config: ResolvedConfig, pageFile: ControlPage): Step[] {
   const crossSite: Step = (context, next) => {
     const problem = crossSiteProblem(context.request, config.allowedHosts);
     return problem === undefined ? next() : errorAnswer('cross_site_request', problem);
@@ -183,7 +182,7 @@ function controlRefusalSteps(config: ResolvedConfig): Step[] {
   const token: Step = (context, next) => {
     const page =
       context.request.method === 'GET'
-        ? controlPageAnswer(pathOf(context, config.controlPrefix))
+        ? pageFile(pathOf(context, config.controlPrefix))
         : undefined;
     context.set(pageSlot, page);
     const access =
@@ -249,6 +248,9 @@ async function answerRoute<Control extends BaseControl>(
   }
 }
 
+/** The live page's file for a path below the control prefix (`/`, `/page.js`), or `undefined`. */
+export type ControlPage = (path: string) => Answer | undefined;
+
 /** The control surface as a pipeline: its refusals, then its routes (see runPipeline). */
 export interface ControlPipeline {
   readonly steps: readonly Step[];
@@ -263,6 +265,7 @@ export function controlPipeline<PolicyControl extends object>(
   control: BaseControl & PolicyControl,
   policyRoutes: ControlRoutes<PolicyControl>,
   config: ResolvedConfig,
+  page: ControlPage,
 ): ControlPipeline {
   const routes: ControlRoutes<BaseControl & PolicyControl> = { ...ownRoutes, ...policyRoutes };
   const handler: Handler = async (context) => {
@@ -275,7 +278,7 @@ export function controlPipeline<PolicyControl extends object>(
     return outcome.answer;
   };
   return {
-    steps: [internalErrorStep('control request'), ...controlRefusalSteps(config)],
+    steps: [internalErrorStep('control request'), ...controlRefusalSteps(config, page)],
     handler,
   };
 }

@@ -4,9 +4,9 @@
  * answers and chaos, and that reading it is no request to the API.
  */
 import { expect, test } from 'vitest';
-import { createFake } from '../../../core/fake.ts';
-import { duration, panelModel } from './panel-model.ts';
-import { type PanelControl, readFake } from './panel-reading.ts';
+import { createFake } from '../core/fake.ts';
+import { duration, panelModel } from './control-model.ts';
+import { type PanelControl, readFake } from './control-reading.ts';
 
 const minute = Date.UTC(2026, 5, 1, 12, 0, 0);
 
@@ -117,15 +117,11 @@ test('forced answers, chaos and the last requests are shown as the control surfa
       'every operation: latency ~100 ms (at most 900)',
     ],
   });
-  expect(model.recent).toEqual([
-    {
-      at: '12:00:15',
-      keyId: 'demo-free',
-      request: 'GET /v1/pets?limit=1',
-      status: '429',
-      note: 'rate_limited',
-    },
+  // Time, status, request, code (and chaos), key: a row of cells the panel writes as they are.
+  expect(model.recent.map((row) => row.cells.map((cell) => cell.text))).toEqual([
+    ['12:00:15', '429', 'GET /v1/pets?limit=1', 'rate_limited', 'demo-free'],
   ]);
+  expect(model.recent[0]?.cells[1]?.className).toBe('status failed');
   expect(model.summary).toBe('demo-free 60/60, resets in 45 s · 1 forced · chaos on');
 });
 

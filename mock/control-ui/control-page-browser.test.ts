@@ -15,15 +15,15 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { type BrowserContext, chromium, type Page } from 'playwright-core';
 import { afterAll, beforeAll, expect, test } from 'vitest';
-import { freePort } from '../../../../test/support/fake-process.ts';
-import { chromiumArgs, chromiumPath } from '../../../../test/support/headless-chromium.ts';
-import { createFake, type FakeWithCore } from '../../../core/fake.ts';
-import { type HttpDoor, listenHttp } from '../../../doors/http/http-server.ts';
+import { freePort } from '../../test/support/fake-process.ts';
+import { chromiumArgs, chromiumPath } from '../../test/support/headless-chromium.ts';
+import { createFake, type FakeWithCore } from '../core/fake.ts';
+import { type HttpDoor, listenHttp } from '../doors/http/http-server.ts';
 
 const token = 'qa-page-test-token-0123456789';
 const screenshotPath =
   process.env.UPDATE_SCREENSHOT === '1'
-    ? new URL('../../../../docs/qa-page.png', import.meta.url).pathname
+    ? new URL('../../docs/qa-page.png', import.meta.url).pathname
     : join(tmpdir(), `petstore-qa-page-${process.pid}.png`);
 
 let fake: FakeWithCore;

@@ -11,14 +11,14 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { type BrowserContext, chromium, type Page } from 'playwright-core';
 import { afterAll, beforeAll, beforeEach, expect, it } from 'vitest';
-import { bundleDemo, demoFiles, demoReady } from '../../../../scripts/build-browser.ts';
-import { chromiumArgs, chromiumPath } from '../../../../test/support/headless-chromium.ts';
-import { type StaticServer, serveStatic } from '../../../../test/support/static-server.ts';
+import { bundleDemo, demoFiles, demoReady } from '../../scripts/build-browser.ts';
+import { chromiumArgs, chromiumPath } from '../../test/support/headless-chromium.ts';
+import { type StaticServer, serveStatic } from '../../test/support/static-server.ts';
 
 const api = 'http://127.0.0.1:4010/v1';
 const update = process.env.UPDATE_SCREENSHOT === '1';
 const shots = update
-  ? new URL('../../../../docs/', import.meta.url).pathname
+  ? new URL('../../docs/', import.meta.url).pathname
   : mkdtempSync(join(tmpdir(), 'petstore-panel-shots-'));
 
 let site: StaticServer;

@@ -1,18 +1,17 @@
 /**
- * What the in-page panel reads of the fake, and how: through its control surface only, never the
+ * What the control UI reads of the fake, and how: through its control surface only, never the
  * interface, so reading spends no request of any key's window (a control call runs no step of the
  * `/v1` pipeline). The same reading works on the browser's shared fake, whose control functions
- * return promises as the fake may run in another tab, and on an in-process `createFake()` (a
- * Storybook page), whose functions return values.
+ * return promises as the fake may run in another tab, on an in-process `createFake()` (a
+ * Storybook page), whose functions return values, and on the control routes over HTTP (the QA
+ * page, qa-page.ts).
  */
-import type { OperationId } from '../../../base/contract/types.ts';
-import type {
-  ChaosSettings,
-  ClientReport,
-  ForcedRule,
-  KeyInfo,
-  RecentRequest,
-} from '../../../index.ts';
+import type { OperationId } from '../base/contract/types.ts';
+import type { KeyInfo } from '../steps/control/control.ts';
+import type { ClientReport, RecentRequest } from '../steps/qa/client-report/client-report.ts';
+import type { ForcedRule } from '../steps/qa/forced-answers/forced-responses.ts';
+import type { StubRule } from '../steps/qa/forced-answers/stubbed-answers.ts';
+import type { ChaosSettings } from '../steps/qa/injected-failures/chaos-settings.ts';
 
 type Maybe<T> = T | Promise<T>;
 
@@ -32,7 +31,7 @@ export interface PanelControl {
 }
 
 /** One reading of the fake, with the real time it was taken at (to run its clock on locally). */
-export interface PanelReading {
+export interface ControlReading {
   /** The fake's clock when read, epoch ms. */
   readonly fakeNow: number;
   readonly frozen: boolean;
@@ -40,22 +39,27 @@ export interface PanelReading {
   readonly realNow: number;
   readonly keys: readonly KeyInfo[];
   readonly forced: Readonly<Partial<Record<OperationId, ForcedRule>>>;
+  readonly stubs: readonly StubRule[];
   readonly chaos: ChaosSettings | null;
-  /** The latest requests of every client, newest first (the client report's). */
+  /** The client report: every client's verdicts and the latest requests, newest first. */
+  readonly report: ClientReport;
+  /** The report's latest requests of every client, newest first. */
   readonly recent: readonly RecentRequest[];
 }
 
 /** A summary that is not the control surface's `describe()`: said, rather than shown wrong. */
-class PanelReadingError extends Error {
-  override readonly name = 'PanelReadingError';
+class ControlReadingError extends Error {
+  override readonly name = 'ControlReadingError';
 }
 
 /** Reads the fake: two control calls (`describe()` and `clients()`), no request to the API. */
-export async function readFake(control: PanelControl): Promise<PanelReading> {
+export async function readFake(
+  control: Pick<PanelControl, 'describe' | 'clients'>,
+): Promise<ControlReading> {
   const [summary, report] = await Promise.all([control.describe(), control.clients()]);
   const fakeNow = typeof summary.now === 'string' ? Date.parse(summary.now) : Number.NaN;
   if (!Number.isFinite(fakeNow) || !Array.isArray(summary.keys))
-    throw new PanelReadingError(
+    throw new ControlReadingError(
       'petstore-fake panel: fake.control.describe() gave no time or keys; is this a petstore-fake fake?',
     );
   return {
@@ -63,8 +67,10 @@ export async function readFake(control: PanelControl): Promise<PanelReading> {
     frozen: summary.clockFrozen === true,
     realNow: Date.now(),
     keys: summary.keys as KeyInfo[],
-    forced: (summary.forced ?? {}) as PanelReading['forced'],
+    forced: (summary.forced ?? {}) as ControlReading['forced'],
+    stubs: Array.isArray(summary.stubs) ? summary.stubs : [],
     chaos: (summary.chaos ?? null) as ChaosSettings | null,
+    report,
     recent: Array.isArray(report?.recent) ? report.recent : [],
   };
 }
