@@ -221,6 +221,7 @@ test('tsc with a standard strict NodeNext tsconfig passes on the README examples
   expect(examples).toEqual(
     expect.arrayContaining([
       'src/mocks/petstore.ts',
+      'src/mocks/handlers.ts',
       'vitest.setup.ts',
       'vitest.petstore-part.ts',
       'vitest.petstore-suite.ts',
@@ -371,6 +372,11 @@ test('vitest runs the README test with the setup file and server.use overrides',
   const tests = readFileSync(join(project.dir, 'src', 'pets.test.ts'), 'utf8');
   const count = testCount();
   expect(tests).toContain('server.use(');
+  // The app's own msw handlers are among the initial handlers: its test runs after resets.
+  expect(readFileSync(join(project.dir, 'src', 'mocks', 'petstore.ts'), 'utf8')).toMatch(
+    /createFakeServer\(\{\n {2}handlers,/,
+  );
+  expect(tests).toContain("the app's own handlers answer beside the fake, after every reset");
   // The project began as the tests guide begins one: `npm init -y` wrote "type": "commonjs",
   // and the guide's `npm pkg set type=module` made it a module.
   expect(project.startOutput).toMatch(/"type": "commonjs"/);
