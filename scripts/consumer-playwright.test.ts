@@ -17,6 +17,7 @@ import { chromiumPath } from '../test/support/headless-chromium.ts';
 import { type ConsumerProject, createConsumerProject } from './consumer-project.ts';
 import { exampleFileName, fencedBlocks, markdownSection } from './markdown-blocks.ts';
 
+const tsc = new URL('../node_modules/.bin/tsc', import.meta.url).pathname;
 const guide = markdownSection(
   readFileSync(new URL('../docs/playwright.md', import.meta.url), 'utf8'),
   'Playwright on its own',
@@ -136,3 +137,24 @@ test('npx playwright test runs the guide on two workers, each with its own fake,
     ]),
   );
 }, 180_000);
+
+test("the guide's files type-check under a standard strict NodeNext tsconfig", () => {
+  writeFileSync(
+    join(project.dir, 'tsconfig.json'),
+    JSON.stringify({
+      compilerOptions: {
+        target: 'es2022',
+        lib: ['es2023'],
+        module: 'nodenext',
+        strict: true,
+        types: ['node'],
+        skipLibCheck: true,
+        noEmit: true,
+      },
+      include: ['playwright.config.ts', 'e2e/*.ts'],
+    }),
+  );
+  const run = inProject(tsc, ['-p', 'tsconfig.json']);
+  expect(run.out).toBe('');
+  expect(run.code).toBe(0);
+});
