@@ -142,3 +142,30 @@ test('next start shows the fake’s pets, a 429 forced over the control surface 
   expect(coverage).toMatch(/^\| `listPets 200` [^|]+\| exercised \|/m);
   expect(coverage).toMatch(/^\| `listPets 429` [^|]+\| exercised \|/m);
 }, 180_000);
+
+test('with PETSTORE_IN_PROCESS=1 the guide’s instrumentation.js answers the page from msw in the server’s process, with nothing listening at PETSTORE_URL', async () => {
+  expect(readFileSync(join(project.dir, 'instrumentation.js'), 'utf8')).toContain(
+    "process.env.PETSTORE_IN_PROCESS === '1'",
+  );
+  // A port nothing listens on: only an answer from inside the server can list pets.
+  const [apiPort, appPort] = [String(await freePort()), String(await freePort())];
+  background = spawn('npx', ['next', 'start', '--hostname', '127.0.0.1', '--port', appPort], {
+    cwd: project.dir,
+    env: {
+      ...projectEnv(),
+      NEXT_TELEMETRY_DISABLED: '1',
+      PETSTORE_IN_PROCESS: '1',
+      PETSTORE_URL: `http://127.0.0.1:${apiPort}/v1`,
+    },
+    stdio: 'ignore',
+    detached: true,
+  });
+  await answers(`http://127.0.0.1:${appPort}/`, 60_000);
+  const page = await (await fetch(`http://127.0.0.1:${appPort}/`)).text();
+  expect(page.match(/<li>[^<]*<\/li>/g)?.slice(0, 2)).toEqual([
+    '<li>Max the dog</li>',
+    '<li>Ziggy the rabbit</li>',
+  ]);
+  await expect(fetch(`http://127.0.0.1:${apiPort}/v1/pets`)).rejects.toThrow();
+  await stopBackground();
+}, 120_000);
