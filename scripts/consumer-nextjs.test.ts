@@ -74,7 +74,7 @@ async function answers(url: string, ms: number): Promise<void> {
   throw new Error(`consumer Next.js: nothing answered ${url} within ${ms} ms`);
 }
 
-/** Stops the background block's process group with SIGTERM (the fake writes its exit files). */
+/** Sends the background block's process group SIGTERM (the fake then writes its exit files). */
 async function stopBackground(): Promise<void> {
   const child = background;
   background = undefined;
@@ -82,8 +82,6 @@ async function stopBackground(): Promise<void> {
   const closed = once(child, 'close');
   process.kill(-child.pid, 'SIGTERM');
   await closed;
-  // The group's other members (the fake, next start) are stopped by the same signal.
-  await new Promise((resolve) => setTimeout(resolve, 1_000));
 }
 
 beforeAll(async () => {
@@ -133,12 +131,15 @@ test('next start shows the fake’s pets, a 429 forced over the control surface 
   expect(check.code, check.out).toBe(0);
   expect(check.stdout.trimEnd()).toBe(expectedOutput);
   await stopBackground();
-  const pact = JSON.parse(
-    readFileSync(join(project.dir, 'pacts', 'web-app-petstore.json'), 'utf8'),
-  );
+  // The fake writes each exit file whole once the signal reached it.
+  const pactFile = join(project.dir, 'pacts', 'web-app-petstore.json');
+  const coverageFile = join(project.dir, 'interface-coverage.md');
+  await expect
+    .poll(() => existsSync(pactFile) && existsSync(coverageFile), { timeout: 15_000 })
+    .toBe(true);
+  const pact = JSON.parse(readFileSync(pactFile, 'utf8'));
   expect(JSON.stringify(pact.interactions)).toContain('GET /pets?limit');
-  expect(existsSync(join(project.dir, 'interface-coverage.md'))).toBe(true);
-  const coverage = readFileSync(join(project.dir, 'interface-coverage.md'), 'utf8');
+  const coverage = readFileSync(coverageFile, 'utf8');
   expect(coverage).toMatch(/^\| `listPets 200` [^|]+\| exercised \|/m);
   expect(coverage).toMatch(/^\| `listPets 429` [^|]+\| exercised \|/m);
 }, 180_000);
