@@ -35,8 +35,8 @@ const storybookRecipe = markdownSection(
 let app: ConsumerApp;
 
 beforeAll(async () => {
-  // The app takes three files from the tests guide: src/mocks/petstore.ts, which its tests
-  // import, and the two vitest files of the pact and coverage setup, the suite's requirement
+  // The app takes four files from the tests guide: src/mocks/petstore.ts, which its tests
+  // import, with the app's own handlers it imports, and the two vitest files of the pact and coverage setup, the suite's requirement
   // replaced by the line the app guide gives.
   const [requirement] = fencedBlocks(guide)
     .filter((block) => block.text.startsWith('// the requirement in vitest.petstore-suite.ts'))
@@ -44,9 +44,12 @@ beforeAll(async () => {
   expect(requirement).toMatch(/^ {2}expectInterfaceCoverage\(coverage, \{ require: \[.+\] \}\);$/);
   const shared = fencedBlocks(docs('tests.md'))
     .filter((block) =>
-      ['src/mocks/petstore.ts', 'vitest.petstore-part.ts', 'vitest.petstore-suite.ts'].includes(
-        exampleFileName(block) ?? '',
-      ),
+      [
+        'src/mocks/petstore.ts',
+        'src/mocks/handlers.ts',
+        'vitest.petstore-part.ts',
+        'vitest.petstore-suite.ts',
+      ].includes(exampleFileName(block) ?? ''),
     )
     .map((block) => {
       if (exampleFileName(block) !== 'vitest.petstore-suite.ts') return block;
@@ -57,7 +60,7 @@ beforeAll(async () => {
       expect(text).not.toBe(block.text);
       return { ...block, text };
     });
-  expect(shared).toHaveLength(3);
+  expect(shared).toHaveLength(4);
   app = await createConsumerApp(guide, shared, [playwrightRecipe, storybookRecipe]);
 }, 420_000);
 

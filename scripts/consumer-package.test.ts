@@ -60,7 +60,7 @@ async function inProjectAsync(
 }
 
 /** Runs a command in the project and returns its exit code and output, never throwing. */
-function inProject(command: string, args: readonly string[]) {
+function inProject(command: string, args: readonly string[], env: NodeJS.ProcessEnv = {}) {
   const result = spawnSync(command, args, {
     cwd: project.dir,
     encoding: 'utf8',
@@ -72,6 +72,7 @@ function inProject(command: string, args: readonly string[]) {
       ),
       ...projectEnv(),
       NO_COLOR: '1',
+      ...env,
     },
     stdio: ['ignore', 'pipe', 'pipe'],
     timeout: 60_000,
@@ -221,6 +222,7 @@ test('tsc with a standard strict NodeNext tsconfig passes on the README examples
   expect(examples).toEqual(
     expect.arrayContaining([
       'src/mocks/petstore.ts',
+      'src/mocks/handlers.ts',
       'vitest.setup.ts',
       'vitest.petstore-part.ts',
       'vitest.petstore-suite.ts',
@@ -371,6 +373,11 @@ test('vitest runs the README test with the setup file and server.use overrides',
   const tests = readFileSync(join(project.dir, 'src', 'pets.test.ts'), 'utf8');
   const count = testCount();
   expect(tests).toContain('server.use(');
+  // The app's own msw handlers are among the initial handlers: its test runs after resets.
+  expect(readFileSync(join(project.dir, 'src', 'mocks', 'petstore.ts'), 'utf8')).toMatch(
+    /createFakeServer\(\{\n {2}handlers,/,
+  );
+  expect(tests).toContain("the app's own handlers answer beside the fake, after every reset");
   // The project began as the tests guide begins one: `npm init -y` wrote "type": "commonjs",
   // and the guide's `npm pkg set type=module` made it a module.
   expect(project.startOutput).toMatch(/"type": "commonjs"/);
@@ -413,7 +420,7 @@ test('vitest runs the README test with the setup file and server.use overrides',
   expect(coverage).toMatch(/^\| `errors\.body` [^|]+\| exercised \| 4 \|/m);
 });
 
-test("a run of one test file, or of some tests (-t), leaves the suite's pact and coverage as the whole run wrote them, writes its own under .petstore/partial/, and git ignores .petstore/ as the README says", () => {
+test("a run of one test file, or of some tests (-t), passes without judging the coverage requirement unless asked, leaves the suite's pact and coverage as the whole run wrote them, writes its own under .petstore/partial/, and git ignores .petstore/ as the README says", () => {
   const whole = inProject(vitestBin(), ['run']);
   expect(whole.code, whole.out).toBe(0);
   const suitePact = join(project.dir, 'pacts', 'web-app-petstore.json');
@@ -423,23 +430,43 @@ test("a run of one test file, or of some tests (-t), leaves the suite's pact and
   for (const args of [
     ['run', 'src/pet-errors.test.ts'],
     ['run', '-t', 'a missing pet'],
+    ['run', 'src/pets.test.ts'],
   ]) {
     const run = inProject(vitestBin(), args);
     expect(run.out).toContain(
-      'petstore: a partial run (1 of 2 files, or -t): see .petstore/partial/',
+      'petstore: a partial run (1 of 2 files, or -t): see .petstore/partial/; coverage is judged on a whole run\n',
     );
-    // The requirement is held against what ran (listPets 200 is the other file's): exit 1.
-    expect(run.out).toContain('InterfaceCoverageError');
-    expect(run.code).toBe(1);
+    // The requirement (listPets 200 is pets.test.ts's, the errors pet-errors.test.ts's) waits
+    // for a whole run: the tests passed, and so does the run.
+    expect(run.out).not.toContain('InterfaceCoverageError');
+    expect(run.code, run.out).toBe(0);
     expect([readFileSync(suitePact, 'utf8'), readFileSync(suiteCoverage, 'utf8')]).toEqual(written);
     const partial = JSON.parse(readFileSync(partialPact, 'utf8')) as {
       interactions: { description: string }[];
     };
-    expect(partial.interactions.map((each) => each.description)).toContain(
-      'getPet 404 not_found: GET /pets/{petId} (a key on the free plan, pet 99999 does not exist)',
-    );
-    expect(JSON.stringify(partial)).not.toContain('GET /pets?limit');
+    const descriptions = partial.interactions.map((each) => each.description);
+    if (args.includes('src/pets.test.ts')) {
+      expect(descriptions).toContain(
+        'listPets 200: GET /pets?limit (a key on the free plan, pets exist)',
+      );
+      expect(JSON.stringify(partial)).not.toContain('GET /pets/{petId}');
+    } else {
+      expect(descriptions).toContain(
+        'getPet 404 not_found: GET /pets/{petId} (a key on the free plan, pet 99999 does not exist)',
+      );
+      expect(JSON.stringify(partial)).not.toContain('GET /pets?limit');
+    }
   }
+  // Asked, a partial run is judged: pet-errors.test.ts alone never lists pets with a key.
+  const asked = inProject(vitestBin(), ['run', 'src/pet-errors.test.ts'], {
+    PETSTORE_REQUIRE_COVERAGE: '1',
+  });
+  expect(asked.out).toMatch(/Tests\s+3 passed \(3\)/);
+  expect(asked.out).toContain(
+    'error during close InterfaceCoverageError: petstore-fake: the tests never exercised 1 of the 4 required interface item(s) (3 requests seen):\n' +
+      '  - listPets 200: GET /pets answered 200 (GET /pets (listPets))\n',
+  );
+  expect(asked.code).toBe(1);
   // The README's .gitignore lines, in a git repository of the project.
   const ignore = fencedBlocks(guide).find((block) => block.lang === 'gitignore');
   expect(ignore?.text.split('\n')[0]).toMatch(/^# \.gitignore/);
@@ -469,10 +496,17 @@ test("an unmet coverage requirement fails the consumer's vitest run with the rea
     const run = inProject(vitestBin(), ['run']);
     // Every test passed; the requirement alone fails the run.
     expect(run.out).toMatch(new RegExp(`Tests\\s+${count} passed \\(${count}\\)`));
-    expect(run.out).toContain(
-      'InterfaceCoverageError: petstore-fake: the tests never exercised 1 of the 5 required interface item(s) (5 requests seen):\n' +
-        '  - limits.ban: after a 429, the same key kept sending before its Retry-After had passed (the ban) (Limits, rule 3)\n',
+    const printed = run.out.slice(run.out.indexOf('error during close'));
+    // A few lines: the error and its list, one frame (the suite's call), nothing of each item again.
+    expect(printed.split('\n').slice(0, 3).join('\n')).toMatch(
+      new RegExp(
+        '^error during close InterfaceCoverageError: petstore-fake: the tests never exercised 1 of the 5 required interface item\\(s\\) \\(5 requests seen\\):\n' +
+          '  - limits\\.ban: after a 429, the same key kept sending before its Retry-After had passed \\(the ban\\) \\(Limits, rule 3\\)\n' +
+          ' {4}at \\S+ \\(.*vitest\\.petstore-suite\\.ts:\\d+:\\d+\\)$',
+      ),
     );
+    expect(printed.split('\n')[3] ?? '').not.toMatch(/^ {4}at |missing/);
+    expect(run.out).not.toMatch(/missing: \[|not-exercised/);
     expect(run.code).toBe(1);
     // The first run's parts are gone: this run's two alone were merged.
     expect(readdirSync(partsDir())).toHaveLength(testFiles.length);

@@ -1,11 +1,13 @@
 /**
  * The Node doors for tests: the fake's handlers under msw's `setupServer` (fetch, http, https,
- * XMLHttpRequest), so calls to the fake's origins are answered in-process; and the fake's HTTP
- * door started in this process on a real port (`startFake`), for a runner's global set-up.
+ * XMLHttpRequest), so calls to the fake's origins are answered in-process, beside the app's own
+ * msw handlers; and the fake's HTTP door started in this process on a real port (`startFake`),
+ * for a runner's global set-up.
  * @example
- * const { server, fake } = await createFakeServer();
+ * const { server, fake } = await createFakeServer({ handlers: [http.get('https://api.example/me', me)] });
  * server.listen({ onUnhandledFrame: 'error' });
  */
+import type { RequestHandler } from 'msw';
 import { type SetupServer, setupServer } from 'msw/node';
 import { type CreateFakeOptions, createFake, type Fake } from '../../core/fake.ts';
 
@@ -15,10 +17,25 @@ export interface FakeServer {
   readonly fake: Fake;
 }
 
-/** Creates a fake and an msw `setupServer` over its handlers (call `server.listen()` yourself). */
-export async function createFakeServer(options: CreateFakeOptions = {}): Promise<FakeServer> {
-  const fake = await createFake(options);
-  return { server: setupServer(...fake.handlers), fake };
+/** Options of `createFakeServer`: createFake's, and the app's own msw handlers. */
+export interface CreateFakeServerOptions extends CreateFakeOptions {
+  /**
+   * The app's own msw handlers (its other APIs), asked before the fake's and kept by
+   * `server.resetHandlers()`, as msw keeps every handler given to `setupServer`.
+   */
+  readonly handlers?: readonly RequestHandler[];
+}
+
+/**
+ * Creates a fake and an msw `setupServer` over the app's `handlers`, then the fake's (call
+ * `server.listen()` yourself). msw asks handlers in order and stops at the first that answers:
+ * the fake answers every URL of its origins, so a handler of yours for its origin answers only
+ * in front of it, and one that returns nothing hands the request on to the fake.
+ */
+export async function createFakeServer(options: CreateFakeServerOptions = {}): Promise<FakeServer> {
+  const { handlers = [], ...fakeOptions } = options;
+  const fake = await createFake(fakeOptions);
+  return { server: setupServer(...handlers, ...fake.handlers), fake };
 }
 
 export * from '../../index.ts';

@@ -2,6 +2,7 @@
  * expectInterfaceCoverage on a coverage record: a suite's, merged from its test files' fakes
  * (vitest gives each file its own), checked once after the suite.
  */
+import { inspect } from 'node:util';
 import { expect, test } from 'vitest';
 import { createFake } from '../../../core/fake.ts';
 import { expectInterfaceCoverage, InterfaceCoverageError } from './expect-interface-coverage.ts';
@@ -50,4 +51,27 @@ test('a record that never met a required item throws the readable list, as its f
   expect(() => expectInterfaceCoverage(record, { require: ['getPet 410'] })).toThrow(
     /unknown item\(s\) "getPet 410"/,
   );
+});
+
+test('the error prints as its list and the one line that called it, not each item again (util.inspect, as vitest prints a failed teardown)', async () => {
+  const fake = await createFake();
+  const require = ['getPet 404', 'createPet 400', 'limits.ban'];
+  const limit = Error.stackTraceLimit;
+  const error = thrown(() => expectInterfaceCoverage(fake.control.coverage(), { require }));
+  const printed = inspect(error).split('\n');
+  // The name and message's four lines, then one frame: this file's call.
+  expect(printed.slice(0, 4)).toEqual([
+    `InterfaceCoverageError: ${error.message.split('\n')[0]}`,
+    ...error.message.split('\n').slice(1),
+  ]);
+  expect(printed).toHaveLength(5);
+  expect(printed[4]).toMatch(/^ {4}at .*expect-interface-coverage\.test\.ts:\d+:\d+\)?$/);
+  expect(inspect(error)).not.toMatch(/missing:|not-exercised/);
+  // The items stay readable in code, and the stack limit is put back.
+  expect(error.missing.map((item) => item.id)).toEqual([
+    'createPet 400',
+    'getPet 404',
+    'limits.ban',
+  ]);
+  expect(Error.stackTraceLimit).toBe(limit);
 });

@@ -18,15 +18,44 @@ export interface InterfaceCoverageOptions {
   readonly require?: readonly string[] | 'all';
 }
 
-/** The error `expectInterfaceCoverage` throws; `missing` holds the items never exercised. */
+/**
+ * The error `expectInterfaceCoverage` throws; `missing` holds the items never exercised. Its
+ * message lists them one a line, and `missing` is a getter, not an own field, so a runner that
+ * prints the error with Node's `util.inspect` (vitest's "error during close") prints that list
+ * and one line of stack, not every item's record again.
+ */
 export class InterfaceCoverageError extends Error {
   override readonly name = 'InterfaceCoverageError';
-  /** The required items no request exercised. */
-  readonly missing: readonly CoverageItemRecord[];
+  readonly #missing: readonly CoverageItemRecord[];
 
   constructor(message: string, missing: readonly CoverageItemRecord[]) {
     super(message);
-    this.missing = missing;
+    this.#missing = missing;
+  }
+
+  /** The required items no request exercised. */
+  get missing(): readonly CoverageItemRecord[] {
+    return this.#missing;
+  }
+}
+
+/**
+ * An InterfaceCoverageError whose stack is the one line that called expectInterfaceCoverage: the
+ * list is in the message, and the frames of the runner that called the caller say nothing.
+ */
+function coverageError(
+  message: string,
+  missing: readonly CoverageItemRecord[],
+): InterfaceCoverageError {
+  const limit = Error.stackTraceLimit;
+  Error.stackTraceLimit = 1;
+  try {
+    const error = new InterfaceCoverageError(message, missing);
+    // V8 (Node, Chromium) only; elsewhere the error keeps the stack it was made with.
+    Error.captureStackTrace?.(error, expectInterfaceCoverage);
+    return error;
+  } finally {
+    Error.stackTraceLimit = limit;
   }
 }
 
@@ -47,7 +76,7 @@ export function expectInterfaceCoverage(
     options.require === undefined || options.require === 'all' ? ids : options.require;
   const unknown = required.filter((id) => !ids.includes(id));
   if (unknown.length > 0)
-    throw new InterfaceCoverageError(
+    throw coverageError(
       `petstore-fake: expectInterfaceCoverage: unknown item(s) ${unknown.map((id) => JSON.stringify(id)).join(', ')}; the items are: ${ids.join(', ')}`,
       [],
     );
@@ -55,7 +84,7 @@ export function expectInterfaceCoverage(
     (item) => required.includes(item.id) && item.status !== 'exercised',
   );
   if (missing.length > 0)
-    throw new InterfaceCoverageError(
+    throw coverageError(
       `petstore-fake: the tests never exercised ${missing.length} of the ${required.length} required interface item(s) (${record.summary.exchanges} request${record.summary.exchanges === 1 ? '' : 's'} seen):\n${missing
         .map((item) => `  - ${item.id}: ${item.title} (${item.source})`)
         .join('\n')}`,

@@ -1,0 +1,160 @@
+/**
+ * The Playwright guide (docs/playwright.md, which the package ships) in a project that installed
+ * the packed tarball and `@playwright/test` from this repository's lockfile
+ * (consumer-project.ts): its install line run as written, its three files written from its code
+ * blocks, and `npx playwright test` on two workers with the Chromium of `npm test`
+ * (`CHROMIUM_PATH`; Playwright's own download cannot run here). The app the guide's config starts
+ * is a stand-in written by this test: a page that lists pets from `PETSTORE_URL`, as the guide
+ * describes the user's app.
+ */
+import { spawnSync } from 'node:child_process';
+import { existsSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs';
+import { delimiter, dirname, join } from 'node:path';
+import { afterAll, beforeAll, expect, test } from 'vitest';
+import packageJson from '../package.json' with { type: 'json' };
+import { freePort } from '../test/support/fake-process.ts';
+import { chromiumPath } from '../test/support/headless-chromium.ts';
+import { type ConsumerProject, createConsumerProject } from './consumer-project.ts';
+import { exampleFileName, fencedBlocks, markdownSection } from './markdown-blocks.ts';
+
+const tsc = new URL('../node_modules/.bin/tsc', import.meta.url).pathname;
+const guide = markdownSection(
+  readFileSync(new URL('../docs/playwright.md', import.meta.url), 'utf8'),
+  'Playwright on its own',
+);
+
+/** The user's app, as the guide says it behaves: its home page lists `GET /pets?limit=5`. */
+const standInApp = `import { createServer } from 'node:http';
+
+const api = process.env.PETSTORE_URL;
+const page = \`<!doctype html><title>Pets</title><ul aria-label="pets"></ul>
+<script type="module">
+  const res = await fetch(\${JSON.stringify(api)} + '/pets?limit=5', {
+    headers: { Authorization: 'Bearer free-demo-key' },
+  });
+  for (const pet of await res.json()) {
+    const item = document.createElement('li');
+    item.textContent = pet.name;
+    document.querySelector('ul').append(item);
+  }
+</script>\`;
+createServer((request, response) => {
+  response.setHeader('Content-Type', 'text/html');
+  response.end(page);
+}).listen(Number(process.env.PORT), '127.0.0.1');
+`;
+
+let project: ConsumerProject;
+
+/** Runs a command in the project (this Node first on PATH, no vitest variables), never throwing. */
+function inProject(command: string, args: readonly string[], env: NodeJS.ProcessEnv = {}) {
+  const result = spawnSync(command, args, {
+    cwd: project.dir,
+    encoding: 'utf8',
+    env: {
+      ...Object.fromEntries(
+        Object.entries(process.env).filter(([name]) => !/^VITEST|^FORCE_COLOR$/.test(name)),
+      ),
+      PATH: [
+        dirname(process.execPath),
+        join(project.dir, 'node_modules', '.bin'),
+        process.env.PATH,
+      ].join(delimiter),
+      NO_COLOR: '1',
+      npm_config_prefer_offline: 'true',
+      npm_config_audit: 'false',
+      npm_config_fund: 'false',
+      ...env,
+    },
+    stdio: ['ignore', 'pipe', 'pipe'],
+    timeout: 120_000,
+  });
+  return { code: result.status, out: `${result.stdout}${result.stderr}` };
+}
+
+beforeAll(async () => {
+  project = await createConsumerProject(['@playwright/test']);
+  for (const block of fencedBlocks(guide)) {
+    const file = exampleFileName(block);
+    if (file === undefined) continue;
+    mkdirSync(dirname(join(project.dir, file)), { recursive: true });
+    writeFileSync(join(project.dir, file), `${block.text}\n`);
+  }
+  writeFileSync(join(project.dir, 'app.mjs'), standInApp);
+  const manifestPath = join(project.dir, 'package.json');
+  const manifest = JSON.parse(readFileSync(manifestPath, 'utf8'));
+  manifest.scripts = { dev: 'node app.mjs' };
+  writeFileSync(manifestPath, `${JSON.stringify(manifest, null, 2)}\n`);
+}, 180_000);
+
+afterAll(() => project?.remove());
+
+test("the guide's install line installs the @playwright/test this repository pins", () => {
+  const lines = fencedBlocks(guide).filter((block) => block.lang === 'sh');
+  expect(lines.map((block) => block.text)).toEqual([
+    `npm install --save-dev @playwright/test@${packageJson.devDependencies['@playwright/test']}`,
+  ]);
+  const install = inProject('bash', ['-e', '-c', lines[0]?.text ?? '']);
+  expect(install.code, install.out).toBe(0);
+  const installed = JSON.parse(
+    readFileSync(join(project.dir, 'node_modules', '@playwright', 'test', 'package.json'), 'utf8'),
+  );
+  expect(installed.version).toBe(packageJson.devDependencies['@playwright/test']);
+}, 120_000);
+
+test('npx playwright test runs the guide on two workers, each with its own fake, and each worker writes its coverage', async () => {
+  const files = fencedBlocks(guide).map(exampleFileName).filter(Boolean);
+  expect(files).toEqual(['playwright.config.ts', 'e2e/petstore.ts', 'e2e/pets.spec.ts']);
+  const run = inProject('npx', ['playwright', 'test', '--reporter=list'], {
+    CI: 'true',
+    APP_PORT: String(await freePort()),
+    CHROMIUM_PATH: chromiumPath('consumer Playwright test'),
+  });
+  expect(run.out).toMatch(/Running 2 tests using 2 workers/);
+  // Each test counts exactly its own request in its worker's journal: no worker reset or
+  // used the other's fake.
+  expect(run.out).toMatch(/\b2 passed\b/);
+  expect(run.out).not.toMatch(/failed|flaky|skipped/);
+  expect(run.code).toBe(0);
+  const reports = [0, 1].map((worker) => join(project.dir, '.petstore', `coverage-${worker}.json`));
+  expect(reports.map((file) => existsSync(file))).toEqual([true, true]);
+  // One worker listed the seed's pets (listPets 200); the other's answer was stubbed, which
+  // exercises no item (docs/qa.md, Stubs).
+  const listed = reports.map((file) => {
+    const record = JSON.parse(readFileSync(file, 'utf8')) as {
+      items: { id: string; count: number }[];
+      summary: { stubbed?: number };
+    };
+    return {
+      ok: record.items.find((item) => item.id === 'listPets 200')?.count ?? 0,
+      stubbed: record.summary.stubbed ?? 0,
+    };
+  });
+  expect(listed).toEqual(
+    expect.arrayContaining([
+      { ok: 1, stubbed: 0 },
+      { ok: 0, stubbed: 1 },
+    ]),
+  );
+}, 180_000);
+
+test("the guide's files type-check under a standard strict NodeNext tsconfig", () => {
+  writeFileSync(
+    join(project.dir, 'tsconfig.json'),
+    JSON.stringify({
+      compilerOptions: {
+        target: 'es2022',
+        lib: ['es2023'],
+        module: 'nodenext',
+        strict: true,
+        types: ['node'],
+        skipLibCheck: true,
+        noEmit: true,
+      },
+      include: ['playwright.config.ts', 'e2e/*.ts'],
+    }),
+  );
+  const run = inProject(tsc, ['-p', 'tsconfig.json']);
+  expect(run.out).toBe('');
+  expect(run.code).toBe(0);
+});
