@@ -119,7 +119,7 @@ beforeAll(async () => {
   }
   writeFileSync(
     join(project.dir, 'src', 'every-export.ts'),
-    `${everyExportFile(['petstore-fake', 'petstore-fake/node', 'petstore-fake/qa', 'petstore-fake/openapi'])}\n`,
+    `${everyExportFile(['petstore-fake', 'petstore-fake/node', 'petstore-fake/qa', 'petstore-fake/openapi', 'petstore-fake/connect'])}\n`,
   );
   mkdirSync(join(project.dir, 'web'));
   writeFileSync(
@@ -321,7 +321,7 @@ test('plain Node runs the README script with createFakeServer and gets answers',
 test('every value a Node entry exports is in the README, openapi.yaml resolves, and the browser door does not resolve in Node', () => {
   const probe = `
     const entries = {};
-    for (const path of ['petstore-fake', 'petstore-fake/node', 'petstore-fake/qa', 'petstore-fake/openapi'])
+    for (const path of ['petstore-fake', 'petstore-fake/node', 'petstore-fake/qa', 'petstore-fake/openapi', 'petstore-fake/connect'])
       entries[path] = Object.keys(await import(path)).sort();
     const browser = await import('petstore-fake/browser').then(() => 'resolved', (error) => error.code);
     const { readFileSync } = await import('node:fs');

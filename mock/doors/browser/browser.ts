@@ -60,10 +60,10 @@ export async function startFakeWorker(options: StartFakeWorkerOptions = {}): Pro
   };
 }
 
+export type { RemoteControl } from '../../core/remote-control.ts';
 export * from '../../index.ts';
 export type { BrowserFake, BrowserFakeOptions, BrowserFakeStatus } from './browser-fake.ts';
 export { createBrowserFake } from './browser-fake.ts';
 export type { StorageStatus } from './fake-storage.ts';
 export type { PanelControl } from './panel/panel-reading.ts';
 export { type Panel, type PanelOptions, showPanel } from './panel/show-panel.ts';
-export type { RemoteControl } from './remote-control.ts';
