@@ -3,7 +3,9 @@
  * tarball (consumer-project.ts), each recipe's files are written from the guide's own code blocks
  * into a folder of their own, type-checked, and its shell block run as written on Node 24: in
  * process with createFakeServer, and over HTTP from `--test-global-setup` with startFake, the
- * URLs passed through the environment, the coverage report written and its gate judged.
+ * URLs passed through the environment, the coverage report written and its gate judged. The same
+ * project (which has vitest, as every consumer project does: one install for both) runs vitest's
+ * global-setup recipe (docs/vitest-http.md): one fake per worker, told through provide/inject.
  */
 import { spawnSync } from 'node:child_process';
 import { readFileSync, renameSync, writeFileSync } from 'node:fs';
@@ -14,6 +16,7 @@ import { runInFolder, writeRecipe } from './guide-recipe.ts';
 import { fencedBlocks, markdownSection } from './markdown-blocks.ts';
 
 const guide = readFileSync(new URL('../docs/node-test.md', import.meta.url), 'utf8');
+const vitestGuide = readFileSync(new URL('../docs/vitest-http.md', import.meta.url), 'utf8');
 const install = readFileSync(new URL('../docs/install.md', import.meta.url), 'utf8');
 const tsc = new URL('../node_modules/.bin/tsc', import.meta.url).pathname;
 
@@ -92,4 +95,46 @@ test('over HTTP from --test-global-setup: the URLs reach every file through the 
   const unmet = runInFolder(project, 'http', line);
   expect(unmet.out).toMatch(/InterfaceCoverageError[\s\S]*getPet 404/);
   expect(unmet.code).toBe(1);
+}, 180_000);
+
+test('vitest over HTTP from its global setup: one fake per worker through provide/inject, two workers each answering its own file, the coverage written', () => {
+  const folder = 'vitest-http';
+  const lines = writeRecipe(project, folder, vitestGuide, 'Over HTTP from a global setup (vitest)');
+  expect(lines).toEqual(['npx vitest run --maxWorkers=2']);
+  const run = runInFolder(project, folder, lines[0] ?? '');
+  expect(run.out).toMatch(/Tests\s+2 passed \(2\)/);
+  expect(run.code, run.out).toBe(0);
+  // Both workers' fakes answered requests: the two files ran side by side, one fake each.
+  const answered = /requests answered by each worker's fake: (\d+), (\d+)\n/.exec(run.out);
+  expect(
+    answered
+      ?.slice(1)
+      .map(Number)
+      .every((count) => count > 0),
+    run.out,
+  ).toBe(true);
+  expect(readFileSync(join(project.dir, folder, 'interface-coverage.md'), 'utf8')).toMatch(
+    /getPet 404/,
+  );
+  writeFileSync(
+    join(project.dir, 'tsconfig.vitest.json'),
+    JSON.stringify({
+      compilerOptions: {
+        target: 'es2022',
+        lib: ['es2023', 'dom'],
+        module: 'nodenext',
+        strict: true,
+        types: ['node'],
+        skipLibCheck: true,
+        noEmit: true,
+      },
+      include: [`${folder}/**/*.ts`],
+    }),
+  );
+  const checked = spawnSync(tsc, ['-p', 'tsconfig.vitest.json'], {
+    cwd: project.dir,
+    encoding: 'utf8',
+  });
+  expect(`${checked.stdout}${checked.stderr}`).toBe('');
+  expect(checked.status).toBe(0);
 }, 180_000);

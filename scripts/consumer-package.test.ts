@@ -139,9 +139,18 @@ test('the tarball ships the build, the OpenAPI document and no sources or tests'
     'openapi/interface.md', // the document petstore.yaml says sits beside it
     'contract-tests/README.md', // the harness's docs, which its --help names
     // The guides the README links, and the picture it shows.
-    ...['install', 'tests', 'app', 'browser', 'fake', 'qa', 'pact', 'reliability'].map(
-      (name) => `docs/${name}.md`,
-    ),
+    ...[
+      'install',
+      'tests',
+      'jest',
+      'node-test',
+      'app',
+      'browser',
+      'fake',
+      'qa',
+      'pact',
+      'reliability',
+    ].map((name) => `docs/${name}.md`),
     'docs/harness/ci.md',
     'docs/qa-page.png',
     'docs/coverage.schema.json',
@@ -150,9 +159,12 @@ test('the tarball ships the build, the OpenAPI document and no sources or tests'
     // What each bin loads once its Node.js check passed.
     'dist/bin/petstore-fake-cli.js',
     'dist/bin/petstore-contract-cli.js',
+    // What a CommonJS require loads (Jest): the builds of connect and qa, the ES modules' gates.
+    ...['connect', 'qa', 'node', 'index', 'openapi'].map((entry) => `dist/cjs/${entry}.cjs`),
     ...[
       'core/fake',
       'doors/node/node',
+      'doors/connect/connect-fake',
       'doors/browser/browser',
       'base/contract/openapi.generated',
     ].flatMap((entry) => [`dist/mock/${entry}.js`, `dist/mock/${entry}.d.ts`]),

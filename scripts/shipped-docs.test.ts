@@ -130,6 +130,8 @@ const runBy: Readonly<Record<string, string>> = {
   'docs/jest.md#In process under jsdom': 'scripts/consumer-jest.test.ts',
   'docs/jest.md#Over HTTP from a global set-up (no flag)': 'scripts/consumer-jest.test.ts',
   'docs/node-test.md#In process': 'scripts/consumer-node-test.test.ts',
+  'docs/vitest-http.md#Over HTTP from a global setup (vitest)':
+    'scripts/consumer-node-test.test.ts',
   'docs/node-test.md#Over HTTP from a global set-up': 'scripts/consumer-node-test.test.ts',
   'docs/app.md#In your app (Vite + React, browser)': 'scripts/consumer-app.test.ts',
   'docs/app.md#Recipe: Playwright end-to-end tests': 'scripts/consumer-app.test.ts',
