@@ -1,3 +1,5 @@
+import { once } from 'node:events';
+import { createServer } from 'node:net';
 import { expect, test } from 'vitest';
 import { ControlInputError as RootControlInputError } from '../../index.ts';
 import { expectRequests, RequestCountError } from '../../qa.ts';
@@ -117,5 +119,31 @@ test('POST /__control/call refuses a body that names no method or gives args tha
     expect((await send({ method: 'now', extra: true })).status).toBe(400);
   } finally {
     await started.close();
+  }
+});
+
+test('a call with no answer fails after its time-out, and a reply longer than the cap is refused unread', async () => {
+  // A server that takes the request and never answers; then one that announces a huge reply.
+  const silent = createServer(() => {}).listen(0, '127.0.0.1');
+  const huge = createServer((socket) =>
+    socket.once('data', () =>
+      socket.end(
+        'HTTP/1.1 200 OK\r\nContent-Type: application/json\r\nContent-Length: 300000000\r\n\r\n',
+      ),
+    ),
+  ).listen(0, '127.0.0.1');
+  await Promise.all([once(silent, 'listening'), once(huge, 'listening')]);
+  const urlOf = (server: typeof silent) =>
+    `http://127.0.0.1:${(server.address() as { port: number }).port}/__control`;
+  try {
+    await expect(connectFake(urlOf(silent), { timeoutMs: 200 }).control.describe()).rejects.toThrow(
+      /: describe had no answer within 200 ms$/,
+    );
+    await expect(connectFake(urlOf(huge)).control.describe()).rejects.toThrow(
+      /the reply is longer than 268435456 bytes/,
+    );
+  } finally {
+    silent.close();
+    huge.close();
   }
 });

@@ -18,6 +18,35 @@ export interface ConnectFakeOptions {
   readonly token?: string;
   /** The fetch to send with (default the global one). */
   readonly fetch?: typeof fetch;
+  /** How long one call may take before it fails, in milliseconds (default 30 000). */
+  readonly timeoutMs?: number;
+}
+
+/** The largest reply read: a journal or a snapshot of a full store fits many times over. */
+const maxReplyBytes = 256 * 1024 * 1024;
+
+/** The reply's text, read up to maxReplyBytes; a longer one is refused, never held. */
+async function cappedText(answer: Response, controlUrl: string): Promise<string> {
+  const tooLong = () =>
+    new Error(`${prefix(controlUrl)}: the reply is longer than ${maxReplyBytes} bytes`);
+  if (Number(answer.headers.get('content-length') ?? 0) > maxReplyBytes) {
+    await answer.body?.cancel();
+    throw tooLong();
+  }
+  const chunks: Uint8Array[] = [];
+  let size = 0;
+  for await (const chunk of answer.body ?? []) {
+    size += chunk.byteLength;
+    if (size > maxReplyBytes) throw tooLong();
+    chunks.push(chunk);
+  }
+  const whole = new Uint8Array(size);
+  let at = 0;
+  for (const chunk of chunks) {
+    whole.set(chunk, at);
+    at += chunk.byteLength;
+  }
+  return new TextDecoder().decode(whole);
 }
 
 /** The start of a connectFake error, naming where it was sent. */
@@ -25,7 +54,7 @@ const prefix = (controlUrl: string) => `petstore-fake: connectFake(${controlUrl}
 
 /** Reads the control surface's answer to one call as a reply, or throws saying what went wrong. */
 async function replyOf(answer: Response, controlUrl: string): Promise<ControlReply> {
-  const text = await answer.text();
+  const text = await cappedText(answer, controlUrl);
   let body: unknown;
   try {
     body = parseJson(text);
@@ -68,6 +97,7 @@ export function connectFake(controlUrl: string, options: ConnectFakeOptions = {}
       `${prefix(String(controlUrl))}: give the control surface's http(s) URL, e.g. http://127.0.0.1:4010/__control (startFake's \`controlUrl\`)`,
     );
   const send = options.fetch ?? fetch;
+  const timeoutMs = options.timeoutMs ?? 30_000;
   const headers: Record<string, string> = { 'Content-Type': 'application/json' };
   if (options.token !== undefined) headers['X-Control-Token'] = options.token;
   const control = remoteControl(async (method, args) => {
@@ -77,8 +107,13 @@ export function connectFake(controlUrl: string, options: ConnectFakeOptions = {}
         method: 'POST',
         headers,
         body: stringifyJson({ method, args }),
+        signal: AbortSignal.timeout(timeoutMs),
       });
     } catch (error) {
+      if ((error as Error).name === 'TimeoutError')
+        throw new Error(`${prefix(base)}: ${method} had no answer within ${timeoutMs} ms`, {
+          cause: error,
+        });
       const cause = (error as { cause?: { message?: string } }).cause?.message;
       throw new Error(
         `${prefix(base)}: cannot reach the fake: ${cause ?? (error as Error).message}; is it running?`,
