@@ -185,4 +185,10 @@ test('both load', () => {
   expect(run.out).toMatch(/Tests:\s+1 failed, 1 passed, 2 total/);
   expect(run.code).toBe(1);
   expect(existsSync(join(project.dir, folder, 'node_modules'))).toBe(false);
+  // Outside Jest, Node's own require loads the ES module entries through the same files.
+  const plain = shell(
+    folder,
+    `node -e "const n = require('petstore-fake/node'); const r = require('petstore-fake'); console.log(typeof n.startFake, n.ControlInputError === r.ControlInputError)"`,
+  );
+  expect(plain.out).toBe('function true\n');
 }, 180_000);
