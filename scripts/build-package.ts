@@ -5,6 +5,9 @@
  *   `./browser`) and the OpenAPI document (`./openapi`), emitted by tsc from tsconfig.build.json.
  *   One file per source file, so bundlers tree-shake and a stack trace names the source file.
  *   The contract types ship written out, without json-schema-to-ts (inline-contract-types.ts).
+ * - dist/cjs/: what a CommonJS `require` loads (package.json's `require` condition): the
+ *   entries that import no msw, bundled as CommonJS, and for the ES module entries a file that
+ *   loads them where Node can, or says in one line which entry to use where it cannot (Jest).
  * - dist/bin/: the two CLIs, each one esbuild bundle with every devDependency it uses inlined
  *   (the harness runs on fast-check, Ajv and yaml, which users of the fake should not install);
  *   the package's own dependency (msw) stays an import. Each bin's entry is
@@ -185,6 +188,75 @@ async function bundleBin(packageDir: string, outfile: string, entry: string): Pr
   );
 }
 
+/**
+ * The entries a CommonJS `require` loads as CommonJS (package.json's `require` condition), by
+ * output file under dist/cjs/: Jest loads test files as CommonJS and cannot load an ES module
+ * without --experimental-vm-modules, so a test file that reaches a fake over HTTP
+ * (`petstore-fake/connect`) and judges what it saw (`petstore-fake/qa`) needs no flag. Each is
+ * one bundle that imports no package (no msw).
+ */
+const commonJsEntries: Record<string, string> = {
+  'connect.cjs': 'mock/doors/connect/connect-fake.ts',
+  'qa.cjs': 'mock/qa.ts',
+};
+
+/**
+ * The ES module entries a CommonJS `require` reaches through a one-line file of dist/cjs/: Node
+ * 22.12+ loads the module itself (require of an ES module), while a loader that cannot (Jest
+ * without --experimental-vm-modules, whose own hint names a Node version) gets one line saying
+ * which entry to use instead.
+ */
+const esModuleEntries: Record<string, { readonly entry: string; readonly file: string }> = {
+  'index.cjs': { entry: 'petstore-fake', file: '../mock/index.js' },
+  'node.cjs': { entry: 'petstore-fake/node', file: '../mock/doors/node/node.js' },
+  'openapi.cjs': {
+    entry: 'petstore-fake/openapi',
+    file: '../mock/base/contract/openapi.generated.js',
+  },
+};
+
+/** Bundles one CommonJS entry; returns what it imports, which must be Node's own modules only. */
+async function bundleCommonJs(packageDir: string, outfile: string, entry: string) {
+  const result = await build({
+    entryPoints: [join(root, entry)],
+    absWorkingDir: root,
+    bundle: true,
+    platform: 'node',
+    format: 'cjs',
+    target: 'node22.12',
+    outfile: join(packageDir, 'dist', 'cjs', outfile),
+    metafile: true,
+    logLevel: 'warning',
+  });
+  const imports = Object.values(result.metafile.outputs).flatMap((output) =>
+    output.imports.map((imported) => imported.path),
+  );
+  const foreign = imports.filter(
+    (specifier) => !builtinModules.includes(specifier.replace(/^node:/, '')),
+  );
+  if (foreign.length > 0)
+    throw new Error(
+      `build-package: dist/cjs/${outfile} imports ${foreign.join(', ')}: a CommonJS entry loads no package`,
+    );
+  return imports;
+}
+
+/** The text of the CommonJS file that loads an ES module entry, or says why it cannot. */
+function esModuleGate(entry: string, file: string): string {
+  const line = `petstore-fake: ${entry} is an ES module, and this require() cannot load one (Jest does so only with NODE_OPTIONS=--experimental-vm-modules). In a CommonJS test file, reach a fake started in the global set-up with require('petstore-fake/connect') (connectFake) and judge it with require('petstore-fake/qa'); or run Jest with that flag: see docs/jest.md in the package.`;
+  return `'use strict';
+// Node 22.12+ requires an ES module; a loader that cannot gets one line saying what to use.
+try {
+  module.exports = require(${JSON.stringify(file)});
+} catch (error) {
+  const text = String(error && error.message);
+  if (error && (error.code === 'ERR_REQUIRE_ESM' || /Must use import to load ES Module|Cannot use import statement outside a module/.test(text)))
+    throw new Error(${JSON.stringify(line)}, { cause: error });
+  throw error;
+}
+`;
+}
+
 /** Whether package.json `files` lists a path (or a folder that holds it). */
 function isShipped(path: string): boolean {
   return packageJson.files.some((entry) => path === entry || path.startsWith(`${entry}/`));
@@ -214,6 +286,10 @@ export async function buildPackage(packageDir: string = root): Promise<string> {
         cli,
       );
     }
+    for (const [outfile, entry] of Object.entries(commonJsEntries))
+      imports[join(distDir, 'cjs', outfile)] = await bundleCommonJs(packageDir, outfile, entry);
+    for (const [outfile, { entry, file }] of Object.entries(esModuleEntries))
+      writeFileSync(join(distDir, 'cjs', outfile), esModuleGate(entry, file));
     assertImportsAreShipped(distDir, imports);
   } finally {
     rmSync(probeDir, { recursive: true, force: true });

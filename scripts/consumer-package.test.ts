@@ -120,7 +120,7 @@ beforeAll(async () => {
   }
   writeFileSync(
     join(project.dir, 'src', 'every-export.ts'),
-    `${everyExportFile(['petstore-fake', 'petstore-fake/node', 'petstore-fake/qa', 'petstore-fake/openapi'])}\n`,
+    `${everyExportFile(['petstore-fake', 'petstore-fake/node', 'petstore-fake/qa', 'petstore-fake/openapi', 'petstore-fake/connect'])}\n`,
   );
   mkdirSync(join(project.dir, 'web'));
   writeFileSync(
@@ -140,9 +140,18 @@ test('the tarball ships the build, the OpenAPI document and no sources or tests'
     'openapi/interface.md', // the document petstore.yaml says sits beside it
     'contract-tests/README.md', // the harness's docs, which its --help names
     // The guides the README links, and the picture it shows.
-    ...['install', 'tests', 'app', 'browser', 'fake', 'qa', 'pact', 'reliability'].map(
-      (name) => `docs/${name}.md`,
-    ),
+    ...[
+      'install',
+      'tests',
+      'jest',
+      'node-test',
+      'app',
+      'browser',
+      'fake',
+      'qa',
+      'pact',
+      'reliability',
+    ].map((name) => `docs/${name}.md`),
     'docs/harness/ci.md',
     'docs/qa-page.png',
     'docs/coverage.schema.json',
@@ -151,9 +160,12 @@ test('the tarball ships the build, the OpenAPI document and no sources or tests'
     // What each bin loads once its Node.js check passed.
     'dist/bin/petstore-fake-cli.js',
     'dist/bin/petstore-contract-cli.js',
+    // What a CommonJS require loads (Jest): the builds of connect and qa, the ES modules' gates.
+    ...['connect', 'qa', 'node', 'index', 'openapi'].map((entry) => `dist/cjs/${entry}.cjs`),
     ...[
       'core/fake',
       'doors/node/node',
+      'doors/connect/connect-fake',
       'doors/browser/browser',
       'base/contract/openapi.generated',
     ].flatMap((entry) => [`dist/mock/${entry}.js`, `dist/mock/${entry}.d.ts`]),
@@ -323,7 +335,7 @@ test('plain Node runs the README script with createFakeServer and gets answers',
 test('every value a Node entry exports is in the README, openapi.yaml resolves, and the browser door does not resolve in Node', () => {
   const probe = `
     const entries = {};
-    for (const path of ['petstore-fake', 'petstore-fake/node', 'petstore-fake/qa', 'petstore-fake/openapi'])
+    for (const path of ['petstore-fake', 'petstore-fake/node', 'petstore-fake/qa', 'petstore-fake/openapi', 'petstore-fake/connect'])
       entries[path] = Object.keys(await import(path)).sort();
     const browser = await import('petstore-fake/browser').then(() => 'resolved', (error) => error.code);
     const { readFileSync } = await import('node:fs');

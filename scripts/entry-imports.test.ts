@@ -12,6 +12,7 @@ const entries = [
   'mock/index.ts',
   'mock/qa.ts',
   'mock/doors/node/node.ts',
+  'mock/doors/connect/connect-fake.ts',
 ];
 
 test('importing each entry file prints nothing, listens on nothing and leaves the process to end', () => {

@@ -126,6 +126,13 @@ const runBy: Readonly<Record<string, string>> = {
   'docs/install.md#Install': 'scripts/consumer-versions.test.ts',
   'docs/install.md#The commands, from your project': 'scripts/shipped-docs-commands.test.ts',
   'docs/tests.md#In your tests (vitest, Node)': 'scripts/shipped-docs-commands.test.ts',
+  'docs/jest.md#In process, Node environment': 'scripts/consumer-jest.test.ts',
+  'docs/jest.md#In process under jsdom': 'scripts/consumer-jest.test.ts',
+  'docs/jest.md#Over HTTP from a global set-up (no flag)': 'scripts/consumer-jest.test.ts',
+  'docs/node-test.md#In process': 'scripts/consumer-node-test.test.ts',
+  'docs/vitest-http.md#Over HTTP from a global setup (vitest)':
+    'scripts/consumer-node-test.test.ts',
+  'docs/node-test.md#Over HTTP from a global set-up': 'scripts/consumer-node-test.test.ts',
   'docs/app.md#In your app (Vite + React, browser)': 'scripts/consumer-app.test.ts',
   'docs/app.md#Recipe: Playwright end-to-end tests': 'scripts/consumer-app.test.ts',
   'docs/app.md#Recipe: Storybook stories through `fake.handlers`': 'scripts/consumer-app.test.ts',

@@ -62,8 +62,8 @@ export async function startFakeWorker(options: StartFakeWorkerOptions = {}): Pro
 
 export type { PanelControl } from '../../control-ui/control-reading.ts';
 export { type Panel, type PanelOptions, showPanel } from '../../control-ui/show-panel.ts';
+export type { RemoteControl } from '../../core/remote-control.ts';
 export * from '../../index.ts';
 export type { BrowserFake, BrowserFakeOptions, BrowserFakeStatus } from './browser-fake.ts';
 export { createBrowserFake } from './browser-fake.ts';
 export type { StorageStatus } from './fake-storage.ts';
-export type { RemoteControl } from './remote-control.ts';

@@ -13,10 +13,10 @@
  */
 
 import type { FakeWithCore } from '../../core/fake.ts';
+import { callControl } from '../../pipeline/control-call.ts';
 import type { StorePersistence } from '../../pipeline/persistence.ts';
 import { SessionStateError } from '../../pipeline/session.ts';
 import type { FakeStorage } from './fake-storage.ts';
-import { callControl } from './remote-control.ts';
 import { type Call, fakeRequestOf, type Reply, type TabMessage } from './tab-messages.ts';
 
 /** What a tab needs to join the shared fake. */

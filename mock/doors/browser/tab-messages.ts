@@ -11,6 +11,7 @@ import {
   type FakeRequest,
   tabConnectionPrefix,
 } from '../../base/messages/fake-request.ts';
+import type { ControlReply } from '../../pipeline/control-call.ts';
 
 /** A request as it travels between tabs: its body read already (or `too-large`). */
 export interface WireRequest {
@@ -26,15 +27,7 @@ export type Call =
   | { readonly kind: 'control'; readonly method: string; readonly args: readonly unknown[] };
 
 /** What a call gets back. A control function's error travels as its name, message and code. */
-export type Reply =
-  | { readonly kind: 'answer'; readonly answer: Answer }
-  | { readonly kind: 'value'; readonly value: unknown }
-  | {
-      readonly kind: 'error';
-      readonly name: string;
-      readonly message: string;
-      readonly code?: string;
-    };
+export type Reply = { readonly kind: 'answer'; readonly answer: Answer } | ControlReply;
 
 /** Every message on the tabs' channel. `to` names the one tab a message is for. */
 export type TabMessage =

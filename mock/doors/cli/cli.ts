@@ -1,12 +1,9 @@
 #!/usr/bin/env node
 import packageJson from '../../../package.json' with { type: 'json' };
 import { ConfigError } from '../../base/config-error.ts';
-import { policyExitFiles } from '../../core/assembly.ts';
 import { createFake, type FakeWithCore } from '../../core/fake.ts';
 import { StorageError } from '../../pipeline/storage-error.ts';
 import { UsageError } from '../cli-shared/command-line.ts';
-import { writeOutputFile } from '../cli-shared/output-path.ts';
-import { listenHttp } from '../http/http-server.ts';
 import { listenProblem } from '../http/listen-problem.ts';
 import {
   describeConfigError,
@@ -16,38 +13,8 @@ import {
   tokenVariable,
   usage,
 } from './cli-options.ts';
+import { finishExitFiles, openDoors } from './start-fake.ts';
 import { StateFileError } from './state-file.ts';
-
-/** Listens on one door; a busy port or a foreign address is a StartupError naming the flag. */
-async function listenDoor(
-  behaviour: FakeWithCore['behaviour'],
-  options: { host: string; port: number; origin: string; maxBodyBytes: number },
-  flag: string,
-  hint = '',
-) {
-  try {
-    return await listenHttp(behaviour, options);
-  } catch (error) {
-    const problem = listenProblem(error, { flag, port: options.port, host: options.host });
-    if (problem === undefined) throw error;
-    throw new StartupError(`${problem}${hint}`);
-  }
-}
-
-/**
- * Writes one exit file whole or not at all (a temporary file renamed over it: a kill mid-write
- * leaves the file as it was); says where, or why not. False when it could not be written.
- */
-function writeExitFile(flag: string, path: string, text: () => string, done: string): boolean {
-  try {
-    writeOutputFile(path, text());
-    console.log(`petstore-fake: ${done}`);
-    return true;
-  } catch (error) {
-    console.error(`petstore-fake: ${flag}: cannot write ${path}: ${(error as Error).message}`);
-    return false;
-  }
-}
 
 async function main(argv: readonly string[]): Promise<void> {
   const flags = optionsFromFlags(argv);
@@ -69,37 +36,41 @@ async function main(argv: readonly string[]): Promise<void> {
   const origin = fake.config.origins[0] as string;
   const stagingOrigin =
     options.stagingOrigin === false ? false : (fake.config.origins[1] ?? origin);
-  const common = {
-    host,
-    maxBodyBytes: fake.config.maxBodyBytes,
-  };
-  const doors = [
-    await listenDoor(fake.behaviour, { ...common, port: flags.productionPort, origin }, '--port'),
+  const places = [
+    { port: flags.productionPort, origin, flag: '--port', hint: '' },
+    ...(stagingOrigin === false
+      ? []
+      : [
+          {
+            port: flags.stagingPort,
+            origin: stagingOrigin,
+            // Without --staging-port the staging port is --port + 1: name the flag that moves it.
+            flag: '--staging-port',
+            hint: ' (the staging port is --port + 1 unless set; --no-staging serves none)',
+          },
+        ]),
   ];
-  if (stagingOrigin !== false) {
-    doors.push(
-      await listenDoor(
-        fake.behaviour,
-        { ...common, port: flags.stagingPort, origin: stagingOrigin },
-        // Without --staging-port the staging port is --port + 1: name the flag that moves it.
-        '--staging-port',
-        ' (the staging port is --port + 1 unless set; --no-staging serves none)',
-      ),
-    );
-  }
+  // A busy port or a foreign address is a StartupError naming the flag.
+  const doors = await openDoors(fake, host, places, (error, index) => {
+    const place = places[index];
+    const problem = place && listenProblem(error, { flag: place.flag, port: place.port, host });
+    return problem === undefined ? error : new StartupError(`${problem}${place?.hint ?? ''}`);
+  });
 
   // Before the banner: a supervisor that sees the banner may signal at once.
   /** Writes the exit files once and exits: 0, or 1 when one could not be written. */
   const finish = () => {
     // Each policy's exit file, in the order the policies stand in the pipeline.
-    const written = policyExitFiles.map((file) => {
-      const { summary, text, done } = file.finish(fake.control);
-      if (summary !== undefined) console.log(summary);
-      const path = flags.exitPaths.get(file.name);
-      if (path === undefined) return true;
-      return writeExitFile(`--${file.name}`, path, () => text(path), done(path));
-    });
-    process.exit(written.every(Boolean) ? 0 : 1);
+    const files = finishExitFiles(fake.control, (name) => flags.exitPaths.get(name));
+    for (const file of files) {
+      if (file.summary !== undefined) console.log(file.summary);
+      if (file.done !== undefined) console.log(`petstore-fake: ${file.done}`);
+      if (file.error !== undefined)
+        console.error(
+          `petstore-fake: --${file.name}: cannot write ${file.path}: ${file.error.message}`,
+        );
+    }
+    process.exit(files.every((file) => file.error === undefined) ? 0 : 1);
   };
   let draining = false;
   const shutdown = async (signal: string) => {

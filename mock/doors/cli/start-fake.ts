@@ -8,7 +8,12 @@
 import { createServer } from 'node:net';
 import { ConfigError } from '../../base/config-error.ts';
 import { policyExitFiles } from '../../core/assembly.ts';
-import { type CreateFakeOptions, createFake, type FakeControl } from '../../core/fake.ts';
+import {
+  type CreateFakeOptions,
+  createFake,
+  type FakeControl,
+  type FakeWithCore,
+} from '../../core/fake.ts';
 import { outputPathProblem, writeOutputFile } from '../cli-shared/output-path.ts';
 import { type HttpDoor, listenHttp } from '../http/http-server.ts';
 import { createStateFile } from './state-file.ts';
@@ -62,6 +67,78 @@ function originOf(host: string, port: number): string {
   return `http://${host.includes(':') ? `[${host}]` : host}:${port}`;
 }
 
+/** One HTTP door of a fake: the port it listens on and the origin it answers as. */
+export interface DoorPlace {
+  readonly port: number;
+  readonly origin: string;
+}
+
+/**
+ * Opens a fake's HTTP doors on `host`, one after the other (`npm start` and `startFake` alike).
+ * When one cannot listen, those already open close, and what `failure` makes of the error (by
+ * default the error itself) is thrown.
+ */
+export async function openDoors(
+  fake: FakeWithCore,
+  host: string,
+  places: readonly DoorPlace[],
+  failure: (error: unknown, index: number) => unknown = (error) => error,
+): Promise<HttpDoor[]> {
+  const doors: HttpDoor[] = [];
+  for (const [index, { port, origin }] of places.entries()) {
+    try {
+      doors.push(
+        await listenHttp(fake.behaviour, {
+          host,
+          port,
+          origin,
+          maxBodyBytes: fake.config.maxBodyBytes,
+        }),
+      );
+    } catch (error) {
+      await Promise.all(doors.map((door) => door.close()));
+      throw failure(error, index);
+    }
+  }
+  return doors;
+}
+
+/** One exit file as the fake stops: the policy's summary, and where it went or why not. */
+export interface FinishedExitFile {
+  /** The flag without its dashes, e.g. `pact-out`. */
+  readonly name: string;
+  /** What the policy says when the fake stops, with or without a path. */
+  readonly summary: string | undefined;
+  /** Where it was to be written, if anywhere. */
+  readonly path?: string;
+  /** The line saying it was written. */
+  readonly done?: string;
+  /** Why it could not be written. */
+  readonly error?: Error;
+}
+
+/**
+ * Finishes every policy's exit file, in the order the policies stand, and writes each that
+ * `pathOf` gives a path, whole or not at all (a temporary file renamed over it: a kill mid-write
+ * leaves the file as it was). Never throws: a file that could not be written says why.
+ */
+export function finishExitFiles(
+  control: FakeControl,
+  pathOf: (name: string) => string | undefined,
+): FinishedExitFile[] {
+  return policyExitFiles.map((file) => {
+    const { summary, text, done } = file.finish(control);
+    const path = pathOf(file.name);
+    if (path === undefined) return { name: file.name, summary };
+    try {
+      writeOutputFile(path, text(path));
+      return { name: file.name, summary, path, done: done(path) };
+    } catch (error) {
+      return { name: file.name, summary, path, error: error as Error };
+    }
+  });
+}
+
 /**
  * Starts the fake's HTTP door in this process.
  * @example const fake = await startFake(); process.env.PETSTORE_URL = fake.url; await fake.close();
@@ -92,16 +169,12 @@ export async function startFake(options: StartFakeOptions = {}): Promise<Started
     stagingOrigin,
     ...(stateFile === undefined ? {} : { persistence: createStateFile(stateFile, {}) }),
   });
-  const listen = (at: number, as: string) =>
-    listenHttp(fake.behaviour, {
-      host,
-      port: at,
-      origin: as,
-      maxBodyBytes: fake.config.maxBodyBytes,
-    });
-  const doors: HttpDoor[] = [await listen(ports.production, origin)];
-  if (ports.staging !== false && stagingOrigin !== false)
-    doors.push(await listen(ports.staging, stagingOrigin));
+  const doors = await openDoors(fake, host, [
+    { port: ports.production, origin },
+    ...(ports.staging === false || stagingOrigin === false
+      ? []
+      : [{ port: ports.staging, origin: stagingOrigin }]),
+  ]);
   let closing: Promise<void> | undefined;
   return {
     url: `${origin}${fake.config.basePath}`,
@@ -111,10 +184,9 @@ export async function startFake(options: StartFakeOptions = {}): Promise<Started
     close() {
       closing ??= (async () => {
         await Promise.all(doors.map((door) => door.close()));
-        for (const file of policyExitFiles) {
-          const path = exitFiles[file.name as ExitFileName];
-          if (path !== undefined) writeOutputFile(path, file.finish(fake.control).text(path));
-        }
+        const files = finishExitFiles(fake.control, (name) => exitFiles[name as ExitFileName]);
+        const failed = files.find((file) => file.error !== undefined);
+        if (failed?.error !== undefined) throw failed.error;
       })();
       return closing;
     },

@@ -18,6 +18,7 @@ import type { FakeRequest } from '../../base/messages/fake-request.ts';
 import { constantTimeEqual } from '../../base/quota/authenticate.ts';
 import type { Limits } from '../../base/quota/plans.ts';
 import type { ResolvedConfig } from '../../pipeline/config/config.ts';
+import { callControl } from '../../pipeline/control-call.ts';
 import { ControlInputError } from '../../pipeline/control-input-error.ts';
 import { bodyOf, type ControlRequest, type ControlRoutes } from '../../pipeline/control-route.ts';
 import type { StoreSnapshot } from '../../pipeline/persistence.ts';
@@ -110,6 +111,18 @@ const ownRoutes: ControlRoutes<BaseControl> = {
     return { body: info, action: `key ${info.id}: plan ${info.plan}, ${limitsText}` };
   },
   'GET snapshot': async (control) => ({ body: control.snapshot() }),
+  // Any function of fake.control by name, for `connectFake` in another process: the reply is
+  // always a 200 carrying the value or the error thrown, which the caller throws again.
+  'POST call': async (control, request) => {
+    const { method, args = [] } = await bodyOf(request, ['method', 'args']);
+    if (typeof method !== 'string') throw new ControlInputError('method must be a string');
+    if (!Array.isArray(args)) throw new ControlInputError('args must be an array');
+    const reply = await callControl(control, method, args);
+    return {
+      body: reply,
+      ...(reply.kind === 'value' ? { action: `called ${method.slice(0, 64)}` } : {}),
+    };
+  },
   'POST restore': async (control, request) => {
     const snapshot = await bodyOf(request, ['pets', 'nextId']);
     await control.restore(snapshot as unknown as StoreSnapshot);
