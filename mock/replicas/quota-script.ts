@@ -7,7 +7,7 @@
  * sequences: a change to one is a change to the other.
  *
  * Arithmetic is the same in both: Lua 5.1 numbers are IEEE doubles, as JavaScript's are, and
- * every number goes in and out as text (`%.17g`, which reads back to the same double), never as
+ * every number goes in and out as text that reads back to the same double (`%.17g`), never as
  * a Redis integer reply, which would truncate a fractional time.
  *
  * The time is ARGV[1], the fleet's clock as the caller reads it. The script reads it in one
@@ -21,91 +21,70 @@ import type { Limits } from '../base/quota/plans.ts';
 import type { QuotaDecision } from '../base/quota/quota.ts';
 
 // KEYS[1]: the key's usage hash. ARGV: now (epoch ms), perMinute, perDay, ban threshold, ban
-// seconds. Returns {verdict, limit, remaining, reset, retryAtMs, started} as text.
+// seconds. Returns {verdict, limit, remaining, reset, retryAtMs, started} as text. Plain locals
+// rather than tables and closures: the script runs on every request, inside Redis's one thread.
 const decideQuotaLua = `
-local usage = KEYS[1]
 local now = tonumber(ARGV[1])
 local perMinute, perDay = tonumber(ARGV[2]), tonumber(ARGV[3])
 local threshold, durationSeconds = tonumber(ARGV[4]), tonumber(ARGV[5])
 local MINUTE_MS, DAY_MS = 60000, 86400000
-local fields = {'minuteStart', 'minuteCount', 'dayStart', 'dayCount', 'violations', 'retryAt', 'bannedUntil'}
+local stored = redis.call('HMGET', KEYS[1], 'minuteStart', 'minuteCount', 'dayStart', 'dayCount', 'violations', 'retryAt', 'bannedUntil')
+local minuteStart, minuteCount = tonumber(stored[1]) or 0, tonumber(stored[2]) or 0
+local dayStart, dayCount = tonumber(stored[3]) or 0, tonumber(stored[4]) or 0
+local violations, retryAt, bannedUntil = tonumber(stored[5]) or 0, tonumber(stored[6]) or 0, tonumber(stored[7]) or 0
 
-local u = {}
-local stored = redis.call('HMGET', usage, unpack(fields))
-for index, field in ipairs(fields) do u[field] = tonumber(stored[index]) or 0 end
-
-local function text(n) return string.format('%.17g', n) end
-
-local function save()
-  local values = {}
-  for _, field in ipairs(fields) do
-    values[#values + 1] = field
-    values[#values + 1] = text(u[field])
-  end
-  redis.call('HSET', usage, unpack(values))
-end
-
--- rate-limit.ts: roll, views, binding, toHeaders.
-local function roll(startField, countField, lengthMs)
-  local start = math.floor(now / lengthMs) * lengthMs
-  if u[startField] ~= start then
-    u[startField] = start
-    u[countField] = 0
-  end
-end
-
-local function views()
-  local minute = {limit = perMinute, remaining = math.max(0, perMinute - u.minuteCount), resetMs = u.minuteStart + MINUTE_MS}
-  local day = {limit = perDay, remaining = math.max(0, perDay - u.dayCount), resetMs = u.dayStart + DAY_MS}
-  return minute, day
-end
-
-local function binding(minute, day)
-  if day.remaining < minute.remaining then return day end
-  return minute
-end
-
+-- Stores the record (Redis writes a number argument as %.17g: the same double reads back) and
+-- answers with the numbers as text.
 local function answer(verdict, limit, remaining, reset, retryAtMs, started)
-  save()
-  return {verdict, text(limit), text(remaining), text(reset), text(retryAtMs), started}
+  redis.call('HSET', KEYS[1], 'minuteStart', minuteStart, 'minuteCount', minuteCount,
+    'dayStart', dayStart, 'dayCount', dayCount, 'violations', violations, 'retryAt', retryAt,
+    'bannedUntil', bannedUntil)
+  return {verdict, string.format('%.17g', limit), string.format('%.17g', remaining),
+    string.format('%.17g', reset), string.format('%.17g', retryAtMs), started}
 end
 
--- ban.ts: isBanned, which lifts an ended ban.
-if u.bannedUntil ~= 0 then
-  if now < u.bannedUntil then
-    roll('minuteStart', 'minuteCount', MINUTE_MS)
-    roll('dayStart', 'dayCount', DAY_MS)
-    local minute, day = views()
-    return answer('banned', binding(minute, day).limit, 0, math.ceil(u.bannedUntil / 1000), u.bannedUntil, '0')
+-- rate-limit.ts's roll, which both peekRateLimit and admitRequest do first, for one time.
+local start = math.floor(now / MINUTE_MS) * MINUTE_MS
+if minuteStart ~= start then minuteStart, minuteCount = start, 0 end
+start = math.floor(now / DAY_MS) * DAY_MS
+if dayStart ~= start then dayStart, dayCount = start, 0 end
+local minuteRemaining = math.max(0, perMinute - minuteCount)
+local dayRemaining = math.max(0, perDay - dayCount)
+
+-- ban.ts's isBanned, which lifts an ended ban; a banned key shows the binding window's limit.
+if bannedUntil ~= 0 then
+  if now < bannedUntil then
+    local limit = perMinute
+    if dayRemaining < minuteRemaining then limit = perDay end
+    return answer('banned', limit, 0, math.ceil(bannedUntil / 1000), bannedUntil, '0')
   end
-  u.bannedUntil = 0
-  u.violations = 0
+  bannedUntil, violations = 0, 0
 end
 
--- rate-limit.ts: admitRequest.
-roll('minuteStart', 'minuteCount', MINUTE_MS)
-roll('dayStart', 'dayCount', DAY_MS)
-local minute, day = views()
-if minute.remaining == 0 or day.remaining == 0 then
-  local worst = day
-  if minute.remaining == 0 and (day.remaining ~= 0 or minute.resetMs >= day.resetMs) then worst = minute end
-  -- ban.ts: recordRefusal.
-  if now < u.retryAt then u.violations = u.violations + 1 end
-  u.retryAt = worst.resetMs
-  if u.violations >= threshold then
-    u.bannedUntil = now + durationSeconds * 1000
-    u.retryAt = u.bannedUntil
-    return answer('banned', worst.limit, worst.remaining, math.ceil(u.bannedUntil / 1000), u.bannedUntil, '1')
+-- rate-limit.ts's admitRequest: refused when a window is spent, reporting the one that resets
+-- later (the minute on a tie)...
+if minuteRemaining == 0 or dayRemaining == 0 then
+  local limit, remaining, resetMs = perDay, dayRemaining, dayStart + DAY_MS
+  if minuteRemaining == 0 and (dayRemaining ~= 0 or minuteStart + MINUTE_MS >= resetMs) then
+    limit, remaining, resetMs = perMinute, minuteRemaining, minuteStart + MINUTE_MS
   end
-  return answer('limited', worst.limit, worst.remaining, math.ceil(worst.resetMs / 1000), worst.resetMs, '0')
+  -- ban.ts's recordRefusal: a refusal sent before Retry-After elapsed is a violation.
+  if now < retryAt then violations = violations + 1 end
+  retryAt = resetMs
+  if violations >= threshold then
+    bannedUntil = now + durationSeconds * 1000
+    retryAt = bannedUntil
+    return answer('banned', limit, remaining, math.ceil(bannedUntil / 1000), bannedUntil, '1')
+  end
+  return answer('limited', limit, remaining, math.ceil(resetMs / 1000), resetMs, '0')
 end
-u.minuteCount = u.minuteCount + 1
-u.dayCount = u.dayCount + 1
--- ban.ts: recordAdmission.
-u.violations = 0
-minute, day = views()
-local shown = binding(minute, day)
-return answer('admitted', shown.limit, shown.remaining, math.ceil(shown.resetMs / 1000), 0, '0')
+-- ...else counted in both, reporting the window with fewer left (the minute on a tie), and
+-- ban.ts's recordAdmission.
+minuteCount, dayCount, violations = minuteCount + 1, dayCount + 1, 0
+if dayRemaining - 1 < minuteRemaining - 1 then
+  return answer('admitted', perDay, dayRemaining - 1, math.ceil((dayStart + DAY_MS) / 1000), 0, '0')
+end
+return answer('admitted', perMinute, minuteRemaining - 1, math.ceil((minuteStart + MINUTE_MS) / 1000), 0, '0')
 `;
 
 /** The script's reply as a QuotaDecision; anything else is a script that does not match. */
