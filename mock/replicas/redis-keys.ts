@@ -8,8 +8,16 @@
  *                               bannedUntil (KeyUsage's fields, flattened); one per key id, and
  *                               key ids are those of the keys file and the control surface, so
  *                               the keys are bounded.
+ *   <prefix>:{store}:next-id    the id the next create takes.
+ *   <prefix>:{store}:pets       a hash: each pet's JSON text by id.
+ *   <prefix>:{store}:ids        a sorted set: every id, scored by itself (ids up to 2^53 - 1
+ *                               are exact scores), for the lists in either order.
+ *   <prefix>:{store}:ids:<status>  the same, for the pets of one status.
+ *
+ * The store's keys share the tag `{store}`: a create writes them together in one script.
  */
 import { ConfigError } from '../base/config-error.ts';
+import type { PetStatus } from '../base/contract/types.ts';
 import { keyIdPattern } from '../base/quota/plans.ts';
 
 /** A fleet's prefix: no `{` or `}` (it would change a key's hash tag) and no glob characters (a reset scans for its keys). */
@@ -34,4 +42,15 @@ export function quotaKey(prefix: string, keyId: string): string {
 /** The SCAN pattern of every usage hash of the fleet `prefix`. */
 export function quotaKeyPattern(prefix: string): string {
   return `${prefix}:quota:{*}`;
+}
+
+/** The pet store's keys of the fleet `prefix`, all under the tag `{store}`. */
+export function storeKeys(prefix: string) {
+  const store = `${prefix}:{store}`;
+  return {
+    nextId: `${store}:next-id`,
+    pets: `${store}:pets`,
+    ids: `${store}:ids`,
+    statusIds: (status: PetStatus) => `${store}:ids:${status}`,
+  };
 }

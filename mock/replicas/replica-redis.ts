@@ -4,6 +4,7 @@
  * a browser loads reaches this folder (.dependency-cruiser.cjs).
  */
 import { createClient } from '@redis/client';
+import { createPetScript, readPetsScript } from './pet-store-scripts.ts';
 import { decideQuotaScript } from './quota-script.ts';
 
 /**
@@ -13,7 +14,14 @@ import { decideQuotaScript } from './quota-script.ts';
  * @example const redis = replicaRedis(url).on('error', report); await redis.connect();
  */
 export function replicaRedis(url: string) {
-  return createClient({ url, scripts: { decideQuota: decideQuotaScript } });
+  return createClient({
+    url,
+    scripts: {
+      decideQuota: decideQuotaScript,
+      createPet: createPetScript,
+      readPets: readPetsScript,
+    },
+  });
 }
 
 /** A replica's Redis client, with the fleet's scripts. */
