@@ -15,7 +15,7 @@ import { type CommandParser, defineScript } from '@redis/client';
 // Returns {'created', id, pet JSON} or {'full'} or {'exhausted'}.
 const createPetLua = `
 local id = tonumber(redis.call('GET', KEYS[1])) or 1
-if redis.call('ZCARD', KEYS[3]) >= tonumber(ARGV[3]) then return {'full'} end
+if redis.call('LLEN', KEYS[3]) >= tonumber(ARGV[3]) then return {'full'} end
 if id > tonumber(ARGV[2]) then return {'exhausted'} end
 local idText = string.format('%.17g', id)
 local rest = string.sub(ARGV[1], 2)
@@ -23,8 +23,8 @@ local pet = '{"id":' .. idText
 if rest ~= '}' then pet = pet .. ',' end
 pet = pet .. rest
 redis.call('HSET', KEYS[2], idText, pet)
-redis.call('ZADD', KEYS[3], id, idText)
-redis.call('ZADD', KEYS[4], id, idText)
+redis.call('RPUSH', KEYS[3], idText)
+redis.call('RPUSH', KEYS[4], idText)
 redis.call('SET', KEYS[1], string.format('%.17g', id + 1))
 return {'created', idText, pet}
 `;
@@ -32,12 +32,15 @@ return {'created', idText, pet}
 // KEYS: next id, pets hash, the list's ids (all, or one status's). ARGV: how many (0 for all),
 // 'newest-first' or 'oldest-first'. Returns {JSON array of the pets, next id}.
 const readPetsLua = `
-local stop = tonumber(ARGV[1]) - 1
+local count = tonumber(ARGV[1])
 local ids
-if ARGV[2] == 'newest-first' then
-  ids = redis.call('ZRANGE', KEYS[3], 0, stop, 'REV')
+if ARGV[2] == 'oldest-first' then
+  ids = redis.call('LRANGE', KEYS[3], 0, count - 1)
 else
-  ids = redis.call('ZRANGE', KEYS[3], 0, stop)
+  local last = redis.call('LRANGE', KEYS[3], -count, -1)
+  if count == 0 then last = redis.call('LRANGE', KEYS[3], 0, -1) end
+  ids = {}
+  for index = #last, 1, -1 do ids[#ids + 1] = last[index] end
 end
 local next = redis.call('GET', KEYS[1]) or '1'
 -- HMGET in slices: Lua's unpack takes a few thousand values at most, and a snapshot reads all.

@@ -2,9 +2,10 @@
  * The quota decision of quota.ts (decideQuota) as one Lua script that Redis runs atomically: the
  * ban check, admission against both windows, the count, the refusals that lead to a ban and the
  * ban's start, on one key's usage hash, in one round trip (EVALSHA; node-redis sends the script
- * itself once when Redis answers NOSCRIPT). The script is a line-for-line copy of rate-limit.ts's
- * and ban.ts's rules, and the property test (quota-script.test.ts) runs both on the same
- * sequences: a change to one is a change to the other.
+ * itself once when Redis answers NOSCRIPT). The script is a copy of rate-limit.ts's and ban.ts's
+ * rules, each part named after the function it copies, and the property test
+ * (redis-quota-ledger.test.ts) runs both on the same sequences: a change to one is a change to
+ * the other.
  *
  * Arithmetic is the same in both: Lua 5.1 numbers are IEEE doubles, as JavaScript's are, and
  * every number goes in and out as text that reads back to the same double (`%.17g`), never as
@@ -12,8 +13,10 @@
  *
  * The time is ARGV[1], the fleet's clock as the caller reads it. The script reads it in one
  * place (`now`), so that the time can come from Redis itself instead: `redis.call('TIME')` plus
- * the fleet's clock offset, given as an argument (a fleet-wide clock key would sit in another
- * hash slot than the key's usage under Redis Cluster, where a script reads one slot).
+ * the fleet's clock offset (or a frozen time), given as an argument; Redis 7 replicates a
+ * script's writes, not the script, so a script may read TIME before it writes. The offset is an
+ * argument rather than a fleet-wide clock key because under Redis Cluster that key would sit in
+ * another hash slot than the key's usage, and a script reads one slot.
  */
 import { type CommandParser, defineScript } from '@redis/client';
 import type { BanPolicy } from '../base/quota/ban.ts';

@@ -10,8 +10,9 @@
  *                               the keys are bounded.
  *   <prefix>:{store}:next-id    the id the next create takes.
  *   <prefix>:{store}:pets       a hash: each pet's JSON text by id.
- *   <prefix>:{store}:ids        a sorted set: every id, scored by itself (ids up to 2^53 - 1
- *                               are exact scores), for the lists in either order.
+ *   <prefix>:{store}:ids        a list: every id, in increasing order (a restore writes them
+ *                               sorted, and a create appends the next id, past every stored
+ *                               one), read from either end for either order.
  *   <prefix>:{store}:ids:<status>  the same, for the pets of one status.
  *
  * The store's keys share the tag `{store}`: a create writes them together in one script.

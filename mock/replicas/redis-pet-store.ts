@@ -73,7 +73,7 @@ export function redisPetStore(redis: ReplicaRedis, prefix: string): RedisPetStor
       const read = await redis.readPets([keys.nextId, keys.pets, listKey(status)], limit, order);
       return frozenPets(read.petsJson);
     },
-    count: () => redis.zCard(keys.ids),
+    count: () => redis.lLen(keys.ids),
     async snapshot() {
       const read = await redis.readPets([keys.nextId, keys.pets, keys.ids], 0, 'oldest-first');
       return { pets: frozenPets(read.petsJson), nextId: read.nextId };
@@ -90,16 +90,16 @@ export function redisPetStore(redis: ReplicaRedis, prefix: string): RedisPetStor
           keys.pets,
           slice.map((pet) => [String(pet.id), stringifyJson(onlyFields(pet, petFields))]),
         );
-        transaction.zAdd(
+        transaction.rPush(
           keys.ids,
-          slice.map((pet) => ({ score: Number(pet.id), value: String(pet.id) })),
+          slice.map((pet) => String(pet.id)),
         );
         for (const status of petStatuses) {
           const ofStatus = slice.filter((pet) => pet.status === status);
           if (ofStatus.length > 0)
-            transaction.zAdd(
+            transaction.rPush(
               keys.statusIds(status),
-              ofStatus.map((pet) => ({ score: Number(pet.id), value: String(pet.id) })),
+              ofStatus.map((pet) => String(pet.id)),
             );
         }
       }

@@ -24,7 +24,8 @@ export function redisQuotaLedger(redis: ReplicaRedis, prefix: string): RedisQuot
     decide: (keyId, limits, now, policy) =>
       redis.decideQuota(quotaKey(prefix, keyId), now, limits, policy),
     clear: async () => {
-      // SCAN walks one node; under Redis Cluster each primary is scanned the same way.
+      // SCAN walks one node; under Redis Cluster each primary is scanned the same way, and each
+      // key unlinked on its own (one UNLINK takes keys of one slot only).
       for await (const keys of redis.scanIterator({ MATCH: quotaKeyPattern(prefix), COUNT: 500 }))
         if (keys.length > 0) await redis.unlink(keys);
     },
