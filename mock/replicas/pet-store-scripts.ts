@@ -30,26 +30,29 @@ return {'created', idText, pet}
 `;
 
 // KEYS: next id, pets hash, the list's ids (all, or one status's). ARGV: how many (0 for all),
-// 'newest-first' or 'oldest-first'. Returns {JSON array of the pets, next id}.
+// 'newest-first' or 'oldest-first'. Returns {next id, each pet's JSON text in order}: the
+// replica joins them, not Redis, which every replica shares.
 const readPetsLua = `
 local count = tonumber(ARGV[1])
 local ids
 if ARGV[2] == 'oldest-first' then
   ids = redis.call('LRANGE', KEYS[3], 0, count - 1)
 else
-  local last = redis.call('LRANGE', KEYS[3], -count, -1)
-  if count == 0 then last = redis.call('LRANGE', KEYS[3], 0, -1) end
+  -- The last count ids, or with a count of 0 every id (Redis reads -0 as no integer).
+  local first = 0
+  if count > 0 then first = -count end
+  local last = redis.call('LRANGE', KEYS[3], first, -1)
   ids = {}
   for index = #last, 1, -1 do ids[#ids + 1] = last[index] end
 end
 local next = redis.call('GET', KEYS[1]) or '1'
 -- HMGET in slices: Lua's unpack takes a few thousand values at most, and a snapshot reads all.
-local pets = {}
+local reply = {next}
 for first = 1, #ids, 1000 do
   local slice = redis.call('HMGET', KEYS[2], unpack(ids, first, math.min(first + 999, #ids)))
-  for _, pet in ipairs(slice) do pets[#pets + 1] = pet end
+  for _, pet in ipairs(slice) do reply[#reply + 1] = pet end
 end
-return {'[' .. table.concat(pets, ',') .. ']', next}
+return reply
 `;
 
 /** What a create made: the pet's id and JSON text, or why there is none. */
@@ -94,7 +97,7 @@ export const readPetsScript = defineScript({
     parser.push(String(count), order);
   },
   transformReply(reply: unknown): { readonly petsJson: string; readonly nextId: number } {
-    const [petsJson, nextId] = reply as string[];
-    return { petsJson: petsJson as string, nextId: Number(nextId) };
+    const [nextId, ...pets] = reply as string[];
+    return { petsJson: `[${pets.join(',')}]`, nextId: Number(nextId) };
   },
 });

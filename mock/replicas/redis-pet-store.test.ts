@@ -13,6 +13,7 @@ import type { NewPet, Pet, PetStatus } from '../base/contract/types.ts';
 import type { ListOrder } from '../pipeline/config/list-order.ts';
 import { maxPetId, type StoreSnapshot } from '../pipeline/persistence.ts';
 import { createPetStore } from '../store/pet-store.ts';
+import { storeKeys } from './redis-keys.ts';
 import { redisPetStore } from './redis-pet-store.ts';
 import { type ReplicaRedis, replicaRedis } from './replica-redis.ts';
 
@@ -216,4 +217,20 @@ test('a snapshot of 5,000 pets goes in and comes back whole, in id order', async
   expect(back.nextId).toBe(5_001);
   expect(back.pets.map((pet) => pet.id)).toEqual(Array.from({ length: 5_000 }, (_, i) => i + 1));
   expect(await shared.list(3, 'pending', 'newest-first')).toEqual([pets[0], pets[1], pets[2]]);
+});
+
+test('the read script with a count of 0 reads every pet, in either order', async () => {
+  const client = clients[0] as ReplicaRedis;
+  const pets = [1, 2, 3].map((id) => ({ id, name: `pet ${id}`, categoryId: 1 }));
+  await redisPetStore(client, 'read-all').restore({ pets, nextId: 1 });
+  const keys = storeKeys('read-all');
+  for (const order of ['newest-first', 'oldest-first'] as const) {
+    const read = await client.readPets([keys.nextId, keys.pets, keys.ids], 0, order);
+    const ids = (JSON.parse(read.petsJson) as Pet[]).map((pet) => pet.id);
+    expect({ order, ids, nextId: read.nextId }).toEqual({
+      order,
+      ids: order === 'newest-first' ? [3, 2, 1] : [1, 2, 3],
+      nextId: 4,
+    });
+  }
 });
