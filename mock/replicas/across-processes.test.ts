@@ -1,9 +1,10 @@
 /**
  * Replicas are processes: three Node processes, each with its own connection to one real
  * redis-server, send one key's decisions and their creates at the same moment (each waits on a
- * list of its own that the test pushes to, all three in one transaction, once all are connected). The quota admits exactly the plan's limit
- * over all three, each Remaining value once; the ids are unique over all three, and increasing
- * in the order each process was answered.
+ * list of its own, which the test pushes to for all three in one transaction once all are
+ * connected). The quota admits exactly the plan's limit over all three, each Remaining value
+ * once; the ids are unique over all three, and increasing in the order each process was
+ * answered.
  */
 import { type ChildProcess, spawn } from 'node:child_process';
 import { once } from 'node:events';
@@ -44,7 +45,7 @@ console.log('ready');
 // Woken with the others by one push each (BLPOP, a second at a time within the command time-out).
 while ((await redis.blPop('go:' + process.env.REPLICA, 1)) === null);
 const now = Number(process.env.NOW);
-const limits = { perMinute: 25, perDay: 1000 };
+const limits = { perMinute: 100, perDay: 1000 };
 const policy = { threshold: 1000, durationSeconds: 60 };
 const created = [];
 const decisions = [];
@@ -104,19 +105,13 @@ test('three processes sending one key at once admit exactly its limit, each Rema
     };
   });
   const decisions = results.flatMap((result) => result.decisions);
+  // The limit is past one process's 40: whatever order the scheduler runs them in, two or three
+  // processes' decisions are admitted in one window, and one count holds for all of them.
   const admitted = decisions.filter((decision) => decision.verdict === 'admitted');
   expect(decisions).toHaveLength(120);
   expect(admitted.map((decision) => decision.rateLimit.remaining).sort((a, b) => a - b)).toEqual(
-    Array.from({ length: 25 }, (_, remaining) => remaining),
+    Array.from({ length: 100 }, (_, remaining) => remaining),
   );
-  // More than one process was admitted some of them: they raced for the window.
-  const admittedBy = results.map(
-    (result) => result.decisions.filter((decision) => decision.verdict === 'admitted').length,
-  );
-  expect(
-    admittedBy.filter((count) => count > 0).length,
-    `admitted by each process: ${admittedBy.join(', ')}`,
-  ).toBeGreaterThan(1);
   const ids = results.flatMap((result) => result.created);
   expect([...ids].sort((a, b) => a - b)).toEqual(Array.from({ length: 120 }, (_, i) => i + 1));
   for (const { created } of results) expect(created).toEqual([...created].sort((a, b) => a - b));
