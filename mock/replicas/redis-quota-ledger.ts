@@ -4,12 +4,14 @@
  * of replicas admit exactly the plan's limit. No replica keeps a copy: the very next request,
  * wherever it lands, sees the count.
  */
-import type { QuotaLedger } from '../base/quota/quota.ts';
+import type { QuotaDecision, QuotaLedger } from '../base/quota/quota.ts';
 import { assertRedisPrefix, quotaKey, quotaKeyPattern } from './redis-keys.ts';
 import type { ReplicaRedis } from './replica-redis.ts';
 
-/** A QuotaLedger in Redis, whose clear answers once every usage hash of the fleet is gone. */
+/** A QuotaLedger in Redis: each decision, and a clear, answers once Redis has. */
 export interface RedisQuotaLedger extends QuotaLedger {
+  /** Decides one request of a key in one script (quota-script.ts), counting it if admitted. */
+  decide(...args: Parameters<QuotaLedger['decide']>): Promise<QuotaDecision>;
   /** Removes every key's usage of the fleet (a control reset); resolves when Redis has. */
   clear(): Promise<void>;
 }
