@@ -45,11 +45,25 @@ export interface RedisServer {
 
 /** How long redis-server may take to accept connections. */
 const startTimeoutMs = 10_000;
-const running = new Set<ChildProcess>();
-// A test file that ends without stopping its server must not leave it running after vitest.
-process.once('exit', () => {
-  for (const child of running) child.kill('SIGKILL');
-});
+const runningKey = Symbol.for('petstore-fake: test redis-servers');
+/**
+ * The servers this process started, killed when it exits: a test file that ends without
+ * stopping its server must not leave it running after vitest. One set and one exit hook a
+ * process, however many test files import this module in one worker.
+ */
+const running: Set<ChildProcess> = (() => {
+  const shared = globalThis as { [runningKey]?: Set<ChildProcess> };
+  let servers = shared[runningKey];
+  if (servers === undefined) {
+    const started = new Set<ChildProcess>();
+    process.once('exit', () => {
+      for (const child of started) child.kill('SIGKILL');
+    });
+    servers = started;
+    shared[runningKey] = started;
+  }
+  return servers;
+})();
 
 /** The path of `redis-server` on `searchPath`, or a one-line error naming the Debian package. */
 function findRedisServer(searchPath: string): string {
