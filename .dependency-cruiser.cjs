@@ -17,6 +17,9 @@
  *                      the msw handlers), as msw's core/ holds its handlers and its fetch;
  *   7. mock/*.ts       the package's entries that give it: the root (index.ts) and the QA
  *                      helpers (qa.ts);
+ *   7b. mock/replicas/ what replicas of one fake share through Redis, and the Redis client:
+ *                      Node only, above every layer a browser or shared entry loads, and only
+ *                      the doors that start the HTTP door reach it (the rule below);
  *   8. mock/doors/     the doors of an environment (Node, browser, HTTP, the npm start CLI) and
  *                      the command-line pieces the CLIs share;
  *   9. mock/internal/  what the harness borrows from the fake beyond the package's entries;
@@ -38,6 +41,7 @@ const mockLayers = [
   '^mock/control-ui/',
   '^mock/core/',
   '^mock/[^/]+\\.ts$',
+  '^mock/replicas/',
   '^mock/doors/',
   '^mock/internal/',
 ];
@@ -106,6 +110,22 @@ module.exports = {
       to: { path: '^mock/steps/' },
     },
     {
+      name: 'no-browser-or-shared-entry-reaches-redis',
+      severity: 'error',
+      comment:
+        "Redis is for the HTTP door: the browser door, the msw doors and the package's shared entries never load the replicas' folder or a Redis client, directly or through another module.",
+      from: { path: '^mock/(index|qa)\\.ts$|^mock/doors/(browser|node)/', pathNot: test },
+      to: { path: '^mock/replicas/|node_modules/@redis/', reachable: true },
+    },
+    {
+      name: 'only-the-replicas-import-redis',
+      severity: 'error',
+      comment:
+        'One folder holds the Redis client and the scripts, so what the fleet shares has one home.',
+      from: { pathNot: `^mock/replicas/|^(test|bench|scripts)/|${test}` },
+      to: { path: 'node_modules/@redis/' },
+    },
+    {
       name: 'the-fake-knows-no-tool',
       severity: 'error',
       comment: 'The harness, the bench and the scripts are built on the fake, never the other way.',
@@ -139,7 +159,9 @@ module.exports = {
     doNotFollow: { path: 'node_modules' },
     // Dot-files are a test's scratch (worked-example.test.ts writes one beside the steps it
     // imports, and removes it): a cruise running meanwhile must not read it, or fail when it goes.
-    exclude: { path: ['node_modules', '(^|/)\\.[^/]+\\.ts$'] },
+    // Packages are not followed but stay in the cruise as leaves, so a rule can name one
+    // (only-the-replicas-import-redis).
+    exclude: { path: ['(^|/)\\.[^/]+\\.ts$'] },
     // TypeScript 7 has no compiler API for dependency-cruiser to parse with: swc reads the sources.
     parser: 'swc',
     tsPreCompilationDeps: true,

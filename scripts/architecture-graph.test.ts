@@ -67,6 +67,7 @@ test("the README's drawing of mock/ is dependency-cruiser's, and every arrow goe
     'control-ui',
     'core',
     'root',
+    'replicas',
     'doors',
     'internal',
   ]);

@@ -1,7 +1,8 @@
 /**
- * The shell commands of the repository's quick start (CONTRIBUTING.md), run as written: `npm
- * install`, then `npm start` in the background, on free ports given with its documented flags
- * (the quick start's 4010 and 4011 may be taken on a shared machine), then every curl line
+ * The shell commands of the repository's quick start (CONTRIBUTING.md), run as written: the
+ * redis-server line (which names the one on PATH, or installs Debian's), `npm install`, then
+ * `npm start` in the background, on free ports given with its documented flags (the quick
+ * start's 4010 and 4011 may be taken on a shared machine), then every curl line
  * against it, with each command's output held against the comment written under it. And `npm
  * run demo`, which the quick start names, serves the page at the URL it prints. The shipped
  * guides' commands, which are a package user's, run in shipped-docs-commands.test.ts.
@@ -45,11 +46,12 @@ beforeAll(async () => {
 
 afterAll(() => background.stop());
 
-test('the quick start has two command blocks: install, start and test, then curl lines', () => {
+test('the quick start has two command blocks: redis-server, install, start and test, then curl lines', () => {
   // A new block here needs a way to run it in this file first.
   expect(quickStart).toHaveLength(2);
   const [start, curls] = quickStart;
   expect(shellCommands(start?.text ?? '').map(({ command }) => withoutComment(command))).toEqual([
+    'command -v redis-server || (apt-get update && apt-get install -y redis-server)',
     'npm install && npm start',
     'npm test',
   ]);
@@ -61,7 +63,14 @@ test('the quick start has two command blocks: install, start and test, then curl
 
 test('the quick start commands run as written: npm install, npm start, and its curl lines answer', async () => {
   const [start, curls] = quickStart;
-  const [first] = shellCommands(start?.text ?? '');
+  const [redisServer, first] = shellCommands(start?.text ?? '');
+  // As written: where redis-server is on PATH (the replica tests need it) it only names it.
+  const found = spawnSync('bash', ['-c', withoutComment(redisServer?.command ?? '')], {
+    cwd: root,
+    encoding: 'utf8',
+  });
+  expect(found.status, `${found.stdout}${found.stderr}`).toBe(0);
+  expect(found.stdout).toMatch(/\/redis-server\n$/);
   const [install, launch] = withoutComment(first?.command ?? '').split(' && ');
   expect(launch).toBe('npm start');
 

@@ -133,14 +133,14 @@ function copyPet(pet: Pet): Pet {
 }
 
 /** Pets in id order and a `nextId` past the largest id: what the store holds after a restore. */
-function normaliseSnapshot(snapshot: StoreSnapshot): StoreSnapshot {
+export function normaliseSnapshot(snapshot: StoreSnapshot): StoreSnapshot {
   const pets = [...snapshot.pets].map(copyPet).sort(byId);
   const largest = pets.length === 0 ? 0 : Number((pets.at(-1) as Pet).id);
   return { pets, nextId: Math.max(snapshot.nextId, largest + 1) };
 }
 
 /** Throws a RangeError naming the first problem unless `snapshot` can be restored whole. */
-function assertSnapshot(snapshot: unknown): asserts snapshot is StoreSnapshot {
+export function assertSnapshot(snapshot: unknown): asserts snapshot is StoreSnapshot {
   const problem = snapshotProblem(snapshot);
   if (problem !== undefined) throw new RangeError(problem);
 }

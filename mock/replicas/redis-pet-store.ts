@@ -1,0 +1,109 @@
+/**
+ * The pet store of a fleet of replicas, in Redis: the same pets, ids and lists as the fake's own
+ * store (mock/store/pet-store.ts), each step one round trip, whichever replica asks. A create is
+ * one script (the id, the cap and the pet together: pet-store-scripts.ts), so ids are unique and
+ * increasing across replicas; a list reads the ids in order and their pets in one script, so
+ * newest-first lists show every replica's creates; a restore replaces everything in one
+ * MULTI/EXEC, so no replica reads half of it.
+ */
+import { parseJson, stringifyJson } from '../base/contract/lossless-json.ts';
+import { newPetFields, onlyFields, petFields, petStatuses } from '../base/contract/schemas.ts';
+import type { NewPet, Pet, PetStatus } from '../base/contract/types.ts';
+import type { ListOrder } from '../pipeline/config/list-order.ts';
+import { maxPetId, type StoreSnapshot } from '../pipeline/persistence.ts';
+import { assertSnapshot, normaliseSnapshot } from '../store/pet-store.ts';
+import { assertRedisPrefix, storeKeys } from './redis-keys.ts';
+import type { ReplicaRedis } from './replica-redis.ts';
+
+/** The fleet's pets: PetStore's steps (pipeline/fake-state.ts), each answering once Redis has. */
+export interface RedisPetStore {
+  /**
+   * Adds a pet with the next id unless `maxPets` are stored (`'full'`) or every id up to
+   * maxPetId is used (`undefined`); the pet is in Redis when the promise resolves.
+   */
+  create(pet: NewPet & { status: PetStatus }, maxPets: number): Promise<Pet | 'full' | undefined>;
+  /** The pet with this id, if any. */
+  get(id: number): Promise<Pet | undefined>;
+  /** Up to `limit` pets in `order` (default newest first), only those with `status` when given. */
+  list(limit: number, status?: PetStatus, order?: ListOrder): Promise<readonly Pet[]>;
+  /** How many pets are stored. */
+  count(): Promise<number>;
+  /** Every pet, in id order, and the id counter. */
+  snapshot(): Promise<StoreSnapshot>;
+  /** Replaces every pet and the id counter with a snapshot's (a RangeError if it is not one). */
+  restore(snapshot: StoreSnapshot): Promise<void>;
+}
+
+/** How many values one command of a restore carries. */
+const restoreSlice = 1000;
+
+function frozenPets(json: string): readonly Pet[] {
+  // Lossless: a categoryId past 2^53 comes back as the bigint it was stored from.
+  const pets = parseJson(json) as Pet[];
+  for (const pet of pets) Object.freeze(pet);
+  return Object.freeze(pets);
+}
+
+/** The store over the Redis client `redis` (connected, with the fleet's scripts) for `prefix`. */
+export function redisPetStore(redis: ReplicaRedis, prefix: string): RedisPetStore {
+  assertRedisPrefix(prefix);
+  const keys = storeKeys(prefix);
+  const listKey = (status: PetStatus | undefined) =>
+    status === undefined ? keys.ids : keys.statusIds(status);
+  return {
+    async create(pet, maxPets) {
+      // The id goes first, as the contract orders a Pet's fields: the script writes it there.
+      const rest = stringifyJson(onlyFields(pet, newPetFields));
+      const reply = await redis.createPet(
+        [keys.nextId, keys.pets, keys.ids, keys.statusIds(pet.status)],
+        rest,
+        maxPetId,
+        maxPets,
+      );
+      if (!reply.created) return reply.why === 'full' ? 'full' : undefined;
+      return Object.freeze(parseJson(reply.json) as Pet);
+    },
+    async get(id) {
+      if (!Number.isSafeInteger(id)) return undefined;
+      const json = await redis.hGet(keys.pets, String(id));
+      return json === null ? undefined : Object.freeze(parseJson(json) as Pet);
+    },
+    async list(limit, status, order = 'newest-first') {
+      if (limit < 1) return frozenPets('[]');
+      const read = await redis.readPets([keys.nextId, keys.pets, listKey(status)], limit, order);
+      return frozenPets(read.petsJson);
+    },
+    count: () => redis.lLen(keys.ids),
+    async snapshot() {
+      const read = await redis.readPets([keys.nextId, keys.pets, keys.ids], 0, 'oldest-first');
+      return { pets: frozenPets(read.petsJson), nextId: read.nextId };
+    },
+    async restore(snapshot) {
+      assertSnapshot(snapshot);
+      const { pets, nextId } = normaliseSnapshot(snapshot);
+      const transaction = redis
+        .multi()
+        .del([keys.nextId, keys.pets, keys.ids, ...petStatuses.map(keys.statusIds)]);
+      for (let first = 0; first < pets.length; first += restoreSlice) {
+        const slice = pets.slice(first, first + restoreSlice);
+        transaction.hSet(
+          keys.pets,
+          slice.map((pet) => [String(pet.id), stringifyJson(onlyFields(pet, petFields))]),
+        );
+        transaction.rPush(
+          keys.ids,
+          slice.map((pet) => String(pet.id)),
+        );
+        for (const status of petStatuses) {
+          const ofStatus = slice.filter((pet) => pet.status === status);
+          if (ofStatus.length > 0)
+            transaction.rPush(
+              keys.statusIds(status),
+              ofStatus.map((pet) => String(pet.id)),
+            );
+        }
+      }
+      await transaction.set(keys.nextId, String(nextId)).exec();
+    },
+  };
+}

@@ -1,0 +1,37 @@
+/**
+ * The Redis client of a replica: node-redis's base client with the fleet's scripts registered,
+ * so each decision is one EVALSHA (the reads EVALSHA_RO: Redis 7 or later, or Valkey). Only
+ * mock/replicas/ imports the client library, and no entry a browser loads reaches this folder
+ * (.dependency-cruiser.cjs).
+ */
+import { createClient } from '@redis/client';
+import { createPetScript, readPetsScript } from './pet-store-scripts.ts';
+import { decideQuotaScript } from './quota-script.ts';
+
+/** How long a command may wait for Redis's answer before it fails. */
+const commandTimeoutMs = 2_000;
+
+/**
+ * A client for the Redis at `url` (`redis://` or `rediss://`, a database number), not yet
+ * connected: the caller listens for its `error` events and connects it, as node-redis's README
+ * shows, and destroys it when the replica stops. While Redis is unreachable a command fails at
+ * once instead of waiting in node-redis's offline queue: a create queued there would run when
+ * Redis came back, after its request had been answered as failed. A command sent fails after
+ * the time-out; node-redis reconnects by itself.
+ * @example const redis = replicaRedis(url).on('error', report); await redis.connect();
+ */
+export function replicaRedis(url: string) {
+  return createClient({
+    url,
+    disableOfflineQueue: true,
+    commandOptions: { timeout: commandTimeoutMs },
+    scripts: {
+      decideQuota: decideQuotaScript,
+      createPet: createPetScript,
+      readPets: readPetsScript,
+    },
+  });
+}
+
+/** A replica's Redis client, with the fleet's scripts. */
+export type ReplicaRedis = ReturnType<typeof replicaRedis>;
