@@ -23,13 +23,25 @@ export interface NearMiss {
 /** The error `expectRequests` throws: what matched, and what nearly did. */
 export class RequestCountError extends Error {
   override readonly name = 'RequestCountError';
-  readonly matched: readonly JournalEntry[];
-  readonly nearMisses: readonly NearMiss[];
+  // Kept in # fields behind getters: a runner that prints an error's own fields (vitest, Node's
+  // inspect) would otherwise dump every entry below the message, which lists them already.
+  readonly #matched: readonly JournalEntry[];
+  readonly #nearMisses: readonly NearMiss[];
 
   constructor(message: string, matched: readonly JournalEntry[], nearMisses: readonly NearMiss[]) {
     super(message);
-    this.matched = matched;
-    this.nearMisses = nearMisses;
+    this.#matched = matched;
+    this.#nearMisses = nearMisses;
+  }
+
+  /** The entries the filter picked. */
+  get matched(): readonly JournalEntry[] {
+    return this.#matched;
+  }
+
+  /** The entries that matched every field of the filter but one, with what differed. */
+  get nearMisses(): readonly NearMiss[] {
+    return this.#nearMisses;
   }
 }
 
