@@ -137,6 +137,7 @@ const runBy: Readonly<Record<string, string>> = {
   'docs/app.md#Recipe: Playwright end-to-end tests': 'scripts/consumer-app.test.ts',
   'docs/app.md#Recipe: Storybook stories through `fake.handlers`': 'scripts/consumer-app.test.ts',
   'docs/playwright.md#Playwright on its own': 'scripts/consumer-playwright.test.ts',
+  'docs/playwright.md#One fake for the run': 'scripts/consumer-playwright.test.ts',
   'docs/nextjs.md#Next.js server code': 'scripts/consumer-nextjs.test.ts',
   'docs/qa.md#Recipe: 429 → Retry-After → ban → recovery, in seconds':
     'scripts/shipped-docs-commands.test.ts',
