@@ -8,8 +8,8 @@
 import { spawnSync } from 'node:child_process';
 import { mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
-import { delimiter, dirname, join } from 'node:path';
-import { packPackage } from './consumer-project.ts';
+import { dirname, join } from 'node:path';
+import { packPackage, projectEnvironment } from './consumer-project.ts';
 import { exampleFileName, type FencedBlock, fencedBlocks } from './markdown-blocks.ts';
 
 /** The placeholder the README's install line has for the tarball. */
@@ -38,21 +38,7 @@ export interface ConsumerApp {
  * one of them says yes, so the guide's own `--yes` is what must answer.
  */
 export function appEnvironment(dir: string): NodeJS.ProcessEnv {
-  return {
-    ...Object.fromEntries(
-      Object.entries(process.env).filter(
-        ([name]) => !/^VITEST|^FORCE_COLOR$|^NODE_ENV$|^CI$|^npm_config_yes$/i.test(name),
-      ),
-    ),
-    PATH: [dirname(process.execPath), join(dir, 'node_modules', '.bin'), process.env.PATH].join(
-      delimiter,
-    ),
-    NO_COLOR: '1',
-    npm_config_prefer_offline: 'true',
-    npm_config_audit: 'false',
-    npm_config_fund: 'false',
-    npm_config_update_notifier: 'false',
-  };
+  return projectEnvironment(dir, /^NODE_ENV$|^CI$|^npm_config_yes$/i);
 }
 
 /** Puts the guide's two lines into create-vite's App.tsx: the import, and `<PetList />` first. */

@@ -10,11 +10,15 @@
 import { type ChildProcess, spawn, spawnSync } from 'node:child_process';
 import { once } from 'node:events';
 import { existsSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs';
-import { delimiter, dirname, join } from 'node:path';
+import { dirname, join } from 'node:path';
 import { afterAll, beforeAll, expect, test } from 'vitest';
 import packageJson from '../package.json' with { type: 'json' };
 import { freePort } from '../test/support/fake-process.ts';
-import { type ConsumerProject, createConsumerProject } from './consumer-project.ts';
+import {
+  type ConsumerProject,
+  createConsumerProject,
+  projectEnvironment,
+} from './consumer-project.ts';
 import { exampleFileName, fencedBlocks, markdownSection } from './markdown-blocks.ts';
 
 const guide = markdownSection(
@@ -31,22 +35,7 @@ let background: ChildProcess | undefined;
 
 /** The environment of the project's commands: this Node first on PATH, no vitest variables. */
 function projectEnv(): NodeJS.ProcessEnv {
-  return {
-    ...Object.fromEntries(
-      Object.entries(process.env).filter(
-        ([name]) => !/^VITEST|^FORCE_COLOR$|^NODE_ENV$|^NEXT_/.test(name),
-      ),
-    ),
-    PATH: [
-      dirname(process.execPath),
-      join(project.dir, 'node_modules', '.bin'),
-      process.env.PATH,
-    ].join(delimiter),
-    NO_COLOR: '1',
-    npm_config_prefer_offline: 'true',
-    npm_config_audit: 'false',
-    npm_config_fund: 'false',
-  };
+  return projectEnvironment(project.dir, /^NODE_ENV$|^NEXT_/);
 }
 
 /** Runs a shell block in the project with bash -e, never throwing. */

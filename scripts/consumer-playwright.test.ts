@@ -10,12 +10,16 @@
  */
 import { spawnSync } from 'node:child_process';
 import { existsSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs';
-import { delimiter, dirname, join } from 'node:path';
+import { dirname, join } from 'node:path';
 import { afterAll, beforeAll, expect, test } from 'vitest';
 import packageJson from '../package.json' with { type: 'json' };
 import { freePort } from '../test/support/fake-process.ts';
 import { chromiumPath } from '../test/support/headless-chromium.ts';
-import { type ConsumerProject, createConsumerProject } from './consumer-project.ts';
+import {
+  type ConsumerProject,
+  createConsumerProject,
+  projectEnvironment,
+} from './consumer-project.ts';
 import { exampleFileName, fencedBlocks, markdownSection } from './markdown-blocks.ts';
 
 const tsc = new URL('../node_modules/.bin/tsc', import.meta.url).pathname;
@@ -76,21 +80,7 @@ function inProject(command: string, args: readonly string[], env: NodeJS.Process
   const result = spawnSync(command, args, {
     cwd: project.dir,
     encoding: 'utf8',
-    env: {
-      ...Object.fromEntries(
-        Object.entries(process.env).filter(([name]) => !/^VITEST|^FORCE_COLOR$/.test(name)),
-      ),
-      PATH: [
-        dirname(process.execPath),
-        join(project.dir, 'node_modules', '.bin'),
-        process.env.PATH,
-      ].join(delimiter),
-      NO_COLOR: '1',
-      npm_config_prefer_offline: 'true',
-      npm_config_audit: 'false',
-      npm_config_fund: 'false',
-      ...env,
-    },
+    env: { ...projectEnvironment(project.dir), ...env },
     stdio: ['ignore', 'pipe', 'pipe'],
     timeout: 120_000,
   });

@@ -13,7 +13,7 @@
 import { spawnSync } from 'node:child_process';
 import { cpSync, mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
-import { dirname, join } from 'node:path';
+import { delimiter, dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import packageJson from '../package.json' with { type: 'json' };
 import { buildPackage } from './build-package.ts';
@@ -21,6 +21,31 @@ import { fencedBlocks } from './markdown-blocks.ts';
 import { packedManifest, packedReadme } from './packed-manifest.ts';
 
 const root = fileURLToPath(new URL('..', import.meta.url));
+
+/**
+ * The environment of a command run in a consumer project at `dir`: this Node first on PATH, then
+ * the project's bins; none of the running vitest's variables (the project's runner would take
+ * them as its own), nor the names `drop` matches (what a test's own commands must not inherit);
+ * no colours in the output the checks read; npm from its cache where it can, quiet about audits,
+ * funding and updates.
+ */
+export function projectEnvironment(dir: string, drop?: RegExp): NodeJS.ProcessEnv {
+  return {
+    ...Object.fromEntries(
+      Object.entries(process.env).filter(
+        ([name]) => !/^VITEST|^FORCE_COLOR$/.test(name) && drop?.test(name) !== true,
+      ),
+    ),
+    PATH: [dirname(process.execPath), join(dir, 'node_modules', '.bin'), process.env.PATH]
+      .filter(Boolean)
+      .join(delimiter),
+    NO_COLOR: '1',
+    npm_config_prefer_offline: 'true',
+    npm_config_audit: 'false',
+    npm_config_fund: 'false',
+    npm_config_update_notifier: 'false',
+  };
+}
 
 /** A package entry of a v3 lockfile (the fields this file reads). */
 interface LockEntry {

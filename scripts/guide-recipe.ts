@@ -7,8 +7,8 @@
  */
 import { spawnSync } from 'node:child_process';
 import { mkdirSync, writeFileSync } from 'node:fs';
-import { delimiter, dirname, join } from 'node:path';
-import type { ConsumerProject } from './consumer-project.ts';
+import { dirname, join } from 'node:path';
+import { type ConsumerProject, projectEnvironment } from './consumer-project.ts';
 import { exampleFileName, fencedBlocks, markdownSection } from './markdown-blocks.ts';
 
 /** Writes the files of `heading`'s section of `guide` into `folder`; returns its shell blocks. */
@@ -43,20 +43,8 @@ export function runInFolder(
   const result = spawnSync('bash', ['-e', '-c', line], {
     cwd: join(project.dir, folder),
     encoding: 'utf8',
-    env: {
-      ...Object.fromEntries(
-        Object.entries(process.env).filter(
-          ([name]) => !/^VITEST|^FORCE_COLOR$|^NODE_OPTIONS$|^JEST_|^NODE_TEST/.test(name),
-        ),
-      ),
-      PATH: [
-        dirname(process.execPath),
-        join(project.dir, 'node_modules', '.bin'),
-        process.env.PATH,
-      ].join(delimiter),
-      NO_COLOR: '1',
-      ...env,
-    },
+    // Nor the runners' own variables: a recipe sets NODE_OPTIONS itself where it needs it.
+    env: { ...projectEnvironment(project.dir, /^NODE_OPTIONS$|^JEST_|^NODE_TEST/), ...env },
     stdio: ['ignore', 'pipe', 'pipe'],
     timeout: 120_000,
   });

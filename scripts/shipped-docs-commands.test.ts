@@ -15,11 +15,15 @@
 import { once } from 'node:events';
 import { existsSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { createServer } from 'node:net';
-import { delimiter, dirname, join } from 'node:path';
+import { dirname, join } from 'node:path';
 import { afterAll, afterEach, beforeAll, expect, test } from 'vitest';
 import { parse } from 'yaml';
 import type { FakeTarget } from '../contract-tests/targets/fake-target.ts';
-import { type ConsumerProject, createConsumerProject } from './consumer-project.ts';
+import {
+  type ConsumerProject,
+  createConsumerProject,
+  projectEnvironment,
+} from './consumer-project.ts';
 import {
   backgroundCommands,
   expectAsDocumented,
@@ -80,23 +84,7 @@ function blocksUnder(file: string, heading: string, langs = ['sh']): string[] {
  * test; no colours; npm from its cache where it can.
  */
 function projectEnv(extra: Record<string, string> = {}): NodeJS.ProcessEnv {
-  const inherited = Object.fromEntries(
-    Object.entries(process.env).filter(
-      ([name]) => !/^VITEST|^FORCE_COLOR$|^NODE_ENV$|^PETSTORE_/.test(name),
-    ),
-  );
-  return {
-    ...inherited,
-    PATH: [dirname(process.execPath), join(project.dir, 'node_modules', '.bin'), process.env.PATH]
-      .filter(Boolean)
-      .join(delimiter),
-    NO_COLOR: '1',
-    npm_config_prefer_offline: 'true',
-    npm_config_audit: 'false',
-    npm_config_fund: 'false',
-    npm_config_update_notifier: 'false',
-    ...extra,
-  };
+  return { ...projectEnvironment(project.dir, /^NODE_ENV$|^PETSTORE_/), ...extra };
 }
 
 /** Runs one command as the reader's shell would, in the project; its exit code and output. */
