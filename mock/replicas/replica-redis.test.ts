@@ -47,3 +47,29 @@ test('with Redis killed a decision fails within 2 s, never later; once Redis is 
     rateLimit: { remaining: 4 },
   });
 }, 30_000);
+
+test("a wrong password is refused in the client's errors, which never carry the URL's password in any form", async () => {
+  // The one redaction: a URL's password appears in no output. node-redis's own errors
+  // reach the replica's log, so they are read here as they come, from a Redis that wants one.
+  const guarded = await startRedisServer({ password: 'right-Passw0rd-of-the-fleet' });
+  const wrong = 'p@ss/w0rd!-sent-by-mistake';
+  const seen: string[] = [];
+  const client = replicaRedis(
+    `redis://:${encodeURIComponent(wrong)}@127.0.0.1:${guarded.port}/0`,
+  ).on('error', (error: Error) => seen.push(`${error.name}: ${error.message}\n${error.stack}`));
+  try {
+    // connect() does not settle here: node-redis retries a refused AUTH as it retries a lost
+    // connection, reporting each try as an error event. A replica's start must give up on it.
+    void client.connect().catch(() => {});
+    for (let waited = 0; seen.length === 0; waited += 50) {
+      if (waited > 5_000) throw new Error('no error event in 5 s');
+      await new Promise((resolve) => setTimeout(resolve, 50));
+    }
+  } finally {
+    client.destroy();
+    await guarded.remove();
+  }
+  const forms = [wrong, encodeURIComponent(wrong), Buffer.from(wrong).toString('base64')];
+  for (const text of seen) for (const form of forms) expect(text).not.toContain(form);
+  expect(seen.join('\n')).toMatch(/WRONGPASS/);
+}, 30_000);

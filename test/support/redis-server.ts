@@ -7,7 +7,7 @@
  */
 import { type ChildProcess, spawn } from 'node:child_process';
 import { once } from 'node:events';
-import { accessSync, constants, mkdtempSync, rmSync } from 'node:fs';
+import { accessSync, constants, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { delimiter, join } from 'node:path';
 import { freePort } from './fake-process.ts';
@@ -22,6 +22,12 @@ export interface RedisServerOptions {
   readonly appendOnly?: false | 'always' | 'everysec' | 'no';
   /** The PATH searched for `redis-server`: the process's own unless given. */
   readonly searchPath?: string | undefined;
+  /**
+   * A password clients must give (`requirepass`; no quote or backslash in it), written to a
+   * config file in its folder: on redis-server's command line it would show in every process
+   * listing.
+   */
+  readonly password?: string | undefined;
 }
 
 /** A running (or stopped) redis-server of a test. */
@@ -96,11 +102,18 @@ export async function startRedisServer(options: RedisServerOptions = {}): Promis
   const executable = findRedisServer(options.searchPath ?? process.env.PATH ?? '');
   const folder = mkdtempSync(join(tmpdir(), 'petstore-redis-'));
   const appendOnly = options.appendOnly ?? false;
+  const config: string[] = [];
+  if (options.password !== undefined) {
+    const file = join(folder, 'redis.conf');
+    writeFileSync(file, `requirepass "${options.password}"\n`, { mode: 0o600 });
+    config.push(file);
+  }
   let child: ChildProcess | undefined;
   let log = '';
 
   const launch = async (port: number): Promise<'ready' | 'port taken'> => {
     const args = [
+      ...config,
       '--port',
       String(port),
       '--bind',
