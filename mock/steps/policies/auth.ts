@@ -34,14 +34,6 @@ export const keyIdSlot = createSlot<string>('the key id');
 /** Who the request's Authorization header named, once the identify step has read it. */
 const identitySlot = createSlot<AuthResult>('who the Authorization header names');
 
-/**
- * Who an Authorization header names among `keys`: the one place a header is authenticated, for
- * the identify step and for the answers a door gives before any pipeline.
- */
-export function identify(authorization: string | null, keys: readonly KeyEntry[]): AuthResult {
-  return authenticate(authorization, keys);
-}
-
 /** The key a request named, once the identify step ran: `null` for none or one that matched none. */
 export function identifiedKey(context: Context): KeyEntry | null | undefined {
   const identity = context.get(identitySlot);
@@ -55,7 +47,7 @@ export function identifiedKey(context: Context): KeyEntry | null | undefined {
  */
 export function identifyStep(keys: readonly KeyEntry[]): Step {
   return (context, next) => {
-    const identity = identify(context.request.header('authorization'), keys);
+    const identity = authenticate(context.request.header('authorization'), keys);
     context.set(identitySlot, identity);
     context.set(
       keyIdSlot,

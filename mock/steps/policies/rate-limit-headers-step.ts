@@ -1,5 +1,6 @@
 /** X-RateLimit-* on every answer of the interface, errors included (interface: Limits). */
 
+import { authenticate } from '../../base/quota/authenticate.ts';
 import type { KeyEntry, Limits } from '../../base/quota/plans.ts';
 import { limitsFor } from '../../base/quota/plans.ts';
 import {
@@ -12,7 +13,7 @@ import {
   writeRateLimitHeaders,
 } from '../../base/quota/rate-limit.ts';
 import { createSlot, type Step } from '../../pipeline/pipeline.ts';
-import { callerSlot, identifiedKey, identify } from './auth.ts';
+import { callerSlot, identifiedKey } from './auth.ts';
 
 /** The X-RateLimit-* values the answer carries; empty means the anonymous ones. */
 export const rateLimitSlot = createSlot<RateLimitHeaders>("the answer's rate-limit values");
@@ -48,7 +49,8 @@ export function callerRateLimitHeaders(
   authorization: string | null,
   now: number,
 ): Record<string, string> {
-  const identity = identify(authorization, sources.keys);
+  // No pipeline ran, so no identify step: the header is authenticated here.
+  const identity = authenticate(authorization, sources.keys);
   return rateLimitHeaderRecord(windowOf(sources, identity.ok ? identity.key : null, now));
 }
 
