@@ -11,12 +11,8 @@
  * every number goes in and out as text that reads back to the same double (`%.17g`), never as
  * a Redis integer reply, which would truncate a fractional time.
  *
- * The time is ARGV[1], the fleet's clock as the caller reads it. The script reads it in one
- * place (`now`), so that the time can come from Redis itself instead: `redis.call('TIME')` plus
- * the fleet's clock offset (or a frozen time), given as an argument; Redis 7 replicates a
- * script's writes, not the script, so a script may read TIME before it writes. The offset is an
- * argument rather than a fleet-wide clock key because under Redis Cluster that key would sit in
- * another hash slot than the key's usage, and a script reads one slot.
+ * The time is ARGV[1], the fleet's clock as the caller reads it (a replica's clock follows
+ * Redis's own, fleet-clock.ts), read in one place (`now`).
  */
 import { type CommandParser, defineScript } from '@redis/client';
 import type { BanPolicy } from '../base/quota/ban.ts';

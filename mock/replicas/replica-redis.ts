@@ -5,6 +5,7 @@
  * (.dependency-cruiser.cjs).
  */
 import { createClient } from '@redis/client';
+import { joinFleetScript } from './fleet-script.ts';
 import { createPetScript, readPetsScript } from './pet-store-scripts.ts';
 import { decideQuotaScript } from './quota-script.ts';
 
@@ -29,6 +30,7 @@ export function replicaRedis(url: string) {
       decideQuota: decideQuotaScript,
       createPet: createPetScript,
       readPets: readPetsScript,
+      joinFleet: joinFleetScript,
     },
   });
 }

@@ -1,0 +1,124 @@
+/**
+ * The fleet's record on a real redis-server of the test's own: the first replica founds the
+ * fleet and the next joins it; replicas starting at once found one fleet; a replica started with
+ * other settings, another control token or none, or over a Redis holding something else under
+ * the prefix, refuses in one line; and Redis never holds the control token, in any encoding.
+ */
+import { afterAll, beforeAll, expect, test } from 'vitest';
+import { type RedisServer, startRedisServer } from '../../test/support/redis-server.ts';
+import { ConfigError } from '../base/config-error.ts';
+import { formsOf } from '../base/messages/secret-forms.ts';
+import { type FleetSettings, fleetFormat, joinFleet } from './fleet.ts';
+import { fleetKey } from './redis-keys.ts';
+import { type ReplicaRedis, replicaRedis } from './replica-redis.ts';
+
+let server: RedisServer;
+let redis: ReplicaRedis;
+
+beforeAll(async () => {
+  server = await startRedisServer();
+  redis = replicaRedis(server.url);
+  redis.on('error', (error) => {
+    throw error;
+  });
+  await redis.connect();
+}, 20_000);
+
+afterAll(async () => {
+  redis?.destroy();
+  await server?.remove();
+});
+
+const settings: FleetSettings = {
+  'ban-seconds': 300,
+  'ban-threshold': 5,
+  'max-pets': 10_000,
+  plans: { free: { perMinute: 60, perDay: 1000 } },
+};
+const token = 'fleet-control-token-7f3a';
+
+/** What a join threw: its message, which must be one line, and whether it is a ConfigError. */
+async function refusal(join: Promise<unknown>): Promise<string> {
+  const error = await join.then(
+    () => undefined,
+    (thrown: unknown) => thrown,
+  );
+  expect(error).toBeInstanceOf(ConfigError);
+  const message = (error as ConfigError).message;
+  expect(message).not.toContain('\n');
+  return message;
+}
+
+test('the first replica founds the fleet and the next joins it, with the same epoch', async () => {
+  const first = await joinFleet(redis, 'joins', { settings, controlToken: token });
+  const second = await joinFleet(redis, 'joins', { settings, controlToken: token });
+  expect(first.founded).toBe(true);
+  expect(second).toEqual({ epoch: first.epoch, founded: false });
+  expect(first.epoch).toMatch(/^[0-9a-f]{32}$/);
+});
+
+test('settings given in another order are the same settings', async () => {
+  await joinFleet(redis, 'order', { settings });
+  const reversed = Object.fromEntries(Object.entries(settings).reverse());
+  expect((await joinFleet(redis, 'order', { settings: reversed })).founded).toBe(false);
+});
+
+test('replicas starting at once found one fleet', async () => {
+  const joined = await Promise.all(
+    Array.from({ length: 8 }, () => joinFleet(redis, 'at-once', { settings })),
+  );
+  expect(joined.filter((fleet) => fleet.founded)).toHaveLength(1);
+  expect(new Set(joined.map((fleet) => fleet.epoch)).size).toBe(1);
+});
+
+test('a replica with other settings refuses, naming each setting that differs', async () => {
+  await joinFleet(redis, 'differ', { settings });
+  const message = await refusal(
+    joinFleet(redis, 'differ', {
+      settings: { ...settings, 'ban-seconds': 60, 'max-pets': 5, 'list-order': 'oldest-first' },
+    }),
+  );
+  expect(message).toBe(
+    'petstore-fake: redis fleet under the Redis prefix "differ" was started with other ban-seconds, list-order, max-pets: start every replica with the same values',
+  );
+});
+
+test('a replica with another control token, or none, or one where the fleet has none, refuses', async () => {
+  await joinFleet(redis, 'token', { settings, controlToken: token });
+  expect(await refusal(joinFleet(redis, 'token', { settings, controlToken: 'other' }))).toContain(
+    'was started with another control token: give every replica the same PETSTORE_CONTROL_TOKEN',
+  );
+  expect(await refusal(joinFleet(redis, 'token', { settings }))).toContain(
+    'was started with a control token',
+  );
+  await joinFleet(redis, 'no-token', { settings });
+  expect(await refusal(joinFleet(redis, 'no-token', { settings, controlToken: token }))).toContain(
+    'was started with no control token',
+  );
+});
+
+test('Redis keeps only a hash of the control token: not the token in any encoding', async () => {
+  await joinFleet(redis, 'secret', { settings, controlToken: token });
+  const dump = JSON.stringify(await redis.hGetAll(fleetKey('secret')));
+  expect(dump).toContain(fleetFormat);
+  for (const form of formsOf(token, 8)) expect(dump).not.toContain(form);
+});
+
+test('a Redis holding another format under the prefix is refused, whatever it holds', async () => {
+  await redis.set(fleetKey('string'), 'hello');
+  expect(await refusal(joinFleet(redis, 'string', { settings }))).toBe(
+    'petstore-fake: redis holds "a string" under the Redis prefix "string", where this fake keeps "petstore-fake replicas 1": start with another --redis-prefix',
+  );
+  await redis.hSet(fleetKey('older'), { format: 'petstore-fake replicas 0', epoch: 'e' });
+  expect(await refusal(joinFleet(redis, 'older', { settings }))).toContain(
+    'holds "petstore-fake replicas 0" under the Redis prefix "older"',
+  );
+  await redis.hSet(fleetKey('formatless'), { epoch: 'e' });
+  expect(await refusal(joinFleet(redis, 'formatless', { settings }))).toContain(
+    'holds a record without a format under the Redis prefix "formatless"',
+  );
+  await redis.set('{orphans}:store:next-id', '7');
+  expect(await refusal(joinFleet(redis, 'orphans', { settings }))).toBe(
+    'petstore-fake: redis holds keys under the Redis prefix "orphans" but no fleet\'s record (such as "{orphans}:store:next-id"): start with another --redis-prefix, or delete them',
+  );
+});

@@ -1,0 +1,132 @@
+/**
+ * The fleet's record in Redis: what makes processes started with one Redis URL and prefix
+ * replicas of ONE fake. The first replica founds it (one script, so two replicas starting at
+ * once found one fleet, never two); every later one joins it only if it was started with the
+ * same settings and control token, and refuses in one line naming what differs otherwise: a
+ * replica with another ban length or keys file would answer the same key differently from its
+ * neighbours, which no load balancer can hide.
+ *
+ * The record holds a format name, so that a Redis holding something else under the prefix (an
+ * older layout, another program's keys) is refused rather than read; an epoch, a random id made
+ * when the fleet is founded, which tells a fleet whose Redis lost its data (no persistence, a
+ * flush) from a new one; and only a hash of the control token (scrypt, salted with the epoch):
+ * the token is a password, and Redis's memory, dumps and replicas are not secret stores.
+ */
+import { randomBytes, scrypt, timingSafeEqual } from 'node:crypto';
+import { promisify } from 'node:util';
+import { ConfigError } from '../base/config-error.ts';
+import { assertRedisPrefix, fleetKey, fleetKeyPattern } from './redis-keys.ts';
+import type { ReplicaRedis } from './replica-redis.ts';
+
+/** The format of the fleet's keys this code reads and writes. */
+export const fleetFormat = 'petstore-fake replicas 1';
+
+const scryptAsync = promisify(scrypt);
+
+/**
+ * The settings that make replicas one fake, by name as the CLI spells them (`ban-seconds`,
+ * `keys`...), each a JSON-safe value: two replicas are one fake when every value is equal.
+ */
+export type FleetSettings = Readonly<Record<string, unknown>>;
+
+/** A replica's place in its fleet, once it joined. */
+export interface Fleet {
+  /** The fleet's epoch: the same on every replica of one fleet, new when a fleet is founded. */
+  readonly epoch: string;
+  /** Whether this replica founded the fleet (it seeds the store); the others found it made. */
+  readonly founded: boolean;
+}
+
+/** JSON with every object's names sorted, so equal settings have equal text wherever made. */
+function canonicalJson(value: unknown): string {
+  return JSON.stringify(value, (_name, each: unknown) =>
+    each !== null && typeof each === 'object' && !Array.isArray(each)
+      ? Object.fromEntries(Object.entries(each).sort(([a], [b]) => (a < b ? -1 : 1)))
+      : each,
+  );
+}
+
+/** The control token's hash as the fleet keeps it (empty for no token). */
+async function tokenHash(token: string | undefined, epoch: string): Promise<string> {
+  if (token === undefined) return '';
+  const hash = (await scryptAsync(token, `petstore-fake fleet ${epoch}`, 32)) as Buffer;
+  return hash.toString('base64');
+}
+
+/** The names whose values differ between two settings, sorted. */
+function differingSettings(mine: FleetSettings, fleets: FleetSettings): string[] {
+  const names = new Set([...Object.keys(mine), ...Object.keys(fleets)]);
+  return [...names]
+    .filter((name) => canonicalJson(mine[name]) !== canonicalJson(fleets[name]))
+    .sort();
+}
+
+/** What a replica brings to its fleet. */
+export interface JoinOptions {
+  readonly settings: FleetSettings;
+  /** The control token, if the control surface wants one. */
+  readonly controlToken?: string | undefined;
+}
+
+/**
+ * Founds the fleet `prefix` on `redis` (connected), or joins the one there: throws a ConfigError
+ * in one line when Redis holds another format under the prefix, or when the fleet was started
+ * with other settings or another control token (naming the settings, never the token).
+ */
+export async function joinFleet(
+  redis: ReplicaRedis,
+  prefix: string,
+  { settings, controlToken }: JoinOptions,
+): Promise<Fleet> {
+  assertRedisPrefix(prefix);
+  const key = fleetKey(prefix);
+  const where = `the Redis prefix ${JSON.stringify(prefix)}`;
+  if ((await redis.exists(key)) === 0) {
+    // Keys under the prefix but no record: another program's, or a fleet whose record alone was
+    // deleted; a replica founding a fleet over them would read them as its own.
+    for await (const keys of redis.scanIterator({ MATCH: fleetKeyPattern(prefix), COUNT: 100 }))
+      if (keys.length > 0)
+        throw new ConfigError(
+          'redis',
+          `holds keys under ${where} but no fleet's record (such as ${JSON.stringify(keys[0])}): start with another --redis-prefix, or delete them`,
+        );
+  }
+  const epoch = randomBytes(16).toString('hex');
+  const settingsJson = canonicalJson(settings);
+  const reply = await redis.joinFleet(
+    key,
+    fleetFormat,
+    epoch,
+    settingsJson,
+    await tokenHash(controlToken, epoch),
+  );
+  if (reply.outcome === 'format')
+    throw new ConfigError(
+      'redis',
+      `holds ${reply.found === 'no format' ? 'a record without a format' : JSON.stringify(reply.found)} under ${where}, where this fake keeps ${JSON.stringify(fleetFormat)}: start with another --redis-prefix`,
+    );
+  if (reply.outcome === 'founded') return { epoch, founded: true };
+  const differing = differingSettings(settings, JSON.parse(reply.settings) as FleetSettings);
+  if (differing.length > 0)
+    throw new ConfigError(
+      'redis',
+      `fleet under ${where} was started with other ${differing.join(', ')}: start every replica with the same values`,
+    );
+  const mine = await tokenHash(controlToken, reply.epoch);
+  const same =
+    mine.length === reply.token.length &&
+    timingSafeEqual(Buffer.from(mine), Buffer.from(reply.token));
+  if (!same) {
+    const fleets =
+      reply.token === ''
+        ? 'no control token'
+        : mine === ''
+          ? 'a control token'
+          : 'another control token';
+    throw new ConfigError(
+      'redis',
+      `fleet under ${where} was started with ${fleets}: give every replica the same PETSTORE_CONTROL_TOKEN`,
+    );
+  }
+  return { epoch: reply.epoch, founded: false };
+}
