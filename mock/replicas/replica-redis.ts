@@ -6,6 +6,7 @@
  */
 import { createClient } from '@redis/client';
 import { joinFleetScript } from './fleet-script.ts';
+import { checkFleetStateScript, saveFleetStateScript } from './fleet-state-scripts.ts';
 import { createPetScript, readPetsScript } from './pet-store-scripts.ts';
 import { decideQuotaScript } from './quota-script.ts';
 
@@ -31,6 +32,8 @@ export function replicaRedis(url: string) {
       createPet: createPetScript,
       readPets: readPetsScript,
       joinFleet: joinFleetScript,
+      saveFleetState: saveFleetStateScript,
+      checkFleetState: checkFleetStateScript,
     },
   });
 }

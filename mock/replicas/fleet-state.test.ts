@@ -1,0 +1,89 @@
+/**
+ * The fleet's shared control state on a real redis-server: a change saved through one replica
+ * is what the next check of another finds, at once; a check of a current copy carries no state;
+ * concurrent saves get distinct versions; and once Redis loses the fleet (a flush), or another
+ * fleet is founded under the prefix, a check or a save says so and writes nothing.
+ */
+import { afterAll, beforeAll, expect, test } from 'vitest';
+import { type RedisServer, startRedisServer } from '../../test/support/redis-server.ts';
+import { joinFleet } from './fleet.ts';
+import { type FleetControlState, FleetLostError, fleetStateStore } from './fleet-state.ts';
+import { fleetKey } from './redis-keys.ts';
+import { type ReplicaRedis, replicaRedis } from './replica-redis.ts';
+
+let server: RedisServer;
+const clients: ReplicaRedis[] = [];
+
+beforeAll(async () => {
+  server = await startRedisServer();
+  for (let index = 0; index < 2; index++) {
+    const client = replicaRedis(server.url);
+    client.on('error', (error) => {
+      throw error;
+    });
+    await client.connect();
+    clients.push(client);
+  }
+}, 20_000);
+
+afterAll(async () => {
+  for (const client of clients.splice(0)) client.destroy();
+  await server?.remove();
+});
+
+const first = () => clients[0] as ReplicaRedis;
+const second = () => clients[1] as ReplicaRedis;
+const frozenState: FleetControlState = {
+  clock: { frozenAt: Date.UTC(2026, 11, 2, 12, 0, 0) },
+  keys: [
+    { id: 'free-1', key: 'free-key-0001', plan: 'free' },
+    { id: 'added', key: 'added-key-0002', plan: 'pro', limits: { perMinute: 5, perDay: 50 } },
+  ],
+};
+
+test('what one replica saves, the next check of another finds; a current copy gets no state', async () => {
+  const { epoch } = await joinFleet(first(), 'shared', { settings: {} });
+  const a = fleetStateStore(first(), 'shared', epoch);
+  const b = fleetStateStore(second(), 'shared', epoch);
+  expect(await b.check('0')).toMatchObject({ changed: false });
+  const version = await a.save(frozenState);
+  const seen = await b.check('0');
+  expect(seen).toMatchObject({ changed: true, version, state: frozenState });
+  expect(await b.check(version)).toMatchObject({ changed: false });
+  // Redis's clock rides along on every check.
+  expect(Math.abs((seen as { redisMs: number }).redisMs - Date.now())).toBeLessThan(5_000);
+});
+
+test('saves at once from both replicas get distinct versions, and the last one stands', async () => {
+  const { epoch } = await joinFleet(first(), 'concurrent', { settings: {} });
+  const stores = [first(), second()].map((client) => fleetStateStore(client, 'concurrent', epoch));
+  const versions = await Promise.all(
+    Array.from({ length: 20 }, (_, index) =>
+      (stores[index % 2] as (typeof stores)[number]).save({
+        ...frozenState,
+        clock: { offsetMs: index },
+      }),
+    ),
+  );
+  expect(new Set(versions).size).toBe(20);
+  expect(versions.map(Number).sort((x, y) => x - y)).toEqual(
+    Array.from({ length: 20 }, (_, index) => index + 1),
+  );
+});
+
+test('once Redis loses the fleet, or another is founded under its prefix, both calls say so and write nothing', async () => {
+  const { epoch } = await joinFleet(first(), 'lost', { settings: {} });
+  const store = fleetStateStore(second(), 'lost', epoch);
+  await store.save(frozenState);
+  await first().flushAll();
+  await expect(store.check('1')).rejects.toBeInstanceOf(FleetLostError);
+  await expect(store.save(frozenState)).rejects.toThrow(
+    'the fleet\'s record under the Redis prefix "lost" is gone',
+  );
+  expect(await first().exists(fleetKey('lost'))).toBe(0);
+  const refounded = await joinFleet(first(), 'lost', { settings: {} });
+  expect(refounded.epoch).not.toBe(epoch);
+  await expect(store.check('0')).rejects.toBeInstanceOf(FleetLostError);
+  await expect(store.save(frozenState)).rejects.toBeInstanceOf(FleetLostError);
+  expect(await first().hGet(fleetKey('lost'), 'keys')).toBeNull();
+});

@@ -1,0 +1,87 @@
+/**
+ * The part of a fleet's state that control calls change and every request reads: the virtual
+ * clock (set, advanced, frozen) and the keys (added, their plans and limits changed). It is
+ * small and changes seldom, so each replica holds a copy and checks, before it answers, that the
+ * fleet's version is still the one its copy was read at: one short script, which loads the new
+ * state only when the version moved. A control call answers only once its change is saved and
+ * the version bumped, so the very next request, on whichever replica, sees it.
+ *
+ * Redis holds the keys as the keys file does, secrets included: the other replicas authenticate
+ * with them and hide them in what they write. Protect the Redis as the keys file is protected.
+ */
+import type { ClockState } from '../base/clock/clock.ts';
+import type { KeyEntry } from '../base/quota/plans.ts';
+import { fleetKey } from './redis-keys.ts';
+import type { ReplicaRedis } from './replica-redis.ts';
+
+/** The fleet's shared control state, as plain data. */
+export interface FleetControlState {
+  readonly clock: ClockState;
+  readonly keys: readonly KeyEntry[];
+}
+
+/**
+ * The fleet's record under this replica's epoch is gone: Redis lost its data (a restart without
+ * persistence, a flush) or a new fleet was founded under the prefix. The replica answers 503
+ * until a control reset starts the fleet again; it never re-seeds by itself.
+ */
+export class FleetLostError extends Error {
+  override readonly name = 'FleetLostError';
+  constructor(prefix: string) {
+    super(
+      `petstore-fake: the fleet's record under the Redis prefix ${JSON.stringify(prefix)} is gone (Redis lost its data, or another fleet replaced it)`,
+    );
+  }
+}
+
+/** What a check found: the copy is current, or the state it should hold now. */
+type FleetCheck =
+  | { readonly changed: false; readonly redisMs: number }
+  | {
+      readonly changed: true;
+      readonly redisMs: number;
+      readonly version: string;
+      readonly state: FleetControlState;
+    };
+
+/** The fleet's control state in Redis, for one replica of the fleet `prefix` at `epoch`. */
+export interface FleetStateStore {
+  /** Saves `state` and bumps the fleet's version; resolves with the new version. */
+  save(state: FleetControlState): Promise<string>;
+  /**
+   * Whether the fleet's version is still `version` (a replica that joined holds `'0'`, the
+   * version of a fleet no control call changed), and the new state when it is not.
+   */
+  check(version: string): Promise<FleetCheck>;
+}
+
+/** The fleet's control state over `redis` (connected, with the fleet's scripts). */
+export function fleetStateStore(
+  redis: ReplicaRedis,
+  prefix: string,
+  epoch: string,
+): FleetStateStore {
+  const key = fleetKey(prefix);
+  return {
+    async save(state) {
+      const reply = await redis.saveFleetState(
+        key,
+        epoch,
+        JSON.stringify(state.clock),
+        JSON.stringify(state.keys),
+      );
+      if (!reply.saved) throw new FleetLostError(prefix);
+      return reply.version;
+    },
+    async check(version) {
+      const reply = await redis.checkFleetState(key, epoch, version);
+      if (reply.outcome === 'lost') throw new FleetLostError(prefix);
+      if (reply.outcome === 'same') return { changed: false, redisMs: reply.redisMs };
+      const state: FleetControlState = {
+        clock: JSON.parse(reply.clockJson) as ClockState,
+        keys: JSON.parse(reply.keysJson) as KeyEntry[],
+      };
+      return { changed: true, redisMs: reply.redisMs, version: reply.version, state };
+    },
+  };
+}
