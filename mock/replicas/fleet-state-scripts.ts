@@ -7,11 +7,14 @@
  */
 import { type CommandParser, defineScript } from '@redis/client';
 
-// KEYS[1]: the fleet's record. ARGV: epoch, clock JSON, keys JSON. Returns {'saved', version}
-// or {'lost'}.
+// KEYS[1]: the fleet's record. ARGV: epoch, the version the change was made on, clock JSON,
+// keys JSON. Returns {'saved', version}, {'conflict'} when another replica saved since, or
+// {'lost'}.
 const saveLua = `
-if redis.call('HGET', KEYS[1], 'epoch') ~= ARGV[1] then return {'lost'} end
-redis.call('HSET', KEYS[1], 'clock', ARGV[2], 'keys', ARGV[3])
+local record = redis.call('HMGET', KEYS[1], 'epoch', 'version')
+if record[1] ~= ARGV[1] then return {'lost'} end
+if (record[2] or '0') ~= ARGV[2] then return {'conflict'} end
+redis.call('HSET', KEYS[1], 'clock', ARGV[3], 'keys', ARGV[4])
 return {'saved', tostring(redis.call('HINCRBY', KEYS[1], 'version', 1))}
 `;
 
@@ -27,10 +30,10 @@ if version == ARGV[2] then return {'same', time[1], time[2]} end
 return {'changed', time[1], time[2], version, record[3] or '', record[4] or ''}
 `;
 
-/** What a save answered: the fleet's new version, or that the fleet is not the one it was. */
+/** What a save answered: the fleet's new version, or why there is none. */
 export type SaveReply =
-  | { readonly saved: true; readonly version: string }
-  | { readonly saved: false };
+  | { readonly outcome: 'saved'; readonly version: string }
+  | { readonly outcome: 'conflict' | 'lost' };
 
 /** What a check answered, with Redis's clock in epoch ms. */
 export type CheckReply =
@@ -44,18 +47,25 @@ export type CheckReply =
       readonly keysJson: string;
     };
 
-/** The save script: `client.saveFleetState(recordKey, epoch, clockJson, keysJson)`. */
+/** The save script: `client.saveFleetState(recordKey, epoch, madeOn, clockJson, keysJson)`. */
 export const saveFleetStateScript = defineScript({
   SCRIPT: saveLua,
   NUMBER_OF_KEYS: 1,
-  parseCommand(parser: CommandParser, key: string, epoch: string, clock: string, keys: string) {
+  parseCommand(
+    parser: CommandParser,
+    key: string,
+    epoch: string,
+    madeOn: string,
+    clock: string,
+    keys: string,
+  ) {
     parser.pushKey(key);
-    parser.push(epoch, clock, keys);
+    parser.push(epoch, madeOn, clock, keys);
   },
   transformReply(reply: unknown): SaveReply {
     const [outcome, version] = reply as string[];
-    if (outcome === 'saved') return { saved: true, version: version ?? '' };
-    if (outcome === 'lost') return { saved: false };
+    if (outcome === 'saved') return { outcome, version: version ?? '' };
+    if (outcome === 'conflict' || outcome === 'lost') return { outcome };
     throw new Error(`petstore-fake: the fleet's save script answered ${JSON.stringify(reply)}`);
   },
 });

@@ -4,7 +4,9 @@
  * small and changes seldom, so each replica holds a copy and checks, before it answers, that the
  * fleet's version is still the one its copy was read at: one short script, which loads the new
  * state only when the version moved. A control call answers only once its change is saved and
- * the version bumped, so the very next request, on whichever replica, sees it.
+ * the version bumped, so the very next request, on whichever replica, sees it; a change is saved
+ * only on the version it was made on, so two control calls at once on two replicas never lose
+ * one of them.
  *
  * Redis holds the keys as the keys file does, secrets included: the other replicas authenticate
  * with them and hide them in what they write. Protect the Redis as the keys file is protected.
@@ -46,8 +48,12 @@ type FleetCheck =
 
 /** The fleet's control state in Redis, for one replica of the fleet `prefix` at `epoch`. */
 export interface FleetStateStore {
-  /** Saves `state` and bumps the fleet's version; resolves with the new version. */
-  save(state: FleetControlState): Promise<string>;
+  /**
+   * Saves `state`, a change made on the fleet's version `madeOn`, and bumps the version;
+   * resolves with the new version, or `undefined` when another replica saved a change since
+   * (the caller reads the fleet's state again and makes its change on that).
+   */
+  save(madeOn: string, state: FleetControlState): Promise<string | undefined>;
   /**
    * Whether the fleet's version is still `version` (a replica that joined holds `'0'`, the
    * version of a fleet no control call changed), and the new state when it is not.
@@ -63,15 +69,16 @@ export function fleetStateStore(
 ): FleetStateStore {
   const key = fleetKey(prefix);
   return {
-    async save(state) {
+    async save(madeOn, state) {
       const reply = await redis.saveFleetState(
         key,
         epoch,
+        madeOn,
         JSON.stringify(state.clock),
         JSON.stringify(state.keys),
       );
-      if (!reply.saved) throw new FleetLostError(prefix);
-      return reply.version;
+      if (reply.outcome === 'lost') throw new FleetLostError(prefix);
+      return reply.outcome === 'saved' ? reply.version : undefined;
     },
     async check(version) {
       const reply = await redis.checkFleetState(key, epoch, version);
