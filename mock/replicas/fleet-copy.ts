@@ -1,0 +1,68 @@
+/**
+ * A replica's copy of the fleet's control state (fleet-state.ts), kept in the clock and keys its
+ * fake reads: `refresh` before a request brings the copy to the fleet's version (one short
+ * script; the state only when it moved), and `change` runs a control call's change on a fresh
+ * copy and saves it on the version it was made on, running it again on what another replica
+ * saved when two changed at once.
+ */
+import type { ControllableClock } from '../base/clock/clock.ts';
+import type { KeyEntry } from '../base/quota/plans.ts';
+import type { FleetControlState, FleetStateStore } from './fleet-state.ts';
+
+/** How often a change is run again when other replicas keep saving first. */
+const changeAttempts = 8;
+
+/** The state a replica's fake reads: its clock, and its keys, changed in place. */
+export interface ReplicaState {
+  readonly clock: ControllableClock;
+  readonly keys: KeyEntry[];
+}
+
+/** A replica's copy of the fleet's control state. */
+export interface FleetCopy {
+  /** Brings the copy to the fleet's version; rejects with FleetLostError when the fleet is gone. */
+  refresh(): Promise<void>;
+  /**
+   * Runs `change` (a control call's) on a current copy and saves what it left; resolves with
+   * what `change` returned once the fleet holds it.
+   */
+  change<T>(change: () => T | Promise<T>): Promise<T>;
+}
+
+/** The plain data of a replica's state, sharing nothing with it. */
+function stateOf({ clock, keys }: ReplicaState): FleetControlState {
+  return { clock: clock.save(), keys: keys.map((key) => ({ ...key })) };
+}
+
+/** The copy of `replica`'s state for the fleet held by `store`. */
+export function fleetCopy(store: FleetStateStore, replica: ReplicaState): FleetCopy {
+  let version = '0';
+  const refresh = async (): Promise<void> => {
+    const found = await store.check(version);
+    if (!found.changed) return;
+    replica.clock.load(found.state.clock);
+    replica.keys.splice(0, replica.keys.length, ...found.state.keys.map((key) => ({ ...key })));
+    version = found.version;
+  };
+  return {
+    refresh,
+    async change(change) {
+      for (let attempt = 1; ; attempt++) {
+        await refresh();
+        const before = stateOf(replica);
+        const result = await change();
+        const after = stateOf(replica);
+        if (JSON.stringify(after) === JSON.stringify(before)) return result;
+        const saved = await store.save(version, after);
+        if (saved !== undefined) {
+          version = saved;
+          return result;
+        }
+        if (attempt === changeAttempts)
+          throw new Error(
+            `petstore-fake: ${changeAttempts} other changes of the fleet's clock or keys were saved while this one was made; send it again`,
+          );
+      }
+    },
+  };
+}
