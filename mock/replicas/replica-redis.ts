@@ -5,6 +5,7 @@
  * (.dependency-cruiser.cjs).
  */
 import { createClient } from '@redis/client';
+import { appendExchangeScript } from './fleet-exchanges-script.ts';
 import { joinFleetScript } from './fleet-script.ts';
 import { checkFleetStateScript, saveFleetStateScript } from './fleet-state-scripts.ts';
 import { createPetScript, readPetsScript } from './pet-store-scripts.ts';
@@ -34,6 +35,7 @@ export function replicaRedis(url: string) {
       joinFleet: joinFleetScript,
       saveFleetState: saveFleetStateScript,
       checkFleetState: checkFleetStateScript,
+      appendExchange: appendExchangeScript,
     },
   });
 }
