@@ -14,7 +14,7 @@ import type { Exchange } from '../pipeline/exchange.ts';
 import type { ReplicaRedis } from './replica-redis.ts';
 
 /** One exchange of the fleet, numbered across it. */
-export interface FleetExchange {
+interface FleetExchange {
   /** Its number in the fleet, from 1, in the order its append reached Redis. */
   readonly seq: number;
   /** The replica that answered it. */
