@@ -13,7 +13,7 @@ import type { BanPolicy } from '../base/quota/ban.ts';
 import type { Limits } from '../base/quota/plans.ts';
 import { decideQuota, type QuotaDecision } from '../base/quota/quota.ts';
 import { emptyUsage, type KeyUsage, usageOf } from '../base/quota/rate-limit.ts';
-import { quotaKey } from './redis-keys.ts';
+import { quotaKeyPattern } from './redis-keys.ts';
 import { redisQuotaLedger } from './redis-quota-ledger.ts';
 import { type ReplicaRedis, replicaRedis } from './replica-redis.ts';
 
@@ -127,20 +127,6 @@ const start = fc.oneof(
     .map(([days, before]) => days * DAY_MS - before),
 );
 
-/** What Redis holds for a key, as a usage record (or the empty one for a key never seen). */
-async function storedUsage(redis: ReplicaRedis, key: string): Promise<KeyUsage> {
-  const hash = await redis.hGetAll(key);
-  if (Object.keys(hash).length === 0) return emptyUsage();
-  const n = (field: string) => Number(hash[field]);
-  return {
-    minute: { start: n('minuteStart'), count: n('minuteCount') },
-    day: { start: n('dayStart'), count: n('dayCount') },
-    violations: n('violations'),
-    retryAt: n('retryAt'),
-    bannedUntil: n('bannedUntil'),
-  };
-}
-
 test(`the script decides as decideQuota on every sequence: verdicts, X-RateLimit-* values, Retry-After times, bans and the records after (seed ${seed}; QUOTA_SCRIPT_SEED=<n> runs another)`, async () => {
   const seen = { admitted: 0, limited: 0, banned: 0, started: 0 };
   let run = 0;
@@ -170,8 +156,7 @@ test(`the script decides as decideQuota on every sequence: verdicts, X-RateLimit
           seen[decided.verdict] += 1;
           if (decided.verdict === 'banned' && decided.started) seen.started += 1;
         }
-        for (const [keyId, record] of records)
-          expect(await storedUsage(first(), quotaKey(prefix, keyId))).toEqual(record);
+        for (const [keyId, record] of records) expect(await ledger.read(keyId)).toEqual(record);
       },
     ),
     { seed, numRuns: 150 },
@@ -209,7 +194,7 @@ test('50 decisions of one key in flight at once over 5 connections admit exactly
     expect(decisions.filter((decision) => decision.verdict === 'limited')).toHaveLength(30);
   }
   // Both windows counted in the day: 40 of its 1,000.
-  expect(await storedUsage(first(), quotaKey('exact', 'free-1'))).toMatchObject({
+  expect(await redisQuotaLedger(first(), 'exact').read('free-1')).toMatchObject({
     day: { count: 40 },
     minute: { count: 20 },
   });
@@ -224,8 +209,10 @@ test("clear removes every usage hash of its fleet and no other fleet's: the next
   for (let index = 0; index < 700; index++) await ours.decide(`key-${index}`, limits, now, policy);
   await theirs.decide('key-1', limits, now, policy);
   expect((await ours.decide('key-1', limits, now, policy)).verdict).toBe('limited');
+  expect(await first().keys(quotaKeyPattern('cleared'))).toHaveLength(700);
   await ours.clear();
-  expect(await first().keys('cleared:*')).toEqual([]);
+  expect(await first().keys(quotaKeyPattern('cleared'))).toEqual([]);
+  expect(await first().keys(quotaKeyPattern('cleared-not'))).toHaveLength(1);
   expect((await ours.decide('key-1', limits, now, policy)).verdict).toBe('admitted');
   expect((await theirs.decide('key-1', limits, now, policy)).verdict).toBe('limited');
 });
@@ -235,4 +222,27 @@ test('a prefix that would change a hash tag or a reset scan is refused in one li
     expect(() => redisQuotaLedger(first(), prefix)).toThrow(
       /^petstore-fake: redis prefix must be 1 to 64 characters of A-Z a-z 0-9 \. _ : -/,
     );
+});
+
+test('a usage record written is the one read back and the one the next decision starts from', async () => {
+  const ledger = redisQuotaLedger(first(), 'written');
+  const now = Date.UTC(2026, 11, 2, 12, 0, 30);
+  const minuteStart = Date.UTC(2026, 11, 2, 12, 0, 0);
+  const usage = {
+    minute: { start: minuteStart, count: 59 },
+    day: { start: Date.UTC(2026, 11, 2), count: 100 },
+    violations: 0,
+    retryAt: 0,
+    bannedUntil: 0,
+  };
+  expect(await ledger.read('free-1')).toEqual(emptyUsage());
+  await ledger.write('free-1', usage);
+  expect(await ledger.read('free-1')).toEqual(usage);
+  const limits = { perMinute: 60, perDay: 1000 };
+  const policy = { threshold: 5, durationSeconds: 60 };
+  expect(await ledger.decide('free-1', limits, now, policy)).toMatchObject({
+    verdict: 'admitted',
+    rateLimit: { remaining: 0 },
+  });
+  expect((await ledger.decide('free-1', limits, now, policy)).verdict).toBe('limited');
 });

@@ -5,6 +5,7 @@
  * wherever it lands, sees the count.
  */
 import type { QuotaDecision, QuotaLedger } from '../base/quota/quota.ts';
+import { emptyUsage, type KeyUsage } from '../base/quota/rate-limit.ts';
 import { assertRedisPrefix, quotaKey, quotaKeyPattern } from './redis-keys.ts';
 import type { ReplicaRedis } from './replica-redis.ts';
 
@@ -14,6 +15,23 @@ export interface RedisQuotaLedger extends QuotaLedger {
   decide(...args: Parameters<QuotaLedger['decide']>): Promise<QuotaDecision>;
   /** Removes every key's usage of the fleet (a control reset); resolves when Redis has. */
   clear(): Promise<void>;
+  /** The key's usage as Redis holds it (an empty record for a key never counted). */
+  read(keyId: string): Promise<KeyUsage>;
+  /** Replaces the key's usage (a provider state, a restored session). */
+  write(keyId: string, usage: KeyUsage): Promise<void>;
+}
+
+/** The hash fields of a usage record, as the quota script reads and writes them. */
+function fieldsOf(usage: KeyUsage): Record<string, string> {
+  return {
+    minuteStart: String(usage.minute.start),
+    minuteCount: String(usage.minute.count),
+    dayStart: String(usage.day.start),
+    dayCount: String(usage.day.count),
+    violations: String(usage.violations),
+    retryAt: String(usage.retryAt),
+    bannedUntil: String(usage.bannedUntil),
+  };
 }
 
 /**
@@ -25,6 +43,21 @@ export function redisQuotaLedger(redis: ReplicaRedis, prefix: string): RedisQuot
   return {
     decide: (keyId, limits, now, policy) =>
       redis.decideQuota(quotaKey(prefix, keyId), now, limits, policy),
+    async read(keyId) {
+      const hash = await redis.hGetAll(quotaKey(prefix, keyId));
+      if (Object.keys(hash).length === 0) return emptyUsage();
+      const n = (field: string) => Number(hash[field] ?? 0);
+      return {
+        minute: { start: n('minuteStart'), count: n('minuteCount') },
+        day: { start: n('dayStart'), count: n('dayCount') },
+        violations: n('violations'),
+        retryAt: n('retryAt'),
+        bannedUntil: n('bannedUntil'),
+      };
+    },
+    async write(keyId, usage) {
+      await redis.hSet(quotaKey(prefix, keyId), fieldsOf(usage));
+    },
     clear: async () => {
       // SCAN walks one node; under Redis Cluster each primary is scanned the same way, and each
       // key unlinked on its own (one UNLINK takes keys of one slot only).
