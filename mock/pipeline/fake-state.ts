@@ -25,20 +25,39 @@ export interface FakeState {
   readonly usage: Map<string, KeyUsage>;
 }
 
-/** The pet store the routes and the control surface share (store/pet-store.ts makes one). */
-export interface PetStore {
+/**
+ * What the routes need of a store: a create and the reads, each answered at once by the fake's
+ * own store (PetStore) or later by one shared with other processes, so a route keeps its
+ * synchronous path whenever the value is not a promise.
+ */
+export interface RouteStore {
   /**
-   * Adds a pet with the next id (only the contract's fields of `pet`) and returns it as stored.
-   * Saved before it is visible: when the save fails it throws a StorageError and the store is as
-   * it was. Returns `undefined` when every id up to `maxPetId` is used.
+   * Adds a pet with the next id (only the contract's fields of `pet`) and returns it as stored,
+   * unless `maxPets` pets are stored already (`'full'`). Saved before it is visible: when the
+   * save fails it throws a StorageError and the store is as it was. Returns `undefined` when
+   * every id up to `maxPetId` is used.
    */
-  create(pet: NewPet & { status: PetStatus }): Pet | undefined;
+  create(
+    pet: NewPet & { status: PetStatus },
+    maxPets?: number,
+  ): Pet | 'full' | undefined | Promise<Pet | 'full' | undefined>;
   /** The pet with this id, if any. */
-  get(id: number): Pet | undefined;
+  get(id: number): Pet | undefined | Promise<Pet | undefined>;
   /**
    * Up to `limit` pets in `order` (default newest first), only those with `status` when given: a
    * frozen array, the same one until a pet is inserted among them (see pet-list.ts).
    */
+  list(
+    limit: number,
+    status?: PetStatus,
+    order?: ListOrder,
+  ): readonly Pet[] | Promise<readonly Pet[]>;
+}
+
+/** The fake's own pet store, which the routes and the control surface share (store/pet-store.ts). */
+export interface PetStore extends RouteStore {
+  create(pet: NewPet & { status: PetStatus }, maxPets?: number): Pet | 'full' | undefined;
+  get(id: number): Pet | undefined;
   list(limit: number, status?: PetStatus, order?: ListOrder): readonly Pet[];
   /** How many pets are stored. */
   count(): number;

@@ -98,7 +98,8 @@ export async function createPetStore(
   } else await replace({ pets: seed, nextId: 1 });
 
   return {
-    create(pet) {
+    create(pet, maxPets = Number.POSITIVE_INFINITY) {
+      if (index.size >= maxPets) return 'full';
       if (nextId > maxPetId) return undefined;
       const id = nextId;
       // The id last: a body's own `id` (or any field past the contract's) never reaches the store.

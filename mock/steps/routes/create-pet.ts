@@ -4,7 +4,7 @@
  */
 import { isJsonObject } from '../../base/contract/lossless-json.ts';
 import { checkNewPet, describeIssues, newPetFields } from '../../base/contract/schemas.ts';
-import type { NewPet } from '../../base/contract/types.ts';
+import type { NewPet, Pet } from '../../base/contract/types.ts';
 import { type Answer, errorAnswer, jsonAnswer } from '../../base/messages/answer.ts';
 import { errorTemplates } from '../../base/messages/errors.ts';
 import { maxPetId } from '../../pipeline/persistence.ts';
@@ -39,37 +39,43 @@ export function validateNewPet(
   return { pet };
 }
 
-/** Answers createPet: synchronously when the door has the body already (no promise of its own). */
+/** Answers createPet: synchronously when the door has the body and the store answers at once. */
 export const createPet = ({ store, config }: RouteOptions): Handler => {
-  const create = (context: Context, body: BodyResult): Answer => {
-    if (!body.ok) return body.answer;
-    context.set(requestJsonSlot, body);
-    const result = validateNewPet(body.value, config.maxNameLength, config.unknownFields);
-    if ('error' in result) return errorAnswer('invalid_body', result.error);
-    if (store.count() >= config.maxPets) {
+  const answerCreated = (pet: Pet | 'full' | undefined): Answer => {
+    if (pet === 'full')
       return errorAnswer(
         'store_full',
         `The fake holds its maximum of ${config.maxPets} pets; reset it or raise maxPets.`,
       );
-    }
-    const { status = config.defaultStatus } = result.pet;
-    let pet: ReturnType<typeof store.create>;
-    try {
-      // The store keeps only the contract's fields (anything else the body carried is dropped).
-      pet = store.create({ ...result.pet, status });
-    } catch (error) {
-      if (!(error instanceof StorageError)) throw error;
-      // The store undid the create: answer an Error, never a 201 for a pet a restart would lose.
-      const code = error.kind === 'full' ? 'insufficient_storage' : 'storage_failed';
-      return errorAnswer(code, `${errorTemplates[code].message} (${error.message})`);
-    }
-    if (pet === undefined) {
+    if (pet === undefined)
       return errorAnswer(
         'store_full',
         `Every pet id up to ${maxPetId} (2^53 - 1) is used; reset or restore the fake.`,
       );
-    }
     return jsonAnswer(201, pet);
+  };
+  /** The store undid the create: an Error, never a 201 for a pet a restart would lose. */
+  const storageFailed = (error: unknown): Answer => {
+    if (!(error instanceof StorageError)) throw error;
+    const code = error.kind === 'full' ? 'insufficient_storage' : 'storage_failed';
+    return errorAnswer(code, `${errorTemplates[code].message} (${error.message})`);
+  };
+  const create = (context: Context, body: BodyResult): Answer | Promise<Answer> => {
+    if (!body.ok) return body.answer;
+    context.set(requestJsonSlot, body);
+    const result = validateNewPet(body.value, config.maxNameLength, config.unknownFields);
+    if ('error' in result) return errorAnswer('invalid_body', result.error);
+    const { status = config.defaultStatus } = result.pet;
+    let created: ReturnType<typeof store.create>;
+    try {
+      // The store keeps only the contract's fields (anything else the body carried is dropped).
+      created = store.create({ ...result.pet, status }, config.maxPets);
+    } catch (error) {
+      return storageFailed(error);
+    }
+    return created instanceof Promise
+      ? created.then(answerCreated, storageFailed)
+      : answerCreated(created);
   };
   return (context) => {
     const body = readJsonBody(context.request, config.maxBodyBytes);

@@ -4,7 +4,7 @@
  */
 
 import { deprecationHeaders, isSunset } from '../../base/contract/deprecation.ts';
-import { createFrozenJsonAnswers, errorAnswer } from '../../base/messages/answer.ts';
+import { type Answer, createFrozenJsonAnswers, errorAnswer } from '../../base/messages/answer.ts';
 import type { ResolvedConfig } from '../../pipeline/config/config.ts';
 import type { Handler } from '../../pipeline/pipeline.ts';
 import { type RouteOptions, routeSlot } from './route.ts';
@@ -51,6 +51,11 @@ export function getPetHeaders(config: ResolvedConfig): (url: URL) => Record<stri
   };
 }
 
+/** The 404 of a petId no stored pet has, naming it (cut to 40 characters). */
+function notFound(raw: string | undefined): Answer {
+  return errorAnswer('not_found', `No pet with id ${String(raw).slice(0, 40)}.`);
+}
+
 /** Answers getPet. */
 export const getPet = ({ store, clock, config }: RouteOptions): Handler => {
   // Stored pets are frozen (store/pet-store.ts): a pet asked for again keeps its JSON.
@@ -70,8 +75,8 @@ export const getPet = ({ store, clock, config }: RouteOptions): Handler => {
       );
     const id = raw === undefined ? undefined : parsePetId(raw);
     const pet = id === undefined ? undefined : store.get(id);
-    if (pet === undefined)
-      return errorAnswer('not_found', `No pet with id ${String(raw).slice(0, 40)}.`);
-    return petAnswer(pet);
+    if (pet instanceof Promise)
+      return pet.then((found) => (found === undefined ? notFound(raw) : petAnswer(found)));
+    return pet === undefined ? notFound(raw) : petAnswer(pet);
   };
 };

@@ -78,6 +78,7 @@ export const listPets = ({ store, config }: RouteOptions): Handler => {
       if (badQuery === 'refuse') return errorAnswer('invalid_query', query.error);
       query = lenientQuery(url.searchParams, badQuery);
     }
-    return pageAnswer(store.list(query.limit, query.status, config.listOrder));
+    const page = store.list(query.limit, query.status, config.listOrder);
+    return page instanceof Promise ? page.then(pageAnswer) : pageAnswer(page);
   };
 };

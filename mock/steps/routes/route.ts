@@ -3,7 +3,7 @@
 import type { ControllableClock } from '../../base/clock/clock.ts';
 import type { OperationId } from '../../base/contract/types.ts';
 import type { ResolvedConfig } from '../../pipeline/config/config.ts';
-import type { PetStore } from '../../pipeline/fake-state.ts';
+import type { RouteStore } from '../../pipeline/fake-state.ts';
 import { createSlot, type Handler } from '../../pipeline/pipeline.ts';
 
 /** How a route is served: its operation, its id (if it is one of the interface's) and extra headers. */
@@ -26,7 +26,7 @@ export const routeSlot = createSlot<RouteMatch>('the route');
 
 /** What the routes read: the store, the clock and the fake's settings. */
 export interface RouteOptions {
-  readonly store: PetStore;
+  readonly store: RouteStore;
   readonly clock: ControllableClock;
   readonly config: ResolvedConfig;
 }
