@@ -105,7 +105,7 @@ const apiSteps = [
   () => internalErrorStep('handler'),
   (parts) => identifyStep(parts.keys),
   (parts) => hostStep(parts.config.allowedHosts),
-  (parts) => authenticateStep({ plans: parts.plans, ledger: parts.usage }),
+  (parts) => authenticateStep({ plans: parts.plans, quota: parts.quota }),
   preferStep,
   injectedFailureStep,
   quotaStep,

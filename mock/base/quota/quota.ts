@@ -85,6 +85,11 @@ export interface QuotaLedger {
   ): QuotaDecision | Promise<QuotaDecision>;
   /** Forgets every key's usage (a control reset). */
   clear(): void;
+  /**
+   * The key's usage record, created empty on first use. The fake's own ledger answers the record
+   * the next decision changes, so a step that reads it after the decision sees the count.
+   */
+  read(keyId: string): KeyUsage | Promise<KeyUsage>;
 }
 
 /** The ledger over the fake's own usage records, by key id. */
@@ -92,5 +97,6 @@ export function inMemoryLedger(usage: Map<string, KeyUsage>): QuotaLedger {
   return {
     decide: (keyId, limits, now, policy) => decideQuota(usageOf(usage, keyId), limits, now, policy),
     clear: () => usage.clear(),
+    read: (keyId) => usageOf(usage, keyId),
   };
 }

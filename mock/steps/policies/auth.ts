@@ -6,7 +6,8 @@
 import { errorAnswer } from '../../base/messages/answer.ts';
 import { type AuthResult, authenticate } from '../../base/quota/authenticate.ts';
 import { type KeyEntry, type Limits, limitsFor } from '../../base/quota/plans.ts';
-import { type KeyUsage, usageOf } from '../../base/quota/rate-limit.ts';
+import type { QuotaLedger } from '../../base/quota/quota.ts';
+import type { KeyUsage } from '../../base/quota/rate-limit.ts';
 import { type Context, createSlot, type Step } from '../../pipeline/pipeline.ts';
 
 /** The challenge of a 401 for a key that was sent but is not valid (RFC 6750). */
@@ -57,18 +58,17 @@ export function identifyStep(keys: readonly KeyEntry[]): Step {
   };
 }
 
-/** What authentication reads: the plans (changed by the control surface) and the usage ledger. */
+/** What authentication reads: the plans (changed by the control surface) and the quota ledger. */
 interface AuthenticateOptions {
   readonly plans: Readonly<Record<string, Limits>>;
-  /** Rate-limit usage by key id. */
-  readonly ledger: Map<string, KeyUsage>;
+  readonly quota: QuotaLedger;
 }
 
 /**
  * The pipeline step: a request without a valid key gets 401 with its challenge; one with a valid
  * key goes on as that key's caller, with its usage record and limits.
  */
-export function authenticateStep({ plans, ledger }: AuthenticateOptions): Step {
+export function authenticateStep({ plans, quota }: AuthenticateOptions): Step {
   return (context, next) => {
     const identity = context.need(identitySlot);
     if (!identity.ok)
@@ -76,7 +76,13 @@ export function authenticateStep({ plans, ledger }: AuthenticateOptions): Step {
         'WWW-Authenticate': identity.reason === 'missing' ? 'Bearer' : invalidTokenChallenge,
       });
     const { key } = identity;
-    context.set(callerSlot, { key, usage: usageOf(ledger, key.id), limits: limitsFor(plans, key) });
+    const usage = quota.read(key.id);
+    if (usage instanceof Promise)
+      return usage.then((read) => {
+        context.set(callerSlot, { key, usage: read, limits: limitsFor(plans, key) });
+        return next();
+      });
+    context.set(callerSlot, { key, usage, limits: limitsFor(plans, key) });
     return next();
   };
 }

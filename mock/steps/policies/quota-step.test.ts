@@ -3,7 +3,7 @@ import { jsonAnswer } from '../../base/messages/answer.ts';
 import { inMemoryLedger, type QuotaLedger } from '../../base/quota/quota.ts';
 import type { KeyUsage } from '../../base/quota/rate-limit.ts';
 import { createContext, runPipeline } from '../../pipeline/pipeline.ts';
-import { callerSlot } from './auth.ts';
+import { authenticateStep, callerSlot, identifyStep } from './auth.ts';
 import { quotaSlot, quotaStep } from './quota-step.ts';
 import { createRefuse } from './refusal.ts';
 
@@ -48,6 +48,7 @@ test('a ledger that answers later decides as the in-memory one does: the step wa
     decide: (...args) =>
       new Promise((resolve) => setTimeout(() => resolve(own.decide(...args)), 5)),
     clear: () => own.clear(),
+    read: (keyId) => new Promise((resolve) => setTimeout(() => resolve(own.read(keyId)), 5)),
   };
   const first = await request(later, now);
   expect(first.answer.status).toBe(200);
@@ -57,4 +58,35 @@ test('a ledger that answers later decides as the in-memory one does: the step wa
   expect(second.answer.headers['Retry-After']).toBe('60');
   expect(second.decision?.verdict).toBe('limited');
   expect(records.get('k1')?.minute.count).toBe(1);
+});
+
+test("authentication takes the caller's usage from the ledger, waiting for one that reads later", async () => {
+  const records = new Map<string, KeyUsage>();
+  const own = inMemoryLedger(records);
+  const later: QuotaLedger = {
+    decide: (...args) => own.decide(...args),
+    clear: () => own.clear(),
+    read: (keyId) => new Promise((resolve) => setTimeout(() => resolve(own.read(keyId)), 5)),
+  };
+  const url = new URL('http://127.0.0.1:4010/v1/pets');
+  const context = createContext(
+    {
+      method: 'GET',
+      url: url.href,
+      header: (name) => (name === 'authorization' ? `Bearer ${key.key}` : null),
+      headerList: () => [],
+      body: () => new Uint8Array(),
+    },
+    url,
+    Date.UTC(2027, 0, 1),
+  );
+  const steps = [
+    identifyStep([{ ...key }]),
+    authenticateStep({ plans: { free: limits }, quota: later }),
+  ];
+  const answer = await runPipeline(steps, () => jsonAnswer(200, []), context);
+  expect(answer.status).toBe(200);
+  // The record the ledger holds for the key, which its next decision changes.
+  expect(context.get(callerSlot)?.usage).toBe(records.get('k1'));
+  expect(context.get(callerSlot)?.limits).toEqual(limits);
 });
