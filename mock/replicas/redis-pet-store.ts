@@ -10,18 +10,22 @@ import { parseJson, stringifyJson } from '../base/contract/lossless-json.ts';
 import { newPetFields, onlyFields, petFields, petStatuses } from '../base/contract/schemas.ts';
 import type { NewPet, Pet, PetStatus } from '../base/contract/types.ts';
 import type { ListOrder } from '../pipeline/config/list-order.ts';
+import type { RouteStore } from '../pipeline/fake-state.ts';
 import { maxPetId, type StoreSnapshot } from '../pipeline/persistence.ts';
 import { assertSnapshot, normaliseSnapshot } from '../store/pet-store.ts';
 import { assertRedisPrefix, storeKeys } from './redis-keys.ts';
 import type { ReplicaRedis } from './replica-redis.ts';
 
-/** The fleet's pets: PetStore's steps (pipeline/fake-state.ts), each answering once Redis has. */
-export interface RedisPetStore {
+/**
+ * The fleet's pets: PetStore's steps (pipeline/fake-state.ts), each answering once Redis has, so
+ * the routes read it as any RouteStore.
+ */
+export interface RedisPetStore extends RouteStore {
   /**
    * Adds a pet with the next id unless `maxPets` are stored (`'full'`) or every id up to
    * maxPetId is used (`undefined`); the pet is in Redis when the promise resolves.
    */
-  create(pet: NewPet & { status: PetStatus }, maxPets: number): Promise<Pet | 'full' | undefined>;
+  create(pet: NewPet & { status: PetStatus }, maxPets?: number): Promise<Pet | 'full' | undefined>;
   /** The pet with this id, if any. */
   get(id: number): Promise<Pet | undefined>;
   /** Up to `limit` pets in `order` (default newest first), only those with `status` when given. */
@@ -51,7 +55,7 @@ export function redisPetStore(redis: ReplicaRedis, prefix: string): RedisPetStor
   const listKey = (status: PetStatus | undefined) =>
     status === undefined ? keys.ids : keys.statusIds(status);
   return {
-    async create(pet, maxPets) {
+    async create(pet, maxPets = Number.MAX_SAFE_INTEGER) {
       // The id goes first, as the contract orders a Pet's fields: the script writes it there.
       const rest = stringifyJson(onlyFields(pet, newPetFields));
       const reply = await redis.createPet(
