@@ -126,7 +126,8 @@ test(`the Redis store answers as the fake's own on every sequence: creates, gets
           const shared = stores[index % stores.length] as (typeof stores)[number];
           if (next.op === 'create') {
             // Both stores apply the cap: a full store creates nothing.
-            expect(await shared.create(next.pet, maxPets)).toEqual(own.create(next.pet, maxPets));
+            const expected = own.create(next.pet, maxPets);
+            expect(await shared.create(next.pet, maxPets)).toEqual(expected);
             seen[expected === 'full' ? 'full' : 'created'] += 1;
           } else if (next.op === 'get') expect(await shared.get(next.id)).toEqual(own.get(next.id));
           else if (next.op === 'list') {
