@@ -2,13 +2,6 @@
  * The control surface over HTTP, under `<origin><controlPrefix>/` (default `/__control/`),
  * outside `/v1` so it can never collide with the interface. Every route is a thin wrapper over
  * control.ts; bad input gets a 400 Error body that says what to send instead.
- *
- * A fake on loopback is still reachable from every page the user's browser opens, so before any
- * route runs, a request must name the fake as its Host (no DNS rebinding), must not come from
- * another site (Origin, Sec-Fetch-Site), must carry the control token when one is set, and, when
- * it may change state, must be `application/json`: no "simple" cross-site request (a form, a
- * `no-cors` fetch) can have that content type without a CORS preflight, which this surface never
- * grants.
  */
 
 import { clockRangeProblem } from '../../base/clock/clock.ts';
@@ -22,7 +15,7 @@ import { callControl } from '../../pipeline/control-call.ts';
 import { ControlInputError } from '../../pipeline/control-input-error.ts';
 import { bodyOf, type ControlRequest, type ControlRoutes } from '../../pipeline/control-route.ts';
 import type { StoreSnapshot } from '../../pipeline/persistence.ts';
-import { type Context, createSlot, type Handler, type Step } from '../../pipeline/pipeline.ts';
+import { createSlot, type Handler, type Step } from '../../pipeline/pipeline.ts';
 import { StorageError } from '../../pipeline/storage-error.ts';
 import { hostProblem, hostStep } from '../policies/host-step.ts';
 import { internalErrorStep } from '../policies/internal-error-step.ts';
@@ -133,22 +126,6 @@ const ownRoutes: ControlRoutes<BaseControl> = {
   },
 };
 
-/** Why a control request may not proceed, or `undefined` when it may. */
-function checkControlAccess(
-  access: ResolvedConfig['controlAccess'],
-  request: FakeRequest,
-): string | undefined {
-  if (access === 'open') return undefined;
-  if (access === 'disabled')
-    return 'the control surface is disabled (the fake listens beyond loopback without a control token)';
-  const sent = request.header('x-control-token');
-  return sent !== null && constantTimeEqual(sent, access.token)
-    ? undefined
-    : 'send the control token as X-Control-Token';
-}
-
-const SAFE_METHODS = new Set(['GET', 'HEAD']);
-
 /** Why a request comes from another site, or `undefined` when it does not. */
 function crossSiteProblem(
   request: FakeRequest,
@@ -169,23 +146,17 @@ function crossSiteProblem(
   return `the control surface refuses requests from Origin ${origin.slice(0, 100)}`;
 }
 
-function isJson(contentType: string | null): boolean {
-  return contentType !== null && /^application\/json\s*(;|$)/i.test(contentType.trim());
-}
-
-/** The path below the control prefix, still percent-encoded. */
-function pathOf(context: Context, prefix: string): string {
-  return context.url.pathname.slice(prefix.length);
-}
-
 /** The live page's file a GET asks for, found by the token step (the files need no token). */
 const pageSlot = createSlot<Answer>('control page file');
 
 /**
- * The refusals in front of every control route, as steps: the Host (no DNS rebinding), another
- * site (Origin, Sec-Fetch-Site), the control token, and the content type of a change. The live
- * page's files hold no data, so a browser may load them without the token, which its script
- * then sends with every call.
+ * The refusals in front of every control route, as steps: a fake on loopback is still reachable
+ * from every page the user's browser opens. The Host must name the fake (no DNS rebinding), the
+ * request must not come from another site (Origin, Sec-Fetch-Site), must carry the control token
+ * when one is set, and, when it may change state, must be `application/json`: no "simple"
+ * cross-site request (a form, a `no-cors` fetch) can have that type without a CORS preflight,
+ * which this surface never grants. The live page's files hold no data, so a browser may load
+ * them without the token, which its script then sends with every call.
  */
 function controlRefusalSteps(config: ResolvedConfig, pageFile: ControlPage): Step[] {
   const crossSite: Step = (context, next) => {
@@ -193,19 +164,29 @@ function controlRefusalSteps(config: ResolvedConfig, pageFile: ControlPage): Ste
     return problem === undefined ? next() : errorAnswer('cross_site_request', problem);
   };
   const token: Step = (context, next) => {
+    const { request } = context;
     const page =
-      context.request.method === 'GET'
-        ? pageFile(pathOf(context, config.controlPrefix))
+      request.method === 'GET'
+        ? pageFile(context.url.pathname.slice(config.controlPrefix.length))
         : undefined;
     context.set(pageSlot, page);
-    const access =
-      page !== undefined && config.controlAccess !== 'disabled' ? 'open' : config.controlAccess;
-    const denied = checkControlAccess(access, context.request);
-    return denied === undefined ? next() : errorAnswer('control_forbidden', denied);
+    const access = config.controlAccess;
+    if (access === 'disabled')
+      return errorAnswer(
+        'control_forbidden',
+        'the control surface is disabled (the fake listens beyond loopback without a control token)',
+      );
+    if (access === 'open' || page !== undefined) return next();
+    const sent = request.header('x-control-token');
+    return sent !== null && constantTimeEqual(sent, access.token)
+      ? next()
+      : errorAnswer('control_forbidden', 'send the control token as X-Control-Token');
   };
   const jsonChanges: Step = (context, next) => {
-    const { request } = context;
-    if (SAFE_METHODS.has(request.method) || isJson(request.header('content-type'))) return next();
+    const { method } = context.request;
+    const type = context.request.header('content-type')?.trim();
+    if (method === 'GET' || method === 'HEAD' || /^application\/json\s*(;|$)/i.test(type ?? ''))
+      return next();
     return errorAnswer(
       'invalid_control_request',
       'control requests that change state must be sent as Content-Type: application/json',
@@ -284,7 +265,7 @@ export function controlPipeline<PolicyControl extends object>(
   const handler: Handler = async (context) => {
     const page = context.get(pageSlot);
     if (page !== undefined) return page;
-    const path = pathOf(context, config.controlPrefix);
+    const path = context.url.pathname.slice(config.controlPrefix.length);
     const request = { ...bind(context.request), maxBodyBytes: config.maxBodyBytes };
     const outcome = await answerRoute(control, routes, request, path);
     context.set(controlActionSlot, outcome.action);
