@@ -245,22 +245,17 @@ async function answerRoute<Control extends BaseControl>(
 /** The live page's file for a path below the control prefix (`/`, `/page.js`), or `undefined`. */
 export type ControlPage = (path: string) => Answer | undefined;
 
-/** The control surface as a pipeline: its refusals, then its routes (see runPipeline). */
-export interface ControlPipeline {
-  readonly steps: readonly Step[];
-  readonly handler: Handler;
-}
-
 /**
- * The control surface's sub-pipeline: a bug in it is a logged 500, then the refusals (Host,
- * cross-site, token, content type), then the page or the route, whose change the log records.
+ * The control surface's sub-pipeline (see runPipeline): a bug in it is a logged 500, then the
+ * refusals (Host, cross-site, token, content type), then the page or the route, whose change the
+ * log records.
  */
 export function controlPipeline<PolicyControl extends object>(
   control: BaseControl & PolicyControl,
   policyRoutes: ControlRoutes<PolicyControl>,
   config: ResolvedConfig,
   page: ControlPage,
-): ControlPipeline {
+): { readonly steps: readonly Step[]; readonly handler: Handler } {
   const routes: ControlRoutes<BaseControl & PolicyControl> = { ...ownRoutes, ...policyRoutes };
   const handler: Handler = async (context) => {
     const page = context.get(pageSlot);

@@ -14,13 +14,7 @@ import { createRecordRing, type JournalRecord, recordsOfColumns } from './record
 export type { JournalRecord } from './record-ring.ts';
 
 /** The journal's bounds. */
-export interface JournalBounds {
-  readonly maxEntries: number;
-  /** Characters of every record's strings, plus 640 a record (its JSON's field names and numbers). */
-  readonly maxBytes: number;
-  /** Most characters of a body kept. */
-  readonly bodyChars: number;
-}
+export type JournalBounds = JournalAnswer['bounds'];
 
 /**
  * What a record costs beyond its strings, counted against `maxBytes`: about what its field names,
