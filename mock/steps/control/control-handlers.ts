@@ -6,14 +6,13 @@
 
 import { clockRangeProblem } from '../../base/clock/clock.ts';
 import { type Answer, errorAnswer, jsonAnswer } from '../../base/messages/answer.ts';
-import type { ErrorCode } from '../../base/messages/errors.ts';
 import type { FakeRequest } from '../../base/messages/fake-request.ts';
 import { constantTimeEqual } from '../../base/quota/authenticate.ts';
 import type { Limits } from '../../base/quota/plans.ts';
 import type { ResolvedConfig } from '../../pipeline/config/config.ts';
 import { callControl } from '../../pipeline/control-call.ts';
 import { ControlInputError } from '../../pipeline/control-input-error.ts';
-import { bodyOf, type ControlRequest, type ControlRoutes } from '../../pipeline/control-route.ts';
+import { bodyOf, type ControlRoutes } from '../../pipeline/control-route.ts';
 import type { StoreSnapshot } from '../../pipeline/persistence.ts';
 import { createSlot, type Handler, type Step } from '../../pipeline/pipeline.ts';
 import { StorageError } from '../../pipeline/storage-error.ts';
@@ -41,9 +40,9 @@ const ownRoutes: ControlRoutes<BaseControl> = {
   'POST reset': async (control, request) => {
     const { seed = 'default' } = await bodyOf(request, ['seed']);
     await control.reset(seed as ResetSeed);
-    const pets = control.describe().pets;
+    const state = control.describe();
     const from = Array.isArray(seed) ? 'the given pets' : String(seed);
-    return { body: control.describe(), action: `reset to ${from} (${String(pets)} pets)` };
+    return { body: state, action: `reset to ${from} (${String(state.pets)} pets)` };
   },
   'GET clock': async (control) => ({ body: clockView(control) }),
   'POST clock': async (control, request) => {
@@ -119,10 +118,8 @@ const ownRoutes: ControlRoutes<BaseControl> = {
   'POST restore': async (control, request) => {
     const snapshot = await bodyOf(request, ['pets', 'nextId']);
     await control.restore(snapshot as unknown as StoreSnapshot);
-    return {
-      body: control.describe(),
-      action: `restored ${String(control.describe().pets)} pets`,
-    };
+    const state = control.describe();
+    return { body: state, action: `restored ${String(state.pets)} pets` };
   },
 };
 
@@ -203,45 +200,6 @@ function decodeSegment(segment: string): string | undefined {
   }
 }
 
-/** Answers one control request, given the path after the prefix (still percent-encoded). */
-async function answerRoute<Control extends BaseControl>(
-  control: Control,
-  routes: ControlRoutes<Control>,
-  request: ControlRequest,
-  path: string,
-): Promise<{ readonly answer: Answer; readonly action?: string }> {
-  const [resource = '', ...rest] = path.split('/').filter(Boolean);
-  const route = Object.hasOwn(routes, `${request.method} ${resource}`)
-    ? routes[`${request.method} ${resource}`]
-    : undefined;
-  const takesId = request.method === 'PATCH' && resource === 'keys';
-  const id = rest.length === 1 ? decodeSegment(rest[0] as string) : undefined;
-  if (route === undefined || (takesId ? id === undefined : rest.length > 0)) {
-    const known = Object.keys(routes).map((name) => name.replace(' ', ' /'));
-    return {
-      answer: errorAnswer(
-        'control_not_found',
-        `unknown control route ${request.method} ${path.slice(0, 100)}; known: ${known.join(', ')}, PATCH /keys/{id}`,
-      ),
-    };
-  }
-  try {
-    const result = await route(control, request, id ?? '');
-    return {
-      answer: result.answer ?? jsonAnswer(200, result.body),
-      ...(result.action === undefined ? {} : { action: result.action }),
-    };
-  } catch (error) {
-    if (error instanceof ControlInputError)
-      return { answer: errorAnswer(error.code, error.message) };
-    if (error instanceof StorageError) {
-      const code: ErrorCode = error.kind === 'full' ? 'insufficient_storage' : 'storage_failed';
-      return { answer: errorAnswer(code, `nothing changed: ${error.message}`) };
-    }
-    throw error;
-  }
-}
-
 /** The live page's file for a path below the control prefix (`/`, `/page.js`), or `undefined`. */
 export type ControlPage = (path: string) => Answer | undefined;
 
@@ -260,11 +218,32 @@ export function controlPipeline<PolicyControl extends object>(
   const handler: Handler = async (context) => {
     const page = context.get(pageSlot);
     if (page !== undefined) return page;
+    const { method } = context.request;
+    // The path after the prefix, still percent-encoded.
     const path = context.url.pathname.slice(config.controlPrefix.length);
+    const [resource = '', ...rest] = path.split('/').filter(Boolean);
+    const name = `${method} ${resource}`;
+    const route = Object.hasOwn(routes, name) ? routes[name] : undefined;
+    const takesId = method === 'PATCH' && resource === 'keys';
+    const id = rest.length === 1 ? decodeSegment(rest[0] as string) : undefined;
+    if (route === undefined || (takesId ? id === undefined : rest.length > 0)) {
+      const known = Object.keys(routes).map((each) => each.replace(' ', ' /'));
+      return errorAnswer(
+        'control_not_found',
+        `unknown control route ${method} ${path.slice(0, 100)}; known: ${known.join(', ')}, PATCH /keys/{id}`,
+      );
+    }
     const request = { ...bind(context.request), maxBodyBytes: config.maxBodyBytes };
-    const outcome = await answerRoute(control, routes, request, path);
-    context.set(controlActionSlot, outcome.action);
-    return outcome.answer;
+    try {
+      const result = await route(control, request, id ?? '');
+      context.set(controlActionSlot, result.action);
+      return result.answer ?? jsonAnswer(200, result.body);
+    } catch (error) {
+      if (error instanceof ControlInputError) return errorAnswer(error.code, error.message);
+      if (!(error instanceof StorageError)) throw error;
+      const code = error.kind === 'full' ? 'insufficient_storage' : 'storage_failed';
+      return errorAnswer(code, `nothing changed: ${error.message}`);
+    }
   };
   return {
     steps: [internalErrorStep('control request'), ...controlRefusalSteps(config, page)],

@@ -135,20 +135,15 @@ export function journalStep(
 
   const control: JournalControl = {
     requests: (filter) => journal.read(checkJournalFilter(filter)),
-    clearRequests: () => journal.clear(),
+    clearRequests: journal.clear,
   };
-
+  // The journal's functions close over its state, so they are handed on as they are.
   return {
     read,
-    reset: () => journal.clear(),
+    reset: journal.clear,
     control,
     routes: journalRoutes,
-    state: {
-      name: 'journal',
-      changes: () => journal.changes(),
-      save: () => journal.save(),
-      load: (saved) => journal.load(saved),
-    },
+    state: { name: 'journal', changes: journal.changes, save: journal.save, load: journal.load },
   };
 }
 
