@@ -168,17 +168,12 @@ function decoded(view: View): View | undefined {
   const endOf = (at: number) => view.ends?.[at] ?? at + 1;
   for (let at = 0; at < text.length; ) {
     const digits = text.slice(at + 1, at + 3);
-    if (text.charCodeAt(at) === 37 && /^[0-9A-Fa-f]{2}$/.test(digits)) {
-      out += String.fromCharCode(Number.parseInt(digits, 16));
-      starts.push(startOf(at));
-      ends.push(endOf(at + 2));
-      at += 3;
-    } else {
-      out += text[at];
-      starts.push(startOf(at));
-      ends.push(endOf(at));
-      at += 1;
-    }
+    const encoded = text.charCodeAt(at) === 37 && /^[0-9A-Fa-f]{2}$/.test(digits);
+    out += encoded ? String.fromCharCode(Number.parseInt(digits, 16)) : text[at];
+    const last = encoded ? at + 2 : at;
+    starts.push(startOf(at));
+    ends.push(endOf(last));
+    at = last + 1;
   }
   return { text: out, starts, ends };
 }

@@ -24,7 +24,10 @@ const entryOverhead = 640;
 
 /** What a record counts against the journal's bytes. */
 function sizeOf(record: JournalRecord): number {
-  let size =
+  // The four names a record's headers may have (the step and a saved record's check keep them
+  // to these), read by name: no array or enumeration per request.
+  const { headers } = record;
+  return (
     entryOverhead +
     record.method.length +
     record.path.length +
@@ -33,16 +36,12 @@ function sizeOf(record: JournalRecord): number {
     record.clientId.length +
     record.connection.length +
     (record.breaks?.length ?? 0) +
-    (record.body?.length ?? 0);
-  // The four names a record's headers may have (the step and a saved record's check keep them
-  // to these), read by name: no array or enumeration per request.
-  const { headers } = record;
-  size +=
+    (record.body?.length ?? 0) +
     (headers['X-RateLimit-Limit']?.length ?? 0) +
     (headers['X-RateLimit-Remaining']?.length ?? 0) +
     (headers['X-RateLimit-Reset']?.length ?? 0) +
-    (headers['Retry-After']?.length ?? 0);
-  return size;
+    (headers['Retry-After']?.length ?? 0)
+  );
 }
 
 /** The request journal of one fake. */
