@@ -54,10 +54,7 @@ const ownRoutes: ControlRoutes<BaseControl> = {
       throw new ControlInputError('real cannot be combined with set or advance');
     if (body.freeze !== undefined && typeof body.freeze !== 'boolean')
       throw new ControlInputError('freeze must be true or false');
-    if (
-      body.advance !== undefined &&
-      (typeof body.advance !== 'number' || !Number.isFinite(body.advance))
-    )
+    if (body.advance !== undefined && !Number.isFinite(body.advance))
       throw new ControlInputError('advance must be a number of seconds');
     const set = body.set === undefined ? undefined : toEpochMs(body.set);
     const target = (set ?? control.now()) + ((body.advance as number | undefined) ?? 0) * 1000;
