@@ -21,15 +21,10 @@ const LONG_DIGITS = /\d{16}/;
 export function parseJson(text: string): unknown {
   if (!LONG_DIGITS.test(text)) return JSON.parse(text);
   return JSON.parse(text, (_key, value: unknown, context?: { source?: string }) => {
-    if (
-      typeof value === 'number' &&
-      !Number.isSafeInteger(value) &&
-      context?.source !== undefined
-    ) {
-      const source = context.source;
-      if (/^-?\d+$/.test(source)) return BigInt(source);
-    }
-    return value;
+    const source = context?.source ?? '';
+    const exact =
+      typeof value === 'number' && !Number.isSafeInteger(value) && /^-?\d+$/.test(source);
+    return exact ? BigInt(source) : value;
   });
 }
 

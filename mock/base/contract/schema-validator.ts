@@ -40,10 +40,6 @@ const ANNOTATIONS = new Set([
   'examples',
   'deprecated',
 ]);
-const INT64_MIN = -(2n ** 63n);
-const INT64_MAX = 2n ** 63n - 1n;
-const INT32_MIN = -(2n ** 31n);
-const INT32_MAX = 2n ** 31n - 1n;
 
 type Schema = Readonly<Record<string, unknown>>;
 
@@ -60,32 +56,22 @@ function isInteger(value: unknown): value is number | bigint {
   return typeof value === 'bigint' || (typeof value === 'number' && Number.isInteger(value));
 }
 
-function matchesType(type: string, value: unknown): boolean {
-  switch (type) {
-    case 'object':
-      return isJsonObject(value);
-    case 'array':
-      return Array.isArray(value);
-    case 'integer':
-      return isInteger(value);
-    case 'number':
-      return typeof value === 'bigint' || (typeof value === 'number' && Number.isFinite(value));
-    case 'string':
-      return typeof value === 'string';
-    case 'boolean':
-      return typeof value === 'boolean';
-    case 'null':
-      return value === null;
-    default:
-      throw new Error(`schema-validator: unsupported type "${type}"`);
-  }
-}
+/** What each JSON Schema type accepts. */
+const types = new Map<string, (value: unknown) => boolean>([
+  ['object', isJsonObject],
+  ['array', Array.isArray],
+  ['integer', isInteger],
+  ['number', (value) => typeof value === 'bigint' || Number.isFinite(value)],
+  ['string', (value) => typeof value === 'string'],
+  ['boolean', (value) => typeof value === 'boolean'],
+  ['null', (value) => value === null],
+]);
 
-function formatRange(format: string): readonly [bigint, bigint] | undefined {
-  if (format === 'int64') return [INT64_MIN, INT64_MAX];
-  if (format === 'int32') return [INT32_MIN, INT32_MAX];
-  return undefined;
-}
+/** The integer formats asserted, and their ranges; other formats are annotations. */
+const formatRanges = new Map<string, readonly [bigint, bigint]>([
+  ['int64', [-(2n ** 63n), 2n ** 63n - 1n]],
+  ['int32', [-(2n ** 31n), 2n ** 31n - 1n]],
+]);
 
 function at(path: string, key: string | number): string {
   return `${path}/${String(key)}`;
@@ -99,30 +85,23 @@ export function compileSchema(schema: Schema): SchemaCheck {
     switch (keyword) {
       case 'type': {
         const type = String(argument);
+        const matches = types.get(type);
+        if (matches === undefined) throw new Error(`schema-validator: unsupported type "${type}"`);
+        const expected = `must be ${/^[aeiou]/.test(type) ? 'an' : 'a'} ${type}, got`;
         checks.push((value, path = '') =>
-          matchesType(type, value)
-            ? valid
-            : [{ path, message: `must be ${article(type)} ${type}, got ${jsonTypeOf(value)}` }],
+          matches(value) ? valid : [{ path, message: `${expected} ${jsonTypeOf(value)}` }],
         );
         break;
       }
       case 'enum': {
         const allowed = argument as readonly unknown[];
-        checks.push((value, path = '') =>
-          allowed.includes(value)
-            ? valid
-            : [
-                {
-                  path,
-                  message: `must be one of ${allowed.map((v) => JSON.stringify(v)).join(', ')}`,
-                },
-              ],
-        );
+        const message = `must be one of ${allowed.map((v) => JSON.stringify(v)).join(', ')}`;
+        checks.push((value, path = '') => (allowed.includes(value) ? valid : [{ path, message }]));
         break;
       }
       case 'format': {
-        const range = formatRange(String(argument));
-        if (range === undefined) break; // Formats are annotations unless we know how to assert them.
+        const range = formatRanges.get(String(argument));
+        if (range === undefined) break;
         const [min, max] = range;
         // A safe integer compares exactly with any double: no BigInt for the common case.
         const [minNumber, maxNumber] = [Number(min), Number(max)];
@@ -165,7 +144,7 @@ export function compileSchema(schema: Schema): SchemaCheck {
       case 'required': {
         const names = argument as readonly string[];
         checks.push((value, path = '') => {
-          if (!matchesType('object', value)) return valid;
+          if (!isJsonObject(value)) return valid;
           let issues: SchemaIssue[] | undefined;
           for (const name of names)
             if (!Object.hasOwn(value as object, name))
@@ -180,7 +159,7 @@ export function compileSchema(schema: Schema): SchemaCheck {
           ([name, sub]) => [name, compileSchema(sub), at('', name)] as const,
         );
         checks.push((value, path = '') => {
-          if (!matchesType('object', value)) return valid;
+          if (!isJsonObject(value)) return valid;
           const record = value as Record<string, unknown>;
           let issues: SchemaIssue[] | undefined;
           for (const [name, check, rootPath] of properties)
@@ -201,30 +180,27 @@ export function compileSchema(schema: Schema): SchemaCheck {
         });
         break;
       }
-      case 'allOf': {
-        const parts = (argument as readonly Schema[]).map(compileSchema);
-        checks.push((value, path = '') => {
-          let issues: SchemaIssue[] | undefined;
-          for (const check of parts) issues = joined(issues, check(value, path));
-          return issues ?? valid;
-        });
+      case 'allOf':
+        checks.push(every((argument as readonly Schema[]).map(compileSchema), false));
         break;
-      }
       default:
         throw new Error(`schema-validator: unsupported keyword "${keyword}"`);
     }
   }
+  return every(checks, 'type' in schema);
+}
+
+/**
+ * The issues of every check in order; with `typeFirst`, a failed first check (the type) stops
+ * the rest: a value of the wrong type makes every other keyword's message noise.
+ */
+function every(checks: readonly SchemaCheck[], typeFirst: boolean): SchemaCheck {
   return (value, path = '') => {
     let issues: SchemaIssue[] | undefined;
     for (const check of checks) {
       issues = joined(issues, check(value, path));
-      // A value of the wrong type makes every other keyword's message noise.
-      if (issues !== undefined && check === checks[0] && 'type' in schema) break;
+      if (typeFirst && issues !== undefined && check === checks[0]) break;
     }
     return issues ?? valid;
   };
-}
-
-function article(word: string): string {
-  return /^[aeiou]/.test(word) ? 'an' : 'a';
 }

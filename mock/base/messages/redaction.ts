@@ -168,17 +168,12 @@ function decoded(view: View): View | undefined {
   const endOf = (at: number) => view.ends?.[at] ?? at + 1;
   for (let at = 0; at < text.length; ) {
     const digits = text.slice(at + 1, at + 3);
-    if (text.charCodeAt(at) === 37 && /^[0-9A-Fa-f]{2}$/.test(digits)) {
-      out += String.fromCharCode(Number.parseInt(digits, 16));
-      starts.push(startOf(at));
-      ends.push(endOf(at + 2));
-      at += 3;
-    } else {
-      out += text[at];
-      starts.push(startOf(at));
-      ends.push(endOf(at));
-      at += 1;
-    }
+    const encoded = text.charCodeAt(at) === 37 && /^[0-9A-Fa-f]{2}$/.test(digits);
+    out += encoded ? String.fromCharCode(Number.parseInt(digits, 16)) : text[at];
+    const last = encoded ? at + 2 : at;
+    starts.push(startOf(at));
+    ends.push(endOf(last));
+    at = last + 1;
   }
   return { text: out, starts, ends };
 }
@@ -249,12 +244,17 @@ function spansOf(
 ): void {
   const { text } = view;
   const push = (start: number, end: number, shownAs: string) => {
-    if (end <= start) return;
-    spans.push({
-      start: view.starts?.[start] ?? start,
-      end: view.ends?.[end - 1] ?? end,
-      shownAs,
-    });
+    if (end > start)
+      spans.push({
+        start: view.starts?.[start] ?? start,
+        end: view.ends?.[end - 1] ?? end,
+        shownAs,
+      });
+  };
+  /** Hides the `value` that ends `match` (less `after` characters, a closing quote). */
+  const pushValue = (match: RegExpMatchArray, value: string, after = 0) => {
+    const end = (match.index as number) + match[0].length - after;
+    push(end - value.length, end, redacted);
   };
   if (!secrets.empty) {
     for (let at = 0; at + gramLength <= text.length; at++) {
@@ -275,28 +275,23 @@ function spansOf(
   }
   for (const match of text.matchAll(schemeValue)) {
     const value = match[1] as string;
-    if (shownValue(value, shown)) continue;
-    const end = (match.index as number) + match[0].length;
-    push(end - value.length, end, redacted);
+    if (!shownValue(value, shown)) pushValue(match, value);
   }
   for (const match of text.matchAll(equalsPair)) {
-    const [whole, name = '', value = ''] = match;
+    const [, name = '', value = ''] = match;
     if (value === '' || !isParameterName(plainText(name)) || shownValue(value, shown)) continue;
-    const end = (match.index as number) + whole.length;
-    push(end - value.length, end, redacted);
+    pushValue(match, value);
   }
   for (const match of text.matchAll(jsonPair)) {
-    const [whole, name = '', quoted, number] = match;
+    const [, name = '', quoted, number] = match;
     const value = quoted ?? number ?? '';
     if (value === '' || !isFieldName(name) || shownValue(value, shown)) continue;
-    const end = (match.index as number) + whole.length - (quoted === undefined ? 0 : 1);
-    push(end - value.length, end, redacted);
+    pushValue(match, value, quoted === undefined ? 0 : 1);
   }
   for (const match of text.matchAll(colonPair)) {
-    const [whole, name = '', value = ''] = match;
+    const [, name = '', value = ''] = match;
     if (!isFieldName(name) || schemeWord.test(value) || shownValue(value, shown)) continue;
-    const end = (match.index as number) + whole.length;
-    push(end - value.length, end, redacted);
+    pushValue(match, value);
   }
 }
 
@@ -335,26 +330,23 @@ export function createRedaction(options: RedactionOptions): Redaction {
   /** The index of the secrets as they stand; worked out again only when they changed. */
   const current = (): SecretIndex => {
     const list = options.secrets();
+    const seen = seenList;
     const same =
-      list === seenList ||
-      (seenList !== undefined &&
-        list.length === seenList.length &&
-        list.every((each, at) => each === seenList?.[at]));
+      list === seen ||
+      (seen?.length === list.length && list.every((each, at) => each === seen[at]));
     if (same) return index;
     seenList = list;
     const secrets = list.map((each) => (typeof each === 'string' ? { value: each } : each));
-    if (options.remember !== true) {
-      index = indexOf(secrets, fragments);
-      return index;
+    if (options.remember === true) {
+      // The secrets as they stand go in last, so past the bound the oldest gone ones leave first.
+      for (const secret of secrets) {
+        remembered.delete(secret.value);
+        remembered.set(secret.value, secret);
+      }
+      while (remembered.size > maxRemembered)
+        remembered.delete(remembered.keys().next().value as string);
     }
-    // The secrets as they stand go in last, so past the bound the oldest gone ones leave first.
-    for (const secret of secrets) {
-      remembered.delete(secret.value);
-      remembered.set(secret.value, secret);
-    }
-    while (remembered.size > maxRemembered)
-      remembered.delete(remembered.keys().next().value as string);
-    index = indexOf([...remembered.values()], fragments);
+    index = indexOf(options.remember === true ? [...remembered.values()] : secrets, fragments);
     return index;
   };
 

@@ -5,25 +5,15 @@
  * the browser's service worker too.
  */
 
-function utf8Bytes(text: string): Uint8Array {
-  return new TextEncoder().encode(text);
-}
-
-function base64(bytes: Uint8Array): string {
-  // btoa over bytes, not Buffer: this module also runs in the browser's service worker.
-  let binary = '';
-  for (const byte of bytes) binary += String.fromCharCode(byte);
-  return btoa(binary);
-}
+const utf8 = new TextEncoder();
 
 /** Base64 of the secret at the three byte alignments, without the characters neighbours change. */
 function base64Forms(secret: string): string[] {
   const forms: string[] = [];
-  const bytes = utf8Bytes(secret);
+  // btoa over the bytes as a binary string: no Buffer in the browser's service worker.
+  const binary = Array.from(utf8.encode(secret), (byte) => String.fromCharCode(byte)).join('');
   for (const pad of [0, 1, 2]) {
-    const padded = new Uint8Array(pad + bytes.length);
-    padded.set(bytes, pad);
-    const encoded = base64(padded).replace(/=+$/, '');
+    const encoded = btoa('\0'.repeat(pad) + binary).replace(/=+$/, '');
     // The first characters depend on the bytes before the secret, the last group on those after.
     const inner = encoded.slice(Math.ceil((pad * 4) / 3), -2);
     forms.push(inner, inner.replaceAll('+', '-').replaceAll('/', '_'));
@@ -44,7 +34,7 @@ function jsonForms(secret: string): string[] {
 
 function percentForms(secret: string): string[] {
   const upper = encodeURIComponent(secret);
-  const every = [...utf8Bytes(secret)]
+  const every = [...utf8.encode(secret)]
     .map((byte) => `%${byte.toString(16).toUpperCase().padStart(2, '0')}`)
     .join('');
   return [upper, upper.replaceAll('%20', '+'), every, every.toLowerCase()];

@@ -1,14 +1,12 @@
 /**
  * The Node.js and vitest the package's helpers need, checked where they run, so that a version
  * that would let a failure pass silently fails the run instead, with one line saying what to
- * install. Node: 22.12 or later (msw 3's minimum, `engines`; on Node 20 every request through
- * the Node door fails on `Promise.withResolvers`). vitest: 5, the first whose run fails when a
- * globalSetup teardown throws (`Vitest.close()` passes teardown errors to
- * `_checkUnhandledErrors`, which sets the exit code); vitest 4.1 only logs them as
- * `error during close` and exits 0, so an unmet coverage requirement in the teardown passed. npm
- * picks vitest 4.1 on Node 20 (vitest 5's `engines` say 22.12), whatever the package's peer range.
- *
- * Browser-safe: Node's modules come from `process.getBuiltinModule`, and outside Node nothing is
+ * install. Node 22.12+ (msw 3's minimum, `engines`: on Node 20 every request through the Node
+ * door fails on `Promise.withResolvers`). vitest 5, the first whose run fails when a globalSetup
+ * teardown throws (`Vitest.close()` passes teardown errors to `_checkUnhandledErrors`); 4.1 logs
+ * them as `error during close` and exits 0, so an unmet coverage requirement in the teardown
+ * passed, and npm picks 4.1 on Node 20 (vitest 5's `engines` say 22.12), whatever the peer range.
+ * Browser-safe: Node's modules come from `process.getBuiltinModule`; outside Node nothing is
  * checked.
  */
 
@@ -18,7 +16,7 @@ export const supportedVitest = '^5.0.0';
 /** The oldest Node.js the package runs on; package.json's `engines` says the same (a test checks). */
 export const supportedNode = '22.12.0';
 
-/** What the one-line refusal tells a user to install. */
+/** What the one-line refusals tell a user to install. */
 const installVitest = 'npm install --save-dev vitest@^5.1.1';
 const installNode =
   'put Node.js 22.12+ first on PATH (nvm, fnm, Volta), or `npm install --save-dev node@24` so that npm scripts run on it';

@@ -2,27 +2,19 @@
  * The control surface over HTTP, under `<origin><controlPrefix>/` (default `/__control/`),
  * outside `/v1` so it can never collide with the interface. Every route is a thin wrapper over
  * control.ts; bad input gets a 400 Error body that says what to send instead.
- *
- * A fake on loopback is still reachable from every page the user's browser opens, so before any
- * route runs, a request must name the fake as its Host (no DNS rebinding), must not come from
- * another site (Origin, Sec-Fetch-Site), must carry the control token when one is set, and, when
- * it may change state, must be `application/json`: no "simple" cross-site request (a form, a
- * `no-cors` fetch) can have that content type without a CORS preflight, which this surface never
- * grants.
  */
 
 import { clockRangeProblem } from '../../base/clock/clock.ts';
 import { type Answer, errorAnswer, jsonAnswer } from '../../base/messages/answer.ts';
-import type { ErrorCode } from '../../base/messages/errors.ts';
 import type { FakeRequest } from '../../base/messages/fake-request.ts';
 import { constantTimeEqual } from '../../base/quota/authenticate.ts';
 import type { Limits } from '../../base/quota/plans.ts';
 import type { ResolvedConfig } from '../../pipeline/config/config.ts';
 import { callControl } from '../../pipeline/control-call.ts';
 import { ControlInputError } from '../../pipeline/control-input-error.ts';
-import { bodyOf, type ControlRequest, type ControlRoutes } from '../../pipeline/control-route.ts';
+import { bodyOf, type ControlRoutes } from '../../pipeline/control-route.ts';
 import type { StoreSnapshot } from '../../pipeline/persistence.ts';
-import { type Context, createSlot, type Handler, type Step } from '../../pipeline/pipeline.ts';
+import { createSlot, type Handler, type Step } from '../../pipeline/pipeline.ts';
 import { StorageError } from '../../pipeline/storage-error.ts';
 import { hostProblem, hostStep } from '../policies/host-step.ts';
 import { internalErrorStep } from '../policies/internal-error-step.ts';
@@ -48,9 +40,9 @@ const ownRoutes: ControlRoutes<BaseControl> = {
   'POST reset': async (control, request) => {
     const { seed = 'default' } = await bodyOf(request, ['seed']);
     await control.reset(seed as ResetSeed);
-    const pets = control.describe().pets;
+    const state = control.describe();
     const from = Array.isArray(seed) ? 'the given pets' : String(seed);
-    return { body: control.describe(), action: `reset to ${from} (${String(pets)} pets)` };
+    return { body: state, action: `reset to ${from} (${String(state.pets)} pets)` };
   },
   'GET clock': async (control) => ({ body: clockView(control) }),
   'POST clock': async (control, request) => {
@@ -62,10 +54,7 @@ const ownRoutes: ControlRoutes<BaseControl> = {
       throw new ControlInputError('real cannot be combined with set or advance');
     if (body.freeze !== undefined && typeof body.freeze !== 'boolean')
       throw new ControlInputError('freeze must be true or false');
-    if (
-      body.advance !== undefined &&
-      (typeof body.advance !== 'number' || !Number.isFinite(body.advance))
-    )
+    if (body.advance !== undefined && !Number.isFinite(body.advance))
       throw new ControlInputError('advance must be a number of seconds');
     const set = body.set === undefined ? undefined : toEpochMs(body.set);
     const target = (set ?? control.now()) + ((body.advance as number | undefined) ?? 0) * 1000;
@@ -126,28 +115,10 @@ const ownRoutes: ControlRoutes<BaseControl> = {
   'POST restore': async (control, request) => {
     const snapshot = await bodyOf(request, ['pets', 'nextId']);
     await control.restore(snapshot as unknown as StoreSnapshot);
-    return {
-      body: control.describe(),
-      action: `restored ${String(control.describe().pets)} pets`,
-    };
+    const state = control.describe();
+    return { body: state, action: `restored ${String(state.pets)} pets` };
   },
 };
-
-/** Why a control request may not proceed, or `undefined` when it may. */
-function checkControlAccess(
-  access: ResolvedConfig['controlAccess'],
-  request: FakeRequest,
-): string | undefined {
-  if (access === 'open') return undefined;
-  if (access === 'disabled')
-    return 'the control surface is disabled (the fake listens beyond loopback without a control token)';
-  const sent = request.header('x-control-token');
-  return sent !== null && constantTimeEqual(sent, access.token)
-    ? undefined
-    : 'send the control token as X-Control-Token';
-}
-
-const SAFE_METHODS = new Set(['GET', 'HEAD']);
 
 /** Why a request comes from another site, or `undefined` when it does not. */
 function crossSiteProblem(
@@ -169,23 +140,17 @@ function crossSiteProblem(
   return `the control surface refuses requests from Origin ${origin.slice(0, 100)}`;
 }
 
-function isJson(contentType: string | null): boolean {
-  return contentType !== null && /^application\/json\s*(;|$)/i.test(contentType.trim());
-}
-
-/** The path below the control prefix, still percent-encoded. */
-function pathOf(context: Context, prefix: string): string {
-  return context.url.pathname.slice(prefix.length);
-}
-
 /** The live page's file a GET asks for, found by the token step (the files need no token). */
 const pageSlot = createSlot<Answer>('control page file');
 
 /**
- * The refusals in front of every control route, as steps: the Host (no DNS rebinding), another
- * site (Origin, Sec-Fetch-Site), the control token, and the content type of a change. The live
- * page's files hold no data, so a browser may load them without the token, which its script
- * then sends with every call.
+ * The refusals in front of every control route, as steps: a fake on loopback is still reachable
+ * from every page the user's browser opens. The Host must name the fake (no DNS rebinding), the
+ * request must not come from another site (Origin, Sec-Fetch-Site), must carry the control token
+ * when one is set, and, when it may change state, must be `application/json`: no "simple"
+ * cross-site request (a form, a `no-cors` fetch) can have that type without a CORS preflight,
+ * which this surface never grants. The live page's files hold no data, so a browser may load
+ * them without the token, which its script then sends with every call.
  */
 function controlRefusalSteps(config: ResolvedConfig, pageFile: ControlPage): Step[] {
   const crossSite: Step = (context, next) => {
@@ -193,19 +158,29 @@ function controlRefusalSteps(config: ResolvedConfig, pageFile: ControlPage): Ste
     return problem === undefined ? next() : errorAnswer('cross_site_request', problem);
   };
   const token: Step = (context, next) => {
+    const { request } = context;
     const page =
-      context.request.method === 'GET'
-        ? pageFile(pathOf(context, config.controlPrefix))
+      request.method === 'GET'
+        ? pageFile(context.url.pathname.slice(config.controlPrefix.length))
         : undefined;
     context.set(pageSlot, page);
-    const access =
-      page !== undefined && config.controlAccess !== 'disabled' ? 'open' : config.controlAccess;
-    const denied = checkControlAccess(access, context.request);
-    return denied === undefined ? next() : errorAnswer('control_forbidden', denied);
+    const access = config.controlAccess;
+    if (access === 'disabled')
+      return errorAnswer(
+        'control_forbidden',
+        'the control surface is disabled (the fake listens beyond loopback without a control token)',
+      );
+    if (access === 'open' || page !== undefined) return next();
+    const sent = request.header('x-control-token');
+    return sent !== null && constantTimeEqual(sent, access.token)
+      ? next()
+      : errorAnswer('control_forbidden', 'send the control token as X-Control-Token');
   };
   const jsonChanges: Step = (context, next) => {
-    const { request } = context;
-    if (SAFE_METHODS.has(request.method) || isJson(request.header('content-type'))) return next();
+    const { method } = context.request;
+    const type = context.request.header('content-type')?.trim();
+    if (method === 'GET' || method === 'HEAD' || /^application\/json\s*(;|$)/i.test(type ?? ''))
+      return next();
     return errorAnswer(
       'invalid_control_request',
       'control requests that change state must be sent as Content-Type: application/json',
@@ -222,73 +197,50 @@ function decodeSegment(segment: string): string | undefined {
   }
 }
 
-/** Answers one control request, given the path after the prefix (still percent-encoded). */
-async function answerRoute<Control extends BaseControl>(
-  control: Control,
-  routes: ControlRoutes<Control>,
-  request: ControlRequest,
-  path: string,
-): Promise<{ readonly answer: Answer; readonly action?: string }> {
-  const [resource = '', ...rest] = path.split('/').filter(Boolean);
-  const route = Object.hasOwn(routes, `${request.method} ${resource}`)
-    ? routes[`${request.method} ${resource}`]
-    : undefined;
-  const takesId = request.method === 'PATCH' && resource === 'keys';
-  const id = rest.length === 1 ? decodeSegment(rest[0] as string) : undefined;
-  if (route === undefined || (takesId ? id === undefined : rest.length > 0)) {
-    const known = Object.keys(routes).map((name) => name.replace(' ', ' /'));
-    return {
-      answer: errorAnswer(
-        'control_not_found',
-        `unknown control route ${request.method} ${path.slice(0, 100)}; known: ${known.join(', ')}, PATCH /keys/{id}`,
-      ),
-    };
-  }
-  try {
-    const result = await route(control, request, id ?? '');
-    return {
-      answer: result.answer ?? jsonAnswer(200, result.body),
-      ...(result.action === undefined ? {} : { action: result.action }),
-    };
-  } catch (error) {
-    if (error instanceof ControlInputError)
-      return { answer: errorAnswer(error.code, error.message) };
-    if (error instanceof StorageError) {
-      const code: ErrorCode = error.kind === 'full' ? 'insufficient_storage' : 'storage_failed';
-      return { answer: errorAnswer(code, `nothing changed: ${error.message}`) };
-    }
-    throw error;
-  }
-}
-
 /** The live page's file for a path below the control prefix (`/`, `/page.js`), or `undefined`. */
 export type ControlPage = (path: string) => Answer | undefined;
 
-/** The control surface as a pipeline: its refusals, then its routes (see runPipeline). */
-export interface ControlPipeline {
-  readonly steps: readonly Step[];
-  readonly handler: Handler;
-}
-
 /**
- * The control surface's sub-pipeline: a bug in it is a logged 500, then the refusals (Host,
- * cross-site, token, content type), then the page or the route, whose change the log records.
+ * The control surface's sub-pipeline (see runPipeline): a bug in it is a logged 500, then the
+ * refusals (Host, cross-site, token, content type), then the page or the route, whose change the
+ * log records.
  */
 export function controlPipeline<PolicyControl extends object>(
   control: BaseControl & PolicyControl,
   policyRoutes: ControlRoutes<PolicyControl>,
   config: ResolvedConfig,
   page: ControlPage,
-): ControlPipeline {
+): { readonly steps: readonly Step[]; readonly handler: Handler } {
   const routes: ControlRoutes<BaseControl & PolicyControl> = { ...ownRoutes, ...policyRoutes };
   const handler: Handler = async (context) => {
     const page = context.get(pageSlot);
     if (page !== undefined) return page;
-    const path = pathOf(context, config.controlPrefix);
+    const { method } = context.request;
+    // The path after the prefix, still percent-encoded.
+    const path = context.url.pathname.slice(config.controlPrefix.length);
+    const [resource = '', ...rest] = path.split('/').filter(Boolean);
+    const name = `${method} ${resource}`;
+    const route = Object.hasOwn(routes, name) ? routes[name] : undefined;
+    const takesId = method === 'PATCH' && resource === 'keys';
+    const id = rest.length === 1 ? decodeSegment(rest[0] as string) : undefined;
+    if (route === undefined || (takesId ? id === undefined : rest.length > 0)) {
+      const known = Object.keys(routes).map((each) => each.replace(' ', ' /'));
+      return errorAnswer(
+        'control_not_found',
+        `unknown control route ${method} ${path.slice(0, 100)}; known: ${known.join(', ')}, PATCH /keys/{id}`,
+      );
+    }
     const request = { ...bind(context.request), maxBodyBytes: config.maxBodyBytes };
-    const outcome = await answerRoute(control, routes, request, path);
-    context.set(controlActionSlot, outcome.action);
-    return outcome.answer;
+    try {
+      const result = await route(control, request, id ?? '');
+      context.set(controlActionSlot, result.action);
+      return result.answer ?? jsonAnswer(200, result.body);
+    } catch (error) {
+      if (error instanceof ControlInputError) return errorAnswer(error.code, error.message);
+      if (!(error instanceof StorageError)) throw error;
+      const code = error.kind === 'full' ? 'insufficient_storage' : 'storage_failed';
+      return errorAnswer(code, `nothing changed: ${error.message}`);
+    }
   };
   return {
     steps: [internalErrorStep('control request'), ...controlRefusalSteps(config, page)],

@@ -66,8 +66,8 @@ export interface BaseControl {
   describe(): Record<string, unknown>;
 }
 
-function checkTime(epochMs: number, what: string): void {
-  const problem = clockRangeProblem(epochMs, what);
+/** Refuses the input when a check found a problem with it. */
+function refuse(problem: string | undefined): void {
   if (problem !== undefined) throw new ControlInputError(problem);
 }
 
@@ -130,17 +130,13 @@ export function createControl<Control extends object>(
     }
     return { perMinute: limits.perMinute, perDay: limits.perDay };
   };
-  const checkSnapshot = (snapshot: unknown) => {
-    const problem = snapshotProblem(snapshot);
-    if (problem !== undefined) throw new ControlInputError(problem);
-  };
 
   const control: BaseControl = {
     async reset(next = 'default') {
       if (next !== 'default' && next !== 'empty' && !Array.isArray(next))
         throw new ControlInputError('seed must be "default", "empty" or an array of pets');
       const pets = next === 'default' ? seed : next === 'empty' ? [] : next;
-      checkSnapshot({ pets, nextId: 1 });
+      refuse(snapshotProblem({ pets, nextId: 1 }));
       await state.store.restore({ pets, nextId: 1 });
       policies.reset();
       state.clock.reset();
@@ -149,13 +145,13 @@ export function createControl<Control extends object>(
     now: () => state.clock.now(),
     setTime(epochMs) {
       if (typeof epochMs !== 'number') throw new ControlInputError('set must be a time');
-      checkTime(epochMs, 'set');
+      refuse(clockRangeProblem(epochMs, 'set'));
       state.clock.set(epochMs);
     },
     advanceTime(seconds) {
-      if (typeof seconds !== 'number' || !Number.isFinite(seconds))
+      if (!Number.isFinite(seconds))
         throw new ControlInputError('advance must be a number of seconds');
-      checkTime(state.clock.now() + seconds * 1000, 'advance');
+      refuse(clockRangeProblem(state.clock.now() + seconds * 1000, 'advance'));
       state.clock.advance(seconds * 1000);
     },
     freezeTime(frozen) {
@@ -196,7 +192,7 @@ export function createControl<Control extends object>(
     },
     snapshot: () => state.store.snapshot(),
     async restore(snapshot) {
-      checkSnapshot(snapshot);
+      refuse(snapshotProblem(snapshot));
       await state.store.restore(snapshot);
     },
     describe: () => ({

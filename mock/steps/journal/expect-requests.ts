@@ -45,6 +45,9 @@ export class RequestCountError extends Error {
   }
 }
 
+/** A fake whose `control.requests` reads its journal. */
+type FakeWithJournal<Read> = { readonly control: { requests(filter?: JournalFilter): Read } };
+
 /** Most entries a failure message lists, of each kind. */
 const shownAtMost = 10;
 
@@ -117,21 +120,17 @@ function judge(
     lines.push(
       `The journal let ${journal.dropped} older request(s) go to stay within its bounds (createFake({ journal: { maxEntries } }) keeps more).`,
     );
-  if (matched.length > 0)
+  const list = (title: string, shown: readonly string[]) =>
     lines.push(
-      'Matched:',
-      ...matched.slice(0, shownAtMost).map((entry) => `  ${line(entry)}`),
-      ...(matched.length > shownAtMost ? [`  ... and ${matched.length - shownAtMost} more`] : []),
+      title,
+      ...shown.slice(0, shownAtMost).map((each) => `  ${each}`),
+      ...(shown.length > shownAtMost ? [`  ... and ${shown.length - shownAtMost} more`] : []),
     );
+  if (matched.length > 0) list('Matched:', matched.map(line));
   if (nearMisses.length > 0)
-    lines.push(
+    list(
       'Near misses (all but one field match):',
-      ...nearMisses
-        .slice(0, shownAtMost)
-        .map(({ entry, differs }) => `  ${line(entry)}: ${differs}`),
-      ...(nearMisses.length > shownAtMost
-        ? [`  ... and ${nearMisses.length - shownAtMost} more`]
-        : []),
+      nearMisses.map(({ entry, differs }) => `${line(entry)}: ${differs}`),
     );
   else
     lines.push(
@@ -151,22 +150,18 @@ function judge(
  * @example expectRequests(fake, { method: 'POST', operationId: 'createPet', since: after429 }, 1);
  */
 export function expectRequests(
-  fake: { readonly control: { requests(filter?: JournalFilter): JournalAnswer } },
+  fake: FakeWithJournal<JournalAnswer>,
   filter: JournalFilter,
   count: RequestCount,
 ): readonly JournalEntry[];
 /** In the browser, where `fake.control` answers with promises: resolves or rejects alike. */
 export function expectRequests(
-  fake: { readonly control: { requests(filter?: JournalFilter): Promise<JournalAnswer> } },
+  fake: FakeWithJournal<Promise<JournalAnswer>>,
   filter: JournalFilter,
   count: RequestCount,
 ): Promise<readonly JournalEntry[]>;
 export function expectRequests(
-  fake: {
-    readonly control: {
-      requests(filter?: JournalFilter): JournalAnswer | Promise<JournalAnswer>;
-    };
-  },
+  fake: FakeWithJournal<JournalAnswer | Promise<JournalAnswer>>,
   filter: JournalFilter,
   count: RequestCount,
 ): readonly JournalEntry[] | Promise<readonly JournalEntry[]> {

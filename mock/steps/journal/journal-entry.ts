@@ -78,10 +78,12 @@ export interface JournalAnswer {
    * first): a count, so a reader knows the journal is not the whole story.
    */
   readonly dropped: number;
-  /** The journal's bounds: entries, bytes (characters of its strings, plus 640 an entry) and body characters. */
+  /** The journal's bounds. */
   readonly bounds: {
     readonly maxEntries: number;
+    /** Characters of every entry's strings, plus 640 an entry (its JSON's field names and numbers). */
     readonly maxBytes: number;
+    /** Most characters of a body kept. */
     readonly bodyChars: number;
   };
 }

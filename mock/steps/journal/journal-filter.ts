@@ -36,33 +36,17 @@ export interface JournalFilter {
 }
 
 /** A filter checked and put in the form entries are matched with. */
-export interface CheckedFilter {
-  readonly method?: string;
-  readonly operationId?: string;
-  readonly path?: string;
+export type CheckedFilter = Pick<
+  JournalFilter,
+  'method' | 'operationId' | 'path' | 'keyId' | 'clientId'
+> & {
   /** An exact status, or its first digit for a class (`4` for `4xx`). */
   readonly status?: { readonly exact: number } | { readonly hundreds: number };
-  readonly keyId?: string;
-  readonly clientId?: string;
   readonly since?: number;
   readonly until?: number;
   readonly afterSeq?: number;
   readonly limit?: number;
-}
-
-/** The fields a filter may have, in the order a near miss names them. */
-const filterFields = [
-  'method',
-  'operationId',
-  'path',
-  'status',
-  'keyId',
-  'clientId',
-  'since',
-  'until',
-  'afterSeq',
-  'limit',
-] as const;
+};
 
 /** The methods a filter may name: those of RFC 9110 section 9 and PATCH (RFC 5789). */
 const methods = ['GET', 'HEAD', 'POST', 'PUT', 'PATCH', 'DELETE', 'OPTIONS', 'TRACE', 'CONNECT'];
@@ -107,28 +91,13 @@ function statusOf(value: unknown): CheckedFilter['status'] {
   return { exact };
 }
 
-/** A whole number given as a number, or as digits over HTTP; NaN for anything else. */
-function wholeOf(value: unknown): number {
-  return typeof value === 'number'
-    ? value
-    : /^\d+$/.test(String(value))
-      ? Number(value)
-      : Number.NaN;
-}
-
-/** A request's `seq`: a whole number from 0. */
-function seqOf(value: unknown): number {
-  const seq = wholeOf(value);
-  if (!Number.isSafeInteger(seq) || seq < 0)
-    refuse(`afterSeq must be a request's seq, a whole number from 0; got ${quoted(value)}`);
-  return seq;
-}
-
-function limitOf(value: unknown): number {
-  const limit = wholeOf(value);
-  if (!Number.isInteger(limit) || limit < 1 || limit > maxLimit)
-    refuse(`limit must be a whole number from 1 to ${maxLimit}; got ${quoted(value)}`);
-  return limit;
+/** A whole number from `min` to `max`, given as a number or as digits over HTTP. */
+function wholeOf(value: unknown, min: number, max: number, problem: string): number {
+  const whole =
+    typeof value === 'number' ? value : /^\d+$/.test(String(value)) ? Number(value) : Number.NaN;
+  if (!Number.isSafeInteger(whole) || whole < min || whole > max)
+    refuse(`${problem}; got ${quoted(value)}`);
+  return whole;
 }
 
 function textOf(value: unknown, field: string, longest: number): string {
@@ -137,64 +106,57 @@ function textOf(value: unknown, field: string, longest: number): string {
   return value;
 }
 
+/** Each field a filter may have, in the order a near miss names them, and its check. */
+const fieldChecks: Readonly<Record<keyof JournalFilter, (value: unknown) => unknown>> = {
+  method(value) {
+    const method = String(value).toUpperCase();
+    if (!methods.includes(method))
+      refuse(`method must be one of ${methods.join(', ')}; got ${quoted(value)}`);
+    return method;
+  },
+  operationId(value) {
+    if (value !== 'none' && !(operationIds as readonly unknown[]).includes(value))
+      refuse(`operationId must be one of ${operationIds.join(', ')}, none; got ${quoted(value)}`);
+    return value;
+  },
+  path(value) {
+    const path = textOf(value, 'path', 2048);
+    if (!path.startsWith('/'))
+      refuse(`path must be a path prefix starting with /, e.g. /v1/pets; got ${quoted(value)}`);
+    return path;
+  },
+  status: statusOf,
+  keyId: (value) => textOf(value, 'keyId', 64),
+  clientId: (value) => textOf(value, 'clientId', 64),
+  since: (value) => timeOf(value, 'since'),
+  until: (value) => timeOf(value, 'until'),
+  afterSeq: (value) =>
+    wholeOf(
+      value,
+      0,
+      Number.MAX_SAFE_INTEGER,
+      "afterSeq must be a request's seq, a whole number from 0",
+    ),
+  limit: (value) =>
+    wholeOf(value, 1, maxLimit, `limit must be a whole number from 1 to ${maxLimit}`),
+};
+const filterFields = Object.keys(fieldChecks);
+
 /**
  * Checks a filter whole (an object from `fake.control`, or the query of `GET /__control/requests`
- * as text by name)
- * and throws a ControlInputError naming the field and its valid values; nothing is read before
- * every field passed.
+ * as text by name) and throws a ControlInputError naming the field and its valid values; nothing
+ * is read before every field passed.
  */
 export function checkJournalFilter(given: unknown): CheckedFilter {
   if (given === undefined || given === null) return {};
-  const entries: [string, unknown][] =
-    typeof given === 'object' && !Array.isArray(given)
-      ? Object.entries(given).filter(([, value]) => value !== undefined)
-      : refuse('must be an object of filter fields');
+  if (typeof given !== 'object' || Array.isArray(given))
+    refuse('must be an object of filter fields');
   const checked: Record<string, unknown> = {};
-  for (const [field, value] of entries) {
-    if (!(filterFields as readonly string[]).includes(field))
+  for (const [field, value] of Object.entries(given)) {
+    if (value === undefined) continue;
+    if (!filterFields.includes(field))
       refuse(`unknown field ${quoted(field)}; the filters are ${filterFields.join(', ')}`);
-    switch (field as (typeof filterFields)[number]) {
-      case 'method': {
-        const method = String(value).toUpperCase();
-        if (!methods.includes(method))
-          refuse(`method must be one of ${methods.join(', ')}; got ${quoted(value)}`);
-        checked.method = method;
-        break;
-      }
-      case 'operationId':
-        if (value !== 'none' && !(operationIds as readonly unknown[]).includes(value))
-          refuse(
-            `operationId must be one of ${operationIds.join(', ')}, none; got ${quoted(value)}`,
-          );
-        checked.operationId = value;
-        break;
-      case 'path': {
-        const path = textOf(value, 'path', 2048);
-        if (!path.startsWith('/'))
-          refuse(`path must be a path prefix starting with /, e.g. /v1/pets; got ${quoted(value)}`);
-        checked.path = path;
-        break;
-      }
-      case 'status':
-        checked.status = statusOf(value);
-        break;
-      case 'keyId':
-        checked.keyId = textOf(value, 'keyId', 64);
-        break;
-      case 'clientId':
-        checked.clientId = textOf(value, 'clientId', 64);
-        break;
-      case 'since':
-      case 'until':
-        checked[field] = timeOf(value, field);
-        break;
-      case 'afterSeq':
-        checked.afterSeq = seqOf(value);
-        break;
-      case 'limit':
-        checked.limit = limitOf(value);
-        break;
-    }
+    checked[field] = fieldChecks[field as keyof JournalFilter](value);
   }
   return checked as CheckedFilter;
 }

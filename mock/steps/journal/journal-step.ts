@@ -1,15 +1,10 @@
 /**
- * The request journal policy: one record per request the fake answers on any door (the HTTP
- * door, `fake.fetch`, the msw handlers, the browser's shared fake), what WireMock keeps at
- * `GET /__admin/requests`. It brings its option, its control functions and routes
- * (`GET`/`DELETE /__control/requests`), its flag and its session state, so the journal is kept
- * with the fake's session (in the browser, across reloads and takeovers) as coverage and the
- * Pact are.
- *
- * It reads every exchange (steps/exchange/): the interface's, the preflight's and the answers
- * given before any pipeline. Control requests are not journalled: the journal is what the app
- * did, and a QA page polling `GET /__control/requests` would fill it with itself (WireMock's
- * journal leaves its admin API out the same way).
+ * The request journal policy, what WireMock keeps at `GET /__admin/requests`: one record per
+ * exchange the fake answers on any door (steps/exchange/), with its option, its control
+ * functions and routes (`GET`/`DELETE /__control/requests`) and its session state, so the
+ * journal goes with the fake's session as coverage and the Pact do. Control requests are not
+ * journalled: a QA page polling the journal would fill it with itself (WireMock leaves its admin
+ * API out the same way).
  */
 import { ConfigError } from '../../base/config-error.ts';
 import type { Redaction } from '../../base/messages/redaction.ts';
@@ -140,20 +135,15 @@ export function journalStep(
 
   const control: JournalControl = {
     requests: (filter) => journal.read(checkJournalFilter(filter)),
-    clearRequests: () => journal.clear(),
+    clearRequests: journal.clear,
   };
-
+  // The journal's functions close over its state, so they are handed on as they are.
   return {
     read,
-    reset: () => journal.clear(),
+    reset: journal.clear,
     control,
     routes: journalRoutes,
-    state: {
-      name: 'journal',
-      changes: () => journal.changes(),
-      save: () => journal.save(),
-      load: (saved) => journal.load(saved),
-    },
+    state: { name: 'journal', changes: journal.changes, save: journal.save, load: journal.load },
   };
 }
 

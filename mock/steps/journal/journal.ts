@@ -5,7 +5,6 @@
  * (redaction.ts). It knows records, not requests: journal-step.ts makes them.
  */
 import { isCount, isJsonObject } from '../../base/contract/lossless-json.ts';
-import type { OperationId } from '../../base/contract/types.ts';
 import type { Redaction } from '../../base/messages/redaction.ts';
 import { SessionStateError } from '../../pipeline/session.ts';
 import { type JournalAnswer, type JournalEntry, journalHeaders } from './journal-entry.ts';
@@ -15,13 +14,7 @@ import { createRecordRing, type JournalRecord, recordsOfColumns } from './record
 export type { JournalRecord } from './record-ring.ts';
 
 /** The journal's bounds. */
-export interface JournalBounds {
-  readonly maxEntries: number;
-  /** Characters of every record's strings, plus 640 a record (its JSON's field names and numbers). */
-  readonly maxBytes: number;
-  /** Most characters of a body kept. */
-  readonly bodyChars: number;
-}
+export type JournalBounds = JournalAnswer['bounds'];
 
 /**
  * What a record costs beyond its strings, counted against `maxBytes`: about what its field names,
@@ -31,7 +24,10 @@ const entryOverhead = 640;
 
 /** What a record counts against the journal's bytes. */
 function sizeOf(record: JournalRecord): number {
-  let size =
+  // The four names a record's headers may have (the step and a saved record's check keep them
+  // to these), read by name: no array or enumeration per request.
+  const { headers } = record;
+  return (
     entryOverhead +
     record.method.length +
     record.path.length +
@@ -40,16 +36,12 @@ function sizeOf(record: JournalRecord): number {
     record.clientId.length +
     record.connection.length +
     (record.breaks?.length ?? 0) +
-    (record.body?.length ?? 0);
-  // The four names a record's headers may have (the step and a saved record's check keep them
-  // to these), read by name: no array or enumeration per request.
-  const { headers } = record;
-  size +=
+    (record.body?.length ?? 0) +
     (headers['X-RateLimit-Limit']?.length ?? 0) +
     (headers['X-RateLimit-Remaining']?.length ?? 0) +
     (headers['X-RateLimit-Reset']?.length ?? 0) +
-    (headers['Retry-After']?.length ?? 0);
-  return size;
+    (headers['Retry-After']?.length ?? 0)
+  );
 }
 
 /** The request journal of one fake. */
@@ -103,7 +95,12 @@ export function createJournal(
   let base = arrivals();
   let changes = 0;
 
-  const kept = (): JournalRecord[] => ring.records();
+  const empty = () => {
+    ring = createRecordRing(bounds.maxEntries);
+    bytes = 0;
+    dropped = 0;
+    changes += 1;
+  };
 
   return {
     bounds,
@@ -124,7 +121,7 @@ export function createJournal(
     },
     read(filter) {
       // Records are filtered as they are kept; only those shown become entries (dates, breaks).
-      const matching = kept().filter((record) => mismatches(record, filter).length === 0);
+      const matching = ring.records().filter((record) => mismatches(record, filter).length === 0);
       matching.sort((a, b) => b.seq - a.seq);
       const shown = filter.limit === undefined ? matching : matching.slice(0, filter.limit);
       return {
@@ -136,23 +133,14 @@ export function createJournal(
       };
     },
     clear() {
-      ring = createRecordRing(bounds.maxEntries);
-      bytes = 0;
-      dropped = 0;
+      empty();
       // Numbered from 1 again: after a reset, #1 is the first request the test made.
       base = arrivals();
-      changes += 1;
     },
     changes: () => changes,
     save: () => ({ columns: ring.columns(), dropped, arrivals: arrivals() - base }),
     load(saved) {
-      if (saved === undefined)
-        return () => {
-          ring = createRecordRing(bounds.maxEntries);
-          bytes = 0;
-          dropped = 0;
-          changes += 1;
-        };
+      if (saved === undefined) return empty;
       const records = isJsonObject(saved) ? recordsOfColumns(saved.columns) : undefined;
       if (!isJsonObject(saved) || records === undefined)
         throw new SessionStateError(
@@ -168,7 +156,7 @@ export function createJournal(
         );
       const { dropped: keptDropped, arrivals: keptArrivals } = saved;
       return () => {
-        ring = createRecordRing(bounds.maxEntries);
+        empty();
         for (const record of loaded) ring.push(record, sizeOf(record));
         bytes = keptBytes;
         dropped = keptDropped;
@@ -179,23 +167,15 @@ export function createJournal(
           ...loaded.map((record) => record.seq),
         );
         base = arrivals() - numbered;
-        changes += 1;
       };
     },
   };
 }
 
-const stringFields = ['method', 'path', 'query', 'keyId', 'clientId', 'connection'] as const;
-const flagFields = [
-  'forced',
-  'chaos',
-  'stubbed',
-  'dropped',
-  'refusedEarly',
-  'bodyTruncated',
-] as const;
-
-/** A saved record checked field by field; a value the journal never writes is refused. */
+/**
+ * A saved record (as recordsOfColumns rebuilt it: a record's fields and nothing else) checked
+ * field by field; a value the journal never writes is refused.
+ */
 function checkedRecord(value: unknown): JournalRecord {
   const fail = (problem: string): never => {
     throw new SessionStateError(`has a record whose ${problem}`);
@@ -206,10 +186,10 @@ function checkedRecord(value: unknown): JournalRecord {
   for (const field of ['atMs', 'realMs', 'durationMs'] as const)
     if (typeof value[field] !== 'number' || !(Math.abs(value[field] as number) <= 8.64e15))
       fail(`${field} is not a time in Date's range`);
-  for (const field of stringFields)
+  for (const field of ['method', 'path', 'query', 'keyId', 'clientId', 'connection'] as const)
     if (typeof value[field] !== 'string' || (value[field] as string).length > 16_384)
       fail(`${field} is not text of at most 16384 characters`);
-  for (const field of flagFields)
+  for (const field of ['forced', 'chaos', 'stubbed', 'dropped', 'refusedEarly', 'bodyTruncated'])
     if (typeof value[field] !== 'boolean') fail(`${field} is not true or false`);
   if (
     !Number.isInteger(value.status) ||
@@ -233,30 +213,5 @@ function checkedRecord(value: unknown): JournalRecord {
     )
   )
     fail(`headers are not text under ${journalHeaders.join(', ')}`);
-  // Only the fields a record has: nothing else a saved value carried comes back.
-  return {
-    seq: value.seq as number,
-    atMs: value.atMs as number,
-    realMs: value.realMs as number,
-    method: value.method as string,
-    path: value.path as string,
-    query: value.query as string,
-    operationId: value.operationId as OperationId | null,
-    keyId: value.keyId as string,
-    clientId: value.clientId as string,
-    connection: value.connection as string,
-    status: value.status as number,
-    errorCode: value.errorCode as string | null,
-    breaks: value.breaks as string | null,
-    headers: headers as JournalEntry['headers'],
-    forced: value.forced as boolean,
-    chaos: value.chaos as boolean,
-    stubbed: value.stubbed as boolean,
-    dropped: value.dropped as boolean,
-    refusedEarly: value.refusedEarly as boolean,
-    durationMs: value.durationMs as number,
-    body: value.body as string | null,
-    bodyBytes: value.bodyBytes as number | null,
-    bodyTruncated: value.bodyTruncated as boolean,
-  };
+  return value as JournalRecord;
 }

@@ -1,22 +1,13 @@
 /**
  * Where the journal keeps its records: a ring of two strided arrays (a Float64Array for the
- * numbers and flags, an array for the strings) rather than one object per record. A journal
- * holds its records for about a thousand requests, long enough for each to be promoted to V8's
- * old generation: kept as one object (and a headers object) per request, every record is
- * promoted and dropped a thousand requests later, and the old generation, which V8 lets grow
- * with what is promoted into it before it collects, grows with the request rate. In these
- * arrays, a record leaves only its few new strings behind, and a string equal to the previous
- * record's is kept once.
- *
- * What it buys, side by side with an array of the step's record objects: the fake's resident
- * memory under sustained load stays where it is with the journal off, where the objects held it
- * well above (the bench's target for memory after its rounds); CPU a request is the same within
- * the noise (bench/optimisations.md, "The structures built for the bench").
- *
- * A record's fields sit side by side (its numbers in 64 bytes, its strings in 14 slots), so
- * writing one touches two or three cache lines, where a column per field would touch one line per
- * field. The ring grows by doubling up to its capacity, so a journal bounded at a million costs
- * nothing until it fills.
+ * numbers and flags, an array for the strings), not one object per record. Records live for
+ * about a thousand requests, long enough to be promoted to V8's old generation, which then grows
+ * with the request rate; here a record leaves only its new strings behind, and a string equal to
+ * the previous record's is kept once. Side by side with an array of record objects, resident
+ * memory under load stays where it is with the journal off, at the same CPU within the noise
+ * (bench/optimisations.md, "The structures built for the bench"). A record's fields sit side by
+ * side, so writing one touches two or three cache lines; the ring grows by doubling up to its
+ * capacity, so a journal bounded at a million costs nothing until it fills.
  */
 import { type JournalEntry, journalHeaders } from './journal-entry.ts';
 
@@ -144,9 +135,9 @@ export function recordsOfColumns(saved: unknown): unknown[] | undefined {
 }
 
 /**
- * `value`, or the equal string the record in slot `before` (-1: none) holds in the same field. A client repeats its path, its body and most header values: kept as the one string
- * already in the ring, a repeat leaves no new string behind, where each string a ring keeps for
- * a thousand requests is promoted to V8's old generation, which then grows with the request rate.
+ * `value`, or the equal string the record in slot `before` (-1: none) holds in the same field: a
+ * client repeats its path, its body and most header values, and a repeat then leaves no new
+ * string behind.
  */
 function reused(
   texts: readonly (string | null)[],
@@ -219,10 +210,7 @@ export function createRecordRing(maxCapacity: number): RecordRing {
   return ring;
 }
 
-/**
- * Writes a record into `slot`, its strings reused from the record in `before` where equal.
- * Field by field rather than loops over names: this runs on every request.
- */
+/** Writes a record into `slot`, its strings reused from the record in `before` where equal. */
 function writeRecord(
   store: Slots,
   slot: number,
@@ -258,14 +246,10 @@ function writeRecord(
   texts[t + textAt.errorCode] = record.errorCode;
   texts[t + textAt.breaks] = record.breaks;
   texts[t + textAt.body] = reused(texts, before, textAt.body, record.body);
-  const limit = headers['X-RateLimit-Limit'] ?? null;
-  const remaining = headers['X-RateLimit-Remaining'] ?? null;
-  const reset = headers['X-RateLimit-Reset'] ?? null;
-  const retryAfter = headers['Retry-After'] ?? null;
-  texts[t + textAt.headers] = reused(texts, before, textAt.headers, limit);
-  texts[t + textAt.headers + 1] = reused(texts, before, textAt.headers + 1, remaining);
-  texts[t + textAt.headers + 2] = reused(texts, before, textAt.headers + 2, reset);
-  texts[t + textAt.headers + 3] = reused(texts, before, textAt.headers + 3, retryAfter);
+  journalHeaders.forEach((name, which) => {
+    const field = textAt.headers + which;
+    texts[t + field] = reused(texts, before, field, headers[name] ?? null);
+  });
 }
 
 /** The record in `slot`, as an object (for a read). */
