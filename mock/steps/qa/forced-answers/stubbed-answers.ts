@@ -51,21 +51,6 @@ export interface StubRule extends StubInput {
   readonly breaks: readonly string[];
 }
 
-/** The stubs of one fake. */
-export interface StubbedAnswers {
-  /** Keeps a checked stub, first in line; too many stubs throw through `fail`. */
-  add(stub: StubInput, breaks: readonly string[]): StubRule;
-  /** The stub that answers a request of `operationId` from `who`, spending one of its answers. */
-  take(operationId: OperationId, who: StubMatch): StubRule | undefined;
-  /** The stubs kept, the one that answers first first. */
-  list(): StubRule[];
-  clear(): void;
-  /** Replaces every stub with copies of `rules` (from `list()` of stubs that were checked). */
-  replace(rules: readonly StubRule[]): void;
-  /** How many stubs are kept: none costs a request nothing. */
-  size(): number;
-}
-
 /** What a stub matches a request on, worked out only when a stub asks for it. */
 interface StubMatch {
   readonly keyId: string;
@@ -169,24 +154,21 @@ function checkAnswer(value: unknown, fail: (problem: string) => never): StubAnsw
     (!Number.isInteger(delayMs) || (delayMs as number) < 0 || (delayMs as number) > maxDelayMs)
   )
     fail(`answer.delayMs must be an integer from 0 to ${maxDelayMs}, got ${show(delayMs)}`);
-  let removed: string[] | undefined;
-  if (removeHeaders !== undefined) {
-    if (
-      !Array.isArray(removeHeaders) ||
+  if (
+    removeHeaders !== undefined &&
+    (!Array.isArray(removeHeaders) ||
       removeHeaders.length > maxHeaders ||
-      !removeHeaders.every((name) => typeof name === 'string' && token.test(name))
-    )
-      fail(
-        `answer.removeHeaders must be a list of at most ${maxHeaders} header names, got ${show(removeHeaders)}`,
-      );
-    removed = [...(removeHeaders as string[])];
-  }
+      !removeHeaders.every((name) => typeof name === 'string' && token.test(name)))
+  )
+    fail(
+      `answer.removeHeaders must be a list of at most ${maxHeaders} header names, got ${show(removeHeaders)}`,
+    );
   return {
     ...(drop === true ? { drop: true } : { status: status as number }),
     ...(body === undefined ? {} : { body }),
     ...(rawBody === undefined ? {} : { rawBody: rawBody as string }),
     ...(headers === undefined ? {} : { headers: checkHeaders(headers, fail) }),
-    ...(removed === undefined ? {} : { removeHeaders: removed }),
+    ...(removeHeaders === undefined ? {} : { removeHeaders: [...(removeHeaders as string[])] }),
     ...(delayMs === undefined ? {} : { delayMs: delayMs as number }),
   };
 }
@@ -251,12 +233,13 @@ function matches(stub: StubRule, who: StubMatch): boolean {
   return stub.clientId === undefined || stub.clientId === who.clientId();
 }
 
-/** Creates an empty set of stubs. */
-export function createStubbedAnswers(fail: (problem: string) => never): StubbedAnswers {
+/** Creates an empty set of stubs; too many stubs throw through `fail`. */
+export function createStubbedAnswers(fail: (problem: string) => never) {
   let rules: StubRule[] = [];
   let made = 0;
   return {
-    add(stub, breaks) {
+    /** Keeps a checked stub, first in line. */
+    add(stub: StubInput, breaks: readonly string[]): StubRule {
       if (rules.length >= maxStubs)
         fail(`at most ${maxStubs} stubs at once; clear them first (DELETE /__control/force)`);
       made += 1;
@@ -264,7 +247,8 @@ export function createStubbedAnswers(fail: (problem: string) => never): StubbedA
       rules.unshift(rule);
       return rule;
     },
-    take(operationId, who) {
+    /** The stub that answers a request of `operationId` from `who`, spending one of its answers. */
+    take(operationId: OperationId, who: StubMatch): StubRule | undefined {
       const rule = rules.find((each) => each.operationId === operationId && matches(each, who));
       if (rule === undefined) return undefined;
       if (rule.remaining !== null) {
@@ -273,14 +257,17 @@ export function createStubbedAnswers(fail: (problem: string) => never): StubbedA
       }
       return rule;
     },
+    /** The stubs kept, the one that answers first first. */
     list: () => rules.map((rule) => ({ ...rule })),
     clear: () => {
       rules = [];
     },
-    replace(given) {
+    /** Replaces every stub with copies of `rules` (from `list()` of stubs that were checked). */
+    replace(given: readonly StubRule[]): void {
       rules = given.map((rule) => ({ ...rule }));
       made = Math.max(made, ...given.map((rule) => Number(rule.id.slice(5)) || 0));
     },
+    /** How many stubs are kept: none costs a request nothing. */
     size: () => rules.length,
   };
 }
