@@ -9,12 +9,7 @@ import { parseJson, stringifyJson } from '../../../base/contract/lossless-json.t
 import type { OperationId } from '../../../base/contract/types.ts';
 import { credentialPlaceholders } from '../../../base/messages/redaction.ts';
 import type { Exchange } from '../../../pipeline/exchange.ts';
-import {
-  type PactRules,
-  requestBodyRules,
-  responseBodyRules,
-  responseHeaderRules,
-} from './pact-matching-rules.ts';
+import { bodyRules, type PactRules, responseHeaderRules, ruleOf } from './pact-matching-rules.ts';
 import {
   keyState,
   listState,
@@ -220,9 +215,7 @@ function requestOf(
   const rules: Record<string, PactRules> = {};
   if (plan !== null) {
     headers.Authorization = [redactedAuthorization];
-    rules.header = {
-      Authorization: { combine: 'AND', matchers: [{ match: 'regex', regex: '^Bearer \\S+$' }] },
-    };
+    rules.header = { Authorization: ruleOf({ match: 'regex', regex: '^Bearer \\S+$' }) };
   } else if (authorization !== 'none')
     headers.Authorization = [
       authorization === 'bearer'
@@ -233,7 +226,7 @@ function requestOf(
   let body: PactBody | undefined;
   if (requestJson.ok) {
     body = pactBody(keptBody(requestJson.value, requestText || undefined), 'application/json');
-    rules.body = requestBodyRules(operationId, body.content);
+    rules.body = bodyRules(operationId, body.content);
   } else if (requestText !== '') body = pactBody(requestText.slice(0, maxBodyChars), 'text/plain');
   return {
     method: exchange.method,
@@ -266,18 +259,13 @@ function responseOf(
     } else if (statedHeaders.includes(name)) headers[name] = [value];
   }
   if (headers['Retry-After'] !== undefined)
-    headerRules['Retry-After'] = {
-      combine: 'AND',
-      matchers: [
-        {
-          match: 'regex',
-          regex: '^(\\d+|[A-Z][a-z]{2}, \\d{2} [A-Z][a-z]{2} \\d{4} \\d{2}:\\d{2}:\\d{2} GMT)$',
-        },
-      ],
-    };
+    headerRules['Retry-After'] = ruleOf({
+      match: 'regex',
+      regex: '^(\\d+|[A-Z][a-z]{2}, \\d{2} [A-Z][a-z]{2} \\d{4} \\d{2}:\\d{2}:\\d{2} GMT)$',
+    });
   const rules: Record<string, PactRules> = { header: headerRules };
   const kept = body.ok && method !== 'HEAD' ? keptBody(body.value, exchange.answerBody) : undefined;
-  if (kept !== undefined) rules.body = responseBodyRules(operationId, status, kept);
+  if (kept !== undefined) rules.body = bodyRules(operationId, kept, status);
   return {
     status,
     headers,

@@ -28,10 +28,7 @@ import { createShapeNamer, type ReadJson } from './pact-shape.ts';
 
 /** What the recorder reads: what provider states change, and the redaction the file passes through. */
 interface PactParts extends ProviderStateParts {
-  readonly config: {
-    readonly basePath: string;
-    readonly maxNameLength: number;
-  };
+  readonly config: { readonly basePath: string; readonly maxNameLength: number };
   readonly redaction: Redaction;
 }
 
