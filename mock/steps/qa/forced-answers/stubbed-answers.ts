@@ -1,10 +1,8 @@
 /**
- * Whole answers QA stubs at runtime, as WireMock and Mockoon stubs do: for the requests of one
- * operation (and optionally one key id, one client id, a query), any status, a JSON or raw body
- * (malformed included), headers added or removed, a delay, or a dropped connection, for `count`
- * answers or until cleared. A stub is checked whole before it is kept (a 400 naming the field and
- * its valid values), and the most recently added stub that matches a request answers it, as
- * WireMock picks the most recent of matching stubs.
+ * Whole answers QA stubs at runtime, as WireMock and Mockoon stubs do (StubInput says what a stub
+ * matches and gives). A stub is checked whole before it is kept (a 400 naming the field and its
+ * valid values), and the most recently added stub that matches a request answers it, as WireMock
+ * picks the most recent of matching stubs.
  */
 import { isJsonObject } from '../../../base/contract/lossless-json.ts';
 import { operationIds } from '../../../base/contract/schemas.ts';

@@ -1,9 +1,8 @@
 /**
- * One Pact V4 `Synchronous/HTTP` interaction, made from an exchange the recorder keeps
- * (pact-step.ts decides which): the request as the document states it (path relative to the base
- * URL, the key as a provider-state generator, the body whole or as its shape), the provider
- * states it needs, and the answer with the document's matching rules. Pure: the same exchange
- * makes the same interaction, key included.
+ * One Pact V4 `Synchronous/HTTP` interaction, made from an exchange the recorder keeps: the
+ * request as the document states it (path relative to the base URL, the key as a provider-state
+ * generator, the body whole or as its shape), the provider states it needs, and the answer with
+ * the document's matching rules. Pure: the same exchange makes the same interaction, key included.
  */
 import { parseJson, stringifyJson } from '../../../base/contract/lossless-json.ts';
 import type { OperationId } from '../../../base/contract/types.ts';

@@ -1,10 +1,8 @@
 /**
- * Pact matching rules derived from the contract: for a recorded answer, the rules its body and
- * headers are checked with, read from the response the OpenAPI document gives the operation and
- * status (or its `default`). A field gets a type matcher, an enum or a date format a regex, an
- * integer the `integer` matcher, an array a `min` of 1 when it had items; headers with an integer
- * schema a digits regex. Nothing here re-declares the Pet shape: a field the document adds is
- * covered without an edit. Body paths are written as the Pact tools read them (pact-path.ts):
+ * Pact matching rules read from the OpenAPI document's schema of a recorded body or header: a
+ * field gets a type matcher, an enum or a date format a regex, an integer `integer`, an array a
+ * `min` of 1 when it had items. Nothing here re-declares the Pet shape: a field the document adds
+ * is covered without an edit. Body paths are written as the Pact tools read them (pact-path.ts):
  * `$['first name']`, never `$.first name`, which the official Verifier refuses.
  */
 import { isJsonObject } from '../../../base/contract/lossless-json.ts';

@@ -155,7 +155,6 @@ class PactRecording {
     this.changes += 1;
   }
 
-  /** The interactions recorded since the start or the last reset, as a Pact V4 file. */
   pact({ consumer = 'petstore-consumer', provider = 'petstore' }: PactNames = {}): PactFile {
     if (nameProblem(consumer) || nameProblem(provider))
       throw new ControlInputError('consumer and provider must be names of 1 to 200 characters');
