@@ -83,6 +83,10 @@ const framingHeaders = new Set([
 ]);
 const keyIdFormat = /^[A-Za-z0-9._-]{1,64}$/;
 
+/** Whether `value` is an integer from `min` to `max`. */
+const isIntegerIn = (value: unknown, min: number, max: number): value is number =>
+  Number.isInteger(value) && (value as number) >= min && (value as number) <= max;
+
 function show(value: unknown): string {
   return (JSON.stringify(value) ?? String(value)).slice(0, 80);
 }
@@ -134,7 +138,7 @@ function checkAnswer(value: unknown, fail: (problem: string) => never): StubAnsw
       fail(
         `answer.drop sends no answer, so it takes no ${sent.join(', ')}: give drop and optionally delayMs`,
       );
-  } else if (!Number.isInteger(status) || (status as number) < 200 || (status as number) > 599)
+  } else if (!isIntegerIn(status, 200, 599))
     fail(`answer.status must be an integer from 200 to 599, got ${show(status)}`);
   if (body !== undefined && rawBody !== undefined)
     fail('answer takes body (JSON) or rawBody (text sent as it is), not both');
@@ -147,10 +151,7 @@ function checkAnswer(value: unknown, fail: (problem: string) => never): StubAnsw
     fail(`answer.body and answer.rawBody must be at most ${maxBodyChars} characters`);
   if ((status === 204 || status === 304) && text !== undefined)
     fail(`answer.status ${String(status)} has no body (RFC 9110): leave out body and rawBody`);
-  if (
-    delayMs !== undefined &&
-    (!Number.isInteger(delayMs) || (delayMs as number) < 0 || (delayMs as number) > maxDelayMs)
-  )
+  if (delayMs !== undefined && !isIntegerIn(delayMs, 0, maxDelayMs))
     fail(`answer.delayMs must be an integer from 0 to ${maxDelayMs}, got ${show(delayMs)}`);
   if (
     removeHeaders !== undefined &&
@@ -200,11 +201,7 @@ export function checkStub(value: unknown, fail: (problem: string) => never): Stu
         `query must be an object of at most 20 parameter names to string values, got ${show(query)}`,
       );
   }
-  if (
-    count !== undefined &&
-    count !== null &&
-    (!Number.isSafeInteger(count) || (count as number) < 1 || (count as number) > 1_000_000)
-  )
+  if (count !== undefined && count !== null && !isIntegerIn(count, 1, 1_000_000))
     fail(
       `count must be an integer from 1 to 1000000, or null for every answer until cleared, got ${show(count)}`,
     );

@@ -112,6 +112,18 @@ function planOf(parts: ProviderStateParts, named: string | undefined, params: Pa
   return plan;
 }
 
+/** Refuses params whose `field` is not `value`, which the state's name says (as `shown`). */
+function repeats(params: Params, field: string, value: unknown, shown: string): void {
+  if (params[field] === undefined)
+    throw new ControlInputError(
+      `params.${field} is required for this state: ${shown}, as its name says`,
+    );
+  if (params[field] !== value)
+    throw new ControlInputError(
+      `params.${field} must be ${shown}, as the state's name says; got ${JSON.stringify(params[field])?.slice(0, 40)}`,
+    );
+}
+
 /** The pet id a pet state names (`pet 42 exists`), which `params.id` must repeat, in range. */
 function idOf(named: string, params: Params): number {
   const id = Number(named);
@@ -119,12 +131,7 @@ function idOf(named: string, params: Params): number {
     throw new ControlInputError(
       `the state's pet id must be an integer from 1 to ${maxPetId} (2^53 - 1); got ${named.slice(0, 40)}`,
     );
-  if (params.id === undefined)
-    throw new ControlInputError(`params.id is required for this state: ${id}, as its name says`);
-  if (params.id !== id)
-    throw new ControlInputError(
-      `params.id must be ${id}, as the state's name says; got ${JSON.stringify(params.id)?.slice(0, 40)}`,
-    );
+  repeats(params, 'id', id, String(id));
   return id;
 }
 
@@ -145,14 +152,7 @@ function statusOf(named: string | undefined, params: Params): PetStatus | undefi
     throw new ControlInputError(
       `the state's status must be one of ${petStatuses.join(', ')}; got ${JSON.stringify(named.slice(0, 40))}`,
     );
-  if (status === undefined)
-    throw new ControlInputError(
-      `params.status is required for this state: ${JSON.stringify(named)}, as its name says`,
-    );
-  if (status !== named)
-    throw new ControlInputError(
-      `params.status must be ${JSON.stringify(named)}, as the state's name says; got ${JSON.stringify(status)?.slice(0, 40)}`,
-    );
+  repeats(params, 'status', named, JSON.stringify(named));
   return named as PetStatus;
 }
 
