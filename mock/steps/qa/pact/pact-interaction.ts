@@ -66,11 +66,11 @@ export interface PactInteraction {
 const statedHeaders = ['Content-Type', 'WWW-Authenticate'];
 
 function jsonOf(text: string | undefined): ReadJson {
-  if (text === undefined || text === '') return { ok: false };
+  if (text === undefined || text === '') return null;
   try {
-    return { ok: true, value: parseJson(text) };
+    return { value: parseJson(text) };
   } catch {
-    return { ok: false };
+    return null;
   }
 }
 
@@ -180,11 +180,11 @@ function providerStatesOf(
   }
   const petId = Number(exchange.params?.petId);
   if (operationId === 'getPet' && Number.isSafeInteger(petId) && petId > 0) {
-    if (status === 200 && body.ok)
+    if (status === 200 && body !== null)
       states.push(petExistsState(body.value as Record<string, unknown>));
     if (status === 404) states.push(petMissingState(petId));
   }
-  if (operationId === 'listPets' && status === 200 && body.ok && Array.isArray(body.value)) {
+  if (operationId === 'listPets' && status === 200 && Array.isArray(body?.value)) {
     const statusFilter = new URLSearchParams(exchange.query).get('status') ?? undefined;
     states.push(listState(body.value.length === 0, statusFilter));
   }
@@ -223,7 +223,7 @@ function requestOf(
     ];
   if (contentType !== null) headers['Content-Type'] = [contentType];
   let body: PactBody | undefined;
-  if (requestJson.ok) {
+  if (requestJson !== null) {
     body = pactBody(keptBody(requestJson.value, requestText || undefined), 'application/json');
     rules.body = bodyRules(operationId, body.content);
   } else if (requestText !== '') body = pactBody(requestText.slice(0, maxBodyChars), 'text/plain');
@@ -263,7 +263,8 @@ function responseOf(
       regex: '^(\\d+|[A-Z][a-z]{2}, \\d{2} [A-Z][a-z]{2} \\d{4} \\d{2}:\\d{2}:\\d{2} GMT)$',
     });
   const rules: Record<string, PactRules> = { header: headerRules };
-  const kept = body.ok && method !== 'HEAD' ? keptBody(body.value, exchange.answerBody) : undefined;
+  const kept =
+    body !== null && method !== 'HEAD' ? keptBody(body.value, exchange.answerBody) : undefined;
   if (kept !== undefined) rules.body = bodyRules(operationId, kept, status);
   return {
     status,

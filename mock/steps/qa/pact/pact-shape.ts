@@ -44,8 +44,8 @@ export function templateOf(
   return template;
 }
 
-/** A request body as the recorder read it: parsed JSON, or not JSON (`ok: false`). */
-export type ReadJson = { readonly ok: true; readonly value: unknown } | { readonly ok: false };
+/** A body as the pipeline reads it: its parsed JSON value, or null for none or not JSON. */
+export type ReadJson = Exchange['body']['json'];
 
 /** Whether two lists hold the same items in the same order. */
 function sameList(list: readonly unknown[], last: readonly unknown[]): boolean {
@@ -82,7 +82,7 @@ export function createShapeNamer(basePath: string) {
       target = path + query;
       targetOperation = operationId;
     }
-    const value = requestJson.ok ? requestJson.value : undefined;
+    const value = requestJson?.value;
     const named = value !== null && typeof value === 'object' ? Object.keys(value) : undefined;
     // Sorted once per key order: a client sends the same body key order again and again.
     if (named !== undefined && !sameList(named, keys)) {
@@ -90,6 +90,8 @@ export function createShapeNamer(basePath: string) {
       const sorted = [...named].sort().join(',');
       bodyKeys = sorted.length > maxShapePart ? `#${digest(sorted)}` : sorted;
     }
+    let bodyPart = requestText === '' ? '' : '<text>';
+    if (requestJson !== null) bodyPart = named === undefined ? '' : bodyKeys;
     const listed = operationId === 'listPets';
     const parts = [
       operationId,
@@ -99,7 +101,7 @@ export function createShapeNamer(basePath: string) {
       template,
       queryKeys,
       headerNames[authorization === 'none' ? 0 : 1][exchange.contentType === null ? 0 : 1],
-      requestJson.ok ? (named === undefined ? '' : bodyKeys) : requestText === '' ? '' : '<text>',
+      bodyPart,
       exchange.plan ?? (authorization === 'none' ? 'no key' : 'unknown key'),
       listed ? `${exchange.answerBody === '[]'} ${statusFilter}` : '',
     ];

@@ -24,7 +24,7 @@ import {
   type ProviderStateParts,
   type ProviderStateRequest,
 } from './pact-provider-states.ts';
-import { createShapeNamer, type ReadJson } from './pact-shape.ts';
+import { createShapeNamer } from './pact-shape.ts';
 
 /** What the recorder reads: what provider states change, and the redaction the file passes through. */
 interface PactParts extends ProviderStateParts {
@@ -121,9 +121,8 @@ class PactRecording {
     // web page can send it).
     const known = exchange.plan !== null;
     const sent = exchange.method === 'POST' && known;
-    const json = sent ? exchange.body.json : null;
-    const requestText = sent && json === null ? (exchange.body.kept ?? '') : '';
-    const requestJson: ReadJson = json === null ? { ok: false } : { ok: true, value: json.value };
+    const requestJson = sent ? exchange.body.json : null;
+    const requestText = sent && requestJson === null ? (exchange.body.kept ?? '') : '';
     // Worked out before anything is parsed: a request of a shape already kept costs little.
     const shape = this.#nameShape(exchange, operationId, requestText, requestJson);
     if (this.#recorded.has(shape)) return;
