@@ -35,72 +35,60 @@ export interface ForcedRule {
   readonly retryAfterSeconds: number | null;
 }
 
-/** The queue of forced responses per operation. */
-export interface ForcedResponses {
-  /** Forces the next `count` responses of an operation to `status`; replaces any earlier rule. */
-  force(
-    operationId: OperationId,
-    status: number,
-    count: number,
-    retryAfterSeconds?: number | null,
-  ): ForcedRule;
-  /** Spends one forced response of an operation, if any is queued. */
-  take(operationId: OperationId): ForcedRule | undefined;
-  /** The rules still pending, by operation. */
-  list(): Partial<Record<OperationId, ForcedRule>>;
-  /** Drops every rule. */
-  clear(): void;
-  /** Replaces every rule with copies of `rules` (from `list()` of a queue that checked them). */
-  replace(rules: Partial<Record<OperationId, ForcedRule>>): void;
-}
-
-/** Whether a status can be forced, narrowing it. */
-function isForceableStatus(status: number): status is ForceableStatus {
-  return Object.hasOwn(forceableStatuses, status);
-}
-
-/** Whether a value is a Retry-After a forced answer may say: whole seconds, 0 to a day. */
-function isRetryAfterSeconds(value: unknown): value is number {
-  return Number.isSafeInteger(value) && (value as number) >= 0 && (value as number) <= 86_400;
-}
-
-/** Creates an empty set of forced-response rules. */
-export function createForcedResponses(): ForcedResponses {
+/** Creates an empty queue of forced responses, one rule per operation. */
+export function createForcedResponses() {
   const rules = new Map<OperationId, ForcedRule>();
   return {
-    force(operationId, status, count, retryAfterSeconds = 1) {
-      if (!operationIds.includes(operationId)) {
+    /** Forces the next `count` responses of an operation to `status`; replaces any earlier rule. */
+    force(
+      operationId: OperationId,
+      status: number,
+      count: number,
+      retryAfterSeconds: number | null = 1,
+    ): ForcedRule {
+      if (!operationIds.includes(operationId))
         throw new ControlInputError(
           `operationId must be one of: ${operationIds.join(', ')}; got "${String(operationId).slice(0, 64)}"`,
         );
-      }
-      if (typeof status !== 'number' || !isForceableStatus(status)) {
+      if (typeof status !== 'number' || !Object.hasOwn(forceableStatuses, status))
         throw new ControlInputError(
           `status must be one of: ${Object.keys(forceableStatuses).join(', ')}; got ${status}`,
         );
-      }
-      if (!Number.isSafeInteger(count) || count < 1 || count > 1_000_000) {
+      if (!Number.isSafeInteger(count) || count < 1 || count > 1_000_000)
         throw new ControlInputError(`count must be an integer from 1 to 1000000, got ${count}`);
-      }
-      if (retryAfterSeconds === null ? status !== 503 : !isRetryAfterSeconds(retryAfterSeconds)) {
+      // Whole seconds, 0 to a day; none (null) only on a 503.
+      if (
+        retryAfterSeconds === null
+          ? status !== 503
+          : !Number.isSafeInteger(retryAfterSeconds) ||
+            retryAfterSeconds < 0 ||
+            retryAfterSeconds > 86_400
+      )
         throw new ControlInputError(
           `retryAfterSeconds must be an integer from 0 to 86400${status === 503 ? ', or null for no Retry-After' : ''}, got ${String(retryAfterSeconds)}`,
         );
-      }
-      const rule: ForcedRule = { status, remaining: count, retryAfterSeconds };
+      const rule: ForcedRule = {
+        status: status as ForceableStatus,
+        remaining: count,
+        retryAfterSeconds,
+      };
       rules.set(operationId, rule);
       return rule;
     },
-    take(operationId) {
+    /** Spends one forced response of an operation, if any is queued. */
+    take(operationId: OperationId): ForcedRule | undefined {
       const rule = rules.get(operationId);
       if (rule === undefined) return undefined;
       rule.remaining -= 1;
       if (rule.remaining <= 0) rules.delete(operationId);
       return rule;
     },
-    list: () => Object.fromEntries(rules),
+    /** The rules still pending, by operation. */
+    list: (): Partial<Record<OperationId, ForcedRule>> => Object.fromEntries(rules),
+    /** Drops every rule. */
     clear: () => rules.clear(),
-    replace(given) {
+    /** Replaces every rule with copies of `rules` (from `list()` of a queue that checked them). */
+    replace(given: Partial<Record<OperationId, ForcedRule>>): void {
       rules.clear();
       for (const [operationId, rule] of Object.entries(given))
         rules.set(operationId as OperationId, { ...rule });

@@ -1,14 +1,13 @@
 /**
  * Prism's `Prefer: code=<status>` request header, as the fake's own (the real service ignores
- * it): a request that carries an error status its operation can give gets it as the fake would
- * give it (a 429 with Retry-After and the caller's X-RateLimit-*, a 404 Error, a 401 with its
- * challenge...), spends no quota, changes nothing and is marked (`injected: 'prefer'`); a success
- * status the operation answers runs the request as usual. Prism's grammar (RFC 7240
- * preferences, prism-http-server's getHttpConfigFromRequest.js: `code` must be three digits,
- * else 422) is read here; `example=` and `dynamic=`, which choose among a document's examples,
- * have no meaning for a fake with a store and are ignored. A status the operation cannot give is
- * a 400 naming those it can (Prism answers 404 "Requested status code ... is not defined in the
- * document", NegotiatorHelpers.js, which reads as a missing pet).
+ * it): an error status the operation can give comes as the fake would give it (a 429 with
+ * Retry-After and the caller's X-RateLimit-*, a 401 with its challenge...), spends no quota,
+ * changes nothing and is marked (`injected: 'prefer'`); its success status runs the request as
+ * usual. Prism's grammar is read here (RFC 7240; prism-http-server's getHttpConfigFromRequest.js:
+ * `code` must be three digits, else 422); `example=` and `dynamic=` choose among a document's
+ * examples, which a fake with a store has no use for, and are ignored. A status the operation
+ * cannot give is a 400 naming those it can (Prism's 404 "Requested status code ... is not defined
+ * in the document", NegotiatorHelpers.js, would read as a missing pet).
  */
 import { ConfigError } from '../../../base/config-error.ts';
 import { openapiDocument } from '../../../base/contract/openapi.generated.ts';
@@ -41,11 +40,11 @@ const badRequestCodes: Record<OperationId, ErrorCode> = {
 };
 
 /**
- * What `code=` can ask of each operation: its success, and the errors it lists in the document
- * that the fake gives from its own steps (400, 401, 404, 429; a Host, a time-out or a size limit
- * are the door's, not a request's), and the 5xx the fake gives when QA forces them.
+ * What `code=` can ask of each operation: its success first, then the errors it lists in the
+ * document that the fake gives from its own steps (400, 401, 404, 429; a Host, a time-out or a
+ * size limit are the door's, not a request's), and the 5xx the fake gives when QA forces them.
  */
-const statusesOf = new Map<OperationId, { success: number; errors: number[] }>();
+const statusesOf = {} as Record<OperationId, number[]>;
 for (const methods of Object.values(openapiDocument.paths))
   for (const operation of Object.values(methods)) {
     const { operationId, responses } = operation as {
@@ -57,7 +56,7 @@ for (const methods of Object.values(openapiDocument.paths))
     const errors = listed.filter(
       (status) => status === 400 || (status !== success && errorCodes[status] !== undefined),
     );
-    statusesOf.set(operationId, { success, errors: [...errors, 500, 502, 503, 504] });
+    statusesOf[operationId] = [success, ...errors, 500, 502, 503, 504];
   }
 
 /** The `code` preference of a Prefer header (RFC 7240: comma-separated, names any case), if any. */
@@ -74,13 +73,8 @@ function preferredCode(header: string): string | undefined {
   return undefined;
 }
 
-/** What the step is built from: the refusal writer. */
-interface PreferParts {
-  readonly refuse: Refuse;
-}
-
 /** The step, after authentication: a Prefer'd error answers at once, as the fake would give it. */
-export function preferStep({ refuse }: PreferParts, options: PreferOptions): Step {
+export function preferStep({ refuse }: { readonly refuse: Refuse }, options: PreferOptions): Step {
   const enabled = options.prefer ?? true;
   if (typeof enabled !== 'boolean')
     throw new ConfigError('prefer', `must be true or false, got ${String(enabled)}`);
@@ -112,16 +106,14 @@ export function preferStep({ refuse }: PreferParts, options: PreferOptions): Ste
     const wanted = preferredCode(header);
     const { operationId } = context.need(routeSlot).route;
     if (wanted === undefined || operationId === undefined) return next();
-    const statuses = statusesOf.get(operationId);
-    if (statuses === undefined) return next();
+    const [success, ...errors] = statusesOf[operationId];
     const status = /^\d{3}$/.test(wanted) ? Number(wanted) : undefined;
-    if (status === statuses.success) return next();
-    const can = [statuses.success, ...statuses.errors].join(', ');
-    if (status === undefined || !statuses.errors.includes(status))
+    if (status === success) return next();
+    if (status === undefined || !errors.includes(status))
       return answer(
         context,
         'bad_request',
-        `Prefer: code=${wanted.slice(0, 20)} is no status ${operationId} can give; it gives ${can} (the fake's own use of Prism's header).`,
+        `Prefer: code=${wanted.slice(0, 20)} is no status ${operationId} can give; it gives ${statusesOf[operationId].join(', ')} (the fake's own use of Prism's header).`,
       );
     const code = status === 400 ? badRequestCodes[operationId] : (errorCodes[status] as ErrorCode);
     const template = errorTemplates[code].message.replace(' (forced).', '.');

@@ -1,13 +1,10 @@
 /**
- * Which of the interface's rules a stubbed answer breaks, in words that name the rule as the
- * interface document does (`Limits: rate limit headers present on every response`). A stub may
- * break them (that is its use: to see how the app copes); the answer to setting it, and each
- * answer it gives, say which, so nobody takes a stub's answer for the interface's.
- *
- * What every answer of `/v1` gets on its way out is counted as there: the caller's
- * `X-RateLimit-*` headers and getPet's deprecation headers, unless the stub removes them.
+ * Which of the interface's rules a stubbed answer breaks, named as the interface document names
+ * them (`Limits: rate limit headers present on every response`). A stub may break them (that is
+ * its use); saying which keeps anyone from taking a stub's answer for the interface's. What every
+ * answer of `/v1` gets on its way out (the caller's `X-RateLimit-*`, getPet's deprecation
+ * headers) counts as there unless the stub removes it.
  */
-
 import { checkPet } from '../../../base/contract/schemas.ts';
 import type { OperationId } from '../../../base/contract/types.ts';
 import { coverageItems } from '../coverage/coverage-items.ts';
@@ -100,9 +97,9 @@ export function rulesBroken(operationId: OperationId, answer: StubAnswer): strin
       broken.push(
         `a ${status} without an Error body breaks Errors: every error response has a JSON body shaped as Error (code, message, status)`,
       );
-    else if ((json as { status: unknown }).status !== status)
+    else if ((json as { status: number }).status !== status)
       broken.push(
-        `an Error whose status is ${String((json as { status: unknown }).status)} on a ${status} breaks Resources: Error.status is the HTTP status code of the response`,
+        `an Error whose status is ${(json as { status: number }).status} on a ${status} breaks Resources: Error.status is the HTTP status code of the response`,
       );
   } else {
     const success = successBodies[operationId];

@@ -1,10 +1,8 @@
 /**
- * Whole answers QA stubs at runtime, as WireMock and Mockoon stubs do: for the requests of one
- * operation (and optionally one key id, one client id, a query), any status, a JSON or raw body
- * (malformed included), headers added or removed, a delay, or a dropped connection, for `count`
- * answers or until cleared. A stub is checked whole before it is kept (a 400 naming the field and
- * its valid values), and the most recently added stub that matches a request answers it, as
- * WireMock picks the most recent of matching stubs.
+ * Whole answers QA stubs at runtime, as WireMock and Mockoon stubs do (StubInput says what a stub
+ * matches and gives). A stub is checked whole before it is kept (a 400 naming the field and its
+ * valid values), and the most recently added stub that matches a request answers it, as WireMock
+ * picks the most recent of matching stubs.
  */
 import { isJsonObject } from '../../../base/contract/lossless-json.ts';
 import { operationIds } from '../../../base/contract/schemas.ts';
@@ -51,21 +49,6 @@ export interface StubRule extends StubInput {
   readonly breaks: readonly string[];
 }
 
-/** The stubs of one fake. */
-export interface StubbedAnswers {
-  /** Keeps a checked stub, first in line; too many stubs throw through `fail`. */
-  add(stub: StubInput, breaks: readonly string[]): StubRule;
-  /** The stub that answers a request of `operationId` from `who`, spending one of its answers. */
-  take(operationId: OperationId, who: StubMatch): StubRule | undefined;
-  /** The stubs kept, the one that answers first first. */
-  list(): StubRule[];
-  clear(): void;
-  /** Replaces every stub with copies of `rules` (from `list()` of stubs that were checked). */
-  replace(rules: readonly StubRule[]): void;
-  /** How many stubs are kept: none costs a request nothing. */
-  size(): number;
-}
-
 /** What a stub matches a request on, worked out only when a stub asks for it. */
 interface StubMatch {
   readonly keyId: string;
@@ -99,6 +82,10 @@ const framingHeaders = new Set([
   'te',
 ]);
 const keyIdFormat = /^[A-Za-z0-9._-]{1,64}$/;
+
+/** Whether `value` is an integer from `min` to `max`. */
+const isIntegerIn = (value: unknown, min: number, max: number): value is number =>
+  Number.isInteger(value) && (value as number) >= min && (value as number) <= max;
 
 function show(value: unknown): string {
   return (JSON.stringify(value) ?? String(value)).slice(0, 80);
@@ -151,7 +138,7 @@ function checkAnswer(value: unknown, fail: (problem: string) => never): StubAnsw
       fail(
         `answer.drop sends no answer, so it takes no ${sent.join(', ')}: give drop and optionally delayMs`,
       );
-  } else if (!Number.isInteger(status) || (status as number) < 200 || (status as number) > 599)
+  } else if (!isIntegerIn(status, 200, 599))
     fail(`answer.status must be an integer from 200 to 599, got ${show(status)}`);
   if (body !== undefined && rawBody !== undefined)
     fail('answer takes body (JSON) or rawBody (text sent as it is), not both');
@@ -164,29 +151,23 @@ function checkAnswer(value: unknown, fail: (problem: string) => never): StubAnsw
     fail(`answer.body and answer.rawBody must be at most ${maxBodyChars} characters`);
   if ((status === 204 || status === 304) && text !== undefined)
     fail(`answer.status ${String(status)} has no body (RFC 9110): leave out body and rawBody`);
-  if (
-    delayMs !== undefined &&
-    (!Number.isInteger(delayMs) || (delayMs as number) < 0 || (delayMs as number) > maxDelayMs)
-  )
+  if (delayMs !== undefined && !isIntegerIn(delayMs, 0, maxDelayMs))
     fail(`answer.delayMs must be an integer from 0 to ${maxDelayMs}, got ${show(delayMs)}`);
-  let removed: string[] | undefined;
-  if (removeHeaders !== undefined) {
-    if (
-      !Array.isArray(removeHeaders) ||
+  if (
+    removeHeaders !== undefined &&
+    (!Array.isArray(removeHeaders) ||
       removeHeaders.length > maxHeaders ||
-      !removeHeaders.every((name) => typeof name === 'string' && token.test(name))
-    )
-      fail(
-        `answer.removeHeaders must be a list of at most ${maxHeaders} header names, got ${show(removeHeaders)}`,
-      );
-    removed = [...(removeHeaders as string[])];
-  }
+      !removeHeaders.every((name) => typeof name === 'string' && token.test(name)))
+  )
+    fail(
+      `answer.removeHeaders must be a list of at most ${maxHeaders} header names, got ${show(removeHeaders)}`,
+    );
   return {
     ...(drop === true ? { drop: true } : { status: status as number }),
     ...(body === undefined ? {} : { body }),
     ...(rawBody === undefined ? {} : { rawBody: rawBody as string }),
     ...(headers === undefined ? {} : { headers: checkHeaders(headers, fail) }),
-    ...(removed === undefined ? {} : { removeHeaders: removed }),
+    ...(removeHeaders === undefined ? {} : { removeHeaders: [...(removeHeaders as string[])] }),
     ...(delayMs === undefined ? {} : { delayMs: delayMs as number }),
   };
 }
@@ -220,11 +201,7 @@ export function checkStub(value: unknown, fail: (problem: string) => never): Stu
         `query must be an object of at most 20 parameter names to string values, got ${show(query)}`,
       );
   }
-  if (
-    count !== undefined &&
-    count !== null &&
-    (!Number.isSafeInteger(count) || (count as number) < 1 || (count as number) > 1_000_000)
-  )
+  if (count !== undefined && count !== null && !isIntegerIn(count, 1, 1_000_000))
     fail(
       `count must be an integer from 1 to 1000000, or null for every answer until cleared, got ${show(count)}`,
     );
@@ -251,12 +228,13 @@ function matches(stub: StubRule, who: StubMatch): boolean {
   return stub.clientId === undefined || stub.clientId === who.clientId();
 }
 
-/** Creates an empty set of stubs. */
-export function createStubbedAnswers(fail: (problem: string) => never): StubbedAnswers {
+/** Creates an empty set of stubs; too many stubs throw through `fail`. */
+export function createStubbedAnswers(fail: (problem: string) => never) {
   let rules: StubRule[] = [];
   let made = 0;
   return {
-    add(stub, breaks) {
+    /** Keeps a checked stub, first in line. */
+    add(stub: StubInput, breaks: readonly string[]): StubRule {
       if (rules.length >= maxStubs)
         fail(`at most ${maxStubs} stubs at once; clear them first (DELETE /__control/force)`);
       made += 1;
@@ -264,7 +242,8 @@ export function createStubbedAnswers(fail: (problem: string) => never): StubbedA
       rules.unshift(rule);
       return rule;
     },
-    take(operationId, who) {
+    /** The stub that answers a request of `operationId` from `who`, spending one of its answers. */
+    take(operationId: OperationId, who: StubMatch): StubRule | undefined {
       const rule = rules.find((each) => each.operationId === operationId && matches(each, who));
       if (rule === undefined) return undefined;
       if (rule.remaining !== null) {
@@ -273,14 +252,17 @@ export function createStubbedAnswers(fail: (problem: string) => never): StubbedA
       }
       return rule;
     },
+    /** The stubs kept, the one that answers first first. */
     list: () => rules.map((rule) => ({ ...rule })),
     clear: () => {
       rules = [];
     },
-    replace(given) {
+    /** Replaces every stub with copies of `rules` (from `list()` of stubs that were checked). */
+    replace(given: readonly StubRule[]): void {
       rules = given.map((rule) => ({ ...rule }));
       made = Math.max(made, ...given.map((rule) => Number(rule.id.slice(5)) || 0));
     },
+    /** How many stubs are kept: none costs a request nothing. */
     size: () => rules.length,
   };
 }

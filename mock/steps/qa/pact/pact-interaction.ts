@@ -1,28 +1,20 @@
 /**
- * One Pact V4 `Synchronous/HTTP` interaction, made from an exchange the recorder keeps
- * (pact-step.ts decides which): the request as the document states it (path relative to the base
- * URL, the key as a provider-state generator, the body whole or as its shape), the provider
- * states it needs, and the answer with the document's matching rules. Pure: the same exchange
- * makes the same interaction, key included.
+ * One Pact V4 `Synchronous/HTTP` interaction, made from an exchange the recorder keeps: the
+ * request as the document states it (path relative to the base URL, the key as a provider-state
+ * generator, the body whole or as its shape), the provider states it needs, and the answer with
+ * the document's matching rules. Pure: the same exchange makes the same interaction, key included.
  */
 import { parseJson, stringifyJson } from '../../../base/contract/lossless-json.ts';
 import type { OperationId } from '../../../base/contract/types.ts';
 import { credentialPlaceholders } from '../../../base/messages/redaction.ts';
 import type { Exchange } from '../../../pipeline/exchange.ts';
+import { bodyRules, type PactRules, responseHeaderRules, ruleOf } from './pact-matching-rules.ts';
 import {
-  type PactRules,
-  requestBodyRules,
-  responseBodyRules,
-  responseHeaderRules,
-} from './pact-matching-rules.ts';
-import {
-  bannedState,
   keyState,
   listState,
   type ProviderState,
   petExistsState,
   petMissingState,
-  spentState,
 } from './pact-provider-states.ts';
 import { type ReadJson, templateOf } from './pact-shape.ts';
 import { wellFormedJson } from './well-formed-json.ts';
@@ -74,11 +66,11 @@ export interface PactInteraction {
 const statedHeaders = ['Content-Type', 'WWW-Authenticate'];
 
 function jsonOf(text: string | undefined): ReadJson {
-  if (text === undefined || text === '') return { ok: false };
+  if (text === undefined || text === '') return null;
   try {
-    return { ok: true, value: parseJson(text) };
+    return { value: parseJson(text) };
   } catch {
-    return { ok: false };
+    return null;
   }
 }
 
@@ -118,19 +110,36 @@ function keptBody(value: unknown, text: string | undefined): unknown {
   return size <= maxBodyChars ? value : shapeOf(value);
 }
 
-/** Where an interaction is filed: its shape's name, and the base path the document's paths follow. */
-interface InteractionPlace {
-  readonly shape: string;
-  readonly basePath: string;
-}
+const pactBody = (content: unknown, contentType: string): PactBody => ({
+  content,
+  contentType,
+  contentTypeHint: 'TEXT',
+  encoded: false,
+});
 
-/** The interaction of one exchange: its request, its answer and the provider states it needs. */
+/** The request's key, as the verifier fills it in from the provider state's setup. */
+const keyGenerators = {
+  header: {
+    Authorization: {
+      type: 'ProviderState',
+      // biome-ignore lint/suspicious/noTemplateCurlyInString: Pact's own expression syntax, filled in by the verifier.
+      expression: 'Bearer ${apiKey}',
+      dataType: 'STRING',
+    },
+  },
+};
+
+/**
+ * The interaction of one exchange, filed under its shape's name: its request, its answer and the
+ * provider states it needs.
+ */
 export function interactionOf(
   exchange: Exchange,
   operationId: OperationId,
   requestText: string,
   requestJson: ReadJson,
-  { shape, basePath }: InteractionPlace,
+  shape: string,
+  basePath: string,
 ): PactInteraction {
   const { method, status, errorCode, plan } = exchange;
   // Paths are the document's: relative to the base URL, which holds the `/v1` prefix.
@@ -139,6 +148,7 @@ export function interactionOf(
   const body = jsonOf(exchange.answerBody);
   const states = providerStatesOf(exchange, operationId, body);
   const query = queryOf(exchange.query);
+  const queryKeys = Object.keys(query).length === 0 ? '' : `?${Object.keys(query).join('&')}`;
   const who =
     plan !== null ? [] : [exchange.authorization === 'none' ? 'no key' : 'a key that matches none'];
   const stateText = [...who, ...states.map((s) => s.name)].join(', ');
@@ -147,10 +157,10 @@ export function interactionOf(
   return wellFormedJson({
     type: 'Synchronous/HTTP',
     key: shapeKey(shape),
-    description: `${operationId} ${status}${errorCode === null ? '' : ` ${errorCode}`}: ${method} ${template}${Object.keys(query).length === 0 ? '' : `?${Object.keys(query).join('&')}`} (${stateText})`,
+    description: `${operationId} ${status}${errorCode === null ? '' : ` ${errorCode}`}: ${method} ${template}${queryKeys} (${stateText})`,
     providerStates: states,
     pending: false,
-    request: requestOf(exchange, operationId, { requestText, requestJson, path, query }),
+    request: requestOf(exchange, operationId, requestText, requestJson, path, query),
     response: responseOf(exchange, operationId, body),
   } satisfies PactInteraction) as PactInteraction;
 }
@@ -163,21 +173,21 @@ function providerStatesOf(
 ): ProviderState[] {
   const { plan, errorCode, status } = exchange;
   const states: ProviderState[] = [];
-  if (plan !== null) states.push(keyState(plan));
-  if (errorCode === 'rate_limited' && plan !== null) states.push(spentState(plan));
-  if (errorCode === 'temporarily_banned' && plan !== null) states.push(bannedState(plan));
+  if (plan !== null) {
+    states.push(keyState(`a key on the ${plan} plan`, plan));
+    if (errorCode === 'rate_limited') states.push(keyState("the key's window is spent", plan));
+    if (errorCode === 'temporarily_banned') states.push(keyState('the key is banned', plan));
+  }
   const petId = Number(exchange.params?.petId);
   if (operationId === 'getPet' && Number.isSafeInteger(petId) && petId > 0) {
-    if (status === 200 && body.ok)
+    if (status === 200 && body !== null)
       states.push(petExistsState(body.value as Record<string, unknown>));
     if (status === 404) states.push(petMissingState(petId));
   }
-  const statusFilter =
-    exchange.query !== ''
-      ? (new URLSearchParams(exchange.query).get('status') ?? undefined)
-      : undefined;
-  if (operationId === 'listPets' && status === 200 && body.ok && Array.isArray(body.value))
+  if (operationId === 'listPets' && status === 200 && Array.isArray(body?.value)) {
+    const statusFilter = new URLSearchParams(exchange.query).get('status') ?? undefined;
     states.push(listState(body.value.length === 0, statusFilter));
+  }
   return states;
 }
 
@@ -190,73 +200,41 @@ function queryOf(query: string): Record<string, string[]> {
   return Object.fromEntries(values);
 }
 
-/** What the request sent, as a pact states it. */
-interface SentRequest {
-  readonly requestText: string;
-  readonly requestJson: ReadJson;
-  readonly path: string;
-  readonly query: Record<string, string[]>;
-}
-
 /** The request side: the key as a provider-state generator, never its value; the body kept. */
 function requestOf(
   exchange: Exchange,
   operationId: OperationId,
-  { requestText, requestJson, path, query }: SentRequest,
+  requestText: string,
+  requestJson: ReadJson,
+  path: string,
+  query: Record<string, string[]>,
 ): PactInteraction['request'] {
-  const { authorization, contentType } = exchange;
-  const requestHeaders: Record<string, string[]> = {};
-  const requestRules: Record<string, PactRules> = {};
-  let generators: Record<string, Record<string, unknown>> | undefined;
-  if (exchange.plan !== null) {
-    requestHeaders.Authorization = [redactedAuthorization];
-    requestRules.header = {
-      Authorization: { combine: 'AND', matchers: [{ match: 'regex', regex: '^Bearer \\S+$' }] },
-    };
-    generators = {
-      header: {
-        Authorization: {
-          type: 'ProviderState',
-          // biome-ignore lint/suspicious/noTemplateCurlyInString: Pact's own expression syntax, filled in by the verifier.
-          expression: 'Bearer ${apiKey}',
-          dataType: 'STRING',
-        },
-      },
-    };
-  } else if (authorization !== 'none') {
-    requestHeaders.Authorization = [
+  const { authorization, contentType, plan } = exchange;
+  const headers: Record<string, string[]> = {};
+  const rules: Record<string, PactRules> = {};
+  if (plan !== null) {
+    headers.Authorization = [redactedAuthorization];
+    rules.header = { Authorization: ruleOf({ match: 'regex', regex: '^Bearer \\S+$' }) };
+  } else if (authorization !== 'none')
+    headers.Authorization = [
       authorization === 'bearer'
         ? credentialPlaceholders.unknownKey
         : credentialPlaceholders.otherScheme,
     ];
-  }
-  if (contentType !== null) requestHeaders['Content-Type'] = [contentType];
-  let requestBody: PactBody | undefined;
-  if (requestJson.ok) {
-    const content = keptBody(requestJson.value, requestText === '' ? undefined : requestText);
-    requestBody = {
-      content,
-      contentType: 'application/json',
-      contentTypeHint: 'TEXT',
-      encoded: false,
-    };
-    requestRules.body = requestBodyRules(operationId, content);
-  } else if (requestText !== '') {
-    requestBody = {
-      content: requestText.slice(0, maxBodyChars),
-      contentType: 'text/plain',
-      contentTypeHint: 'TEXT',
-      encoded: false,
-    };
-  }
+  if (contentType !== null) headers['Content-Type'] = [contentType];
+  let body: PactBody | undefined;
+  if (requestJson !== null) {
+    body = pactBody(keptBody(requestJson.value, requestText || undefined), 'application/json');
+    rules.body = bodyRules(operationId, body.content);
+  } else if (requestText !== '') body = pactBody(requestText.slice(0, maxBodyChars), 'text/plain');
   return {
     method: exchange.method,
     path,
     ...(Object.keys(query).length === 0 ? {} : { query }),
-    ...(Object.keys(requestHeaders).length === 0 ? {} : { headers: requestHeaders }),
-    ...(requestBody === undefined ? {} : { body: requestBody }),
-    ...(Object.keys(requestRules).length === 0 ? {} : { matchingRules: requestRules }),
-    ...(generators === undefined ? {} : { generators }),
+    ...(Object.keys(headers).length === 0 ? {} : { headers }),
+    ...(body === undefined ? {} : { body }),
+    ...(Object.keys(rules).length === 0 ? {} : { matchingRules: rules }),
+    ...(plan === null ? {} : { generators: keyGenerators }),
   };
 }
 
@@ -266,47 +244,32 @@ function responseOf(
   operationId: OperationId,
   body: ReadJson,
 ): PactInteraction['response'] {
-  const { method, status, headers } = exchange;
-  const responseHeaders: Record<string, string[]> = {};
-  const headerRules = responseHeaderRules(operationId, status);
-  for (const [name, value] of Object.entries(headers)) {
-    const documented = Object.keys(headerRules).find(
+  const { method, status } = exchange;
+  const documented = responseHeaderRules(operationId, status);
+  const headers: Record<string, string[]> = {};
+  const headerRules: PactRules = {};
+  for (const [name, value] of Object.entries(exchange.headers)) {
+    const stated = Object.keys(documented).find(
       (each) => each.toLowerCase() === name.toLowerCase(),
     );
-    if (documented !== undefined) responseHeaders[documented] = [value];
-    else if (statedHeaders.includes(name)) responseHeaders[name] = [value];
+    if (stated !== undefined) {
+      headers[stated] = [value];
+      headerRules[stated] = documented[stated] as PactRules[string];
+    } else if (statedHeaders.includes(name)) headers[name] = [value];
   }
-  const statedRules: PactRules = {};
-  for (const name of Object.keys(responseHeaders)) {
-    const rule = headerRules[name];
-    if (rule !== undefined) statedRules[name] = rule;
-  }
-  if (responseHeaders['Retry-After'] !== undefined)
-    statedRules['Retry-After'] = {
-      combine: 'AND',
-      matchers: [
-        {
-          match: 'regex',
-          regex: '^(\\d+|[A-Z][a-z]{2}, \\d{2} [A-Z][a-z]{2} \\d{4} \\d{2}:\\d{2}:\\d{2} GMT)$',
-        },
-      ],
-    };
-  const responseRules: Record<string, PactRules> = { header: statedRules };
-  let responseBody: PactBody | undefined;
-  if (body.ok && method !== 'HEAD') {
-    const content = keptBody(body.value, exchange.answerBody);
-    responseBody = {
-      content,
-      contentType: 'application/json',
-      contentTypeHint: 'TEXT',
-      encoded: false,
-    };
-    responseRules.body = responseBodyRules(operationId, status, content);
-  }
+  if (headers['Retry-After'] !== undefined)
+    headerRules['Retry-After'] = ruleOf({
+      match: 'regex',
+      regex: '^(\\d+|[A-Z][a-z]{2}, \\d{2} [A-Z][a-z]{2} \\d{4} \\d{2}:\\d{2}:\\d{2} GMT)$',
+    });
+  const rules: Record<string, PactRules> = { header: headerRules };
+  const kept =
+    body !== null && method !== 'HEAD' ? keptBody(body.value, exchange.answerBody) : undefined;
+  if (kept !== undefined) rules.body = bodyRules(operationId, kept, status);
   return {
     status,
-    headers: responseHeaders,
-    ...(responseBody === undefined ? {} : { body: responseBody }),
-    matchingRules: responseRules,
+    headers,
+    ...(kept === undefined ? {} : { body: pactBody(kept, 'application/json') }),
+    matchingRules: rules,
   };
 }

@@ -1,10 +1,8 @@
 /**
- * Pact matching rules derived from the contract: for a recorded answer, the rules its body and
- * headers are checked with, read from the response the OpenAPI document gives the operation and
- * status (or its `default`). A field gets a type matcher, an enum or a date format a regex, an
- * integer the `integer` matcher, an array a `min` of 1 when it had items; headers with an integer
- * schema a digits regex. Nothing here re-declares the Pet shape: a field the document adds is
- * covered without an edit. Body paths are written as the Pact tools read them (pact-path.ts):
+ * Pact matching rules read from the OpenAPI document's schema of a recorded body or header: a
+ * field gets a type matcher, an enum or a date format a regex, an integer `integer`, an array a
+ * `min` of 1 when it had items. Nothing here re-declares the Pet shape: a field the document adds
+ * is covered without an edit. Body paths are written as the Pact tools read them (pact-path.ts):
  * `$['first name']`, never `$.first name`, which the official Verifier refuses.
  */
 import { isJsonObject } from '../../../base/contract/lossless-json.ts';
@@ -18,6 +16,9 @@ type PactMatcher = Readonly<Record<string, unknown>> & { readonly match: string 
 export type PactRules = Record<string, { combine: 'AND'; matchers: PactMatcher[] }>;
 
 type Json = Record<string, unknown>;
+
+/** A rule of one matcher, as every rule the recorder writes is. */
+export const ruleOf = (matcher: PactMatcher) => ({ combine: 'AND' as const, matchers: [matcher] });
 
 const escapeRegex = (text: string) => text.replace(/[.*+?^${}()|[\]\\]/g, '\\$&');
 
@@ -91,7 +92,7 @@ function addBodyRules(rules: PactRules, path: string, schema: Json, value: unkno
     const items = isJsonObject(flat.items) ? flat.items : {};
     // An empty list was recorded for a state with none: it must stay empty (no rule).
     if (value.length === 0) return;
-    rules[path] = { combine: 'AND', matchers: [{ match: 'type', min: 1 }] };
+    rules[path] = ruleOf({ match: 'type', min: 1 });
     addBodyRules(rules, `${path}[*]`, items, value[0]);
     return;
   }
@@ -107,11 +108,18 @@ function addBodyRules(rules: PactRules, path: string, schema: Json, value: unkno
     }
     return;
   }
-  if (value !== undefined) rules[path] = { combine: 'AND', matchers: [leafMatcher(flat)] };
+  if (value !== undefined) rules[path] = ruleOf(leafMatcher(flat));
 }
 
-/** The body rules of a recorded JSON body, from the `application/json` schema of `content`. */
-function jsonBodyRules(content: unknown, body: unknown): PactRules {
+/**
+ * The body rules of a recorded JSON body: an operation's request body (`status` omitted), or its
+ * answer with this status, read from the `application/json` schema the document gives it.
+ */
+export function bodyRules(operationId: string, body: unknown, status?: number): PactRules {
+  const content =
+    status === undefined
+      ? (operationOf(operationId)?.requestBody as Json | undefined)?.content
+      : responseOf(operationId, status)?.content;
   const schema =
     isJsonObject(content) && isJsonObject(content['application/json'])
       ? (content['application/json'] as Json).schema
@@ -119,17 +127,6 @@ function jsonBodyRules(content: unknown, body: unknown): PactRules {
   const rules: PactRules = {};
   addBodyRules(rules, '$', isJsonObject(schema) ? schema : {}, body);
   return rules;
-}
-
-/** The body rules of a recorded JSON body of an operation's answer with this status. */
-export function responseBodyRules(operationId: string, status: number, body: unknown): PactRules {
-  return jsonBodyRules(responseOf(operationId, status)?.content, body);
-}
-
-/** The body rules of a recorded JSON request body of an operation (its requestBody schema). */
-export function requestBodyRules(operationId: string, body: unknown): PactRules {
-  const requestBody = operationOf(operationId)?.requestBody;
-  return jsonBodyRules(isJsonObject(requestBody) ? requestBody.content : undefined, body);
 }
 
 /**
@@ -142,8 +139,10 @@ export function responseHeaderRules(operationId: string, status: number): PactRu
   if (!isJsonObject(headers)) return rules;
   for (const [name, header] of Object.entries(headers)) {
     const schema = isJsonObject(header) && isJsonObject(header.schema) ? header.schema : {};
-    const regex = schema.type === 'integer' ? '^-?\\d+$' : '^.+$';
-    rules[name] = { combine: 'AND', matchers: [{ match: 'regex', regex }] };
+    rules[name] = ruleOf({
+      match: 'regex',
+      regex: schema.type === 'integer' ? '^-?\\d+$' : '^.+$',
+    });
   }
   return rules;
 }

@@ -59,21 +59,13 @@ export function parsePactPath(path: string): PactPathToken[] {
     throw new PactPathError(message);
   }
 
-  /** `identifier -> a-zA-Z0-9+`: from `first`, up to `.`, `'` or `[`. */
-  function identifier(first: string): void {
-    let id = first;
-    while (at < chars.length) {
-      const char = chars[at] as string;
-      if (isIdentifierChar(char)) {
-        id += char;
-        at += 1;
-      } else if (char === '.' || char === "'" || char === '[') break;
-      else
-        fail(
-          `"${char}" is not allowed in an identifier in path expression ${quoted} at index ${at}`,
-        );
-    }
-    tokens.push({ kind: 'field', name: id });
+  /** `identifier -> a-zA-Z0-9+`: from `start`, up to `.`, `'` or `[`. */
+  function identifier(start: number): void {
+    while (at < chars.length && isIdentifierChar(chars[at] as string)) at += 1;
+    const char = chars[at];
+    if (char !== undefined && char !== '.' && char !== "'" && char !== '[')
+      fail(`"${char}" is not allowed in an identifier in path expression ${quoted} at index ${at}`);
+    tokens.push({ kind: 'field', name: chars.slice(start, at).join('') });
   }
 
   /** After `.`: `*` or an identifier. */
@@ -83,7 +75,7 @@ export function parsePactPath(path: string): PactPathToken[] {
       fail(`Expected a path after "." in path expression ${quoted} at index ${dot}`);
     at += 1;
     if (char === '*') tokens.push({ kind: 'star' });
-    else if (isIdentifierChar(char)) identifier(char);
+    else if (isIdentifierChar(char)) identifier(at - 1);
     else
       fail(
         `Expected either a "*" or path identifier in path expression ${quoted} at index ${at - 1}`,
@@ -91,33 +83,22 @@ export function parsePactPath(path: string): PactPathToken[] {
   }
 
   /** After `['`: every character up to the next `'` (no escapes), at least one. */
-  function stringPath(quote: number): void {
-    let id = '';
-    if (at >= chars.length)
-      fail(`Unterminated string in path expression ${quoted} at index ${quote}`);
-    let char = chars[at] as string;
-    let index = at;
-    at += 1;
-    while (char !== "'" && at < chars.length) {
-      id += char;
-      char = chars[at] as string;
-      index = at;
-      at += 1;
-    }
-    if (char !== "'") fail(`Unterminated string in path expression ${quoted} at index ${index}`);
-    if (id === '')
-      fail(`Empty strings are not allowed in path expression ${quoted} at index ${index}`);
-    tokens.push({ kind: 'field', name: id });
+  function stringPath(): void {
+    const close = chars.indexOf("'", at);
+    if (close < 0)
+      fail(`Unterminated string in path expression ${quoted} at index ${chars.length - 1}`);
+    if (close === at)
+      fail(`Empty strings are not allowed in path expression ${quoted} at index ${close}`);
+    tokens.push({ kind: 'field', name: chars.slice(at, close).join('') });
+    at = close + 1;
   }
 
   /** After `[`: digits; the next character, if any, must be `]`. */
   function indexPath(): void {
-    let id = chars[at] as string;
+    const start = at;
     at += 1;
-    while (at < chars.length && isNumeric(chars[at] as string)) {
-      id += chars[at];
-      at += 1;
-    }
+    while (at < chars.length && isNumeric(chars[at] as string)) at += 1;
+    const id = chars.slice(start, at).join('');
     const next = chars[at];
     if (next !== undefined && next !== ']')
       fail(
@@ -139,7 +120,7 @@ export function parsePactPath(path: string): PactPathToken[] {
       );
     if (char === "'") {
       at += 1;
-      stringPath(at - 1);
+      stringPath();
     } else if (isNumeric(char)) indexPath();
     else if (char === '*') {
       at += 1;
@@ -181,7 +162,7 @@ export function parsePactPath(path: string): PactPathToken[] {
   if (first === '$') tokens.push({ kind: 'root' });
   else if (alphabetic.test(first) || numeric.test(first)) {
     tokens.push({ kind: 'root' });
-    identifier(first);
+    identifier(0);
   } else fail(`Path expression ${quoted} does not start with a root marker "$"`);
   pathExp();
   return tokens;

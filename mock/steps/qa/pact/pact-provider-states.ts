@@ -1,14 +1,11 @@
 /**
- * The provider states a recorded Pact interaction names, and how the fake puts itself in each
- * one when a Pact verifier asks (`{ state, params, action }`, as the verifier POSTs it to its
- * provider-states URL). A state names what the store, the clock and the usage ledger held when
- * the consumer's request arrived: "a key on the free plan", "the key's window is spent", "the key
- * is banned", "pet 42 exists", "pet 7 does not exist", "no pets", "pets exist".
- *
- * A state's request is checked whole before anything changes: the plan must be one of the plan
- * table's own names (never `__proto__` or `toString`), an id one the store can hold, and every
- * parameter the state's name implies present and equal to it. A state that cannot be made is a
- * 400, never a guess (a "no pets with status sold" without its status would empty the store).
+ * The provider states a recorded Pact interaction names ("a key on the free plan", "the key is
+ * banned", "pet 42 exists", "no pets"...), each what the store, the clock or the usage ledger held
+ * when the request arrived, and how the fake puts itself in one when a Pact verifier POSTs
+ * `{ state, params, action }`. A state's request is checked whole before anything changes: a plan
+ * of the plan table's own names (never `__proto__`), an id the store can hold, every parameter the
+ * name implies present and equal to it. A state that cannot be made is a 400, never a guess (a
+ * "no pets with status sold" without its status would empty the store).
  */
 import type { ControllableClock } from '../../../base/clock/clock.ts';
 import { isJsonObject } from '../../../base/contract/lossless-json.ts';
@@ -50,23 +47,12 @@ const MINUTE_MS = 60_000;
 /** How long "the key is banned" bans for: long past any verification run. */
 const BAN_MS = 3_600_000;
 
-/** The state of a request sent with a known key of `plan` (its setup answers the key to send). */
-export const keyState = (plan: string): ProviderState => ({
-  name: `a key on the ${plan} plan`,
-  params: { plan },
-});
-
-/** The state of a key whose minute and day windows are spent (its requests get 429). */
-export const spentState = (plan: string): ProviderState => ({
-  name: "the key's window is spent",
-  params: { plan },
-});
-
-/** The state of a key banned for ignoring Retry-After. */
-export const bannedState = (plan: string): ProviderState => ({
-  name: 'the key is banned',
-  params: { plan },
-});
+/**
+ * A state of the caller's key on `plan`: the key itself ("a key on the free plan", whose setup
+ * answers the key to send), its minute and day windows spent (its requests get 429), or its ban
+ * for ignoring Retry-After.
+ */
+export const keyState = (name: string, plan: string): ProviderState => ({ name, params: { plan } });
 
 /** The state of a pet that exists, with the fields it was answered with. */
 export const petExistsState = (pet: Readonly<Record<string, unknown>>): ProviderState => ({
@@ -81,16 +67,13 @@ export const petMissingState = (id: number): ProviderState => ({
 });
 
 /** The state of a list that came back empty (or non-empty), with the status it was filtered by. */
-export const listState = (empty: boolean, status: string | undefined): ProviderState => {
-  const name = empty
-    ? status === undefined
-      ? 'no pets'
-      : `no pets with status ${status}`
-    : status === undefined
-      ? 'pets exist'
-      : `a pet with status ${status} exists`;
-  return status === undefined ? { name } : { name, params: { status } };
-};
+export const listState = (empty: boolean, status: string | undefined): ProviderState =>
+  status === undefined
+    ? { name: empty ? 'no pets' : 'pets exist' }
+    : {
+        name: empty ? `no pets with status ${status}` : `a pet with status ${status} exists`,
+        params: { status },
+      };
 
 /** The key the verifier's requests use for `plan`: one the fake adds for Pact, never a seeded one. */
 function pactKey(parts: ProviderStateParts, plan: string): KeyEntry {
@@ -129,6 +112,18 @@ function planOf(parts: ProviderStateParts, named: string | undefined, params: Pa
   return plan;
 }
 
+/** Refuses params whose `field` is not `value`, which the state's name says (as `shown`). */
+function repeats(params: Params, field: string, value: unknown, shown: string): void {
+  if (params[field] === undefined)
+    throw new ControlInputError(
+      `params.${field} is required for this state: ${shown}, as its name says`,
+    );
+  if (params[field] !== value)
+    throw new ControlInputError(
+      `params.${field} must be ${shown}, as the state's name says; got ${JSON.stringify(params[field])?.slice(0, 40)}`,
+    );
+}
+
 /** The pet id a pet state names (`pet 42 exists`), which `params.id` must repeat, in range. */
 function idOf(named: string, params: Params): number {
   const id = Number(named);
@@ -136,12 +131,7 @@ function idOf(named: string, params: Params): number {
     throw new ControlInputError(
       `the state's pet id must be an integer from 1 to ${maxPetId} (2^53 - 1); got ${named.slice(0, 40)}`,
     );
-  if (params.id === undefined)
-    throw new ControlInputError(`params.id is required for this state: ${id}, as its name says`);
-  if (params.id !== id)
-    throw new ControlInputError(
-      `params.id must be ${id}, as the state's name says; got ${JSON.stringify(params.id)?.slice(0, 40)}`,
-    );
+  repeats(params, 'id', id, String(id));
   return id;
 }
 
@@ -162,14 +152,7 @@ function statusOf(named: string | undefined, params: Params): PetStatus | undefi
     throw new ControlInputError(
       `the state's status must be one of ${petStatuses.join(', ')}; got ${JSON.stringify(named.slice(0, 40))}`,
     );
-  if (status === undefined)
-    throw new ControlInputError(
-      `params.status is required for this state: ${JSON.stringify(named)}, as its name says`,
-    );
-  if (status !== named)
-    throw new ControlInputError(
-      `params.status must be ${JSON.stringify(named)}, as the state's name says; got ${JSON.stringify(status)?.slice(0, 40)}`,
-    );
+  repeats(params, 'status', named, JSON.stringify(named));
   return named as PetStatus;
 }
 
@@ -199,40 +182,35 @@ type Setup = (
   named: readonly (string | undefined)[],
 ) => Promise<Record<string, unknown>>;
 
+/** A key state's setup: the verifier's key for the plan, with the usage `usageOf` gives it. */
+const keySetup =
+  (usageOf: (parts: ProviderStateParts, key: KeyEntry) => KeyUsage): Setup =>
+  async (parts, params, [plan]) => {
+    const key = pactKey(parts, planOf(parts, plan, params));
+    parts.usage.set(key.id, usageOf(parts, key));
+    return { apiKey: key.key, keyId: key.id };
+  };
+
 /** Each state's setup, by the pattern of its name; the answer is what the verifier may inject. */
 const setups: readonly (readonly [RegExp, Setup])[] = [
-  [
-    /^a key on the (.+) plan$/,
-    async (parts, params, [plan]) => {
-      const key = pactKey(parts, planOf(parts, plan, params));
-      // A fresh window for every interaction: a verification run is many requests on one key.
-      parts.usage.set(key.id, emptyUsage());
-      return { apiKey: key.key, keyId: key.id };
-    },
-  ],
+  // A fresh window for every interaction: a verification run is many requests on one key.
+  [/^a key on the (.+) plan$/, keySetup(emptyUsage)],
   [
     /^the key's window is spent$/,
-    async (parts, params) => {
-      const key = pactKey(parts, planOf(parts, undefined, params));
+    keySetup((parts, key) => {
       const limits = limitsFor(parts.plans, key);
       const now = parts.clock.now();
-      const usage = emptyUsage();
-      usage.minute = { start: Math.floor(now / MINUTE_MS) * MINUTE_MS, count: limits.perMinute };
-      // The day window too: the minute one could roll over between setup and request.
-      usage.day = { start: Math.floor(now / DAY_MS) * DAY_MS, count: limits.perDay };
-      parts.usage.set(key.id, usage);
-      return { apiKey: key.key, keyId: key.id };
-    },
+      return {
+        ...emptyUsage(),
+        minute: { start: Math.floor(now / MINUTE_MS) * MINUTE_MS, count: limits.perMinute },
+        // The day window too: the minute one could roll over between setup and request.
+        day: { start: Math.floor(now / DAY_MS) * DAY_MS, count: limits.perDay },
+      };
+    }),
   ],
   [
     /^the key is banned$/,
-    async (parts, params) => {
-      const key = pactKey(parts, planOf(parts, undefined, params));
-      const usage = emptyUsage();
-      usage.bannedUntil = parts.clock.now() + BAN_MS;
-      parts.usage.set(key.id, usage);
-      return { apiKey: key.key, keyId: key.id };
-    },
+    keySetup((parts) => ({ ...emptyUsage(), bannedUntil: parts.clock.now() + BAN_MS })),
   ],
   [
     /^pet (\d+) exists$/,

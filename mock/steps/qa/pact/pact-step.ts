@@ -1,18 +1,13 @@
 /**
- * The Pact recorder: the interactions a consumer's requests really made with the fake, written
- * as a Pact V4 file. One interaction per operation, status, request shape (method, path
- * template, query keys, header names, body keys) and provider state; the API key is never
- * written (a placeholder, a regex rule and a ProviderState generator that takes the key from the
- * state's setup), and the file passes through the fake's one redaction where it is written;
- * bodies carry matching rules derived from the OpenAPI document; each interaction names the state
- * the fake was in (see pact-provider-states.ts); its body paths are ones the Pact tools load
- * (pact-path.ts) and its text is well-formed Unicode (well-formed-json.ts). Answers QA injected (forced, chaos) and the
- * fake's own 5xx are not recorded: no provider owes them.
+ * The Pact recorder: the interactions a consumer's requests really made with the fake, as a Pact
+ * V4 file, one per shape (pact-shape.ts) and provider state (pact-provider-states.ts). The API key
+ * is never written (pact-interaction.ts) and the file passes through the fake's one redaction
+ * where it is written. Answers QA injected (forced, chaos) and the fake's own 5xx are not
+ * recorded: no provider owes them.
  *
- * Its memory is bounded in bytes whatever clients send: a body is kept whole only while it is
- * small (a larger one as its shape: its first fields, items and characters), the recording holds
- * at most `maxPactBytes` of interactions, and requests without a valid key, which any web page
- * can send, keep no body, make no shape of one, and fill at most `maxAnonymousInteractions`.
+ * Its memory is bounded in bytes whatever clients send: a large body is kept as its shape, the
+ * recording holds at most `maxPactBytes`, and requests without a valid key, which any web page
+ * can send, keep no body and fill at most `maxAnonymousInteractions`.
  */
 
 import { isCount, isJsonObject, stringifyJson } from '../../../base/contract/lossless-json.ts';
@@ -29,14 +24,11 @@ import {
   type ProviderStateParts,
   type ProviderStateRequest,
 } from './pact-provider-states.ts';
-import { createShapeNamer, type ReadJson } from './pact-shape.ts';
+import { createShapeNamer } from './pact-shape.ts';
 
 /** What the recorder reads: what provider states change, and the redaction the file passes through. */
 interface PactParts extends ProviderStateParts {
-  readonly config: {
-    readonly basePath: string;
-    readonly maxNameLength: number;
-  };
+  readonly config: { readonly basePath: string; readonly maxNameLength: number };
   readonly redaction: Redaction;
 }
 
@@ -69,6 +61,14 @@ export const maxPactBytes = 8 * 1024 * 1024;
 /** Most interactions of requests without a valid key: a page's `no-cors` traffic fills no more. */
 export const maxAnonymousInteractions = 50;
 
+/** What a recording counts besides its interactions, as it starts. */
+const emptyTallies = () => ({
+  bytes: 0,
+  anonymous: 0,
+  dropped: 0,
+  failures: { count: 0, last: '' },
+});
+
 const nameProblem = (name: unknown) =>
   typeof name !== 'string' || name.trim() === '' || name.length > 200;
 
@@ -79,11 +79,8 @@ const nameProblem = (name: unknown) =>
 class PactRecording {
   readonly #parts: PactParts;
   readonly #recorded = new Map<string, PactInteraction>();
-  /** Bytes of the interactions kept (their JSON text), and how many came without a valid key. */
-  #bytes = 0;
-  #anonymous = 0;
-  #dropped = 0;
-  readonly #failures = { count: 0, last: '' };
+  /** Bytes of the interactions kept (their JSON text), and what it could not keep and why. */
+  #kept = emptyTallies();
   /** Names each exchange's shape; its caches are this recorder's own. */
   readonly #nameShape: ReturnType<typeof createShapeNamer>;
   /**
@@ -104,8 +101,8 @@ class PactRecording {
       this.#record(exchange);
     } catch (error) {
       this.changes += 1;
-      this.#failures.count += 1;
-      this.#failures.last = String((error as Error).message).slice(0, 200);
+      this.#kept.failures.count += 1;
+      this.#kept.failures.last = String((error as Error).message).slice(0, 200);
     }
   }
 
@@ -122,42 +119,45 @@ class PactRecording {
       return;
     // Only a create's body, and only for a known key: a request without one keeps no body (any
     // web page can send it).
-    const sent = exchange.method === 'POST' && exchange.plan !== null;
-    const json = sent ? exchange.body.json : null;
-    const requestText = sent && json === null ? (exchange.body.kept ?? '') : '';
-    const requestJson: ReadJson = json === null ? { ok: false } : { ok: true, value: json.value };
+    const known = exchange.plan !== null;
+    const sent = exchange.method === 'POST' && known;
+    const requestJson = sent ? exchange.body.json : null;
+    const requestText = sent && requestJson === null ? (exchange.body.kept ?? '') : '';
     // Worked out before anything is parsed: a request of a shape already kept costs little.
     const shape = this.#nameShape(exchange, operationId, requestText, requestJson);
     if (this.#recorded.has(shape)) return;
-    const known = exchange.plan !== null;
+    const kept = this.#kept;
     if (
       this.#recorded.size >= maxInteractions ||
-      (!known && this.#anonymous >= maxAnonymousInteractions)
+      (!known && kept.anonymous >= maxAnonymousInteractions)
     ) {
-      this.#dropped += 1;
+      kept.dropped += 1;
       return;
     }
     const { basePath } = this.#parts.config;
-    const interaction = interactionOf(exchange, operationId, requestText, requestJson, {
+    const interaction = interactionOf(
+      exchange,
+      operationId,
+      requestText,
+      requestJson,
       shape,
       basePath,
-    });
+    );
     const size = stringifyJson(interaction).length;
-    if (this.#bytes + size > maxPactBytes) {
-      this.#dropped += 1;
+    if (kept.bytes + size > maxPactBytes) {
+      kept.dropped += 1;
       return;
     }
-    this.#bytes += size;
-    if (!known) this.#anonymous += 1;
+    kept.bytes += size;
+    if (!known) kept.anonymous += 1;
     this.#recorded.set(shape, interaction);
     this.changes += 1;
   }
 
-  /** The interactions recorded since the start or the last reset, as a Pact V4 file. */
   pact({ consumer = 'petstore-consumer', provider = 'petstore' }: PactNames = {}): PactFile {
     if (nameProblem(consumer) || nameProblem(provider))
       throw new ControlInputError('consumer and provider must be names of 1 to 200 characters');
-    const failures = this.#failures;
+    const { dropped, failures } = this.#kept;
     // Redacted where it is written: GET /__control/pact, --pact-out and the tests' parts.
     return this.#parts.redaction.json({
       consumer: { name: consumer },
@@ -169,7 +169,7 @@ class PactRecording {
         baseUrlIncludes: this.#parts.config.basePath,
         petstoreFake: {
           recordedBy: 'petstore-fake',
-          notRecorded: this.#dropped,
+          notRecorded: dropped,
           ...(failures.count === 0
             ? {}
             : { recordingFailures: failures.count, lastFailure: failures.last }),
@@ -178,34 +178,16 @@ class PactRecording {
     });
   }
 
-  reset(): void {
-    this.#recorded.clear();
-    this.#bytes = 0;
-    this.#anonymous = 0;
-    this.#dropped = 0;
-    this.#failures.count = 0;
-    this.#failures.last = '';
-    this.changes += 1;
-  }
-
   save(): unknown {
-    return {
-      interactions: [...this.#recorded],
-      anonymous: this.#anonymous,
-      dropped: this.#dropped,
-      failures: { ...this.#failures },
-    };
+    const { anonymous, dropped, failures } = this.#kept;
+    return { interactions: [...this.#recorded], anonymous, dropped, failures: { ...failures } };
   }
 
   /** Puts back what `save` returned, as read whole by `savedRecording`. */
-  restore(kept: ReturnType<typeof savedRecording>): void {
+  restore({ interactions, ...tallies }: ReturnType<typeof savedRecording>): void {
     this.#recorded.clear();
-    for (const [shape, interaction] of kept.interactions) this.#recorded.set(shape, interaction);
-    this.#bytes = kept.bytes;
-    this.#anonymous = kept.anonymous;
-    this.#dropped = kept.dropped;
-    this.#failures.count = kept.failures.count;
-    this.#failures.last = kept.failures.last;
+    for (const [shape, interaction] of interactions) this.#recorded.set(shape, interaction);
+    this.#kept = { ...tallies, failures: { ...tallies.failures } };
     this.changes += 1;
   }
 }
@@ -213,7 +195,7 @@ class PactRecording {
 /** The Pact recorder's policy: it reads every exchange, so it sees every answer as sent. */
 export function pactStep(parts: PactParts): Policy<PactControl> {
   const recording = new PactRecording(parts);
-  const reset = () => recording.reset();
+  const reset = () => recording.restore({ interactions: [], ...emptyTallies() });
   return {
     read: (exchange) => recording.read(exchange),
     reset,
@@ -280,14 +262,8 @@ function savedRecording(saved: unknown) {
 const pactRoutes: ControlRoutes<PactControl> = {
   'GET pact': async (control, request) => {
     const query = new URL(request.url).searchParams;
-    const consumer = query.get('consumer') ?? undefined;
-    const provider = query.get('provider') ?? undefined;
-    return {
-      body: control.pact({
-        ...(consumer === undefined ? {} : { consumer }),
-        ...(provider === undefined ? {} : { provider }),
-      }),
-    };
+    const names = ['consumer', 'provider'].filter((side) => query.has(side));
+    return { body: control.pact(Object.fromEntries(names.map((side) => [side, query.get(side)]))) };
   },
   // { state, params, action }, as Pact verifiers send it.
   'POST provider-states': async (control, request) => {
