@@ -12,22 +12,24 @@
  * wait is measured on both clocks (the fake's, which tests may freeze and advance, and real
  * time, which a client sleeps on) and the longer reading counts.
  *
- * Here the recording (ClientReporter); the records it keeps are client-record.ts, the report
- * built from them build-client-report.ts, the Retry-After deadlines retry-deadlines.ts and the
- * resent creates resent-creates.ts.
+ * Here the recording and the report (ClientReporter); what it keeps of each client, and how a
+ * report shows it, is client-record.ts; the resent creates, resent-creates.ts.
  */
 
-import { judgeChain } from './backoff-judgement.ts';
-import { buildClientReport, type ShowUrl } from './build-client-report.ts';
-import type { Deadline, Instance } from './client-instances.ts';
 import {
   type Chain,
-  type ClientRecord,
-  countJudgement,
+  type Deadline,
+  earlyBy,
+  type Instance,
+  type Leads,
+  retryAfterDelay,
+} from './client-instances.ts';
+import {
+  ClientRecord,
   identityOf,
   type KeyClients,
-  newClientRecord,
-  type SentCreate,
+  type ShowUrl,
+  shownRequest,
   type Tentative,
 } from './client-record.ts';
 import {
@@ -37,7 +39,6 @@ import {
 } from './client-report-shapes.ts';
 import { LatestRing } from './latest-ring.ts';
 import { noteCreate } from './resent-creates.ts';
-import { earlyBy, type Leads, retryAfterDelay, weighDeadline } from './retry-deadlines.ts';
 
 export type {
   ClientEvent,
@@ -72,11 +73,6 @@ export function isNonIdempotent(method: string): boolean {
   return !idempotentMethods.has(method);
 }
 
-/** Whether an answer tells the client to wait and retry. */
-function isFailure(event: ClientEvent): boolean {
-  return event.dropped || failureStatuses.has(event.status);
-}
-
 /** Records answers and judges clients; one per fake. */
 export class ClientReporter {
   readonly #clients = new Map<string, ClientRecord>();
@@ -99,18 +95,35 @@ export class ClientReporter {
   /** Records one answered request. */
   record(event: ClientEvent): void {
     const { key } = this.#record(event);
-    if (event.banStarted) this.#chargeBan(key);
-    else if (event.keyViolations === 0) this.#forgiveKey(key);
+    // A ban is charged to each client of the key whose own early requests were among those that
+    // earned it (the key's count since it last admitted a request), once each; a request the key
+    // admitted (or a ban's end) forgives them all.
+    if (key.mayOwe && (event.banStarted || event.keyViolations === 0)) {
+      key.mayOwe = false;
+      for (const c of key.records) {
+        if (event.banStarted && c.violationsTowardsBan > 0) c.bans += 1;
+        c.violationsTowardsBan = 0;
+      }
+    }
   }
 
   /** The report as of `now` (the fake's clock) and `realNow`; `showUrl` redacts a request's path and query. */
   report(now: number, realNow: number, frozen: boolean, showUrl: ShowUrl): ClientReport {
-    const sources = {
-      clients: this.#clients.values(),
-      recentEvents: this.#recentEvents,
-      recentClients: this.#recentClients,
+    const offsetMs = now - realNow;
+    const recentClientIds = this.#recentClients.newestFirst();
+    return {
+      now: new Date(now).toISOString(),
+      realNow: new Date(realNow).toISOString(),
+      clock: {
+        mode: frozen ? 'frozen' : Math.abs(offsetMs) > 1000 ? 'shifted' : 'real',
+        offsetMs,
+      },
+      tolerance: complianceTolerance,
+      clients: [...this.#clients.values()].map((c) => c.summary(showUrl)),
+      recent: this.#recentEvents
+        .newestFirst()
+        .map((event, index) => shownRequest(event, recentClientIds[index] as string, showUrl)),
     };
-    return buildClientReport(sources, now, realNow, frozen, showUrl);
   }
 
   /** Forgets everything (a control reset). */
@@ -147,7 +160,7 @@ export class ClientReporter {
       const id = `${keyId}\n${clientId}`;
       record = this.#clients.get(id);
       if (record === undefined) {
-        record = newClientRecord(keyId, clientId, key);
+        record = new ClientRecord(keyId, clientId, key);
         this.#clients.set(id, record);
         key.records.push(record);
       }
@@ -158,13 +171,8 @@ export class ClientReporter {
     return record;
   }
 
-  /** Closes a chain: its own waits are judged. */
-  #closeChain(c: ClientRecord, chain: Chain): void {
-    if (chain.ownWaits.length > 0) countJudgement(c, judgeChain(chain.ownWaits));
-  }
-
   /** The latest failure of this instance the request retries: answered before it arrived, same identity. */
-  #retried(instance: Instance<Chain, SentCreate>, event: ClientEvent) {
+  #retried(instance: Instance, event: ClientEvent) {
     let found: Chain | undefined;
     for (const chain of instance.open)
       if (
@@ -194,7 +202,7 @@ export class ClientReporter {
         earlyBy(t.deadline, event) === 0;
       if (!onTime) return true;
       c.early -= 1;
-      c.doubts += 1;
+      c.ambiguousEarly += 1;
       if (t.violation) {
         c.violations -= 1;
         c.violationsTowardsBan = Math.max(0, c.violationsTowardsBan - 1);
@@ -211,7 +219,7 @@ export class ClientReporter {
    */
   #judgeArrival(
     c: ClientRecord,
-    instance: Instance<Chain, SentCreate>,
+    instance: Instance,
     chain: Chain | undefined,
     event: ClientEvent,
   ): boolean {
@@ -225,10 +233,10 @@ export class ClientReporter {
     this.#leads.early = 0;
     this.#leads.otherSocket = undefined;
     this.#leads.otherLead = 0;
-    weighDeadline(this.#leads, instances, event, chain?.deadline);
-    weighDeadline(this.#leads, instances, event, instance.keyDeadline);
-    weighDeadline(this.#leads, instances, event, ownTold);
-    weighDeadline(this.#leads, instances, event, toldHere?.keyDeadline);
+    instances.weigh(this.#leads, event, chain?.deadline);
+    instances.weigh(this.#leads, event, instance.keyDeadline);
+    instances.weigh(this.#leads, event, ownTold);
+    instances.weigh(this.#leads, event, toldHere?.keyDeadline);
     this.#settleTentative(c, event, toldHere?.keyDeadline);
     // On time for what its own socket was told for this request: that socket keeps its own
     // schedule, so being early only for another's is a doubt at once.
@@ -242,7 +250,7 @@ export class ClientReporter {
     ) {
       this.#leads.otherSocket = undefined;
       doubted = true;
-      c.doubts += 1;
+      c.ambiguousEarly += 1;
     }
     if ((chain !== undefined && chain.retryAfterMs !== null) || instance.keyDeadline !== undefined)
       c.judgedRequests += 1;
@@ -318,10 +326,9 @@ export class ClientReporter {
   /** Step 2 of recording a request: what did its answer tell the client? */
   #noteAnswer(
     c: ClientRecord,
-    instance: Instance<Chain, SentCreate>,
+    instance: Instance,
     chain: Chain | undefined,
     event: ClientEvent,
-    answeredSeq: number,
   ): void {
     const delay =
       event.retryAfter === undefined
@@ -333,7 +340,7 @@ export class ClientReporter {
         : {
             fake: event.answeredAt + delay,
             real: event.answeredReal + delay,
-            answeredSeq,
+            answeredSeq: event.answeredSeq,
             connection: event.connection,
           };
     if (delay !== undefined) c.withRetryAfter += 1;
@@ -346,42 +353,31 @@ export class ClientReporter {
     }
     const unknownOutcome = event.dropped || unknownOutcomeStatuses.has(event.status);
     if (event.bodyHash !== undefined && unknownOutcome) c.unknownOutcomes += 1;
-    if (isFailure(event)) {
+    if (event.dropped || failureStatuses.has(event.status)) {
       const name = event.dropped ? 'dropped' : String(event.status);
       c.failures[name] = (c.failures[name] ?? 0) + 1;
-      const next: Chain = chain ?? {
+      instance.open.push({
         identity: this.#identity(event),
-        ownWaits: [],
-        failedAt: 0,
-        failedReal: 0,
-        failedSeq: 0,
-        failedStatus: 0,
-        unknownOutcome: false,
-        retryAfterMs: null,
-        resetInMs: null,
-        deadline: undefined,
-      };
-      next.failedAt = event.answeredAt;
-      next.failedReal = event.answeredReal;
-      next.failedSeq = answeredSeq;
-      next.failedStatus = event.dropped ? 0 : event.status;
-      next.unknownOutcome = unknownOutcome;
-      next.retryAfterMs = delay ?? null;
-      next.resetInMs = event.resetInMs ?? null;
-      next.deadline = deadline;
+        ownWaits: chain?.ownWaits ?? [],
+        failedAt: event.answeredAt,
+        failedReal: event.answeredReal,
+        failedSeq: event.answeredSeq,
+        failedStatus: event.dropped ? 0 : event.status,
+        unknownOutcome,
+        retryAfterMs: delay ?? null,
+        resetInMs: event.resetInMs ?? null,
+        deadline,
+      });
       if (deadline !== undefined)
         c.instances.tell(event.connection, this.#identity(event), deadline);
-      instance.open.push(next);
-      if (instance.open.length > openChainsKept)
-        this.#closeChain(c, instance.open.shift() as Chain);
+      if (instance.open.length > openChainsKept) c.closeChain(instance.open.shift() as Chain);
     } else if (chain !== undefined) {
-      this.#closeChain(c, chain);
+      c.closeChain(chain);
     }
   }
 
   /** Records one answered request in its client's record; returns the record. */
   #record(event: ClientEvent): ClientRecord {
-    const { answeredSeq } = event;
     const c = this.#recordOf(event.keyId, event.clientId);
     c.instances.note(event.connection, event.oneCopy);
     const instance = c.instances.instanceOf(event.connection);
@@ -393,35 +389,14 @@ export class ClientReporter {
     const chain = instance.open.length === 0 ? undefined : this.#retried(instance, event);
     if (chain !== undefined) instance.open.splice(instance.open.indexOf(chain), 1);
     const doubtful = this.#judgeArrival(c, instance, chain, event);
-    if (event.bodyHash !== undefined) noteCreate(c, instance, chain, event, answeredSeq);
+    if (event.bodyHash !== undefined) noteCreate(c, instance, chain, event);
     if (chain !== undefined) this.#noteRetry(c, chain, event, doubtful);
     // 2. What did this answer tell the client?
-    this.#noteAnswer(c, instance, chain, event, answeredSeq);
+    this.#noteAnswer(c, instance, chain, event);
 
     this.#recentEvents.push(event);
     this.#recentClients.push(c.clientId);
     c.recent.push(event);
     return c;
-  }
-
-  /**
-   * Charges a ban to each client of the key whose own early requests were among those that
-   * earned it (the key's count since it last admitted a request), once each.
-   */
-  #chargeBan(key: KeyClients): void {
-    if (!key.mayOwe) return;
-    key.mayOwe = false;
-    for (const c of key.records) {
-      if (c.violationsTowardsBan === 0) continue;
-      c.bans += 1;
-      c.violationsTowardsBan = 0;
-    }
-  }
-
-  /** The key admitted a request (or a ban ended): early requests before it earn no ban. */
-  #forgiveKey(key: KeyClients): void {
-    if (!key.mayOwe) return;
-    key.mayOwe = false;
-    for (const c of key.records) c.violationsTowardsBan = 0;
   }
 }
