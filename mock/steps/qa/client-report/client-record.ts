@@ -1,10 +1,10 @@
 /**
  * What the client report keeps of one client of a key (its counts, its copies, its latest
- * requests), which client-report.ts fills as requests are answered, and how a report shows it:
- * its numbers judged by the interface's rules for clients (client-rules.ts).
+ * requests, the creates it resent), which client-report.ts fills as requests are answered, and
+ * how a report shows it: its numbers judged by the interface's rules for clients (client-rules.ts).
  */
 import { type ChainJudgement, judgeChain } from './backoff-judgement.ts';
-import { type Chain, ClientInstances, type Deadline } from './client-instances.ts';
+import { type Chain, ClientInstances, type Deadline, type Instance } from './client-instances.ts';
 import type {
   ClientEvent,
   ClientSummary,
@@ -15,6 +15,7 @@ import {
   backoffRule,
   banRule,
   overall,
+  RuleNumbers,
   type RuleVerdict,
   resentCreatesRule,
   retryAfterRule,
@@ -24,6 +25,8 @@ import { LatestRing } from './latest-ring.ts';
 
 /** The most recent requests kept per client. */
 const clientRecentLength = 10;
+/** Requests (method and path) named in the resent-create observation. */
+const resentNamed = 5;
 
 /** How a report shows a request's path and query: redacted. */
 export type ShowUrl = (target: string) => string;
@@ -66,6 +69,29 @@ function countJudgement(
   if (judgement.verdict === 'inconclusive') c.firstDoubt ??= judgement.why;
 }
 
+/**
+ * A create sent again while an earlier one of the same body was unanswered: the client timed out.
+ * The path and query decide, whichever host it was sent to (fake.fetch answers every host it
+ * allows).
+ */
+function resentBeforeAnswer({ sent }: Instance, event: ClientEvent): boolean {
+  const { method, path, query, bodyHash, arrivalSeq, answeredSeq } = event;
+  const target = path + query;
+  let overlapping = false;
+  for (let index = 0; index < sent.size && !overlapping; index++) {
+    const earlier = sent.at(index);
+    // Either arrived while the other was unanswered; told apart field by field, not by identity.
+    overlapping =
+      ((earlier.arrivalSeq < arrivalSeq && earlier.answeredSeq > arrivalSeq) ||
+        (arrivalSeq < earlier.arrivalSeq && answeredSeq > earlier.arrivalSeq)) &&
+      earlier.method === method &&
+      earlier.bodyHash === bodyHash &&
+      earlier.target === target;
+  }
+  sent.push({ method, target, bodyHash, arrivalSeq, answeredSeq });
+  return overlapping;
+}
+
 /** One request as a report shows it: ISO times, a redacted path. */
 export function shownRequest(
   event: ClientEvent,
@@ -92,7 +118,7 @@ export function shownRequest(
 }
 
 /** What the report keeps of one client of a key: the numbers its rules read, its copies, its latest requests. */
-export class ClientRecord {
+export class ClientRecord extends RuleNumbers {
   readonly keyId: string;
   readonly clientId: string;
   readonly key: KeyClients;
@@ -102,41 +128,36 @@ export class ClientRecord {
   readonly failures: Record<string, number> = {};
   chaosAnswers = 0;
   stubbedAnswers = 0;
-  withRetryAfter = 0;
-  judgedRequests = 0;
-  early = 0;
-  maxEarlyMs = 0;
-  retries = 0;
-  ownWaits = 0;
   readonly waits: RetryWait[] = [];
-  /** Judged chains that are closed (open ones are judged when a report asks). */
-  readonly chains = { pass: 0, fail: 0, inconclusive: 0 };
-  firstFailure: string | undefined;
-  firstDoubt: string | undefined;
-  tooFew: string | undefined;
-  refusals = 0;
-  /** Its own refused requests that came before a Retry-After it was given elapsed. */
-  violations = 0;
   violationsTowardsBan = 0;
-  bans = 0;
-  /** Requests early only against a Retry-After given on another socket, which then came back on time. */
-  ambiguousEarly = 0;
   /** Requests early only against a Retry-After given on another socket, not settled yet. */
   tentative: Tentative[] = [];
-  unknownOutcomes = 0;
-  readonly resent: Record<string, number> = {};
-  readonly resentRequests: string[] = [];
-  /** The latest resent create named (method and URL): the same one again names nothing new. */
-  resentLast: ClientEvent | undefined;
   first: { fake: number; real: number } | undefined;
   /** When the latest answer left, on the fake's clock and real time (numbers: no object per request). */
   lastFake = 0;
   lastReal = 0;
 
   constructor(keyId: string, clientId: string, key: KeyClients) {
+    super();
     this.keyId = keyId;
     this.clientId = clientId;
     this.key = key;
+  }
+
+  /** A create: resent after a failure whose outcome the client could not know, or before its answer. */
+  noteCreate(instance: Instance, chain: Chain | undefined, event: ClientEvent): void {
+    if (event.possibleCopy === true) this.#noteResent('redispatch', event);
+    else if (chain?.unknownOutcome === true)
+      this.#noteResent(chain.failedStatus === 0 ? 'dropped' : String(chain.failedStatus), event);
+    else if (resentBeforeAnswer(instance, event)) this.#noteResent('timeout', event);
+  }
+
+  /** Counts a resent create by its cause, naming its request once. */
+  #noteResent(cause: string, event: ClientEvent): void {
+    this.resent[cause] = (this.resent[cause] ?? 0) + 1;
+    const named = `${event.method} ${event.path}`;
+    if (!this.resentRequests.includes(named) && this.resentRequests.length < resentNamed)
+      this.resentRequests.push(named);
   }
 
   /** Closes a chain: its own waits are judged. */

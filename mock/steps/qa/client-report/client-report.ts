@@ -1,19 +1,16 @@
 /**
- * The client compliance report: for each key and each client on it, every answer that told the
- * client to back off (429, 5xx, a dropped connection) and what the client did next, judged by the
- * interface's rule for clients (Limits, rule 2): retry only after `Retry-After`, back off
- * exponentially, and so never earn a ban; beside it, whether the client resent a create whose
- * outcome it could not know. The definition is the README's QA section.
+ * The client compliance report's recording: for each key and each client on it, every answer
+ * that told the client to back off (429, 5xx, a dropped connection) and what the client did
+ * next, judged by the interface's rule for clients (Limits, rule 2: retry only after
+ * `Retry-After`, back off exponentially, never earn a ban), and whether it resent a create whose
+ * outcome it could not know. The README's QA section is the definition.
  *
- * A client is told apart by its id (X-Client-Id); its copies (instances) by the connection each
- * request came on (client-instances.ts). A *chain* is one request retried within one instance:
- * a failure opens it, and the instance's next request with the same method, path and query (and
- * body, for a non-idempotent method) sent after the failure's answer left is its retry. Every
- * wait is measured on both clocks (the fake's, which tests may freeze and advance, and real
- * time, which a client sleeps on) and the longer reading counts.
- *
- * Here the recording and the report (ClientReporter); what it keeps of each client, and how a
- * report shows it, is client-record.ts; the resent creates, resent-creates.ts.
+ * A client is told apart by its id (X-Client-Id), its copies by their connections
+ * (client-instances.ts). A *chain* is one request retried within one instance: a failure opens
+ * it, and the instance's next request with the same method, path and query (and body, for a
+ * non-idempotent method) sent after the failure's answer left is its retry. Every wait is read
+ * on both clocks (the fake's, which tests may freeze and advance, and real time, which a client
+ * sleeps on) and the longer reading counts. What is kept of each client: client-record.ts.
  */
 
 import {
@@ -38,7 +35,6 @@ import {
   complianceTolerance,
 } from './client-report-shapes.ts';
 import { LatestRing } from './latest-ring.ts';
-import { noteCreate } from './resent-creates.ts';
 
 export type {
   ClientEvent,
@@ -57,7 +53,6 @@ const recentLength = 25;
 const waitsKept = 20;
 /** Open retry chains kept per instance (a client that gives up leaves one open). */
 const openChainsKept = 16;
-
 /** Unsettled early requests kept per client; older ones stay early. */
 const tentativeKept = 16;
 
@@ -65,23 +60,15 @@ const tentativeKept = 16;
 const failureStatuses = new Set([429, 500, 502, 503, 504]);
 /** Statuses whose request the server may have acted on before failing. */
 const unknownOutcomeStatuses = new Set([500, 502, 503, 504]);
-/** Methods RFC 9110 calls idempotent: resending them is safe. */
-const idempotentMethods = new Set(['GET', 'HEAD', 'OPTIONS', 'TRACE', 'PUT', 'DELETE']);
-
-/** Whether a method may create something twice when resent. */
-export function isNonIdempotent(method: string): boolean {
-  return !idempotentMethods.has(method);
-}
-
-/** Records answers and judges clients; one per fake. */
+/** Records answers and judges clients; one per fake, a new one at each reset. */
 export class ClientReporter {
   readonly #clients = new Map<string, ClientRecord>();
   /** Each key's clients: a request's key is forgiven or charged without walking every client. */
   readonly #byKey = new Map<string, KeyClients>();
   // Kept raw and shown (ISO times, redacted paths) only when a report asks: each request with
   // the client it was counted for (`(other clients)` past 64), side by side.
-  #recentEvents = new LatestRing<ClientEvent>(recentLength);
-  #recentClients = new LatestRing<string>(recentLength);
+  readonly #recentEvents = new LatestRing<ClientEvent>(recentLength);
+  readonly #recentClients = new LatestRing<string>(recentLength);
   // The request being recorded and its identity, built once if at all.
   #identityFor: ClientEvent | undefined;
   #identityText = '';
@@ -94,15 +81,33 @@ export class ClientReporter {
 
   /** Records one answered request. */
   record(event: ClientEvent): void {
-    const { key } = this.#record(event);
+    const c = this.#recordOf(event.keyId, event.clientId);
+    c.instances.note(event.connection, event.oneCopy);
+    const instance = c.instances.instanceOf(event.connection);
+    c.requests += 1;
+    c.first ??= { fake: event.arrivedAt, real: event.arrivedReal };
+    c.lastFake = event.answeredAt;
+    c.lastReal = event.answeredReal;
+    // 1. Is it a retry, of which failure, and did it come before a Retry-After elapsed?
+    const chain = instance.open.length === 0 ? undefined : this.#retried(instance, event);
+    if (chain !== undefined) instance.open.splice(instance.open.indexOf(chain), 1);
+    const doubtful = this.#judgeArrival(c, instance, chain, event);
+    if (event.bodyHash !== undefined) c.noteCreate(instance, chain, event);
+    if (chain !== undefined) this.#noteRetry(c, chain, event, doubtful);
+    // 2. What did this answer tell the client?
+    this.#noteAnswer(c, instance, chain, event);
+    this.#recentEvents.push(event);
+    this.#recentClients.push(c.clientId);
+    c.recent.push(event);
     // A ban is charged to each client of the key whose own early requests were among those that
     // earned it (the key's count since it last admitted a request), once each; a request the key
     // admitted (or a ban's end) forgives them all.
+    const { key } = c;
     if (key.mayOwe && (event.banStarted || event.keyViolations === 0)) {
       key.mayOwe = false;
-      for (const c of key.records) {
-        if (event.banStarted && c.violationsTowardsBan > 0) c.bans += 1;
-        c.violationsTowardsBan = 0;
+      for (const other of key.records) {
+        if (event.banStarted && other.violationsTowardsBan > 0) other.bans += 1;
+        other.violationsTowardsBan = 0;
       }
     }
   }
@@ -124,16 +129,6 @@ export class ClientReporter {
         .newestFirst()
         .map((event, index) => shownRequest(event, recentClientIds[index] as string, showUrl)),
     };
-  }
-
-  /** Forgets everything (a control reset). */
-  clear(): void {
-    this.#lastRecord = undefined;
-    this.#clients.clear();
-    this.#byKey.clear();
-    this.#recentEvents = new LatestRing(recentLength);
-    this.#recentClients = new LatestRing(recentLength);
-    this.#identityFor = undefined;
   }
 
   /** The request's identity (identityOf), built once per request if at all. */
@@ -374,29 +369,5 @@ export class ClientReporter {
     } else if (chain !== undefined) {
       c.closeChain(chain);
     }
-  }
-
-  /** Records one answered request in its client's record; returns the record. */
-  #record(event: ClientEvent): ClientRecord {
-    const c = this.#recordOf(event.keyId, event.clientId);
-    c.instances.note(event.connection, event.oneCopy);
-    const instance = c.instances.instanceOf(event.connection);
-    c.requests += 1;
-    c.first ??= { fake: event.arrivedAt, real: event.arrivedReal };
-    c.lastFake = event.answeredAt;
-    c.lastReal = event.answeredReal;
-    // 1. Is it a retry, of which failure, and did it come before a Retry-After elapsed?
-    const chain = instance.open.length === 0 ? undefined : this.#retried(instance, event);
-    if (chain !== undefined) instance.open.splice(instance.open.indexOf(chain), 1);
-    const doubtful = this.#judgeArrival(c, instance, chain, event);
-    if (event.bodyHash !== undefined) noteCreate(c, instance, chain, event);
-    if (chain !== undefined) this.#noteRetry(c, chain, event, doubtful);
-    // 2. What did this answer tell the client?
-    this.#noteAnswer(c, instance, chain, event);
-
-    this.#recentEvents.push(event);
-    this.#recentClients.push(c.clientId);
-    c.recent.push(event);
-    return c;
   }
 }

@@ -1,9 +1,7 @@
 /**
- * The client report's verdict per rule, from the numbers the reporter kept for one client: each
- * rule is a function of those numbers, with the reason in words (the README's QA section is the
- * definition; client-report.ts gathers the numbers).
+ * The client report's verdict per rule: each rule is a function of the numbers kept for one
+ * client, with the reason in words (the README's QA section is the definition).
  */
-
 import { duration } from './backoff-judgement.ts';
 
 /**
@@ -13,28 +11,31 @@ import { duration } from './backoff-judgement.ts';
  */
 export type RuleVerdict = 'pass' | 'fail' | 'inconclusive' | 'not-applicable';
 
-/** The numbers the rules read, as the reporter keeps them for one client. */
-export interface RuleNumbers {
-  readonly withRetryAfter: number;
-  readonly judgedRequests: number;
-  readonly early: number;
-  readonly maxEarlyMs: number;
-  /** Requests that would have been early against a Retry-After another connection was given. */
-  readonly ambiguousEarly: number;
-  readonly retries: number;
-  readonly ownWaits: number;
-  readonly chains: { readonly pass: number; readonly fail: number; readonly inconclusive: number };
-  readonly firstFailure: string | undefined;
-  readonly firstDoubt: string | undefined;
-  readonly tooFew: string | undefined;
-  readonly refusals: number;
-  readonly violations: number;
-  readonly bans: number;
+/** The numbers the rules read, which a client's record (client-record.ts) counts as its requests are answered. */
+export class RuleNumbers {
+  withRetryAfter = 0;
+  judgedRequests = 0;
+  early = 0;
+  maxEarlyMs = 0;
+  /** Requests early only against a Retry-After given on another socket, which then came back on time. */
+  ambiguousEarly = 0;
+  retries = 0;
+  ownWaits = 0;
+  /** Judged chains: a record's closed ones (a report adds the open ones to a copy). */
+  readonly chains = { pass: 0, fail: 0, inconclusive: 0 };
+  firstFailure: string | undefined;
+  firstDoubt: string | undefined;
+  tooFew: string | undefined;
+  refusals = 0;
+  /** Its own refused requests that came before a Retry-After it was given elapsed. */
+  violations = 0;
+  bans = 0;
   /** Non-idempotent requests whose try failed with an unknown outcome (5xx, dropped, timed out). */
-  readonly unknownOutcomes: number;
+  unknownOutcomes = 0;
   /** Of their retries, the ones resent, by what the earlier try met. */
-  readonly resent: Readonly<Record<string, number>>;
-  readonly resentRequests: readonly string[];
+  readonly resent: Record<string, number> = {};
+  /** The resent requests named (method and path), at most 5. */
+  readonly resentRequests: string[] = [];
 }
 
 /**
@@ -62,7 +63,7 @@ function ruling<Numbers>(numbers: Numbers) {
 }
 
 /** The Retry-After rule. */
-export function retryAfterRule(c: RuleNumbers) {
+export function retryAfterRule(c: Readonly<RuleNumbers>) {
   const ruled = ruling({
     answersWithRetryAfter: c.withRetryAfter,
     judgedRequests: c.judgedRequests,
@@ -90,7 +91,7 @@ export function retryAfterRule(c: RuleNumbers) {
 }
 
 /** The backoff rule. */
-export function backoffRule<Wait>(c: RuleNumbers, waits: readonly Wait[]) {
+export function backoffRule<Wait>(c: Readonly<RuleNumbers>, waits: readonly Wait[]) {
   const { chains } = c;
   const ruled = ruling({ retries: c.retries, ownWaits: c.ownWaits, chains: { ...chains }, waits });
   if (chains.fail > 0) return ruled('fail', c.firstFailure ?? '');
@@ -107,7 +108,7 @@ export function backoffRule<Wait>(c: RuleNumbers, waits: readonly Wait[]) {
 }
 
 /** The ban rule: a ban counts only against a client whose own requests came early. */
-export function banRule(c: RuleNumbers) {
+export function banRule(c: Readonly<RuleNumbers>) {
   const ruled = ruling({ refusals: c.refusals, violations: c.violations, bans: c.bans });
   if (c.bans > 0)
     return ruled(
@@ -126,7 +127,7 @@ export function banRule(c: RuleNumbers) {
 }
 
 /** The resent-create observation: a non-idempotent request sent again after an unknown outcome. */
-export function resentCreatesRule(c: RuleNumbers) {
+export function resentCreatesRule(c: Readonly<RuleNumbers>) {
   const resent = Object.values(c.resent).reduce((a, b) => a + b, 0);
   const ruled = ruling({
     unknownOutcomes: c.unknownOutcomes,
