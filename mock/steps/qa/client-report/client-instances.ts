@@ -1,17 +1,15 @@
 /**
  * Which copy of an app (an instance) sent a request, from the connection it came on (an HTTP
  * socket, a browser tab; `in-process` for `fake.fetch` and msw in Node), and how early it came
- * against the Retry-Afters its client was told. The rules (README, "Two copies under one id"):
+ * against the Retry-Afters its client was told (README, "Two copies under one id"):
  *
- * - A tab (a connection id starting `tab:`, which the worker door gives) is one copy of the app:
- *   its requests are one instance, apart from every other tab's.
- * - Sockets do not tell copies apart: one Node process spreads its requests over several sockets
- *   (a fetch whose last answer's body was not read, or that sends as soon as the last answer
- *   ended, takes another), and copies in two processes have their own. A client's requests on
- *   every socket are one instance for its retry chains. Requests on one connection come from one
- *   instance: a request is early against a Retry-After given on its own connection (for the same
- *   request, or key-wide), and one that would have been early only against a Retry-After given on
- *   another socket is a *doubt*: neither early nor on time, and its wait is not judged.
+ * - A tab (a connection id starting `tab:`, which the worker door gives) is one copy of the app.
+ * - Sockets do not tell copies apart: one Node process spreads its requests over several (a
+ *   fetch whose last answer's body was not read, or that sends as soon as it ended, takes
+ *   another), and copies in two processes have their own. So a client's sockets are one instance
+ *   for its retry chains; a request is early against a Retry-After given on its own connection
+ *   (for the same request, or key-wide), and one early only against one given on another socket
+ *   is a *doubt*: neither early nor on time, and its wait is not judged.
  * - A client that declared one copy per id (a setting, or `X-Client-Copies: 1`) is one instance
  *   on every connection: a request early against any Retry-After it was given is early.
  */
@@ -99,7 +97,11 @@ export interface Leads {
  * What a Retry-After value asks for, in ms from the answer: delta-seconds, or an HTTP-date read
  * against real time (the fake writes its dates on real time; see policies/retry-after.ts).
  */
-export function retryAfterDelay(value: string, answeredReal: number): number | undefined {
+export function retryAfterDelay(
+  value: string | undefined,
+  answeredReal: number,
+): number | undefined {
+  if (value === undefined) return undefined;
   const text = value.trim();
   if (/^\d+$/.test(text)) return Number(text) * 1000;
   const date = Date.parse(text);
@@ -140,14 +142,10 @@ export class ClientInstances {
    */
   #told: Map<string, ConnectionTold> | undefined;
 
-  /** Notes a request on `connection`, and whether it declared one copy per id. */
-  note(connection: string, oneCopy: boolean): void {
+  /** The instance of a request on `connection`, noting it and whether it declared one copy per id. */
+  instanceOf(connection: string, oneCopy: boolean): Instance {
     this.oneCopy ||= oneCopy;
     if (this.connections.size < connectionsKept) this.connections.add(connection);
-  }
-
-  /** The instance of a request on `connection` (after `note`). */
-  instanceOf(connection: string): Instance {
     if (this.oneCopy || !isTab(connection)) return this.#shared;
     let tab = this.#tabs.get(connection);
     if (tab === undefined) {

@@ -38,21 +38,11 @@ export interface KeyClients {
 }
 
 /** A request early only against a Retry-After given on another socket. */
-export interface Tentative {
+interface Tentative {
   readonly deadline: Deadline;
   readonly identity: string;
   readonly earlyMs: number;
   readonly violation: boolean;
-}
-
-/**
- * What a retry repeats: the method, path and query, and for a create its body's hash. Built only
- * when a chain, a Retry-After told on a connection or a settling doubt asks for it by text.
- */
-export function identityOf(event: ClientEvent): string {
-  const { method, path, query, bodyHash } = event;
-  const target = `${method} ${path}${query}`;
-  return bodyHash === undefined ? target : `${target}#${bodyHash}`;
 }
 
 /** Counts a chain's judgement in a client's tallies (or in a report's copy of them). */

@@ -21,14 +21,7 @@ import {
   type Leads,
   retryAfterDelay,
 } from './client-instances.ts';
-import {
-  ClientRecord,
-  identityOf,
-  type KeyClients,
-  type ShowUrl,
-  shownRequest,
-  type Tentative,
-} from './client-record.ts';
+import { ClientRecord, type KeyClients, type ShowUrl, shownRequest } from './client-record.ts';
 import {
   type ClientEvent,
   type ClientReport,
@@ -60,6 +53,7 @@ const tentativeKept = 16;
 const failureStatuses = new Set([429, 500, 502, 503, 504]);
 /** Statuses whose request the server may have acted on before failing. */
 const unknownOutcomeStatuses = new Set([500, 502, 503, 504]);
+
 /** Records answers and judges clients; one per fake, a new one at each reset. */
 export class ClientReporter {
   readonly #clients = new Map<string, ClientRecord>();
@@ -69,21 +63,18 @@ export class ClientReporter {
   // the client it was counted for (`(other clients)` past 64), side by side.
   readonly #recentEvents = new LatestRing<ClientEvent>(recentLength);
   readonly #recentClients = new LatestRing<string>(recentLength);
-  // The request being recorded and its identity, built once if at all.
   #identityFor: ClientEvent | undefined;
   #identityText = '';
   // One per reporter, filled afresh for each request: no object per request.
   readonly #leads: Leads = { early: 0, otherSocket: undefined, otherLead: 0 };
   // The last request's client: most requests come from the client before them.
-  #lastKeyId: string | undefined;
   #lastWanted = '';
   #lastRecord: ClientRecord | undefined;
 
   /** Records one answered request. */
   record(event: ClientEvent): void {
     const c = this.#recordOf(event.keyId, event.clientId);
-    c.instances.note(event.connection, event.oneCopy);
-    const instance = c.instances.instanceOf(event.connection);
+    const instance = c.instances.instanceOf(event.connection, event.oneCopy);
     c.requests += 1;
     c.first ??= { fake: event.arrivedAt, real: event.arrivedReal };
     c.lastFake = event.answeredAt;
@@ -131,10 +122,16 @@ export class ClientReporter {
     };
   }
 
-  /** The request's identity (identityOf), built once per request if at all. */
+  /**
+   * What a retry repeats: the method, path and query, and for a create its body's hash. Built
+   * once per request, and only when a chain, a Retry-After told on a connection or a settling
+   * doubt asks for it by text.
+   */
   #identity(event: ClientEvent): string {
     if (this.#identityFor !== event) {
-      this.#identityText = identityOf(event);
+      const { method, path, query, bodyHash } = event;
+      const target = `${method} ${path}${query}`;
+      this.#identityText = bodyHash === undefined ? target : `${target}#${bodyHash}`;
       this.#identityFor = event;
     }
     return this.#identityText;
@@ -142,8 +139,8 @@ export class ClientReporter {
 
   /** The record of a key's client; past 64 clients on a key, the one they share. */
   #recordOf(keyId: string, wanted: string): ClientRecord {
-    if (this.#lastRecord !== undefined && this.#lastKeyId === keyId && this.#lastWanted === wanted)
-      return this.#lastRecord;
+    const last = this.#lastRecord;
+    if (last !== undefined && last.keyId === keyId && this.#lastWanted === wanted) return last;
     let record = this.#clients.get(`${keyId}\n${wanted}`);
     if (record === undefined) {
       let key = this.#byKey.get(keyId);
@@ -160,7 +157,6 @@ export class ClientReporter {
         key.records.push(record);
       }
     }
-    this.#lastKeyId = keyId;
     this.#lastWanted = wanted;
     this.#lastRecord = record;
     return record;
@@ -270,10 +266,8 @@ export class ClientReporter {
         earlyMs: this.#leads.otherLead,
         violation,
       });
-      if (c.tentative.length > tentativeKept) {
-        const settled = c.tentative.shift() as Tentative;
-        c.maxEarlyMs = Math.max(c.maxEarlyMs, settled.earlyMs);
-      }
+      if (c.tentative.length > tentativeKept)
+        c.maxEarlyMs = Math.max(c.maxEarlyMs, c.tentative.shift()?.earlyMs ?? 0);
     }
   }
 
@@ -325,11 +319,8 @@ export class ClientReporter {
     chain: Chain | undefined,
     event: ClientEvent,
   ): void {
-    const delay =
-      event.retryAfter === undefined
-        ? undefined
-        : retryAfterDelay(event.retryAfter, event.answeredReal);
-    const deadline: Deadline | undefined =
+    const delay = retryAfterDelay(event.retryAfter, event.answeredReal);
+    const deadline =
       delay === undefined
         ? undefined
         : {
