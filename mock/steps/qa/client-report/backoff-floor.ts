@@ -1,14 +1,12 @@
 /**
- * The floor under which a chain's waits are no backoff at all, defined by a reference client and
- * an error rate rather than by a hand-picked number: for each count n of retries, the total of
- * the first n waits that a correct full-jitter client falls under only 1 time in 20,000.
- *
- * The reference client waits `random() x min(cap, base x 2^(k-1))` before retry k (full jitter,
- * AWS's "Exponential Backoff And Jitter"), with the base and cap below. Any client whose every
- * wait is at least as long in distribution (a larger base or cap, equal jitter, no jitter,
- * p-retry's `randomize`, a loaded machine delaying a retry) falls under the floor less often.
- * The total of independent uniforms has an exact distribution (a weighted Irwin-Hall sum), so
- * the floor is computed, not sampled.
+ * The floor under which a chain's waits are no backoff at all, from a reference client and an
+ * error rate rather than a hand-picked number: for each count n of retries, the total of the
+ * first n waits that a correct full-jitter client falls under only 1 time in 20,000. The
+ * reference waits `random() x min(cap, base x 2^(k-1))` before retry k (full jitter, AWS's
+ * "Exponential Backoff And Jitter"); any client whose every wait is at least as long in
+ * distribution (a larger base or cap, equal or no jitter, p-retry's `randomize`, a loaded machine
+ * delaying a retry) falls under it less often. A total of independent uniforms has an exact
+ * distribution (a weighted Irwin-Hall sum), so the floor is computed, not sampled.
  */
 
 /** The reference client and the error rate the floor is built for (shown in the report). */

@@ -147,11 +147,10 @@ const cases: Record<string, Case> = {
 function simulate(name: string, { formula, retries }: Case) {
   const random = seededRandom(seed, name);
   const counts = { pass: 0, fail: 0, inconclusive: 0 };
-  const reporter = new ClientReporter();
   // Arrivals and answers in one sequence, as the exchanges number them for the report.
   let moment = 0;
   for (let i = 0; i < chains; i++) {
-    reporter.clear();
+    const reporter = new ClientReporter();
     // Real time stands still; the fake's clock moves by each wait: a frozen clock advanced.
     let at = t0;
     for (let k = 0; k <= retries; k++) {

@@ -1,15 +1,14 @@
 /**
- * How one retry chain's own waits are judged for exponential backoff (Limits, rule 2). A pure
- * function over the waits the fake measured between a failure's answer and the next try's
- * arrival, so the README's definition, the report and the simulation in
- * backoff-judgement.test.ts read the same numbers.
+ * How one retry chain's own waits are judged for exponential backoff (Limits, rule 2): a pure
+ * function of the waits measured between a failure's answer and the next try's arrival, which
+ * the README's definition, the report and backoff-judgement.test.ts's simulation share.
  *
- * Every `fail` is built so that a correct client gets it by bad luck less than 1 time in 1,000:
- * the floor is the 1-in-10,000 total of a full-jitter client (backoff-floor.ts), and a fixed
- * interval or a straight line is called only on a fit that no jitter of a doubling delay makes
- * (the simulation counts it, per library formula). A loaded machine can only lengthen a
- * measured wait, which never moves a chain under the floor, and each shape rule sets the longest
- * wait aside once there are enough waits, so one stalled retry does not hide a fixed interval.
+ * A correct client gets a `fail` by bad luck less than 1 time in 1,000: the floor is the total a
+ * full-jitter client falls under 1 time in 20,000 (backoff-floor.ts), and a fixed interval or a
+ * straight line is called only on a fit no jitter of a doubling delay makes (the simulation
+ * counts it, per library formula). A loaded machine only lengthens a measured wait, which never
+ * moves a chain under the floor, and each shape rule sets the longest wait aside once there are
+ * enough, so one stalled retry does not hide a fixed interval.
  */
 import { backoffFloorMs, floorReference } from './backoff-floor.ts';
 

@@ -1,47 +1,35 @@
 /**
- * What the client report keeps: per client (its counts, its copies, its latest requests), per
- * retry chain and per create it follows. client-report.ts fills these records as requests are
- * answered; build-client-report.ts reads them when a report is asked for.
+ * What the client report keeps of one client of a key (its counts, its copies, its latest
+ * requests, the creates it resent), which client-report.ts fills as requests are answered, and
+ * how a report shows it: its numbers judged by the interface's rules for clients (client-rules.ts).
  */
-import type { ChainJudgement } from './backoff-judgement.ts';
-import { type ClientInstances, createClientInstances, type Deadline } from './client-instances.ts';
-import type { ClientEvent, RetryWait } from './client-report-shapes.ts';
+import { type ChainJudgement, judgeChain } from './backoff-judgement.ts';
+import { type Chain, ClientInstances, type Deadline, type Instance } from './client-instances.ts';
+import type {
+  ClientEvent,
+  ClientSummary,
+  RecentRequest,
+  RetryWait,
+} from './client-report-shapes.ts';
+import {
+  backoffRule,
+  banRule,
+  overall,
+  RuleNumbers,
+  type RuleVerdict,
+  resentCreatesRule,
+  retryAfterRule,
+  ruleLabels,
+} from './client-rules.ts';
 import { LatestRing } from './latest-ring.ts';
 
 /** The most recent requests kept per client. */
 const clientRecentLength = 10;
-/** Non-idempotent requests kept per instance to see one resent before its answer. */
-const sentKept = 8;
+/** Requests (method and path) named in the resent-create observation. */
+const resentNamed = 5;
 
-/** One request retried within one instance: its latest failure, and the waits of its retries. */
-export interface Chain {
-  readonly identity: string;
-  failedAt: number;
-  failedReal: number;
-  /** When the failure's answer left, in the report's sequence. */
-  failedSeq: number;
-  failedStatus: number;
-  /** The failure's outcome was unknown to the client (a 5xx or a dropped connection). */
-  unknownOutcome: boolean;
-  retryAfterMs: number | null;
-  /** Ms to `X-RateLimit-Reset` when no Retry-After came: ky 2 waits for it then. */
-  resetInMs: number | null;
-  deadline: Deadline | undefined;
-  /** Its first own waits: the ones judged. */
-  readonly ownWaits: number[];
-}
-
-/**
- * A non-idempotent request as its instance keeps it, to know the same create sent again: its
- * path and query, when it arrived and when its answer left (in the report's sequence).
- */
-export interface SentCreate {
-  readonly method: string;
-  readonly target: string;
-  readonly bodyHash: ClientEvent['bodyHash'];
-  readonly arrivalSeq: number;
-  readonly answeredSeq: number;
-}
+/** How a report shows a request's path and query: redacted. */
+export type ShowUrl = (target: string) => string;
 
 /** A key's clients; `mayOwe` is false while none of them has early requests towards a ban. */
 export interface KeyClients {
@@ -49,115 +37,167 @@ export interface KeyClients {
   mayOwe: boolean;
 }
 
-export interface ClientRecord {
-  readonly keyId: string;
-  readonly clientId: string;
-  readonly key: KeyClients;
-  readonly instances: ClientInstances<Chain, SentCreate>;
-  requests: number;
-  failures: Record<string, number>;
-  chaosAnswers: number;
-  stubbedAnswers: number;
-  withRetryAfter: number;
-  judgedRequests: number;
-  early: number;
-  maxEarlyMs: number;
-  retries: number;
-  ownWaits: number;
-  waits: RetryWait[];
-  /** Judged chains that are closed (open ones are judged when a report asks). */
-  judged: { pass: number; fail: number; inconclusive: number };
-  firstFailure: string | undefined;
-  firstDoubt: string | undefined;
-  tooFew: string | undefined;
-  refusals: number;
-  /** Its own refused requests that came before a Retry-After it was given elapsed. */
-  violations: number;
-  violationsTowardsBan: number;
-  bans: number;
-  /** Requests early only against a Retry-After given on another socket, which then came back on time. */
-  doubts: number;
-  /** Requests early only against a Retry-After given on another socket, not settled yet. */
-  tentative: Tentative[];
-  unknownOutcomes: number;
-  resent: Record<string, number>;
-  resentRequests: string[];
-  /** The latest resent create named (method and URL): the same one again names nothing new. */
-  resentLast: ClientEvent | undefined;
-  first: { fake: number; real: number } | undefined;
-  /** When the latest answer left, on the fake's clock and real time (numbers: no object per request). */
-  lastFake: number;
-  lastReal: number;
-  readonly recent: LatestRing<ClientEvent>;
-}
-
 /** A request early only against a Retry-After given on another socket. */
-export interface Tentative {
+interface Tentative {
   readonly deadline: Deadline;
   readonly identity: string;
   readonly earlyMs: number;
   readonly violation: boolean;
 }
 
-/**
- * What a retry repeats: the method, path and query, and for a create its body's hash. Built only
- * when a chain, a Retry-After told on a connection or a settling doubt asks for it by text.
- */
-export function identityOf(event: ClientEvent): string {
-  const { method, path, query, bodyHash } = event;
-  const target = `${method} ${path}${query}`;
-  return bodyHash === undefined ? target : `${target}#${bodyHash}`;
-}
-
-/** Counts a chain's judgement in a client's tallies (or in a probe of them). */
-export function countJudgement(
-  c: Pick<ClientRecord, 'judged' | 'firstFailure' | 'firstDoubt' | 'tooFew'>,
+/** Counts a chain's judgement in a client's tallies (or in a report's copy of them). */
+function countJudgement(
+  c: Pick<ClientRecord, 'chains' | 'firstFailure' | 'firstDoubt' | 'tooFew'>,
   judgement: ChainJudgement,
 ): void {
   if (judgement.verdict === 'too-few') {
     c.tooFew ??= judgement.why;
     return;
   }
-  c.judged[judgement.verdict] += 1;
+  c.chains[judgement.verdict] += 1;
   if (judgement.verdict === 'fail') c.firstFailure ??= judgement.why;
   if (judgement.verdict === 'inconclusive') c.firstDoubt ??= judgement.why;
 }
 
-/** An empty record of a client of a key. */
-export function newClientRecord(keyId: string, clientId: string, key: KeyClients): ClientRecord {
+/**
+ * A create sent again while an earlier one of the same body was unanswered: the client timed out.
+ * The path and query decide, whichever host it was sent to (fake.fetch answers every host it
+ * allows).
+ */
+function resentBeforeAnswer({ sent }: Instance, event: ClientEvent): boolean {
+  const { method, path, query, bodyHash, arrivalSeq, answeredSeq } = event;
+  const target = path + query;
+  let overlapping = false;
+  for (let index = 0; index < sent.size && !overlapping; index++) {
+    const earlier = sent.at(index);
+    // Either arrived while the other was unanswered; told apart field by field, not by identity.
+    overlapping =
+      ((earlier.arrivalSeq < arrivalSeq && earlier.answeredSeq > arrivalSeq) ||
+        (arrivalSeq < earlier.arrivalSeq && answeredSeq > earlier.arrivalSeq)) &&
+      earlier.method === method &&
+      earlier.bodyHash === bodyHash &&
+      earlier.target === target;
+  }
+  sent.push({ method, target, bodyHash, arrivalSeq, answeredSeq });
+  return overlapping;
+}
+
+/** One request as a report shows it: ISO times, a redacted path. */
+export function shownRequest(
+  event: ClientEvent,
+  clientId: string,
+  showUrl: ShowUrl,
+): RecentRequest {
   return {
-    keyId,
+    at: new Date(event.arrivedAt).toISOString(),
+    realAt: new Date(event.arrivedReal).toISOString(),
+    keyId: event.keyId,
     clientId,
-    key,
-    instances: createClientInstances<Chain, SentCreate>(sentKept),
-    requests: 0,
-    failures: {},
-    chaosAnswers: 0,
-    stubbedAnswers: 0,
-    withRetryAfter: 0,
-    judgedRequests: 0,
-    early: 0,
-    maxEarlyMs: 0,
-    retries: 0,
-    ownWaits: 0,
-    waits: [],
-    judged: { pass: 0, fail: 0, inconclusive: 0 },
-    firstFailure: undefined,
-    firstDoubt: undefined,
-    tooFew: undefined,
-    refusals: 0,
-    violations: 0,
-    violationsTowardsBan: 0,
-    bans: 0,
-    doubts: 0,
-    tentative: [],
-    unknownOutcomes: 0,
-    resent: {},
-    resentRequests: [],
-    resentLast: undefined,
-    first: undefined,
-    lastFake: 0,
-    lastReal: 0,
-    recent: new LatestRing(clientRecentLength),
+    connection: event.connection,
+    method: event.method,
+    // Redacted whole, then cut: a cut first could leave part of a secret.
+    path: showUrl(event.path + event.query).slice(0, 200),
+    status: event.dropped ? 0 : event.status,
+    errorCode: event.errorCode ?? null,
+    retryAfter: event.retryAfter ?? null,
+    chaos: event.chaos,
+    stubbed: event.stubbed,
+    dropped: event.dropped,
+    latencyMs: event.answeredAt - event.arrivedAt,
   };
+}
+
+/** What the report keeps of one client of a key: the numbers its rules read, its copies, its latest requests. */
+export class ClientRecord extends RuleNumbers {
+  readonly keyId: string;
+  readonly clientId: string;
+  readonly key: KeyClients;
+  readonly instances = new ClientInstances();
+  readonly recent = new LatestRing<ClientEvent>(clientRecentLength);
+  requests = 0;
+  readonly failures: Record<string, number> = {};
+  chaosAnswers = 0;
+  stubbedAnswers = 0;
+  readonly waits: RetryWait[] = [];
+  violationsTowardsBan = 0;
+  /** Requests early only against a Retry-After given on another socket, not settled yet. */
+  tentative: Tentative[] = [];
+  first: { fake: number; real: number } | undefined;
+  /** When the latest answer left, on the fake's clock and real time (numbers: no object per request). */
+  lastFake = 0;
+  lastReal = 0;
+
+  constructor(keyId: string, clientId: string, key: KeyClients) {
+    super();
+    this.keyId = keyId;
+    this.clientId = clientId;
+    this.key = key;
+  }
+
+  /** A create: resent after a failure whose outcome the client could not know, or before its answer. */
+  noteCreate(instance: Instance, chain: Chain | undefined, event: ClientEvent): void {
+    if (event.possibleCopy === true) this.#noteResent('redispatch', event);
+    else if (chain?.unknownOutcome === true)
+      this.#noteResent(chain.failedStatus === 0 ? 'dropped' : String(chain.failedStatus), event);
+    else if (resentBeforeAnswer(instance, event)) this.#noteResent('timeout', event);
+  }
+
+  /** Counts a resent create by its cause, naming its request once. */
+  #noteResent(cause: string, event: ClientEvent): void {
+    this.resent[cause] = (this.resent[cause] ?? 0) + 1;
+    const named = `${event.method} ${event.path}`;
+    if (!this.resentRequests.includes(named) && this.resentRequests.length < resentNamed)
+      this.resentRequests.push(named);
+  }
+
+  /** Closes a chain: its own waits are judged. */
+  closeChain(chain: Chain): void {
+    if (chain.ownWaits.length > 0) countJudgement(this, judgeChain(chain.ownWaits));
+  }
+
+  /** This client as a report shows it: its numbers, each rule's verdict and its latest requests. */
+  summary(showUrl: ShowUrl): ClientSummary {
+    const numbers = {
+      ...this,
+      chains: { ...this.chains },
+      maxEarlyMs: Math.max(this.maxEarlyMs, ...this.tentative.map((t) => t.earlyMs)),
+    };
+    // Open chains are judged as they stand, without closing them.
+    for (const instance of this.instances.all())
+      for (const chain of instance.open)
+        if (chain.ownWaits.length > 0) countJudgement(numbers, judgeChain(chain.ownWaits));
+    const rules = {
+      retryAfter: retryAfterRule(numbers),
+      backoff: backoffRule(numbers, [...this.waits]),
+      ban: banRule(numbers),
+      resentCreates: resentCreatesRule(numbers),
+    };
+    const named = (Object.keys(ruleLabels) as (keyof typeof ruleLabels)[]).map(
+      (rule) => [ruleLabels[rule], rules[rule]] as const,
+    );
+    const quoted = (verdict: RuleVerdict) =>
+      named.filter(([, r]) => r.verdict === verdict).map(([n, r]) => `${n}: ${r.reason}`);
+    const time = (t: { fake: number; real: number }) => ({
+      fake: new Date(t.fake).toISOString(),
+      real: new Date(t.real).toISOString(),
+    });
+    const last = { fake: this.lastFake, real: this.lastReal };
+    return {
+      keyId: this.keyId,
+      clientId: this.clientId,
+      requests: this.requests,
+      connections: this.instances.connections.size,
+      oneCopy: this.instances.oneCopy,
+      failures: { ...this.failures },
+      chaosAnswers: this.chaosAnswers,
+      stubbedAnswers: this.stubbedAnswers,
+      verdict: overall(named.map(([, r]) => r.verdict)),
+      rules,
+      problems: quoted('fail'),
+      doubts: quoted('inconclusive'),
+      firstSeen: time(this.first ?? last),
+      lastSeen: time(last),
+      recent: this.recent.newestFirst().map((event) => shownRequest(event, this.clientId, showUrl)),
+    };
+  }
 }

@@ -1,7 +1,7 @@
 /**
  * The client compliance report's shapes: the event each answered request becomes (ClientEvent),
  * the report as `GET /__control/clients` and `fake.control.clients()` give it, and the tolerances
- * its rules are judged with. client-report.ts records the events and builds the report.
+ * its rules are judged with.
  */
 import { backoffRules } from './backoff-judgement.ts';
 import type {
@@ -146,19 +146,13 @@ export interface ClientSummary {
   readonly recent: readonly RecentRequest[];
 }
 
-/** The fake's clock when the report was made, against real time. */
-interface ClockState {
-  readonly mode: 'real' | 'shifted' | 'frozen';
-  /** Fake's clock minus real time, in ms. */
-  readonly offsetMs: number;
-}
-
 /** The whole report: `GET /__control/clients`, `fake.control.clients()`. */
 export interface ClientReport {
   /** The fake's clock, and real time, when the report was made. */
   readonly now: string;
   readonly realNow: string;
-  readonly clock: ClockState;
+  /** The fake's clock against real time; `offsetMs` is the fake's clock minus real time. */
+  readonly clock: { readonly mode: 'real' | 'shifted' | 'frozen'; readonly offsetMs: number };
   /** The tolerances the rules were judged with (see the README's QA section). */
   readonly tolerance: typeof complianceTolerance;
   readonly clients: readonly ClientSummary[];

@@ -4,6 +4,7 @@
  * fake's clock and real time when the request arrived and when its answer left.
  */
 import type { ControllableClock } from '../../../base/clock/clock.ts';
+import { describeClockOffset } from '../../../base/clock/clock-offset.ts';
 import { ConfigError } from '../../../base/config-error.ts';
 import { stringifyJson } from '../../../base/contract/lossless-json.ts';
 import type { Redaction } from '../../../base/messages/redaction.ts';
@@ -11,13 +12,7 @@ import type { PolicyCommandLine } from '../../../pipeline/config/policy-command-
 import type { ControlRoutes } from '../../../pipeline/control-route.ts';
 import type { Exchange } from '../../../pipeline/exchange.ts';
 import type { Policy } from '../../../pipeline/pipeline.ts';
-import {
-  type ClientEvent,
-  type ClientReport,
-  ClientReporter,
-  isNonIdempotent,
-} from './client-report.ts';
-import { formatClientReport } from './client-report-summary.ts';
+import { type ClientEvent, type ClientReport, ClientReporter } from './client-report.ts';
 
 /** What the client report is built from. */
 interface ClientReportParts {
@@ -40,6 +35,8 @@ export interface ClientReportOptions {
 }
 
 const copiesChoices = ['one', 'unknown'] as const;
+/** Methods RFC 9110 calls idempotent: resending them is safe. */
+const idempotentMethods = new Set(['GET', 'HEAD', 'OPTIONS', 'TRACE', 'PUT', 'DELETE']);
 
 /** The report's event of an exchange with a valid key. */
 function eventOf(exchange: Exchange, oneCopy: boolean): ClientEvent {
@@ -48,7 +45,9 @@ function eventOf(exchange: Exchange, oneCopy: boolean): ClientEvent {
   const banStarted = quota?.verdict === 'banned' && quota.started;
   const refused = quota?.verdict === 'limited' || banStarted;
   // Only a non-idempotent request's body tells a resent create from a new one.
-  const bodyHash = isNonIdempotent(exchange.method) ? (exchange.body.hash ?? undefined) : undefined;
+  const bodyHash = idempotentMethods.has(exchange.method)
+    ? undefined
+    : (exchange.body.hash ?? undefined);
   return {
     keyId: exchange.keyId,
     clientId: exchange.clientId,
@@ -97,7 +96,7 @@ export function clientReportStep(
       'clientReport.copiesPerId',
       `must be one of: ${copiesChoices.join(', ')}; got ${JSON.stringify(copies)}`,
     );
-  const reporter = new ClientReporter();
+  let reporter = new ClientReporter();
   const control: ClientReportControl = {
     clients: () =>
       redaction.json(reporter.report(clock.now(), Date.now(), clock.frozen, redaction.text)),
@@ -107,7 +106,9 @@ export function clientReportStep(
       if (exchange.kind !== 'api' || exchange.plan === null) return;
       reporter.record(eventOf(exchange, copies === 'one' || exchange.oneCopy));
     },
-    reset: () => reporter.clear(),
+    reset: () => {
+      reporter = new ClientReporter();
+    },
     control,
     routes: clientReportRoutes,
   };
@@ -144,3 +145,26 @@ clientReportStep.commandLine = {
     },
   ],
 } satisfies PolicyCommandLine<ClientReportControl>;
+
+/**
+ * The report in a few lines, for `npm start`'s exit: the clock the waits were read on, one line
+ * per client with its verdict (e.g. `demo-free  my-app  FAIL  12 requests, 3 failures`), then one
+ * indented line per rule that failed or was inconclusive.
+ */
+export function formatClientReport(report: ClientReport): string {
+  if (report.clients.length === 0) return 'Client report: no client sent a request with a key.';
+  const lines = ['Client report (Limits, rule 2: Retry-After and exponential backoff):'];
+  if (report.clock.mode !== 'real')
+    lines.push(
+      `  (fake clock ${report.clock.mode}, ${describeClockOffset(report.clock.offsetMs)}: each wait is read on both clocks, the longer counts)`,
+    );
+  for (const client of report.clients) {
+    const failures = Object.values(client.failures).reduce((a, b) => a + b, 0);
+    lines.push(
+      `  ${client.keyId}  ${client.clientId}  ${client.verdict.toUpperCase()}  ${client.requests} requests, ${failures} failures answered`,
+    );
+    for (const problem of client.problems) lines.push(`    - ${problem}`);
+    for (const doubt of client.doubts) lines.push(`    ? ${doubt}`);
+  }
+  return lines.join('\n');
+}

@@ -4,7 +4,7 @@
  */
 import { expect, test } from 'vitest';
 import { createFake } from '../../../core/fake.ts';
-import { formatClientReport } from './client-report-summary.ts';
+import { formatClientReport } from './client-report-step.ts';
 
 test('the summary says a frozen clock and why a verdict is inconclusive', async () => {
   const fake = await createFake();

@@ -1,43 +1,33 @@
 /**
- * The client compliance report: for each key and each client on it, every answer that told the
- * client to back off (429, 5xx, a dropped connection) and what the client did next, judged by the
- * interface's rule for clients (Limits, rule 2): retry only after `Retry-After`, back off
- * exponentially, and so never earn a ban; beside it, whether the client resent a create whose
- * outcome it could not know. The definition is the README's QA section.
+ * The client compliance report's recording: for each key and each client on it, every answer
+ * that told the client to back off (429, 5xx, a dropped connection) and what the client did
+ * next, judged by the interface's rule for clients (Limits, rule 2: retry only after
+ * `Retry-After`, back off exponentially, never earn a ban), and whether it resent a create whose
+ * outcome it could not know. The README's QA section is the definition.
  *
- * A client is told apart by its id (X-Client-Id); its copies (instances) by the connection each
- * request came on (client-instances.ts). A *chain* is one request retried within one instance:
- * a failure opens it, and the instance's next request with the same method, path and query (and
- * body, for a non-idempotent method) sent after the failure's answer left is its retry. Every
- * wait is measured on both clocks (the fake's, which tests may freeze and advance, and real
- * time, which a client sleeps on) and the longer reading counts.
- *
- * Here the recording (ClientReporter); the records it keeps are client-record.ts, the report
- * built from them build-client-report.ts, the Retry-After deadlines retry-deadlines.ts and the
- * resent creates resent-creates.ts.
+ * A client is told apart by its id (X-Client-Id), its copies by their connections
+ * (client-instances.ts). A *chain* is one request retried within one instance: a failure opens
+ * it, and the instance's next request with the same method, path and query (and body, for a
+ * non-idempotent method) sent after the failure's answer left is its retry. Every wait is read
+ * on both clocks (the fake's, which tests may freeze and advance, and real time, which a client
+ * sleeps on) and the longer reading counts. What is kept of each client: client-record.ts.
  */
 
-import { judgeChain } from './backoff-judgement.ts';
-import { buildClientReport, type ShowUrl } from './build-client-report.ts';
-import type { Deadline, Instance } from './client-instances.ts';
 import {
   type Chain,
-  type ClientRecord,
-  countJudgement,
-  identityOf,
-  type KeyClients,
-  newClientRecord,
-  type SentCreate,
-  type Tentative,
-} from './client-record.ts';
+  type Deadline,
+  earlyBy,
+  type Instance,
+  type Leads,
+  retryAfterDelay,
+} from './client-instances.ts';
+import { ClientRecord, type KeyClients, type ShowUrl, shownRequest } from './client-record.ts';
 import {
   type ClientEvent,
   type ClientReport,
   complianceTolerance,
 } from './client-report-shapes.ts';
 import { LatestRing } from './latest-ring.ts';
-import { noteCreate } from './resent-creates.ts';
-import { earlyBy, type Leads, retryAfterDelay, weighDeadline } from './retry-deadlines.ts';
 
 export type {
   ClientEvent,
@@ -56,7 +46,6 @@ const recentLength = 25;
 const waitsKept = 20;
 /** Open retry chains kept per instance (a client that gives up leaves one open). */
 const openChainsKept = 16;
-
 /** Unsettled early requests kept per client; older ones stay early. */
 const tentativeKept = 16;
 
@@ -64,69 +53,85 @@ const tentativeKept = 16;
 const failureStatuses = new Set([429, 500, 502, 503, 504]);
 /** Statuses whose request the server may have acted on before failing. */
 const unknownOutcomeStatuses = new Set([500, 502, 503, 504]);
-/** Methods RFC 9110 calls idempotent: resending them is safe. */
-const idempotentMethods = new Set(['GET', 'HEAD', 'OPTIONS', 'TRACE', 'PUT', 'DELETE']);
 
-/** Whether a method may create something twice when resent. */
-export function isNonIdempotent(method: string): boolean {
-  return !idempotentMethods.has(method);
-}
-
-/** Whether an answer tells the client to wait and retry. */
-function isFailure(event: ClientEvent): boolean {
-  return event.dropped || failureStatuses.has(event.status);
-}
-
-/** Records answers and judges clients; one per fake. */
+/** Records answers and judges clients; one per fake, a new one at each reset. */
 export class ClientReporter {
   readonly #clients = new Map<string, ClientRecord>();
   /** Each key's clients: a request's key is forgiven or charged without walking every client. */
   readonly #byKey = new Map<string, KeyClients>();
   // Kept raw and shown (ISO times, redacted paths) only when a report asks: each request with
   // the client it was counted for (`(other clients)` past 64), side by side.
-  #recentEvents = new LatestRing<ClientEvent>(recentLength);
-  #recentClients = new LatestRing<string>(recentLength);
-  // The request being recorded and its identity, built once if at all.
+  readonly #recentEvents = new LatestRing<ClientEvent>(recentLength);
+  readonly #recentClients = new LatestRing<string>(recentLength);
   #identityFor: ClientEvent | undefined;
   #identityText = '';
   // One per reporter, filled afresh for each request: no object per request.
   readonly #leads: Leads = { early: 0, otherSocket: undefined, otherLead: 0 };
   // The last request's client: most requests come from the client before them.
-  #lastKeyId: string | undefined;
   #lastWanted = '';
   #lastRecord: ClientRecord | undefined;
 
   /** Records one answered request. */
   record(event: ClientEvent): void {
-    const { key } = this.#record(event);
-    if (event.banStarted) this.#chargeBan(key);
-    else if (event.keyViolations === 0) this.#forgiveKey(key);
+    const c = this.#recordOf(event.keyId, event.clientId);
+    const instance = c.instances.instanceOf(event.connection, event.oneCopy);
+    c.requests += 1;
+    c.first ??= { fake: event.arrivedAt, real: event.arrivedReal };
+    c.lastFake = event.answeredAt;
+    c.lastReal = event.answeredReal;
+    // 1. Is it a retry, of which failure, and did it come before a Retry-After elapsed?
+    const chain = instance.open.length === 0 ? undefined : this.#retried(instance, event);
+    if (chain !== undefined) instance.open.splice(instance.open.indexOf(chain), 1);
+    const doubtful = this.#judgeArrival(c, instance, chain, event);
+    if (event.bodyHash !== undefined) c.noteCreate(instance, chain, event);
+    if (chain !== undefined) this.#noteRetry(c, chain, event, doubtful);
+    // 2. What did this answer tell the client?
+    this.#noteAnswer(c, instance, chain, event);
+    this.#recentEvents.push(event);
+    this.#recentClients.push(c.clientId);
+    c.recent.push(event);
+    // A ban is charged to each client of the key whose own early requests were among those that
+    // earned it (the key's count since it last admitted a request), once each; a request the key
+    // admitted (or a ban's end) forgives them all.
+    const { key } = c;
+    if (key.mayOwe && (event.banStarted || event.keyViolations === 0)) {
+      key.mayOwe = false;
+      for (const other of key.records) {
+        if (event.banStarted && other.violationsTowardsBan > 0) other.bans += 1;
+        other.violationsTowardsBan = 0;
+      }
+    }
   }
 
   /** The report as of `now` (the fake's clock) and `realNow`; `showUrl` redacts a request's path and query. */
   report(now: number, realNow: number, frozen: boolean, showUrl: ShowUrl): ClientReport {
-    const sources = {
-      clients: this.#clients.values(),
-      recentEvents: this.#recentEvents,
-      recentClients: this.#recentClients,
+    const offsetMs = now - realNow;
+    const recentClientIds = this.#recentClients.newestFirst();
+    return {
+      now: new Date(now).toISOString(),
+      realNow: new Date(realNow).toISOString(),
+      clock: {
+        mode: frozen ? 'frozen' : Math.abs(offsetMs) > 1000 ? 'shifted' : 'real',
+        offsetMs,
+      },
+      tolerance: complianceTolerance,
+      clients: [...this.#clients.values()].map((c) => c.summary(showUrl)),
+      recent: this.#recentEvents
+        .newestFirst()
+        .map((event, index) => shownRequest(event, recentClientIds[index] as string, showUrl)),
     };
-    return buildClientReport(sources, now, realNow, frozen, showUrl);
   }
 
-  /** Forgets everything (a control reset). */
-  clear(): void {
-    this.#lastRecord = undefined;
-    this.#clients.clear();
-    this.#byKey.clear();
-    this.#recentEvents = new LatestRing(recentLength);
-    this.#recentClients = new LatestRing(recentLength);
-    this.#identityFor = undefined;
-  }
-
-  /** The request's identity (identityOf), built once per request if at all. */
+  /**
+   * What a retry repeats: the method, path and query, and for a create its body's hash. Built
+   * once per request, and only when a chain, a Retry-After told on a connection or a settling
+   * doubt asks for it by text.
+   */
   #identity(event: ClientEvent): string {
     if (this.#identityFor !== event) {
-      this.#identityText = identityOf(event);
+      const { method, path, query, bodyHash } = event;
+      const target = `${method} ${path}${query}`;
+      this.#identityText = bodyHash === undefined ? target : `${target}#${bodyHash}`;
       this.#identityFor = event;
     }
     return this.#identityText;
@@ -134,8 +139,8 @@ export class ClientReporter {
 
   /** The record of a key's client; past 64 clients on a key, the one they share. */
   #recordOf(keyId: string, wanted: string): ClientRecord {
-    if (this.#lastRecord !== undefined && this.#lastKeyId === keyId && this.#lastWanted === wanted)
-      return this.#lastRecord;
+    const last = this.#lastRecord;
+    if (last !== undefined && last.keyId === keyId && this.#lastWanted === wanted) return last;
     let record = this.#clients.get(`${keyId}\n${wanted}`);
     if (record === undefined) {
       let key = this.#byKey.get(keyId);
@@ -147,24 +152,18 @@ export class ClientReporter {
       const id = `${keyId}\n${clientId}`;
       record = this.#clients.get(id);
       if (record === undefined) {
-        record = newClientRecord(keyId, clientId, key);
+        record = new ClientRecord(keyId, clientId, key);
         this.#clients.set(id, record);
         key.records.push(record);
       }
     }
-    this.#lastKeyId = keyId;
     this.#lastWanted = wanted;
     this.#lastRecord = record;
     return record;
   }
 
-  /** Closes a chain: its own waits are judged. */
-  #closeChain(c: ClientRecord, chain: Chain): void {
-    if (chain.ownWaits.length > 0) countJudgement(c, judgeChain(chain.ownWaits));
-  }
-
   /** The latest failure of this instance the request retries: answered before it arrived, same identity. */
-  #retried(instance: Instance<Chain, SentCreate>, event: ClientEvent) {
+  #retried(instance: Instance, event: ClientEvent) {
     let found: Chain | undefined;
     for (const chain of instance.open)
       if (
@@ -194,7 +193,7 @@ export class ClientReporter {
         earlyBy(t.deadline, event) === 0;
       if (!onTime) return true;
       c.early -= 1;
-      c.doubts += 1;
+      c.ambiguousEarly += 1;
       if (t.violation) {
         c.violations -= 1;
         c.violationsTowardsBan = Math.max(0, c.violationsTowardsBan - 1);
@@ -211,7 +210,7 @@ export class ClientReporter {
    */
   #judgeArrival(
     c: ClientRecord,
-    instance: Instance<Chain, SentCreate>,
+    instance: Instance,
     chain: Chain | undefined,
     event: ClientEvent,
   ): boolean {
@@ -225,10 +224,10 @@ export class ClientReporter {
     this.#leads.early = 0;
     this.#leads.otherSocket = undefined;
     this.#leads.otherLead = 0;
-    weighDeadline(this.#leads, instances, event, chain?.deadline);
-    weighDeadline(this.#leads, instances, event, instance.keyDeadline);
-    weighDeadline(this.#leads, instances, event, ownTold);
-    weighDeadline(this.#leads, instances, event, toldHere?.keyDeadline);
+    instances.weigh(this.#leads, event, chain?.deadline);
+    instances.weigh(this.#leads, event, instance.keyDeadline);
+    instances.weigh(this.#leads, event, ownTold);
+    instances.weigh(this.#leads, event, toldHere?.keyDeadline);
     this.#settleTentative(c, event, toldHere?.keyDeadline);
     // On time for what its own socket was told for this request: that socket keeps its own
     // schedule, so being early only for another's is a doubt at once.
@@ -242,7 +241,7 @@ export class ClientReporter {
     ) {
       this.#leads.otherSocket = undefined;
       doubted = true;
-      c.doubts += 1;
+      c.ambiguousEarly += 1;
     }
     if ((chain !== undefined && chain.retryAfterMs !== null) || instance.keyDeadline !== undefined)
       c.judgedRequests += 1;
@@ -267,10 +266,8 @@ export class ClientReporter {
         earlyMs: this.#leads.otherLead,
         violation,
       });
-      if (c.tentative.length > tentativeKept) {
-        const settled = c.tentative.shift() as Tentative;
-        c.maxEarlyMs = Math.max(c.maxEarlyMs, settled.earlyMs);
-      }
+      if (c.tentative.length > tentativeKept)
+        c.maxEarlyMs = Math.max(c.maxEarlyMs, c.tentative.shift()?.earlyMs ?? 0);
     }
   }
 
@@ -318,22 +315,18 @@ export class ClientReporter {
   /** Step 2 of recording a request: what did its answer tell the client? */
   #noteAnswer(
     c: ClientRecord,
-    instance: Instance<Chain, SentCreate>,
+    instance: Instance,
     chain: Chain | undefined,
     event: ClientEvent,
-    answeredSeq: number,
   ): void {
-    const delay =
-      event.retryAfter === undefined
-        ? undefined
-        : retryAfterDelay(event.retryAfter, event.answeredReal);
-    const deadline: Deadline | undefined =
+    const delay = retryAfterDelay(event.retryAfter, event.answeredReal);
+    const deadline =
       delay === undefined
         ? undefined
         : {
             fake: event.answeredAt + delay,
             real: event.answeredReal + delay,
-            answeredSeq,
+            answeredSeq: event.answeredSeq,
             connection: event.connection,
           };
     if (delay !== undefined) c.withRetryAfter += 1;
@@ -346,82 +339,26 @@ export class ClientReporter {
     }
     const unknownOutcome = event.dropped || unknownOutcomeStatuses.has(event.status);
     if (event.bodyHash !== undefined && unknownOutcome) c.unknownOutcomes += 1;
-    if (isFailure(event)) {
+    if (event.dropped || failureStatuses.has(event.status)) {
       const name = event.dropped ? 'dropped' : String(event.status);
       c.failures[name] = (c.failures[name] ?? 0) + 1;
-      const next: Chain = chain ?? {
+      instance.open.push({
         identity: this.#identity(event),
-        ownWaits: [],
-        failedAt: 0,
-        failedReal: 0,
-        failedSeq: 0,
-        failedStatus: 0,
-        unknownOutcome: false,
-        retryAfterMs: null,
-        resetInMs: null,
-        deadline: undefined,
-      };
-      next.failedAt = event.answeredAt;
-      next.failedReal = event.answeredReal;
-      next.failedSeq = answeredSeq;
-      next.failedStatus = event.dropped ? 0 : event.status;
-      next.unknownOutcome = unknownOutcome;
-      next.retryAfterMs = delay ?? null;
-      next.resetInMs = event.resetInMs ?? null;
-      next.deadline = deadline;
+        ownWaits: chain?.ownWaits ?? [],
+        failedAt: event.answeredAt,
+        failedReal: event.answeredReal,
+        failedSeq: event.answeredSeq,
+        failedStatus: event.dropped ? 0 : event.status,
+        unknownOutcome,
+        retryAfterMs: delay ?? null,
+        resetInMs: event.resetInMs ?? null,
+        deadline,
+      });
       if (deadline !== undefined)
         c.instances.tell(event.connection, this.#identity(event), deadline);
-      instance.open.push(next);
-      if (instance.open.length > openChainsKept)
-        this.#closeChain(c, instance.open.shift() as Chain);
+      if (instance.open.length > openChainsKept) c.closeChain(instance.open.shift() as Chain);
     } else if (chain !== undefined) {
-      this.#closeChain(c, chain);
+      c.closeChain(chain);
     }
-  }
-
-  /** Records one answered request in its client's record; returns the record. */
-  #record(event: ClientEvent): ClientRecord {
-    const { answeredSeq } = event;
-    const c = this.#recordOf(event.keyId, event.clientId);
-    c.instances.note(event.connection, event.oneCopy);
-    const instance = c.instances.instanceOf(event.connection);
-    c.requests += 1;
-    c.first ??= { fake: event.arrivedAt, real: event.arrivedReal };
-    c.lastFake = event.answeredAt;
-    c.lastReal = event.answeredReal;
-    // 1. Is it a retry, of which failure, and did it come before a Retry-After elapsed?
-    const chain = instance.open.length === 0 ? undefined : this.#retried(instance, event);
-    if (chain !== undefined) instance.open.splice(instance.open.indexOf(chain), 1);
-    const doubtful = this.#judgeArrival(c, instance, chain, event);
-    if (event.bodyHash !== undefined) noteCreate(c, instance, chain, event, answeredSeq);
-    if (chain !== undefined) this.#noteRetry(c, chain, event, doubtful);
-    // 2. What did this answer tell the client?
-    this.#noteAnswer(c, instance, chain, event, answeredSeq);
-
-    this.#recentEvents.push(event);
-    this.#recentClients.push(c.clientId);
-    c.recent.push(event);
-    return c;
-  }
-
-  /**
-   * Charges a ban to each client of the key whose own early requests were among those that
-   * earned it (the key's count since it last admitted a request), once each.
-   */
-  #chargeBan(key: KeyClients): void {
-    if (!key.mayOwe) return;
-    key.mayOwe = false;
-    for (const c of key.records) {
-      if (c.violationsTowardsBan === 0) continue;
-      c.bans += 1;
-      c.violationsTowardsBan = 0;
-    }
-  }
-
-  /** The key admitted a request (or a ban ended): early requests before it earn no ban. */
-  #forgiveKey(key: KeyClients): void {
-    if (!key.mayOwe) return;
-    key.mayOwe = false;
-    for (const c of key.records) c.violationsTowardsBan = 0;
   }
 }

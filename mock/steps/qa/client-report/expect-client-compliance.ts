@@ -5,7 +5,7 @@
  */
 
 import { assertSupportedRuntime } from '../../../base/runtime/supported-runtime.ts';
-import type { ClientReport, ClientSummary } from './client-report.ts';
+import type { ClientReport, ClientSummary, RuleVerdict } from './client-report.ts';
 import { ruleLabels } from './client-rules.ts';
 
 /** The rules a client is judged by, as the report names them. */
@@ -71,21 +71,16 @@ export function expectClientCompliance(
       chosen,
     );
   }
-  const failures: string[] = [];
-  const doubts: string[] = [];
-  for (const client of chosen) {
-    const who = `client "${client.clientId}" on key ${client.keyId}`;
-    const broken = rules.filter((rule) => client.rules[rule].verdict === 'fail');
-    if (broken.length > 0)
-      failures.push(
-        `${who}:\n  - ${broken.map((rule) => `${ruleLabels[rule]}: ${client.rules[rule].reason}`).join('\n  - ')}`,
-      );
-    const unsure = rules.filter((rule) => client.rules[rule].verdict === 'inconclusive');
-    if (unsure.length > 0)
-      doubts.push(
-        `${who}:\n  - ${unsure.map((rule) => `${ruleLabels[rule]}: ${client.rules[rule].reason}`).join('\n  - ')}`,
-      );
-  }
+  // One block per client with a rule of that verdict, naming each such rule and its reason.
+  const listed = (verdict: RuleVerdict) =>
+    chosen.flatMap((client) => {
+      const found = rules.filter((rule) => client.rules[rule].verdict === verdict);
+      if (found.length === 0) return [];
+      const lines = found.map((rule) => `${ruleLabels[rule]}: ${client.rules[rule].reason}`);
+      return [`client "${client.clientId}" on key ${client.keyId}:\n  - ${lines.join('\n  - ')}`];
+    });
+  const failures = listed('fail');
+  const doubts = listed('inconclusive');
   if (failures.length > 0)
     throw new ClientComplianceError(
       `petstore-fake: the client broke the interface's rule for retries (Limits, rule 2: retry after Retry-After, with exponential backoff) or resent a create it could not know had failed:\n${failures.join('\n')}`,

@@ -1,8 +1,6 @@
 /**
- * The latest items of a stream, up to a capacity: a new one takes the oldest one's place. The
- * client report keeps each request's latest few this way (the recent requests, a create's
- * siblings): an array's `shift()` moved every item on every request, about a sixth of the
- * report's cost per request.
+ * The latest items of a stream, up to a capacity: a new one takes the oldest one's place, where
+ * an array's `shift()` would move every item on every request (bench/optimisations.md).
  */
 export class LatestRing<Item> {
   readonly #items: Item[] = [];
