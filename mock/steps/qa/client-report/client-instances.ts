@@ -95,7 +95,7 @@ export interface Leads {
 
 /**
  * What a Retry-After value asks for, in ms from the answer: delta-seconds, or an HTTP-date read
- * against real time (the fake writes its dates on real time; see policies/retry-after.ts).
+ * against real time (the fake writes its dates on real time; see base/quota/retry-after.ts).
  */
 export function retryAfterDelay(
   value: string | undefined,
