@@ -66,4 +66,4 @@ export type { RemoteControl } from '../../core/remote-control.ts';
 export * from '../../index.ts';
 export type { BrowserFake, BrowserFakeOptions, BrowserFakeStatus } from './browser-fake.ts';
 export { createBrowserFake } from './browser-fake.ts';
-export type { StorageStatus } from './fake-storage.ts';
+export type { StorageStatus } from './indexeddb-storage.ts';
