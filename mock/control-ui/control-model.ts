@@ -1,15 +1,14 @@
 /**
  * What the control UI shows, from one reading of the fake and the time now: pure functions, no
- * DOM, so the rules (which keys, what Remaining, how long to the reset or the ban's end, each
- * client's verdicts) are tested in Node (control-model.test.ts) and the page only writes text.
- * The panel and the QA page show the same reading in rows of cells (`Row`), each its own way.
+ * DOM, so the rules are tested in Node (control-model.test.ts) and the page only writes text. The
+ * panel and the QA page show the same reading in rows of cells (`Row`), each its own way.
  */
 import { emptyUsage, peekRateLimit } from '../base/quota/rate-limit.ts';
 import type { KeyInfo } from '../steps/control/control.ts';
 import type { JournalAnswer } from '../steps/journal/journal-entry.ts';
 import type { ClientSummary } from '../steps/qa/client-report/client-report.ts';
 import type { CoverageRecord } from '../steps/qa/coverage/coverage-record.ts';
-import type { ChaosRule, ChaosSettings } from '../steps/qa/injected-failures/chaos-settings.ts';
+import type { ChaosRule } from '../steps/qa/injected-failures/chaos-settings.ts';
 import type { ControlReading } from './control-reading.ts';
 
 const minuteMs = 60_000;
@@ -88,10 +87,7 @@ function planOf(info: KeyInfo): string {
   return info.overridden ? `${info.plan} (own limits)` : info.plan;
 }
 
-/**
- * A key's Remaining and reset as its answers' X-RateLimit-* say them at `now`: the fake's own
- * arithmetic (rate-limit.ts) over the windows as read, which roll over when `now` passes a reset.
- */
+/** A key's X-RateLimit-* at `now`, by rate-limit.ts over the windows as read (rolled over). */
 function keyView(info: KeyInfo, readAt: number, now: number): KeyView {
   const usage = emptyUsage();
   usage.minute = { start: Math.floor(readAt / minuteMs) * minuteMs, count: info.usage.minute };
@@ -140,11 +136,6 @@ function chaosRuleLine(rule: ChaosRule): string {
   return `${where}: ${does.join(', ') || 'nothing'}`;
 }
 
-function chaosView(chaos: ChaosSettings | null): PanelModel['chaos'] {
-  if (chaos === null) return { on: false, lines: [] };
-  return { on: true, lines: [`seed ${chaos.seed}`, ...chaos.rules.map(chaosRuleLine)] };
-}
-
 /** One line per operation with forced answers pending. */
 function forcedLines(reading: ControlReading): string[] {
   return Object.entries(reading.forced).map(
@@ -189,7 +180,13 @@ export function panelModel(reading: ControlReading, realNow: number): PanelModel
       { text: request.keyId, className: 'key' },
     ]);
   });
-  const chaos = chaosView(reading.chaos);
+  const chaos =
+    reading.chaos === null
+      ? { on: false, lines: [] }
+      : {
+          on: true,
+          lines: [`seed ${reading.chaos.seed}`, ...reading.chaos.rules.map(chaosRuleLine)],
+        };
   const tightest = [...keys].sort((a, b) => a.remaining / a.limit - b.remaining / b.limit)[0];
   const banned = keys.find((key) => key.bannedUntil !== undefined);
   const summary = [
@@ -240,11 +237,7 @@ export function panelKeyRow(view: KeyView): Row {
   ]);
 }
 
-/**
- * What the QA page shows of one reading, on the fake's clock as read (the page reads each
- * second): the clock, every key with its minute and day, chaos with the forced answers and stubs,
- * which clock the verdicts were judged on, each client's verdicts, the latest requests.
- */
+/** What the QA page shows of one reading, on the fake's clock as read (it reads each second). */
 export function qaModel(reading: ControlReading) {
   const now = reading.fakeNow;
   const minuteReset = Math.floor(now / minuteMs) * minuteMs + minuteMs;

@@ -1,23 +1,17 @@
 /**
  * Where the browser's shared fake keeps its state between leading tabs, reloads and browser
- * restarts: the fake's persistence (pets and session) plus the replies of the calls answered, so
- * a tab that takes over answers a call sent again with its reply instead of running it twice. The
- * leading tab answers a call only once its write is done: no acknowledged change is lost.
+ * restarts: its persistence plus the replies of the calls answered, so a tab that takes over
+ * answers a call sent again with its reply instead of running it twice. A call is answered only
+ * once its write is done: no acknowledged change is lost.
  *
- * It keeps them in IndexedDB, one database per fake name: the pets
- * (one record each, so a create writes one pet, not the store), the session and `nextId` in one
- * record, each policy's part of the session in one of its own (written only when it changed: a
- * recording is not written again on every request), and the replies of the last calls. A commit
- * is one transaction over all three, so what is written is always a state the fake was in;
- * commits asked for while one is being written share the next (group commit), so a burst of calls
- * costs a few writes, not one each. A pet a call created is written in the same transaction as
- * that call's reply, never earlier by another call's commit (`runCall`): a call whose answer chaos
- * latency still holds would otherwise have its pet written without its reply, and, sent again
- * after a takeover, run twice.
- *
- * Storage that cannot be opened (disabled for the site, a browser without IndexedDB), that is
- * full, or whose content cannot be read never breaks the page: the problem is told once on the
- * console and the fake goes on in memory (see `setAside` for content it cannot read).
+ * One IndexedDB database per fake name: the pets (one record each), the session and `nextId` in
+ * one record, each policy's part in one of its own (written only when it changed), the replies of
+ * the last calls. A commit is one transaction over all three, so what is written is always a state
+ * the fake was in; commits asked for during a write share the next (group commit). A pet a call
+ * created is written with that call's reply, never earlier by another call's commit (`runCall`),
+ * else a call whose answer chaos latency holds could, sent again after a takeover, run twice.
+ * Storage that cannot be opened, is full or cannot be read never breaks the page: the problem is
+ * told once on the console and the fake goes on in memory.
  */
 
 import { isJsonObject } from '../../base/contract/lossless-json.ts';

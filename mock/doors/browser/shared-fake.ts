@@ -1,15 +1,11 @@
 /**
  * One fake for every tab of a browser profile and origin, as the real service is one service for
- * all of a user's tabs. The tabs elect a leader with a Web Lock: the tab holding it runs the fake
- * (over the storage that keeps it across reloads, indexeddb-storage.ts); the others send it their calls
- * over a BroadcastChannel and wait for its replies. Why a leading tab and not a SharedWorker or the
- * service worker itself: see docs/browser.md ("How the tabs share one fake").
- *
- * - A call is answered once its effects are written: the leading tab commits, then replies.
- * - When the leading tab goes (closed, reloaded, crashed), the lock passes to a waiting tab, which
- *   loads what was written and says it leads; every tab sends again what it had not been answered.
- *   A call the old leader had written already is answered from its written reply, never run twice.
- * - `stop()` on the leading tab finishes the calls it started and writes before handing over.
+ * all of a user's tabs. The tab holding a Web Lock runs the fake over indexeddb-storage.ts; the
+ * others send it their calls over a BroadcastChannel (why not a SharedWorker: docs/browser.md,
+ * "How the tabs share one fake"). A call is answered once its effects are written. When the
+ * leading tab goes, the lock passes to a waiting tab, which loads what was written; every tab
+ * sends again what it had not been answered, and a call already written is answered from its
+ * written reply, never run twice. `stop()` finishes the calls it started before handing over.
  */
 
 import { type CreateFakeOptions, createFake, type FakeWithCore } from '../../core/fake.ts';
