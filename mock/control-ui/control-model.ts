@@ -8,7 +8,7 @@ import type { KeyInfo } from '../steps/control/control.ts';
 import type { JournalAnswer } from '../steps/journal/journal-entry.ts';
 import type { ClientSummary } from '../steps/qa/client-report/client-report.ts';
 import type { CoverageRecord } from '../steps/qa/coverage/coverage-record.ts';
-import type { ChaosRule } from '../steps/qa/injected-failures/chaos-settings.ts';
+import type { ChaosRule, ChaosSettings } from '../steps/qa/injected-failures/chaos-settings.ts';
 import type { ControlReading } from './control-reading.ts';
 
 const minuteMs = 60_000;
@@ -136,6 +136,11 @@ function chaosRuleLine(rule: ChaosRule): string {
   return `${where}: ${does.join(', ') || 'nothing'}`;
 }
 
+function chaosView(chaos: ChaosSettings | null): PanelModel['chaos'] {
+  if (chaos === null) return { on: false, lines: [] };
+  return { on: true, lines: [`seed ${chaos.seed}`, ...chaos.rules.map(chaosRuleLine)] };
+}
+
 /** One line per operation with forced answers pending. */
 function forcedLines(reading: ControlReading): string[] {
   return Object.entries(reading.forced).map(
@@ -180,13 +185,7 @@ export function panelModel(reading: ControlReading, realNow: number): PanelModel
       { text: request.keyId, className: 'key' },
     ]);
   });
-  const chaos =
-    reading.chaos === null
-      ? { on: false, lines: [] }
-      : {
-          on: true,
-          lines: [`seed ${reading.chaos.seed}`, ...reading.chaos.rules.map(chaosRuleLine)],
-        };
+  const chaos = chaosView(reading.chaos);
   const tightest = [...keys].sort((a, b) => a.remaining / a.limit - b.remaining / b.limit)[0];
   const banned = keys.find((key) => key.bannedUntil !== undefined);
   const summary = [

@@ -47,10 +47,7 @@ const allStores = [petsStore, stateStore, repliesStore];
 /** How long opening the database may take before the fake goes on without it. */
 const openTimeoutMs = 5_000;
 
-/**
- * The record beside the pets: what the store's counter and the session were at the last write,
- * the session without its policies' parts (kept under their own keys).
- */
+/** The record beside the pets: `nextId` and the session without its policies' parts. */
 interface StateRecord {
   readonly nextId: number;
   readonly session: unknown;
@@ -135,11 +132,9 @@ function keptProblem({ pets, state }: Kept): string | undefined {
 }
 
 /**
- * The mark, kept in localStorage (outside IndexedDB, so what takes one away need not take the
- * other), that this profile has written the fake's state under `name`: a database found empty
- * while it is set was lost, not new. Sets it when asked; says whether it is set. A localStorage
- * that is missing (Node) or throws (storage denied, full) keeps no mark, which only costs the
- * warning on a later loss.
+ * Sets (when asked) and reads the mark in localStorage, outside IndexedDB so what takes one away
+ * need not take the other, that this profile wrote the fake under `name`: a database found empty
+ * while it is set was lost, not new. A missing or refused localStorage keeps no mark.
  */
 function keptMark(name: string, set = false): boolean {
   try {
@@ -192,8 +187,7 @@ export async function openIndexedDbStorage(
 
 /**
  * The shared fake's storage, as the leading tab uses it: over an open database and what it held,
- * or, given the `problem` that kept the database away, over nothing (the fake lives as long as
- * one of the tabs does).
+ * or, given the `problem` that kept the database away, over nothing past the tabs.
  */
 export class IndexedDbStorage {
   /** The fake's persistence, or `undefined` when nothing is kept beyond the page. */
@@ -224,7 +218,7 @@ export class IndexedDbStorage {
   readonly #writtenParts = new Map<string, unknown>();
   /** Reply ids written before, to delete those the memory of replies has let go. */
   readonly #writtenReplies: Set<string>;
-  /** Whether this storage set the mark yet: once, at its first write (a profile from before the mark gets it then). */
+  /** Whether this storage set the mark yet: at its first write, so an older profile gets it too. */
   #marked = false;
   // Group commit: one write at a time; commits asked for meanwhile share the next one.
   #current: Promise<void> | undefined;
@@ -396,10 +390,7 @@ export class IndexedDbStorage {
     return this.#next;
   }
 
-  /**
-   * Writes what changed since the last write and the session in one transaction; pets of calls
-   * still running wait for their own call's write.
-   */
+  /** Writes the changes and the session in one transaction; a running call's pets wait for it. */
   async #write(): Promise<void> {
     if (!this.#writing() || this.#closed || this.#db === undefined) return;
     const done = this.#answeredCalls;

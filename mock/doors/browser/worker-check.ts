@@ -39,20 +39,18 @@ export interface WorkerCheckPage {
 }
 
 /**
- * Where a probe went: to the `worker` (the probe handler answered, or its timing shows a worker
- * that passed it on), to the `network` (another server answered, and no worker is in its
- * timing), or `unknown` (it failed or took too long, or the browser kept no timing of it).
+ * Whether a probe surely went to the network: another server answered, and no worker is in its
+ * timing. One the probe handler answered, that a worker passed on, that failed or took too long,
+ * or that the browser kept no timing of did not.
  */
-type ProbeWent = 'worker' | 'network' | 'unknown';
-
-async function probeWent(page: WorkerCheckPage, url: string, token: string): Promise<ProbeWent> {
+async function wentToNetwork(page: WorkerCheckPage, url: string, token: string): Promise<boolean> {
   let answered = false;
   try {
     const response = await page.fetch(url, {
       cache: 'no-store',
       signal: AbortSignal.timeout(probeTimeoutMs),
     });
-    if (response.headers.get(probeHeader) === token) return 'worker';
+    if (response.headers.get(probeHeader) === token) return false;
     // The browser times a fetch once its body has come.
     await response.arrayBuffer();
     answered = true;
@@ -60,8 +58,8 @@ async function probeWent(page: WorkerCheckPage, url: string, token: string): Pro
     // A failed or slow probe proves nothing by itself: a worker restarting fails one too.
   }
   const timings = (await page.timing(url)) as readonly Partial<PerformanceResourceTiming>[];
-  if (timings.some((entry) => (entry.workerStart ?? 0) > 0)) return 'worker';
-  return answered && timings.length > 0 ? 'network' : 'unknown';
+  if (timings.some((entry) => (entry.workerStart ?? 0) > 0)) return false;
+  return answered && timings.length > 0;
 }
 
 /**
@@ -74,7 +72,7 @@ export function createWorkerCheck(pageUrl: string, page: WorkerCheckPage) {
   const token = crypto.randomUUID();
   const base = new URL(probePath, pageUrl).href;
   let probes = 0;
-  const probe = () => probeWent(page, `${base}?${token}-${++probes}`, token);
+  const probe = () => wentToNetwork(page, `${base}?${token}-${++probes}`, token);
   return {
     handler: http.get(
       ({ request }) => request.url.startsWith(`${base}?`),
@@ -82,9 +80,9 @@ export function createWorkerCheck(pageUrl: string, page: WorkerCheckPage) {
     ),
     async run(): Promise<boolean> {
       // Only an answer from the network, twice, is a page without its worker.
-      if ((await probe()) !== 'network') return true;
+      if (!(await probe())) return true;
       await new Promise((resolve) => setTimeout(resolve, secondProbeAfterMs));
-      if ((await probe()) !== 'network') return true;
+      if (!(await probe())) return true;
       const { session } = page;
       const recently =
         session === undefined || page.now() - Number(session.getItem(reloadedKey)) < reloadGuardMs;
@@ -102,10 +100,7 @@ export function createWorkerCheck(pageUrl: string, page: WorkerCheckPage) {
 /** How long the browser may take to add a fetch's timing entry after its body has come. */
 const timingWaitMs = 1_000;
 
-/**
- * The resource timing of `url`: from the page's buffer, or as it is added; an observer sees an
- * entry even when the buffer is full.
- */
+/** The resource timing of `url`, buffered or as added (an observer sees it past a full buffer). */
 function resourceTiming(url: string): Promise<readonly PerformanceEntry[]> {
   return new Promise((resolve) => {
     const observer = new PerformanceObserver((list) => {
@@ -141,14 +136,7 @@ export function watchWorker(warn: (message: string) => void): RequestHandler | u
     warn,
   });
   navigator.serviceWorker.addEventListener('message', (event: MessageEvent) => {
-    const data: unknown = event.data;
-    if (
-      typeof data === 'object' &&
-      data !== null &&
-      'type' in data &&
-      data.type === 'MOCKING_ENABLED'
-    )
-      void check.run();
+    if ((event.data as { type?: unknown } | null)?.type === 'MOCKING_ENABLED') void check.run();
   });
   return check.handler;
 }
