@@ -19,10 +19,7 @@ export interface StartFakeWorkerOptions extends BrowserFakeOptions {
   readonly serviceWorkerUrl?: string;
   /** Keeps msw from logging every intercepted request to the console. Default `false`. */
   readonly quiet?: boolean;
-  /**
-   * What happens to requests no handler matches. Default `bypass`, so the app's own assets,
-   * its dev server and other APIs go to the network untouched.
-   */
+  /** Requests no handler matches: default `bypass`, so assets and other APIs reach the network. */
   readonly onUnhandledFrame?: UnhandledFrameHandle;
 }
 

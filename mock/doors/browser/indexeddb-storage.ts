@@ -62,12 +62,6 @@ interface Kept {
   readonly replies: Map<string, Reply>;
 }
 
-/** A pet created and not written yet, with the call that created it (undefined: no call's). */
-interface CreatedPet {
-  readonly pet: Pet;
-  readonly by: object | undefined;
-}
-
 function settled<T>(request: IDBRequest<T>): Promise<T> {
   return new Promise((resolve, reject) => {
     request.onsuccess = () => resolve(request.result);
@@ -205,8 +199,8 @@ export class IndexedDbStorage {
   #nextId: number;
   /** A whole new store (a reset, a restore, the seed) not written yet. */
   #replaceWith: StoreSnapshot | undefined;
-  /** Pets created and not written yet, each with the call that created it (see `runCall`). */
-  #created: CreatedPet[] = [];
+  /** Pets created and not written yet, each with the call that created it, if any (`runCall`). */
+  #created: { readonly pet: Pet; readonly by: object | undefined }[] = [];
   /** The call whose synchronous start is running now: what it creates is its own. */
   #running: object | undefined;
   /** Calls that have their reply, whose pets the next write takes with it. */
@@ -395,16 +389,13 @@ export class IndexedDbStorage {
     if (!this.#writing() || this.#closed || this.#db === undefined) return;
     const done = this.#answeredCalls;
     this.#answeredCalls = new Set();
-    const pets: Pet[] = [];
-    const waiting: CreatedPet[] = [];
-    for (const entry of this.#created) {
-      if (entry.by === undefined || done.has(entry.by)) pets.push(entry.pet);
-      else waiting.push(entry);
-    }
+    const goes = (entry: { readonly by: object | undefined }) =>
+      entry.by === undefined || done.has(entry.by);
+    const pets = this.#created.filter(goes).map((entry) => entry.pet);
+    this.#created = this.#created.filter((entry) => !goes(entry));
     const replace = this.#replaceWith;
     const answered = this.#newReplies;
     this.#replaceWith = undefined;
-    this.#created = waiting;
     this.#newReplies = [];
     try {
       const { policies = {}, ...session } = (this.#readSession?.() ?? {}) as {
