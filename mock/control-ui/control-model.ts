@@ -1,8 +1,7 @@
 /**
  * What the control UI shows, from one reading of the fake and the time now: pure functions, no
- * DOM, so the rules (which keys, what Remaining, how long to the reset or the ban's end, each
- * client's verdicts) are tested in Node (control-model.test.ts) and the page only writes text.
- * The panel and the QA page show the same reading in rows of cells (`Row`), each its own way.
+ * DOM, so the rules are tested in Node (control-model.test.ts) and the page only writes text. The
+ * panel and the QA page show the same reading in rows of cells (`Row`), each its own way.
  */
 import { emptyUsage, peekRateLimit } from '../base/quota/rate-limit.ts';
 import type { KeyInfo } from '../steps/control/control.ts';
@@ -88,10 +87,7 @@ function planOf(info: KeyInfo): string {
   return info.overridden ? `${info.plan} (own limits)` : info.plan;
 }
 
-/**
- * A key's Remaining and reset as its answers' X-RateLimit-* say them at `now`: the fake's own
- * arithmetic (rate-limit.ts) over the windows as read, which roll over when `now` passes a reset.
- */
+/** A key's X-RateLimit-* at `now`, by rate-limit.ts over the windows as read (rolled over). */
 function keyView(info: KeyInfo, readAt: number, now: number): KeyView {
   const usage = emptyUsage();
   usage.minute = { start: Math.floor(readAt / minuteMs) * minuteMs, count: info.usage.minute };
@@ -240,11 +236,7 @@ export function panelKeyRow(view: KeyView): Row {
   ]);
 }
 
-/**
- * What the QA page shows of one reading, on the fake's clock as read (the page reads each
- * second): the clock, every key with its minute and day, chaos with the forced answers and stubs,
- * which clock the verdicts were judged on, each client's verdicts, the latest requests.
- */
+/** What the QA page shows of one reading, on the fake's clock as read (it reads each second). */
 export function qaModel(reading: ControlReading) {
   const now = reading.fakeNow;
   const minuteReset = Math.floor(now / minuteMs) * minuteMs + minuteMs;

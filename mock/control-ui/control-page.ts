@@ -1,8 +1,7 @@
 /**
- * The live QA page's two files as control-surface answers: a page that holds only its styles,
- * and the script (qa-page.ts, bundled) that draws the rest. They hold no data (the page reads
- * everything through the control surface, with the token when one is set), and their headers
- * forbid framing (no clickjacking of the buttons), inline or foreign script, and caching.
+ * The live QA page's two files as control-surface answers: a page with its styles, and the script
+ * (qa-page.ts, bundled) that draws the rest. They hold no data, and their headers forbid framing
+ * (no clickjacking of the buttons), inline or foreign script, and caching.
  */
 import type { Answer } from '../base/messages/answer.ts';
 import { pageStyles } from './control-styles.ts';

@@ -1,10 +1,8 @@
 /**
- * What the control UI reads of the fake, and how: through its control surface only, never the
- * interface, so reading spends no request of any key's window (a control call runs no step of the
- * `/v1` pipeline). The same reading works on the browser's shared fake, whose control functions
- * return promises as the fake may run in another tab, on an in-process `createFake()` (a
- * Storybook page), whose functions return values, and on the control routes over HTTP (the QA
- * page, qa-page.ts).
+ * What the control UI reads of the fake: through its control surface only, never the interface,
+ * so reading spends no request of any key's window. The same reading works on the browser's shared
+ * fake (whose control functions return promises), on an in-process `createFake()` (a Storybook
+ * page; values) and on the control routes over HTTP (the QA page, qa-page.ts).
  */
 import type { OperationId } from '../base/contract/types.ts';
 import type { KeyInfo } from '../steps/control/control.ts';
@@ -15,10 +13,7 @@ import type { ChaosSettings } from '../steps/qa/injected-failures/chaos-settings
 
 type Maybe<T> = T | Promise<T>;
 
-/**
- * The control functions the panel calls: `fake.control` of `createBrowserFake()` (promises) and
- * of `createFake()` (values) both have them.
- */
+/** The control functions the panel calls, of `createBrowserFake()` and `createFake()` alike. */
 export interface PanelControl {
   describe(): Maybe<Record<string, unknown>>;
   clients(): Maybe<ClientReport>;

@@ -1,11 +1,9 @@
 /**
- * The control UI's styles: what both mounts share (tables, buttons, verdicts, the empty and the
- * failed), then each mount's own. The panel's sit in its shadow root. The app's rules cannot
- * select anything in there, but inherited properties (color, font) flow in through the host
- * element, which the app's rules can select (`* { color: red !important }`): `all: initial
- * !important` on `:host` wins over them, as an important declaration of a shadow tree beats one
- * of the page around it (CSS Cascade 4, "Context"). The panel's sizes are in px: `rem` would
- * follow the app's root font size.
+ * The control UI's styles: what both mounts share, then each mount's own. Inherited properties
+ * flow into the panel's shadow root through the host element, which the app's rules can select:
+ * `all: initial !important` on `:host` wins over them (an important declaration of a shadow tree
+ * beats the page's, CSS Cascade 4, "Context"). The panel's sizes are in px: `rem` would follow
+ * the app's root font size.
  */
 const shared = `
 table { border-collapse: collapse; width: 100%; margin: 4px 0; }

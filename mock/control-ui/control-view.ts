@@ -1,8 +1,7 @@
 /**
- * The pieces both control UIs are drawn with: elements, tables of rows that are updated in place
- * (a row kept by its key, text written only where it changed), so a steady page does not touch
- * the DOM every tick and a focused button keeps its focus. Text only, through `textContent`:
- * nothing a client sent (an id, a path) can become markup.
+ * The pieces both control UIs are drawn with: tables of rows updated in place (a row kept by its
+ * key, text written only where it changed), so a focused button keeps its focus. Text only,
+ * through `textContent`: nothing a client sent (an id, a path) can become markup.
  */
 import type { Cell, Row } from './control-model.ts';
 
@@ -53,8 +52,7 @@ export function rowsPlace(id: string, head: string, empty: string): string {
 
 /**
  * A table of rows, or a line saying there are none, in its place `host` (rowsPlace; marked
- * `empty` while it has no rows). A row is kept by its key across updates, and one that holds the
- * focus stays until the focus leaves it.
+ * `empty` while it has none). A row that holds the focus stays until the focus leaves it.
  */
 export class RowTable {
   readonly #host: HTMLElement;
@@ -110,10 +108,9 @@ export class RowTable {
 }
 
 /**
- * One mounted control UI's life: the fake's last reading, read again on a timer while the page
- * is seen, shown (and shown again between reads, so countdowns run), and the buttons' actions,
- * after which the fake is read again. `show` is told whether a reading is new (`fresh`) or the
- * last one again as time runs on; `failed` whether a reading or an action failed.
+ * One mounted control UI's life: the fake read on a timer while the page is seen and shown (again
+ * between reads, `fresh` false, so countdowns run), and the buttons' actions, after which it is
+ * read again; `failed` is told whether a reading or an action failed.
  */
 export class LiveView<Reading> {
   readonly #read: () => Promise<Reading>;

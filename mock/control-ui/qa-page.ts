@@ -1,10 +1,7 @@
 /**
- * The live QA page's script (the browser entry bundled into qa-page-script.generated.ts, which
- * the control surface serves at `<prefix>/page.js`): the control UI mounted as a page of its own
- * (control-page.ts gives its markup), over the control routes over HTTP, sending the control
- * token with every call. Every key with its minute and day, chaos, forced answers and stubs, the
- * client verdicts, coverage, the last requests and the journal as a table that filters; buttons
- * for the recipe's steps.
+ * The live QA page's script (bundled into qa-page-script.generated.ts, served at
+ * `<prefix>/page.js`): the control UI mounted as a page of its own (control-page.ts gives its
+ * markup) over the control routes, sending the control token with every call.
  */
 import type { JournalAnswer } from '../steps/journal/journal-entry.ts';
 import type { CoverageRecord } from '../steps/qa/coverage/coverage-record.ts';

@@ -1,15 +1,11 @@
 /**
  * A small panel in the app's page that shows the fake and steers it, as TanStack Query's and
- * Redux's devtools do for theirs: each key the page used with its plan, X-RateLimit-Remaining and
- * the time to its reset, a ban and the time left, the fake's clock, forced answers and chaos, the
- * last requests; buttons to reset, lift a ban, force the next 429 or 503 and turn chaos on or off.
- *
- * It reads and steers through `fake.control` only (control-reading.ts): it spends no request of
- * any key, and in the browser it shows the one fake the tabs share, whichever tab runs it. It
- * lives in a shadow root appended to `document.body`, so the app's styles do not reach it and it
- * needs no element of the app (a Storybook page has it too); it never takes the keyboard focus
- * (no autofocus; its buttons are in the tab order after the app's). Collapsed or not is kept in
- * `localStorage`.
+ * Redux's devtools do for theirs: each key the page used with its plan, Remaining, reset and ban,
+ * the clock, forced answers, chaos, the last requests; buttons to reset, lift a ban, force the
+ * next 429 or 503 and turn chaos on or off. It goes through `fake.control` only
+ * (control-reading.ts), so it spends no request of any key. It lives in a shadow root appended to
+ * `document.body`, so the app's styles do not reach it and it needs no element of the app; it
+ * never takes the keyboard focus. Collapsed or not is kept in `localStorage`.
  */
 import { operationIds } from '../base/contract/schemas.ts';
 import type { OperationId } from '../base/contract/types.ts';

@@ -7,19 +7,18 @@
  */
 import type { RequestHandler } from 'msw';
 import { ConfigError } from '../../base/config-error.ts';
-import { type Answer, errorAnswer } from '../../base/messages/answer.ts';
+import { errorAnswer } from '../../base/messages/answer.ts';
 import { type Behaviour, ownsUrl } from '../../core/assembly.ts';
-import { type CreateFakeOptions, createFake, type Fake } from '../../core/fake.ts';
+import { type CreateFakeOptions, createFake } from '../../core/fake.ts';
 import { createFakeFetch } from '../../core/fake-fetch.ts';
 import { createMswHandlers } from '../../core/msw-handlers.ts';
 import { type RemoteControl, remoteControl } from '../../core/remote-control.ts';
 import { type ResolvedConfig, resolveConfig, withProfile } from '../../pipeline/config/config.ts';
 import { callControl } from '../../pipeline/control-call.ts';
-import type { StorageStatus } from './fake-storage.ts';
-import { openIndexedDbStorage } from './indexeddb-storage.ts';
+import type { StorageStatus } from './indexeddb-storage.ts';
 import { createCopyWatch, idempotencyKeyOf } from './request-copies.ts';
-import { canShareFake, joinSharedFake, type SharedFake } from './shared-fake.ts';
-import type { Reply, WireRequest } from './tab-messages.ts';
+import { canShareFake, SharedFake } from './shared-fake.ts';
+import type { WireRequest } from './tab-messages.ts';
 import { watchWorker } from './worker-check.ts';
 
 /** The name tabs share a fake under when `shared` gives none. */
@@ -68,45 +67,6 @@ export interface BrowserFake {
   stop(): Promise<void>;
 }
 
-/** An answer from another tab, as the msw handlers and `fake.fetch` of this tab read it. */
-function answerOf(reply: Reply): Answer {
-  if (reply.kind !== 'answer')
-    return errorAnswer(
-      'service_unavailable',
-      reply.kind === 'error' ? reply.message : 'The fake answered a request with a value.',
-    );
-  // Its marks came with it: the handlers fail the fetch when it drops the connection.
-  return reply.answer;
-}
-
-/** The doors of a fake shared with other tabs: a behaviour that sends each request to it. */
-function sharedDoors(shared: SharedFake, config: ResolvedConfig) {
-  const copies = createCopyWatch((message) => console.warn(message));
-  const behaviour: Pick<Behaviour, 'answer' | 'owns'> = {
-    owns: (url) => ownsUrl(config, url),
-    async answer(request) {
-      const bodyless = request.method === 'GET' || request.method === 'HEAD';
-      const wire: WireRequest = {
-        method: request.method,
-        url: request.url,
-        headers: request.headerList(),
-        body: bodyless ? new Uint8Array() : await request.body(config.maxBodyBytes),
-      };
-      const key = idempotencyKeyOf(wire);
-      const arrival = copies.arrived(wire, key !== undefined);
-      const reply = await shared.call({ kind: 'request', request: arrival.wire }, key);
-      arrival.done();
-      return answerOf(reply);
-    },
-  };
-  return {
-    handlers: createMswHandlers(behaviour),
-    fetch: createFakeFetch(behaviour, config.origins),
-    control: remoteControl((method, args) => shared.call({ kind: 'control', method, args })),
-    possibleCopies: copies.count,
-  };
-}
-
 /**
  * Creates the fake of a page: by default the one every tab of the origin shares (this tab runs
  * it, or sends its calls to the tab that does). For msw's own setup (the `network` of msw/vite's
@@ -119,16 +79,17 @@ function sharedDoors(shared: SharedFake, config: ResolvedConfig) {
 export async function createBrowserFake(options: BrowserFakeOptions = {}): Promise<BrowserFake> {
   const { shared: sharedOption = true, ...fakeOptions } = options;
   const name = sharedOption === true ? defaultSharedName : sharedOption;
+  const warn = (message: string) => console.warn(message);
   // First among the handlers: the probe that tells a page the browser left without its worker.
-  const probe = watchWorker((message) => console.warn(message));
+  const probe = watchWorker(warn);
   const withProbe = (handlers: RequestHandler[]) =>
     probe === undefined ? handlers : [probe, ...handlers];
   if (name === false || !canShareFake()) {
     if (name !== false)
-      console.warn(
+      warn(
         'petstore-fake: this browser has no Web Locks or BroadcastChannel, so this tab gets a fake of its own (no sharing between tabs, nothing kept across reloads).',
       );
-    const fake: Fake = await createFake(fakeOptions);
+    const fake = await createFake(fakeOptions);
     return {
       handlers: withProbe(fake.handlers),
       fetch: fake.fetch,
@@ -145,31 +106,46 @@ export async function createBrowserFake(options: BrowserFakeOptions = {}): Promi
     );
   // This tab's view of the settings (which URLs are the fake's); a bad option throws here.
   const config = resolveConfig(withProfile(fakeOptions));
-  const warn = (message: string) => console.warn(message);
-  const shared = joinSharedFake({
-    name,
-    createFake: (persistence) =>
-      createFake(persistence === undefined ? fakeOptions : { ...fakeOptions, persistence }),
-    openStorage: () => openIndexedDbStorage(name, warn),
-    warn,
-  });
+  const shared = new SharedFake(name, fakeOptions);
   try {
     await shared.ready;
   } catch (error) {
     await shared.stop();
     throw error;
   }
-  const doors = sharedDoors(shared, config);
+  const copies = createCopyWatch(warn);
+  const behaviour: Pick<Behaviour, 'answer' | 'owns'> = {
+    owns: (url) => ownsUrl(config, url),
+    async answer(request) {
+      const bodyless = request.method === 'GET' || request.method === 'HEAD';
+      const wire: WireRequest = {
+        method: request.method,
+        url: request.url,
+        headers: request.headerList(),
+        body: bodyless ? new Uint8Array() : await request.body(config.maxBodyBytes),
+      };
+      const key = idempotencyKeyOf(wire);
+      const arrival = copies.arrived(wire, key !== undefined);
+      const reply = await shared.call({ kind: 'request', request: arrival.wire }, key);
+      arrival.done();
+      // Its marks came with it: the handlers fail the fetch when it drops the connection.
+      if (reply.kind === 'answer') return reply.answer;
+      return errorAnswer(
+        'service_unavailable',
+        reply.kind === 'error' ? reply.message : 'The fake answered a request with a value.',
+      );
+    },
+  };
   return {
-    handlers: withProbe(doors.handlers),
-    fetch: doors.fetch,
-    control: doors.control,
+    handlers: withProbe(createMswHandlers(behaviour)),
+    fetch: createFakeFetch(behaviour, config.origins),
+    control: remoteControl((method, args) => shared.call({ kind: 'control', method, args })),
     config,
     status: () => ({
       shared: name,
       runsHere: shared.leads(),
       storage: shared.storage()?.status(),
-      possibleCopies: doors.possibleCopies(),
+      possibleCopies: copies.count(),
     }),
     stop: () => shared.stop(),
   };

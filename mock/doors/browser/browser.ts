@@ -19,10 +19,7 @@ export interface StartFakeWorkerOptions extends BrowserFakeOptions {
   readonly serviceWorkerUrl?: string;
   /** Keeps msw from logging every intercepted request to the console. Default `false`. */
   readonly quiet?: boolean;
-  /**
-   * What happens to requests no handler matches. Default `bypass`, so the app's own assets,
-   * its dev server and other APIs go to the network untouched.
-   */
+  /** Requests no handler matches: default `bypass`, so assets and other APIs reach the network. */
   readonly onUnhandledFrame?: UnhandledFrameHandle;
 }
 
@@ -66,4 +63,4 @@ export type { RemoteControl } from '../../core/remote-control.ts';
 export * from '../../index.ts';
 export type { BrowserFake, BrowserFakeOptions, BrowserFakeStatus } from './browser-fake.ts';
 export { createBrowserFake } from './browser-fake.ts';
-export type { StorageStatus } from './fake-storage.ts';
+export type { StorageStatus } from './indexeddb-storage.ts';

@@ -1,32 +1,144 @@
 /**
- * The shared fake's storage in IndexedDB (fake-storage.ts): one database per fake name, with the
- * pets (one record each, so a create writes one pet, not the store), the session and `nextId` in
- * one record and each policy's part of the session in one of its own (written only when it
- * changed: a recording is not written again on every request), and the replies of the last
- * calls. A commit is one transaction over all three, so what is written is always a state the
- * fake was in; commits asked for while one is being written share the next (group commit), so a
- * burst of calls costs a few writes, not one each. A pet a call created is written in the same
- * transaction as that call's reply, never earlier by another call's commit (`runCall`): a call
- * whose answer chaos latency still holds would otherwise have its pet written without its reply,
- * and, sent again after a takeover, run twice.
+ * Where the browser's shared fake keeps its state between leading tabs, reloads and browser
+ * restarts: its persistence plus the replies of the calls answered, so a tab that takes over
+ * answers a call sent again with its reply instead of running it twice. A call is answered only
+ * once its write is done: no acknowledged change is lost.
  *
- * Storage that cannot be opened (disabled for the site, a browser without IndexedDB), that is
- * full, or whose content cannot be read never breaks the page: the problem is told once on the
- * console and the fake goes on in memory (see `setAside` for content it cannot read).
+ * One IndexedDB database per fake name: the pets (one record each), the session and `nextId` in
+ * one record, each policy's part in one of its own (written only when it changed), the replies of
+ * the last calls. A commit is one transaction over all three, so what is written is always a state
+ * the fake was in; commits asked for during a write share the next (group commit). A pet a call
+ * created is written with that call's reply, never earlier by another call's commit (`runCall`),
+ * else a call whose answer chaos latency holds could, sent again after a takeover, run twice.
+ * Storage that cannot be opened, is full or cannot be read never breaks the page: the problem is
+ * told once on the console and the fake goes on in memory.
  */
 
 import { isJsonObject } from '../../base/contract/lossless-json.ts';
 import type { Pet } from '../../base/contract/types.ts';
-import type { StorePersistence, StoreSnapshot } from '../../pipeline/persistence.ts';
 import {
-  type FakeStorage,
-  memoryStorage,
-  rememberReply,
-  type StorageStatus,
-} from './fake-storage.ts';
-import { type Kept, keptProblem, openDatabase, readKept, writeKept } from './indexeddb-database.ts';
-import { type KeptMark, keptMark } from './kept-mark.ts';
+  type StorePersistence,
+  type StoreSnapshot,
+  snapshotProblem,
+} from '../../pipeline/persistence.ts';
 import type { Reply } from './tab-messages.ts';
+
+/** Where the state is kept, and why not in the browser's storage when it is not. */
+export interface StorageStatus {
+  readonly kept: 'indexeddb' | 'memory';
+  /** What went wrong with the browser's storage, when it did. */
+  readonly problem?: string;
+  /** Set when the fake started from its seed although a mark says this profile kept its state. */
+  readonly lost?: string;
+}
+
+/** The most replies kept: a tab sends again only the calls it had not been answered. */
+const maxReplies = 256;
+/** Bumped when the layout changes: a database of another version is left alone. */
+const databaseVersion = 1;
+const petsStore = 'pets';
+const stateStore = 'state';
+const repliesStore = 'replies';
+const stateKey = 'fake';
+/** Each policy's part of the session is kept under this prefix and its name. */
+const policyKeyPrefix = 'policy:';
+/** Every object store, each read and written in one transaction. */
+const allStores = [petsStore, stateStore, repliesStore];
+/** How long opening the database may take before the fake goes on without it. */
+const openTimeoutMs = 5_000;
+
+/** The record beside the pets: `nextId` and the session without its policies' parts. */
+interface StateRecord {
+  readonly nextId: number;
+  readonly session: unknown;
+}
+
+/** What the database held when it was opened. */
+interface Kept {
+  readonly pets: Pet[];
+  readonly state: StateRecord | undefined;
+  /** The policies' parts of the session, by policy name. */
+  readonly policies: Record<string, unknown>;
+  readonly replies: Map<string, Reply>;
+}
+
+function settled<T>(request: IDBRequest<T>): Promise<T> {
+  return new Promise((resolve, reject) => {
+    request.onsuccess = () => resolve(request.result);
+    request.onerror = () => reject(request.error);
+  });
+}
+
+/** Opens (or creates) the database under `name`; refuses past `openTimeoutMs`. */
+function openDatabase(name: string): Promise<IDBDatabase> {
+  const request = indexedDB.open(name, databaseVersion);
+  request.onupgradeneeded = () => {
+    const db = request.result;
+    for (const store of allStores)
+      if (!db.objectStoreNames.contains(store)) db.createObjectStore(store);
+  };
+  // An open that never settles (blocked by another connection, a stuck backend) must not keep
+  // every tab waiting for the fake: past the time-out it is a refusal, and a late success closes.
+  const opened = settled(request);
+  const timeout = new Promise<never>((_, reject) => {
+    const timer = setTimeout(
+      () => reject(new DOMException(`no answer in ${openTimeoutMs / 1000} s`, 'TimeoutError')),
+      openTimeoutMs,
+    );
+    const clear = () => clearTimeout(timer);
+    opened.then(clear, clear);
+  });
+  return Promise.race([opened, timeout]).catch((error: unknown) => {
+    opened.then((db) => db.close()).catch(() => {});
+    throw error;
+  });
+}
+
+async function readKept(db: IDBDatabase): Promise<Kept> {
+  const transaction = db.transaction(allStores, 'readonly');
+  const [pets, stateKeys, stateValues, replyIds, replyValues] = await Promise.all([
+    settled(transaction.objectStore(petsStore).getAll()),
+    settled(transaction.objectStore(stateStore).getAllKeys()),
+    settled(transaction.objectStore(stateStore).getAll()),
+    settled(transaction.objectStore(repliesStore).getAllKeys()),
+    settled(transaction.objectStore(repliesStore).getAll()),
+  ]);
+  let state: unknown;
+  const policies: Record<string, unknown> = {};
+  stateKeys.forEach((key, index) => {
+    const value = stateValues[index];
+    if (key === stateKey) state = value;
+    else if (typeof key === 'string' && key.startsWith(policyKeyPrefix))
+      policies[key.slice(policyKeyPrefix.length)] = value;
+  });
+  const replies = new Map<string, Reply>(
+    replyValues.map((value, index) => [String(replyIds[index]), value as Reply]),
+  );
+  return { pets: pets as Pet[], state: state as StateRecord | undefined, policies, replies };
+}
+
+/** Why what was kept cannot be loaded, or `undefined` when it can. */
+function keptProblem({ pets, state }: Kept): string | undefined {
+  if (state === undefined) return pets.length === 0 ? undefined : 'pets without a state record';
+  if (state === null || typeof state !== 'object' || !('session' in state))
+    return 'the state record is not {"nextId", "session"}';
+  return snapshotProblem({ pets, nextId: state.nextId })?.replace(/^snapshot/, 'the pets');
+}
+
+/**
+ * Sets (when asked) and reads the mark in localStorage, outside IndexedDB so what takes one away
+ * need not take the other, that this profile wrote the fake under `name`: a database found empty
+ * while it is set was lost, not new. A missing or refused localStorage keeps no mark.
+ */
+function keptMark(name: string, set = false): boolean {
+  try {
+    if (typeof localStorage === 'undefined') return false;
+    if (set) localStorage.setItem(`petstore-fake:kept:${name}`, new Date().toISOString());
+    return localStorage.getItem(`petstore-fake:kept:${name}`) != null;
+  } catch {
+    return false;
+  }
+}
 
 /** Why a storage error happened, in the user's words, from the DOMException's name. */
 function describeFailure(error: unknown, doing: string): string {
@@ -38,65 +150,57 @@ function describeFailure(error: unknown, doing: string): string {
 
 /**
  * Opens the fake's storage in IndexedDB under `name`. Never rejects: storage the browser refuses
- * gives a memory-only storage, with the reason told through `warn`.
+ * gives a storage that keeps nothing past the tabs, with the reason told through `warn`.
  */
 export async function openIndexedDbStorage(
   name: string,
   warn: (message: string) => void,
-): Promise<FakeStorage> {
+): Promise<IndexedDbStorage> {
   const inMemory = (problem: string) => {
     warn(
       `petstore-fake: ${problem}: the shared fake keeps its state in memory only, so a reload of the last tab starts from the seed. Allow site data for this origin (or leave private browsing) to keep it.`,
     );
-    return memoryStorage(problem);
+    return new IndexedDbStorage(name, warn, { problem });
   };
   if (typeof indexedDB === 'undefined') return inMemory('this browser has no IndexedDB');
   let db: IDBDatabase;
-  let kept: Kept;
   try {
     db = await openDatabase(name);
   } catch (error) {
     return inMemory(describeFailure(error, 'opening IndexedDB'));
   }
+  let kept: Kept;
   try {
     kept = await readKept(db);
   } catch (error) {
     db.close();
     return inMemory(describeFailure(error, 'reading IndexedDB'));
   }
-  return new IndexedDbStorage(name, db, kept, warn);
+  return new IndexedDbStorage(name, warn, { db, kept });
 }
 
-/** What the next write takes: a whole new store, the pets created since, the replies given since. */
-interface PendingWrite {
-  readonly replace: StoreSnapshot | undefined;
-  readonly pets: readonly Pet[];
-  readonly answered: readonly [string, Reply][];
-}
-
-/** A pet created and not written yet, with the call that created it (undefined: no call's). */
-interface CreatedPet {
-  readonly pet: Pet;
-  readonly by: object | undefined;
-}
-
-/** The storage over an open database and what it held. */
-class IndexedDbStorage implements FakeStorage {
-  readonly persistence: StorePersistence;
+/**
+ * The shared fake's storage, as the leading tab uses it: over an open database and what it held,
+ * or, given the `problem` that kept the database away, over nothing past the tabs.
+ */
+export class IndexedDbStorage {
+  /** The fake's persistence, or `undefined` when nothing is kept beyond the page. */
+  readonly persistence: StorePersistence | undefined;
+  /** Replies already written, by call id. */
   readonly replies: Map<string, Reply>;
-  readonly #db: IDBDatabase;
+  readonly #name: string;
+  readonly #db: IDBDatabase | undefined;
   readonly #kept: Kept;
   readonly #warn: (message: string) => void;
-  /** `writing`: every change is written; `stopped`: nothing is, until the fake is reset. */
-  #mode: 'writing' | 'stopped' = 'writing';
-  #currentStatus: StorageStatus = { kept: 'indexeddb' };
+  /** Kept `indexeddb` while every change is written; `memory` while none is, until a reset. */
+  #status: StorageStatus = { kept: 'indexeddb' };
   /** Whether what was kept is loaded: not once it was set aside. */
   #loadable = true;
   #nextId: number;
-  // Changes not written yet. `replaceWith` is a whole new store (a reset, a restore, the seed).
+  /** A whole new store (a reset, a restore, the seed) not written yet. */
   #replaceWith: StoreSnapshot | undefined;
-  /** Pets created and not written yet, each with the call that created it (see `runCall`). */
-  #created: CreatedPet[] = [];
+  /** Pets created and not written yet, each with the call that created it, if any (`runCall`). */
+  #created: { readonly pet: Pet; readonly by: object | undefined }[] = [];
   /** The call whose synchronous start is running now: what it creates is its own. */
   #running: object | undefined;
   /** Calls that have their reply, whose pets the next write takes with it. */
@@ -108,27 +212,41 @@ class IndexedDbStorage implements FakeStorage {
   readonly #writtenParts = new Map<string, unknown>();
   /** Reply ids written before, to delete those the memory of replies has let go. */
   readonly #writtenReplies: Set<string>;
-  readonly #mark: KeptMark;
-  /** Whether this storage set the mark yet: once, at its first write (a profile from before the mark gets it then). */
+  /** Whether this storage set the mark yet: at its first write, so an older profile gets it too. */
   #marked = false;
   // Group commit: one write at a time; commits asked for meanwhile share the next one.
   #current: Promise<void> | undefined;
   #next: Promise<void> | undefined;
 
-  constructor(name: string, db: IDBDatabase, kept: Kept, warn: (message: string) => void) {
-    this.#db = db;
+  constructor(
+    name: string,
+    warn: (message: string) => void,
+    opened: { readonly db: IDBDatabase; readonly kept: Kept } | { readonly problem: string },
+  ) {
+    const kept: Kept =
+      'kept' in opened
+        ? opened.kept
+        : { pets: [], state: undefined, policies: {}, replies: new Map() };
+    this.#name = name;
+    this.#db = 'db' in opened ? opened.db : undefined;
     this.#kept = kept;
     this.#warn = warn;
     this.replies = kept.replies;
     this.#writtenReplies = new Set(kept.replies.keys());
     this.#nextId = kept.state?.nextId ?? 1;
+    if ('problem' in opened) {
+      this.persistence = undefined;
+      this.#status = { kept: 'memory', problem: opened.problem };
+      this.#closed = true;
+      return;
+    }
+    const { db } = opened;
     this.persistence = this.#storePersistence();
     const problem = keptProblem(kept);
     if (problem !== undefined) this.setAside(problem);
-    this.#mark = keptMark(name);
-    if (kept.state === undefined && this.#mark.isSet()) {
+    if (kept.state === undefined && keptMark(name)) {
       const lost = `this browser profile kept the fake's state under "${name}" before (a mark in localStorage says so), but its IndexedDB database is empty`;
-      this.#currentStatus = { ...this.#currentStatus, lost };
+      this.#status = { ...this.#status, lost };
       warn(
         `petstore-fake: ${lost}: the fake starts from the seed (earlier pets gone, ids given out again). Site data cleared from IndexedDB only, or the browser dropped a database it could not recover after a crash.`,
       );
@@ -144,10 +262,19 @@ class IndexedDbStorage implements FakeStorage {
     };
   }
 
+  /**
+   * Writes what changed since the last write; resolves once written, or at once when nothing is
+   * kept. Never rejects: a failed write is reported and the fake goes on in memory until a reset.
+   */
   commit(): Promise<void> {
     return this.#commitWith(undefined);
   }
 
+  /**
+   * Runs one call and resolves with its reply once written: what the call creates while `run`
+   * starts (the core creates a pet synchronously) is written with this call's reply, in one
+   * transaction, so a call sent again after a takeover finds both its effect and reply or neither.
+   */
   runCall(id: string | undefined, run: () => Promise<Reply>): Promise<Reply> {
     const call = {};
     const outer = this.#running;
@@ -170,7 +297,7 @@ class IndexedDbStorage implements FakeStorage {
     });
   }
 
-  /** What was kept cannot be read: the fake starts from its seed, in memory until a reset. */
+  /** Sets aside what the fake could not read: it starts from its seed, in memory until a reset. */
   setAside(why: string): void {
     this.#loadable = false;
     this.#stop(
@@ -179,13 +306,19 @@ class IndexedDbStorage implements FakeStorage {
     );
   }
 
+  /** Where the state is kept now. */
   status(): StorageStatus {
-    return this.#currentStatus;
+    return this.#status;
   }
 
+  /** Closes the storage (a tab that stops leading). */
   close(): void {
     this.#closed = true;
-    this.#db.close();
+    this.#db?.close();
+  }
+
+  #writing(): boolean {
+    return this.#status.kept === 'indexeddb';
   }
 
   /** The fake's persistence: creates and replacements wait here for the next commit. */
@@ -196,17 +329,15 @@ class IndexedDbStorage implements FakeStorage {
           ? { pets: this.#kept.pets, nextId: this.#nextId }
           : undefined,
       appendCreated: (pet) => {
-        if (this.#mode !== 'writing') return;
+        if (!this.#writing()) return;
         this.#created.push({ pet, by: this.#running });
         this.#nextId = Math.max(this.#nextId, Number(pet.id) + 1);
       },
       replaceAll: (snapshot) => {
         // A reset or a restore after the fake started is a new beginning: write it whole again.
-        if (this.#mode === 'stopped' && this.#readSession !== undefined && !this.#closed) {
-          this.#mode = 'writing';
-          this.#currentStatus = { kept: 'indexeddb' };
-        }
-        if (this.#mode !== 'writing') return;
+        if (!this.#writing() && this.#readSession !== undefined && !this.#closed)
+          this.#status = { kept: 'indexeddb' };
+        if (!this.#writing()) return;
         this.#replaceWith = snapshot;
         this.#created = [];
         this.#nextId = snapshot.nextId;
@@ -225,8 +356,7 @@ class IndexedDbStorage implements FakeStorage {
   }
 
   #stop(problem: string, advice: string): void {
-    this.#mode = 'stopped';
-    this.#currentStatus = { kept: 'memory', problem };
+    this.#status = { kept: 'memory', problem };
     this.#replaceWith = undefined;
     this.#created = [];
     this.#newReplies = [];
@@ -235,8 +365,11 @@ class IndexedDbStorage implements FakeStorage {
 
   #commitWith(reply: readonly [id: string, reply: Reply] | undefined): Promise<void> {
     if (reply !== undefined) {
-      rememberReply(this.replies, ...reply);
-      if (this.#mode === 'writing') this.#newReplies.push([...reply]);
+      // Among the last `maxReplies`, the oldest dropped.
+      this.replies.set(...reply);
+      if (this.replies.size > maxReplies)
+        this.replies.delete(this.replies.keys().next().value as string);
+      if (this.#writing()) this.#newReplies.push([...reply]);
     }
     if (this.#current === undefined) {
       this.#current = this.#write().finally(() => {
@@ -251,32 +384,58 @@ class IndexedDbStorage implements FakeStorage {
     return this.#next;
   }
 
-  /** Takes what the next write holds; pets of calls still running wait for their own call's write. */
-  #takePending(): PendingWrite {
+  /** Writes the changes and the session in one transaction; a running call's pets wait for it. */
+  async #write(): Promise<void> {
+    if (!this.#writing() || this.#closed || this.#db === undefined) return;
     const done = this.#answeredCalls;
     this.#answeredCalls = new Set();
-    const pets: Pet[] = [];
-    const waiting: CreatedPet[] = [];
-    for (const entry of this.#created) {
-      if (entry.by === undefined || done.has(entry.by)) pets.push(entry.pet);
-      else waiting.push(entry);
-    }
-    const pending = { replace: this.#replaceWith, pets, answered: this.#newReplies };
+    const goes = (entry: { readonly by: object | undefined }) =>
+      entry.by === undefined || done.has(entry.by);
+    const pets = this.#created.filter(goes).map((entry) => entry.pet);
+    this.#created = this.#created.filter((entry) => !goes(entry));
+    const replace = this.#replaceWith;
+    const answered = this.#newReplies;
     this.#replaceWith = undefined;
-    this.#created = waiting;
     this.#newReplies = [];
-    return pending;
-  }
-
-  async #write(): Promise<void> {
-    if (this.#mode !== 'writing' || this.#closed) return;
-    const pending = this.#takePending();
     try {
-      const changedParts = await this.#writeTransaction(pending);
+      const { policies = {}, ...session } = (this.#readSession?.() ?? {}) as {
+        policies?: Record<string, unknown>;
+      };
+      // A policy's part is the same object while it has not changed (pipeline/session.ts).
+      const changedParts = Object.entries(policies).filter(
+        ([name, part]) => this.#writtenParts.get(name) !== part,
+      );
+      const transaction = this.#db.transaction(allStores, 'readwrite');
+      const petStore = transaction.objectStore(petsStore);
+      if (replace !== undefined) {
+        petStore.clear();
+        for (const pet of replace.pets) petStore.put(pet, Number(pet.id));
+      }
+      for (const pet of pets) petStore.put(pet, Number(pet.id));
+      const states = transaction.objectStore(stateStore);
+      states.put({ nextId: this.#nextId, session } satisfies StateRecord, stateKey);
+      for (const [name, part] of changedParts) states.put(part, `${policyKeyPrefix}${name}`);
+      const replyStore = transaction.objectStore(repliesStore);
+      for (const [id, reply] of answered) {
+        replyStore.put(reply, id);
+        this.#writtenReplies.add(id);
+      }
+      // Only the replies still remembered are kept: the oldest leave the database with them.
+      for (const id of this.#writtenReplies) {
+        if (this.replies.has(id)) continue;
+        replyStore.delete(id);
+        this.#writtenReplies.delete(id);
+      }
+      await new Promise<void>((resolve, reject) => {
+        transaction.oncomplete = () => resolve();
+        transaction.onerror = () => reject(transaction.error);
+        transaction.onabort = () =>
+          reject(transaction.error ?? new DOMException('aborted', 'AbortError'));
+      });
       for (const [name, part] of changedParts) this.#writtenParts.set(name, part);
       if (!this.#marked) {
         this.#marked = true;
-        this.#mark.set();
+        keptMark(this.#name, true);
       }
     } catch (error) {
       this.#stop(
@@ -284,34 +443,5 @@ class IndexedDbStorage implements FakeStorage {
         'the fake goes on in memory (what it did since is not kept); fake.control.reset() tries storage again.',
       );
     }
-  }
-
-  /** Writes `pending` and the session in one transaction; answers the policy parts it wrote. */
-  async #writeTransaction({ replace, pets, answered }: PendingWrite): Promise<[string, unknown][]> {
-    const { policies = {}, ...session } = (this.#readSession?.() ?? {}) as {
-      policies?: Record<string, unknown>;
-    };
-    // A policy's part is the same object while it has not changed (pipeline/session.ts).
-    const changedParts = Object.entries(policies).filter(
-      ([name, part]) => this.#writtenParts.get(name) !== part,
-    );
-    await writeKept(this.#db, {
-      replace,
-      pets,
-      state: { nextId: this.#nextId, session },
-      parts: changedParts,
-      replies: answered,
-      // Only the replies still remembered are kept: the oldest leave the database with them.
-      droppedReplies: () => this.#droppedReplies(answered),
-    });
-    return changedParts;
-  }
-
-  /** Reply ids written before that the memory of replies has let go. */
-  #droppedReplies(answered: readonly [string, Reply][]): string[] {
-    for (const [id] of answered) this.#writtenReplies.add(id);
-    const gone = [...this.#writtenReplies].filter((id) => !this.replies.has(id));
-    for (const id of gone) this.#writtenReplies.delete(id);
-    return gone;
   }
 }

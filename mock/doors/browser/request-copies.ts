@@ -2,12 +2,11 @@
  * Telling one create from two in a tab. Chromium dispatches a fetch again to a service worker that
  * restarted under it (the tab whose renderer hosted msw's worker crashed), and msw's worker hands
  * it to the page as a new request: the page cannot tell that copy from the app creating the same
- * pet twice. Where the request says who it is (an `Idempotency-Key` header, as
- * draft-ietf-httpapi-idempotency-key-header defines it), the copy is the same call and is answered
- * once from its reply (shared-fake.ts runs a keyed call once). Without one, a create that comes
- * again from this tab with the same headers and body while the first is in flight or just answered
- * is told on the console, counted as a possible copy (`fake.status().possibleCopies`) and marked
- * for the client report, which counts it among its resent creates.
+ * pet twice. A request with an `Idempotency-Key` (draft-ietf-httpapi-idempotency-key-header) is
+ * one call, answered once from its reply (shared-fake.ts runs a keyed call once). Without one, a
+ * create that comes again from this tab with the same headers and body while the first is in
+ * flight or just answered is told on the console, counted (`fake.status().possibleCopies`) and
+ * marked for the client report, which counts it among its resent creates.
  */
 import { possibleCopyHeader } from '../../base/messages/fake-request.ts';
 import { fnv1a } from '../../base/messages/fnv1a.ts';
@@ -46,27 +45,16 @@ export function idempotencyKeyOf(wire: WireRequest): string | undefined {
   return `idempotency:${key.slice(0, maxKeyLength)}:${fnv(`${wire.method} ${wire.url}`)}:${bodyName(wire)}`;
 }
 
-/** What one tab's door remembers of its recent creates. */
-export interface CopyWatch {
-  /**
-   * Notes a request arriving; returns it as it goes on (a possible copy marked for the client
-   * report) and what to call once it is answered.
-   */
-  arrived(
-    wire: WireRequest,
-    keyed: boolean,
-  ): { readonly wire: WireRequest; readonly done: () => void };
-  /** How many possible copies this tab has seen. */
-  count(): number;
-}
-
-/** Watches one tab's requests for creates that come twice; `warn` tells each one. */
-export function createCopyWatch(warn: (message: string) => void): CopyWatch {
-  const recent: { readonly print: string; readonly at: number; answeredAt: number | undefined }[] =
-    [];
+/**
+ * Watches one tab's requests for creates that come twice; `warn` tells each one. `arrived`
+ * returns the request as it goes on (a possible copy marked for the client report) and what to
+ * call once it is answered; `count` says how many possible copies this tab has seen.
+ */
+export function createCopyWatch(warn: (message: string) => void) {
+  const recent: { readonly print: string; readonly at: number; answeredAt?: number }[] = [];
   let copies = 0;
   return {
-    arrived(wire, keyed) {
+    arrived(wire: WireRequest, keyed: boolean): { wire: WireRequest; done: () => void } {
       if (keyed || !mayActTwice(wire.method)) return { wire, done: () => {} };
       const at = performance.now();
       const headers = wire.headers.map(([name, value]) => `${name.toLowerCase()}:${value}`);
@@ -81,7 +69,7 @@ export function createCopyWatch(warn: (message: string) => void): CopyWatch {
           `petstore-fake: ${wire.method} ${path} came again from this tab with the same headers and body ${((at - first.at) / 1000).toFixed(1)} s after the first: possibly one request the browser dispatched twice (its service worker restarted), so it may have run twice. Send an Idempotency-Key header to have it run once (docs/browser.md).`,
         );
       }
-      const entry = { print, at, answeredAt: undefined as number | undefined };
+      const entry: (typeof recent)[number] = { print, at };
       recent.push(entry);
       if (recent.length > remembered) recent.shift();
       return {

@@ -1,9 +1,7 @@
 /**
- * What the tabs of one browser say to each other about the fake they share (shared-fake.ts): a
- * tab that does not lead sends its calls (a request its page made, or a control function) to the
- * tab that does, which replies. Everything here is structured-clone data, the only kind a
- * BroadcastChannel carries: a Fetch `Request` becomes a WireRequest; an Answer, plain data with
- * its marks (`drop`, `injected`), travels as it is.
+ * What the tabs of one browser say to each other about the fake they share (shared-fake.ts), as
+ * structured-clone data, the only kind a BroadcastChannel carries: a Fetch `Request` becomes a
+ * WireRequest; an Answer, plain data with its marks (`drop`, `injected`), travels as it is.
  */
 import type { Answer } from '../../base/messages/answer.ts';
 import {

@@ -1,18 +1,15 @@
 /**
  * Whether this page's `fetch` calls reach msw's service worker once msw says mocking is on.
- * Chromium can leave a page without its worker: when the renderer hosting the worker crashes
- * while the page loads (a reload in one tab as the renderer of another crashes), the page is
- * still controlled (`navigator.serviceWorker.controller` is set), msw's worker knows it and
- * answers its messages, but none of its requests is dispatched to the worker any more: every
- * one goes to the network, until the page is reloaded. The fake would answer nothing.
+ * Chromium can leave a page without its worker (the renderer hosting the worker crashed while the
+ * page loaded): the page is still controlled and msw's worker answers its messages, but every
+ * request goes to the network until the page is reloaded, so the fake would answer nothing.
  *
- * So once msw's worker says mocking is enabled for the page (its `MOCKING_ENABLED` message,
- * which `worker.start()` and msw/vite's `network.enable()` both wait for), the page fetches a
- * probe that only the fake's probe handler answers. A probe another server answered, with no
- * service worker in its timing (`workerStart` 0), twice, is a page without its worker: said on
- * the console, and the page is reloaded once, which gives it a worker again; a page reloaded for
- * it a moment ago is not reloaded again, but told to be. A probe that fails or is slow proves
- * nothing (a busy page, a worker restarting), and the page is left as it is.
+ * So on msw's `MOCKING_ENABLED` message (which `worker.start()` and msw/vite's `network.enable()`
+ * wait for), the page fetches a probe only the fake's probe handler answers. A probe another
+ * server answered with no service worker in its timing (`workerStart` 0), twice, is a page
+ * without its worker: said on the console, and the page is reloaded once (a page reloaded for it
+ * a moment ago is told to reload instead). A probe that fails or is slow proves nothing (a busy
+ * page, a worker restarting), and the page is left as it is.
  */
 import { http, type RequestHandler } from 'msw';
 
@@ -41,33 +38,19 @@ export interface WorkerCheckPage {
   readonly warn: (message: string) => void;
 }
 
-/** This page's probe: its msw handler, and the check that runs it. */
-export interface WorkerCheck {
-  /** Answers the probe in msw's worker; goes first among the fake's handlers. */
-  readonly handler: RequestHandler;
-  /**
-   * Probes (twice if need be): resolves `false` when both probes went to the network, after
-   * saying so and reloading the page once; `true` otherwise (the worker answered, or the probe
-   * told nothing).
-   */
-  run(): Promise<boolean>;
-}
-
 /**
- * Where a probe went: to the `worker` (the probe handler answered, or its timing shows a worker
- * that passed it on), to the `network` (another server answered, and no worker is in its
- * timing), or `unknown` (it failed or took too long, or the browser kept no timing of it).
+ * Whether a probe surely went to the network: another server answered, and no worker is in its
+ * timing. One the probe handler answered, that a worker passed on, that failed or took too long,
+ * or that the browser kept no timing of did not.
  */
-type ProbeWent = 'worker' | 'network' | 'unknown';
-
-async function probeWent(page: WorkerCheckPage, url: string, token: string): Promise<ProbeWent> {
+async function wentToNetwork(page: WorkerCheckPage, url: string, token: string): Promise<boolean> {
   let answered = false;
   try {
     const response = await page.fetch(url, {
       cache: 'no-store',
       signal: AbortSignal.timeout(probeTimeoutMs),
     });
-    if (response.headers.get(probeHeader) === token) return 'worker';
+    if (response.headers.get(probeHeader) === token) return false;
     // The browser times a fetch once its body has come.
     await response.arrayBuffer();
     answered = true;
@@ -75,27 +58,31 @@ async function probeWent(page: WorkerCheckPage, url: string, token: string): Pro
     // A failed or slow probe proves nothing by itself: a worker restarting fails one too.
   }
   const timings = (await page.timing(url)) as readonly Partial<PerformanceResourceTiming>[];
-  if (timings.some((entry) => (entry.workerStart ?? 0) > 0)) return 'worker';
-  return answered && timings.length > 0 ? 'network' : 'unknown';
+  if (timings.some((entry) => (entry.workerStart ?? 0) > 0)) return false;
+  return answered && timings.length > 0;
 }
 
-/** The probe of a page whose URL is `pageUrl`. */
-export function createWorkerCheck(pageUrl: string, page: WorkerCheckPage): WorkerCheck {
+/**
+ * The probe of a page whose URL is `pageUrl`: its msw `handler`, which goes first among the
+ * fake's handlers, and `run`, which probes (twice if need be) and resolves `false` when both
+ * probes went to the network, after saying so and reloading the page once; `true` otherwise (the
+ * worker answered, or the probe told nothing).
+ */
+export function createWorkerCheck(pageUrl: string, page: WorkerCheckPage) {
   const token = crypto.randomUUID();
   const base = new URL(probePath, pageUrl).href;
   let probes = 0;
-  const handler = http.get(
-    ({ request }) => request.url.startsWith(`${base}?`),
-    () => new Response(null, { status: 204, headers: { [probeHeader]: token } }),
-  );
-  const probe = () => probeWent(page, `${base}?${token}-${++probes}`, token);
+  const probe = () => wentToNetwork(page, `${base}?${token}-${++probes}`, token);
   return {
-    handler,
-    async run() {
+    handler: http.get(
+      ({ request }) => request.url.startsWith(`${base}?`),
+      () => new Response(null, { status: 204, headers: { [probeHeader]: token } }),
+    ),
+    async run(): Promise<boolean> {
       // Only an answer from the network, twice, is a page without its worker.
-      if ((await probe()) !== 'network') return true;
+      if (!(await probe())) return true;
       await new Promise((resolve) => setTimeout(resolve, secondProbeAfterMs));
-      if ((await probe()) !== 'network') return true;
+      if (!(await probe())) return true;
       const { session } = page;
       const recently =
         session === undefined || page.now() - Number(session.getItem(reloadedKey)) < reloadGuardMs;
@@ -113,10 +100,7 @@ export function createWorkerCheck(pageUrl: string, page: WorkerCheckPage): Worke
 /** How long the browser may take to add a fetch's timing entry after its body has come. */
 const timingWaitMs = 1_000;
 
-/**
- * The resource timing of `url`: from the page's buffer, or as it is added; an observer sees an
- * entry even when the buffer is full.
- */
+/** The resource timing of `url`, buffered or as added (an observer sees it past a full buffer). */
 function resourceTiming(url: string): Promise<readonly PerformanceEntry[]> {
   return new Promise((resolve) => {
     const observer = new PerformanceObserver((list) => {
@@ -152,14 +136,7 @@ export function watchWorker(warn: (message: string) => void): RequestHandler | u
     warn,
   });
   navigator.serviceWorker.addEventListener('message', (event: MessageEvent) => {
-    const data: unknown = event.data;
-    if (
-      typeof data === 'object' &&
-      data !== null &&
-      'type' in data &&
-      data.type === 'MOCKING_ENABLED'
-    )
-      void check.run();
+    if ((event.data as { type?: unknown } | null)?.type === 'MOCKING_ENABLED') void check.run();
   });
   return check.handler;
 }
