@@ -22,14 +22,11 @@ export class CoverageMergeError extends Error {
   override readonly name = 'CoverageMergeError';
 }
 
-const senderKey = (sender: Omit<CoverageSender, 'count'>) =>
-  `${sender.keyId ?? ''}\n${sender.clientId ?? ''}\n${sender.checkId ?? ''}`;
-
 /** Senders of every part, counts summed, most first (ties in the parts' order), capped. */
 function mergedSenders(parts: readonly CoverageItemRecord[]): CoverageSender[] {
   const senders = new Map<string, CoverageSender>();
   for (const { count, ...sender } of parts.flatMap((part) => part.by)) {
-    const key = senderKey(sender);
+    const key = `${sender.keyId ?? ''}\n${sender.clientId ?? ''}\n${sender.checkId ?? ''}`;
     const seen = senders.get(key);
     senders.set(key, { ...sender, count: (seen?.count ?? 0) + count });
   }
