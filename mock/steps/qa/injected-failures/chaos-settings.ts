@@ -82,18 +82,15 @@ function latencyOf(value: unknown, where: string, fail: Problem): LatencyDistrib
   return { distribution, minMs: lowMs, maxMs };
 }
 
-function ruleOf(value: unknown, where: string, fail: Problem): ChaosRule {
-  if (!isJsonObject(value)) fail(`${where} must be an object`);
-  const rule = value;
+function ruleOf(rule: unknown, where: string, fail: Problem): ChaosRule {
+  if (!isJsonObject(rule)) return fail(`${where} must be an object`);
   onlyFields(
     rule,
     ['operationId', 'keyId', 'errors', 'drop', 'retryAfterSeconds', 'latency'],
     where,
     fail,
   );
-  const out: {
-    -readonly [K in keyof ChaosRule]: ChaosRule[K];
-  } = {};
+  const out: { -readonly [K in keyof ChaosRule]: ChaosRule[K] } = {};
   if (rule.operationId !== undefined) {
     if (!operationIds.includes(rule.operationId as OperationId))
       fail(`${where}.operationId must be one of: ${operationIds.join(', ')}`);
@@ -106,8 +103,9 @@ function ruleOf(value: unknown, where: string, fail: Problem): ChaosRule {
   }
   let total = 0;
   if (rule.errors !== undefined) {
-    if (!isJsonObject(rule.errors)) fail(`${where}.errors must be an object such as {"503": 0.1}`);
-    const errors = rule.errors;
+    const { errors } = rule;
+    if (!isJsonObject(errors))
+      return fail(`${where}.errors must be an object such as {"503": 0.1}`);
     onlyFields(errors, chaosStatuses, `${where}.errors`, fail);
     const shares: Partial<Record<ChaosStatus, number>> = {};
     for (const status of chaosStatuses) {
@@ -124,15 +122,10 @@ function ruleOf(value: unknown, where: string, fail: Problem): ChaosRule {
   // A little slack for shares such as 0.1 + 0.2 that do not add up exactly in binary.
   if (total > 1 + 1e-9) fail(`${where}: the error and drop shares add up to ${total}, more than 1`);
   if (rule.retryAfterSeconds !== undefined) {
-    const seconds = rule.retryAfterSeconds;
-    if (
-      typeof seconds !== 'number' ||
-      !Number.isSafeInteger(seconds) ||
-      seconds < 0 ||
-      seconds > 86_400
-    )
+    const seconds = rule.retryAfterSeconds as number;
+    if (!Number.isSafeInteger(seconds) || seconds < 0 || seconds > 86_400)
       fail(`${where}.retryAfterSeconds must be an integer from 0 to 86400`);
-    out.retryAfterSeconds = seconds as number;
+    out.retryAfterSeconds = seconds;
   }
   if (rule.latency !== undefined) out.latency = latencyOf(rule.latency, `${where}.latency`, fail);
   return out;

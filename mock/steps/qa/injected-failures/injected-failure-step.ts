@@ -5,12 +5,7 @@
  * listPets are 503", forced-responses.ts) or drawn by seeded chaos (chaos.ts), which may also
  * hold any answer back. Each is marked (the answer's `injected` field, and `drop` for a dropped
  * connection), refusals are written by the one refusal helper, and none counts against the
- * key's quota.
- *
- * Latency counts on the fake's clock: while the clock ticks in real time the answer is held back
- * with a timer captured when this module loaded (so test frameworks' fake timers cannot stall
- * it); while the clock is frozen, no timer runs at all: the frozen clock is moved forward by the
- * latency and the answer leaves at once.
+ * key's quota. Latency counts on the fake's clock (`hold`).
  */
 
 import type { ControllableClock } from '../../../base/clock/clock.ts';
@@ -63,7 +58,10 @@ const maxDraws = 100_000_000;
 // own would never fire unless the test advanced it.
 const realSetTimeout = globalThis.setTimeout;
 
-/** Holds an answer back `ms` on the fake's clock: a real wait, or a frozen clock moved forward. */
+/**
+ * Holds an answer back `ms` on the fake's clock: a real wait while it ticks; while it is frozen no
+ * timer runs at all, the clock is moved forward and the answer leaves at once.
+ */
 async function hold(clock: ControllableClock, ms: number): Promise<void> {
   if (ms <= 0) return;
   if (clock.frozen) {
@@ -120,7 +118,8 @@ async function stubbedAnswer(
 
 /**
  * A forced or chaos error, written by the one refusal helper: a 429 shows no quota left, a 429
- * or 503 says when to retry (none when `retryAfterSeconds` is null), a 401 carries a challenge.
+ * or 503 says when to retry in the fake's Retry-After format (`0` included; none when
+ * `retryAfterSeconds` is null), a 401 carries a challenge.
  */
 function refusedAnswer(
   refuse: Refuse,
@@ -192,9 +191,7 @@ function savedStubsOf(saved: unknown): StubRule[] {
 /**
  * The pipeline step, after authentication and before the ban: a stub matching the request wins,
  * then a forced answer queued for the operation; else chaos draws the request's fate from its
- * stream. A forced 429 or 503 says when to retry in the fake's Retry-After format (`0` included;
- * a 503 whose rule says `null` sends none); chaos latency holds back whatever answer the request
- * gets.
+ * stream, and its latency holds back whatever answer the request gets.
  */
 export function injectedFailureStep(
   { clock, refuse, clientIds }: InjectedFailureParts,
