@@ -9,11 +9,11 @@
  */
 import type { CoverageItemRecord, CoverageRecord } from './coverage-record.ts';
 
-/** The formats a coverage record is written in. */
-export type CoverageFormat = 'json' | 'markdown' | 'junit' | 'ctrf';
-
 /** Every format, for messages that list the valid ones. */
-export const coverageFormats: readonly CoverageFormat[] = ['json', 'markdown', 'junit', 'ctrf'];
+export const coverageFormats = ['json', 'markdown', 'junit', 'ctrf'] as const;
+
+/** The formats a coverage record is written in. */
+export type CoverageFormat = (typeof coverageFormats)[number];
 
 /**
  * Client text as Markdown shows it literally: every ASCII punctuation character CommonMark lets
