@@ -114,7 +114,6 @@ function retryDeadline(value: string | undefined, at: number): number | undefine
 
 /** Which items one exchange exercises, given the key's open Retry-After (if any). */
 function itemsOf(exchange: CoverageExchange, retryUntil: number | undefined): string[] {
-  // The header reader is called as a method: a source may give it as one.
   const { operationId, status, query } = exchange;
   const ids: string[] = [];
   if (operationId !== undefined) ids.push(statusItemId(operationId, status));
