@@ -2,47 +2,38 @@
  * A coverage record in the formats CI reads: Markdown (a job summary), JUnit XML and CTRF (the
  * common JSON test-report format, ctrf.io). Each item is one test: exercised passes, skipped is
  * skipped (with why), not exercised fails, so a dashboard shows the interface's gaps as red.
- * What clients sent (a path, a client id) is escaped for each format: a GitHub job summary
- * renders Markdown and inline HTML, so a path holding `<img src=...>` or `[a link](...)` must
- * reach it as text. Secrets are not this file's to hide: a record is redacted before it is
- * formatted (escaping first would split a secret's text and hide it from the redaction).
+ * What clients sent is escaped for each format: a GitHub job summary renders Markdown and inline
+ * HTML, so a path holding `<img src=...>` or `[a link](...)` must reach it as text. A record is
+ * redacted before it is formatted (escaping first would split a secret and hide it from the
+ * redaction).
  */
 import type { CoverageItemRecord, CoverageRecord } from './coverage-record.ts';
 
-/** The formats a coverage record is written in. */
-export type CoverageFormat = 'json' | 'markdown' | 'junit' | 'ctrf';
-
 /** Every format, for messages that list the valid ones. */
-export const coverageFormats: readonly CoverageFormat[] = ['json', 'markdown', 'junit', 'ctrf'];
+export const coverageFormats = ['json', 'markdown', 'junit', 'ctrf'] as const;
 
-/** How a format writes what a client sent: as it is, or escaped for Markdown. */
-type Sent = (text: string) => string;
-
-const asSent: Sent = (text) => text;
+/** The formats a coverage record is written in. */
+export type CoverageFormat = (typeof coverageFormats)[number];
 
 /**
  * Client text as Markdown shows it literally: every ASCII punctuation character CommonMark lets
  * a backslash escape, so no `<tag>`, link, emphasis, code span or pipe is made of it.
  */
-const markdownText: Sent = (text) =>
+const markdownText = (text: string) =>
   text.replace(/[\r\n]+/g, ' ').replace(/[\\`*_{}[\]<>()#+!|~&"']/g, '\\$&');
 
-/** Who sent an example, in a few words. */
-function senderText(example: CoverageItemRecord['first'], sent: Sent): string {
+/** An example and who sent it, in a few words; `sent` writes what a client sent. */
+function exampleText(
+  example: CoverageItemRecord['first'],
+  sent: (text: string) => string = (text) => text,
+): string {
   if (example === undefined) return '';
-  return [
+  const who = [
     example.keyId === undefined ? undefined : `key ${sent(example.keyId)}`,
     example.clientId === undefined ? undefined : `client "${sent(example.clientId)}"`,
     example.checkId === undefined ? undefined : `check ${sent(example.checkId)}`,
-  ]
-    .filter(Boolean)
-    .join(', ');
-}
-
-function exampleText(example: CoverageItemRecord['first'], sent: Sent = asSent): string {
-  if (example === undefined) return '';
-  const who = senderText(example, sent);
-  return `${sent(example.method)} ${sent(example.path)} ${example.status}${who === '' ? '' : ` (${who})`}`;
+  ].filter(Boolean);
+  return `${sent(example.method)} ${sent(example.path)} ${example.status}${who.length === 0 ? '' : ` (${who.join(', ')})`}`;
 }
 
 /** A table cell of our own text: no pipe or line break may end it early. */
@@ -61,12 +52,11 @@ export function coverageMarkdown(record: CoverageRecord): string {
     '| Item | Status | Count | First example, or why |',
     '|---|---|---|---|',
     ...record.items.map((item) => {
-      const mark =
-        item.status === 'exercised'
-          ? 'exercised'
-          : item.status === 'skipped'
-            ? 'skipped'
-            : '**not exercised**';
+      const mark = {
+        exercised: 'exercised',
+        skipped: 'skipped',
+        'not-exercised': '**not exercised**',
+      }[item.status];
       const detail =
         item.status === 'skipped' ? cell(item.reason ?? '') : exampleText(item.first, markdownText);
       return `| \`${cell(item.id)}\` ${cell(item.title)} | ${mark} | ${item.count} | ${detail} |`;
@@ -115,32 +105,8 @@ export function coverageJunit(record: CoverageRecord): string {
   ].join('\n');
 }
 
-/** A CTRF report (ctrf.io: `results.tool`, `summary`, `tests`). */
-export interface CtrfReport {
-  readonly results: {
-    readonly tool: { readonly name: string; readonly version?: string };
-    readonly summary: {
-      readonly tests: number;
-      readonly passed: number;
-      readonly failed: number;
-      readonly skipped: number;
-      readonly pending: number;
-      readonly other: number;
-      readonly start: number;
-      readonly stop: number;
-    };
-    readonly tests: readonly {
-      readonly name: string;
-      readonly status: 'passed' | 'failed' | 'skipped';
-      readonly duration: number;
-      readonly message?: string;
-      readonly suite?: string;
-    }[];
-  };
-}
-
-/** The record as a CTRF report; `start` and `stop` are the record's time. */
-export function coverageCtrf(record: CoverageRecord): CtrfReport {
+/** The record as a CTRF report (ctrf.io: `results.tool`, `summary`, `tests`); `start` and `stop` are the record's time. */
+export function coverageCtrf(record: CoverageRecord) {
   const at = Date.parse(record.generatedAt);
   const { summary } = record;
   return {
@@ -158,8 +124,7 @@ export function coverageCtrf(record: CoverageRecord): CtrfReport {
       },
       tests: record.items.map((item) => ({
         name: item.id,
-        status:
-          item.status === 'exercised' ? 'passed' : item.status === 'skipped' ? 'skipped' : 'failed',
+        status: { exercised: 'passed', skipped: 'skipped', 'not-exercised': 'failed' }[item.status],
         duration: 0,
         suite: item.kind,
         message:

@@ -6,15 +6,12 @@
 import type { coverageSchemaVersion } from './coverage-items.ts';
 
 /** An exchange shown as an example of an item. */
-export interface CoverageExample {
+export interface CoverageExample extends Omit<CoverageSender, 'count'> {
   readonly method: string;
   readonly path: string;
   readonly status: number;
   /** ISO time on the source's clock. */
   readonly at: string;
-  readonly keyId?: string;
-  readonly clientId?: string;
-  readonly checkId?: string;
 }
 
 /** How often one sender exercised an item. */

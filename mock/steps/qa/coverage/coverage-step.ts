@@ -6,7 +6,6 @@
  */
 import type { ControllableClock } from '../../../base/clock/clock.ts';
 import { ConfigError } from '../../../base/config-error.ts';
-import type { OperationId } from '../../../base/contract/types.ts';
 import type { Redaction } from '../../../base/messages/redaction.ts';
 import type { PolicyCommandLine } from '../../../pipeline/config/policy-command-line.ts';
 import { ControlInputError } from '../../../pipeline/control-input-error.ts';
@@ -53,6 +52,39 @@ interface CoverageParts {
   readonly redaction: Redaction;
 }
 
+/** How the fake's own steps spell the headers the coverage reads, by lower-case name. */
+const spelling: Readonly<Record<string, string>> = {
+  'x-ratelimit-limit': 'X-RateLimit-Limit',
+  'x-ratelimit-remaining': 'X-RateLimit-Remaining',
+  'x-ratelimit-reset': 'X-RateLimit-Reset',
+  'retry-after': 'Retry-After',
+  'www-authenticate': 'WWW-Authenticate',
+  deprecation: 'Deprecation',
+  sunset: 'Sunset',
+  link: 'Link',
+};
+
+/**
+ * A header of the answer by its lower-case name: the fake's own spelling first (one look-up),
+ * else any case (answers write names as the step that set them, a stub included).
+ */
+function headerOf(headers: Exchange['headers'], name: string): string | undefined {
+  const spelt = headers[spelling[name] ?? name];
+  if (spelt !== undefined) return spelt;
+  for (const key in headers) if (key.toLowerCase() === name) return headers[key];
+  return undefined;
+}
+
+function hasErrorBody({ errorCode, status, answerBody }: Exchange): boolean {
+  if (errorCode !== null) return true;
+  if (status < 400 || answerBody === undefined) return false;
+  try {
+    return isErrorBody(JSON.parse(answerBody));
+  } catch {
+    return false;
+  }
+}
+
 /**
  * A query's parameters (read, never changed): a client sends the same query again and again, so
  * the last one's are kept, made only when the text changed.
@@ -69,77 +101,27 @@ function createQueryReader(): (query: string) => URLSearchParams {
   };
 }
 
-/** How the fake's own steps spell the headers the coverage reads, by lower-case name. */
-const spelling: Readonly<Record<string, string>> = {
-  'x-ratelimit-limit': 'X-RateLimit-Limit',
-  'x-ratelimit-remaining': 'X-RateLimit-Remaining',
-  'x-ratelimit-reset': 'X-RateLimit-Reset',
-  'retry-after': 'Retry-After',
-  'www-authenticate': 'WWW-Authenticate',
-  deprecation: 'Deprecation',
-  sunset: 'Sunset',
-  link: 'Link',
-};
-
-/**
- * One exchange as the coverage reads it. A class, so an exchange is one object: its header reader
- * is a method, where a closure (and the scope it closed over) per request read the headers.
- */
-class AnswerExchange implements CoverageExchange {
-  readonly operationId: OperationId | undefined;
-  readonly method: string;
-  /** Redacted with the record, when an example is shown. */
-  readonly path: string;
-  readonly query: URLSearchParams;
-  readonly status: number;
-  readonly errorBody: boolean;
-  readonly at: number;
-  readonly keyId: string | undefined;
-  readonly clientId: string;
-  readonly stubbed: boolean;
-  readonly #headers: Exchange['headers'];
-  /** Every header name lower-cased, made only when a name is not spelt as the fake's steps spell it. */
-  #lower: Map<string, string> | undefined;
-
-  constructor(exchange: Exchange, queryOf: (query: string) => URLSearchParams) {
-    const { keyId } = exchange;
-    this.operationId = exchange.operationId ?? undefined;
-    this.method = exchange.method;
-    this.path = exchange.path + exchange.query;
-    this.query = queryOf(exchange.query);
-    this.status = exchange.status;
-    this.errorBody = hasErrorBody(exchange);
-    this.at = exchange.atMs;
+/** One exchange as the coverage reads it. */
+function coverageExchange(
+  exchange: Exchange,
+  queryOf: (query: string) => URLSearchParams,
+): CoverageExchange {
+  const { keyId, headers } = exchange;
+  return {
+    operationId: exchange.operationId ?? undefined,
+    method: exchange.method,
+    // Redacted with the record, when an example is shown.
+    path: exchange.path + exchange.query,
+    query: queryOf(exchange.query),
+    status: exchange.status,
+    header: (name) => headerOf(headers, name),
+    errorBody: hasErrorBody(exchange),
+    at: exchange.atMs,
     // `-` and `unknown` name no key: their tries are a client's, not a key's.
-    this.keyId = keyId === '-' || keyId === 'unknown' ? undefined : keyId;
-    this.clientId = exchange.clientId;
-    this.stubbed = exchange.injected === 'stubbed';
-    this.#headers = exchange.headers;
-  }
-
-  /**
-   * A header of the answer by name in any case: the fake's own spelling first (one lookup on
-   * every request), else every name lower-cased (answers write names as the step that set them).
-   */
-  header(name: string): string | undefined {
-    const spelt = spelling[name];
-    const value = spelt === undefined ? undefined : this.#headers[spelt];
-    if (value !== undefined) return value;
-    this.#lower ??= new Map(
-      Object.entries(this.#headers).map(([key, each]) => [key.toLowerCase(), each]),
-    );
-    return this.#lower.get(name);
-  }
-}
-
-function hasErrorBody({ errorCode, status, answerBody }: Exchange): boolean {
-  if (errorCode !== null) return true;
-  if (status < 400 || answerBody === undefined) return false;
-  try {
-    return isErrorBody(JSON.parse(answerBody));
-  } catch {
-    return false;
-  }
+    keyId: keyId === '-' || keyId === 'unknown' ? undefined : keyId,
+    clientId: exchange.clientId,
+    stubbed: exchange.injected === 'stubbed',
+  };
 }
 
 /** The coverage policy: records every exchange of the interface's pipeline. */
@@ -157,7 +139,7 @@ export function coverageStep(
   const queryOf = createQueryReader();
   return {
     read: (exchange) => {
-      if (exchange.kind === 'api') recorder.see(new AnswerExchange(exchange, queryOf));
+      if (exchange.kind === 'api') recorder.see(coverageExchange(exchange, queryOf));
     },
     reset: () => {
       if (!keepOnReset) recorder.clear();

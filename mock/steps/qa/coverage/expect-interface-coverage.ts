@@ -1,8 +1,7 @@
 /**
  * The test helper: fails a user's suite, with a readable list, when the app's tests never
- * exercised parts of the interface they were required to (a 401, a 429 with Retry-After, the
- * ban, a 404 from the deprecated endpoint, a 400 on create). Throws a plain Error subclass, so it
- * works under any test runner.
+ * exercised the parts of the interface they were required to. Throws a plain Error subclass, so
+ * it works under any test runner.
  */
 
 import { assertSupportedRuntime } from '../../../base/runtime/supported-runtime.ts';

@@ -1,11 +1,8 @@
 /**
  * One coverage record from several parts of one body of traffic: the test files of a vitest
  * suite (each file has its own modules, so its own fake and its own record), the shards of a CI
- * job. Each item reads as if one recorder had seen every part: counts summed, exercised if any
- * part exercised it, the earliest first and the latest last example, senders merged and capped
- * as the recorder caps them.
+ * job. Each item reads as if one recorder had seen every part.
  */
-
 import { assertSupportedRuntime } from '../../../base/runtime/supported-runtime.ts';
 import { coverageSchemaVersion } from './coverage-items.ts';
 import {
@@ -22,14 +19,11 @@ export class CoverageMergeError extends Error {
   override readonly name = 'CoverageMergeError';
 }
 
-const senderKey = (sender: Omit<CoverageSender, 'count'>) =>
-  `${sender.keyId ?? ''}\n${sender.clientId ?? ''}\n${sender.checkId ?? ''}`;
-
 /** Senders of every part, counts summed, most first (ties in the parts' order), capped. */
 function mergedSenders(parts: readonly CoverageItemRecord[]): CoverageSender[] {
   const senders = new Map<string, CoverageSender>();
   for (const { count, ...sender } of parts.flatMap((part) => part.by)) {
-    const key = senderKey(sender);
+    const key = `${sender.keyId ?? ''}\n${sender.clientId ?? ''}\n${sender.checkId ?? ''}`;
     const seen = senders.get(key);
     senders.set(key, { ...sender, count: (seen?.count ?? 0) + count });
   }
@@ -50,7 +44,7 @@ function pick(
   return chosen;
 }
 
-/** One item's line from its line in every part (same id in each). */
+/** One item's line from its line in every part (same id in each): exercised if any part was. */
 function mergedItem(parts: readonly CoverageItemRecord[]): CoverageItemRecord {
   const [head] = parts as [CoverageItemRecord, ...CoverageItemRecord[]];
   const base = { id: head.id, kind: head.kind, title: head.title, source: head.source };

@@ -58,51 +58,39 @@ function onlyFields(
     );
 }
 
-function share(value: unknown, where: string, fail: Problem): number {
-  if (typeof value !== 'number' || !Number.isFinite(value) || value < 0 || value > 1)
-    fail(`${where} must be a share from 0 to 1, got ${JSON.stringify(value)}`);
+/** A number from 0 to `max`, such as `a share` or `a number of milliseconds`. */
+function upTo(max: number, what: string, value: unknown, where: string, fail: Problem): number {
+  if (typeof value !== 'number' || !Number.isFinite(value) || value < 0 || value > max)
+    fail(`${where} must be ${what} from 0 to ${max}, got ${JSON.stringify(value)}`);
   return value as number;
 }
 
-function milliseconds(value: unknown, where: string, fail: Problem): number {
-  if (typeof value !== 'number' || !Number.isFinite(value) || value < 0 || value > maxLatencyMs)
-    fail(
-      `${where} must be a number of milliseconds from 0 to ${maxLatencyMs}, got ${JSON.stringify(value)}`,
-    );
-  return value as number;
-}
+/** The figure each latency distribution takes beside `maxMs`. */
+const latencyFields = { uniform: 'minMs', exponential: 'meanMs' } as const;
 
 function latencyOf(value: unknown, where: string, fail: Problem): LatencyDistribution {
   if (!isJsonObject(value)) fail(`${where} must be an object`);
-  const latency = value;
-  if (latency.distribution === 'uniform') {
-    onlyFields(latency, ['distribution', 'minMs', 'maxMs'], where, fail);
-    const minMs = milliseconds(latency.minMs, `${where}.minMs`, fail);
-    const maxMs = milliseconds(latency.maxMs, `${where}.maxMs`, fail);
-    if (minMs > maxMs) fail(`${where}.minMs must not exceed ${where}.maxMs`);
-    return { distribution: 'uniform', minMs, maxMs };
-  }
-  if (latency.distribution === 'exponential') {
-    onlyFields(latency, ['distribution', 'meanMs', 'maxMs'], where, fail);
-    const meanMs = milliseconds(latency.meanMs, `${where}.meanMs`, fail);
-    const maxMs = milliseconds(latency.maxMs, `${where}.maxMs`, fail);
-    return { distribution: 'exponential', meanMs, maxMs };
-  }
-  return fail(`${where}.distribution must be "uniform" or "exponential"`);
+  const { distribution } = value;
+  if (distribution !== 'uniform' && distribution !== 'exponential')
+    return fail(`${where}.distribution must be "uniform" or "exponential"`);
+  const low = latencyFields[distribution];
+  onlyFields(value, ['distribution', low, 'maxMs'], where, fail);
+  const lowMs = upTo(maxLatencyMs, 'a number of milliseconds', value[low], `${where}.${low}`, fail);
+  const maxMs = upTo(maxLatencyMs, 'a number of milliseconds', value.maxMs, `${where}.maxMs`, fail);
+  if (distribution === 'exponential') return { distribution, meanMs: lowMs, maxMs };
+  if (lowMs > maxMs) fail(`${where}.minMs must not exceed ${where}.maxMs`);
+  return { distribution, minMs: lowMs, maxMs };
 }
 
-function ruleOf(value: unknown, where: string, fail: Problem): ChaosRule {
-  if (!isJsonObject(value)) fail(`${where} must be an object`);
-  const rule = value;
+function ruleOf(rule: unknown, where: string, fail: Problem): ChaosRule {
+  if (!isJsonObject(rule)) return fail(`${where} must be an object`);
   onlyFields(
     rule,
     ['operationId', 'keyId', 'errors', 'drop', 'retryAfterSeconds', 'latency'],
     where,
     fail,
   );
-  const out: {
-    -readonly [K in keyof ChaosRule]: ChaosRule[K];
-  } = {};
+  const out: { -readonly [K in keyof ChaosRule]: ChaosRule[K] } = {};
   if (rule.operationId !== undefined) {
     if (!operationIds.includes(rule.operationId as OperationId))
       fail(`${where}.operationId must be one of: ${operationIds.join(', ')}`);
@@ -115,33 +103,29 @@ function ruleOf(value: unknown, where: string, fail: Problem): ChaosRule {
   }
   let total = 0;
   if (rule.errors !== undefined) {
-    if (!isJsonObject(rule.errors)) fail(`${where}.errors must be an object such as {"503": 0.1}`);
-    const errors = rule.errors;
+    const { errors } = rule;
+    if (!isJsonObject(errors))
+      return fail(`${where}.errors must be an object such as {"503": 0.1}`);
     onlyFields(errors, chaosStatuses, `${where}.errors`, fail);
     const shares: Partial<Record<ChaosStatus, number>> = {};
     for (const status of chaosStatuses) {
       if (errors[status] === undefined) continue;
-      shares[status] = share(errors[status], `${where}.errors.${status}`, fail);
+      shares[status] = upTo(1, 'a share', errors[status], `${where}.errors.${status}`, fail);
       total += shares[status];
     }
     out.errors = shares;
   }
   if (rule.drop !== undefined) {
-    out.drop = share(rule.drop, `${where}.drop`, fail);
+    out.drop = upTo(1, 'a share', rule.drop, `${where}.drop`, fail);
     total += out.drop;
   }
   // A little slack for shares such as 0.1 + 0.2 that do not add up exactly in binary.
   if (total > 1 + 1e-9) fail(`${where}: the error and drop shares add up to ${total}, more than 1`);
   if (rule.retryAfterSeconds !== undefined) {
-    const seconds = rule.retryAfterSeconds;
-    if (
-      typeof seconds !== 'number' ||
-      !Number.isSafeInteger(seconds) ||
-      seconds < 0 ||
-      seconds > 86_400
-    )
+    const seconds = rule.retryAfterSeconds as number;
+    if (!Number.isSafeInteger(seconds) || seconds < 0 || seconds > 86_400)
       fail(`${where}.retryAfterSeconds must be an integer from 0 to 86400`);
-    out.retryAfterSeconds = seconds as number;
+    out.retryAfterSeconds = seconds;
   }
   if (rule.latency !== undefined) out.latency = latencyOf(rule.latency, `${where}.latency`, fail);
   return out;

@@ -21,47 +21,41 @@ export interface ChaosDecision {
   /** Milliseconds of the fake's clock the answer is held back. */
   readonly latencyMs: number;
   readonly retryAfterSeconds: number;
+  /** The seed it was drawn from, which a chaos answer names. */
+  readonly seed: number;
 }
 
 /** The chaos of one fake: its settings and one random stream per operation and key. */
-export interface Chaos {
+interface Chaos {
   /** The settings in force, or `null` for none. */
   settings(): ChaosSettings | null;
-  /** Replaces the settings (already checked) and restarts every stream from the seed. */
-  set(settings: ChaosSettings | null): void;
+  /**
+   * Replaces the settings (already checked) and restarts every stream from the seed, then moves
+   * each named stream `draws[name]` draws on (where a saved chaos stood).
+   */
+  set(settings: ChaosSettings | null, draws?: Readonly<Record<string, number>>): void;
   /** What chaos does to the next request of `operationId` on `keyId`, or `undefined` when no rule applies. */
   decide(operationId: OperationId, keyId: string): ChaosDecision | undefined;
   /** How far each stream has drawn, by stream name: with the settings, where chaos stands. */
   draws(): Record<string, number>;
-  /** Replaces the settings (already checked) and moves each named stream `draws[name]` draws on. */
-  resume(settings: ChaosSettings | null, draws: Readonly<Record<string, number>>): void;
 }
 
 /** Creates a fake's chaos, starting with `initial` (none by default). */
 export function createChaos(initial: ChaosSettings | null = null): Chaos {
   let current = initial;
   let streams = new Map<string, { readonly next: () => number; draws: number }>();
-  const streamOf = (seed: number, name: string) => {
+  const draw = (seed: number, name: string) => {
     let stream = streams.get(name);
     if (stream === undefined) {
       stream = { next: seededRandom(seed, name), draws: 0 };
       streams.set(name, stream);
     }
-    return stream;
-  };
-  const draw = (seed: number, name: string) => {
-    const stream = streamOf(seed, name);
     stream.draws += 1;
     return stream.next();
   };
   return {
     settings: () => current,
-    set(settings) {
-      current = settings;
-      streams = new Map();
-    },
-    draws: () => Object.fromEntries([...streams].map(([name, stream]) => [name, stream.draws])),
-    resume(settings, draws) {
+    set(settings, draws = {}) {
       current = settings;
       streams = new Map();
       if (settings === null) return;
@@ -69,6 +63,7 @@ export function createChaos(initial: ChaosSettings | null = null): Chaos {
         for (let i = 0; i < count; i++) draw(settings.seed, name);
       }
     },
+    draws: () => Object.fromEntries([...streams].map(([name, stream]) => [name, stream.draws])),
     decide(operationId, keyId) {
       if (current === null) return undefined;
       const rule = current.rules.find(
@@ -77,13 +72,15 @@ export function createChaos(initial: ChaosSettings | null = null): Chaos {
           (r.keyId === undefined || r.keyId === keyId),
       );
       if (rule === undefined) return undefined;
+      const { seed } = current;
       const name = `${operationId}|${keyId}`;
       // Always two draws per request, so a rule's shares never shift the latency sequence.
-      const outcome = pick(rule, draw(current.seed, name));
+      const outcome = pick(rule, draw(seed, name));
       return {
         outcome,
-        latencyMs: latencyOf(rule, draw(current.seed, name)),
+        latencyMs: latencyOf(rule, draw(seed, name)),
         retryAfterSeconds: rule.retryAfterSeconds ?? 1,
+        seed,
       };
     },
   };

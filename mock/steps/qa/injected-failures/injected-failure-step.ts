@@ -3,13 +3,9 @@
  * either stubbed whole through the control surface (stubbed-answers.ts: any status, body and
  * headers, a delay or a dropped connection, for one key, client or query), forced ("the next 3
  * listPets are 503", forced-responses.ts) or drawn by seeded chaos (chaos.ts), which may also
- * hold any answer back. Both are marked
- * (the answer's `injected` field, and `drop` for a dropped connection), written by the one refusal helper, and never count against the key's quota.
- *
- * Latency counts on the fake's clock: while the clock ticks in real time the answer is held back
- * with a timer captured when this module loaded (so test frameworks' fake timers cannot stall
- * it); while the clock is frozen, no timer runs at all: the frozen clock is moved forward by the
- * latency and the answer leaves at once.
+ * hold any answer back. Each is marked (the answer's `injected` field, and `drop` for a dropped
+ * connection), refusals are written by the one refusal helper, and none counts against the
+ * key's quota. Latency counts on the fake's clock (`hold`).
  */
 
 import type { ControllableClock } from '../../../base/clock/clock.ts';
@@ -17,7 +13,7 @@ import { ConfigError } from '../../../base/config-error.ts';
 import { isCount, isJsonObject, stringifyJson } from '../../../base/contract/lossless-json.ts';
 import type { OperationId } from '../../../base/contract/types.ts';
 import { type Answer, errorAnswer } from '../../../base/messages/answer.ts';
-import { type ErrorCode, errorTemplates } from '../../../base/messages/errors.ts';
+import { errorTemplates } from '../../../base/messages/errors.ts';
 import { peekRateLimit } from '../../../base/quota/rate-limit.ts';
 import type { PolicyCommandLine } from '../../../pipeline/config/policy-command-line.ts';
 import { ControlInputError } from '../../../pipeline/control-input-error.ts';
@@ -30,7 +26,7 @@ import type { Refuse } from '../../policies/refusal.ts';
 import { routeSlot } from '../../routes/route.ts';
 import {
   createForcedResponses,
-  type ForcedRule,
+  type ForceableStatus,
   forceableStatuses,
 } from '../forced-answers/forced-responses.ts';
 import { rulesBroken } from '../forced-answers/stub-breaks.ts';
@@ -42,7 +38,7 @@ import {
   type StubRule,
 } from '../forced-answers/stubbed-answers.ts';
 import { type ChaosDecision, createChaos } from './chaos.ts';
-import { type ChaosSettings, type ChaosStatus, checkChaosSettings } from './chaos-settings.ts';
+import { type ChaosSettings, checkChaosSettings } from './chaos-settings.ts';
 import {
   type Force,
   type InjectedFailureControl,
@@ -55,14 +51,6 @@ import {
  */
 export const stubSlot = createSlot<StubAnswer>('the stubbed answer');
 
-const chaosCodes: Record<ChaosStatus, ErrorCode> = {
-  '429': 'rate_limited',
-  '500': 'internal_error',
-  '502': 'bad_gateway',
-  '503': 'service_unavailable',
-  '504': 'gateway_timeout',
-};
-
 /** The most draws a saved chaos stream may have made (two a request): replaying them is quick. */
 const maxDraws = 100_000_000;
 
@@ -70,7 +58,10 @@ const maxDraws = 100_000_000;
 // own would never fire unless the test advanced it.
 const realSetTimeout = globalThis.setTimeout;
 
-/** Holds an answer back `ms` on the fake's clock: a real wait, or a frozen clock moved forward. */
+/**
+ * Holds an answer back `ms` on the fake's clock: a real wait while it ticks; while it is frozen no
+ * timer runs at all, the clock is moved forward and the answer leaves at once.
+ */
 async function hold(clock: ControllableClock, ms: number): Promise<void> {
   if (ms <= 0) return;
   if (clock.frozen) {
@@ -96,12 +87,6 @@ interface InjectedFailureParts {
 
 function controlFail(problem: string): never {
   throw new ControlInputError(problem);
-}
-
-/** A stub checked and kept, with the rules its answer breaks. */
-function addStub(stubs: ReturnType<typeof createStubbedAnswers>, input: unknown): StubRule {
-  const stub = checkStub(input, controlFail);
-  return stubs.add(stub, rulesBroken(stub.operationId, stub.answer));
 }
 
 /**
@@ -131,39 +116,37 @@ async function stubbedAnswer(
   return answer;
 }
 
-/** A forced answer, written by the one refusal helper; a forced 429 or 503 says when to retry. */
-function forcedAnswer(refuse: Refuse, context: Context, rule: ForcedRule): Answer {
+/**
+ * A forced or chaos error, written by the one refusal helper: a 429 shows no quota left, a 429
+ * or 503 says when to retry in the fake's Retry-After format (`0` included; none when
+ * `retryAfterSeconds` is null), a 401 carries a challenge.
+ */
+function refusedAnswer(
+  refuse: Refuse,
+  context: Context,
+  status: ForceableStatus,
+  retryAfterSeconds: number | null,
+  message: (template: string) => string,
+): Answer {
   const { usage, limits } = context.need(callerSlot);
   const { now } = context;
   const peek = peekRateLimit(usage, limits, now);
-  const code = forceableStatuses[rule.status];
-  const retries = (rule.status === 429 || rule.status === 503) && rule.retryAfterSeconds !== null;
-  return {
-    ...refuse(context, code, {
-      rateLimit: rule.status === 429 ? { ...peek, remaining: 0 } : peek,
-      message: `${errorTemplates[code].message} (forced by the control surface)`,
-      ...(retries
-        ? { retryAtMs: now + (rule.retryAfterSeconds ?? 0) * 1000, minWaitSeconds: 0 }
-        : {}),
-      ...(rule.status === 401 ? { headers: { 'WWW-Authenticate': invalidTokenChallenge } } : {}),
-    }),
-    injected: 'forced',
-  };
+  const code = forceableStatuses[status];
+  const retries = (status === 429 || status === 503) && retryAfterSeconds !== null;
+  return refuse(context, code, {
+    rateLimit: status === 429 ? { ...peek, remaining: 0 } : peek,
+    message: message(errorTemplates[code].message),
+    ...(retries ? { retryAtMs: now + retryAfterSeconds * 1000, minWaitSeconds: 0 } : {}),
+    ...(status === 401 ? { headers: { 'WWW-Authenticate': invalidTokenChallenge } } : {}),
+  });
 }
 
 /** The answer chaos drew for a request: an error, or a dropped connection. */
-function chaosAnswer(
-  refuse: Refuse,
-  context: Context,
-  decision: ChaosDecision,
-  seed: number,
-): Answer {
-  if (decision.outcome === 'pass') throw new Error('petstore-fake: no chaos answer for "pass"');
-  const { now } = context;
-  const { usage, limits } = context.need(callerSlot);
-  const peek = peekRateLimit(usage, limits, now);
-  if (decision.outcome === 'drop') {
-    context.set(rateLimitSlot, peek);
+function chaosAnswer(refuse: Refuse, context: Context, decision: ChaosDecision): Answer {
+  const { outcome, seed } = decision;
+  if (outcome === 'drop') {
+    const { usage, limits } = context.need(callerSlot);
+    context.set(rateLimitSlot, peekRateLimit(usage, limits, context.now));
     // No error code, so nothing downstream renames it: the doors never send it anyway.
     const { errorCode: _unsent, ...dropped } = errorAnswer(
       'service_unavailable',
@@ -171,206 +154,15 @@ function chaosAnswer(
     );
     return { ...dropped, injected: 'chaos', drop: true };
   }
-  const code = chaosCodes[decision.outcome];
-  const retries = decision.outcome === '429' || decision.outcome === '503';
-  const message = errorTemplates[code].message.replace(' (forced).', '.');
-  return {
-    ...refuse(context, code, {
-      rateLimit: decision.outcome === '429' ? { ...peek, remaining: 0 } : peek,
-      message: `${message} (chaos, seed ${seed})`,
-      ...(retries ? { retryAtMs: now + decision.retryAfterSeconds * 1000, minWaitSeconds: 0 } : {}),
-    }),
-    injected: 'chaos',
-  };
-}
-
-/** What a saved session of the injected failures holds, checked whole before any of it applies. */
-interface SavedInjectedFailures {
-  readonly forced: ReturnType<ReturnType<typeof createForcedResponses>['list']>;
-  readonly stubs: StubRule[];
-  readonly chaos: ChaosSettings | null;
-  readonly draws: Record<string, number>;
-}
-
-/** Reads what `save` returned, with the control surface's own checks; throws SessionStateError. */
-function savedInjectedFailures(saved: unknown): SavedInjectedFailures {
-  if (!isJsonObject(saved) || !isJsonObject(saved.forced) || !isJsonObject(saved.draws))
-    throw new SessionStateError('is not {"forced": {...}, "chaos": ..., "draws": {...}}');
-  const { forced: savedForced, chaos: savedChaos, draws, stubs: savedStubs = [] } = saved;
-  const stubs = savedStubsOf(savedStubs);
-  // The control surface's own checks, into a queue of their own until every rule passes.
-  const rules = createForcedResponses();
-  for (const [operationId, rule] of Object.entries(savedForced)) {
-    const { status, remaining, retryAfterSeconds } = (isJsonObject(rule) ? rule : {}) as {
-      status: number;
-      remaining: number;
-      retryAfterSeconds: number | null;
-    };
-    try {
-      rules.force(operationId as OperationId, status, remaining, retryAfterSeconds);
-    } catch (error) {
-      if (error instanceof ControlInputError)
-        throw new SessionStateError(`forced rule: ${error.message}`);
-      throw error;
-    }
-  }
-  const chaos =
-    savedChaos === null
-      ? null
-      : checkChaosSettings(savedChaos, (problem) => {
-          throw new SessionStateError(problem);
-        });
-  for (const count of Object.values(draws)) {
-    if (!isCount(count) || count > maxDraws)
-      throw new SessionStateError(`chaos draws must be whole numbers up to ${maxDraws}`);
-  }
-  return { forced: rules.list(), stubs, chaos, draws: draws as Record<string, number> };
-}
-
-/** The failures QA injects into one fake: forced answers, stubs and seeded chaos. */
-class InjectedFailures {
-  readonly #parts: InjectedFailureParts;
-  readonly #initialChaos: ChaosSettings | null;
-  readonly #forced = createForcedResponses();
-  readonly #stubs = createStubbedAnswers(controlFail);
-  readonly #chaos: ReturnType<typeof createChaos>;
-
-  constructor(parts: InjectedFailureParts, initialChaos: ChaosSettings | null) {
-    this.#parts = parts;
-    this.#initialChaos = initialChaos;
-    this.#chaos = createChaos(initialChaos);
-  }
-
-  step(context: Context, next: () => Promise<Answer>): Answer | Promise<Answer> {
-    const { operationId } = context.need(routeSlot).route;
-    if (operationId === undefined) return next();
-    if (this.#stubs.size() > 0) {
-      const stub = this.#stubs.take(operationId, {
-        keyId: context.need(callerSlot).key.id,
-        clientId: () => this.#parts.clientIds(context),
-        query: context.url.searchParams,
-      });
-      if (stub !== undefined) return stubbedAnswer(this.#parts.clock, context, stub);
-    }
-    const rule = this.#forced.take(operationId);
-    if (rule !== undefined) return forcedAnswer(this.#parts.refuse, context, rule);
-    const settings = this.#chaos.settings();
-    // Without chaos the step adds no promise of its own to the request.
-    if (settings === null) return next();
-    const decision = this.#chaos.decide(operationId, context.need(callerSlot).key.id);
-    if (decision === undefined) return next();
-    return this.#spoil(context, next, decision, settings.seed);
-  }
-
-  /** Answers a request chaos picked: its chaos answer or the real one, then the latency. */
-  async #spoil(
-    context: Context,
-    next: () => Promise<Answer>,
-    decision: ChaosDecision,
-    seed: number,
-  ): Promise<Answer> {
-    // next() runs synchronously up to the rate limit's decision: the latency comes after it.
-    const answer =
-      decision.outcome === 'pass'
-        ? await next()
-        : chaosAnswer(this.#parts.refuse, context, decision, seed);
-    await hold(this.#parts.clock, decision.latencyMs);
-    return answer;
-  }
-
-  reset(): void {
-    this.#forced.clear();
-    this.#stubs.clear();
-    this.#chaos.set(this.#initialChaos);
-  }
-
-  control(): InjectedFailureControl {
-    const forced = this.#forced;
-    const stubs = this.#stubs;
-    const chaos = this.#chaos;
-    const force = ((
-      first: OperationId | StubInput,
-      status?: number,
-      count?: number,
-      retryAfterSeconds?: number | null,
-    ) =>
-      typeof first === 'object' && first !== null
-        ? addStub(stubs, first)
-        : forced.force(first, status as number, count as number, retryAfterSeconds)) as Force;
-    return {
-      force,
-      forced: () => forced.list(),
-      stubs: () => stubs.list(),
-      clearForced: () => {
-        forced.clear();
-        stubs.clear();
-      },
-      chaos: () => chaos.settings(),
-      setChaos(settings) {
-        const checked = checkChaosSettings(settings, (message) => {
-          throw new ControlInputError(message);
-        });
-        chaos.set(checked);
-        return checked;
-      },
-      clearChaos: () => chaos.set(null),
-    };
-  }
-
-  describe(): Record<string, unknown> {
-    return {
-      forced: this.#forced.list(),
-      stubs: this.#stubs.list(),
-      chaos: this.#chaos.settings(),
-    };
-  }
-
-  save(): unknown {
-    return { ...this.describe(), draws: this.#chaos.draws() };
-  }
-
-  /** Puts back a session `savedInjectedFailures` read whole. */
-  restore(saved: SavedInjectedFailures): void {
-    this.#forced.replace(saved.forced);
-    this.#stubs.replace(saved.stubs);
-    this.#chaos.resume(saved.chaos, saved.draws);
-  }
-}
-
-/**
- * The pipeline step, after authentication and before the ban: a forced answer queued for the
- * operation wins; else chaos draws the request's fate from its stream. A forced 429 or 503 says
- * when to retry in the fake's Retry-After format (`0` included; a 503 whose rule says `null`
- * sends none); chaos latency holds back whatever answer the request gets.
- */
-export function injectedFailureStep(
-  parts: InjectedFailureParts,
-  options: InjectedFailureOptions,
-): Policy<InjectedFailureControl> {
-  const initialChaos =
-    options.chaos === undefined
-      ? null
-      : checkChaosSettings(options.chaos, (problem) => {
-          throw new ConfigError('chaos', problem.replace(/^chaos\.?\s*/, ''));
-        });
-  const failures = new InjectedFailures(parts, initialChaos);
-  const reset = () => failures.reset();
-  return {
-    step: (context, next) => failures.step(context, next),
-    reset,
-    control: failures.control(),
-    routes: injectedFailureRoutes,
-    describe: () => failures.describe(),
-    state: {
-      name: 'injectedFailures',
-      save: () => failures.save(),
-      load(saved) {
-        if (saved === undefined) return reset;
-        const kept = savedInjectedFailures(saved);
-        return () => failures.restore(kept);
-      },
-    },
-  };
+  const status = Number(outcome) as ForceableStatus;
+  const answer = refusedAnswer(
+    refuse,
+    context,
+    status,
+    decision.retryAfterSeconds,
+    (template) => `${template.replace(' (forced).', '.')} (chaos, seed ${seed})`,
+  );
+  return { ...answer, injected: 'chaos' };
 }
 
 /** Saved stubs, checked as the control surface checks them (a session from another tab or file). */
@@ -394,6 +186,146 @@ function savedStubsOf(saved: unknown): StubRule[] {
       breaks: rulesBroken(stub.operationId, stub.answer),
     };
   });
+}
+
+/**
+ * The pipeline step, after authentication and before the ban: a stub matching the request wins,
+ * then a forced answer queued for the operation; else chaos draws the request's fate from its
+ * stream, and its latency holds back whatever answer the request gets.
+ */
+export function injectedFailureStep(
+  { clock, refuse, clientIds }: InjectedFailureParts,
+  options: InjectedFailureOptions,
+): Policy<InjectedFailureControl> {
+  const initialChaos =
+    options.chaos === undefined
+      ? null
+      : checkChaosSettings(options.chaos, (problem) => {
+          throw new ConfigError('chaos', problem.replace(/^chaos\.?\s*/, ''));
+        });
+  const forced = createForcedResponses();
+  const stubs = createStubbedAnswers(controlFail);
+  const chaos = createChaos(initialChaos);
+  const reset = () => {
+    forced.clear();
+    stubs.clear();
+    chaos.set(initialChaos);
+  };
+  const describe = () => ({ forced: forced.list(), stubs: stubs.list(), chaos: chaos.settings() });
+
+  /** Answers a request chaos picked: its chaos answer or the real one, then the latency. */
+  const spoil = async (context: Context, next: () => Promise<Answer>, decision: ChaosDecision) => {
+    // next() runs synchronously up to the rate limit's decision: the latency comes after it.
+    const answer =
+      decision.outcome === 'pass' ? await next() : chaosAnswer(refuse, context, decision);
+    await hold(clock, decision.latencyMs);
+    return answer;
+  };
+
+  const force = ((
+    first: OperationId | StubInput,
+    status?: number,
+    count?: number,
+    retryAfterSeconds?: number | null,
+  ) => {
+    if (typeof first !== 'object' || first === null)
+      return forced.force(first, status as number, count as number, retryAfterSeconds);
+    const stub = checkStub(first, controlFail);
+    return stubs.add(stub, rulesBroken(stub.operationId, stub.answer));
+  }) as Force;
+
+  return {
+    step(context, next) {
+      const { operationId } = context.need(routeSlot).route;
+      if (operationId === undefined) return next();
+      if (stubs.size() > 0) {
+        const stub = stubs.take(operationId, {
+          keyId: context.need(callerSlot).key.id,
+          clientId: () => clientIds(context),
+          query: context.url.searchParams,
+        });
+        if (stub !== undefined) return stubbedAnswer(clock, context, stub);
+      }
+      const rule = forced.take(operationId);
+      if (rule !== undefined) {
+        const answer = refusedAnswer(
+          refuse,
+          context,
+          rule.status,
+          rule.retryAfterSeconds,
+          (template) => `${template} (forced by the control surface)`,
+        );
+        return { ...answer, injected: 'forced' };
+      }
+      // Without chaos the step adds no promise of its own to the request.
+      if (chaos.settings() === null) return next();
+      const decision = chaos.decide(operationId, context.need(callerSlot).key.id);
+      return decision === undefined ? next() : spoil(context, next, decision);
+    },
+    reset,
+    control: {
+      force,
+      forced: () => forced.list(),
+      stubs: () => stubs.list(),
+      clearForced: () => {
+        forced.clear();
+        stubs.clear();
+      },
+      chaos: () => chaos.settings(),
+      setChaos(settings) {
+        const checked = checkChaosSettings(settings, controlFail);
+        chaos.set(checked);
+        return checked;
+      },
+      clearChaos: () => chaos.set(null),
+    },
+    routes: injectedFailureRoutes,
+    describe,
+    state: {
+      name: 'injectedFailures',
+      save: () => ({ ...describe(), draws: chaos.draws() }),
+      load(saved) {
+        if (saved === undefined) return reset;
+        // Read whole, with the control surface's own checks, before any of it applies.
+        if (!isJsonObject(saved) || !isJsonObject(saved.forced) || !isJsonObject(saved.draws))
+          throw new SessionStateError('is not {"forced": {...}, "chaos": ..., "draws": {...}}');
+        const { forced: savedForced, chaos: savedChaos, draws, stubs: savedStubs = [] } = saved;
+        const keptStubs = savedStubsOf(savedStubs);
+        // A queue of their own until every rule passes.
+        const rules = createForcedResponses();
+        for (const [operationId, rule] of Object.entries(savedForced)) {
+          const { status, remaining, retryAfterSeconds } = (isJsonObject(rule) ? rule : {}) as {
+            status: number;
+            remaining: number;
+            retryAfterSeconds: number | null;
+          };
+          try {
+            rules.force(operationId as OperationId, status, remaining, retryAfterSeconds);
+          } catch (error) {
+            if (error instanceof ControlInputError)
+              throw new SessionStateError(`forced rule: ${error.message}`);
+            throw error;
+          }
+        }
+        const keptChaos =
+          savedChaos === null
+            ? null
+            : checkChaosSettings(savedChaos, (problem) => {
+                throw new SessionStateError(problem);
+              });
+        for (const count of Object.values(draws)) {
+          if (!isCount(count) || count > maxDraws)
+            throw new SessionStateError(`chaos draws must be whole numbers up to ${maxDraws}`);
+        }
+        const keptForced = rules.list();
+        return () => {
+          forced.replace(keptForced);
+          stubs.replace(keptStubs);
+          chaos.set(keptChaos, draws as Record<string, number>);
+        };
+      },
+    },
+  };
 }
 
 /** `npm start --chaos <json|file>`. */
