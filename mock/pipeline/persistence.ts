@@ -1,7 +1,7 @@
 /**
  * Where a fake keeps its state across restarts, when asked to. Environment-free: the HTTP door
  * supplies a file (mock/doors/cli/state-file.ts), the browser door the browser's storage
- * (mock/doors/browser/browser-storage.ts); tests use none.
+ * (mock/doors/browser/indexeddb-storage.ts); tests use none.
  */
 import { checkPet, describeIssues } from '../base/contract/schemas.ts';
 import type { Pet } from '../base/contract/types.ts';
