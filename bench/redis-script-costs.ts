@@ -8,6 +8,7 @@
  * A first look for the replicas' bench section, not a target.
  */
 
+import { joinFleet } from '../mock/replicas/fleet.ts';
 import { redisPetStore } from '../mock/replicas/redis-pet-store.ts';
 import { redisQuotaLedger } from '../mock/replicas/redis-quota-ledger.ts';
 import { replicaRedis } from '../mock/replicas/replica-redis.ts';
@@ -18,7 +19,8 @@ const inFlight = 50;
 const server = await startRedisServer();
 const redis = replicaRedis(server.url).on('error', (error) => console.error(String(error)));
 await redis.connect();
-const ledger = redisQuotaLedger(redis, 'bench');
+const { epoch } = await joinFleet(redis, 'bench', { settings: {} });
+const ledger = redisQuotaLedger(redis, 'bench', { epoch, version: () => '0' });
 const store = redisPetStore(redis, 'bench');
 await store.restore({ pets: [], nextId: 1 });
 // Limits no run reaches: every decision is admitted, the common case.

@@ -10,6 +10,7 @@ import { type ChildProcess, spawn } from 'node:child_process';
 import { once } from 'node:events';
 import { afterAll, beforeAll, expect, test } from 'vitest';
 import { type RedisServer, startRedisServer } from '../../test/support/redis-server.ts';
+import { joinFleet } from './fleet.ts';
 import { redisPetStore } from './redis-pet-store.ts';
 import { type ReplicaRedis, replicaRedis } from './replica-redis.ts';
 
@@ -36,10 +37,12 @@ const replicaScript = `
 const { replicaRedis } = await import('${replicasFolder}replica-redis.ts');
 const { redisQuotaLedger } = await import('${replicasFolder}redis-quota-ledger.ts');
 const { redisPetStore } = await import('${replicasFolder}redis-pet-store.ts');
+const { joinFleet } = await import('${replicasFolder}fleet.ts');
 const redis = replicaRedis(process.env.REDIS_URL);
 redis.on('error', (error) => { console.error(String(error)); process.exit(1); });
 await redis.connect();
-const ledger = redisQuotaLedger(redis, 'fleet');
+const { epoch } = await joinFleet(redis, 'fleet', { settings: {} });
+const ledger = redisQuotaLedger(redis, 'fleet', { epoch, version: () => '0' });
 const store = redisPetStore(redis, 'fleet');
 console.log('ready');
 // Woken with the others by one push each (BLPOP, a second at a time within the command time-out).
@@ -90,7 +93,8 @@ async function startReplica(
 }
 
 test('three processes sending one key at once admit exactly its limit, each Remaining once, and take unique ids, increasing in each', async () => {
-  // The fleet's store starts empty, as after a reset.
+  // The fleet founded, its store empty, as after a reset.
+  await joinFleet(redis, 'fleet', { settings: {} });
   await redisPetStore(redis, 'fleet').restore({ pets: [], nextId: 1 });
   // The fleet's clock, pinned inside one minute window.
   const now = Date.UTC(2026, 11, 2, 12, 0, 30);

@@ -36,6 +36,19 @@ export class FleetLostError extends Error {
   }
 }
 
+/**
+ * The fleet's control state moved since this replica's copy was read: nothing was written, and
+ * the request runs again once the copy is refreshed.
+ */
+export class FleetStaleError extends Error {
+  override readonly name = 'FleetStaleError';
+  constructor() {
+    super(
+      "petstore-fake: this replica's copy of the fleet's clock and keys is older than the fleet's",
+    );
+  }
+}
+
 /** What a check found: the copy is current, or the state it should hold now. */
 type FleetCheck =
   | { readonly changed: false; readonly redisMs: number }

@@ -13,7 +13,9 @@ import type { BanPolicy } from '../base/quota/ban.ts';
 import type { Limits } from '../base/quota/plans.ts';
 import { decideQuota, type QuotaDecision } from '../base/quota/quota.ts';
 import { emptyUsage, type KeyUsage, usageOf } from '../base/quota/rate-limit.ts';
-import { quotaKeyPattern } from './redis-keys.ts';
+import { joinFleet } from './fleet.ts';
+import { FleetLostError, FleetStaleError } from './fleet-state.ts';
+import { fleetKey, quotaKeyPattern } from './redis-keys.ts';
 import { redisQuotaLedger } from './redis-quota-ledger.ts';
 import { type ReplicaRedis, replicaRedis } from './replica-redis.ts';
 
@@ -43,6 +45,12 @@ afterAll(async () => {
   for (const client of clients.splice(0)) client.destroy();
   await server?.remove();
 });
+
+/** A ledger of the fleet `prefix`, founded or joined on `client`, as a replica that joined sees it. */
+async function fleetLedger(client: ReplicaRedis, prefix: string) {
+  const { epoch } = await joinFleet(client, prefix, { settings: {} });
+  return redisQuotaLedger(client, prefix, { epoch, version: () => '0' });
+}
 
 const first = () => clients[0] as ReplicaRedis;
 
@@ -139,7 +147,7 @@ test(`the script decides as decideQuota on every sequence: verdicts, X-RateLimit
         // A fleet of its own for each run: no run sees another's keys.
         const prefix = `property-${run}`;
         // Runs take turns on the connections, as a fleet's replicas do.
-        const ledger = redisQuotaLedger(clients[run % clients.length] as ReplicaRedis, prefix);
+        const ledger = await fleetLedger(clients[run % clients.length] as ReplicaRedis, prefix);
         const records = new Map<string, KeyUsage>();
         const retryTimes = new Map<string, number>();
         let now = t0;
@@ -172,7 +180,7 @@ test('50 decisions of one key in flight at once over 5 connections admit exactly
   const limits = { perMinute: 20, perDay: 1_000 };
   // A ban would end the second window's test: this policy never bans in it.
   const policy = { threshold: 1_000, durationSeconds: 60 };
-  const ledgers = clients.map((client) => redisQuotaLedger(client, 'exact'));
+  const ledgers = await Promise.all(clients.map((client) => fleetLedger(client, 'exact')));
   // The fake's clock, pinned: one minute window, then the next.
   const windowStart = Date.UTC(2026, 11, 2, 12, 0, 0);
   for (const now of [windowStart + 5_000, windowStart + MINUTE_MS + 5_000]) {
@@ -194,7 +202,7 @@ test('50 decisions of one key in flight at once over 5 connections admit exactly
     expect(decisions.filter((decision) => decision.verdict === 'limited')).toHaveLength(30);
   }
   // Both windows counted in the day: 40 of its 1,000.
-  expect(await redisQuotaLedger(first(), 'exact').read('free-1')).toMatchObject({
+  expect(await (await fleetLedger(first(), 'exact')).read('free-1')).toMatchObject({
     day: { count: 40 },
     minute: { count: 20 },
   });
@@ -204,8 +212,8 @@ test("clear removes every usage hash of its fleet and no other fleet's: the next
   const limits = { perMinute: 1, perDay: 10 };
   const policy = { threshold: 5, durationSeconds: 60 };
   const now = Date.UTC(2026, 11, 2, 12, 0, 0);
-  const ours = redisQuotaLedger(first(), 'cleared');
-  const theirs = redisQuotaLedger(first(), 'cleared-not');
+  const ours = await fleetLedger(first(), 'cleared');
+  const theirs = await fleetLedger(first(), 'cleared-not');
   for (let index = 0; index < 700; index++) await ours.decide(`key-${index}`, limits, now, policy);
   await theirs.decide('key-1', limits, now, policy);
   expect((await ours.decide('key-1', limits, now, policy)).verdict).toBe('limited');
@@ -219,13 +227,13 @@ test("clear removes every usage hash of its fleet and no other fleet's: the next
 
 test('a prefix that would change a hash tag or a reset scan is refused in one line naming the characters allowed', () => {
   for (const prefix of ['', 'a{b}', 'pets*', 'a b'])
-    expect(() => redisQuotaLedger(first(), prefix)).toThrow(
+    expect(() => redisQuotaLedger(first(), prefix, { epoch: '', version: () => '0' })).toThrow(
       /^petstore-fake: redis prefix must be 1 to 64 characters of A-Z a-z 0-9 \. _ : -/,
     );
 });
 
 test('a usage record written is the one read back and the one the next decision starts from', async () => {
-  const ledger = redisQuotaLedger(first(), 'written');
+  const ledger = await fleetLedger(first(), 'written');
   const now = Date.UTC(2026, 11, 2, 12, 0, 30);
   const minuteStart = Date.UTC(2026, 11, 2, 12, 0, 0);
   const usage = {
@@ -245,4 +253,26 @@ test('a usage record written is the one read back and the one the next decision 
     rateLimit: { remaining: 0 },
   });
   expect((await ledger.decide('free-1', limits, now, policy)).verdict).toBe('limited');
+});
+
+test('a replica whose copy is older than the fleet, or whose fleet Redis lost, decides nothing and is told which', async () => {
+  const { epoch } = await joinFleet(first(), 'checked', { settings: {} });
+  let version = '0';
+  const ledger = redisQuotaLedger(first(), 'checked', { epoch, version: () => version });
+  const limits = { perMinute: 60, perDay: 1000 };
+  const policy = { threshold: 5, durationSeconds: 60 };
+  const now = Date.UTC(2026, 11, 2, 12, 0, 30);
+  expect((await ledger.decide('free-1', limits, now, policy)).verdict).toBe('admitted');
+  // Another replica saved a change of the clock or keys: the fleet's version moved.
+  await first().hSet(fleetKey('checked'), 'version', '1');
+  await expect(ledger.decide('free-1', limits, now, policy)).rejects.toBeInstanceOf(
+    FleetStaleError,
+  );
+  expect((await ledger.read('free-1')).minute.count).toBe(1);
+  version = '1';
+  expect((await ledger.decide('free-1', limits, now, policy)).rateLimit.remaining).toBe(58);
+  // The record gone (a flush, a Redis restarted without persistence): nothing is counted.
+  await first().del(fleetKey('checked'));
+  await expect(ledger.decide('free-1', limits, now, policy)).rejects.toBeInstanceOf(FleetLostError);
+  expect((await ledger.read('free-1')).minute.count).toBe(2);
 });

@@ -6,12 +6,18 @@
  */
 import type { QuotaDecision, QuotaLedger } from '../base/quota/quota.ts';
 import { emptyUsage, type KeyUsage } from '../base/quota/rate-limit.ts';
-import { assertRedisPrefix, quotaKey, quotaKeyPattern } from './redis-keys.ts';
+import { FleetLostError, FleetStaleError } from './fleet-state.ts';
+import type { FleetView } from './quota-script.ts';
+import { assertRedisPrefix, fleetKey, quotaKey, quotaKeyPattern } from './redis-keys.ts';
 import type { ReplicaRedis } from './replica-redis.ts';
 
 /** A QuotaLedger in Redis: each decision, and a clear, answers once Redis has. */
 export interface RedisQuotaLedger extends QuotaLedger {
-  /** Decides one request of a key in one script (quota-script.ts), counting it if admitted. */
+  /**
+   * Decides one request of a key in one script (quota-script.ts), counting it if admitted;
+   * rejects with FleetLostError or FleetStaleError, having written nothing, when the replica is
+   * not current with its fleet.
+   */
   decide(...args: Parameters<QuotaLedger['decide']>): Promise<QuotaDecision>;
   /** Removes every key's usage of the fleet (a control reset); resolves when Redis has. */
   clear(): Promise<void>;
@@ -36,13 +42,28 @@ function fieldsOf(usage: KeyUsage): Record<string, string> {
 
 /**
  * The ledger over the Redis client `redis` (connected, with the fleet's scripts) for the fleet
- * whose keys start with `prefix`.
+ * whose keys start with `prefix`, as the replica that sees it as `fleet` (its epoch and copy).
  */
-export function redisQuotaLedger(redis: ReplicaRedis, prefix: string): RedisQuotaLedger {
+export function redisQuotaLedger(
+  redis: ReplicaRedis,
+  prefix: string,
+  fleet: FleetView,
+): RedisQuotaLedger {
   assertRedisPrefix(prefix);
+  const record = fleetKey(prefix);
   return {
-    decide: (keyId, limits, now, policy) =>
-      redis.decideQuota(quotaKey(prefix, keyId), now, limits, policy),
+    async decide(keyId, limits, now, policy) {
+      const decision = await redis.decideQuota(
+        [quotaKey(prefix, keyId), record],
+        now,
+        limits,
+        policy,
+        fleet,
+      );
+      if (decision === 'lost') throw new FleetLostError(prefix);
+      if (decision === 'stale') throw new FleetStaleError();
+      return decision;
+    },
     async read(keyId) {
       const hash = await redis.hGetAll(quotaKey(prefix, keyId));
       if (Object.keys(hash).length === 0) return emptyUsage();

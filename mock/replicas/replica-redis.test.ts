@@ -1,10 +1,13 @@
 /**
  * The replica's client when Redis goes away, on a real redis-server killed and started again
  * (test/support/redis-server.ts): a decision fails within the command time-out instead of waiting
- * for Redis, and once Redis is back the client has reconnected by itself.
+ * for Redis, and once Redis is back the client has reconnected by itself; a Redis that came back
+ * empty holds no fleet's record, and the replica is told so rather than counting afresh.
  */
 import { afterAll, beforeAll, expect, test } from 'vitest';
 import { type RedisServer, startRedisServer } from '../../test/support/redis-server.ts';
+import { joinFleet } from './fleet.ts';
+import { FleetLostError } from './fleet-state.ts';
 import { redisQuotaLedger } from './redis-quota-ledger.ts';
 import { type ReplicaRedis, replicaRedis } from './replica-redis.ts';
 
@@ -27,8 +30,9 @@ const limits = { perMinute: 5, perDay: 100 };
 const policy = { threshold: 5, durationSeconds: 60 };
 const now = Date.UTC(2026, 11, 2, 12, 0, 0);
 
-test('with Redis killed a decision fails within 2 s, never later; once Redis is back the client reconnects and decides again', async () => {
-  const ledger = redisQuotaLedger(redis, 'faults');
+test('with Redis killed a decision fails within 2 s, never later; once Redis is back the client reconnects, and a Redis that came back empty is told from the fleet it held', async () => {
+  const { epoch } = await joinFleet(redis, 'faults', { settings: {} });
+  const ledger = redisQuotaLedger(redis, 'faults', { epoch, version: () => '0' });
   expect((await ledger.decide('free-1', limits, now, policy)).verdict).toBe('admitted');
   await server.kill();
   const started = performance.now();
@@ -41,11 +45,9 @@ test('with Redis killed a decision fails within 2 s, never later; once Redis is 
     if (waited > 10_000) throw new Error('the client did not reconnect in 10 s');
     await new Promise((resolve) => setTimeout(resolve, 50));
   }
-  // Without persistence Redis came back empty: the key's count starts again.
-  expect(await ledger.decide('free-1', limits, now, policy)).toMatchObject({
-    verdict: 'admitted',
-    rateLimit: { remaining: 4 },
-  });
+  // Without persistence Redis came back empty: the fleet's record is gone with the counts, and
+  // the replica is told so rather than counting afresh as a new fleet.
+  await expect(ledger.decide('free-1', limits, now, policy)).rejects.toBeInstanceOf(FleetLostError);
 }, 30_000);
 
 test("a wrong password is refused in the client's errors, which never carry the URL's password in any form", async () => {
