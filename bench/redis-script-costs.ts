@@ -21,7 +21,7 @@ const redis = replicaRedis(server.url).on('error', (error) => console.error(Stri
 await redis.connect();
 const { epoch } = await joinFleet(redis, 'bench', { settings: {} });
 const ledger = redisQuotaLedger(redis, 'bench', { epoch, version: () => '0' });
-const store = redisPetStore(redis, 'bench');
+const store = redisPetStore(redis, 'bench', { epoch, version: () => '0' });
 await store.restore({ pets: [], nextId: 1 });
 // Limits no run reaches: every decision is admitted, the common case.
 const limits = { perMinute: 1e12, perDay: 1e12 };

@@ -43,7 +43,7 @@ redis.on('error', (error) => { console.error(String(error)); process.exit(1); })
 await redis.connect();
 const { epoch } = await joinFleet(redis, 'fleet', { settings: {} });
 const ledger = redisQuotaLedger(redis, 'fleet', { epoch, version: () => '0' });
-const store = redisPetStore(redis, 'fleet');
+const store = redisPetStore(redis, 'fleet', { epoch, version: () => '0' });
 console.log('ready');
 // Woken with the others by one push each (BLPOP, a second at a time within the command time-out).
 while ((await redis.blPop('go:' + process.env.REPLICA, 1)) === null);
@@ -94,8 +94,11 @@ async function startReplica(
 
 test('three processes sending one key at once admit exactly its limit, each Remaining once, and take unique ids, increasing in each', async () => {
   // The fleet founded, its store empty, as after a reset.
-  await joinFleet(redis, 'fleet', { settings: {} });
-  await redisPetStore(redis, 'fleet').restore({ pets: [], nextId: 1 });
+  const { epoch } = await joinFleet(redis, 'fleet', { settings: {} });
+  await redisPetStore(redis, 'fleet', { epoch, version: () => '0' }).restore({
+    pets: [],
+    nextId: 1,
+  });
   // The fleet's clock, pinned inside one minute window.
   const now = Date.UTC(2026, 11, 2, 12, 0, 30);
   const replicas = await Promise.all([1, 2, 3].map((replica) => startReplica(replica, now)));

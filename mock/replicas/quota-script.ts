@@ -11,10 +11,7 @@
  * every number goes in and out as text that reads back to the same double (`%.17g`), never as
  * a Redis integer reply, which would truncate a fractional time.
  *
- * Before anything, the script checks the replica against the fleet's record (fleet-state.ts): a
- * replica of a fleet Redis lost, or one whose copy of the clock and keys is older than the
- * fleet's, decides nothing and is told so, so a decision is never made on a stale plan or clock
- * and no round trip is spent checking first.
+ * Before anything, the script checks the replica against the fleet's record (fleet-check-lua.ts).
  *
  * The time is ARGV[1], the fleet's clock as the caller reads it (a replica's clock follows
  * Redis's own, fleet-clock.ts), read in one place (`now`).
@@ -23,17 +20,14 @@ import { type CommandParser, defineScript } from '@redis/client';
 import type { BanPolicy } from '../base/quota/ban.ts';
 import type { Limits } from '../base/quota/plans.ts';
 import type { QuotaDecision } from '../base/quota/quota.ts';
+import { type FleetView, fleetCheckLua, fleetRefusal } from './fleet-check-lua.ts';
 
 // KEYS[1]: the key's usage hash, KEYS[2]: the fleet's record. ARGV: now (epoch ms), perMinute,
 // perDay, ban threshold, ban seconds, the replica's epoch and the version of its copy of the
 // fleet's control state. Returns {verdict, limit, remaining, reset, retryAtMs, started} as text,
 // or {'lost'} or {'stale'} having written nothing. Plain locals rather than tables and closures:
 // the script runs on every request, inside Redis's one thread.
-const decideQuotaLua = `
-local fleet = redis.call('HMGET', KEYS[2], 'epoch', 'version')
-if fleet[1] ~= ARGV[6] then return {'lost'} end
-if (fleet[2] or '0') ~= ARGV[7] then return {'stale'} end
-local now = tonumber(ARGV[1])
+const decideQuotaLua = `${fleetCheckLua(2, 6, 7)}local now = tonumber(ARGV[1])
 local perMinute, perDay = tonumber(ARGV[2]), tonumber(ARGV[3])
 local threshold, durationSeconds = tonumber(ARGV[4]), tonumber(ARGV[5])
 local MINUTE_MS, DAY_MS = 60000, 86400000
@@ -102,21 +96,15 @@ return answer('admitted', perMinute, minuteRemaining - 1, math.ceil((minuteStart
  * does not match.
  */
 function decisionOf(reply: unknown): QuotaDecision | 'lost' | 'stale' {
+  const refused = fleetRefusal(reply);
+  if (refused !== undefined) return refused;
   const [verdict, limit, remaining, reset, retryAtMs, started] = reply as string[];
-  if (verdict === 'lost' || verdict === 'stale') return verdict;
   const rateLimit = { limit: Number(limit), remaining: Number(remaining), reset: Number(reset) };
   if (verdict === 'admitted') return { verdict, rateLimit };
   if (verdict === 'limited') return { verdict, rateLimit, retryAtMs: Number(retryAtMs) };
   if (verdict === 'banned')
     return { verdict, rateLimit, retryAtMs: Number(retryAtMs), started: started === '1' };
   throw new Error(`petstore-fake: the quota script answered ${JSON.stringify(reply)}`);
-}
-
-/** The replica's view of its fleet that every decision is checked against. */
-export interface FleetView {
-  readonly epoch: string;
-  /** The version of the replica's copy of the fleet's control state (fleet-copy.ts). */
-  version(): string;
 }
 
 /**

@@ -13,7 +13,10 @@ import type { NewPet, Pet, PetStatus } from '../base/contract/types.ts';
 import type { ListOrder } from '../pipeline/config/list-order.ts';
 import { maxPetId, type StoreSnapshot } from '../pipeline/persistence.ts';
 import { createPetStore } from '../store/pet-store.ts';
-import { storeKeys } from './redis-keys.ts';
+import { joinFleet } from './fleet.ts';
+import type { FleetView } from './fleet-check-lua.ts';
+import { FleetLostError, FleetStaleError } from './fleet-state.ts';
+import { fleetKey, storeKeys } from './redis-keys.ts';
 import { redisPetStore } from './redis-pet-store.ts';
 import { type ReplicaRedis, replicaRedis } from './replica-redis.ts';
 
@@ -39,6 +42,12 @@ afterAll(async () => {
   for (const client of clients.splice(0)) client.destroy();
   await server?.remove();
 });
+
+/** The view of the fleet `prefix` of a replica that founded or joined it on the first client. */
+async function fleetOf(prefix: string): Promise<FleetView> {
+  const { epoch } = await joinFleet(clients[0] as ReplicaRedis, prefix, { settings: {} });
+  return { epoch, version: () => '0' };
+}
 
 const status: fc.Arbitrary<PetStatus> = fc.constantFrom(...petStatuses);
 const newPet: fc.Arbitrary<NewPet & { status: PetStatus }> = fc.record({
@@ -120,7 +129,8 @@ test(`the Redis store answers as the fake's own on every sequence: creates, gets
         const own = await createPetStore(start.pets, undefined);
         await own.restore(start);
         // A fleet of its own for each run; its steps go over the connections in turn.
-        const stores = clients.map((client) => redisPetStore(client, `pets-${run}`));
+        const fleet = await fleetOf(`pets-${run}`);
+        const stores = clients.map((client) => redisPetStore(client, `pets-${run}`, fleet));
         await (stores[0] as (typeof stores)[number]).restore(start);
         for (const [index, next] of steps.entries()) {
           const shared = stores[index % stores.length] as (typeof stores)[number];
@@ -155,7 +165,7 @@ test(`the Redis store answers as the fake's own on every sequence: creates, gets
 
 test('a snapshot that is not one is refused as the fake refuses it, and the store is as it was', async () => {
   const own = await createPetStore([]);
-  const shared = redisPetStore(clients[0] as ReplicaRedis, 'refused');
+  const shared = redisPetStore(clients[0] as ReplicaRedis, 'refused', await fleetOf('refused'));
   const pet = { id: 1, name: 'Rex', categoryId: 1 };
   await shared.restore({ pets: [pet], nextId: 1 });
   const twice = { pets: [pet, pet], nextId: 1 };
@@ -166,7 +176,8 @@ test('a snapshot that is not one is refused as the fake refuses it, and the stor
 });
 
 test('100 creates in flight at once over 5 connections get ids 1 to 100, each once, in the order Redis took them, and every newest-first list shows them all', async () => {
-  const stores = clients.map((client) => redisPetStore(client, 'concurrent'));
+  const fleet = await fleetOf('concurrent');
+  const stores = clients.map((client) => redisPetStore(client, 'concurrent', fleet));
   await (stores[0] as (typeof stores)[number]).restore({ pets: [], nextId: 1 });
   const created = await Promise.all(
     Array.from({ length: 100 }, (_, index) =>
@@ -190,7 +201,8 @@ test('100 creates in flight at once over 5 connections get ids 1 to 100, each on
 });
 
 test('50 creates in flight at once against a cap of 30 store exactly 30', async () => {
-  const stores = clients.map((client) => redisPetStore(client, 'capped'));
+  const fleet = await fleetOf('capped');
+  const stores = clients.map((client) => redisPetStore(client, 'capped', fleet));
   await (stores[0] as (typeof stores)[number]).restore({ pets: [], nextId: 1 });
   const created = await Promise.all(
     Array.from({ length: 50 }, (_, index) =>
@@ -205,7 +217,7 @@ test('50 creates in flight at once against a cap of 30 store exactly 30', async 
 });
 
 test('a snapshot of 5,000 pets goes in and comes back whole, in id order', async () => {
-  const shared = redisPetStore(clients[0] as ReplicaRedis, 'large');
+  const shared = redisPetStore(clients[0] as ReplicaRedis, 'large', await fleetOf('large'));
   const pets = Array.from({ length: 5_000 }, (_, index) => ({
     id: 5_000 - index,
     name: `pet ${index}`,
@@ -222,10 +234,17 @@ test('a snapshot of 5,000 pets goes in and comes back whole, in id order', async
 test('the read script with a count of 0 reads every pet, in either order', async () => {
   const client = clients[0] as ReplicaRedis;
   const pets = [1, 2, 3].map((id) => ({ id, name: `pet ${id}`, categoryId: 1 }));
-  await redisPetStore(client, 'read-all').restore({ pets, nextId: 1 });
+  const fleet = await fleetOf('read-all');
+  await redisPetStore(client, 'read-all', fleet).restore({ pets, nextId: 1 });
   const keys = storeKeys('read-all');
   for (const order of ['newest-first', 'oldest-first'] as const) {
-    const read = await client.readPets([keys.nextId, keys.pets, keys.ids], 0, order);
+    const read = await client.readPets(
+      [keys.nextId, keys.pets, keys.ids, fleetKey('read-all')],
+      0,
+      order,
+      fleet,
+    );
+    if (typeof read !== 'object') throw new Error(`the read was refused: ${read}`);
     const ids = (JSON.parse(read.petsJson) as Pet[]).map((pet) => pet.id);
     expect({ order, ids, nextId: read.nextId }).toEqual({
       order,
@@ -233,4 +252,35 @@ test('the read script with a count of 0 reads every pet, in either order', async
       nextId: 4,
     });
   }
+});
+
+test('a create, a get, a list and a snapshot of a replica behind its fleet, or of a fleet Redis lost, read and write nothing', async () => {
+  const { epoch } = await joinFleet(clients[0] as ReplicaRedis, 'checked', { settings: {} });
+  let version = '0';
+  const store = redisPetStore(clients[1] as ReplicaRedis, 'checked', {
+    epoch,
+    version: () => version,
+  });
+  const pet = { name: 'Rex', categoryId: 1, status: 'available' } as const;
+  await store.restore({ pets: [], nextId: 1 });
+  expect(await store.create(pet)).toMatchObject({ id: 1 });
+  await (clients[0] as ReplicaRedis).hSet(fleetKey('checked'), 'version', '1');
+  for (const call of [
+    () => store.create(pet),
+    () => store.get(1),
+    () => store.list(10),
+    () => store.snapshot(),
+  ])
+    await expect(call()).rejects.toBeInstanceOf(FleetStaleError);
+  version = '1';
+  expect(await store.count()).toBe(1);
+  await (clients[0] as ReplicaRedis).del(fleetKey('checked'));
+  for (const call of [
+    () => store.create(pet),
+    () => store.get(1),
+    () => store.list(10),
+    () => store.snapshot(),
+  ])
+    await expect(call()).rejects.toBeInstanceOf(FleetLostError);
+  expect(await store.count()).toBe(1);
 });

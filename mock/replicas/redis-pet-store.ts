@@ -13,7 +13,9 @@ import type { ListOrder } from '../pipeline/config/list-order.ts';
 import type { RouteStore } from '../pipeline/fake-state.ts';
 import { maxPetId, type StoreSnapshot } from '../pipeline/persistence.ts';
 import { assertSnapshot, normaliseSnapshot } from '../store/pet-store.ts';
-import { assertRedisPrefix, storeKeys } from './redis-keys.ts';
+import type { FleetView } from './fleet-check-lua.ts';
+import { FleetLostError, FleetStaleError } from './fleet-state.ts';
+import { assertRedisPrefix, fleetKey, storeKeys } from './redis-keys.ts';
 import type { ReplicaRedis } from './replica-redis.ts';
 
 /**
@@ -48,10 +50,28 @@ function frozenPets(json: string): readonly Pet[] {
   return Object.freeze(pets);
 }
 
-/** The store over the Redis client `redis` (connected, with the fleet's scripts) for `prefix`. */
-export function redisPetStore(redis: ReplicaRedis, prefix: string): RedisPetStore {
+/**
+ * Throws the error of a script's fleet check (fleet-check-lua.ts), or hands the reply on.
+ */
+function checked<Reply>(reply: Reply | 'lost' | 'stale', prefix: string): Reply {
+  if (reply === 'lost') throw new FleetLostError(prefix);
+  if (reply === 'stale') throw new FleetStaleError();
+  return reply;
+}
+
+/**
+ * The store over the Redis client `redis` (connected, with the fleet's scripts) for `prefix`, as
+ * the replica that sees it as `fleet`: a create, a get and a list reject with FleetLostError or
+ * FleetStaleError, having read or written nothing, when the replica is not current with it.
+ */
+export function redisPetStore(
+  redis: ReplicaRedis,
+  prefix: string,
+  fleet: FleetView,
+): RedisPetStore {
   assertRedisPrefix(prefix);
   const keys = storeKeys(prefix);
+  const record = fleetKey(prefix);
   const listKey = (status: PetStatus | undefined) =>
     status === undefined ? keys.ids : keys.statusIds(status);
   return {
@@ -59,27 +79,41 @@ export function redisPetStore(redis: ReplicaRedis, prefix: string): RedisPetStor
       // The id goes first, as the contract orders a Pet's fields: the script writes it there.
       const rest = stringifyJson(onlyFields(pet, newPetFields));
       const reply = await redis.createPet(
-        [keys.nextId, keys.pets, keys.ids, keys.statusIds(pet.status)],
+        [keys.nextId, keys.pets, keys.ids, keys.statusIds(pet.status), record],
         rest,
         maxPetId,
         maxPets,
+        fleet,
       );
-      if (!reply.created) return reply.why === 'full' ? 'full' : undefined;
-      return Object.freeze(parseJson(reply.json) as Pet);
+      if (reply.created) return Object.freeze(parseJson(reply.json) as Pet);
+      if (reply.why === 'full') return 'full';
+      if (reply.why === 'exhausted') return undefined;
+      throw reply.why === 'lost' ? new FleetLostError(prefix) : new FleetStaleError();
     },
     async get(id) {
       if (!Number.isSafeInteger(id)) return undefined;
-      const json = await redis.hGet(keys.pets, String(id));
+      const json = checked(await redis.getPet([keys.pets, record], id, fleet), prefix);
       return json === null ? undefined : Object.freeze(parseJson(json) as Pet);
     },
     async list(limit, status, order = 'newest-first') {
       if (limit < 1) return frozenPets('[]');
-      const read = await redis.readPets([keys.nextId, keys.pets, listKey(status)], limit, order);
+      const read = checked(
+        await redis.readPets(
+          [keys.nextId, keys.pets, listKey(status), record],
+          limit,
+          order,
+          fleet,
+        ),
+        prefix,
+      );
       return frozenPets(read.petsJson);
     },
     count: () => redis.lLen(keys.ids),
     async snapshot() {
-      const read = await redis.readPets([keys.nextId, keys.pets, keys.ids], 0, 'oldest-first');
+      const read = checked(
+        await redis.readPets([keys.nextId, keys.pets, keys.ids, record], 0, 'oldest-first', fleet),
+        prefix,
+      );
       return { pets: frozenPets(read.petsJson), nextId: read.nextId };
     },
     async restore(snapshot) {

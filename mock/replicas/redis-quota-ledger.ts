@@ -6,8 +6,8 @@
  */
 import type { QuotaDecision, QuotaLedger } from '../base/quota/quota.ts';
 import { emptyUsage, type KeyUsage } from '../base/quota/rate-limit.ts';
+import type { FleetView } from './fleet-check-lua.ts';
 import { FleetLostError, FleetStaleError } from './fleet-state.ts';
-import type { FleetView } from './quota-script.ts';
 import { assertRedisPrefix, fleetKey, quotaKey, quotaKeyPattern } from './redis-keys.ts';
 import type { ReplicaRedis } from './replica-redis.ts';
 

@@ -8,7 +8,7 @@ import { createClient } from '@redis/client';
 import { appendExchangeScript } from './fleet-exchanges-script.ts';
 import { joinFleetScript } from './fleet-script.ts';
 import { checkFleetStateScript, saveFleetStateScript } from './fleet-state-scripts.ts';
-import { createPetScript, readPetsScript } from './pet-store-scripts.ts';
+import { createPetScript, getPetScript, readPetsScript } from './pet-store-scripts.ts';
 import { decideQuotaScript } from './quota-script.ts';
 
 /** How long a command may wait for Redis's answer before it fails. */
@@ -32,6 +32,7 @@ export function replicaRedis(url: string) {
       decideQuota: decideQuotaScript,
       createPet: createPetScript,
       readPets: readPetsScript,
+      getPet: getPetScript,
       joinFleet: joinFleetScript,
       saveFleetState: saveFleetStateScript,
       checkFleetState: checkFleetStateScript,
