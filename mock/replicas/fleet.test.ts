@@ -63,12 +63,29 @@ test('settings given in another order are the same settings', async () => {
   expect((await joinFleet(redis, 'order', { settings: reversed })).founded).toBe(false);
 });
 
-test('replicas starting at once found one fleet', async () => {
-  const joined = await Promise.all(
-    Array.from({ length: 8 }, () => joinFleet(redis, 'at-once', { settings })),
+test('replicas starting at once, each on its own connection, found one fleet', async () => {
+  const connections = await Promise.all(
+    Array.from({ length: 8 }, async () => {
+      const client = replicaRedis(server.url);
+      client.on('error', (error) => {
+        throw error;
+      });
+      return client.connect();
+    }),
   );
-  expect(joined.filter((fleet) => fleet.founded)).toHaveLength(1);
-  expect(new Set(joined.map((fleet) => fleet.epoch)).size).toBe(1);
+  // Many fleets: a replica that finds no record, then finds the one another just wrote, must
+  // join it, however the eight interleave.
+  try {
+    for (let round = 0; round < 40; round++) {
+      const joined = await Promise.all(
+        connections.map((client) => joinFleet(client, `at-once-${round}`, { settings })),
+      );
+      expect(joined.filter((fleet) => fleet.founded)).toHaveLength(1);
+      expect(new Set(joined.map((fleet) => fleet.epoch)).size).toBe(1);
+    }
+  } finally {
+    for (const client of connections) client.destroy();
+  }
 });
 
 test('a replica with other settings refuses, naming each setting that differs', async () => {

@@ -83,13 +83,19 @@ export async function joinFleet(
   const where = `the Redis prefix ${JSON.stringify(prefix)}`;
   if ((await redis.exists(key)) === 0) {
     // Keys under the prefix but no record: another program's, or a fleet whose record alone was
-    // deleted; a replica founding a fleet over them would read them as its own.
-    for await (const keys of redis.scanIterator({ MATCH: fleetKeyPattern(prefix), COUNT: 100 }))
-      if (keys.length > 0)
-        throw new ConfigError(
-          'redis',
-          `holds keys under ${where} but no fleet's record (such as ${JSON.stringify(keys[0])}): start with another --redis-prefix, or delete them`,
-        );
+    // deleted; a replica founding a fleet over them would read them as its own. A replica
+    // founding the fleet at the same moment writes its record before any other key, so keys
+    // found while the record is there again are that fleet's, which this replica joins.
+    let stray: string | undefined;
+    for await (const keys of redis.scanIterator({ MATCH: fleetKeyPattern(prefix), COUNT: 100 })) {
+      stray = keys[0];
+      if (stray !== undefined) break;
+    }
+    if (stray !== undefined && (await redis.exists(key)) === 0)
+      throw new ConfigError(
+        'redis',
+        `holds keys under ${where} but no fleet's record (such as ${JSON.stringify(stray)}): start with another --redis-prefix, or delete them`,
+      );
   }
   const epoch = randomBytes(16).toString('hex');
   const settingsJson = canonicalJson(settings);
