@@ -8,27 +8,16 @@
  */
 import { type ChildProcess, spawn } from 'node:child_process';
 import { once } from 'node:events';
-import { afterAll, beforeAll, expect, test } from 'vitest';
-import { type RedisServer, startRedisServer } from '../../test/support/redis-server.ts';
+import { beforeAll, expect, test } from 'vitest';
+import { replicaClients } from '../../test/support/replica-clients.ts';
 import { joinFleet } from './fleet.ts';
 import { redisPetStore } from './redis-pet-store.ts';
-import { type ReplicaRedis, replicaRedis } from './replica-redis.ts';
+import type { ReplicaRedis } from './replica-redis.ts';
 
-let server: RedisServer;
+const { clients, server } = replicaClients();
 let redis: ReplicaRedis;
-
-beforeAll(async () => {
-  server = await startRedisServer();
-  redis = replicaRedis(server.url);
-  redis.on('error', (error) => {
-    throw error;
-  });
-  await redis.connect();
-}, 20_000);
-
-afterAll(async () => {
-  redis?.destroy();
-  await server?.remove();
+beforeAll(() => {
+  redis = clients[0] as ReplicaRedis;
 });
 
 const replicasFolder = new URL('.', import.meta.url).href;
@@ -73,7 +62,7 @@ async function startReplica(
   now: number,
 ): Promise<{ child: ChildProcess; lines: string[] }> {
   const child = spawn(process.execPath, ['--input-type=module', '-e', replicaScript], {
-    env: { ...process.env, REDIS_URL: server.url, NOW: String(now), REPLICA: String(replica) },
+    env: { ...process.env, REDIS_URL: server().url, NOW: String(now), REPLICA: String(replica) },
     stdio: ['ignore', 'pipe', 'inherit'],
   });
   const lines: string[] = [];

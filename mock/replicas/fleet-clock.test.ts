@@ -3,26 +3,15 @@
  * or run slow, read the same time from it, within the error each one states (half its best round
  * trip), and that time is Redis's own.
  */
-import { afterAll, beforeAll, expect, test } from 'vitest';
-import { type RedisServer, startRedisServer } from '../../test/support/redis-server.ts';
+import { beforeAll, expect, test } from 'vitest';
+import { replicaClients } from '../../test/support/replica-clients.ts';
 import { fleetTimeSource } from './fleet-clock.ts';
-import { type ReplicaRedis, replicaRedis } from './replica-redis.ts';
+import type { ReplicaRedis } from './replica-redis.ts';
 
-let server: RedisServer;
+const { clients } = replicaClients();
 let redis: ReplicaRedis;
-
-beforeAll(async () => {
-  server = await startRedisServer();
-  redis = replicaRedis(server.url);
-  redis.on('error', (error) => {
-    throw error;
-  });
-  await redis.connect();
-}, 20_000);
-
-afterAll(async () => {
-  redis?.destroy();
-  await server?.remove();
+beforeAll(() => {
+  redis = clients[0] as ReplicaRedis;
 });
 
 /** Redis's clock read directly, in epoch ms. */

@@ -3,34 +3,16 @@
  * froze or moved is where another's next refresh puts its own, keys added or changed on one are
  * the other's, and two changes made at once on two replicas both stand.
  */
-import { afterAll, beforeAll, expect, test } from 'vitest';
-import { type RedisServer, startRedisServer } from '../../test/support/redis-server.ts';
+import { expect, test } from 'vitest';
+import { replicaClients } from '../../test/support/replica-clients.ts';
 import { createClock } from '../base/clock/clock.ts';
 import type { KeyEntry } from '../base/quota/plans.ts';
 import { joinFleet } from './fleet.ts';
 import { fleetCopy, type ReplicaState } from './fleet-copy.ts';
 import { fleetStateStore } from './fleet-state.ts';
-import { type ReplicaRedis, replicaRedis } from './replica-redis.ts';
+import type { ReplicaRedis } from './replica-redis.ts';
 
-let server: RedisServer;
-const clients: ReplicaRedis[] = [];
-
-beforeAll(async () => {
-  server = await startRedisServer();
-  for (let index = 0; index < 2; index++) {
-    const client = replicaRedis(server.url);
-    client.on('error', (error) => {
-      throw error;
-    });
-    await client.connect();
-    clients.push(client);
-  }
-}, 20_000);
-
-afterAll(async () => {
-  for (const client of clients.splice(0)) client.destroy();
-  await server?.remove();
-});
+const { clients } = replicaClients(2);
 
 const fileKeys: readonly KeyEntry[] = [
   { id: 'free-1', key: 'free-key-0001', plan: 'free' },

@@ -3,31 +3,13 @@
  * numbered 1 to N across both, each naming its replica; the stream keeps exactly its cap, the
  * newest; a reader pages by seq; and an exchange comes back as it went, a bigint included.
  */
-import { afterAll, beforeAll, expect, test } from 'vitest';
-import { type RedisServer, startRedisServer } from '../../test/support/redis-server.ts';
+import { expect, test } from 'vitest';
+import { replicaClients } from '../../test/support/replica-clients.ts';
 import type { Exchange } from '../pipeline/exchange.ts';
 import { fleetExchanges } from './fleet-exchanges.ts';
-import { type ReplicaRedis, replicaRedis } from './replica-redis.ts';
+import type { ReplicaRedis } from './replica-redis.ts';
 
-let server: RedisServer;
-const clients: ReplicaRedis[] = [];
-
-beforeAll(async () => {
-  server = await startRedisServer();
-  for (let index = 0; index < 2; index++) {
-    const client = replicaRedis(server.url);
-    client.on('error', (error) => {
-      throw error;
-    });
-    await client.connect();
-    clients.push(client);
-  }
-}, 20_000);
-
-afterAll(async () => {
-  for (const client of clients.splice(0)) client.destroy();
-  await server?.remove();
-});
+const { clients } = replicaClients(2);
 
 /** An exchange of a create, told apart by its path. */
 function exchangeOf(path: string, categoryId: number | bigint = 1): Exchange {

@@ -4,32 +4,14 @@
  * of changes saved at once on one version only one is saved; and once Redis loses the fleet (a flush), or another
  * fleet is founded under the prefix, a check or a save says so and writes nothing.
  */
-import { afterAll, beforeAll, expect, test } from 'vitest';
-import { type RedisServer, startRedisServer } from '../../test/support/redis-server.ts';
+import { expect, test } from 'vitest';
+import { replicaClients } from '../../test/support/replica-clients.ts';
 import { joinFleet } from './fleet.ts';
 import { type FleetControlState, FleetLostError, fleetStateStore } from './fleet-state.ts';
 import { fleetKey } from './redis-keys.ts';
-import { type ReplicaRedis, replicaRedis } from './replica-redis.ts';
+import type { ReplicaRedis } from './replica-redis.ts';
 
-let server: RedisServer;
-const clients: ReplicaRedis[] = [];
-
-beforeAll(async () => {
-  server = await startRedisServer();
-  for (let index = 0; index < 2; index++) {
-    const client = replicaRedis(server.url);
-    client.on('error', (error) => {
-      throw error;
-    });
-    await client.connect();
-    clients.push(client);
-  }
-}, 20_000);
-
-afterAll(async () => {
-  for (const client of clients.splice(0)) client.destroy();
-  await server?.remove();
-});
+const { clients } = replicaClients(2);
 
 const first = () => clients[0] as ReplicaRedis;
 const second = () => clients[1] as ReplicaRedis;

@@ -4,29 +4,18 @@
  * other settings, another control token or none, or over a Redis holding something else under
  * the prefix, refuses in one line; and Redis never holds the control token, in any encoding.
  */
-import { afterAll, beforeAll, expect, test } from 'vitest';
-import { type RedisServer, startRedisServer } from '../../test/support/redis-server.ts';
+import { beforeAll, expect, test } from 'vitest';
+import { replicaClients } from '../../test/support/replica-clients.ts';
 import { ConfigError } from '../base/config-error.ts';
 import { formsOf } from '../base/messages/secret-forms.ts';
 import { type FleetSettings, fleetFormat, joinFleet } from './fleet.ts';
 import { fleetKey } from './redis-keys.ts';
-import { type ReplicaRedis, replicaRedis } from './replica-redis.ts';
+import type { ReplicaRedis } from './replica-redis.ts';
 
-let server: RedisServer;
+const { clients } = replicaClients(8);
 let redis: ReplicaRedis;
-
-beforeAll(async () => {
-  server = await startRedisServer();
-  redis = replicaRedis(server.url);
-  redis.on('error', (error) => {
-    throw error;
-  });
-  await redis.connect();
-}, 20_000);
-
-afterAll(async () => {
-  redis?.destroy();
-  await server?.remove();
+beforeAll(() => {
+  redis = clients[0] as ReplicaRedis;
 });
 
 const settings: FleetSettings = {
@@ -64,27 +53,14 @@ test('settings given in another order are the same settings', async () => {
 });
 
 test('replicas starting at once, each on its own connection, found one fleet', async () => {
-  const connections = await Promise.all(
-    Array.from({ length: 8 }, async () => {
-      const client = replicaRedis(server.url);
-      client.on('error', (error) => {
-        throw error;
-      });
-      return client.connect();
-    }),
-  );
   // Many fleets: a replica that finds no record, then finds the one another just wrote, must
   // join it, however the eight interleave.
-  try {
-    for (let round = 0; round < 40; round++) {
-      const joined = await Promise.all(
-        connections.map((client) => joinFleet(client, `at-once-${round}`, { settings })),
-      );
-      expect(joined.filter((fleet) => fleet.founded)).toHaveLength(1);
-      expect(new Set(joined.map((fleet) => fleet.epoch)).size).toBe(1);
-    }
-  } finally {
-    for (const client of connections) client.destroy();
+  for (let round = 0; round < 40; round++) {
+    const joined = await Promise.all(
+      clients.map((client) => joinFleet(client, `at-once-${round}`, { settings })),
+    );
+    expect(joined.filter((fleet) => fleet.founded)).toHaveLength(1);
+    expect(new Set(joined.map((fleet) => fleet.epoch)).size).toBe(1);
   }
 });
 

@@ -6,8 +6,8 @@
  * unique and increasing, never pass the cap, and show in every replica's newest-first list.
  */
 import fc from 'fast-check';
-import { afterAll, beforeAll, expect, test } from 'vitest';
-import { type RedisServer, startRedisServer } from '../../test/support/redis-server.ts';
+import { expect, test } from 'vitest';
+import { replicaClients } from '../../test/support/replica-clients.ts';
 import { petStatuses } from '../base/contract/schemas.ts';
 import type { NewPet, Pet, PetStatus } from '../base/contract/types.ts';
 import type { ListOrder } from '../pipeline/config/list-order.ts';
@@ -18,30 +18,12 @@ import type { FleetView } from './fleet-check-lua.ts';
 import { FleetLostError, FleetStaleError } from './fleet-state.ts';
 import { fleetKey, storeKeys } from './redis-keys.ts';
 import { redisPetStore } from './redis-pet-store.ts';
-import { type ReplicaRedis, replicaRedis } from './replica-redis.ts';
+import type { ReplicaRedis } from './replica-redis.ts';
 
 /** The seed of the property: pinned, and PET_STORE_SCRIPT_SEED=<n> runs another. */
 const seed = Number(process.env.PET_STORE_SCRIPT_SEED ?? 52);
 
-let server: RedisServer;
-const clients: ReplicaRedis[] = [];
-
-beforeAll(async () => {
-  server = await startRedisServer();
-  for (let index = 0; index < 5; index++) {
-    const client = replicaRedis(server.url);
-    client.on('error', (error) => {
-      throw error;
-    });
-    await client.connect();
-    clients.push(client);
-  }
-}, 20_000);
-
-afterAll(async () => {
-  for (const client of clients.splice(0)) client.destroy();
-  await server?.remove();
-});
+const { clients } = replicaClients(5);
 
 /** The view of the fleet `prefix` of a replica that founded or joined it on the first client. */
 async function fleetOf(prefix: string): Promise<FleetView> {

@@ -7,8 +7,8 @@
  * several connections at once admit exactly the limit, each Remaining value once.
  */
 import fc from 'fast-check';
-import { afterAll, beforeAll, expect, test } from 'vitest';
-import { type RedisServer, startRedisServer } from '../../test/support/redis-server.ts';
+import { expect, test } from 'vitest';
+import { replicaClients } from '../../test/support/replica-clients.ts';
 import type { BanPolicy } from '../base/quota/ban.ts';
 import type { Limits } from '../base/quota/plans.ts';
 import { decideQuota, type QuotaDecision } from '../base/quota/quota.ts';
@@ -17,7 +17,7 @@ import { joinFleet } from './fleet.ts';
 import { FleetLostError, FleetStaleError } from './fleet-state.ts';
 import { fleetKey, quotaKeyPattern } from './redis-keys.ts';
 import { redisQuotaLedger } from './redis-quota-ledger.ts';
-import { type ReplicaRedis, replicaRedis } from './replica-redis.ts';
+import type { ReplicaRedis } from './replica-redis.ts';
 
 /** The seed of the property: pinned, and QUOTA_SCRIPT_SEED=<n> runs another. */
 const seed = Number(process.env.QUOTA_SCRIPT_SEED ?? 52);
@@ -26,25 +26,7 @@ const DAY_MS = 86_400_000;
 /** The last moment the fake's clock may show (clock.ts): the end of year 9999 UTC. */
 const clockMax = Date.UTC(9999, 11, 31, 23, 59, 59, 999);
 
-let server: RedisServer;
-const clients: ReplicaRedis[] = [];
-
-beforeAll(async () => {
-  server = await startRedisServer();
-  for (let index = 0; index < 5; index++) {
-    const client = replicaRedis(server.url);
-    client.on('error', (error) => {
-      throw error;
-    });
-    await client.connect();
-    clients.push(client);
-  }
-}, 20_000);
-
-afterAll(async () => {
-  for (const client of clients.splice(0)) client.destroy();
-  await server?.remove();
-});
+const { clients } = replicaClients(5);
 
 /** A ledger of the fleet `prefix`, founded or joined on `client`, as a replica that joined sees it. */
 async function fleetLedger(client: ReplicaRedis, prefix: string) {
