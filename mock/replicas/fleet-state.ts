@@ -49,6 +49,16 @@ export class FleetStaleError extends Error {
   }
 }
 
+/**
+ * A script's reply once its fleet check (fleet-check-lua.ts) passed, or the check's refusal
+ * thrown: FleetLostError for the fleet `prefix` gone, FleetStaleError for a copy behind it.
+ */
+export function checkedReply<Reply>(reply: Reply | 'lost' | 'stale', prefix: string): Reply {
+  if (reply === 'lost') throw new FleetLostError(prefix);
+  if (reply === 'stale') throw new FleetStaleError();
+  return reply;
+}
+
 /** What a check found: the copy is current, or the state it should hold now. */
 type FleetCheck =
   | { readonly changed: false; readonly redisMs: number }

@@ -69,7 +69,7 @@ return {'none'}
 /** What a create made: the pet's id and JSON text, or why there is none. */
 export type CreateReply =
   | { readonly created: true; readonly id: number; readonly json: string }
-  | { readonly created: false; readonly why: 'full' | 'exhausted' | 'lost' | 'stale' };
+  | { readonly created: false; readonly why: 'full' | 'exhausted' };
 
 /** The create script: `client.createPet(keys, petJsonWithoutId, maxPetId, cap, fleet)`. */
 export const createPetScript = defineScript({
@@ -86,9 +86,9 @@ export const createPetScript = defineScript({
     for (const key of keys) parser.pushKey(key);
     parser.push(petJsonWithoutId, String(maxId), String(cap), fleet.epoch, fleet.version());
   },
-  transformReply(reply: unknown): CreateReply {
+  transformReply(reply: unknown): CreateReply | 'lost' | 'stale' {
     const refused = fleetRefusal(reply);
-    if (refused !== undefined) return { created: false, why: refused };
+    if (refused !== undefined) return refused;
     const [outcome, id, json] = reply as string[];
     if (outcome === 'created') return { created: true, id: Number(id), json: json as string };
     if (outcome === 'full' || outcome === 'exhausted') return { created: false, why: outcome };

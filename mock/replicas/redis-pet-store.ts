@@ -14,7 +14,7 @@ import type { RouteStore } from '../pipeline/fake-state.ts';
 import { maxPetId, type StoreSnapshot } from '../pipeline/persistence.ts';
 import { assertSnapshot, normaliseSnapshot } from '../store/pet-store.ts';
 import type { FleetView } from './fleet-check-lua.ts';
-import { FleetLostError, FleetStaleError } from './fleet-state.ts';
+import { checkedReply } from './fleet-state.ts';
 import { assertRedisPrefix, fleetKey, storeKeys } from './redis-keys.ts';
 import type { ReplicaRedis } from './replica-redis.ts';
 
@@ -51,15 +51,6 @@ function frozenPets(json: string): readonly Pet[] {
 }
 
 /**
- * Throws the error of a script's fleet check (fleet-check-lua.ts), or hands the reply on.
- */
-function checked<Reply>(reply: Reply | 'lost' | 'stale', prefix: string): Reply {
-  if (reply === 'lost') throw new FleetLostError(prefix);
-  if (reply === 'stale') throw new FleetStaleError();
-  return reply;
-}
-
-/**
  * The store over the Redis client `redis` (connected, with the fleet's scripts) for `prefix`, as
  * the replica that sees it as `fleet`: a create, a get and a list reject with FleetLostError or
  * FleetStaleError, having read or written nothing, when the replica is not current with it.
@@ -78,26 +69,27 @@ export function redisPetStore(
     async create(pet, maxPets = Number.MAX_SAFE_INTEGER) {
       // The id goes first, as the contract orders a Pet's fields: the script writes it there.
       const rest = stringifyJson(onlyFields(pet, newPetFields));
-      const reply = await redis.createPet(
-        [keys.nextId, keys.pets, keys.ids, keys.statusIds(pet.status), record],
-        rest,
-        maxPetId,
-        maxPets,
-        fleet,
+      const reply = checkedReply(
+        await redis.createPet(
+          [keys.nextId, keys.pets, keys.ids, keys.statusIds(pet.status), record],
+          rest,
+          maxPetId,
+          maxPets,
+          fleet,
+        ),
+        prefix,
       );
       if (reply.created) return Object.freeze(parseJson(reply.json) as Pet);
-      if (reply.why === 'full') return 'full';
-      if (reply.why === 'exhausted') return undefined;
-      throw reply.why === 'lost' ? new FleetLostError(prefix) : new FleetStaleError();
+      return reply.why === 'full' ? 'full' : undefined;
     },
     async get(id) {
       if (!Number.isSafeInteger(id)) return undefined;
-      const json = checked(await redis.getPet([keys.pets, record], id, fleet), prefix);
+      const json = checkedReply(await redis.getPet([keys.pets, record], id, fleet), prefix);
       return json === null ? undefined : Object.freeze(parseJson(json) as Pet);
     },
     async list(limit, status, order = 'newest-first') {
       if (limit < 1) return frozenPets('[]');
-      const read = checked(
+      const read = checkedReply(
         await redis.readPets(
           [keys.nextId, keys.pets, listKey(status), record],
           limit,
@@ -110,7 +102,7 @@ export function redisPetStore(
     },
     count: () => redis.lLen(keys.ids),
     async snapshot() {
-      const read = checked(
+      const read = checkedReply(
         await redis.readPets([keys.nextId, keys.pets, keys.ids, record], 0, 'oldest-first', fleet),
         prefix,
       );

@@ -7,7 +7,7 @@
 import type { QuotaDecision, QuotaLedger } from '../base/quota/quota.ts';
 import { emptyUsage, type KeyUsage } from '../base/quota/rate-limit.ts';
 import type { FleetView } from './fleet-check-lua.ts';
-import { FleetLostError, FleetStaleError } from './fleet-state.ts';
+import { checkedReply } from './fleet-state.ts';
 import { assertRedisPrefix, fleetKey, quotaKey, quotaKeyPattern } from './redis-keys.ts';
 import type { ReplicaRedis } from './replica-redis.ts';
 
@@ -52,18 +52,11 @@ export function redisQuotaLedger(
   assertRedisPrefix(prefix);
   const record = fleetKey(prefix);
   return {
-    async decide(keyId, limits, now, policy) {
-      const decision = await redis.decideQuota(
-        [quotaKey(prefix, keyId), record],
-        now,
-        limits,
-        policy,
-        fleet,
-      );
-      if (decision === 'lost') throw new FleetLostError(prefix);
-      if (decision === 'stale') throw new FleetStaleError();
-      return decision;
-    },
+    decide: async (keyId, limits, now, policy) =>
+      checkedReply(
+        await redis.decideQuota([quotaKey(prefix, keyId), record], now, limits, policy, fleet),
+        prefix,
+      ),
     async read(keyId) {
       const hash = await redis.hGetAll(quotaKey(prefix, keyId));
       if (Object.keys(hash).length === 0) return emptyUsage();
