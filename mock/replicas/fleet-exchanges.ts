@@ -11,6 +11,7 @@
  */
 import { parseJson, stringifyJson } from '../base/contract/lossless-json.ts';
 import type { Exchange } from '../pipeline/exchange.ts';
+import { assertRedisPrefix, exchangeKeys } from './redis-keys.ts';
 import type { ReplicaRedis } from './replica-redis.ts';
 
 /** One exchange of the fleet, numbered across it. */
@@ -40,7 +41,8 @@ export function fleetExchanges(
   replica: string,
   cap: number,
 ): FleetExchanges {
-  const keys = [`{${prefix}}:exchanges:seq`, `{${prefix}}:exchanges`] as const;
+  assertRedisPrefix(prefix);
+  const keys = exchangeKeys(prefix);
   return {
     append: (exchange) => redis.appendExchange(keys, replica, cap, stringifyJson(exchange)),
     async read(after, count) {

@@ -18,6 +18,8 @@
  *                                 sorted, and a create appends the next id, past every stored
  *                                 one), read from either end for either order.
  *   {<prefix>}:store:ids:<status> the same, for the pets of one status.
+ *   {<prefix>}:exchanges          a stream: the fleet's newest exchanges, capped (fleet-exchanges.ts).
+ *   {<prefix>}:exchanges:seq      the seq the last exchange took.
  */
 import { ConfigError } from '../base/config-error.ts';
 import type { PetStatus } from '../base/contract/types.ts';
@@ -66,4 +68,9 @@ export function storeKeys(prefix: string) {
     ids: `${store}:ids`,
     statusIds: (status: PetStatus) => `${store}:ids:${status}`,
   };
+}
+
+/** The fleet's stream of exchanges and its seq counter. */
+export function exchangeKeys(prefix: string): readonly [seq: string, stream: string] {
+  return [`{${prefix}}:exchanges:seq`, `{${prefix}}:exchanges`];
 }
