@@ -10,20 +10,36 @@ import { createRefuse } from './refusal.ts';
 const limits = { perMinute: 1, perDay: 100 };
 const key = { id: 'k1', key: 'secret-key-1', plan: 'free' } as const;
 
-/** One request of key k1 through the quota step alone, at `now`. */
-function request(ledger: QuotaLedger, now: number) {
+/** A `GET /v1/pets` context at `now`, sending `authorization` when given. */
+function contextOf(now: number, authorization: string | null = null) {
   const url = new URL('http://127.0.0.1:4010/v1/pets');
-  const context = createContext(
+  return createContext(
     {
       method: 'GET',
       url: url.href,
-      header: () => null,
+      header: (name) => (name === 'authorization' ? authorization : null),
       headerList: () => [],
       body: () => new Uint8Array(),
     },
     url,
     now,
   );
+}
+
+/** `own`, as an engine shared by processes answers it: each decision and read 5 ms later. */
+function answeringLater(own: QuotaLedger): QuotaLedger {
+  const later = <Value>(value: () => Value | Promise<Value>) =>
+    new Promise<Value>((resolve) => setTimeout(() => resolve(value()), 5));
+  return {
+    decide: (...args) => later(() => own.decide(...args)),
+    clear: () => own.clear(),
+    read: (keyId) => later(() => own.read(keyId)),
+  };
+}
+
+/** One request of key k1 through the quota step alone, at `now`. */
+function request(ledger: QuotaLedger, now: number) {
+  const context = contextOf(now);
   const usage: KeyUsage = {
     minute: { start: 0, count: 0 },
     day: { start: 0, count: 0 },
@@ -42,14 +58,7 @@ function request(ledger: QuotaLedger, now: number) {
 test('a ledger that answers later decides as the in-memory one does: the step waits for it, then admits or refuses', async () => {
   const records = new Map<string, KeyUsage>();
   const now = Date.UTC(2027, 0, 1);
-  const own = inMemoryLedger(records);
-  // An engine shared by processes answers a round trip later.
-  const later: QuotaLedger = {
-    decide: (...args) =>
-      new Promise((resolve) => setTimeout(() => resolve(own.decide(...args)), 5)),
-    clear: () => own.clear(),
-    read: (keyId) => new Promise((resolve) => setTimeout(() => resolve(own.read(keyId)), 5)),
-  };
+  const later = answeringLater(inMemoryLedger(records));
   const first = await request(later, now);
   expect(first.answer.status).toBe(200);
   expect(first.decision?.verdict).toBe('admitted');
@@ -62,24 +71,8 @@ test('a ledger that answers later decides as the in-memory one does: the step wa
 
 test("authentication takes the caller's usage from the ledger, waiting for one that reads later", async () => {
   const records = new Map<string, KeyUsage>();
-  const own = inMemoryLedger(records);
-  const later: QuotaLedger = {
-    decide: (...args) => own.decide(...args),
-    clear: () => own.clear(),
-    read: (keyId) => new Promise((resolve) => setTimeout(() => resolve(own.read(keyId)), 5)),
-  };
-  const url = new URL('http://127.0.0.1:4010/v1/pets');
-  const context = createContext(
-    {
-      method: 'GET',
-      url: url.href,
-      header: (name) => (name === 'authorization' ? `Bearer ${key.key}` : null),
-      headerList: () => [],
-      body: () => new Uint8Array(),
-    },
-    url,
-    Date.UTC(2027, 0, 1),
-  );
+  const later = answeringLater(inMemoryLedger(records));
+  const context = contextOf(Date.UTC(2027, 0, 1), `Bearer ${key.key}`);
   const steps = [
     identifyStep([{ ...key }]),
     authenticateStep({ plans: { free: limits }, quota: later }),
