@@ -20,7 +20,8 @@ return {'saved', tostring(redis.call('HINCRBY', KEYS[1], 'version', 1))}
 
 // KEYS[1]: the fleet's record. ARGV: epoch, the version the replica holds. Returns {'lost'},
 // or {'same', seconds, microseconds} or {'changed', seconds, microseconds, version, clock JSON,
-// keys JSON}: Redis's clock rides along, so every check is also a measurement (fleet-clock.ts).
+// keys JSON}: Redis's clock rides along, a reading the time source may take as a measurement
+// (fleet-clock.ts takes its own, with TIME).
 const checkLua = `
 local record = redis.call('HMGET', KEYS[1], 'epoch', 'version', 'clock', 'keys')
 if record[1] ~= ARGV[1] then return {'lost'} end
