@@ -8,10 +8,11 @@
  */
 
 import { type Answer, errorAnswer } from '../base/messages/answer.ts';
+import type { ErrorCode } from '../base/messages/errors.ts';
 import { type BodyBytes, type FakeRequest, pathStart } from '../base/messages/fake-request.ts';
 import { createRedaction, type Redaction } from '../base/messages/redaction.ts';
 import { type KeySecrets, keySecrets } from '../base/quota/plans.ts';
-import { inMemoryLedger, type QuotaLedger } from '../base/quota/quota.ts';
+import { retryAfterValue } from '../base/quota/retry-after.ts';
 import { controlPageAnswer } from '../control-ui/control-page.ts';
 import type { ResolvedConfig } from '../pipeline/config/config.ts';
 import type { PolicyCommandLine } from '../pipeline/config/policy-command-line.ts';
@@ -26,8 +27,9 @@ import {
   runPipeline,
   type Step,
 } from '../pipeline/pipeline.ts';
-import type { BaseControl } from '../steps/control/control.ts';
-import { controlPipeline } from '../steps/control/control-handlers.ts';
+import { type SharedState, SharedStateError } from '../pipeline/shared-state.ts';
+import type { ServedControl } from '../steps/control/control.ts';
+import { controlPipeline, isResetRequest } from '../steps/control/control-handlers.ts';
 import { createExchanges, type Exchanges } from '../steps/exchange/exchange-step.ts';
 import { journalStep } from '../steps/journal/journal-step.ts';
 import { authenticateStep, identifyStep } from '../steps/policies/auth.ts';
@@ -40,6 +42,7 @@ import { quotaStep } from '../steps/policies/quota-step.ts';
 import {
   callerRateLimitHeaders,
   rateLimitHeadersStep,
+  unreadRateLimitHeaders,
 } from '../steps/policies/rate-limit-headers-step.ts';
 import { createRefuse, type Refuse } from '../steps/policies/refusal.ts';
 import { createRequestLog, type RequestLog } from '../steps/policies/request-log.ts';
@@ -67,8 +70,6 @@ interface StepParts extends FakeState {
   /** The one redaction of every output the steps write (the Pact file, coverage, reports, the log). */
   readonly redaction: Redaction;
   readonly refuse: Refuse;
-  /** Every key's quota, which the quota step decides each request with. */
-  readonly quota: QuotaLedger;
   readonly clientIds: ClientIds;
   readonly log: RequestLog;
   readonly routes: RouteTable;
@@ -160,7 +161,7 @@ export interface ApiPipeline {
   /** Every policy's control functions, in one object. */
   readonly control: PolicyControls;
   /** Puts every policy's own state back as the fake started (a control reset). */
-  reset(): void;
+  reset(): Promise<void>;
   /** What the policies add to the control surface's summary. */
   describe(): Record<string, unknown>;
   /** The policies' own states, for a session that leaves the fake and comes back (session.ts). */
@@ -190,7 +191,6 @@ export function createApiPipeline(state: FakeState, options: PolicyOptions): Api
     secrets,
     redaction,
     refuse: createRefuse(config.retryAfterFormat),
-    quota: inMemoryLedger(state.usage),
     clientIds,
     log: createRequestLog({ onExchange: config.onExchange, redaction }),
     routes: createRouteTable({ store: state.store, clock: state.clock, config }),
@@ -207,8 +207,8 @@ export function createApiPipeline(state: FakeState, options: PolicyOptions): Api
     log: parts.log,
     exchanges,
     control: Object.assign({}, ...policies.map((policy) => policy.control)) as PolicyControls,
-    reset: () => {
-      for (const policy of policies) policy.reset();
+    reset: async () => {
+      await Promise.all(policies.map((policy) => policy.reset()));
     },
     describe: () => Object.assign({}, ...policies.map((policy) => policy.describe?.())),
     states: policies.flatMap((policy) => (policy.state === undefined ? [] : [policy.state])),
@@ -219,6 +219,9 @@ export function createApiPipeline(state: FakeState, options: PolicyOptions): Api
     ) as ControlRoutes<PolicyControls>,
   };
 }
+
+/** The control surface a behaviour serves: its own functions and what each policy adds. */
+type ControlSurface = ServedControl & PolicyControls;
 
 /** The behaviour of one fake, for the doors. */
 export interface Behaviour {
@@ -231,7 +234,9 @@ export interface Behaviour {
    * body): the caller's window, nothing spent, when `authorization` (the request's
    * Authorization header, if any) names a valid key; else the anonymous limits.
    */
-  rateLimitHeaders(authorization: string | null): Record<string, string>;
+  rateLimitHeaders(
+    authorization: string | null,
+  ): Record<string, string> | Promise<Record<string, string>>;
   /**
    * Records an answer a door gave itself, before the core saw the request (the HTTP door's 413
    * for a body over the cap, its 400 for a missing Host): the request log and the journal show
@@ -270,16 +275,39 @@ export function ownsUrl(
   return false;
 }
 
-/** Creates the behaviour core over one fake's state, its interface pipeline and control surface. */
+/** How many times a replica answers a request again when its copy fell behind mid-request. */
+const staleAttempts = 4;
+
+/**
+ * How long a replica whose shared store cannot be reached tells clients to wait (Retry-After):
+ * the client's command time-out, after which the next try meets a reconnected client or the
+ * same answer.
+ */
+const unavailableRetryMs = 2_000;
+
+/**
+ * Creates the behaviour core over one fake's state, its interface pipeline and control surface;
+ * with `shared`, the state it shares with other processes (replicas), which every request brings
+ * current before it is answered.
+ */
 export function createBehaviour(
   state: FakeState,
   api: ApiPipeline,
-  control: BaseControl & PolicyControls,
+  control: ControlSurface,
+  shared?: SharedState,
 ): Behaviour {
   const { config, clock } = state;
   const { log, exchanges } = api;
-  const rateLimitHeaders = (authorization: string | null) =>
-    callerRateLimitHeaders(state, authorization, clock.now());
+  const rateLimitHeaders = (authorization: string | null) => {
+    const headers = callerRateLimitHeaders(state, authorization, clock.now());
+    // A replica that cannot read the usage says so in the values, as its 503 does.
+    return headers instanceof Promise
+      ? headers.catch(() => {
+          const now = clock.now();
+          return unreadRateLimitHeaders(state, authorization, now, now + unavailableRetryMs);
+        })
+      : headers;
+  };
   // Preflights carry no credentials, so they are answered before authentication.
   const preflightSteps: readonly Step[] = [
     exchanges.step('preflight'),
@@ -288,22 +316,35 @@ export function createBehaviour(
     hostStep(config.allowedHosts),
   ];
   const controlSurface = controlPipeline(control, api.routes, config, controlPageAnswer);
+  // A replica runs each control call on a current copy, and shares what it changed.
+  const controlHandler: Handler =
+    shared === undefined
+      ? controlSurface.handler
+      : async (context) => {
+          const path = context.url.pathname.slice(config.controlPrefix.length);
+          if (await isResetRequest(context.request, path, config.maxBodyBytes))
+            await shared.restart();
+          return shared.change(async () => controlSurface.handler(context));
+        };
   const controlSteps: readonly Step[] = [log.controlStep, ...controlSurface.steps];
-
-  /** The caller's X-RateLimit-* headers, for the answers given before any pipeline. */
-  const callersHeaders = (request: FakeRequest) =>
-    rateLimitHeaders(request.header('authorization'));
 
   /** Answers a request the fake gives before any pipeline, and records its exchange. */
   const refuseEarly = (
     request: FakeRequest,
     url: URL | undefined,
-    answer: Answer,
+    code: ErrorCode,
+    message: string | undefined,
     started: number,
-    body?: BodyBytes,
-  ) => {
-    exchanges.record(request, url, answer, started, body);
-    return answer;
+    headers?: Record<string, string>,
+  ): Answer | Promise<Answer> => {
+    const answerWith = (with_: Record<string, string>) => {
+      const answer = errorAnswer(code, message, with_);
+      exchanges.record(request, url, answer, started);
+      return answer;
+    };
+    if (headers !== undefined) return answerWith(headers);
+    const caller = rateLimitHeaders(request.header('authorization'));
+    return caller instanceof Promise ? caller.then(answerWith) : answerWith(caller);
   };
 
   /**
@@ -312,6 +353,7 @@ export function createBehaviour(
    * more microtask turns and a promise a request to adopt it.
    */
   function answer(request: FakeRequest): Promise<Answer> {
+    if (shared !== undefined) return sharedAnswer(request, shared);
     try {
       const answered = pipelineAnswer(request);
       return answered instanceof Promise ? answered : Promise.resolve(answered);
@@ -320,28 +362,57 @@ export function createBehaviour(
     }
   }
 
+  /**
+   * A replica's answer: on a current copy of the shared state, again when the copy fell behind
+   * before the request wrote anything, or 503 `store_unavailable` when the store cannot be
+   * reached (never an answer made from what this process alone holds).
+   */
+  async function sharedAnswer(request: FakeRequest, shared: SharedState): Promise<Answer> {
+    const started = performance.now();
+    let problem: SharedStateError | undefined;
+    for (let attempt = 1; attempt <= staleAttempts; attempt++) {
+      try {
+        await shared.refresh();
+        return await pipelineAnswer(request);
+      } catch (error) {
+        if (!(error instanceof SharedStateError)) throw error;
+        problem = error;
+        if (error.kind !== 'stale') break;
+      }
+    }
+    const now = clock.now();
+    const retryAtMs = now + unavailableRetryMs;
+    const headers = {
+      ...unreadRateLimitHeaders(state, request.header('authorization'), now, retryAtMs),
+      'Retry-After': retryAfterValue(config.retryAfterFormat, retryAtMs, now),
+    };
+    let url: URL | undefined;
+    try {
+      url = new URL(request.url);
+    } catch {
+      // Shown as its text, as the core's own early refusals of an unparsable target are.
+    }
+    return refuseEarly(request, url, 'store_unavailable', problem?.message, started, headers);
+  }
+
   function pipelineAnswer(request: FakeRequest): Answer | Promise<Answer> {
     const started = performance.now();
     const start = pathStart(request.url);
     if (request.url.length - start > maxUrlLength) {
       const message = `The request target must be at most ${maxUrlLength} characters; got ${request.url.length - start}.`;
-      return refuseEarly(
-        request,
-        undefined,
-        errorAnswer('uri_too_long', message, callersHeaders(request)),
-        started,
-      );
+      return refuseEarly(request, undefined, 'uri_too_long', message, started);
     }
     let url: URL;
     try {
       url = new URL(request.url);
     } catch {
-      const refused = errorAnswer(
+      return refuseEarly(
+        request,
+        undefined,
         'bad_request',
         'The request URL could not be parsed.',
-        callersHeaders(request),
+        started,
       );
-      return refuseEarly(request, undefined, refused, started);
     }
     const path = url.pathname;
     const context = createContext(request, url, clock.now());
@@ -351,14 +422,9 @@ export function createBehaviour(
       return runPipeline(steps, handler, context);
     }
     if (path.startsWith(`${config.controlPrefix}/`))
-      return runPipeline(controlSteps, controlSurface.handler, context);
+      return runPipeline(controlSteps, controlHandler, context);
     const message = `No endpoint at ${path.slice(0, 200)}; the API lives under ${config.basePath}.`;
-    return refuseEarly(
-      request,
-      url,
-      errorAnswer('route_not_found', message, callersHeaders(request)),
-      started,
-    );
+    return refuseEarly(request, url, 'route_not_found', message, started);
   }
 
   let connectionsOpened = 0;
@@ -377,7 +443,7 @@ export function createBehaviour(
       } catch {
         // Shown as its text, as the core's own early refusals of an unparsable target are.
       }
-      refuseEarly(request, url, answer, started, body);
+      exchanges.record(request, url, answer, started, body);
     },
   };
 }

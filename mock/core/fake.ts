@@ -10,6 +10,12 @@ import { type ControllableClock, createClock } from '../base/clock/clock.ts';
 import { ConfigError } from '../base/config-error.ts';
 import type { Pet } from '../base/contract/types.ts';
 import { type KeyEntry, type KeysFile, type Limits, parseKeysFile } from '../base/quota/plans.ts';
+import { inMemoryLedger } from '../base/quota/quota.ts';
+import {
+  anonymousRateLimit,
+  type KeyUsage,
+  rateLimitHeaderRecord,
+} from '../base/quota/rate-limit.ts';
 import { assertSupportedRuntime } from '../base/runtime/supported-runtime.ts';
 import {
   type FakeOptions,
@@ -17,10 +23,11 @@ import {
   resolveConfig,
   withProfile,
 } from '../pipeline/config/config.ts';
-import type { FakeState } from '../pipeline/fake-state.ts';
+import type { FakeState, OwnFakeState } from '../pipeline/fake-state.ts';
 import { type StorePersistence, snapshotProblem } from '../pipeline/persistence.ts';
 import { createSavedParts, loadSession, saveSession } from '../pipeline/session.ts';
-import { type BaseControl, createControl } from '../steps/control/control.ts';
+import type { SharedStateOver } from '../pipeline/shared-state.ts';
+import { type BaseControl, createControl, type ServedControl } from '../steps/control/control.ts';
 import { createPetStore } from '../store/pet-store.ts';
 import {
   type Behaviour,
@@ -88,11 +95,8 @@ export type { RemoteForce } from '../steps/qa/injected-failures/injected-failure
 /** The default seed pets (fixtures/pets.json). */
 export const defaultSeed: readonly Pet[] = defaultPets as Pet[];
 
-/**
- * Creates a fake Pet Store with its core, for the doors and this repository's tests; the package
- * gives it as index.ts's `createFake`.
- */
-export async function createFake(given: CreateFakeOptions = {}): Promise<FakeWithCore> {
+/** The parts of a fake every kind of fake is made of, from its options. */
+function fakeParts(given: CreateFakeOptions) {
   // The fake itself runs on any vitest; on a Node older than msw 3's its requests would fail.
   assertSupportedRuntime('createFake', { vitest: false });
   const options = withProfile(given);
@@ -108,13 +112,32 @@ export async function createFake(given: CreateFakeOptions = {}): Promise<FakeWit
   if (seedProblem !== undefined)
     throw new ConfigError('seed', seedProblem.replace(/^snapshot\.?/, ''));
   const initialKeys = keysFile.keys.map((key) => ({ ...key }));
-  const state: FakeState = {
+  return {
+    options,
     config,
-    clock: options.clock ?? createClock(),
-    store: await createPetStore(seed, options.persistence),
-    keys: initialKeys.map((key) => ({ ...key })),
     plans,
-    usage: new Map(),
+    seed,
+    initialKeys,
+    clock: options.clock ?? createClock(),
+    keys: initialKeys.map((key) => ({ ...key })),
+  };
+}
+
+/**
+ * Creates a fake Pet Store with its core, for the doors and this repository's tests; the package
+ * gives it as index.ts's `createFake`.
+ */
+export async function createFake(given: CreateFakeOptions = {}): Promise<FakeWithCore> {
+  const { options, config, plans, seed, initialKeys, clock, keys } = fakeParts(given);
+  const usage = new Map<string, KeyUsage>();
+  const state: OwnFakeState = {
+    config,
+    clock,
+    store: await createPetStore(seed, options.persistence),
+    keys,
+    plans,
+    quota: inMemoryLedger(usage),
+    usage,
   };
   const api = createApiPipeline(state, options);
   const session = options.persistence?.session;
@@ -134,6 +157,50 @@ export async function createFake(given: CreateFakeOptions = {}): Promise<FakeWit
     control,
     config,
     initialKeys,
-    anonymousRateLimitHeaders: () => behaviour.rateLimitHeaders(null),
+    anonymousRateLimitHeaders: () => rateLimitHeaderRecord(anonymousRateLimit(plans, clock.now())),
+  };
+}
+
+/**
+ * A fake that shares its state with other processes (a replica, mock/replicas/): its core, for
+ * the HTTP door, and its control surface, whose functions answer once the shared state has.
+ */
+export interface SharedFake {
+  readonly behaviour: Behaviour;
+  readonly control: ServedControl & PolicyControls;
+  readonly config: ResolvedConfig;
+  /** Public id, plan and secret of every key at start, for printing demo keys. */
+  readonly initialKeys: readonly KeyEntry[];
+}
+
+/**
+ * Creates a fake over state it shares with other processes: `shared` makes it from the fake's
+ * own clock and keys (its local copy). Pets, quota and the copy live where `shared` keeps them;
+ * persistence is that state's, so `persistence` is refused.
+ */
+export async function createSharedFake(
+  given: CreateFakeOptions,
+  shared: SharedStateOver,
+): Promise<SharedFake> {
+  if (given.persistence !== undefined)
+    throw new ConfigError('persistence', 'cannot be given to a fake whose state is shared');
+  const { options, config, plans, seed, initialKeys, clock, keys } = fakeParts(given);
+  const sharedState = shared({ clock, keys });
+  const state: FakeState = {
+    config,
+    clock,
+    store: sharedState.store,
+    keys,
+    plans,
+    quota: sharedState.quota,
+    usage: new Map(),
+  };
+  const api = createApiPipeline(state, options);
+  const control = createControl(state, seed, initialKeys, api);
+  return {
+    behaviour: createBehaviour(state, api, control, sharedState),
+    control,
+    config,
+    initialKeys,
   };
 }

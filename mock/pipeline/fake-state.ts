@@ -7,6 +7,7 @@
 import type { ControllableClock } from '../base/clock/clock.ts';
 import type { NewPet, Pet, PetStatus } from '../base/contract/types.ts';
 import type { KeyEntry, Limits } from '../base/quota/plans.ts';
+import type { OwnLedger, QuotaDecision, QuotaLedger } from '../base/quota/quota.ts';
 import type { KeyUsage } from '../base/quota/rate-limit.ts';
 import type { ResolvedConfig } from './config/config.ts';
 import type { ListOrder } from './config/list-order.ts';
@@ -16,13 +17,27 @@ import type { StoreSnapshot } from './persistence.ts';
 export interface FakeState {
   readonly config: ResolvedConfig;
   readonly clock: ControllableClock;
-  readonly store: PetStore;
+  readonly store: PetStore | SharedStore;
   /** Known keys; mutable through the control surface. */
   readonly keys: KeyEntry[];
   /** Plans by name. */
   readonly plans: Record<string, Limits>;
-  /** Rate-limit usage by key id. */
+  /**
+   * Every key's quota, which every step and the control surface read and change: the fake's own
+   * ledger over `usage`, or one shared with other processes.
+   */
+  readonly quota: QuotaLedger;
+  /**
+   * The fake's own usage records by key id, which its own ledger keeps and a session saves
+   * (session.ts); empty in a fake whose quota is shared.
+   */
   readonly usage: Map<string, KeyUsage>;
+}
+
+/** A fake whose state is all its own: its store and ledger answer every call at once. */
+export interface OwnFakeState extends FakeState {
+  readonly store: PetStore;
+  readonly quota: OwnLedger;
 }
 
 /**
@@ -65,4 +80,25 @@ export interface PetStore extends RouteStore {
   snapshot(): StoreSnapshot;
   /** Replaces every pet and the id counter with a snapshot's. */
   restore(snapshot: StoreSnapshot): Promise<void>;
+}
+
+/**
+ * The pets of a fake that shares them with other processes (pipeline/shared-state.ts): the
+ * routes' calls, and the control surface's, each answered later.
+ */
+export interface SharedStore extends RouteStore {
+  /** How many pets are stored. */
+  count(): Promise<number>;
+  /** Every pet and the id counter. */
+  snapshot(): Promise<StoreSnapshot>;
+  /** Replaces every pet and the id counter with a snapshot's. */
+  restore(snapshot: StoreSnapshot): Promise<void>;
+}
+
+/** Every key's shared quota: each call answers once the engine has. */
+export interface SharedQuota extends QuotaLedger {
+  decide(...args: Parameters<QuotaLedger['decide']>): Promise<QuotaDecision>;
+  clear(): Promise<void>;
+  read(keyId: string): Promise<KeyUsage>;
+  write(keyId: string, usage: KeyUsage): Promise<void>;
 }

@@ -159,7 +159,7 @@ export interface Policy<Control extends object = object> {
   readonly step?: Step;
   /** Reads every exchange of the fake (pipeline/exchange.ts): a recorder's way in. */
   readonly read?: ExchangeReader;
-  readonly reset: () => void;
+  readonly reset: () => void | Promise<void>;
   readonly control?: Control;
   readonly describe?: () => Record<string, unknown>;
   /** How its state leaves the fake and comes back (browser storage, another tab taking over). */

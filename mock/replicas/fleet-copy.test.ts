@@ -33,7 +33,7 @@ async function twoReplicas(prefix: string) {
         clock: createClock(source),
         keys: fileKeys.map((key) => ({ ...key })),
       };
-      return { state, copy: fleetCopy(fleetStateStore(client, prefix, epoch), state) };
+      return { state, copy: fleetCopy(fleetStateStore(client, prefix, { epoch }), state) };
     }),
   };
 }

@@ -27,6 +27,10 @@ export interface FleetCopy {
    * what `change` returned once the fleet holds it.
    */
   change<T>(change: () => T | Promise<T>): Promise<T>;
+  /** The fleet's version the copy was read at (`'0'` for none read yet). */
+  version(): string;
+  /** Forgets the version read: the next refresh loads the fleet's state whatever it is. */
+  forget(): void;
 }
 
 /** The plain data of a replica's state, sharing nothing with it. */
@@ -40,12 +44,18 @@ export function fleetCopy(store: FleetStateStore, replica: ReplicaState): FleetC
   const refresh = async (): Promise<void> => {
     const found = await store.check(version);
     if (!found.changed) return;
-    replica.clock.load(found.state.clock);
-    replica.keys.splice(0, replica.keys.length, ...found.state.keys.map((key) => ({ ...key })));
+    if (found.state !== undefined) {
+      replica.clock.load(found.state.clock);
+      replica.keys.splice(0, replica.keys.length, ...found.state.keys.map((key) => ({ ...key })));
+    }
     version = found.version;
   };
   return {
     refresh,
+    version: () => version,
+    forget: () => {
+      version = '';
+    },
     async change(change) {
       for (let attempt = 1; ; attempt++) {
         await refresh();

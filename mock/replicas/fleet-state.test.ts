@@ -25,8 +25,8 @@ const frozenState: FleetControlState = {
 
 test('what one replica saves, the next check of another finds; a current copy gets no state', async () => {
   const { epoch } = await joinFleet(first(), 'shared', { settings: {} });
-  const a = fleetStateStore(first(), 'shared', epoch);
-  const b = fleetStateStore(second(), 'shared', epoch);
+  const a = fleetStateStore(first(), 'shared', { epoch });
+  const b = fleetStateStore(second(), 'shared', { epoch });
   expect(await b.check('0')).toMatchObject({ changed: false });
   const version = await a.save('0', frozenState);
   expect(version).toBe('1');
@@ -39,7 +39,9 @@ test('what one replica saves, the next check of another finds; a current copy ge
 
 test('of changes saved at once on one version, one is saved and the others are told to read again', async () => {
   const { epoch } = await joinFleet(first(), 'concurrent', { settings: {} });
-  const stores = [first(), second()].map((client) => fleetStateStore(client, 'concurrent', epoch));
+  const stores = [first(), second()].map((client) =>
+    fleetStateStore(client, 'concurrent', { epoch }),
+  );
   const store = (index: number) => stores[index % 2] as (typeof stores)[number];
   const saved = await Promise.all(
     Array.from({ length: 10 }, (_, index) =>
@@ -59,7 +61,7 @@ test('of changes saved at once on one version, one is saved and the others are t
 
 test('once Redis loses the fleet, or another is founded under its prefix, both calls say so and write nothing', async () => {
   const { epoch } = await joinFleet(first(), 'lost', { settings: {} });
-  const store = fleetStateStore(second(), 'lost', epoch);
+  const store = fleetStateStore(second(), 'lost', { epoch });
   await store.save('0', frozenState);
   await first().flushAll();
   await expect(store.check('1')).rejects.toBeInstanceOf(FleetLostError);

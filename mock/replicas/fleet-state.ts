@@ -13,6 +13,7 @@
  */
 import type { ClockState } from '../base/clock/clock.ts';
 import type { KeyEntry } from '../base/quota/plans.ts';
+import { SharedStateError } from '../pipeline/shared-state.ts';
 import { fleetKey } from './redis-keys.ts';
 import type { ReplicaRedis } from './replica-redis.ts';
 
@@ -27,11 +28,12 @@ export interface FleetControlState {
  * persistence, a flush) or a new fleet was founded under the prefix. The replica answers 503
  * until a control reset starts the fleet again; it never re-seeds by itself.
  */
-export class FleetLostError extends Error {
+export class FleetLostError extends SharedStateError {
   override readonly name = 'FleetLostError';
   constructor(prefix: string) {
     super(
-      `petstore-fake: the fleet's record under the Redis prefix ${JSON.stringify(prefix)} is gone (Redis lost its data, or another fleet replaced it)`,
+      'unavailable',
+      `petstore-fake: the fleet's record under the Redis prefix ${JSON.stringify(prefix)} is gone (Redis lost its data, or another fleet replaced it); POST /__control/reset starts the fleet again`,
     );
   }
 }
@@ -40,10 +42,11 @@ export class FleetLostError extends Error {
  * The fleet's control state moved since this replica's copy was read: nothing was written, and
  * the request runs again once the copy is refreshed.
  */
-export class FleetStaleError extends Error {
+export class FleetStaleError extends SharedStateError {
   override readonly name = 'FleetStaleError';
   constructor() {
     super(
+      'stale',
       "petstore-fake: this replica's copy of the fleet's clock and keys is older than the fleet's",
     );
   }
@@ -66,7 +69,8 @@ type FleetCheck =
       readonly changed: true;
       readonly redisMs: number;
       readonly version: string;
-      readonly state: FleetControlState;
+      /** `undefined` for a fleet whose state no control call saved: the starting state. */
+      readonly state: FleetControlState | undefined;
     };
 
 /** The fleet's control state in Redis, for one replica of the fleet `prefix` at `epoch`. */
@@ -84,18 +88,22 @@ export interface FleetStateStore {
   check(version: string): Promise<FleetCheck>;
 }
 
-/** The fleet's control state over `redis` (connected, with the fleet's scripts). */
+/**
+ * The fleet's control state over `redis` (connected, with the fleet's scripts), for the replica
+ * that holds `fleet`'s epoch (read at each call: a replica that joins a fleet founded again holds
+ * the new one).
+ */
 export function fleetStateStore(
   redis: ReplicaRedis,
   prefix: string,
-  epoch: string,
+  fleet: { readonly epoch: string },
 ): FleetStateStore {
   const key = fleetKey(prefix);
   return {
     async save(madeOn, state) {
       const reply = await redis.saveFleetState(
         key,
-        epoch,
+        fleet.epoch,
         madeOn,
         JSON.stringify(state.clock),
         JSON.stringify(state.keys),
@@ -104,13 +112,17 @@ export function fleetStateStore(
       return reply.outcome === 'saved' ? reply.version : undefined;
     },
     async check(version) {
-      const reply = await redis.checkFleetState(key, epoch, version);
+      const reply = await redis.checkFleetState(key, fleet.epoch, version);
       if (reply.outcome === 'lost') throw new FleetLostError(prefix);
       if (reply.outcome === 'same') return { changed: false, redisMs: reply.redisMs };
-      const state: FleetControlState = {
-        clock: JSON.parse(reply.clockJson) as ClockState,
-        keys: JSON.parse(reply.keysJson) as KeyEntry[],
-      };
+      // A fleet no control call changed yet holds no state: its replicas' starting state.
+      const state: FleetControlState | undefined =
+        reply.clockJson === ''
+          ? undefined
+          : {
+              clock: JSON.parse(reply.clockJson) as ClockState,
+              keys: JSON.parse(reply.keysJson) as KeyEntry[],
+            };
       return { changed: true, redisMs: reply.redisMs, version: reply.version, state };
     },
   };

@@ -9,7 +9,7 @@
 import { ConfigError } from '../base/config-error.ts';
 
 /** The environment variable that may carry the fleet's Redis URL, password included. */
-const redisUrlVariable = 'PETSTORE_REDIS_URL';
+export const redisUrlVariable = 'PETSTORE_REDIS_URL';
 
 /** A Redis URL a replica may connect to, and the form of it that may be shown. */
 export interface RedisTarget {

@@ -61,6 +61,10 @@ export const errorTemplates = {
     status: 500,
     message: 'The state file could not be written; the pet was not created.',
   },
+  store_unavailable: {
+    status: 503,
+    message: 'The store this replica shares with the others cannot be reached; nothing changed.',
+  },
   internal_error: { status: 500, message: 'The fake failed to handle the request.' },
   bad_gateway: { status: 502, message: 'Bad gateway (forced).' },
   service_unavailable: { status: 503, message: 'Service unavailable (forced).' },

@@ -84,19 +84,32 @@ export interface QuotaLedger {
     policy: BanPolicy,
   ): QuotaDecision | Promise<QuotaDecision>;
   /** Forgets every key's usage (a control reset). */
-  clear(): void;
+  clear(): void | Promise<void>;
   /**
    * The key's usage record, created empty on first use. The fake's own ledger answers the record
    * the next decision changes, so a step that reads it after the decision sees the count.
    */
   read(keyId: string): KeyUsage | Promise<KeyUsage>;
+  /** Replaces the key's usage record (a provider state). */
+  write(keyId: string, usage: KeyUsage): void | Promise<void>;
+}
+
+/** A ledger in the fake's own memory: every call answers at once. */
+export interface OwnLedger extends QuotaLedger {
+  decide(...args: Parameters<QuotaLedger['decide']>): QuotaDecision;
+  clear(): void;
+  read(keyId: string): KeyUsage;
+  write(keyId: string, usage: KeyUsage): void;
 }
 
 /** The ledger over the fake's own usage records, by key id. */
-export function inMemoryLedger(usage: Map<string, KeyUsage>): QuotaLedger {
+export function inMemoryLedger(usage: Map<string, KeyUsage>): OwnLedger {
   return {
     decide: (keyId, limits, now, policy) => decideQuota(usageOf(usage, keyId), limits, now, policy),
     clear: () => usage.clear(),
     read: (keyId) => usageOf(usage, keyId),
+    write: (keyId, record) => {
+      usage.set(keyId, record);
+    },
   };
 }

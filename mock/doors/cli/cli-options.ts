@@ -17,6 +17,7 @@ import {
 } from '../../pipeline/config/config.ts';
 import { type ListOrder, listOrders } from '../../pipeline/config/list-order.ts';
 import type { FakeProfile } from '../../pipeline/config/profile.ts';
+import { redisTarget, redisUrlVariable } from '../../replicas/redis-url.ts';
 import {
   type FlagSpecs,
   flagHelp,
@@ -96,6 +97,19 @@ const ownFlags = {
     type: 'string',
     value: '<path>',
     help: 'keep pets across restarts in this file (default: memory only)',
+  },
+  redis: {
+    type: 'string',
+    value: '<url>',
+    help: [
+      'a replica of the fleet in this Redis (redis:// or rediss://; with a',
+      'password, give it in PETSTORE_REDIS_URL): see docs/replicas.md',
+    ],
+  },
+  'redis-prefix': {
+    type: 'string',
+    value: '<name>',
+    help: "the fleet's name in that Redis (default petstore)",
   },
   fsync: {
     type: 'boolean',
@@ -287,6 +301,14 @@ export function optionsFromFlags(argv: readonly string[]) {
   }
   if (values.fsync && values['state-file'] === undefined)
     throw new UsageError('--fsync needs --state-file');
+  // The password rule and the URL's form (a ConfigError naming where it came from).
+  const redis = redisTarget(values.redis, process.env[redisUrlVariable]);
+  if (redis !== undefined && values['state-file'] !== undefined)
+    throw new UsageError(
+      `--state-file cannot be given with ${values.redis === undefined ? redisUrlVariable : '--redis'}: the fleet keeps its state in Redis (docs/replicas.md)`,
+    );
+  if (redis === undefined && values['redis-prefix'] !== undefined)
+    throw new UsageError(`--redis-prefix needs --redis or ${redisUrlVariable}`);
   // Before the store reads the file: a directory or a missing folder is one line, not a stack.
   checkWritable(values['state-file'], '--state-file');
   const exitPaths = new Map<string, string>();
@@ -336,6 +358,7 @@ export function optionsFromFlags(argv: readonly string[]) {
   };
   return {
     options,
+    redis: redis === undefined ? undefined : { target: redis, prefix: values['redis-prefix'] },
     host,
     productionPort,
     stagingPort,

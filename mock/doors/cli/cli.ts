@@ -1,7 +1,7 @@
 #!/usr/bin/env node
 import packageJson from '../../../package.json' with { type: 'json' };
 import { ConfigError } from '../../base/config-error.ts';
-import { createFake, type FakeWithCore } from '../../core/fake.ts';
+import { createFake, type FakeControl, type FakeWithCore } from '../../core/fake.ts';
 import { StorageError } from '../../pipeline/storage-error.ts';
 import { UsageError } from '../cli-shared/command-line.ts';
 import { listenProblem } from '../http/listen-problem.ts';
@@ -13,7 +13,8 @@ import {
   tokenVariable,
   usage,
 } from './cli-options.ts';
-import { finishExitFiles, openDoors } from './start-fake.ts';
+import { finishExitFiles, openDoors } from './fake-doors.ts';
+import { createReplicaFake, defaultRedisPrefix } from './start-replica.ts';
 import { StateFileError } from './state-file.ts';
 
 async function main(argv: readonly string[]): Promise<void> {
@@ -26,8 +27,10 @@ async function main(argv: readonly string[]): Promise<void> {
     console.log(packageJson.version);
     return;
   }
-  const { options, host } = flags;
-  const fake = await createFake(options);
+  const { options, host, redis } = flags;
+  const replica =
+    redis === undefined ? undefined : await createReplicaFake(options, redis.target, redis.prefix);
+  const fake = replica?.fake ?? (await createFake(options));
   if (!flags.loopback) {
     console.warn(
       `petstore-fake: warning: listening on ${host}, reachable beyond this machine; the demo keys are public. Only Host names ${fake.config.allowedHosts.join(', ')} are answered (add yours with --allowed-hosts).${flags.controlToken ? '' : ` The control surface is disabled: set ${tokenVariable} to enable it.`}`,
@@ -83,21 +86,32 @@ async function main(argv: readonly string[]): Promise<void> {
     draining = true;
     console.log(`petstore-fake: ${signal}, finishing in-flight requests`);
     await Promise.all(doors.map((door) => door.close()));
+    replica?.leave();
     finish();
   };
   // SIGHUP too: a closed terminal ends the fake as Ctrl-C does, files written.
   for (const signal of ['SIGTERM', 'SIGINT', 'SIGHUP'] as const)
     process.on(signal, () => void shutdown(signal));
 
-  console.log(banner(fake, origin, stagingOrigin));
+  const fleet =
+    redis === undefined
+      ? undefined
+      : `replica of the fleet "${redis.prefix ?? defaultRedisPrefix}" in ${redis.target.shown}`;
+  console.log(banner(fake, await fake.control.keys(), origin, stagingOrigin, fleet));
 }
 
 /**
  * What `npm start` prints once it listens, in one write: a reader that sees its first line sees
  * the key list too.
  */
-function banner(fake: FakeWithCore, origin: string, stagingOrigin: string | false): string {
-  const keyLines = fake.control.keys().map((key) => {
+function banner(
+  fake: Pick<FakeWithCore, 'config' | 'initialKeys'>,
+  keys: ReturnType<FakeControl['keys']>,
+  origin: string,
+  stagingOrigin: string | false,
+  fleet: string | undefined,
+): string {
+  const keyLines = keys.map((key) => {
     const secret = fake.initialKeys.find((entry) => entry.id === key.id)?.key ?? '?';
     return `    ${secret.padEnd(24)} ${key.plan.padEnd(10)} ${key.limits.perMinute}/min, ${key.limits.perDay}/day`;
   });
@@ -105,7 +119,7 @@ function banner(fake: FakeWithCore, origin: string, stagingOrigin: string | fals
   production  ${origin}/v1
   staging     ${stagingOrigin === false ? '(off)' : `${stagingOrigin}/v1`}
   control     ${origin}${fake.config.controlPrefix}/state
-  qa page     ${origin}${fake.config.controlPrefix}/
+  qa page     ${origin}${fake.config.controlPrefix}/${fleet === undefined ? '' : `\n  state       ${fleet}`}
   demo keys (send as "Authorization: Bearer <key>"):
 ${keyLines.join('\n')}`;
 }

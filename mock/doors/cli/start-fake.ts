@@ -7,19 +7,11 @@
  */
 import { createServer } from 'node:net';
 import { ConfigError } from '../../base/config-error.ts';
-import { policyExitFiles } from '../../core/assembly.ts';
-import {
-  type CreateFakeOptions,
-  createFake,
-  type FakeControl,
-  type FakeWithCore,
-} from '../../core/fake.ts';
-import { outputPathProblem, writeOutputFile } from '../cli-shared/output-path.ts';
-import { type HttpDoor, listenHttp } from '../http/http-server.ts';
+import { type CreateFakeOptions, createFake, type FakeControl } from '../../core/fake.ts';
+import { outputPathProblem } from '../cli-shared/output-path.ts';
+import type { RemoteControl } from '../connect/connect-fake.ts';
+import { type ExitFileName, finishExitFiles, openDoors } from './fake-doors.ts';
 import { createStateFile } from './state-file.ts';
-
-/** The files a fake can write when it stops: the Pact file, interface coverage, the client report. */
-type ExitFileName = 'pact-out' | 'coverage-report' | 'client-report';
 
 /** Options of `startFake`: createFake's, where the door listens, and what it keeps and writes. */
 export interface StartFakeOptions extends Omit<CreateFakeOptions, 'origin' | 'stagingOrigin'> {
@@ -33,6 +25,14 @@ export interface StartFakeOptions extends Omit<CreateFakeOptions, 'origin' | 'st
   readonly stateFile?: string;
   /** Files written by `close()`, as the flags of the same names: `{ 'pact-out': 'pacts/app.json' }`. */
   readonly exitFiles?: Readonly<Partial<Record<ExitFileName, string>>>;
+  /**
+   * A replica of the fleet in this Redis (`redis://` or `rediss://`, a database number), as
+   * `--redis` is: every fake started with the same URL and `redisPrefix` is one Pet Store
+   * (docs/replicas.md). Default none: the fake's state is its own, in memory.
+   */
+  readonly redis?: string;
+  /** The fleet's name in Redis, so several fleets share one (default `petstore`). */
+  readonly redisPrefix?: string;
 }
 
 /** A fake listening on a real port of this process. */
@@ -67,83 +67,35 @@ function originOf(host: string, port: number): string {
   return `http://${host.includes(':') ? `[${host}]` : host}:${port}`;
 }
 
-/** One HTTP door of a fake: the port it listens on and the origin it answers as. */
-export interface DoorPlace {
-  readonly port: number;
-  readonly origin: string;
-}
+/** What startFake was given for a replica. */
+export type ReplicaStartOptions = StartFakeOptions & { readonly redis: string };
 
 /**
- * Opens a fake's HTTP doors on `host`, one after the other (`npm start` and `startFake` alike).
- * When one cannot listen, those already open close, and what `failure` makes of the error (by
- * default the error itself) is thrown.
+ * A replica listening on a real port of this process, as startFake gives it: its control
+ * surface is the fleet's, over HTTP, so each function returns a promise (as connectFake's do).
  */
-export async function openDoors(
-  fake: FakeWithCore,
-  host: string,
-  places: readonly DoorPlace[],
-  failure: (error: unknown, index: number) => unknown = (error) => error,
-): Promise<HttpDoor[]> {
-  const doors: HttpDoor[] = [];
-  for (const [index, { port, origin }] of places.entries()) {
-    try {
-      doors.push(
-        await listenHttp(fake.behaviour, {
-          host,
-          port,
-          origin,
-          maxBodyBytes: fake.config.maxBodyBytes,
-        }),
-      );
-    } catch (error) {
-      await Promise.all(doors.map((door) => door.close()));
-      throw failure(error, index);
-    }
-  }
-  return doors;
-}
-
-/** One exit file as the fake stops: the policy's summary, and where it went or why not. */
-export interface FinishedExitFile {
-  /** The flag without its dashes, e.g. `pact-out`. */
-  readonly name: string;
-  /** What the policy says when the fake stops, with or without a path. */
-  readonly summary: string | undefined;
-  /** Where it was to be written, if anywhere. */
-  readonly path?: string;
-  /** The line saying it was written. */
-  readonly done?: string;
-  /** Why it could not be written. */
-  readonly error?: Error;
-}
-
-/**
- * Finishes every policy's exit file, in the order the policies stand, and writes each that
- * `pathOf` gives a path, whole or not at all (a temporary file renamed over it: a kill mid-write
- * leaves the file as it was). Never throws: a file that could not be written says why.
- */
-export function finishExitFiles(
-  control: FakeControl,
-  pathOf: (name: string) => string | undefined,
-): FinishedExitFile[] {
-  return policyExitFiles.map((file) => {
-    const { summary, text, done } = file.finish(control);
-    const path = pathOf(file.name);
-    if (path === undefined) return { name: file.name, summary };
-    try {
-      writeOutputFile(path, text(path));
-      return { name: file.name, summary, path, done: done(path) };
-    } catch (error) {
-      return { name: file.name, summary, path, error: error as Error };
-    }
-  });
+export interface StartedReplica {
+  /** The production base URL, e.g. `http://127.0.0.1:39113/v1`. */
+  readonly url: string;
+  /** The staging base URL, when a staging port was asked for. */
+  readonly stagingUrl: string | undefined;
+  /** The control surface's base URL (`GET <controlUrl>/state`). */
+  readonly controlUrl: string;
+  /** The fleet's control surface, through this replica. */
+  readonly control: RemoteControl;
+  /** Stops answering (requests in flight finish), writes the exit files, leaves Redis. */
+  close(): Promise<void>;
 }
 
 /**
  * Starts the fake's HTTP door in this process.
  * @example const fake = await startFake(); process.env.PETSTORE_URL = fake.url; await fake.close();
  */
-export async function startFake(options: StartFakeOptions = {}): Promise<StartedFake> {
+export async function startFake(options: ReplicaStartOptions): Promise<StartedReplica>;
+export async function startFake(options?: StartFakeOptions): Promise<StartedFake>;
+export async function startFake(
+  options: StartFakeOptions = {},
+): Promise<StartedFake | StartedReplica> {
   const { host = '127.0.0.1', port = 0, stagingPort = false, stateFile, exitFiles = {} } = options;
   // Checked before the fake starts, as the flags are: a typo fails now, not when the suite ends.
   for (const [name, path] of [
@@ -163,6 +115,18 @@ export async function startFake(options: StartFakeOptions = {}): Promise<Started
   } as const;
   const origin = originOf(host, ports.production);
   const stagingOrigin = ports.staging === false ? false : originOf(host, ports.staging);
+  // Loaded only for a replica: the msw doors, which export startFake, never load a Redis client.
+  const { redis } = options;
+  if (redis !== undefined)
+    return (await import('./start-replica.ts')).startReplica(
+      { ...options, redis },
+      {
+        host,
+        origin,
+        stagingOrigin,
+        ports,
+      },
+    );
   const fake = await createFake({
     ...options,
     origin,

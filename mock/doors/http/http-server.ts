@@ -261,9 +261,15 @@ class DoorAnswers {
     return new NodeRequest(incoming, this.origin, body, connection);
   }
 
-  /** The caller's plan on the door's own refusals too, when it sent a valid key. */
-  errorHeaders(incoming: IncomingMessage): Record<string, string> {
-    return this.#behaviour.rateLimitHeaders(rawHeader(incoming.rawHeaders, 'authorization'));
+  /**
+   * The caller's plan on the door's own refusals too, when it sent a valid key; handed to `write`
+   * at once, or once a replica has read the caller's usage.
+   */
+  withErrorHeaders(incoming: IncomingMessage, write: (headers: Record<string, string>) => void) {
+    afterHeaders(
+      this.#behaviour.rateLimitHeaders(rawHeader(incoming.rawHeaders, 'authorization')),
+      write,
+    );
   }
 
   refuse(
@@ -274,10 +280,12 @@ class DoorAnswers {
     started = performance.now(),
     body: BodyBytes = EMPTY,
   ): void {
-    const refusal = errorAnswer(code, message, this.errorHeaders(incoming));
-    // Parsed, so the core can log and journal it: a request refused here is one the app sent.
-    this.#behaviour.refusedByDoor(this.#request(incoming, body), refusal, started, body);
-    writeAnswer(res, refusal, true, this.#bodies);
+    this.withErrorHeaders(incoming, (headers) => {
+      const refusal = errorAnswer(code, message, headers);
+      // Parsed, so the core can log and journal it: a request refused here is one the app sent.
+      this.#behaviour.refusedByDoor(this.#request(incoming, body), refusal, started, body);
+      writeAnswer(res, refusal, true, this.#bodies);
+    });
   }
 
   /** Writes an answer, or drops the connection where chaos or a stub asks to. */
@@ -357,21 +365,34 @@ class DoorAnswers {
  */
 function answerWhatNodeRefuses(server: Server, door: DoorAnswers, behaviour: Behaviour): void {
   server.on('clientError', (error: NodeJS.ErrnoException & { rawPacket?: unknown }, socket) =>
-    answerClientError(error, socket, behaviour.rateLimitHeaders(authorizationIn(error.rawPacket))),
+    afterHeaders(behaviour.rateLimitHeaders(authorizationIn(error.rawPacket)), (headers) =>
+      answerClientError(error, socket, headers),
+    ),
   );
   server.on('checkExpectation', (incoming: IncomingMessage, res: ServerResponse) =>
     door.refuse(incoming, res, 'expectation_failed', 'Only "Expect: 100-continue" is supported.'),
   );
   server.on('connect', (incoming: IncomingMessage, socket: Duplex) =>
-    writeRawError(
-      socket,
-      errorAnswer(
-        'method_not_allowed',
-        'CONNECT is not supported: the fake is not a proxy.',
-        door.errorHeaders(incoming),
+    door.withErrorHeaders(incoming, (headers) =>
+      writeRawError(
+        socket,
+        errorAnswer(
+          'method_not_allowed',
+          'CONNECT is not supported: the fake is not a proxy.',
+          headers,
+        ),
       ),
     ),
   );
+}
+
+/** Hands `headers` to `write` now, or once they are read; the core's headers never reject. */
+function afterHeaders(
+  headers: Record<string, string> | Promise<Record<string, string>>,
+  write: (headers: Record<string, string>) => void,
+): void {
+  if (headers instanceof Promise) void headers.then(write);
+  else write(headers);
 }
 
 /** Starts an HTTP door for a fake's behaviour on one socket. */

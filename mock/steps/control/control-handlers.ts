@@ -19,7 +19,7 @@ import { StorageError } from '../../pipeline/storage-error.ts';
 import { hostProblem, hostStep } from '../policies/host-step.ts';
 import { internalErrorStep } from '../policies/internal-error-step.ts';
 import { controlActionSlot } from '../policies/request-log.ts';
-import type { BaseControl, ResetSeed } from './control.ts';
+import type { ResetSeed, ServedControl } from './control.ts';
 
 function toEpochMs(value: unknown): number {
   const ms =
@@ -29,22 +29,23 @@ function toEpochMs(value: unknown): number {
   return ms;
 }
 
-function clockView(control: BaseControl) {
-  const now = control.now();
-  return { now: new Date(now).toISOString(), epochMs: now, frozen: control.describe().clockFrozen };
+async function clockView(control: ServedControl) {
+  const now = await control.now();
+  const { clockFrozen } = await control.describe();
+  return { now: new Date(now).toISOString(), epochMs: now, frozen: clockFrozen };
 }
 
 /** The control surface's own routes; the policies bring theirs (control-route.ts). */
-const ownRoutes: ControlRoutes<BaseControl> = {
-  'GET state': async (control) => ({ body: control.describe() }),
+const ownRoutes: ControlRoutes<ServedControl> = {
+  'GET state': async (control) => ({ body: await control.describe() }),
   'POST reset': async (control, request) => {
     const { seed = 'default' } = await bodyOf(request, ['seed']);
     await control.reset(seed as ResetSeed);
-    const state = control.describe();
+    const state = await control.describe();
     const from = Array.isArray(seed) ? 'the given pets' : String(seed);
     return { body: state, action: `reset to ${from} (${String(state.pets)} pets)` };
   },
-  'GET clock': async (control) => ({ body: clockView(control) }),
+  'GET clock': async (control) => ({ body: await clockView(control) }),
   'POST clock': async (control, request) => {
     const body = await bodyOf(request, ['set', 'advance', 'freeze', 'real']);
     // Check everything before changing anything, so a bad field leaves the clock as it was.
@@ -57,40 +58,45 @@ const ownRoutes: ControlRoutes<BaseControl> = {
     if (body.advance !== undefined && !Number.isFinite(body.advance))
       throw new ControlInputError('advance must be a number of seconds');
     const set = body.set === undefined ? undefined : toEpochMs(body.set);
-    const target = (set ?? control.now()) + ((body.advance as number | undefined) ?? 0) * 1000;
+    const target =
+      (set ?? (await control.now())) + ((body.advance as number | undefined) ?? 0) * 1000;
     const problem =
       (set === undefined ? undefined : clockRangeProblem(set, 'set')) ??
       clockRangeProblem(target, body.advance === undefined ? 'set' : 'advance');
     if (problem !== undefined) throw new ControlInputError(problem);
     const changes: string[] = [];
     if (body.real === true) {
-      control.realTime();
+      await control.realTime();
       changes.push('real time');
     }
     // Freeze first, so `{"set": ..., "freeze": true}` stops at exactly the time set.
-    if (body.freeze === true) control.freezeTime(true);
-    if (set !== undefined || body.advance !== undefined) control.setTime(target);
-    if (body.freeze === false) control.freezeTime(false);
+    if (body.freeze === true) await control.freezeTime(true);
+    if (set !== undefined || body.advance !== undefined) await control.setTime(target);
+    if (body.freeze === false) await control.freezeTime(false);
     if (set !== undefined) changes.push(`set to ${new Date(set).toISOString()}`);
     if (body.advance !== undefined) changes.push(`advanced ${String(body.advance)} s`);
     if (body.freeze !== undefined) changes.push(body.freeze ? 'frozen' : 'unfrozen');
-    const view = clockView(control);
+    const view = await clockView(control);
     return {
       body: view,
       ...(changes.length === 0 ? {} : { action: `clock ${changes.join(', ')}: now ${view.now}` }),
     };
   },
-  'GET keys': async (control) => ({ body: control.keys() }),
+  'GET keys': async (control) => ({ body: await control.keys() }),
   'POST keys': async (control, request) => {
     const { id, key, plan } = await bodyOf(request, ['id', 'key', 'plan']);
-    const info = control.addKey({ id, key, plan } as { id: string; key: string; plan: string });
+    const info = await control.addKey({ id, key, plan } as {
+      id: string;
+      key: string;
+      plan: string;
+    });
     return { body: info, action: `key ${info.id} added (plan ${info.plan})` };
   },
   'PATCH keys': async (control, request, id) => {
     const { plan, limits } = await bodyOf(request, ['plan', 'limits']);
     if (plan !== undefined && typeof plan !== 'string')
       throw new ControlInputError('plan must be a string');
-    const info = control.updateKey(id, {
+    const info = await control.updateKey(id, {
       ...(plan === undefined ? {} : { plan }),
       ...(limits === undefined ? {} : { limits: limits as Limits | null }),
     });
@@ -99,7 +105,7 @@ const ownRoutes: ControlRoutes<BaseControl> = {
       : 'plan limits';
     return { body: info, action: `key ${info.id}: plan ${info.plan}, ${limitsText}` };
   },
-  'GET snapshot': async (control) => ({ body: control.snapshot() }),
+  'GET snapshot': async (control) => ({ body: await control.snapshot() }),
   // Any function of fake.control by name, for `connectFake` in another process: the reply is
   // always a 200 carrying the value or the error thrown, which the caller throws again.
   'POST call': async (control, request) => {
@@ -115,10 +121,33 @@ const ownRoutes: ControlRoutes<BaseControl> = {
   'POST restore': async (control, request) => {
     const snapshot = await bodyOf(request, ['pets', 'nextId']);
     await control.restore(snapshot as unknown as StoreSnapshot);
-    const state = control.describe();
+    const state = await control.describe();
     return { body: state, action: `restored ${String(state.pets)} pets` };
   },
 };
+
+/**
+ * Whether a control request resets the fake (`POST /reset`, or `reset` called through `POST
+ * /call`): on a replica whose shared state was lost, the one request that starts it again.
+ */
+export async function isResetRequest(
+  request: FakeRequest,
+  path: string,
+  maxBodyBytes: number,
+): Promise<boolean> {
+  if (request.method !== 'POST') return false;
+  const route = path.replace(/^\/+|\/+$/g, '');
+  if (route === 'reset') return true;
+  if (route !== 'call') return false;
+  const body = await request.body(maxBodyBytes);
+  if (body === 'too-large') return false;
+  try {
+    const call = JSON.parse(new TextDecoder().decode(body)) as { method?: unknown } | null;
+    return call?.method === 'reset';
+  } catch {
+    return false;
+  }
+}
 
 /** Why a request comes from another site, or `undefined` when it does not. */
 function crossSiteProblem(
@@ -206,12 +235,12 @@ export type ControlPage = (path: string) => Answer | undefined;
  * log records.
  */
 export function controlPipeline<PolicyControl extends object>(
-  control: BaseControl & PolicyControl,
+  control: ServedControl & PolicyControl,
   policyRoutes: ControlRoutes<PolicyControl>,
   config: ResolvedConfig,
   page: ControlPage,
 ): { readonly steps: readonly Step[]; readonly handler: Handler } {
-  const routes: ControlRoutes<BaseControl & PolicyControl> = { ...ownRoutes, ...policyRoutes };
+  const routes: ControlRoutes<ServedControl & PolicyControl> = { ...ownRoutes, ...policyRoutes };
   const handler: Handler = async (context) => {
     const page = context.get(pageSlot);
     if (page !== undefined) return page;

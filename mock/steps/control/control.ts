@@ -16,9 +16,9 @@ import {
   type Limits,
   limitsFor,
 } from '../../base/quota/plans.ts';
-import { emptyUsage, peekRateLimit } from '../../base/quota/rate-limit.ts';
+import { peekRateLimit } from '../../base/quota/rate-limit.ts';
 import { ControlInputError } from '../../pipeline/control-input-error.ts';
-import type { FakeState } from '../../pipeline/fake-state.ts';
+import type { FakeState, OwnFakeState } from '../../pipeline/fake-state.ts';
 import { type StoreSnapshot, snapshotProblem } from '../../pipeline/persistence.ts';
 
 /** What the control surface says about a key: never the key itself. */
@@ -66,6 +66,24 @@ export interface BaseControl {
   describe(): Record<string, unknown>;
 }
 
+/**
+ * The control surface as the control routes serve it: each function may answer later, as a
+ * replica's do (its store and quota are shared: pipeline/shared-state.ts); `fake.control`, whose
+ * functions answer at once, is one.
+ */
+export type ServedControl = {
+  readonly [Name in keyof BaseControl]: BaseControl[Name] extends (
+    ...args: infer Args
+  ) => infer Result
+    ? (...args: Args) => Result | Promise<Awaited<Result>>
+    : never;
+};
+
+/** `then` applied now to a value, or later to a promise of one: what the fake holds answers at once. */
+function whenRead<T, R>(value: T | Promise<T>, then: (value: T) => R): R | Promise<R> {
+  return value instanceof Promise ? value.then(then) : then(value);
+}
+
 /** Refuses the input when a check found a problem with it. */
 function refuse(problem: string | undefined): void {
   if (problem !== undefined) throw new ControlInputError(problem);
@@ -76,34 +94,53 @@ interface PolicyControl<Control extends object> {
   /** Their control functions, in one object. */
   readonly control: Control;
   /** Puts every policy's own state back (usage, forced answers, chaos, the client report). */
-  reset(): void;
+  reset(): void | Promise<void>;
   /** What they add to the summary. */
   describe(): Record<string, unknown>;
 }
 
 /**
  * Creates the control surface over a fake's state and its policies' controls; `seed` and
- * `initialKeys` are what `reset()` restores.
+ * `initialKeys` are what `reset()` restores. Over the fake's own store and ledger every function
+ * answers at once (BaseControl); over shared ones, later (ServedControl).
  */
+export function createControl<Control extends object>(
+  state: OwnFakeState,
+  seed: readonly Pet[],
+  initialKeys: readonly KeyEntry[],
+  policies: PolicyControl<Control>,
+): BaseControl & Control;
 export function createControl<Control extends object>(
   state: FakeState,
   seed: readonly Pet[],
   initialKeys: readonly KeyEntry[],
   policies: PolicyControl<Control>,
-): BaseControl & Control {
-  const keyInfo = (entry: KeyEntry): KeyInfo => {
-    const limits = limitsFor(state.plans, entry);
-    const usage = state.usage.get(entry.id) ?? emptyUsage();
-    peekRateLimit(usage, limits, state.clock.now()); // rolls expired windows so counts are current
-    return {
-      id: entry.id,
-      plan: entry.plan,
-      limits,
-      overridden: entry.limits !== undefined,
-      usage: { minute: usage.minute.count, day: usage.day.count, violations: usage.violations },
-      bannedUntil:
-        usage.bannedUntil > state.clock.now() ? new Date(usage.bannedUntil).toISOString() : null,
-    };
+): ServedControl & Control;
+export function createControl<Control extends object>(
+  state: FakeState,
+  seed: readonly Pet[],
+  initialKeys: readonly KeyEntry[],
+  policies: PolicyControl<Control>,
+): ServedControl & Control {
+  const keyInfo = (entry: KeyEntry) =>
+    whenRead(state.quota.read(entry.id), (usage): KeyInfo => {
+      const limits = limitsFor(state.plans, entry);
+      peekRateLimit(usage, limits, state.clock.now()); // rolls expired windows so counts are current
+      return {
+        id: entry.id,
+        plan: entry.plan,
+        limits,
+        overridden: entry.limits !== undefined,
+        usage: { minute: usage.minute.count, day: usage.day.count, violations: usage.violations },
+        bannedUntil:
+          usage.bannedUntil > state.clock.now() ? new Date(usage.bannedUntil).toISOString() : null,
+      };
+    });
+  const keys = () => {
+    const infos = state.keys.map(keyInfo);
+    return infos.some((info) => info instanceof Promise)
+      ? Promise.all(infos)
+      : (infos as KeyInfo[]);
   };
   const findKey = (id: string): KeyEntry => {
     const entry = state.keys.find((key) => key.id === id);
@@ -131,14 +168,14 @@ export function createControl<Control extends object>(
     return { perMinute: limits.perMinute, perDay: limits.perDay };
   };
 
-  const control: BaseControl = {
+  const control: ServedControl = {
     async reset(next = 'default') {
       if (next !== 'default' && next !== 'empty' && !Array.isArray(next))
         throw new ControlInputError('seed must be "default", "empty" or an array of pets');
       const pets = next === 'default' ? seed : next === 'empty' ? [] : next;
       refuse(snapshotProblem({ pets, nextId: 1 }));
       await state.store.restore({ pets, nextId: 1 });
-      policies.reset();
+      await policies.reset();
       state.clock.reset();
       state.keys.splice(0, state.keys.length, ...initialKeys.map((key) => ({ ...key })));
     },
@@ -159,7 +196,7 @@ export function createControl<Control extends object>(
       state.clock.freeze(frozen);
     },
     realTime: () => state.clock.reset(),
-    keys: () => state.keys.map(keyInfo),
+    keys,
     updateKey(id, change) {
       const entry = findKey(id);
       if (change.plan !== undefined) checkPlan(change.plan);
@@ -195,14 +232,21 @@ export function createControl<Control extends object>(
       refuse(snapshotProblem(snapshot));
       await state.store.restore(snapshot);
     },
-    describe: () => ({
-      now: new Date(state.clock.now()).toISOString(),
-      clockFrozen: state.clock.frozen,
-      pets: state.store.count(),
-      keys: control.keys(),
-      ...policies.describe(),
-      origins: state.config.origins,
-    }),
+    describe() {
+      const now = new Date(state.clock.now()).toISOString();
+      const summary = (pets: number, keys: KeyInfo[]) => ({
+        now,
+        clockFrozen: state.clock.frozen,
+        pets,
+        keys,
+        ...policies.describe(),
+        origins: state.config.origins,
+      });
+      const [pets, infos] = [state.store.count(), keys()];
+      return pets instanceof Promise || infos instanceof Promise
+        ? Promise.all([pets, infos]).then(([count, read]) => summary(count, read))
+        : summary(pets, infos);
+    },
   };
   return { ...control, ...policies.control };
 }

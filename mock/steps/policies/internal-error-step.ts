@@ -2,6 +2,7 @@
 
 import { errorAnswer } from '../../base/messages/answer.ts';
 import type { Step } from '../../pipeline/pipeline.ts';
+import { SharedStateError } from '../../pipeline/shared-state.ts';
 import { rateLimitSlot } from './rate-limit-headers-step.ts';
 
 /**
@@ -12,6 +13,8 @@ export function internalErrorStep(what: string): Step {
   // A rejection handler rather than an async step's try/await: no suspended frame per request.
   return (context, next) =>
     next().catch((error: unknown) => {
+      // Not a bug: a replica answers these itself (503, or the request again on a fresh copy).
+      if (error instanceof SharedStateError) throw error;
       console.error(`petstore-fake: ${what} failed`, error);
       context.set(rateLimitSlot, undefined);
       return errorAnswer('internal_error');

@@ -34,6 +34,7 @@ function answeringLater(own: QuotaLedger): QuotaLedger {
     decide: (...args) => later(() => own.decide(...args)),
     clear: () => own.clear(),
     read: (keyId) => later(() => own.read(keyId)),
+    write: (keyId, usage) => own.write(keyId, usage),
   };
 }
 

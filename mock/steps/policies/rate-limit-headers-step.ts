@@ -3,6 +3,7 @@
 import { authenticate } from '../../base/quota/authenticate.ts';
 import type { KeyEntry, Limits } from '../../base/quota/plans.ts';
 import { limitsFor } from '../../base/quota/plans.ts';
+import type { QuotaLedger } from '../../base/quota/quota.ts';
 import {
   anonymousRateLimit,
   emptyUsage,
@@ -18,12 +19,11 @@ import { callerSlot, identifiedKey } from './auth.ts';
 /** The X-RateLimit-* values the answer carries; empty means the anonymous ones. */
 export const rateLimitSlot = createSlot<RateLimitHeaders>("the answer's rate-limit values");
 
-/** What the headers are read from: the keys, their plans and their usage, as the fake holds them. */
+/** What the headers are read from: the keys, their plans and the ledger of their usage. */
 export interface RateLimitSources {
   readonly keys: readonly KeyEntry[];
   readonly plans: Readonly<Record<string, Limits>>;
-  /** Rate-limit usage by key id. */
-  readonly usage: ReadonlyMap<string, KeyUsage>;
+  readonly quota: QuotaLedger;
 }
 
 /**
@@ -33,14 +33,33 @@ export interface RateLimitSources {
  * Limits); else the anonymous ones.
  */
 function windowOf(
-  { plans, usage }: RateLimitSources,
+  { plans, quota }: RateLimitSources,
   key: KeyEntry | null,
   now: number,
-): RateLimitHeaders {
+): RateLimitHeaders | Promise<RateLimitHeaders> {
   if (key === null) return anonymousRateLimit(plans, now);
-  // A copy for a key never seen: peeking rolls the windows, and must not enrol the key.
-  const record = usage.get(key.id) ?? emptyUsage();
-  return peekRateLimit(record, limitsFor(plans, key), now);
+  const limits = limitsFor(plans, key);
+  const peek = (record: KeyUsage) => peekRateLimit(record, limits, now);
+  const record = quota.read(key.id);
+  return record instanceof Promise ? record.then(peek) : peek(record);
+}
+
+/**
+ * The three headers of an answer given while the usage cannot be read (a replica whose shared
+ * store is unreachable): the limit of the caller's binding window, Remaining 0, since nothing
+ * may be spent until the store answers, and Reset at `retryAtMs`, when the client may retry.
+ */
+export function unreadRateLimitHeaders(
+  sources: RateLimitSources,
+  authorization: string | null,
+  now: number,
+  retryAtMs: number,
+): Record<string, string> {
+  const identity = authenticate(authorization, sources.keys);
+  const { limit } = identity.ok
+    ? peekRateLimit(emptyUsage(), limitsFor(sources.plans, identity.key), now)
+    : anonymousRateLimit(sources.plans, now);
+  return rateLimitHeaderRecord({ limit, remaining: 0, reset: Math.ceil(retryAtMs / 1000) });
 }
 
 /** The caller's window as the three headers, for an answer a door gives before any pipeline. */
@@ -48,10 +67,13 @@ export function callerRateLimitHeaders(
   sources: RateLimitSources,
   authorization: string | null,
   now: number,
-): Record<string, string> {
+): Record<string, string> | Promise<Record<string, string>> {
   // No pipeline ran, so no identify step: the header is authenticated here.
   const identity = authenticate(authorization, sources.keys);
-  return rateLimitHeaderRecord(windowOf(sources, identity.ok ? identity.key : null, now));
+  const window = windowOf(sources, identity.ok ? identity.key : null, now);
+  return window instanceof Promise
+    ? window.then(rateLimitHeaderRecord)
+    : rateLimitHeaderRecord(window);
 }
 
 /**
@@ -69,6 +91,11 @@ export function rateLimitHeadersStep(sources: RateLimitSources): Step {
           context.get(callerSlot)?.key ?? identifiedKey(context) ?? null,
           context.now,
         );
+      if (rateLimit instanceof Promise)
+        return rateLimit.then((read) => {
+          writeRateLimitHeaders(answer.headers, read);
+          return answer;
+        });
       writeRateLimitHeaders(answer.headers, rateLimit);
       return answer;
     },

@@ -12,9 +12,10 @@ import { isJsonObject } from '../../../base/contract/lossless-json.ts';
 import { petStatuses } from '../../../base/contract/schemas.ts';
 import type { Pet, PetStatus } from '../../../base/contract/types.ts';
 import { type KeyEntry, type Limits, limitsFor } from '../../../base/quota/plans.ts';
+import type { QuotaLedger } from '../../../base/quota/quota.ts';
 import { emptyUsage, type KeyUsage } from '../../../base/quota/rate-limit.ts';
 import { ControlInputError } from '../../../pipeline/control-input-error.ts';
-import type { PetStore } from '../../../pipeline/fake-state.ts';
+import type { PetStore, SharedStore } from '../../../pipeline/fake-state.ts';
 import { maxPetId } from '../../../pipeline/persistence.ts';
 import { validateNewPet } from '../../routes/create-pet.ts';
 
@@ -33,10 +34,10 @@ export interface ProviderStateRequest {
 
 /** What setting states up changes: the store, the keys, their usage and the clock it reads. */
 export interface ProviderStateParts {
-  readonly store: PetStore;
+  readonly store: PetStore | SharedStore;
   readonly keys: KeyEntry[];
   readonly plans: Readonly<Record<string, Limits>>;
-  readonly usage: Map<string, KeyUsage>;
+  readonly quota: QuotaLedger;
   readonly clock: ControllableClock;
   /** The longest pet name a create takes: a state's pet meets the rules a create meets. */
   readonly config: { readonly maxNameLength: number };
@@ -160,8 +161,11 @@ function statusOf(named: string | undefined, params: Params): PetStatus | undefi
  * Replaces the store's pets with those `change` returns, keeping ids and the id counter. A pet
  * the store cannot hold (not a valid Pet) is a 400 and changes nothing.
  */
-async function editPets(store: PetStore, change: (pets: Pet[]) => Pet[]): Promise<void> {
-  const snapshot = store.snapshot();
+async function editPets(
+  store: PetStore | SharedStore,
+  change: (pets: Pet[]) => Pet[],
+): Promise<void> {
+  const snapshot = await store.snapshot();
   const pets = change([...snapshot.pets]);
   const largest = pets.reduce((max, pet) => Math.max(max, Number(pet.id)), 0);
   // Past 2^53 - 1 no id is exact: a pet at the last id leaves the store full (507 on create).
@@ -187,7 +191,7 @@ const keySetup =
   (usageOf: (parts: ProviderStateParts, key: KeyEntry) => KeyUsage): Setup =>
   async (parts, params, [plan]) => {
     const key = pactKey(parts, planOf(parts, plan, params));
-    parts.usage.set(key.id, usageOf(parts, key));
+    await parts.quota.write(key.id, usageOf(parts, key));
     return { apiKey: key.key, keyId: key.id };
   };
 
@@ -256,8 +260,8 @@ const setups: readonly (readonly [RegExp, Setup])[] = [
     /^(?:pets exist|a pet with status (\w+) exists)$/,
     async ({ store }, params, [named]) => {
       const status = statusOf(named, params);
-      if (store.list(1, status).length === 0)
-        store.create({ name: 'Rex', categoryId: 1, status: status ?? 'available' });
+      if ((await store.list(1, status)).length === 0)
+        await store.create({ name: 'Rex', categoryId: 1, status: status ?? 'available' });
       return {};
     },
   ],

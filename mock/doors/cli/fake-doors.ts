@@ -1,0 +1,84 @@
+/**
+ * The doors and exit files of a fake started from code or the command line (`npm start`,
+ * startFake and a replica's startFake alike): its HTTP doors opened one after the other, and the
+ * policies' files written as it stops.
+ */
+import { type Behaviour, type PolicyControls, policyExitFiles } from '../../core/assembly.ts';
+import type { ResolvedConfig } from '../../pipeline/config/config.ts';
+import { writeOutputFile } from '../cli-shared/output-path.ts';
+import { type HttpDoor, listenHttp } from '../http/http-server.ts';
+
+/** The files a fake can write when it stops: the Pact file, interface coverage, the client report. */
+export type ExitFileName = 'pact-out' | 'coverage-report' | 'client-report';
+
+/** One HTTP door of a fake: the port it listens on and the origin it answers as. */
+export interface DoorPlace {
+  readonly port: number;
+  readonly origin: string;
+}
+
+/**
+ * Opens a fake's HTTP doors on `host`, one after the other (`npm start` and `startFake` alike).
+ * When one cannot listen, those already open close, and what `failure` makes of the error (by
+ * default the error itself) is thrown.
+ */
+export async function openDoors(
+  fake: { readonly behaviour: Behaviour; readonly config: ResolvedConfig },
+  host: string,
+  places: readonly DoorPlace[],
+  failure: (error: unknown, index: number) => unknown = (error) => error,
+): Promise<HttpDoor[]> {
+  const doors: HttpDoor[] = [];
+  for (const [index, { port, origin }] of places.entries()) {
+    try {
+      doors.push(
+        await listenHttp(fake.behaviour, {
+          host,
+          port,
+          origin,
+          maxBodyBytes: fake.config.maxBodyBytes,
+        }),
+      );
+    } catch (error) {
+      await Promise.all(doors.map((door) => door.close()));
+      throw failure(error, index);
+    }
+  }
+  return doors;
+}
+
+/** One exit file as the fake stops: the policy's summary, and where it went or why not. */
+export interface FinishedExitFile {
+  /** The flag without its dashes, e.g. `pact-out`. */
+  readonly name: string;
+  /** What the policy says when the fake stops, with or without a path. */
+  readonly summary: string | undefined;
+  /** Where it was to be written, if anywhere. */
+  readonly path?: string;
+  /** The line saying it was written. */
+  readonly done?: string;
+  /** Why it could not be written. */
+  readonly error?: Error;
+}
+
+/**
+ * Finishes every policy's exit file, in the order the policies stand, and writes each that
+ * `pathOf` gives a path, whole or not at all (a temporary file renamed over it: a kill mid-write
+ * leaves the file as it was). Never throws: a file that could not be written says why.
+ */
+export function finishExitFiles(
+  control: PolicyControls,
+  pathOf: (name: string) => string | undefined,
+): FinishedExitFile[] {
+  return policyExitFiles.map((file) => {
+    const { summary, text, done } = file.finish(control);
+    const path = pathOf(file.name);
+    if (path === undefined) return { name: file.name, summary };
+    try {
+      writeOutputFile(path, text(path));
+      return { name: file.name, summary, path, done: done(path) };
+    } catch (error) {
+      return { name: file.name, summary, path, error: error as Error };
+    }
+  });
+}

@@ -1,0 +1,165 @@
+/**
+ * startFake for a replica (`redis` given): the fake's HTTP door over the state of the fleet in
+ * Redis (mock/replicas/), with the same doors, exit files and close as any startFake. Its own
+ * module, which startFake loads only for a replica, so that no msw door loads a Redis client.
+ */
+import { createHash } from 'node:crypto';
+import { ConfigError } from '../../base/config-error.ts';
+import { stringifyJson } from '../../base/contract/lossless-json.ts';
+import {
+  type CreateFakeOptions,
+  createFake,
+  createSharedFake,
+  type SharedFake,
+} from '../../core/fake.ts';
+import type { ResolvedConfig } from '../../pipeline/config/config.ts';
+import type { FleetSettings } from '../../replicas/fleet.ts';
+import { type RedisTarget, redisTarget } from '../../replicas/redis-url.ts';
+import { connectReplica } from '../../replicas/replica.ts';
+import { connectFake } from '../connect/connect-fake.ts';
+import { type ExitFileName, finishExitFiles, openDoors } from './fake-doors.ts';
+import type { ReplicaStartOptions, StartedReplica } from './start-fake.ts';
+
+/** The fleet's name in Redis when none is given. */
+export const defaultRedisPrefix = 'petstore';
+
+/** A short digest of a value, for settings too large or too secret to keep whole. */
+function digest(value: unknown): string {
+  return createHash('sha256')
+    .update(stringifyJson(value ?? 'default'))
+    .digest('base64url')
+    .slice(0, 22);
+}
+
+/**
+ * The settings that make replicas one fake: every option that changes an answer, with the keys
+ * and the seed as digests (the record lives in Redis; the keys hold secrets). Where each replica
+ * listens, and what it writes or logs, may differ.
+ */
+function fleetSettings(options: CreateFakeOptions, config: ResolvedConfig): FleetSettings {
+  const {
+    origin: _origin,
+    stagingOrigin: _stagingOrigin,
+    allowedHosts: _allowedHosts,
+    onExchange: _onExchange,
+    controlAccess: _controlAccess,
+    clock: _clock,
+    keys,
+    seed,
+    ...given
+  } = options;
+  const {
+    origins: _origins,
+    allowedHosts: _hosts,
+    onExchange: _log,
+    controlAccess: _access,
+    ...resolved
+  } = config;
+  return JSON.parse(
+    stringifyJson({ ...given, ...resolved, keys: digest(keys), seed: digest(seed) }),
+  ) as FleetSettings;
+}
+
+/** Where startFake listens, as it worked it out. */
+export interface Places {
+  readonly host: string;
+  readonly origin: string;
+  readonly stagingOrigin: string | false;
+  readonly ports: { readonly production: number; readonly staging: number | false };
+}
+
+/** A replica's fake, and its way out of the fleet. */
+export interface ReplicaFake {
+  readonly fake: SharedFake;
+  /** Disconnects from Redis (once the doors are closed). */
+  leave(): void;
+}
+
+/**
+ * The fake of a replica of the fleet `prefix` in the Redis at `target`, with createFake's
+ * options (an origin included): a bad option throws the ConfigError createFake throws, before
+ * Redis is reached; a Redis that cannot be reached, or whose fleet was started otherwise, a
+ * ConfigError in one line (replicas/fleet.ts). The replica that founds the fleet seeds it.
+ */
+export async function createReplicaFake(
+  options: CreateFakeOptions,
+  target: RedisTarget,
+  prefix = defaultRedisPrefix,
+): Promise<ReplicaFake> {
+  const { config } = await createFake({ ...options, seed: 'empty' });
+  const access = config.controlAccess;
+  const replica = await connectReplica({
+    redis: target,
+    prefix,
+    settings: fleetSettings(options, config),
+    controlToken: typeof access === 'object' ? access.token : undefined,
+  });
+  try {
+    const fake = await createSharedFake({ ...options, clock: replica.clock }, replica.shared);
+    if (replica.founded) await fake.control.reset();
+    return { fake, leave: () => replica.close() };
+  } catch (error) {
+    replica.close();
+    throw error;
+  }
+}
+
+/** startFake for a replica of the fleet in `options.redis`. */
+export async function startReplica(
+  options: ReplicaStartOptions,
+  { host, origin, stagingOrigin, ports }: Places,
+): Promise<StartedReplica> {
+  if (options.stateFile !== undefined)
+    throw new ConfigError(
+      'stateFile',
+      'cannot be given with redis: the fleet keeps its state in Redis (see its durability settings in docs/replicas.md)',
+    );
+  const target = redisTarget(options.redis, undefined);
+  if (target === undefined) throw new ConfigError('redis', 'must be a redis:// or rediss:// URL');
+  const {
+    host: _host,
+    port: _port,
+    stagingPort: _stagingPort,
+    stateFile: _stateFile,
+    exitFiles = {},
+    redis: _redis,
+    redisPrefix,
+    ...createOptions
+  } = options;
+  const replica = await createReplicaFake(
+    { ...createOptions, origin, stagingOrigin },
+    target,
+    redisPrefix,
+  );
+  const { fake } = replica;
+  const { config } = fake;
+  const access = config.controlAccess;
+  const doors = await openDoors(fake, host, [
+    { port: ports.production, origin },
+    ...(ports.staging === false || stagingOrigin === false
+      ? []
+      : [{ port: ports.staging, origin: stagingOrigin }]),
+  ]).catch((error: unknown) => {
+    replica.leave();
+    throw error;
+  });
+  const controlUrl = `${origin}${config.controlPrefix}`;
+  let closing: Promise<void> | undefined;
+  return {
+    url: `${origin}${config.basePath}`,
+    stagingUrl: stagingOrigin === false ? undefined : `${stagingOrigin}${config.basePath}`,
+    controlUrl,
+    control: connectFake(controlUrl, typeof access === 'object' ? { token: access.token } : {})
+      .control,
+    close() {
+      closing ??= (async () => {
+        await Promise.all(doors.map((door) => door.close()));
+        replica.leave();
+        const files = finishExitFiles(fake.control, (name) => exitFiles[name as ExitFileName]);
+        const failed = files.find((file) => file.error !== undefined);
+        if (failed?.error !== undefined) throw failed.error;
+      })();
+      return closing;
+    },
+  };
+}

@@ -1,0 +1,56 @@
+/**
+ * The state a fake shares with other processes, in place of its own (replicas behind a load
+ * balancer, mock/replicas/): the pets, every key's quota and the time source live in an engine
+ * all of them reach, and the clock's setting and the keys, which change seldom, in a copy each
+ * process brings current before it answers. The fake's own steps read it through the same
+ * interfaces as its in-memory state (RouteStore, QuotaLedger), whose calls then answer later.
+ * Defined here, without the engine, so that no layer below the replicas' knows it.
+ */
+import type { ControllableClock } from '../base/clock/clock.ts';
+import type { KeyEntry } from '../base/quota/plans.ts';
+import type { SharedQuota, SharedStore } from './fake-state.ts';
+
+/** What a process keeps of the shared state: the clock the fake reads, and its keys, changed in place. */
+export interface LocalCopy {
+  readonly clock: ControllableClock;
+  readonly keys: KeyEntry[];
+}
+
+/** One process's way into the state it shares. */
+export interface SharedState {
+  readonly store: SharedStore;
+  readonly quota: SharedQuota;
+  /** Brings the local copy to the shared version; runs before every request is answered. */
+  refresh(): Promise<void>;
+  /**
+   * Runs a control call (`change`) on a current local copy and shares what it left of the clock
+   * and keys; resolves with what `change` returned once every process can read it.
+   */
+  change<T>(change: () => Promise<T>): Promise<T>;
+  /**
+   * Starts the shared state again when it was lost (the engine came back empty): a control reset
+   * calls it first, so that it starts from the seed; no other request ever does.
+   */
+  restart(): Promise<void>;
+}
+
+/**
+ * Made by a fake over its local copy (the clock it reads and the keys it holds, which createFake
+ * makes from its options): the shared state that copy follows.
+ */
+export type SharedStateOver = (local: LocalCopy) => SharedState;
+
+/**
+ * The shared state could not be read or written: `unavailable` (the engine is unreachable, or
+ * lost the state: the fake answers 503 `store_unavailable`) or `stale` (the local copy is older
+ * than the shared version: nothing was written, and the request runs again on a fresh copy).
+ */
+export class SharedStateError extends Error {
+  override readonly name: string = 'SharedStateError';
+  readonly kind: 'unavailable' | 'stale';
+
+  constructor(kind: 'unavailable' | 'stale', message: string, options?: ErrorOptions) {
+    super(message, options);
+    this.kind = kind;
+  }
+}

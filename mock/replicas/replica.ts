@@ -1,0 +1,193 @@
+/**
+ * One replica of a fleet: a fake's HTTP door whose pets, quota, clock and keys are the fleet's,
+ * in Redis. It connects, founds or joins the fleet (fleet.ts), reads time from Redis
+ * (fleet-clock.ts), and gives createSharedFake the shared state over its local copy: the store
+ * and the ledger answer from Redis on every call, and the copy of the clock and keys is brought
+ * to the fleet's version before every request (fleet-copy.ts).
+ *
+ * What Redis cannot do becomes a SharedStateError, which the fake answers 503
+ * `store_unavailable`: a command that failed or timed out, and a fleet whose record is gone. A
+ * replica never founds a fleet again by itself (that would serve the seed's pets in place of
+ * the ones Redis lost); it rejoins one a control reset founded, and a reset on a fleet that is
+ * gone founds it again.
+ */
+import type { ControllableClock } from '../base/clock/clock.ts';
+import { createClock } from '../base/clock/clock.ts';
+import { ConfigError } from '../base/config-error.ts';
+import type { SharedQuota, SharedStore } from '../pipeline/fake-state.ts';
+import {
+  type LocalCopy,
+  type SharedState,
+  SharedStateError,
+  type SharedStateOver,
+} from '../pipeline/shared-state.ts';
+import { type FleetSettings, joinFleet } from './fleet.ts';
+import type { FleetView } from './fleet-check-lua.ts';
+import { fleetTimeSource } from './fleet-clock.ts';
+import { fleetCopy } from './fleet-copy.ts';
+import { FleetLostError, fleetStateStore } from './fleet-state.ts';
+import { fleetKey } from './redis-keys.ts';
+import { redisPetStore } from './redis-pet-store.ts';
+import { redisQuotaLedger } from './redis-quota-ledger.ts';
+import type { RedisTarget } from './redis-url.ts';
+import { type ReplicaRedis, replicaRedis } from './replica-redis.ts';
+
+/** How long a replica waits for Redis when it starts, before it refuses to. */
+const connectTimeoutMs = 5_000;
+
+/** What a replica is started with. */
+export interface ReplicaOptions {
+  readonly redis: RedisTarget;
+  /** The fleet's name in Redis (default `petstore`). */
+  readonly prefix: string;
+  /** The settings that make replicas one fake (fleet.ts). */
+  readonly settings: FleetSettings;
+  readonly controlToken?: string | undefined;
+  /** Where the client's connection problems are said (default stderr), never with the password. */
+  readonly log?: (line: string) => void;
+}
+
+/** A replica connected to its fleet. */
+export interface Replica {
+  /** The clock the fake reads: the fleet's time source, set as the fleet's clock is. */
+  readonly clock: ControllableClock;
+  /** The shared state createSharedFake builds the fake on. */
+  readonly shared: SharedStateOver;
+  /** Whether this replica founded the fleet (and so seeds it). */
+  readonly founded: boolean;
+  /** Disconnects from Redis. */
+  close(): void;
+}
+
+/** Runs `call`, and makes what node-redis throws a SharedStateError the fake answers 503. */
+async function fromRedis<T>(call: () => Promise<T>, where: string): Promise<T> {
+  try {
+    return await call();
+  } catch (error) {
+    if (error instanceof SharedStateError || error instanceof RangeError) throw error;
+    throw new SharedStateError(
+      'unavailable',
+      `petstore-fake: Redis at ${where} did not answer (${(error as Error).name})`,
+      { cause: error },
+    );
+  }
+}
+
+/** Every method of `target` run through fromRedis. */
+function guarded<T extends object>(target: T, where: string): T {
+  const wrapped: Record<string, unknown> = {};
+  for (const [name, value] of Object.entries(target))
+    wrapped[name] =
+      typeof value === 'function'
+        ? (...args: unknown[]) => fromRedis(() => value(...args), where)
+        : value;
+  return wrapped as T;
+}
+
+/** Connects `redis`, or throws a ConfigError in one line once it could not in a few seconds. */
+async function connect(redis: ReplicaRedis, where: string): Promise<void> {
+  let timer: NodeJS.Timeout | undefined;
+  const timeout = new Promise<never>((_, reject) => {
+    timer = setTimeout(
+      () =>
+        reject(
+          new ConfigError(
+            'redis',
+            `cannot reach ${where} within ${connectTimeoutMs / 1000} s: start Redis there, or give another --redis URL`,
+          ),
+        ),
+      connectTimeoutMs,
+    );
+  });
+  try {
+    await Promise.race([redis.connect(), timeout]);
+  } catch (error) {
+    redis.destroy();
+    throw error;
+  } finally {
+    clearTimeout(timer);
+  }
+}
+
+/**
+ * Connects to the fleet `options.prefix` at `options.redis`, founding it when there is none:
+ * throws a ConfigError in one line when Redis cannot be reached or the fleet there was started
+ * otherwise (fleet.ts).
+ */
+export async function connectReplica(options: ReplicaOptions): Promise<Replica> {
+  const { redis: target, prefix, settings, controlToken } = options;
+  const where = target.shown;
+  const log = options.log ?? ((line: string) => process.stderr.write(`${line}\n`));
+  const redis = replicaRedis(target.url);
+  let lastProblem = '';
+  redis.on('error', (error: Error) => {
+    // node-redis reports each failed reconnection; one line per kind of problem is enough.
+    const problem = `petstore-fake: Redis at ${where}: ${error.name}`;
+    if (problem !== lastProblem) log(problem);
+    lastProblem = problem;
+  });
+  redis.on('ready', () => {
+    lastProblem = '';
+  });
+  await connect(redis, where);
+  let fleet: Awaited<ReturnType<typeof joinFleet>>;
+  try {
+    fleet = await joinFleet(redis, prefix, { settings, controlToken });
+  } catch (error) {
+    redis.destroy();
+    throw error;
+  }
+  const time = await fleetTimeSource(redis);
+  const clock = createClock(time.now);
+  const view = { epoch: fleet.epoch, version: () => '0' } as { epoch: string } & FleetView;
+  const shared = (local: LocalCopy): SharedState => {
+    const initialKeys = local.keys.map((key) => ({ ...key }));
+    const copy = fleetCopy(fleetStateStore(redis, prefix, view), local);
+    view.version = () => copy.version();
+    /** Joins the fleet again when a reset founded it anew; `found` founds it when it is gone. */
+    const rejoin = async (found: boolean) => {
+      if (!found && (await redis.exists(fleetKey(prefix))) === 0) throw new FleetLostError(prefix);
+      const again = await joinFleet(redis, prefix, { settings, controlToken });
+      view.epoch = again.epoch;
+      // The fleet's saved clock and keys replace this copy's; a fleet that saved none has the
+      // starting ones.
+      local.clock.reset();
+      local.keys.splice(0, local.keys.length, ...initialKeys.map((key) => ({ ...key })));
+      copy.forget();
+    };
+    const refresh = () =>
+      fromRedis(async () => {
+        try {
+          await copy.refresh();
+        } catch (error) {
+          if (!(error instanceof FleetLostError)) throw error;
+          await rejoin(false);
+          await copy.refresh();
+        }
+      }, where);
+    return {
+      store: guarded<SharedStore>(redisPetStore(redis, prefix, view), where),
+      quota: guarded<SharedQuota>(redisQuotaLedger(redis, prefix, view), where),
+      refresh,
+      change: (change) => fromRedis(() => copy.change(change), where),
+      restart: () =>
+        fromRedis(async () => {
+          try {
+            await copy.refresh();
+          } catch (error) {
+            if (!(error instanceof FleetLostError)) throw error;
+            await rejoin(true);
+          }
+        }, where),
+    };
+  };
+  return {
+    clock,
+    shared,
+    founded: fleet.founded,
+    close: () => {
+      time.stop();
+      redis.destroy();
+    },
+  };
+}
