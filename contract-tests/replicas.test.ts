@@ -1,6 +1,6 @@
 import { expect } from 'vitest';
-import { expectOnlyOptInsSkipped, runContractSuite } from './suite.case.ts';
 import { fleetTarget, startReplicaFleet } from '../test/support/replica-fleet.ts';
+import { expectOnlyOptInsSkipped, runContractSuite } from './suite.case.ts';
 
 let forwarded: () => readonly number[] = () => [];
 

@@ -328,6 +328,10 @@ export function createBehaviour(
         };
   const controlSteps: readonly Step[] = [log.controlStep, ...controlSurface.steps];
 
+  /** Whether a request is for the control surface (a cheap look at its target, no URL parsed). */
+  const isControlRequest = (request: FakeRequest) =>
+    request.url.startsWith(`${config.controlPrefix}/`, pathStart(request.url));
+
   /** Answers a request the fake gives before any pipeline, and records its exchange. */
   const refuseEarly = (
     request: FakeRequest,
@@ -372,7 +376,9 @@ export function createBehaviour(
     let problem: SharedStateError | undefined;
     for (let attempt = 1; attempt <= staleAttempts; attempt++) {
       try {
-        await shared.refresh();
+        // A control call brings the copy current itself, as it runs (its handler, above): a
+        // reset must reach it even when the fleet's state is gone.
+        if (!isControlRequest(request)) await shared.refresh();
         return await pipelineAnswer(request);
       } catch (error) {
         if (!(error instanceof SharedStateError)) throw error;

@@ -67,7 +67,7 @@ async function fromRedis<T>(call: () => Promise<T>, where: string): Promise<T> {
     if (error instanceof SharedStateError || error instanceof RangeError) throw error;
     throw new SharedStateError(
       'unavailable',
-      `petstore-fake: Redis at ${where} did not answer (${(error as Error).name})`,
+      `petstore-fake: Redis at ${where} did not answer (${String((error as Error).message).slice(0, 200)})`,
       { cause: error },
     );
   }
@@ -120,9 +120,14 @@ export async function connectReplica(options: ReplicaOptions): Promise<Replica> 
   const log = options.log ?? ((line: string) => process.stderr.write(`${line}\n`));
   const redis = replicaRedis(target.url);
   let lastProblem = '';
+  const password = new URL(target.url).password;
+  const hidden = (text: string) =>
+    password === ''
+      ? text
+      : text.replaceAll(password, '***').replaceAll(decodeURIComponent(password), '***');
   redis.on('error', (error: Error) => {
     // node-redis reports each failed reconnection; one line per kind of problem is enough.
-    const problem = `petstore-fake: Redis at ${where}: ${error.name}`;
+    const problem = `petstore-fake: Redis at ${where}: ${hidden(`${error.name}: ${error.message}`)}`;
     if (problem !== lastProblem) log(problem);
     lastProblem = problem;
   });

@@ -9,7 +9,7 @@ import type { HarnessClock } from '../../contract-tests/http/clock.ts';
 import { directRoute, fullCapabilities, type Target } from '../../contract-tests/http/target.ts';
 import { connectFake, type RemoteControl } from '../../mock/doors/connect/connect-fake.ts';
 import { type FakeProcess, freePort, startFakeProcess } from './fake-process.ts';
-import { type RedisServer, startRedisServer } from './redis-server.ts';
+import { type RedisServer, type RedisServerOptions, startRedisServer } from './redis-server.ts';
 import { type RoundRobinFront, startRoundRobinFront } from './round-robin-front.ts';
 
 /** A running fleet. */
@@ -33,11 +33,13 @@ export interface ReplicaFleetOptions {
   readonly count?: number;
   /** Flags every replica gets beside `--redis` and its port. */
   readonly flags?: readonly string[];
+  /** How the fleet's Redis keeps its data (default: no persistence). */
+  readonly redis?: RedisServerOptions;
 }
 
 /** Starts `count` replicas (one after the other, the first founds the fleet) behind a front. */
 export async function startReplicaFleet(options: ReplicaFleetOptions = {}): Promise<ReplicaFleet> {
-  const redis = await startRedisServer();
+  const redis = await startRedisServer(options.redis);
   const replicas: FakeProcess[] = [];
   const origins: string[] = [];
   try {

@@ -6,6 +6,7 @@
 import { createHash } from 'node:crypto';
 import { ConfigError } from '../../base/config-error.ts';
 import { stringifyJson } from '../../base/contract/lossless-json.ts';
+import { defaultBanPolicy } from '../../base/quota/ban.ts';
 import {
   type CreateFakeOptions,
   createFake,
@@ -55,9 +56,29 @@ function fleetSettings(options: CreateFakeOptions, config: ResolvedConfig): Flee
     controlAccess: _access,
     ...resolved
   } = config;
-  return JSON.parse(
-    stringifyJson({ ...given, ...resolved, keys: digest(keys), seed: digest(seed) }),
-  ) as FleetSettings;
+  const { ban, ...rest } = given;
+  const settings = JSON.parse(
+    stringifyJson({
+      ...rest,
+      ...resolved,
+      // Resolved: a default given and one left out are the same setting.
+      ban: { ...defaultBanPolicy, ...ban },
+      keys: digest(keys),
+      seed: digest(seed),
+    }),
+  ) as Record<string, unknown>;
+  return flattened(settings);
+}
+
+/** Nested settings as one level of dotted names (`ban.durationSeconds`), so a refusal names the one that differs. */
+function flattened(settings: Record<string, unknown>, prefix = ''): FleetSettings {
+  const flat: Record<string, unknown> = {};
+  for (const [name, value] of Object.entries(settings)) {
+    if (value !== null && typeof value === 'object' && !Array.isArray(value))
+      Object.assign(flat, flattened(value as Record<string, unknown>, `${prefix}${name}.`));
+    else flat[`${prefix}${name}`] = value;
+  }
+  return flat;
 }
 
 /** Where startFake listens, as it worked it out. */
