@@ -1,25 +1,39 @@
-import { expect } from 'vitest';
-import { fleetTarget, startReplicaFleet } from '../test/support/replica-fleet.ts';
+import { expect, test } from 'vitest';
+import {
+  fleetTarget,
+  type ReplicaFleet,
+  startReplicaFleet,
+} from '../test/support/replica-fleet.ts';
 import { expectOnlyOptInsSkipped, runContractSuite } from './suite.case.ts';
 
-let forwarded: () => readonly number[] = () => [];
+let fleet: ReplicaFleet | undefined;
 
 // The suite every door passes, against three replicas of one fake behind a front that sends
 // each request to the next replica: one Pet Store, whichever replica answers.
 runContractSuite({
   door: 'three replicas on Redis behind a round-robin front',
   newTarget: async () => {
-    const fleet = await startReplicaFleet();
-    forwarded = () => fleet.front.forwarded();
+    fleet = await startReplicaFleet();
     return fleetTarget(fleet, { apiKey: 'enterprise-demo-key', secondApiKey: 'pro-demo-key' });
   },
   client: { seed: 20_261_202, budget: 5000 },
   options: { runs: 10, plan2: 'pro' },
-  afterRun: (result) => {
-    expectOnlyOptInsSkipped(result);
-    // Every replica answered a share of the run.
-    const counts = forwarded();
-    expect(counts).toHaveLength(3);
-    for (const count of counts) expect(count).toBeGreaterThan(50);
-  },
+  afterRun: expectOnlyOptInsSkipped,
+});
+
+test('the journal of any replica holds the whole run, numbered across the fleet, and names each of the three replicas as answering a share of it', async () => {
+  if (fleet === undefined) throw new Error('the suite started no fleet');
+  const journal = await fleet.control.requests({ limit: 1000 });
+  const seqs = journal.requests.map((entry) => entry.seq);
+  expect(new Set(seqs).size).toBe(seqs.length);
+  const byReplica = new Map<string, number>();
+  for (const { connection } of journal.requests) {
+    const replica = connection.slice(0, connection.indexOf(' '));
+    byReplica.set(replica, (byReplica.get(replica) ?? 0) + 1);
+  }
+  expect(byReplica.size).toBe(3);
+  for (const count of byReplica.values()) expect(count).toBeGreaterThan(50);
+  // The run's requests, not only this replica's third (control calls are not journalled).
+  expect(journal.total).toBe(journal.requests.length);
+  expect(journal.total).toBeGreaterThan(150);
 });

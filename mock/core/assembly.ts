@@ -27,7 +27,11 @@ import {
   runPipeline,
   type Step,
 } from '../pipeline/pipeline.ts';
-import { type SharedState, SharedStateError } from '../pipeline/shared-state.ts';
+import {
+  type SharedExchanges,
+  type SharedState,
+  SharedStateError,
+} from '../pipeline/shared-state.ts';
 import type { ServedControl } from '../steps/control/control.ts';
 import { controlPipeline, isResetRequest } from '../steps/control/control-handlers.ts';
 import { createExchanges, type Exchanges } from '../steps/exchange/exchange-step.ts';
@@ -162,6 +166,8 @@ export interface ApiPipeline {
   readonly control: PolicyControls;
   /** Puts every policy's own state back as the fake started (a control reset). */
   reset(): Promise<void>;
+  /** Hands the recorders what other processes answered since they last read (a shared fake's). */
+  catchUp(): Promise<void>;
   /** What the policies add to the control surface's summary. */
   describe(): Record<string, unknown>;
   /** The policies' own states, for a session that leaves the fake and comes back (session.ts). */
@@ -175,8 +181,16 @@ function isPolicy(entry: Step | Policy): entry is Policy {
   return typeof entry !== 'function' && !('after' in entry);
 }
 
-/** Builds the interface's pipeline over one fake's state; a bad policy option throws a ConfigError. */
-export function createApiPipeline(state: FakeState, options: PolicyOptions): ApiPipeline {
+/**
+ * Builds the interface's pipeline over one fake's state; a bad policy option throws a
+ * ConfigError. With `shared`, the recorders read every process's exchanges from it (catchUp),
+ * and this process's go there.
+ */
+export function createApiPipeline(
+  state: FakeState,
+  options: PolicyOptions,
+  shared?: SharedExchanges,
+): ApiPipeline {
   const { config, keys } = state;
   const token = typeof config.controlAccess === 'object' ? [config.controlAccess.token] : [];
   const secrets = keySecrets(keys, token);
@@ -195,13 +209,16 @@ export function createApiPipeline(state: FakeState, options: PolicyOptions): Api
     log: createRequestLog({ onExchange: config.onExchange, redaction }),
     routes: createRouteTable({ store: state.store, clock: state.clock, config }),
     exchanges,
-    arrivals: exchanges.arrivals,
+    arrivals: shared === undefined ? exchanges.arrivals : shared.last,
   };
   const entries = apiSteps.map((factory) =>
     (factory as (parts: StepParts, options: PolicyOptions) => Step | Policy)(parts, options),
   );
   const policies = entries.filter(isPolicy);
-  readers.push(parts.log.read, ...policies.flatMap((policy) => policy.read ?? []));
+  const recorders = policies.flatMap((policy) => policy.read ?? []);
+  if (shared === undefined) readers.push(parts.log.read, ...recorders);
+  else readers.push(parts.log.read, shared.send);
+  const recording = policies.filter((policy) => policy.read !== undefined);
   return {
     steps: entries.flatMap((entry) => (isPolicy(entry) ? (entry.step ?? []) : [entry])),
     log: parts.log,
@@ -209,6 +226,17 @@ export function createApiPipeline(state: FakeState, options: PolicyOptions): Api
     control: Object.assign({}, ...policies.map((policy) => policy.control)) as PolicyControls,
     reset: async () => {
       await Promise.all(policies.map((policy) => policy.reset()));
+    },
+    catchUp: async () => {
+      if (shared === undefined) return;
+      await shared.catchUp(
+        (exchange) => {
+          for (const read of recorders) read(exchange);
+        },
+        () => {
+          for (const recorder of recording) void recorder.reset();
+        },
+      );
     },
     describe: () => Object.assign({}, ...policies.map((policy) => policy.describe?.())),
     states: policies.flatMap((policy) => (policy.state === undefined ? [] : [policy.state])),
@@ -322,9 +350,12 @@ export function createBehaviour(
       ? controlSurface.handler
       : async (context) => {
           const path = context.url.pathname.slice(config.controlPrefix.length);
-          if (await isResetRequest(context.request, path, config.maxBodyBytes))
-            await shared.restart();
-          return shared.change(async () => controlSurface.handler(context));
+          const reset = await isResetRequest(context.request, path, config.maxBodyBytes);
+          if (reset) await shared.restart();
+          await api.catchUp();
+          const answer = await shared.change(async () => controlSurface.handler(context));
+          if (reset && answer.status === 200) await shared.exchanges.markReset();
+          return answer;
         };
   const controlSteps: readonly Step[] = [log.controlStep, ...controlSurface.steps];
 

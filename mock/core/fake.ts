@@ -171,6 +171,8 @@ export interface SharedFake {
   readonly config: ResolvedConfig;
   /** Public id, plan and secret of every key at start, for printing demo keys. */
   readonly initialKeys: readonly KeyEntry[];
+  /** Brings the recorders up to what every process answered (before the exit files). */
+  catchUp(): Promise<void>;
 }
 
 /**
@@ -195,12 +197,13 @@ export async function createSharedFake(
     quota: sharedState.quota,
     usage: new Map(),
   };
-  const api = createApiPipeline(state, options);
+  const api = createApiPipeline(state, options, sharedState.exchanges);
   const control = createControl(state, seed, initialKeys, api);
   return {
     behaviour: createBehaviour(state, api, control, sharedState),
     control,
     config,
     initialKeys,
+    catchUp: () => api.catchUp(),
   };
 }

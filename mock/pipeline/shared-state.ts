@@ -8,6 +8,7 @@
  */
 import type { ControllableClock } from '../base/clock/clock.ts';
 import type { KeyEntry } from '../base/quota/plans.ts';
+import type { Exchange, ExchangeReader } from './exchange.ts';
 import type { SharedQuota, SharedStore } from './fake-state.ts';
 
 /** What a process keeps of the shared state: the clock the fake reads, and its keys, changed in place. */
@@ -16,10 +17,31 @@ export interface LocalCopy {
   readonly keys: KeyEntry[];
 }
 
+/**
+ * Every process's exchanges, in one numbered record: each process sends its own, and its
+ * recorders (the journal, coverage, the Pact file, the client report) read everyone's from it,
+ * so the control surface of any process answers for all of them.
+ */
+export interface SharedExchanges {
+  /** Sends an exchange this process answered (in order, without waiting for it). */
+  send(exchange: Exchange): void;
+  /** Marks a reset: every process's recorders forget what came before the mark. */
+  markReset(): Promise<void>;
+  /**
+   * Hands `read` every exchange sent since the last catch-up, in order, numbered across the
+   * processes (`arrival`) and with the process that answered named in its `connection`;
+   * `reset` for each mark on the way.
+   */
+  catchUp(read: ExchangeReader, reset: () => void): Promise<void>;
+  /** The number of the last exchange or mark caught up with (0 for none). */
+  last(): number;
+}
+
 /** One process's way into the state it shares. */
 export interface SharedState {
   readonly store: SharedStore;
   readonly quota: SharedQuota;
+  readonly exchanges: SharedExchanges;
   /** Brings the local copy to the shared version; runs before every request is answered. */
   refresh(): Promise<void>;
   /**

@@ -6,6 +6,7 @@
 import { expect, test } from 'vitest';
 import { replicaClients } from '../../test/support/replica-clients.ts';
 import type { Exchange } from '../pipeline/exchange.ts';
+import { joinFleet } from './fleet.ts';
 import { fleetExchanges } from './fleet-exchanges.ts';
 import type { ReplicaRedis } from './replica-redis.ts';
 
@@ -50,8 +51,9 @@ function exchangeOf(path: string, categoryId: number | bigint = 1): Exchange {
 }
 
 test('appends from two replicas at once are numbered across both; the stream keeps its cap, newest', async () => {
+  const fleet = await joinFleet(clients[0] as ReplicaRedis, 'journal', { settings: {} });
   const streams = ['replica-a', 'replica-b'].map((name, index) =>
-    fleetExchanges(clients[index] as ReplicaRedis, 'journal', name, 30),
+    fleetExchanges(clients[index] as ReplicaRedis, 'journal', fleet, name, 30),
   );
   const seqs = await Promise.all(
     Array.from({ length: 100 }, (_, index) =>
@@ -67,7 +69,8 @@ test('appends from two replicas at once are numbered across both; the stream kee
   );
   for (const entry of kept) {
     // Each appended the exchanges of its own parity, in the order it sent them.
-    const sent = Number(entry.exchange.path.slice('/v1/pets/'.length));
+    const { path } = entry.exchange as Exchange;
+    const sent = Number(path.slice('/v1/pets/'.length));
     expect(entry.replica).toBe(sent % 2 === 0 ? 'replica-a' : 'replica-b');
   }
   expect((await streams[1]?.read(90, 5))?.map((entry) => entry.seq)).toEqual([91, 92, 93, 94, 95]);
@@ -75,7 +78,8 @@ test('appends from two replicas at once are numbered across both; the stream kee
 });
 
 test('an exchange comes back as it went, a categoryId past 2^53 included', async () => {
-  const stream = fleetExchanges(clients[0] as ReplicaRedis, 'exact', 'replica-a', 10);
+  const fleet = await joinFleet(clients[0] as ReplicaRedis, 'exact', { settings: {} });
+  const stream = fleetExchanges(clients[0] as ReplicaRedis, 'exact', fleet, 'replica-a', 10);
   const sent = exchangeOf('/v1/pets', 2n ** 63n - 1n);
   await stream.append(sent);
   const [entry] = await stream.read(0, 1);

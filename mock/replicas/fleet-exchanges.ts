@@ -11,42 +11,57 @@
  */
 import { parseJson, stringifyJson } from '../base/contract/lossless-json.ts';
 import type { Exchange } from '../pipeline/exchange.ts';
-import { assertRedisPrefix, exchangeKeys } from './redis-keys.ts';
+import { FleetLostError } from './fleet-state.ts';
+import { assertRedisPrefix, exchangeKeys, fleetKey } from './redis-keys.ts';
 import type { ReplicaRedis } from './replica-redis.ts';
 
-/** One exchange of the fleet, numbered across it. */
+/** One exchange of the fleet, numbered across it, or the mark of a reset. */
 interface FleetExchange {
   /** Its number in the fleet, from 1, in the order its append reached Redis. */
   readonly seq: number;
-  /** The replica that answered it. */
+  /** The replica that answered it (or was reset). */
   readonly replica: string;
-  readonly exchange: Exchange;
+  /** The exchange, or `reset`: the fleet's recorders forget what came before. */
+  readonly exchange: Exchange | 'reset';
 }
 
 /** The fleet's stream of exchanges. */
 export interface FleetExchanges {
   /** Appends an exchange this replica answered; resolves with its seq once Redis holds it. */
-  append(exchange: Exchange): Promise<number>;
+  append(exchange: Exchange | 'reset'): Promise<number>;
   /** Up to `count` exchanges after the seq `after` (0: from the oldest kept), oldest first. */
   read(after: number, count: number): Promise<FleetExchange[]>;
 }
 
 /**
  * The stream of the fleet `prefix` on `redis` (connected, with the fleet's scripts), for the
- * replica named `replica`, keeping the newest `cap` exchanges.
+ * replica named `replica` of the fleet at `fleet`'s epoch, keeping the newest `cap` exchanges.
+ * An append to a fleet that is gone writes nothing and rejects with FleetLostError.
  */
 export function fleetExchanges(
   redis: ReplicaRedis,
   prefix: string,
+  fleet: { readonly epoch: string },
   replica: string,
   cap: number,
 ): FleetExchanges {
   assertRedisPrefix(prefix);
-  const keys = exchangeKeys(prefix);
+  const [seqKey, streamKey] = exchangeKeys(prefix);
+  const keys = [seqKey, streamKey, fleetKey(prefix)] as const;
   return {
-    append: (exchange) => redis.appendExchange(keys, replica, cap, stringifyJson(exchange)),
+    async append(exchange) {
+      const seq = await redis.appendExchange(
+        keys,
+        replica,
+        cap,
+        stringifyJson(exchange),
+        fleet.epoch,
+      );
+      if (seq === 0) throw new FleetLostError(prefix);
+      return seq;
+    },
     async read(after, count) {
-      const entries = (await redis.xRange(keys[1], `(${after}-0`, '+', { COUNT: count })) ?? [];
+      const entries = (await redis.xRange(streamKey, `(${after}-0`, '+', { COUNT: count })) ?? [];
       return entries.map(({ id, message }) => ({
         seq: Number(id.slice(0, id.indexOf('-'))),
         replica: String(message.replica),

@@ -11,6 +11,7 @@ import { afterEach, expect, test } from 'vitest';
 import { cliPath, startFakeProcess, stopFakeProcesses } from '../../test/support/fake-process.ts';
 import { startRedisServer } from '../../test/support/redis-server.ts';
 import { type ReplicaFleet, startReplicaFleet } from '../../test/support/replica-fleet.ts';
+import { defaultSeed } from '../core/fake.ts';
 
 const fleets: ReplicaFleet[] = [];
 afterEach(async () => {
@@ -286,7 +287,8 @@ test('Redis coming back empty never re-seeds the fleet by itself: every replica 
     expect(answer.status).toBe(503);
     expect(String(answer.body?.message)).toContain('POST /__control/reset');
   }
-  expect((await control(b, 'POST', 'reset')).status).toBe(200);
+  const restarted = await control(b, 'POST', 'reset');
+  expect(restarted.body).toMatchObject({ pets: defaultSeed.length });
   for (const origin of [a, b]) {
     const list = await send(origin, '/v1/pets?limit=100', { headers: as('free-demo-key') });
     expect(list.status).toBe(200);

@@ -11,12 +11,14 @@
  * the ones Redis lost); it rejoins one a control reset founded, and a reset on a fleet that is
  * gone founds it again.
  */
+import { hostname } from 'node:os';
 import type { ControllableClock } from '../base/clock/clock.ts';
 import { createClock } from '../base/clock/clock.ts';
 import { ConfigError } from '../base/config-error.ts';
 import type { SharedQuota, SharedStore } from '../pipeline/fake-state.ts';
 import {
   type LocalCopy,
+  type SharedExchanges,
   type SharedState,
   SharedStateError,
   type SharedStateOver,
@@ -25,6 +27,7 @@ import { type FleetSettings, joinFleet } from './fleet.ts';
 import type { FleetView } from './fleet-check-lua.ts';
 import { fleetTimeSource } from './fleet-clock.ts';
 import { fleetCopy } from './fleet-copy.ts';
+import { type FleetExchanges, fleetExchanges } from './fleet-exchanges.ts';
 import { FleetLostError, fleetStateStore } from './fleet-state.ts';
 import { fleetKey } from './redis-keys.ts';
 import { redisPetStore } from './redis-pet-store.ts';
@@ -34,6 +37,57 @@ import { type ReplicaRedis, replicaRedis } from './replica-redis.ts';
 
 /** How long a replica waits for Redis when it starts, before it refuses to. */
 const connectTimeoutMs = 5_000;
+
+/**
+ * How many of the fleet's newest exchanges Redis keeps for the replicas' recorders to read: past
+ * one fake's journal (1,000 by default), so a replica that reads now and then misses none.
+ */
+const exchangesKept = 5_000;
+
+/** How many exchanges one read of a catch-up takes. */
+const catchUpBatch = 500;
+
+/** The fleet's exchanges, as a replica sends and reads them. */
+function sharedExchanges(stream: FleetExchanges, log: (line: string) => void): SharedExchanges {
+  let last = 0;
+  let failed = false;
+  return {
+    send(exchange) {
+      stream.append(exchange).then(
+        () => {
+          failed = false;
+        },
+        (error: unknown) => {
+          // The answer is out; the fleet's record of it is what is lost, said once per outage.
+          if (!failed) log(`petstore-fake: an exchange did not reach Redis: ${String(error)}`);
+          failed = true;
+        },
+      );
+    },
+    markReset: async () => {
+      await stream.append('reset');
+    },
+    async catchUp(read, reset) {
+      for (;;) {
+        const batch = await stream.read(last, catchUpBatch);
+        for (const { seq, replica, exchange } of batch) {
+          last = seq;
+          if (exchange === 'reset') reset();
+          else
+            read({
+              ...exchange,
+              arrival: seq,
+              // Across processes nothing tells which came first but the order Redis took them.
+              arrivalsWhenAnswered: seq,
+              connection: `${replica} ${exchange.connection}`,
+            });
+        }
+        if (batch.length < catchUpBatch) return;
+      }
+    },
+    last: () => last,
+  };
+}
 
 /** What a replica is started with. */
 export interface ReplicaOptions {
@@ -143,6 +197,8 @@ export async function connectReplica(options: ReplicaOptions): Promise<Replica> 
     throw error;
   }
   const time = await fleetTimeSource(redis);
+  // What the journal names it by: hosts differ between a Deployment's pods, processes on a host.
+  const replicaName = `${hostname()}:${process.pid}`;
   const clock = createClock(time.now);
   const view = { epoch: fleet.epoch, version: () => '0' } as { epoch: string } & FleetView;
   const shared = (local: LocalCopy): SharedState => {
@@ -171,6 +227,10 @@ export async function connectReplica(options: ReplicaOptions): Promise<Replica> 
         }
       }, where);
     return {
+      exchanges: sharedExchanges(
+        fleetExchanges(redis, prefix, view, replicaName, exchangesKept),
+        log,
+      ),
       store: guarded<SharedStore>(redisPetStore(redis, prefix, view), where),
       quota: guarded<SharedQuota>(redisQuotaLedger(redis, prefix, view), where),
       refresh,

@@ -86,7 +86,13 @@ async function main(argv: readonly string[]): Promise<void> {
     draining = true;
     console.log(`petstore-fake: ${signal}, finishing in-flight requests`);
     await Promise.all(doors.map((door) => door.close()));
-    replica?.leave();
+    if (replica !== undefined) {
+      // The exit files hold the fleet's record: what every replica answered, read last.
+      await replica.fake.catchUp().catch((error: unknown) => {
+        console.error(`petstore-fake: the fleet's exchanges could not be read: ${String(error)}`);
+      });
+      replica.leave();
+    }
     finish();
   };
   // SIGHUP too: a closed terminal ends the fake as Ctrl-C does, files written.

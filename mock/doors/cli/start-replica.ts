@@ -175,7 +175,8 @@ export async function startReplica(
     close() {
       closing ??= (async () => {
         await Promise.all(doors.map((door) => door.close()));
-        replica.leave();
+        // The exit files hold the fleet's record: what every replica answered, read last.
+        await fake.catchUp().finally(() => replica.leave());
         const files = finishExitFiles(fake.control, (name) => exitFiles[name as ExitFileName]);
         const failed = files.find((file) => file.error !== undefined);
         if (failed?.error !== undefined) throw failed.error;
