@@ -24,7 +24,8 @@ import { type FleetView, fleetCheckLua, fleetRefusal } from './fleet-check-lua.t
 
 // KEYS[1]: the key's usage hash, KEYS[2]: the fleet's record. ARGV: now (epoch ms), perMinute,
 // perDay, ban threshold, ban seconds, the replica's epoch and the version of its copy of the
-// fleet's control state. Returns {verdict, limit, remaining, reset, retryAtMs, started} as text,
+// fleet's control state. Returns {verdict, limit, remaining, reset, retryAtMs, started,
+// violations} as text,
 // or {'lost'} or {'stale'} having written nothing. Plain locals rather than tables and closures:
 // the script runs on every request, inside Redis's one thread.
 const decideQuotaLua = `${fleetCheckLua(2, 6, 7)}local now = tonumber(ARGV[1])
@@ -43,7 +44,8 @@ local function answer(verdict, limit, remaining, reset, retryAtMs, started)
     'dayStart', dayStart, 'dayCount', dayCount, 'violations', violations, 'retryAt', retryAt,
     'bannedUntil', bannedUntil)
   return {verdict, string.format('%.17g', limit), string.format('%.17g', remaining),
-    string.format('%.17g', reset), string.format('%.17g', retryAtMs), started}
+    string.format('%.17g', reset), string.format('%.17g', retryAtMs), started,
+    string.format('%.17g', violations)}
 end
 
 -- rate-limit.ts's roll, which both peekRateLimit and admitRequest do first, for one time.
@@ -98,12 +100,20 @@ return answer('admitted', perMinute, minuteRemaining - 1, math.ceil((minuteStart
 function decisionOf(reply: unknown): QuotaDecision | 'lost' | 'stale' {
   const refused = fleetRefusal(reply);
   if (refused !== undefined) return refused;
-  const [verdict, limit, remaining, reset, retryAtMs, started] = reply as string[];
+  const [verdict, limit, remaining, reset, retryAtMs, started, violations] = reply as string[];
   const rateLimit = { limit: Number(limit), remaining: Number(remaining), reset: Number(reset) };
-  if (verdict === 'admitted') return { verdict, rateLimit };
-  if (verdict === 'limited') return { verdict, rateLimit, retryAtMs: Number(retryAtMs) };
+  const counted = Number(violations);
+  if (verdict === 'admitted') return { verdict, rateLimit, violations: counted };
+  if (verdict === 'limited')
+    return { verdict, rateLimit, retryAtMs: Number(retryAtMs), violations: counted };
   if (verdict === 'banned')
-    return { verdict, rateLimit, retryAtMs: Number(retryAtMs), started: started === '1' };
+    return {
+      verdict,
+      rateLimit,
+      retryAtMs: Number(retryAtMs),
+      started: started === '1',
+      violations: counted,
+    };
   throw new Error(`petstore-fake: the quota script answered ${JSON.stringify(reply)}`);
 }
 

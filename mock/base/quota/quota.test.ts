@@ -26,6 +26,7 @@ test('a key is admitted up to its limit, then refused 429 until the window ends,
     rateLimit: { limit: 2, remaining: 0, reset: Math.ceil((t0 + 5 + 60_000) / 1000) },
     retryAtMs: t0 + 5 + 60_000,
     started: true,
+    violations: 3,
   });
   // A key banned already is refused as banned, and nothing starts.
   expect(decideQuota(usage, limits, t0 + 10, policy)).toMatchObject({

@@ -14,8 +14,11 @@ import {
   usageOf,
 } from './rate-limit.ts';
 
-/** What the quota made of one request, and the X-RateLimit-* values its answer carries. */
-export type QuotaDecision =
+/**
+ * What the quota made of one request, the X-RateLimit-* values its answer carries, and the key's
+ * count of requests sent during a Retry-After once this one was counted (`violations`).
+ */
+export type QuotaDecision = (
   | { readonly verdict: 'admitted'; readonly rateLimit: RateLimitHeaders }
   | {
       /** Refused 429: a window is spent. */
@@ -32,7 +35,8 @@ export type QuotaDecision =
       readonly retryAtMs: number;
       /** Whether this request started the ban (it would have been a 429). */
       readonly started: boolean;
-    };
+    }
+) & { readonly violations: number };
 
 /**
  * Decides one request of a key whose usage is `usage`, changing it as the request counts.
@@ -53,20 +57,27 @@ export function decideQuota(
       rateLimit: { limit, remaining: 0, reset },
       retryAtMs: usage.bannedUntil,
       started: false,
+      violations: usage.violations,
     };
   }
   const admission = admitRequest(usage, limits, now);
   if (admission.admitted) {
     recordAdmission(usage);
-    return { verdict: 'admitted', rateLimit: admission.headers };
+    return { verdict: 'admitted', rateLimit: admission.headers, violations: usage.violations };
   }
   if (!recordRefusal(usage, admission.retryAtMs, now, policy))
-    return { verdict: 'limited', rateLimit: admission.headers, retryAtMs: admission.retryAtMs };
+    return {
+      verdict: 'limited',
+      rateLimit: admission.headers,
+      retryAtMs: admission.retryAtMs,
+      violations: usage.violations,
+    };
   return {
     verdict: 'banned',
     rateLimit: { ...admission.headers, reset: Math.ceil(usage.bannedUntil / 1000) },
     retryAtMs: usage.bannedUntil,
     started: true,
+    violations: usage.violations,
   };
 }
 

@@ -190,7 +190,8 @@ export function createExchanges(
       breaks: answer.breaks ?? [],
       quota: context.get(quotaSlot) ?? null,
       rateLimit: context.get(rateLimitSlot) ?? null,
-      violations: caller?.usage.violations ?? null,
+      // The decision's count where it was made (a shared ledger's record was read before it).
+      violations: context.get(quotaSlot)?.violations ?? caller?.usage.violations ?? null,
     });
     return answer;
   };
