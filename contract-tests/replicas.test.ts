@@ -1,4 +1,5 @@
 import { expect, test } from 'vitest';
+import { brokenRulesIn, runCli } from '../test/support/contract-cli-process.ts';
 import {
   fleetTarget,
   type ReplicaFleet,
@@ -37,3 +38,19 @@ test('the journal of any replica holds the whole run, numbered across the fleet,
   expect(journal.total).toBe(journal.requests.length);
   expect(journal.total).toBeGreaterThan(150);
 });
+
+test('the harness, run as CI runs it against a base URL with a Free key, finds the three replicas behind the front one conforming Pet Store', async () => {
+  const fleet = await startReplicaFleet();
+  try {
+    const run = await runCli(['--base-url', fleet.url, '--seed=17'], {
+      PETSTORE_API_KEY: 'free-demo-key',
+      PETSTORE_API_KEY_2: 'pro-demo-key',
+    });
+    expect(run.code, `${run.stdout}\n${run.stderr}`).toBe(0);
+    expect(brokenRulesIn(run.stdout)).toEqual([]);
+    // Every replica answered some of the run.
+    for (const count of fleet.front.forwarded()) expect(count).toBeGreaterThan(5);
+  } finally {
+    await fleet.close();
+  }
+}, 120_000);
