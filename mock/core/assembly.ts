@@ -215,12 +215,13 @@ export function createApiPipeline(
     (factory as (parts: StepParts, options: PolicyOptions) => Step | Policy)(parts, options),
   );
   const policies = entries.filter(isPolicy);
+  const steps = entries.flatMap((entry) => (isPolicy(entry) ? (entry.step ?? []) : [entry]));
   const recorders = policies.flatMap((policy) => policy.read ?? []);
   if (shared === undefined) readers.push(parts.log.read, ...recorders);
   else readers.push(parts.log.read, shared.send);
   const recording = policies.filter((policy) => policy.read !== undefined);
   return {
-    steps: entries.flatMap((entry) => (isPolicy(entry) ? (entry.step ?? []) : [entry])),
+    steps,
     log: parts.log,
     exchanges,
     control: Object.assign({}, ...policies.map((policy) => policy.control)) as PolicyControls,
@@ -314,9 +315,25 @@ const staleAttempts = 4;
 const unavailableRetryMs = 2_000;
 
 /**
+ * A replica's step: an answer no call of its confirmed to be made on the fleet's version (a 401,
+ * a refusal made before the quota was asked) is checked before it leaves, and when the copy had
+ * moved, the request runs again on the new copy, before any recorder saw it. An answer the
+ * quota or the store gave is confirmed by their scripts' own check, at no round trip more.
+ */
+function confirmedStep(shared: SharedState): Step {
+  return (_context, next) => {
+    const ticket = shared.begin();
+    return next().then(async (answer) => {
+      if (shared.confirmedSince(ticket) || !(await shared.refresh())) return answer;
+      throw new SharedStateError('stale', 'the fleet changed while this answer was made');
+    });
+  };
+}
+
+/**
  * Creates the behaviour core over one fake's state, its interface pipeline and control surface;
- * with `shared`, the state it shares with other processes (replicas), which every request brings
- * current before it is answered.
+ * with `shared`, the state it shares with other processes (replicas), whose version every answer
+ * is checked to be made on.
  */
 export function createBehaviour(
   state: FakeState,
@@ -336,9 +353,15 @@ export function createBehaviour(
         })
       : headers;
   };
+  // A replica's answers are checked right inside the exchange's step, before it records them.
+  const confirmed = shared === undefined ? [] : [confirmedStep(shared)];
+  const [exchangeStep, ...interfaceSteps] = api.steps;
+  const apiSteps: readonly Step[] =
+    exchangeStep === undefined ? [] : [exchangeStep, ...confirmed, ...interfaceSteps];
   // Preflights carry no credentials, so they are answered before authentication.
   const preflightSteps: readonly Step[] = [
     exchanges.step('preflight'),
+    ...confirmed,
     rateLimitHeadersStep(state),
     identifyStep(state.keys),
     hostStep(config.allowedHosts),
@@ -398,23 +421,25 @@ export function createBehaviour(
   }
 
   /**
-   * A replica's answer: on a current copy of the shared state, again when the copy fell behind
-   * before the request wrote anything, or 503 `store_unavailable` when the store cannot be
-   * reached (never an answer made from what this process alone holds).
+   * A replica's answer: made on the copy it holds and checked to be the fleet's version
+   * (confirmedStep), again on a fresh copy when it was not, or 503 `store_unavailable` when the
+   * store cannot be reached (never an answer made from what this process alone holds).
    */
   async function sharedAnswer(request: FakeRequest, shared: SharedState): Promise<Answer> {
     const started = performance.now();
     let problem: SharedStateError | undefined;
     for (let attempt = 1; attempt <= staleAttempts; attempt++) {
       try {
-        // A control call brings the copy current itself, as it runs (its handler, above): a
-        // reset must reach it even when the fleet's state is gone.
-        if (!isControlRequest(request)) await shared.refresh();
+        // The copy was found behind: bring it current, then answer again.
+        if (problem !== undefined) await shared.refresh();
         return await pipelineAnswer(request);
       } catch (error) {
         if (!(error instanceof SharedStateError)) throw error;
+        // A fleet found lost by a request is looked for once more: another replica's reset may
+        // have started it again (the refresh then follows it, or finds it lost too).
+        const again = error.kind === 'stale' || (error.kind === 'lost' && problem === undefined);
         problem = error;
-        if (error.kind !== 'stale') break;
+        if (!again) break;
       }
     }
     const now = clock.now();
@@ -455,7 +480,7 @@ export function createBehaviour(
     const context = createContext(request, url, clock.now());
     if (isUnder(path, config.basePath)) {
       const [steps, handler]: [readonly Step[], Handler] =
-        request.method === 'OPTIONS' ? [preflightSteps, answerPreflight] : [api.steps, answerRoute];
+        request.method === 'OPTIONS' ? [preflightSteps, answerPreflight] : [apiSteps, answerRoute];
       return runPipeline(steps, handler, context);
     }
     if (path.startsWith(`${config.controlPrefix}/`))

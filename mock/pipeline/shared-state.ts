@@ -42,8 +42,15 @@ export interface SharedState {
   readonly store: SharedStore;
   readonly quota: SharedQuota;
   readonly exchanges: SharedExchanges;
-  /** Brings the local copy to the shared version; runs before every request is answered. */
-  refresh(): Promise<void>;
+  /**
+   * A ticket for a request about to be answered: `confirmedSince` tells whether a call made after
+   * it found the local copy current, which makes the answer one of the shared version.
+   */
+  begin(): number;
+  /** Whether a call sent since `ticket` was taken found the local copy current. */
+  confirmedSince(ticket: number): boolean;
+  /** Brings the local copy to the shared version, resolving whether it moved. */
+  refresh(): Promise<boolean>;
   /**
    * Runs a control call (`change`) on a current local copy and shares what it left of the clock
    * and keys; resolves with what `change` returned once every process can read it.
@@ -63,15 +70,17 @@ export interface SharedState {
 export type SharedStateOver = (local: LocalCopy) => SharedState;
 
 /**
- * The shared state could not be read or written: `unavailable` (the engine is unreachable, or
- * lost the state: the fake answers 503 `store_unavailable`) or `stale` (the local copy is older
- * than the shared version: nothing was written, and the request runs again on a fresh copy).
+ * The shared state could not be read or written: `unavailable` (the engine is unreachable),
+ * `lost` (the engine lost the state, or it was started anew: the fake answers 503
+ * `store_unavailable` until a reset, unless another process's reset started it again, which the
+ * copy then follows) or `stale` (the local copy is older than the shared version: nothing was
+ * written, and the request runs again on a fresh copy).
  */
 export class SharedStateError extends Error {
   override readonly name: string = 'SharedStateError';
-  readonly kind: 'unavailable' | 'stale';
+  readonly kind: 'unavailable' | 'lost' | 'stale';
 
-  constructor(kind: 'unavailable' | 'stale', message: string, options?: ErrorOptions) {
+  constructor(kind: 'unavailable' | 'lost' | 'stale', message: string, options?: ErrorOptions) {
     super(message, options);
     this.kind = kind;
   }

@@ -1,6 +1,6 @@
 /**
  * A replica's copy of the fleet's control state (fleet-state.ts), kept in the clock and keys its
- * fake reads: `refresh` before a request brings the copy to the fleet's version (one short
+ * fake reads: `refresh` brings the copy to the fleet's version (one short
  * script; the state only when it moved), and `change` runs a control call's change on a fresh
  * copy and saves it on the version it was made on, running it again on what another replica
  * saved when two changed at once.
@@ -20,8 +20,11 @@ export interface ReplicaState {
 
 /** A replica's copy of the fleet's control state. */
 export interface FleetCopy {
-  /** Brings the copy to the fleet's version; rejects with FleetLostError when the fleet is gone. */
-  refresh(): Promise<void>;
+  /**
+   * Brings the copy to the fleet's version, resolving whether it moved; rejects with
+   * FleetLostError when the fleet is gone.
+   */
+  refresh(): Promise<boolean>;
   /**
    * Runs `change` (a control call's) on a current copy and saves what it left; resolves with
    * what `change` returned once the fleet holds it.
@@ -41,14 +44,15 @@ function stateOf({ clock, keys }: ReplicaState): FleetControlState {
 /** The copy of `replica`'s state for the fleet held by `store`. */
 export function fleetCopy(store: FleetStateStore, replica: ReplicaState): FleetCopy {
   let version = '0';
-  const refresh = async (): Promise<void> => {
+  const refresh = async (): Promise<boolean> => {
     const found = await store.check(version);
-    if (!found.changed) return;
+    if (!found.changed) return false;
     if (found.state !== undefined) {
       replica.clock.load(found.state.clock);
       replica.keys.splice(0, replica.keys.length, ...found.state.keys.map((key) => ({ ...key })));
     }
     version = found.version;
+    return true;
   };
   return {
     refresh,

@@ -32,7 +32,7 @@ export class FleetLostError extends SharedStateError {
   override readonly name = 'FleetLostError';
   constructor(prefix: string) {
     super(
-      'unavailable',
+      'lost',
       `petstore-fake: the fleet's record under the Redis prefix ${JSON.stringify(prefix)} is gone (Redis lost its data, or another fleet replaced it); POST /__control/reset starts the fleet again`,
     );
   }

@@ -127,14 +127,45 @@ async function fromRedis<T>(call: () => Promise<T>, where: string): Promise<T> {
   }
 }
 
-/** Every method of `target` run through fromRedis. */
-function guarded<T extends object>(target: T, where: string): T {
+/**
+ * Which calls made since a request began found the replica's copy current: each script that
+ * checks the fleet's version (fleet-check-lua.ts) takes a ticket as it is sent and, once it
+ * passed, confirms it. A call sent after a control call was acknowledged runs after it in Redis,
+ * so an answer confirmed by one is an answer of the fleet's version.
+ */
+function confirmations() {
+  let issued = 0;
+  let confirmed = 0;
+  return {
+    begin: () => issued,
+    confirmedSince: (ticket: number) => confirmed > ticket,
+    /** Runs `call`, a check of the version, confirming its ticket once it passed. */
+    async confirm<T>(call: () => Promise<T>): Promise<T> {
+      const ticket = ++issued;
+      const result = await call();
+      confirmed = Math.max(confirmed, ticket);
+      return result;
+    },
+  };
+}
+
+/**
+ * Every method of `target` run through fromRedis; those named in `checked` (the ones whose
+ * script checks the fleet's version) through `confirm` too.
+ */
+function guarded<T extends object>(
+  target: T,
+  where: string,
+  checked: readonly (keyof T)[],
+  confirm: <R>(call: () => Promise<R>) => Promise<R>,
+): T {
   const wrapped: Record<string, unknown> = {};
-  for (const [name, value] of Object.entries(target))
-    wrapped[name] =
-      typeof value === 'function'
-        ? (...args: unknown[]) => fromRedis(() => value(...args), where)
-        : value;
+  for (const [name, value] of Object.entries(target)) {
+    if (typeof value !== 'function') wrapped[name] = value;
+    else if (checked.includes(name as keyof T))
+      wrapped[name] = (...args: unknown[]) => fromRedis(() => confirm(() => value(...args)), where);
+    else wrapped[name] = (...args: unknown[]) => fromRedis(() => value(...args), where);
+  }
   return wrapped as T;
 }
 
@@ -216,23 +247,41 @@ export async function connectReplica(options: ReplicaOptions): Promise<Replica> 
       local.keys.splice(0, local.keys.length, ...initialKeys.map((key) => ({ ...key })));
       copy.forget();
     };
+    const confirming = confirmations();
     const refresh = () =>
-      fromRedis(async () => {
-        try {
-          await copy.refresh();
-        } catch (error) {
-          if (!(error instanceof FleetLostError)) throw error;
-          await rejoin(false);
-          await copy.refresh();
-        }
-      }, where);
+      fromRedis(
+        () =>
+          confirming.confirm(async () => {
+            try {
+              return await copy.refresh();
+            } catch (error) {
+              if (!(error instanceof FleetLostError)) throw error;
+              await rejoin(false);
+              await copy.refresh();
+              return true;
+            }
+          }),
+        where,
+      );
     return {
       exchanges: sharedExchanges(
         fleetExchanges(redis, prefix, view, replicaName, exchangesKept),
         log,
       ),
-      store: guarded<SharedStore>(redisPetStore(redis, prefix, view), where),
-      quota: guarded<SharedQuota>(redisQuotaLedger(redis, prefix, view), where),
+      store: guarded<SharedStore>(
+        redisPetStore(redis, prefix, view),
+        where,
+        ['create', 'get', 'list', 'snapshot'],
+        confirming.confirm,
+      ),
+      quota: guarded<SharedQuota>(
+        redisQuotaLedger(redis, prefix, view),
+        where,
+        ['decide'],
+        confirming.confirm,
+      ),
+      begin: confirming.begin,
+      confirmedSince: confirming.confirmedSince,
       refresh,
       change: (change) => fromRedis(() => copy.change(change), where),
       restart: () =>

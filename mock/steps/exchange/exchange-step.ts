@@ -191,7 +191,7 @@ export function createExchanges(
       quota: context.get(quotaSlot) ?? null,
       rateLimit: context.get(rateLimitSlot) ?? null,
       // The decision's count where it was made (a shared ledger's record was read before it).
-      violations: context.get(quotaSlot)?.violations ?? caller?.usage.violations ?? null,
+      violations: context.get(quotaSlot)?.violations ?? caller?.usage?.violations ?? null,
     });
     return answer;
   };

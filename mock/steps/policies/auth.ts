@@ -19,11 +19,25 @@ const unauthorizedMessage = {
   unknown: 'Invalid API key.',
 } as const;
 
-/** The authenticated caller: its key, its usage record and the limits that apply to it. */
+/**
+ * The authenticated caller: its key, the limits that apply to it and, when the ledger answers at
+ * once, its usage record (callerUsage gives it either way).
+ */
 export interface Caller {
   readonly key: KeyEntry;
-  readonly usage: KeyUsage;
+  readonly usage: KeyUsage | undefined;
   readonly limits: Limits;
+}
+
+/** The caller's usage as a ledger that answers later read it, while the request goes on. */
+const pendingUsageSlot = createSlot<Promise<KeyUsage>>("the caller's usage, being read");
+
+/**
+ * The caller's usage record, for a step that shows it before the quota decides (a forced
+ * answer, chaos, Prefer): at once, or once a ledger that answers later has read it.
+ */
+export function callerUsage(context: Context): KeyUsage | Promise<KeyUsage> {
+  return context.need(callerSlot).usage ?? context.need(pendingUsageSlot);
 }
 
 /** The caller, for every step after authentication. */
@@ -66,7 +80,9 @@ interface AuthenticateOptions {
 
 /**
  * The pipeline step: a request without a valid key gets 401 with its challenge; one with a valid
- * key goes on as that key's caller, with its usage record and limits.
+ * key goes on as that key's caller, with its limits and usage record. A ledger that answers
+ * later is not waited for: the request goes on while it reads, so that a shared ledger's read
+ * and the quota's decision leave in one write, and only a step that shows the usage waits.
  */
 export function authenticateStep({ plans, quota }: AuthenticateOptions): Step {
   return (context, next) => {
@@ -77,11 +93,13 @@ export function authenticateStep({ plans, quota }: AuthenticateOptions): Step {
       });
     const { key } = identity;
     const usage = quota.read(key.id);
-    if (usage instanceof Promise)
-      return usage.then((read) => {
-        context.set(callerSlot, { key, usage: read, limits: limitsFor(plans, key) });
-        return next();
-      });
+    if (usage instanceof Promise) {
+      // Waited for by the steps that show it; a failed read fails them, never the process.
+      usage.catch(() => {});
+      context.set(pendingUsageSlot, usage);
+      context.set(callerSlot, { key, usage: undefined, limits: limitsFor(plans, key) });
+      return next();
+    }
     context.set(callerSlot, { key, usage, limits: limitsFor(plans, key) });
     return next();
   };

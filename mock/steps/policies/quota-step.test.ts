@@ -3,7 +3,7 @@ import { jsonAnswer } from '../../base/messages/answer.ts';
 import { inMemoryLedger, type QuotaLedger } from '../../base/quota/quota.ts';
 import type { KeyUsage } from '../../base/quota/rate-limit.ts';
 import { createContext, runPipeline } from '../../pipeline/pipeline.ts';
-import { authenticateStep, callerSlot, identifyStep } from './auth.ts';
+import { authenticateStep, callerSlot, callerUsage, identifyStep } from './auth.ts';
 import { quotaSlot, quotaStep } from './quota-step.ts';
 import { createRefuse } from './refusal.ts';
 
@@ -70,17 +70,36 @@ test('a ledger that answers later decides as the in-memory one does: the step wa
   expect(records.get('k1')?.minute.count).toBe(1);
 });
 
-test("authentication takes the caller's usage from the ledger, waiting for one that reads later", async () => {
+test("authentication takes the caller's usage from the ledger at once, or, from one that reads later, goes on while it reads and gives the record to a step that shows it", async () => {
   const records = new Map<string, KeyUsage>();
-  const later = answeringLater(inMemoryLedger(records));
+  const own = inMemoryLedger(records);
   const context = contextOf(Date.UTC(2027, 0, 1), `Bearer ${key.key}`);
-  const steps = [
+  const ownSteps = [
     identifyStep([{ ...key }]),
-    authenticateStep({ plans: { free: limits }, quota: later }),
+    authenticateStep({ plans: { free: limits }, quota: own }),
   ];
-  const answer = await runPipeline(steps, () => jsonAnswer(200, []), context);
-  expect(answer.status).toBe(200);
+  expect((await runPipeline(ownSteps, () => jsonAnswer(200, []), context)).status).toBe(200);
   // The record the ledger holds for the key, which its next decision changes.
   expect(context.get(callerSlot)?.usage).toBe(records.get('k1'));
   expect(context.get(callerSlot)?.limits).toEqual(limits);
+
+  const later = answeringLater(own);
+  const waiting = contextOf(Date.UTC(2027, 0, 1), `Bearer ${key.key}`);
+  let usageWhenHandled: KeyUsage | undefined | 'not handled' = 'not handled';
+  const laterSteps = [
+    identifyStep([{ ...key }]),
+    authenticateStep({ plans: { free: limits }, quota: later }),
+  ];
+  const answered = runPipeline(
+    laterSteps,
+    () => {
+      usageWhenHandled = waiting.get(callerSlot)?.usage;
+      return jsonAnswer(200, []);
+    },
+    waiting,
+  );
+  expect((await answered).status).toBe(200);
+  // The request went on without the record; it is there for whoever waits.
+  expect(usageWhenHandled).toBeUndefined();
+  expect(await callerUsage(waiting)).toBe(records.get('k1'));
 });

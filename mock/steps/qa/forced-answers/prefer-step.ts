@@ -14,10 +14,10 @@ import { openapiDocument } from '../../../base/contract/openapi.generated.ts';
 import type { OperationId } from '../../../base/contract/types.ts';
 import type { Answer } from '../../../base/messages/answer.ts';
 import { type ErrorCode, errorTemplates } from '../../../base/messages/errors.ts';
-import { peekRateLimit } from '../../../base/quota/rate-limit.ts';
+import { type KeyUsage, peekRateLimit } from '../../../base/quota/rate-limit.ts';
 import type { PolicyCommandLine } from '../../../pipeline/config/policy-command-line.ts';
 import type { Context, Step } from '../../../pipeline/pipeline.ts';
-import { callerSlot, invalidTokenChallenge } from '../../policies/auth.ts';
+import { callerSlot, callerUsage, invalidTokenChallenge } from '../../policies/auth.ts';
 import type { Refuse } from '../../policies/refusal.ts';
 import { routeSlot } from '../../routes/route.ts';
 import { forceableStatuses } from './forced-responses.ts';
@@ -79,8 +79,13 @@ export function preferStep({ refuse }: { readonly refuse: Refuse }, options: Pre
   if (typeof enabled !== 'boolean')
     throw new ConfigError('prefer', `must be true or false, got ${String(enabled)}`);
 
-  const answer = (context: Context, code: ErrorCode, message: string): Answer => {
-    const { usage, limits } = context.need(callerSlot);
+  const answerWith = (
+    context: Context,
+    code: ErrorCode,
+    message: string,
+    usage: KeyUsage,
+  ): Answer => {
+    const { limits } = context.need(callerSlot);
     const peek = peekRateLimit(usage, limits, context.now);
     const limited = code === 'rate_limited';
     const retries = limited || code === 'service_unavailable';
@@ -96,6 +101,12 @@ export function preferStep({ refuse }: { readonly refuse: Refuse }, options: Pre
       }),
       injected: 'prefer',
     };
+  };
+  const answer = (context: Context, code: ErrorCode, message: string): Answer | Promise<Answer> => {
+    const usage = callerUsage(context);
+    return usage instanceof Promise
+      ? usage.then((read) => answerWith(context, code, message, read))
+      : answerWith(context, code, message, usage);
   };
 
   // Off, the step is not there at all: a request pays nothing for it.

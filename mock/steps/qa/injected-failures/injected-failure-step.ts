@@ -14,12 +14,12 @@ import { isCount, isJsonObject, stringifyJson } from '../../../base/contract/los
 import type { OperationId } from '../../../base/contract/types.ts';
 import { type Answer, errorAnswer } from '../../../base/messages/answer.ts';
 import { errorTemplates } from '../../../base/messages/errors.ts';
-import { peekRateLimit } from '../../../base/quota/rate-limit.ts';
+import { type KeyUsage, peekRateLimit } from '../../../base/quota/rate-limit.ts';
 import type { PolicyCommandLine } from '../../../pipeline/config/policy-command-line.ts';
 import { ControlInputError } from '../../../pipeline/control-input-error.ts';
 import { type Context, createSlot, type Policy } from '../../../pipeline/pipeline.ts';
 import { SessionStateError } from '../../../pipeline/session.ts';
-import { callerSlot, invalidTokenChallenge } from '../../policies/auth.ts';
+import { callerSlot, callerUsage, invalidTokenChallenge } from '../../policies/auth.ts';
 import type { ClientIds } from '../../policies/client-ids.ts';
 import { rateLimitSlot } from '../../policies/rate-limit-headers-step.ts';
 import type { Refuse } from '../../policies/refusal.ts';
@@ -98,8 +98,8 @@ async function stubbedAnswer(
   context: Context,
   rule: StubRule,
 ): Promise<Answer> {
-  const { usage, limits } = context.need(callerSlot);
-  context.set(rateLimitSlot, peekRateLimit(usage, limits, context.now));
+  const { limits } = context.need(callerSlot);
+  context.set(rateLimitSlot, peekRateLimit(await callerUsage(context), limits, context.now));
   context.set(stubSlot, rule.answer);
   const { answer: stub, breaks } = rule;
   const body = stub.rawBody ?? (stub.body === undefined ? undefined : stringifyJson(stub.body));
@@ -124,11 +124,12 @@ async function stubbedAnswer(
 function refusedAnswer(
   refuse: Refuse,
   context: Context,
+  usage: KeyUsage,
   status: ForceableStatus,
   retryAfterSeconds: number | null,
   message: (template: string) => string,
 ): Answer {
-  const { usage, limits } = context.need(callerSlot);
+  const { limits } = context.need(callerSlot);
   const { now } = context;
   const peek = peekRateLimit(usage, limits, now);
   const code = forceableStatuses[status];
@@ -142,10 +143,15 @@ function refusedAnswer(
 }
 
 /** The answer chaos drew for a request: an error, or a dropped connection. */
-function chaosAnswer(refuse: Refuse, context: Context, decision: ChaosDecision): Answer {
+function chaosAnswer(
+  refuse: Refuse,
+  context: Context,
+  usage: KeyUsage,
+  decision: ChaosDecision,
+): Answer {
   const { outcome, seed } = decision;
   if (outcome === 'drop') {
-    const { usage, limits } = context.need(callerSlot);
+    const { limits } = context.need(callerSlot);
     context.set(rateLimitSlot, peekRateLimit(usage, limits, context.now));
     // No error code, so nothing downstream renames it: the doors never send it anyway.
     const { errorCode: _unsent, ...dropped } = errorAnswer(
@@ -158,6 +164,7 @@ function chaosAnswer(refuse: Refuse, context: Context, decision: ChaosDecision):
   const answer = refusedAnswer(
     refuse,
     context,
+    usage,
     status,
     decision.retryAfterSeconds,
     (template) => `${template.replace(' (forced).', '.')} (chaos, seed ${seed})`,
@@ -217,7 +224,9 @@ export function injectedFailureStep(
   const spoil = async (context: Context, next: () => Promise<Answer>, decision: ChaosDecision) => {
     // next() runs synchronously up to the rate limit's decision: the latency comes after it.
     const answer =
-      decision.outcome === 'pass' ? await next() : chaosAnswer(refuse, context, decision);
+      decision.outcome === 'pass'
+        ? await next()
+        : chaosAnswer(refuse, context, await callerUsage(context), decision);
     await hold(clock, decision.latencyMs);
     return answer;
   };
@@ -248,14 +257,19 @@ export function injectedFailureStep(
       }
       const rule = forced.take(operationId);
       if (rule !== undefined) {
-        const answer = refusedAnswer(
-          refuse,
-          context,
-          rule.status,
-          rule.retryAfterSeconds,
-          (template) => `${template} (forced by the control surface)`,
-        );
-        return { ...answer, injected: 'forced' };
+        const forcedAnswer = (usage: KeyUsage): Answer => ({
+          ...refusedAnswer(
+            refuse,
+            context,
+            usage,
+            rule.status,
+            rule.retryAfterSeconds,
+            (template) => `${template} (forced by the control surface)`,
+          ),
+          injected: 'forced',
+        });
+        const usage = callerUsage(context);
+        return usage instanceof Promise ? usage.then(forcedAnswer) : forcedAnswer(usage);
       }
       // Without chaos the step adds no promise of its own to the request.
       if (chaos.settings() === null) return next();
