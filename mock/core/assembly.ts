@@ -382,10 +382,6 @@ export function createBehaviour(
         };
   const controlSteps: readonly Step[] = [log.controlStep, ...controlSurface.steps];
 
-  /** Whether a request is for the control surface (a cheap look at its target, no URL parsed). */
-  const isControlRequest = (request: FakeRequest) =>
-    request.url.startsWith(`${config.controlPrefix}/`, pathStart(request.url));
-
   /** Answers a request the fake gives before any pipeline, and records its exchange. */
   const refuseEarly = (
     request: FakeRequest,

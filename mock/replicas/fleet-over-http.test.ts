@@ -4,11 +4,17 @@
  * front), so that "the next request on another replica sees it" is what is checked.
  */
 import { spawnSync } from 'node:child_process';
-import { mkdtempSync, writeFileSync } from 'node:fs';
+import { once } from 'node:events';
+import { mkdtempSync, readFileSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterEach, expect, test } from 'vitest';
-import { cliPath, startFakeProcess, stopFakeProcesses } from '../../test/support/fake-process.ts';
+import {
+  cliPath,
+  freePort,
+  startFakeProcess,
+  stopFakeProcesses,
+} from '../../test/support/fake-process.ts';
 import { startRedisServer } from '../../test/support/redis-server.ts';
 import { type ReplicaFleet, startReplicaFleet } from '../../test/support/replica-fleet.ts';
 import { defaultSeed } from '../core/fake.ts';
@@ -339,4 +345,30 @@ test('a replica killed mid-traffic loses no acknowledged create and no id is use
     body: JSON.stringify({ name: 'After', categoryId: 3 }),
   });
   expect(Number(next.body?.id)).toBeGreaterThan(Math.max(...ids));
+}, 60_000);
+
+test("a replica stopped with SIGTERM writes the fleet's record: its coverage report counts what every replica answered", async () => {
+  const fleet = await fleetOf({ count: 1 });
+  const [a] = fleet.origins as [string];
+  const report = join(mkdtempSync(join(tmpdir(), 'petstore-fleet-')), 'coverage.json');
+  const port = await freePort();
+  const b = `http://127.0.0.1:${port}`;
+  const writer = await startFakeProcess([
+    '--redis',
+    fleet.redis.url,
+    '--port',
+    String(port),
+    '--no-staging',
+    '--quiet',
+    '--coverage-report',
+    report,
+  ]);
+  for (const origin of [a, a, a, b, b]) {
+    const answer = await send(origin, '/v1/pets?limit=1', { headers: as('free-demo-key') });
+    expect(answer.status).toBe(200);
+  }
+  writer.child.kill('SIGTERM');
+  await once(writer.child, 'exit');
+  const written = JSON.parse(readFileSync(report, 'utf8')) as { summary: { exchanges: number } };
+  expect(written.summary.exchanges).toBe(5);
 }, 60_000);
