@@ -27,11 +27,7 @@ import {
   runPipeline,
   type Step,
 } from '../pipeline/pipeline.ts';
-import {
-  type SharedExchanges,
-  type SharedState,
-  SharedStateError,
-} from '../pipeline/shared-state.ts';
+import { type SharedState, SharedStateError } from '../pipeline/shared-state.ts';
 import type { ServedControl } from '../steps/control/control.ts';
 import { controlPipeline, isResetRequest } from '../steps/control/control-handlers.ts';
 import { createExchanges, type Exchanges } from '../steps/exchange/exchange-step.ts';
@@ -81,6 +77,11 @@ interface StepParts extends FakeState {
   readonly exchanges: Exchanges;
   /** How many requests have arrived so far (the journal numbers its entries from it). */
   readonly arrivals: () => number;
+  /**
+   * Runs a request's spending of a stub, a forced answer or a chaos draw so that every process
+   * sharing the state sees it (SharedState.change); `undefined` in a fake of its own.
+   */
+  readonly spend: (<T>(choose: () => T) => Promise<T>) | undefined;
 }
 
 /** Builds one entry of the pipeline from the shared parts and the policy's own options. */
@@ -172,6 +173,8 @@ export interface ApiPipeline {
   describe(): Record<string, unknown>;
   /** The policies' own states, for a session that leaves the fake and comes back (session.ts). */
   readonly states: readonly PolicyState[];
+  /** Those that processes sharing the fake's state share (every one but the recorders'). */
+  readonly sharedStates: readonly PolicyState[];
   /** The control routes the policies bring, over their parts of the control surface. */
   readonly routes: ControlRoutes<PolicyControls>;
 }
@@ -189,8 +192,9 @@ function isPolicy(entry: Step | Policy): entry is Policy {
 export function createApiPipeline(
   state: FakeState,
   options: PolicyOptions,
-  shared?: SharedExchanges,
+  sharedState?: SharedState,
 ): ApiPipeline {
+  const shared = sharedState?.exchanges;
   const { config, keys } = state;
   const token = typeof config.controlAccess === 'object' ? [config.controlAccess.token] : [];
   const secrets = keySecrets(keys, token);
@@ -210,6 +214,8 @@ export function createApiPipeline(
     routes: createRouteTable({ store: state.store, clock: state.clock, config }),
     exchanges,
     arrivals: shared === undefined ? exchanges.arrivals : shared.last,
+    spend:
+      sharedState === undefined ? undefined : (choose) => sharedState.change(async () => choose()),
   };
   const entries = apiSteps.map((factory) =>
     (factory as (parts: StepParts, options: PolicyOptions) => Step | Policy)(parts, options),
@@ -220,6 +226,11 @@ export function createApiPipeline(
   if (shared === undefined) readers.push(parts.log.read, ...recorders);
   else readers.push(parts.log.read, shared.send);
   const recording = policies.filter((policy) => policy.read !== undefined);
+  // What processes sharing the state share of the policies: every state but the recorders',
+  // which each process builds from the exchanges of all.
+  const sharedStates = policies.flatMap((policy) =>
+    policy.read === undefined && policy.state !== undefined ? [policy.state] : [],
+  );
   return {
     steps,
     log: parts.log,
@@ -241,6 +252,7 @@ export function createApiPipeline(
     },
     describe: () => Object.assign({}, ...policies.map((policy) => policy.describe?.())),
     states: policies.flatMap((policy) => (policy.state === undefined ? [] : [policy.state])),
+    sharedStates,
     // Each policy's routes take its own control, a part of PolicyControls.
     routes: Object.assign(
       {},

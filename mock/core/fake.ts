@@ -25,6 +25,7 @@ import {
 } from '../pipeline/config/config.ts';
 import type { FakeState, OwnFakeState } from '../pipeline/fake-state.ts';
 import { type StorePersistence, snapshotProblem } from '../pipeline/persistence.ts';
+import type { PolicyState } from '../pipeline/pipeline.ts';
 import { createSavedParts, loadSession, saveSession } from '../pipeline/session.ts';
 import type { SharedStateOver } from '../pipeline/shared-state.ts';
 import { type BaseControl, createControl, type ServedControl } from '../steps/control/control.ts';
@@ -187,7 +188,8 @@ export async function createSharedFake(
   if (given.persistence !== undefined)
     throw new ConfigError('persistence', 'cannot be given to a fake whose state is shared');
   const { options, config, plans, seed, initialKeys, clock, keys } = fakeParts(given);
-  const sharedState = shared({ clock, keys });
+  const policies: PolicyState[] = [];
+  const sharedState = shared({ clock, keys, policies });
   const state: FakeState = {
     config,
     clock,
@@ -197,7 +199,8 @@ export async function createSharedFake(
     quota: sharedState.quota,
     usage: new Map(),
   };
-  const api = createApiPipeline(state, options, sharedState.exchanges);
+  const api = createApiPipeline(state, options, sharedState);
+  policies.push(...api.sharedStates);
   const control = createControl(state, seed, initialKeys, api);
   return {
     behaviour: createBehaviour(state, api, control, sharedState),

@@ -10,11 +10,17 @@ import type { ControllableClock } from '../base/clock/clock.ts';
 import type { KeyEntry } from '../base/quota/plans.ts';
 import type { Exchange, ExchangeReader } from './exchange.ts';
 import type { SharedQuota, SharedStore } from './fake-state.ts';
+import type { PolicyState } from './pipeline.ts';
 
-/** What a process keeps of the shared state: the clock the fake reads, and its keys, changed in place. */
+/**
+ * What a process keeps of the shared state: the clock the fake reads, its keys, changed in
+ * place, and the states of the policies the processes share (forced answers, stubs, chaos),
+ * which the fake adds once its pipeline is made.
+ */
 export interface LocalCopy {
   readonly clock: ControllableClock;
   readonly keys: KeyEntry[];
+  readonly policies: PolicyState[];
 }
 
 /**
@@ -52,8 +58,9 @@ export interface SharedState {
   /** Brings the local copy to the shared version, resolving whether it moved. */
   refresh(): Promise<boolean>;
   /**
-   * Runs a control call (`change`) on a current local copy and shares what it left of the clock
-   * and keys; resolves with what `change` returned once every process can read it.
+   * Runs `change` (a control call, or a request's spending of a forced answer, a stub or a chaos
+   * draw) on a current local copy and shares what it left of the clock, the keys and the shared
+   * policies' states; resolves with what `change` returned once every process can read it.
    */
   change<T>(change: () => Promise<T>): Promise<T>;
   /**

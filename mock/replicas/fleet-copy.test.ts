@@ -32,6 +32,7 @@ async function twoReplicas(prefix: string) {
       const state: ReplicaState = {
         clock: createClock(source),
         keys: fileKeys.map((key) => ({ ...key })),
+        policies: [],
       };
       return { state, copy: fleetCopy(fleetStateStore(client, prefix, { epoch }), state) };
     }),

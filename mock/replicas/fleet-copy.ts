@@ -6,16 +6,22 @@
  * saved when two changed at once.
  */
 import type { ControllableClock } from '../base/clock/clock.ts';
+import { stringifyJson } from '../base/contract/lossless-json.ts';
 import type { KeyEntry } from '../base/quota/plans.ts';
+import type { PolicyState } from '../pipeline/pipeline.ts';
 import type { FleetControlState, FleetStateStore } from './fleet-state.ts';
 
 /** How often a change is run again when other replicas keep saving first. */
 const changeAttempts = 8;
 
-/** The state a replica's fake reads: its clock, and its keys, changed in place. */
+/**
+ * The state a replica's fake reads: its clock, its keys, changed in place, and the states of the
+ * policies the fleet shares (forced answers, stubs, chaos), saved and loaded through them.
+ */
 export interface ReplicaState {
   readonly clock: ControllableClock;
   readonly keys: KeyEntry[];
+  readonly policies: readonly PolicyState[];
 }
 
 /** A replica's copy of the fleet's control state. */
@@ -26,8 +32,9 @@ export interface FleetCopy {
    */
   refresh(): Promise<boolean>;
   /**
-   * Runs `change` (a control call's) on a current copy and saves what it left; resolves with
-   * what `change` returned once the fleet holds it.
+   * Runs `change` (a control call's, or a request's that spends a forced answer or a chaos draw)
+   * on a current copy and saves what it left; resolves with what `change` returned once the fleet
+   * holds it. The changes of one replica run one at a time, so each saves only its own.
    */
   change<T>(change: () => T | Promise<T>): Promise<T>;
   /** The fleet's version the copy was read at (`'0'` for none read yet). */
@@ -37,8 +44,12 @@ export interface FleetCopy {
 }
 
 /** The plain data of a replica's state, sharing nothing with it. */
-function stateOf({ clock, keys }: ReplicaState): FleetControlState {
-  return { clock: clock.save(), keys: keys.map((key) => ({ ...key })) };
+function stateOf({ clock, keys, policies }: ReplicaState): FleetControlState {
+  return {
+    clock: clock.save(),
+    keys: keys.map((key) => ({ ...key })),
+    policies: Object.fromEntries(policies.map((policy) => [policy.name, policy.save()])),
+  };
 }
 
 /** The copy of `replica`'s state for the fleet held by `store`. */
@@ -48,35 +59,46 @@ export function fleetCopy(store: FleetStateStore, replica: ReplicaState): FleetC
     const found = await store.check(version);
     if (!found.changed) return false;
     if (found.state !== undefined) {
-      replica.clock.load(found.state.clock);
-      replica.keys.splice(0, replica.keys.length, ...found.state.keys.map((key) => ({ ...key })));
+      const { clock, keys, policies } = found.state;
+      // Each policy's state is read whole before anything changes (PolicyState.load).
+      const loads = replica.policies.map((policy) => policy.load(policies[policy.name]));
+      replica.clock.load(clock);
+      replica.keys.splice(0, replica.keys.length, ...keys.map((key) => ({ ...key })));
+      for (const apply of loads) apply();
     }
     version = found.version;
     return true;
   };
+  /** One change on a current copy, saved on the version it was made on, or made again. */
+  const changeNow = async <T>(change: () => T | Promise<T>): Promise<T> => {
+    for (let attempt = 1; ; attempt++) {
+      await refresh();
+      const before = stringifyJson(stateOf(replica));
+      const result = await change();
+      const after = stateOf(replica);
+      if (stringifyJson(after) === before) return result;
+      const saved = await store.save(version, after);
+      if (saved !== undefined) {
+        version = saved;
+        return result;
+      }
+      if (attempt === changeAttempts)
+        throw new Error(
+          `petstore-fake: ${changeAttempts} other changes of the fleet's control state were saved while this one was made; send it again`,
+        );
+    }
+  };
+  let queue: Promise<unknown> = Promise.resolve();
   return {
     refresh,
     version: () => version,
     forget: () => {
       version = '';
     },
-    async change(change) {
-      for (let attempt = 1; ; attempt++) {
-        await refresh();
-        const before = stateOf(replica);
-        const result = await change();
-        const after = stateOf(replica);
-        if (JSON.stringify(after) === JSON.stringify(before)) return result;
-        const saved = await store.save(version, after);
-        if (saved !== undefined) {
-          version = saved;
-          return result;
-        }
-        if (attempt === changeAttempts)
-          throw new Error(
-            `petstore-fake: ${changeAttempts} other changes of the fleet's clock or keys were saved while this one was made; send it again`,
-          );
-      }
+    change(change) {
+      const run = queue.then(() => changeNow(change));
+      queue = run.catch(() => {});
+      return run;
     },
   };
 }

@@ -372,3 +372,52 @@ test("a replica stopped with SIGTERM writes the fleet's record: its coverage rep
   const written = JSON.parse(readFileSync(report, 'utf8')) as { summary: { exchanges: number } };
   expect(written.summary.exchanges).toBe(5);
 }, 60_000);
+
+test('a forced answer set through one replica is spent once across the fleet: 5 forced in 15 creates at once over three replicas, the rest created', async () => {
+  const { origins } = await fleetOf();
+  const forced = await control(origins[0] as string, 'POST', 'force', {
+    operationId: 'createPet',
+    status: 503,
+    count: 5,
+  });
+  expect(forced.status).toBe(200);
+  const answers = await Promise.all(
+    Array.from({ length: 15 }, (_, index) =>
+      send(origins[index % 3] as string, '/v1/pets', {
+        method: 'POST',
+        headers: { ...json, ...as('enterprise-demo-key') },
+        body: JSON.stringify({ name: `Forced ${index}`, categoryId: 1 }),
+      }),
+    ),
+  );
+  const statuses = answers.map((answer) => answer.status).sort();
+  expect(statuses).toEqual([...Array(10).fill(201), ...Array(5).fill(503)]);
+  expect(answers.filter((answer) => answer.status === 503).map((a) => a.body?.code)).toEqual(
+    Array(5).fill('service_unavailable'),
+  );
+  // Spent on every replica: none is left to read.
+  for (const origin of origins) expect((await control(origin, 'GET', 'force')).body).toEqual({});
+}, 60_000);
+
+test("chaos set through one replica spoils the fleet's answers from one seed: the same requests get the same answers wherever they land", async () => {
+  const run = async (shift: number) => {
+    const { origins } = await fleetOf();
+    await control(origins[1] as string, 'POST', 'chaos', {
+      seed: 42,
+      rules: [{ operationId: 'listPets', errors: { '503': 0.5 } }],
+    });
+    const statuses: number[] = [];
+    for (let index = 0; index < 24; index++) {
+      const answer = await send(origins[(index + shift) % 3] as string, '/v1/pets?limit=1', {
+        headers: as('enterprise-demo-key'),
+      });
+      statuses.push(answer.status);
+    }
+    expect((await control(origins[2] as string, 'GET', 'chaos')).body).toMatchObject({ seed: 42 });
+    return statuses;
+  };
+  const first = await run(0);
+  expect(new Set(first)).toEqual(new Set([200, 503]));
+  // Another fleet, each request sent to another replica than before: the same draws.
+  expect(await run(1)).toEqual(first);
+}, 90_000);

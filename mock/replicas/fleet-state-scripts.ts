@@ -8,27 +8,27 @@
 import { type CommandParser, defineScript } from '@redis/client';
 
 // KEYS[1]: the fleet's record. ARGV: epoch, the version the change was made on, clock JSON,
-// keys JSON. Returns {'saved', version}, {'conflict'} when another replica saved since, or
-// {'lost'}.
+// keys JSON, policies JSON. Returns {'saved', version}, {'conflict'} when another replica saved
+// since, or {'lost'}.
 const saveLua = `
 local record = redis.call('HMGET', KEYS[1], 'epoch', 'version')
 if record[1] ~= ARGV[1] then return {'lost'} end
 if (record[2] or '0') ~= ARGV[2] then return {'conflict'} end
-redis.call('HSET', KEYS[1], 'clock', ARGV[3], 'keys', ARGV[4])
+redis.call('HSET', KEYS[1], 'clock', ARGV[3], 'keys', ARGV[4], 'policies', ARGV[5])
 return {'saved', tostring(redis.call('HINCRBY', KEYS[1], 'version', 1))}
 `;
 
 // KEYS[1]: the fleet's record. ARGV: epoch, the version the replica holds. Returns {'lost'},
 // or {'same', seconds, microseconds} or {'changed', seconds, microseconds, version, clock JSON,
-// keys JSON}: Redis's clock rides along, a reading the time source may take as a measurement
+// keys JSON, policies JSON}: Redis's clock rides along, a reading the time source may take as a measurement
 // (fleet-clock.ts takes its own, with TIME).
 const checkLua = `
-local record = redis.call('HMGET', KEYS[1], 'epoch', 'version', 'clock', 'keys')
+local record = redis.call('HMGET', KEYS[1], 'epoch', 'version', 'clock', 'keys', 'policies')
 if record[1] ~= ARGV[1] then return {'lost'} end
 local time = redis.call('TIME')
 local version = record[2] or '0'
 if version == ARGV[2] then return {'same', time[1], time[2]} end
-return {'changed', time[1], time[2], version, record[3] or '', record[4] or ''}
+return {'changed', time[1], time[2], version, record[3] or '', record[4] or '', record[5] or ''}
 `;
 
 /** What a save answered: the fleet's new version, or why there is none. */
@@ -46,9 +46,13 @@ export type CheckReply =
       readonly version: string;
       readonly clockJson: string;
       readonly keysJson: string;
+      readonly policiesJson: string;
     };
 
-/** The save script: `client.saveFleetState(recordKey, epoch, madeOn, clockJson, keysJson)`. */
+/**
+ * The save script:
+ * `client.saveFleetState(recordKey, epoch, madeOn, clockJson, keysJson, policiesJson)`.
+ */
 export const saveFleetStateScript = defineScript({
   SCRIPT: saveLua,
   NUMBER_OF_KEYS: 1,
@@ -59,9 +63,10 @@ export const saveFleetStateScript = defineScript({
     madeOn: string,
     clock: string,
     keys: string,
+    policies: string,
   ) {
     parser.pushKey(key);
-    parser.push(epoch, madeOn, clock, keys);
+    parser.push(epoch, madeOn, clock, keys, policies);
   },
   transformReply(reply: unknown): SaveReply {
     const [outcome, version] = reply as string[];
@@ -81,7 +86,8 @@ export const checkFleetStateScript = defineScript({
     parser.push(epoch, version);
   },
   transformReply(reply: unknown): CheckReply {
-    const [outcome, seconds, microseconds, version, clockJson, keysJson] = reply as string[];
+    const [outcome, seconds, microseconds, version, clockJson, keysJson, policiesJson] =
+      reply as string[];
     if (outcome === 'lost') return { outcome };
     const redisMs = Number(seconds) * 1000 + Number(microseconds) / 1000;
     if (outcome === 'same') return { outcome, redisMs };
@@ -92,6 +98,7 @@ export const checkFleetStateScript = defineScript({
         version: version ?? '',
         clockJson: clockJson ?? '',
         keysJson: keysJson ?? '',
+        policiesJson: policiesJson ?? '',
       };
     throw new Error(`petstore-fake: the fleet's check script answered ${JSON.stringify(reply)}`);
   },

@@ -21,6 +21,7 @@ const frozenState: FleetControlState = {
     { id: 'free-1', key: 'free-key-0001', plan: 'free' },
     { id: 'added', key: 'added-key-0002', plan: 'pro', limits: { perMinute: 5, perDay: 50 } },
   ],
+  policies: { injectedFailures: { forced: { createPet: { status: 503, remaining: 2 } } } },
 };
 
 test('what one replica saves, the next check of another finds; a current copy gets no state', async () => {

@@ -1,6 +1,7 @@
 /**
  * The part of a fleet's state that control calls change and every request reads: the virtual
- * clock (set, advanced, frozen) and the keys (added, their plans and limits changed). It is
+ * clock (set, advanced, frozen), the keys (added, their plans and limits changed), and forced
+ * answers, stubs and chaos (whose counts and draws a request spends). It is
  * small and changes seldom, so each replica holds a copy and checks, before it answers, that the
  * fleet's version is still the one its copy was read at: one short script, which loads the new
  * state only when the version moved. A control call answers only once its change is saved and
@@ -12,15 +13,20 @@
  * with them and hide them in what they write. Protect the Redis as the keys file is protected.
  */
 import type { ClockState } from '../base/clock/clock.ts';
+import { parseJson, stringifyJson } from '../base/contract/lossless-json.ts';
 import type { KeyEntry } from '../base/quota/plans.ts';
 import { SharedStateError } from '../pipeline/shared-state.ts';
 import { fleetKey } from './redis-keys.ts';
 import type { ReplicaRedis } from './replica-redis.ts';
 
-/** The fleet's shared control state, as plain data. */
+/**
+ * The fleet's shared control state, as plain data: the clock, the keys, and the saved state of
+ * each policy that is no recorder (forced answers, stubs and chaos), by its name.
+ */
 export interface FleetControlState {
   readonly clock: ClockState;
   readonly keys: readonly KeyEntry[];
+  readonly policies: Readonly<Record<string, unknown>>;
 }
 
 /**
@@ -107,6 +113,7 @@ export function fleetStateStore(
         madeOn,
         JSON.stringify(state.clock),
         JSON.stringify(state.keys),
+        stringifyJson(state.policies),
       );
       if (reply.outcome === 'lost') throw new FleetLostError(prefix);
       return reply.outcome === 'saved' ? reply.version : undefined;
@@ -122,6 +129,10 @@ export function fleetStateStore(
           : {
               clock: JSON.parse(reply.clockJson) as ClockState,
               keys: JSON.parse(reply.keysJson) as KeyEntry[],
+              policies:
+                reply.policiesJson === ''
+                  ? {}
+                  : (parseJson(reply.policiesJson) as Record<string, unknown>),
             };
       return { changed: true, redisMs: reply.redisMs, version: reply.version, state };
     },

@@ -245,6 +245,7 @@ export async function connectReplica(options: ReplicaOptions): Promise<Replica> 
       // starting ones.
       local.clock.reset();
       local.keys.splice(0, local.keys.length, ...initialKeys.map((key) => ({ ...key })));
+      for (const reset of local.policies.map((policy) => policy.load(undefined))) reset();
       copy.forget();
     };
     const confirming = confirmations();

@@ -83,6 +83,8 @@ export function createForcedResponses() {
       if (rule.remaining <= 0) rules.delete(operationId);
       return rule;
     },
+    /** How many operations have a rule pending. */
+    size: () => rules.size,
     /** The rules still pending, by operation. */
     list: (): Partial<Record<OperationId, ForcedRule>> => Object.fromEntries(rules),
     /** Drops every rule. */

@@ -27,6 +27,7 @@ import { routeSlot } from '../../routes/route.ts';
 import {
   createForcedResponses,
   type ForceableStatus,
+  type ForcedRule,
   forceableStatuses,
 } from '../forced-answers/forced-responses.ts';
 import { rulesBroken } from '../forced-answers/stub-breaks.ts';
@@ -83,7 +84,19 @@ interface InjectedFailureParts {
   readonly clock: ControllableClock;
   readonly refuse: Refuse;
   readonly clientIds: ClientIds;
+  /**
+   * Runs a choice that spends a stub, a forced answer or a chaos draw so that every process
+   * sharing the fake's state sees it spent, once (a shared fake's); absent, the choice runs here.
+   */
+  readonly spend: (<T>(choose: () => T) => Promise<T>) | undefined;
 }
+
+/** What the step chose for a request: a stub, a forced answer, chaos's draw, or nothing. */
+type Choice =
+  | { readonly kind: 'stub'; readonly stub: StubRule }
+  | { readonly kind: 'forced'; readonly rule: ForcedRule }
+  | { readonly kind: 'chaos'; readonly decision: ChaosDecision }
+  | undefined;
 
 function controlFail(problem: string): never {
   throw new ControlInputError(problem);
@@ -201,7 +214,7 @@ function savedStubsOf(saved: unknown): StubRule[] {
  * stream, and its latency holds back whatever answer the request gets.
  */
 export function injectedFailureStep(
-  { clock, refuse, clientIds }: InjectedFailureParts,
+  { clock, refuse, clientIds, spend }: InjectedFailureParts,
   options: InjectedFailureOptions,
 ): Policy<InjectedFailureControl> {
   const initialChaos =
@@ -247,16 +260,28 @@ export function injectedFailureStep(
     step(context, next) {
       const { operationId } = context.need(routeSlot).route;
       if (operationId === undefined) return next();
-      if (stubs.size() > 0) {
-        const stub = stubs.take(operationId, {
-          keyId: context.need(callerSlot).key.id,
-          clientId: () => clientIds(context),
-          query: context.url.searchParams,
-        });
-        if (stub !== undefined) return stubbedAnswer(clock, context, stub);
-      }
-      const rule = forced.take(operationId);
-      if (rule !== undefined) {
+      // Without a rule or chaos the step adds no promise of its own to the request.
+      if (stubs.size() === 0 && forced.size() === 0 && chaos.settings() === null) return next();
+      const choose = (): Choice => {
+        if (stubs.size() > 0) {
+          const stub = stubs.take(operationId, {
+            keyId: context.need(callerSlot).key.id,
+            clientId: () => clientIds(context),
+            query: context.url.searchParams,
+          });
+          if (stub !== undefined) return { kind: 'stub', stub };
+        }
+        const rule = forced.take(operationId);
+        if (rule !== undefined) return { kind: 'forced', rule };
+        if (chaos.settings() === null) return undefined;
+        const decision = chaos.decide(operationId, context.need(callerSlot).key.id);
+        return decision === undefined ? undefined : { kind: 'chaos', decision };
+      };
+      const act = (choice: Choice): Answer | Promise<Answer> => {
+        if (choice === undefined) return next();
+        if (choice.kind === 'stub') return stubbedAnswer(clock, context, choice.stub);
+        if (choice.kind === 'chaos') return spoil(context, next, choice.decision);
+        const { rule } = choice;
         const forcedAnswer = (usage: KeyUsage): Answer => ({
           ...refusedAnswer(
             refuse,
@@ -270,11 +295,8 @@ export function injectedFailureStep(
         });
         const usage = callerUsage(context);
         return usage instanceof Promise ? usage.then(forcedAnswer) : forcedAnswer(usage);
-      }
-      // Without chaos the step adds no promise of its own to the request.
-      if (chaos.settings() === null) return next();
-      const decision = chaos.decide(operationId, context.need(callerSlot).key.id);
-      return decision === undefined ? next() : spoil(context, next, decision);
+      };
+      return spend === undefined ? act(choose()) : spend(choose).then(act);
     },
     reset,
     control: {
