@@ -1,10 +1,12 @@
 /**
  * The round-trip count's pure parts: commandstats read and diffed per request, a MONITOR sample
- * split by source, and the two put together, on text shaped as Redis 7.0 writes it.
+ * split by source, the two put together, and a counter of INFO, on text shaped as Redis 7.0
+ * writes it.
  */
 import { expect, test } from 'vitest';
 import {
   callsPerRequest,
+  infoCounter,
   parseCommandStats,
   parseMonitor,
   roundTripsPerRequest,
@@ -58,4 +60,10 @@ test('round trips: each command by its client share, an unsampled command counte
     ['time', { client: 0, script: 2 }],
   ]);
   expect(roundTripsPerRequest({ evalsha: 2, hmget: 4, time: 1, hgetall: 1 }, sources)).toBe(4);
+});
+
+test('a counter read from INFO text, NaN when the field is absent', () => {
+  const info = '# Stats\r\ntotal_commands_processed:81\r\ntotal_reads_processed:640\r\n';
+  expect(infoCounter(info, 'total_reads_processed')).toBe(640);
+  expect(infoCounter(info, 'total_writes_processed')).toBeNaN();
 });

@@ -78,3 +78,13 @@ export function roundTripsPerRequest(
   }
   return trips;
 }
+
+/**
+ * A counter of `INFO` text (`total_reads_processed:1234`), NaN when absent. Redis counts one read
+ * event per batch of commands a client wrote at once, so over requests sent one at a time the
+ * reads per request are the round trips each request waits for, pipelined commands counted once.
+ */
+export function infoCounter(info: string, name: string): number {
+  const match = new RegExp(`^${name}:(\\d+)`, 'm').exec(info);
+  return match === null ? Number.NaN : Number(match[1]);
+}

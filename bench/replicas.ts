@@ -24,6 +24,7 @@ import { BenchError, freePort, type RunningServer, startServer } from './process
 import {
   type CommandSources,
   callsPerRequest,
+  infoCounter,
   parseCommandStats,
   parseMonitor,
   roundTripsPerRequest,
@@ -69,7 +70,10 @@ export interface ReplicaCell {
   readonly totalCpuUs: number;
   /** Redis's calls a request of each command (median across rounds), a script's own included. */
   readonly callsPerRequest: Readonly<Record<string, number>>;
-  /** Commands a client sent a request: the round trips. */
+  /**
+   * Commands a client sent a request (commandstats' calls of the commands the MONITOR sample saw
+   * clients send): the round trips when none are pipelined.
+   */
   readonly roundTrips: number;
 }
 
@@ -87,6 +91,11 @@ export interface ReplicasResult {
   readonly requests: readonly BenchRequest[];
   readonly setups: readonly ReplicaSetupId[];
   readonly cells: Readonly<Record<string, Readonly<Record<ReplicaSetupId, ReplicaCell>>>>;
+  /**
+   * Round trips a request, by request id: Redis's read events per request over the MONITOR
+   * sample's requests, sent one at a time to one replica (commands written together count once).
+   */
+  readonly sequentialRoundTrips: Readonly<Record<string, number>>;
   /** Each command's sources in the MONITOR sample, for the report. */
   readonly commandSources: Readonly<Record<string, { client: number; script: number }>>;
   readonly exactness: ReplicaExactness;
@@ -152,6 +161,9 @@ interface Setup {
   readonly processes: readonly RunningServer[];
   readonly redis: MeasuredRedis | undefined;
 }
+
+/** Requests of each kind in the MONITOR sample. */
+export const replicaSampleRequests = 200;
 
 /** A MONITOR sample of `redis` while `load` runs: each command by who sent it. */
 async function monitorSample(redis: RedisServer, load: () => Promise<unknown>) {
@@ -311,16 +323,23 @@ export async function measureReplicas(
         await runOn(setup, request, connections, options.warmupSeconds);
     // Which commands a replica sends and which its scripts run, from Redis's own MONITOR, in a
     // short pass of its own: MONITOR slows Redis, so no timed round runs under it.
+    const sequentialRoundTrips: Record<string, number> = {};
+    const reads = async () =>
+      infoCounter(await oneRedis.client.info('stats'), 'total_reads_processed');
     const sources = await monitorSample(oneRedis.server, async () => {
-      for (const request of replicaRequests)
+      for (const request of replicaRequests) {
+        const before = await reads();
         await runLoad({
           url: `${oneReplica.base}${request.path}`,
           method: request.method,
           headers: { ...benchHeaders },
           ...(request.body === undefined ? {} : { body: request.body }),
           connections: 1,
-          amount: 200,
+          amount: replicaSampleRequests,
         });
+        // The second INFO's own read is in its count.
+        sequentialRoundTrips[request.id] = ((await reads()) - before - 1) / replicaSampleRequests;
+      }
     });
     const rounds = Math.max(1, options.rounds);
     const figures = new Map<string, RoundFigures[]>();
@@ -351,6 +370,7 @@ export async function measureReplicas(
       requests: replicaRequests,
       setups: setups.map((setup) => setup.id),
       cells,
+      sequentialRoundTrips,
       commandSources: Object.fromEntries(sources),
       exactness,
       rounds,

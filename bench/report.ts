@@ -11,7 +11,7 @@ import type { JournalCostResult } from './journal-cost.ts';
 import { formatLoad, type Machine } from './machine.ts';
 import type { BenchOptions } from './options.ts';
 import type { ProxyOverheadResult } from './proxy-overhead.ts';
-import { type ReplicasResult, replicaSetupLabels } from './replicas.ts';
+import { type ReplicasResult, replicaSampleRequests, replicaSetupLabels } from './replicas.ts';
 import type { ScaleResult } from './scale.ts';
 import { scaleProbes } from './scale.ts';
 import { type TargetId, targetLabels } from './servers.ts';
@@ -345,7 +345,7 @@ function replicasSection(result: ReplicasResult, checks: readonly TargetCheck[])
     '',
     `The fake as \`npm start\` runs it (the bundle, its Node flags, the bench key's limits out of reach), three ways in the same interleaved rounds: in memory; one replica (\`--redis\`) on a redis-server of its own; two replicas of one fleet on another redis-server, the load generator's connections alternating between their two ports (no front: it would be a third busy process). ${result.connections} connections, ${result.seconds} s a run, medians of ${result.rounds} rounds. CPU is user + system time from /proc over each run, divided by its requests: of the fake's processes (both replicas together) and of redis-server. Load average ${formatLoad(result.loadBefore)} when the section started, ${formatLoad(result.loadAfter)} when it ended.`,
     '',
-    '| Request | Setup | req/s (range) | p99 ms | CPU µs/req fake | CPU µs/req Redis | CPU µs/req together | vs in memory | Redis round trips/req | Redis calls/req |',
+    '| Request | Setup | req/s (range) | p99 ms | CPU µs/req fake | CPU µs/req Redis | CPU µs/req together | vs in memory | commands sent/req | Redis calls/req |',
     '|---|---|---|---|---|---|---|---|---|---|',
   ];
   for (const request of result.requests) {
@@ -363,11 +363,16 @@ function replicasSection(result: ReplicasResult, checks: readonly TargetCheck[])
     }
   }
   const sources = Object.entries(result.commandSources);
-  const sent = sources.filter(([, seen]) => seen.client > 0).map(([command]) => command);
+  // The bench's own INFO reads reach MONITOR too; they are not the replica's.
+  const sent = sources
+    .filter(([command, seen]) => seen.client > 0 && command !== 'info')
+    .map(([command]) => command);
   const inScripts = sources.filter(([, seen]) => seen.script > 0).map(([command]) => command);
   lines.push(
     '',
-    `Redis calls are each command's calls in \`INFO commandstats\` over the run divided by its requests, the bench's own INFO left out; commandstats also counts the commands a script runs inside Redis, so the round trips count only what clients send, as a MONITOR sample of the one-replica fleet (200 of each request, in a pass of its own) told them apart: sent by the replica ${sent.map((command) => `\`${command}\``).join(', ') || 'none'}; run inside its scripts ${inScripts.map((command) => `\`${command}\``).join(', ') || 'none'}.`,
+    `Redis calls are each command's calls in \`INFO commandstats\` over the run divided by its requests, the bench's own INFO left out; commandstats also counts the commands a script runs inside Redis, so the commands sent count only what clients send, as a MONITOR sample of the one-replica fleet (${n(replicaSampleRequests)} of each request one at a time, in a pass of its own) told them apart: sent by the replica ${sent.map((command) => `\`${command}\``).join(', ') || 'none'}; run inside its scripts ${inScripts.map((command) => `\`${command}\``).join(', ') || 'none'}.`,
+    '',
+    `Round trips a request, counted by Redis as read events (\`INFO stats\` total_reads_processed: Redis reads the commands a client wrote at once in one event) over ${n(replicaSampleRequests)} of each request sent one at a time to the one replica, the separate writes a request's commands arrive in, pipelined commands counted once: ${result.requests.map((request) => `\`${request.label}\` ${n(result.sequentialRoundTrips[request.id], 2)}`).join(', ')}. A fraction means some requests' commands shared a write with another's (a command sent after the answer leaves with the next request's). Under load a replica's client batches several requests' commands too, so the commands sent, not these, are what Redis's CPU follows.`,
     '',
     'What a larger fleet would serve: Redis runs every command on one thread, so one core over its CPU per request is the most the whole fleet serves, however many replicas; at that rate the replicas keep this many cores busy.',
     '',

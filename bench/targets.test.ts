@@ -93,6 +93,7 @@ function replicas(two: ReplicaCell, admitted = 100): ReplicasResult {
         { memory: replicaCell(20, Number.NaN), one: replicaCell(35, 20), two },
       ]),
     ),
+    sequentialRoundTrips: {},
     commandSources: {},
     exactness: { limitPerMinute: 100, connections: 20, sent: 1_000, admitted, statuses: {} },
     rounds: 3,
