@@ -11,7 +11,8 @@ import { percentileOfSorted, Samples } from './stats.ts';
 
 /** What to send, how hard and for how long. */
 export interface LoadSpec {
-  readonly url: string;
+  /** One URL, or several to spread the connections over (connection i goes to URL i mod n). */
+  readonly url: string | readonly string[];
   readonly method?: 'GET' | 'POST';
   readonly headers?: Record<string, string>;
   readonly body?: string;
@@ -25,6 +26,8 @@ export interface LoadSpec {
   readonly path?: (sequence: number) => string;
   /** The server's pid, to report its CPU time per request. */
   readonly serverPid?: number;
+  /** More processes whose CPU time per request is reported, each apart (a fleet, its Redis). */
+  readonly watchedPids?: readonly number[];
 }
 
 /** The outcome of one run. */
@@ -42,6 +45,8 @@ export interface LoadResult {
   readonly errors: number;
   /** Server CPU time (user + system) per request, in microseconds, when its pid was given. */
   readonly serverCpuUsPerRequest: number | undefined;
+  /** CPU time per request of each of `watchedPids`, in their order (undefined off Linux). */
+  readonly watchedCpuUsPerRequest: readonly (number | undefined)[];
   /**
    * How long the load generator's own garbage collections paused it during the run, ms: the
    * latencies are timed in this process, so each pause adds to every answer in flight.
@@ -54,6 +59,7 @@ export function runLoad(spec: LoadSpec): Promise<LoadResult> {
   const latencies = new Samples();
   const statuses: Record<string, number> = {};
   const cpuBefore = spec.serverPid === undefined ? undefined : cpuMicros(spec.serverPid);
+  const watchedBefore = (spec.watchedPids ?? []).map(cpuMicros);
   const started = performance.now();
   let loadGeneratorGcMs = 0;
   const collections = new PerformanceObserver((list) => {
@@ -63,7 +69,8 @@ export function runLoad(spec: LoadSpec): Promise<LoadResult> {
   let sequence = 0;
   const rewrite = spec.path;
   const options: autocannon.Options = {
-    url: spec.url,
+    // autocannon takes a list of URLs (lib/run.js), though its types say one string.
+    url: spec.url as string,
     method: spec.method ?? 'GET',
     headers: spec.headers ?? {},
     connections: spec.connections,
@@ -97,6 +104,7 @@ export function runLoad(spec: LoadSpec): Promise<LoadResult> {
       }
       const seconds = (performance.now() - started) / 1000;
       const cpuAfter = spec.serverPid === undefined ? undefined : cpuMicros(spec.serverPid);
+      const watchedAfter = (spec.watchedPids ?? []).map(cpuMicros);
       const requests = latencies.length;
       const sorted = latencies.sorted();
       const non2xx = Object.entries(statuses)
@@ -115,6 +123,12 @@ export function runLoad(spec: LoadSpec): Promise<LoadResult> {
           cpuBefore === undefined || cpuAfter === undefined || requests === 0
             ? undefined
             : (cpuAfter - cpuBefore) / requests,
+        watchedCpuUsPerRequest: watchedAfter.map((after, index) => {
+          const before = watchedBefore[index];
+          return before === undefined || after === undefined || requests === 0
+            ? undefined
+            : (after - before) / requests;
+        }),
         loadGeneratorGcMs,
       });
     });

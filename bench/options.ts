@@ -16,6 +16,7 @@ export const sections = [
   'harness',
   'proxy',
   'browser',
+  'replicas',
 ] as const;
 
 /** One part of the bench. */

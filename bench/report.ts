@@ -4,12 +4,14 @@
  */
 import type { BrowserResult } from './browser.ts';
 import type { ColdStartResult } from './cold-start.ts';
+import { fleetCeiling } from './fleet-ceiling.ts';
 import type { HarnessResult } from './harness.ts';
 import type { InProcessResult } from './in-process.ts';
 import type { JournalCostResult } from './journal-cost.ts';
 import { formatLoad, type Machine } from './machine.ts';
 import type { BenchOptions } from './options.ts';
 import type { ProxyOverheadResult } from './proxy-overhead.ts';
+import { type ReplicasResult, replicaSampleRequests, replicaSetupLabels } from './replicas.ts';
 import type { ScaleResult } from './scale.ts';
 import { scaleProbes } from './scale.ts';
 import { type TargetId, targetLabels } from './servers.ts';
@@ -30,6 +32,7 @@ export interface ReportInput extends RunResults {
   readonly proxy?: ProxyOverheadResult | undefined;
   readonly stages?: StagesResult | undefined;
   readonly browser?: BrowserResult | undefined;
+  readonly replicas?: ReplicasResult | undefined;
   readonly checks: readonly TargetCheck[];
   /** Every run of `--runs` in order, this one last: when, how busy, and its verdicts. */
   readonly runs: readonly RunSummary[];
@@ -336,6 +339,72 @@ function proxySection(result: ProxyOverheadResult): string[] {
   ];
 }
 
+function replicasSection(result: ReplicasResult, checks: readonly TargetCheck[]): string[] {
+  const lines = [
+    '## Replicas on Redis',
+    '',
+    `The fake as \`npm start\` runs it (the bundle, its Node flags, the bench key's limits out of reach), three ways in the same interleaved rounds: in memory; one replica (\`--redis\`) on a redis-server of its own; two replicas of one fleet on another redis-server, the load generator's connections alternating between their two ports (no front: it would be a third busy process). ${result.connections} connections, ${result.seconds} s a run, medians of ${result.rounds} rounds. CPU is user + system time from /proc over each run, divided by its requests: of the fake's processes (both replicas together) and of redis-server. Load average ${formatLoad(result.loadBefore)} when the section started, ${formatLoad(result.loadAfter)} when it ended.`,
+    '',
+    '| Request | Setup | req/s (range) | p99 ms | CPU µs/req fake | CPU µs/req Redis | CPU µs/req together | vs in memory | commands sent/req | Redis calls/req |',
+    '|---|---|---|---|---|---|---|---|---|---|',
+  ];
+  for (const request of result.requests) {
+    const cells = result.cells[request.id];
+    const memory = cells?.memory;
+    for (const id of result.setups) {
+      const cell = cells?.[id];
+      if (cell === undefined) continue;
+      const calls = Object.entries(cell.callsPerRequest)
+        .map(([command, perRequest]) => `${command} ${n(perRequest, 2)}`)
+        .join(', ');
+      lines.push(
+        `| ${request.label} | ${replicaSetupLabels[id]} | ${n(cell.requestsPerSecond)} (${n(cell.rpsSpread.min)}–${n(cell.rpsSpread.max)}) | ${n(cell.p99Ms, 2)} | ${n(cell.replicaCpuUs, 1)} | ${id === 'memory' ? '-' : n(cell.redisCpuUs, 1)} | ${n(cell.totalCpuUs, 1)} | ${times(ratio(cell.totalCpuUs, memory?.totalCpuUs))} | ${id === 'memory' ? '-' : n(cell.roundTrips, 2)} | ${calls || '-'} |`,
+      );
+    }
+  }
+  const sources = Object.entries(result.commandSources);
+  // The bench's own INFO reads reach MONITOR too; they are not the replica's.
+  const sent = sources
+    .filter(([command, seen]) => seen.client > 0 && command !== 'info')
+    .map(([command]) => command);
+  const inScripts = sources.filter(([, seen]) => seen.script > 0).map(([command]) => command);
+  lines.push(
+    '',
+    `Redis calls are each command's calls in \`INFO commandstats\` over the run divided by its requests, the bench's own INFO left out; commandstats also counts the commands a script runs inside Redis, so the commands sent count only what clients send, as a MONITOR sample of the one-replica fleet (${n(replicaSampleRequests)} of each request one at a time, in a pass of its own) told them apart: sent by the replica ${sent.map((command) => `\`${command}\``).join(', ') || 'none'}; run inside its scripts ${inScripts.map((command) => `\`${command}\``).join(', ') || 'none'}.`,
+    '',
+    `Round trips a request, counted by Redis as read events (\`INFO stats\` total_reads_processed: Redis reads the commands a client wrote at once in one event) over ${n(replicaSampleRequests)} of each request sent one at a time to the one replica, the separate writes a request's commands arrive in, pipelined commands counted once: ${result.requests.map((request) => `\`${request.label}\` ${n(result.sequentialRoundTrips[request.id], 2)}`).join(', ')}. A fraction means some requests' commands shared a write with another's (a command sent after the answer leaves with the next request's). Under load a replica's client batches several requests' commands too, so the commands sent, not these, are what Redis's CPU follows.`,
+    '',
+    'What a larger fleet would serve: Redis runs every command on one thread, so one core over its CPU per request is the most the whole fleet serves, however many replicas; at that rate the replicas keep this many cores busy.',
+    '',
+    '| Request | Redis CPU µs/req (two replicas) | fleet ceiling req/s | replica cores at the ceiling | two replicas measured req/s |',
+    '|---|---|---|---|---|',
+  );
+  for (const request of result.requests) {
+    const two = result.cells[request.id]?.two;
+    const ceiling = fleetCeiling(two?.redisCpuUs ?? Number.NaN, two?.replicaCpuUs ?? Number.NaN);
+    lines.push(
+      `| ${request.label} | ${n(two?.redisCpuUs, 1)} | ${n(ceiling.requestsPerSecond)} | ${n(ceiling.replicaCores, 1)} | ${n(two?.requestsPerSecond)} |`,
+    );
+  }
+  const { exactness } = result;
+  lines.push(
+    '',
+    `Exactness under load: ${exactness.connections} connections over the two replicas sent ${n(exactness.sent)} \`GET /v1/pets?limit=20\` with one key of ${exactness.limitPerMinute} a minute, the fleet's clock frozen first (\`POST /__control/clock {"freeze":true}\`): **${exactness.admitted} admitted** (statuses ${Object.entries(
+      exactness.statuses,
+    )
+      .map(([code, count]) => `${code}×${count}`)
+      .join(', ')}).`,
+    '',
+    '| Target | Measured | Verdict |',
+    '|---|---|---|',
+    ...checks
+      .filter((check) => check.target.includes('replica'))
+      .map((check) => `| ${check.target} | ${check.measured} | **${check.verdict}** |`),
+    '',
+  );
+  return lines;
+}
+
 /** Stages under this share of every request are summed into one row. */
 const smallStage = 0.005;
 
@@ -417,6 +486,7 @@ export function renderReport(input: ReportInput): string {
   if (input.harness) lines.push(...harnessSection(input.harness));
   if (input.proxy) lines.push(...proxySection(input.proxy));
   if (input.browser) lines.push(...browserSection(input.browser));
+  if (input.replicas) lines.push(...replicasSection(input.replicas, input.checks));
   const failures = Object.entries(input.failures);
   if (failures.length > 0) {
     lines.push('## Sections that failed', '');

@@ -1,7 +1,8 @@
 /**
  * `npm run bench`: measures the fake against Prism and the bare ceiling, its cold start, its
  * in-process cost, what its request journal costs a request, its behaviour at scale, the contract harness's cost, the latency its proxy
- * adds and a request through the browser door (one tab, two tabs), in one run; prints
+ * adds, a request through the browser door (one tab, two tabs) and the fake's replicas on Redis
+ * beside it in memory, in one run; prints
  * MET or MISSED against each target; writes bench/results.md and bench/throughput.svg.
  * See bench/README.md.
  */
@@ -18,6 +19,7 @@ import { describeMachine, formatLoad, loadAverage } from './machine.ts';
 import { type BenchOptions, parseOptions, type Section, usage } from './options.ts';
 import { BenchError } from './processes.ts';
 import { measureProxyOverhead, type ProxyOverheadResult } from './proxy-overhead.ts';
+import { measureReplicas, type ReplicasResult } from './replicas.ts';
 import { type RunSummary, renderReport } from './report.ts';
 import { measureScale, type ScaleResult } from './scale.ts';
 import { measureStages, type StagesResult } from './stages.ts';
@@ -130,8 +132,11 @@ async function runOnce(
   const browser: BrowserResult | undefined = await section('browser', options, failures, () =>
     measureBrowser(options, log),
   );
+  const replicas: ReplicasResult | undefined = await section('replicas', options, failures, () =>
+    measureReplicas(options, log),
+  );
   const loadAfter = loadAverage();
-  const checks = checkTargets({ throughput, coldStart, scale, harness, inProcess });
+  const checks = checkTargets({ throughput, coldStart, scale, harness, inProcess, replicas });
   const wallSeconds = (performance.now() - started) / 1000;
 
   console.log('\n== targets ==');
@@ -163,6 +168,7 @@ async function runOnce(
       harness,
       proxy,
       browser,
+      replicas,
       checks,
       runs: [...before, summary],
       failures,

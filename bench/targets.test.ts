@@ -2,9 +2,11 @@
  * The p99 target's verdict and the numbers its reason quotes, from a throughput result shaped as a
  * contended run of the table in bench/optimisations.md ("Missed targets and why"): the fake's worst
  * request, its rounds, the bare ceiling's p99 on that request in the same rounds, and the load
- * generator's own collection pauses.
+ * generator's own collection pauses. And the replicas' targets: the CPU ratio judged on one
+ * replica and two alike, and the exact count.
  */
 import { expect, test } from 'vitest';
+import { type ReplicaCell, type ReplicasResult, replicaRequests } from './replicas.ts';
 import { benchRequests } from './requests.ts';
 import type { TargetId } from './servers.ts';
 import { checkTargets } from './targets.ts';
@@ -68,4 +70,59 @@ test('the median of the rounds is judged, not the worst round', () => {
 test('a run at another connection count gives no verdict', () => {
   const check = p99Of(throughput({}, 50));
   expect(check).toMatchObject({ verdict: 'N/A', measured: 'run used 50 connections' });
+});
+
+const replicaCell = (replicaCpuUs: number, redisCpuUs: number): ReplicaCell => ({
+  requestsPerSecond: 5_000,
+  rpsSpread: { min: 4_000, max: 6_000 },
+  p99Ms: 5,
+  replicaCpuUs,
+  redisCpuUs,
+  totalCpuUs: replicaCpuUs + (Number.isNaN(redisCpuUs) ? 0 : redisCpuUs),
+  callsPerRequest: {},
+  roundTrips: 4,
+});
+
+function replicas(two: ReplicaCell, admitted = 100): ReplicasResult {
+  return {
+    requests: replicaRequests,
+    setups: ['memory', 'one', 'two'],
+    cells: Object.fromEntries(
+      replicaRequests.map((request) => [
+        request.id,
+        { memory: replicaCell(20, Number.NaN), one: replicaCell(35, 20), two },
+      ]),
+    ),
+    sequentialRoundTrips: {},
+    commandSources: {},
+    exactness: { limitPerMinute: 100, connections: 20, sent: 1_000, admitted, statuses: {} },
+    rounds: 3,
+    seconds: 3,
+    connections: 10,
+    loadBefore: [0, 0, 0],
+    loadAfter: [0, 0, 0],
+  };
+}
+
+test('replica CPU within 3x for one replica but not two is MISSED, both fleets quoted', () => {
+  const checks = checkTargets({ replicas: replicas(replicaCell(50, 25)) });
+  const list = checks.find((check) => check.target.startsWith('replica + Redis CPU'));
+  expect(list).toEqual({
+    target: "replica + Redis CPU per request <= 3x the in-memory fake's on `GET /v1/pets?limit=20`",
+    measured:
+      'in memory 20.0 µs; one replica 35.0 + Redis 20.0 = 55.0 µs = 2.75x; two replicas 50.0 + Redis 25.0 = 75.0 µs = 3.75x',
+    verdict: 'MISSED',
+  });
+});
+
+test('the exact count is MET only when the admitted equal the limit', () => {
+  const exact = (admitted: number) =>
+    checkTargets({ replicas: replicas(replicaCell(30, 20), admitted) }).find((check) =>
+      check.target.includes('exactly'),
+    )?.verdict;
+  expect([exact(100), exact(101)]).toEqual(['MET', 'MISSED']);
+});
+
+test('no replica targets when the section did not run', () => {
+  expect(checkTargets({}).filter((check) => check.target.includes('replica'))).toEqual([]);
 });

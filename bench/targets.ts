@@ -5,6 +5,7 @@
 import type { ColdStartResult } from './cold-start.ts';
 import type { HarnessResult } from './harness.ts';
 import type { InProcessResult } from './in-process.ts';
+import type { ReplicasResult } from './replicas.ts';
 import type { ScaleResult } from './scale.ts';
 import { ratio } from './stats.ts';
 import type { Cell, ThroughputResult } from './throughput.ts';
@@ -16,6 +17,7 @@ export interface RunResults {
   readonly scale?: ScaleResult | undefined;
   readonly harness?: HarnessResult | undefined;
   readonly inProcess?: InProcessResult | undefined;
+  readonly replicas?: ReplicasResult | undefined;
 }
 
 /** One target and how this run did against it. */
@@ -254,6 +256,46 @@ function harnessChecks(harness: HarnessResult | undefined): TargetCheck[] {
   ];
 }
 
+/**
+ * A replica's CPU per request, its Redis's included, against the in-memory fake's on the same
+ * request in the same rounds: at most 3 times, for one replica and for two (all replicas' CPU
+ * and Redis's over all requests).
+ */
+function replicaCpuChecks(replicas: ReplicasResult | undefined): TargetCheck[] {
+  return (replicas?.requests ?? []).map((request) => {
+    const cells = replicas?.cells[request.id];
+    const memory = cells?.memory?.totalCpuUs ?? Number.NaN;
+    const fleets = (['one', 'two'] as const).map((id) => {
+      const cell = cells?.[id];
+      const times = ratio(cell?.totalCpuUs, memory);
+      return {
+        times,
+        text: `${id === 'one' ? 'one replica' : 'two replicas'} ${fmt(cell?.replicaCpuUs ?? Number.NaN, 1)} + Redis ${fmt(cell?.redisCpuUs ?? Number.NaN, 1)} = ${fmt(cell?.totalCpuUs ?? Number.NaN, 1)} µs = ${fmt(times)}x`,
+      };
+    });
+    const known = fleets.every((fleet) => Number.isFinite(fleet.times));
+    return {
+      target: `replica + Redis CPU per request <= 3x the in-memory fake's on \`${request.label}\``,
+      measured: `in memory ${fmt(memory, 1)} µs; ${fleets.map((fleet) => fleet.text).join('; ')}`,
+      verdict: verdict(known ? fleets.every((fleet) => fleet.times <= 3) : undefined),
+    };
+  });
+}
+
+function replicaExactnessCheck(replicas: ReplicasResult | undefined): TargetCheck {
+  const exactness = replicas?.exactness;
+  return {
+    target: `${exactness?.connections ?? 20} connections on one key over two replicas, clock frozen: exactly the key's limit admitted`,
+    measured:
+      exactness === undefined
+        ? 'n/a'
+        : `${exactness.admitted} of ${exactness.sent} admitted, limit ${exactness.limitPerMinute}/min`,
+    verdict: verdict(
+      exactness === undefined ? undefined : exactness.admitted === exactness.limitPerMinute,
+    ),
+  };
+}
+
 /** Checks every target against a run's results. */
 export function checkTargets(results: RunResults): TargetCheck[] {
   return [
@@ -262,5 +304,8 @@ export function checkTargets(results: RunResults): TargetCheck[] {
     coldStartCheck(results.coldStart),
     ...scaleChecks(results.scale),
     ...harnessChecks(results.harness),
+    ...(results.replicas === undefined
+      ? []
+      : [...replicaCpuChecks(results.replicas), replicaExactnessCheck(results.replicas)]),
   ];
 }
