@@ -27,6 +27,11 @@ import {
   runPipeline,
   type Step,
 } from '../pipeline/pipeline.ts';
+import {
+  type AdmissionRequest,
+  openAdmission,
+  type SharedAdmission,
+} from '../pipeline/shared-admission.ts';
 import { type SharedState, SharedStateError } from '../pipeline/shared-state.ts';
 import type { ServedControl } from '../steps/control/control.ts';
 import { controlPipeline, isResetRequest } from '../steps/control/control-handlers.ts';
@@ -82,6 +87,11 @@ interface StepParts extends FakeState {
    * sharing the state sees it (SharedState.change); `undefined` in a fake of its own.
    */
   readonly spend: (<T>(choose: () => T) => Promise<T>) | undefined;
+  /**
+   * Opens a request's quota decision so that its route's store call carries it
+   * (pipeline/shared-admission.ts); `undefined` in a fake of its own, which decides at once.
+   */
+  readonly admission: ((request: AdmissionRequest) => SharedAdmission) | undefined;
 }
 
 /** Builds one entry of the pipeline from the shared parts and the policy's own options. */
@@ -111,7 +121,12 @@ const apiSteps = [
   () => internalErrorStep('handler'),
   (parts) => identifyStep(parts.keys),
   (parts) => hostStep(parts.config.allowedHosts),
-  (parts) => authenticateStep({ plans: parts.plans, quota: parts.quota }),
+  (parts) =>
+    authenticateStep({
+      plans: parts.plans,
+      quota: parts.quota,
+      shared: parts.admission !== undefined,
+    }),
   preferStep,
   injectedFailureStep,
   quotaStep,
@@ -216,6 +231,10 @@ export function createApiPipeline(
     arrivals: shared === undefined ? exchanges.arrivals : shared.last,
     spend:
       sharedState === undefined ? undefined : (choose) => sharedState.change(async () => choose()),
+    admission:
+      sharedState === undefined
+        ? undefined
+        : (request) => openAdmission(sharedState.quota, sharedState.store, request),
   };
   const entries = apiSteps.map((factory) =>
     (factory as (parts: StepParts, options: PolicyOptions) => Step | Policy)(parts, options),

@@ -6,6 +6,7 @@
  */
 import type { ControllableClock } from '../base/clock/clock.ts';
 import type { NewPet, Pet, PetStatus } from '../base/contract/types.ts';
+import type { BanPolicy } from '../base/quota/ban.ts';
 import type { KeyEntry, Limits } from '../base/quota/plans.ts';
 import type { OwnLedger, QuotaDecision, QuotaLedger } from '../base/quota/quota.ts';
 import type { KeyUsage } from '../base/quota/rate-limit.ts';
@@ -95,9 +96,40 @@ export interface SharedStore extends RouteStore {
   restore(snapshot: StoreSnapshot): Promise<void>;
 }
 
+/** A route's one store call (RouteStore's method and its arguments), as a decision carries it. */
+export type StoreCall =
+  | {
+      readonly call: 'create';
+      readonly pet: NewPet & { status: PetStatus };
+      readonly maxPets: number | undefined;
+    }
+  | { readonly call: 'get'; readonly id: number }
+  | {
+      readonly call: 'list';
+      readonly limit: number;
+      readonly status: PetStatus | undefined;
+      readonly order: ListOrder | undefined;
+    };
+
+/** What a store call answered, as RouteStore's method answers it. */
+export type StoreAnswer = Pet | 'full' | undefined | readonly Pet[];
+
 /** Every key's shared quota: each call answers once the engine has. */
 export interface SharedQuota extends QuotaLedger {
   decide(...args: Parameters<QuotaLedger['decide']>): Promise<QuotaDecision>;
+  /**
+   * Decides one request as `decide` does and, only if that admitted it, makes `call` in the same
+   * step, so that a request's decision and its route's store call are one round trip and a
+   * refused request never reaches the store; `stored` is the call's answer (`undefined` when the
+   * request was refused).
+   */
+  decideWith(
+    keyId: string,
+    limits: Limits,
+    now: number,
+    policy: BanPolicy,
+    call: StoreCall,
+  ): Promise<{ readonly decision: QuotaDecision; readonly stored: StoreAnswer }>;
   clear(): Promise<void>;
   read(keyId: string): Promise<KeyUsage>;
   write(keyId: string, usage: KeyUsage): Promise<void>;

@@ -18,6 +18,7 @@ import {
 import { startRedisServer } from '../../test/support/redis-server.ts';
 import { type ReplicaFleet, startReplicaFleet } from '../../test/support/replica-fleet.ts';
 import { defaultSeed } from '../core/fake.ts';
+import { replicaRedis } from './replica-redis.ts';
 
 const fleets: ReplicaFleet[] = [];
 afterEach(async () => {
@@ -94,6 +95,57 @@ test('a pet created on one replica is read on the next, and ids rise across repl
   expect((list.body as unknown as { id: number }[]).map((pet) => pet.id)).toEqual(
     [...ids].reverse(),
   );
+}, 60_000);
+
+/** Calls of each command so far, from the Redis at `url`'s own `INFO commandstats`. */
+async function commandCalls(url: string): Promise<Map<string, number>> {
+  const client = replicaRedis(url);
+  await client.connect();
+  try {
+    const info = await client.info('commandstats');
+    return new Map(
+      [...info.matchAll(/^cmdstat_([^:]+):calls=(\d+),/gm)].map((match) => [
+        match[1] as string,
+        Number(match[2]),
+      ]),
+    );
+  } finally {
+    client.destroy();
+  }
+}
+
+test("a request is one script in Redis before its answer leaves (its decision and its store call), and its exchange one more after it: Redis's command statistics over creates, gets and lists on three replicas", async () => {
+  const fleet = await fleetOf();
+  const { origins } = fleet;
+  const headers = as('enterprise-demo-key');
+  const requests = (round: number) =>
+    origins.flatMap((origin) => [
+      () =>
+        send(origin, '/v1/pets', {
+          method: 'POST',
+          headers: { ...json, ...headers },
+          body: JSON.stringify({ name: `Counted ${round}`, categoryId: 1 }),
+        }),
+      () => send(origin, '/v1/pets/1', { headers }),
+      () => send(origin, '/v1/pets?limit=5&status=available', { headers }),
+    ]);
+  // Every replica has sent each script once (node-redis sends a script's text on NOSCRIPT).
+  for (const request of requests(0)) expect((await request()).status).toBeLessThan(300);
+  const scripts = (calls: Map<string, number>) => calls.get('evalsha') ?? 0;
+  const before = await commandCalls(fleet.redis.url);
+  const made = requests(1).concat(requests(2));
+  for (const request of made) expect((await request()).status).toBeLessThan(300);
+  // The exchanges leave after the answers: wait until Redis has them all.
+  let after = await commandCalls(fleet.redis.url);
+  for (let tries = 0; tries < 50 && scripts(after) - scripts(before) < 2 * made.length; tries++) {
+    await new Promise((resolve) => setTimeout(resolve, 20));
+    after = await commandCalls(fleet.redis.url);
+  }
+  const calls = (name: string) => (after.get(name) ?? 0) - (before.get(name) ?? 0);
+  expect(calls('evalsha')).toBe(2 * made.length);
+  // No read of its own for the usage, the store or the fleet's record beside the script.
+  for (const command of ['evalsha_ro', 'hgetall', 'eval', 'multi'])
+    expect([command, calls(command)]).toEqual([command, 0]);
 }, 60_000);
 
 test('the clock, keys, a reset, a snapshot and a restore made through one replica are what the next replica answers with', async () => {

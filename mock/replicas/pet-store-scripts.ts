@@ -11,65 +11,112 @@
 import { type CommandParser, defineScript } from '@redis/client';
 import { type FleetView, fleetCheckLua, fleetRefusal } from './fleet-check-lua.ts';
 
-// KEYS: next id, pets hash, all ids, the status's ids. ARGV: the new pet's JSON without its id
-// (an object whose first field would follow `id`), the largest id, the cap on stored pets.
-// KEYS[5]: the fleet's record, checked against ARGV[4] and ARGV[5] (fleet-check-lua.ts).
-// Returns {'created', id, pet JSON} or {'full'} or {'exhausted'}, or the check's refusal.
-const createPetLua = `${fleetCheckLua(5, 4, 5)}
-local id = tonumber(redis.call('GET', KEYS[1])) or 1
-if redis.call('LLEN', KEYS[3]) >= tonumber(ARGV[3]) then return {'full'} end
-if id > tonumber(ARGV[2]) then return {'exhausted'} end
-local idText = string.format('%.17g', id)
-local rest = string.sub(ARGV[1], 2)
-local pet = '{"id":' .. idText
-if rest ~= '}' then pet = pet .. ',' end
-pet = pet .. rest
-redis.call('HSET', KEYS[2], idText, pet)
-redis.call('RPUSH', KEYS[3], idText)
-redis.call('RPUSH', KEYS[4], idText)
-redis.call('SET', KEYS[1], string.format('%.17g', id + 1))
-return {'created', idText, pet}
+/**
+ * The store's steps as Lua functions, which every script that takes one defines:
+ * - `createPet(nextIdKey, petsKey, idsKey, statusIdsKey, rest, maxId, cap)` stores `rest` (the
+ *   new pet's JSON without its id: an object whose first field would follow `id`) with the next
+ *   id, unless `cap` pets are stored or the id would pass maxId; returns {'created', id, pet
+ *   JSON} or {'full'} or {'exhausted'}.
+ * - `readPets(nextIdKey, petsKey, listKey, count, order)` reads `count` pets (0 for all) of the
+ *   list at listKey in 'newest-first' or 'oldest-first' order; returns {next id, each pet's JSON
+ *   text in order}: the replica joins them, not Redis, which every replica shares.
+ * - `getPet(petsKey, id)` returns {'found', pet JSON} or {'none'}.
+ */
+export const petStoreFunctions = `
+local function createPet(nextIdKey, petsKey, idsKey, statusIdsKey, rest, maxId, cap)
+  local id = tonumber(redis.call('GET', nextIdKey)) or 1
+  if redis.call('LLEN', idsKey) >= cap then return {'full'} end
+  if id > maxId then return {'exhausted'} end
+  local idText = string.format('%.17g', id)
+  local pet = '{"id":' .. idText
+  rest = string.sub(rest, 2)
+  if rest ~= '}' then pet = pet .. ',' end
+  pet = pet .. rest
+  redis.call('HSET', petsKey, idText, pet)
+  redis.call('RPUSH', idsKey, idText)
+  redis.call('RPUSH', statusIdsKey, idText)
+  redis.call('SET', nextIdKey, string.format('%.17g', id + 1))
+  return {'created', idText, pet}
+end
+
+local function readPets(nextIdKey, petsKey, listKey, count, order)
+  local ids
+  if order == 'oldest-first' then
+    ids = redis.call('LRANGE', listKey, 0, count - 1)
+  else
+    -- The last count ids, or with a count of 0 every id (Redis reads -0 as no integer).
+    local first = 0
+    if count > 0 then first = -count end
+    local last = redis.call('LRANGE', listKey, first, -1)
+    ids = {}
+    for index = #last, 1, -1 do ids[#ids + 1] = last[index] end
+  end
+  -- HMGET in slices: Lua's unpack takes a few thousand values at most, and a snapshot reads all.
+  local reply = {redis.call('GET', nextIdKey) or '1'}
+  for first = 1, #ids, 1000 do
+    local slice = redis.call('HMGET', petsKey, unpack(ids, first, math.min(first + 999, #ids)))
+    for _, pet in ipairs(slice) do reply[#reply + 1] = pet end
+  end
+  return reply
+end
+
+local function getPet(petsKey, id)
+  local pet = redis.call('HGET', petsKey, id)
+  if pet then return {'found', pet} end
+  return {'none'}
+end
+`;
+
+// KEYS: next id, pets hash, all ids, the status's ids, the fleet's record. ARGV: the new pet's
+// JSON without its id, the largest id, the cap on stored pets, then the epoch and copy version
+// the check reads (fleet-check-lua.ts).
+const createPetLua = `${fleetCheckLua(5, 4, 5)}${petStoreFunctions}
+return createPet(KEYS[1], KEYS[2], KEYS[3], KEYS[4], ARGV[1], tonumber(ARGV[2]), tonumber(ARGV[3]))
 `;
 
 // KEYS: next id, pets hash, the list's ids (all, or one status's), the fleet's record. ARGV: how
-// many (0 for all), 'newest-first' or 'oldest-first', the epoch and copy version to check.
-// Returns {next id, each pet's JSON text in order}: the replica joins them, not Redis, which
-// every replica shares; or the check's refusal.
-const readPetsLua = `${fleetCheckLua(4, 3, 4)}
-local count = tonumber(ARGV[1])
-local ids
-if ARGV[2] == 'oldest-first' then
-  ids = redis.call('LRANGE', KEYS[3], 0, count - 1)
-else
-  -- The last count ids, or with a count of 0 every id (Redis reads -0 as no integer).
-  local first = 0
-  if count > 0 then first = -count end
-  local last = redis.call('LRANGE', KEYS[3], first, -1)
-  ids = {}
-  for index = #last, 1, -1 do ids[#ids + 1] = last[index] end
-end
-local next = redis.call('GET', KEYS[1]) or '1'
--- HMGET in slices: Lua's unpack takes a few thousand values at most, and a snapshot reads all.
-local reply = {next}
-for first = 1, #ids, 1000 do
-  local slice = redis.call('HMGET', KEYS[2], unpack(ids, first, math.min(first + 999, #ids)))
-  for _, pet in ipairs(slice) do reply[#reply + 1] = pet end
-end
-return reply
+// many (0 for all), the order, the epoch and copy version to check.
+const readPetsLua = `${fleetCheckLua(4, 3, 4)}${petStoreFunctions}
+return readPets(KEYS[1], KEYS[2], KEYS[3], tonumber(ARGV[1]), ARGV[2])
 `;
 
 // KEYS: pets hash, the fleet's record. ARGV: the id, the epoch and copy version to check.
-// Returns {'found', pet JSON} or {'none'}, or the check's refusal.
-const getPetLua = `${fleetCheckLua(2, 2, 3)}
-local pet = redis.call('HGET', KEYS[1], ARGV[1])
-if pet then return {'found', pet} end
-return {'none'}
+const getPetLua = `${fleetCheckLua(2, 2, 3)}${petStoreFunctions}
+return getPet(KEYS[1], ARGV[1])
 `;
 
 /** What a create made: the pet's id and JSON text, or why there is none. */
 export type CreateReply =
   | { readonly created: true; readonly id: number; readonly json: string }
   | { readonly created: false; readonly why: 'full' | 'exhausted' };
+
+/** createPet's reply. */
+export function createReplyOf(reply: readonly string[]): CreateReply {
+  const [outcome, id, json] = reply;
+  if (outcome === 'created') return { created: true, id: Number(id), json: json as string };
+  if (outcome === 'full' || outcome === 'exhausted') return { created: false, why: outcome };
+  throw new Error(`petstore-fake: createPet answered ${JSON.stringify(reply)}`);
+}
+
+/** What a read took: the pets' JSON array, as text, and the id counter. */
+export interface ReadReply {
+  readonly petsJson: string;
+  readonly nextId: number;
+}
+
+/** readPets's reply. */
+export function readReplyOf(reply: readonly string[]): ReadReply {
+  const [nextId, ...pets] = reply;
+  return { petsJson: `[${pets.join(',')}]`, nextId: Number(nextId) };
+}
+
+/** getPet's reply: the pet's JSON text, or `null`. */
+export function getReplyOf(reply: readonly string[]): string | null {
+  const [outcome, json] = reply;
+  if (outcome === 'found') return json as string;
+  if (outcome === 'none') return null;
+  throw new Error(`petstore-fake: getPet answered ${JSON.stringify(reply)}`);
+}
 
 /** The create script: `client.createPet(keys, petJsonWithoutId, maxPetId, cap, fleet)`. */
 export const createPetScript = defineScript({
@@ -87,12 +134,7 @@ export const createPetScript = defineScript({
     parser.push(petJsonWithoutId, String(maxId), String(cap), fleet.epoch, fleet.version());
   },
   transformReply(reply: unknown): CreateReply | 'lost' | 'stale' {
-    const refused = fleetRefusal(reply);
-    if (refused !== undefined) return refused;
-    const [outcome, id, json] = reply as string[];
-    if (outcome === 'created') return { created: true, id: Number(id), json: json as string };
-    if (outcome === 'full' || outcome === 'exhausted') return { created: false, why: outcome };
-    throw new Error(`petstore-fake: the create script answered ${JSON.stringify(reply)}`);
+    return fleetRefusal(reply) ?? createReplyOf(reply as string[]);
   },
 });
 
@@ -114,13 +156,8 @@ export const readPetsScript = defineScript({
     for (const key of keys) parser.pushKey(key);
     parser.push(String(count), order, fleet.epoch, fleet.version());
   },
-  transformReply(
-    reply: unknown,
-  ): { readonly petsJson: string; readonly nextId: number } | 'lost' | 'stale' {
-    const refused = fleetRefusal(reply);
-    if (refused !== undefined) return refused;
-    const [nextId, ...pets] = reply as string[];
-    return { petsJson: `[${pets.join(',')}]`, nextId: Number(nextId) };
+  transformReply(reply: unknown): ReadReply | 'lost' | 'stale' {
+    return fleetRefusal(reply) ?? readReplyOf(reply as string[]);
   },
 });
 
@@ -139,11 +176,6 @@ export const getPetScript = defineScript({
     parser.push(String(id), fleet.epoch, fleet.version());
   },
   transformReply(reply: unknown): string | null | 'lost' | 'stale' {
-    const refused = fleetRefusal(reply);
-    if (refused !== undefined) return refused;
-    const [outcome, json] = reply as string[];
-    if (outcome === 'found') return json as string;
-    if (outcome === 'none') return null;
-    throw new Error(`petstore-fake: the get script answered ${JSON.stringify(reply)}`);
+    return fleetRefusal(reply) ?? getReplyOf(reply as string[]);
   },
 });

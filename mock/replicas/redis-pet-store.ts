@@ -15,6 +15,7 @@ import { maxPetId, type StoreSnapshot } from '../pipeline/persistence.ts';
 import { assertSnapshot, normaliseSnapshot } from '../store/pet-store.ts';
 import type { FleetView } from './fleet-check-lua.ts';
 import { checkedReply } from './fleet-state.ts';
+import type { CreateReply } from './pet-store-scripts.ts';
 import { assertRedisPrefix, fleetKey, storeKeys } from './redis-keys.ts';
 import type { ReplicaRedis } from './replica-redis.ts';
 
@@ -43,11 +44,29 @@ export interface RedisPetStore extends RouteStore {
 /** How many values one command of a restore carries. */
 const restoreSlice = 1000;
 
-function frozenPets(json: string): readonly Pet[] {
+/** The pets of a read's JSON text, frozen as the fake's own store hands them out. */
+export function frozenPets(json: string): readonly Pet[] {
   // Lossless: a categoryId past 2^53 comes back as the bigint it was stored from.
   const pets = parseJson(json) as Pet[];
   for (const pet of pets) Object.freeze(pet);
   return Object.freeze(pets);
+}
+
+/** The pet of a get's JSON text, if there was one. */
+export function frozenPet(json: string | null): Pet | undefined {
+  return json === null ? undefined : Object.freeze(parseJson(json) as Pet);
+}
+
+/** What a create answers, as RouteStore's create does: the pet, `'full'`, or `undefined` (no id left). */
+export function createdPet(reply: CreateReply): Pet | 'full' | undefined {
+  if (reply.created) return Object.freeze(parseJson(reply.json) as Pet);
+  return reply.why === 'full' ? 'full' : undefined;
+}
+
+/** The new pet's JSON without its id, as createPet takes it (pet-store-scripts.ts). */
+export function petJsonWithoutId(pet: NewPet): string {
+  // The id goes first, as the contract orders a Pet's fields: the script writes it there.
+  return stringifyJson(onlyFields(pet, newPetFields));
 }
 
 /**
@@ -67,25 +86,18 @@ export function redisPetStore(
     status === undefined ? keys.ids : keys.statusIds(status);
   return {
     async create(pet, maxPets = Number.MAX_SAFE_INTEGER) {
-      // The id goes first, as the contract orders a Pet's fields: the script writes it there.
-      const rest = stringifyJson(onlyFields(pet, newPetFields));
-      const reply = checkedReply(
-        await redis.createPet(
-          [keys.nextId, keys.pets, keys.ids, keys.statusIds(pet.status), record],
-          rest,
-          maxPetId,
-          maxPets,
-          fleet,
-        ),
-        prefix,
+      const reply = await redis.createPet(
+        [keys.nextId, keys.pets, keys.ids, keys.statusIds(pet.status), record],
+        petJsonWithoutId(pet),
+        maxPetId,
+        maxPets,
+        fleet,
       );
-      if (reply.created) return Object.freeze(parseJson(reply.json) as Pet);
-      return reply.why === 'full' ? 'full' : undefined;
+      return createdPet(checkedReply(reply, prefix));
     },
     async get(id) {
       if (!Number.isSafeInteger(id)) return undefined;
-      const json = checkedReply(await redis.getPet([keys.pets, record], id, fleet), prefix);
-      return json === null ? undefined : Object.freeze(parseJson(json) as Pet);
+      return frozenPet(checkedReply(await redis.getPet([keys.pets, record], id, fleet), prefix));
     },
     async list(limit, status, order = 'newest-first') {
       if (limit < 1) return frozenPets('[]');

@@ -1,6 +1,6 @@
 /**
  * The Redis client of a replica: node-redis's base client with the fleet's scripts registered,
- * so each decision is one EVALSHA (the reads EVALSHA_RO: Redis 7 or later, or Valkey). Only
+ * so each request's decision is one EVALSHA (the reads EVALSHA_RO: Redis 7 or later, or Valkey). Only
  * mock/replicas/ imports the client library, and no entry a browser loads reaches this folder
  * (.dependency-cruiser.cjs).
  */
@@ -9,7 +9,7 @@ import { appendExchangeScript } from './fleet-exchanges-script.ts';
 import { joinFleetScript } from './fleet-script.ts';
 import { checkFleetStateScript, saveFleetStateScript } from './fleet-state-scripts.ts';
 import { createPetScript, getPetScript, readPetsScript } from './pet-store-scripts.ts';
-import { decideQuotaScript } from './quota-script.ts';
+import { answerRequestScript } from './request-script.ts';
 
 /** How long a command may wait for Redis's answer before it fails. */
 const commandTimeoutMs = 2_000;
@@ -29,7 +29,7 @@ export function replicaRedis(url: string) {
     disableOfflineQueue: true,
     commandOptions: { timeout: commandTimeoutMs },
     scripts: {
-      decideQuota: decideQuotaScript,
+      answerRequest: answerRequestScript,
       createPet: createPetScript,
       readPets: readPetsScript,
       getPet: getPetScript,

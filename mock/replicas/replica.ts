@@ -129,8 +129,8 @@ async function fromRedis<T>(call: () => Promise<T>, where: string): Promise<T> {
 
 /**
  * Which calls made since a request began found the replica's copy current: each script that
- * checks the fleet's version (fleet-check-lua.ts) takes a ticket as it is sent and, once it
- * passed, confirms it. A call sent after a control call was acknowledged runs after it in Redis,
+ * checks the fleet's version (fleet-check-lua.ts), and each change saved on it, takes a ticket
+ * as it is sent and, once it passed, confirms it. A call sent after a control call was acknowledged runs after it in Redis,
  * so an answer confirmed by one is an answer of the fleet's version.
  */
 function confirmations() {
@@ -278,13 +278,15 @@ export async function connectReplica(options: ReplicaOptions): Promise<Replica> 
       quota: guarded<SharedQuota>(
         redisQuotaLedger(redis, prefix, view),
         where,
-        ['decide'],
+        ['decide', 'decideWith'],
         confirming.confirm,
       ),
       begin: confirming.begin,
       confirmedSince: confirming.confirmedSince,
       refresh,
-      change: (change) => fromRedis(() => copy.change(change), where),
+      // A change is made on a current copy and saved only on the fleet's version: an answer made
+      // from it (a forced answer it spent) is the fleet's.
+      change: (change) => fromRedis(() => confirming.confirm(() => copy.change(change)), where),
       restart: () =>
         fromRedis(async () => {
           try {

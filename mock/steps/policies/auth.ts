@@ -29,15 +29,15 @@ export interface Caller {
   readonly limits: Limits;
 }
 
-/** The caller's usage as a ledger that answers later read it, while the request goes on. */
-const pendingUsageSlot = createSlot<Promise<KeyUsage>>("the caller's usage, being read");
+/** How a shared ledger's read of the caller's usage is made: once, by the first step that shows it. */
+const pendingUsageSlot = createSlot<() => Promise<KeyUsage>>("the caller's usage, read when shown");
 
 /**
  * The caller's usage record, for a step that shows it before the quota decides (a forced
- * answer, chaos, Prefer): at once, or once a ledger that answers later has read it.
+ * answer, chaos, Prefer): at once, or once a shared ledger has read it.
  */
 export function callerUsage(context: Context): KeyUsage | Promise<KeyUsage> {
-  return context.need(callerSlot).usage ?? context.need(pendingUsageSlot);
+  return context.need(callerSlot).usage ?? context.need(pendingUsageSlot)();
 }
 
 /** The caller, for every step after authentication. */
@@ -72,19 +72,23 @@ export function identifyStep(keys: readonly KeyEntry[]): Step {
   };
 }
 
-/** What authentication reads: the plans (changed by the control surface) and the quota ledger. */
+/**
+ * What authentication reads: the plans (changed by the control surface), the quota ledger, and
+ * whether the ledger is shared with other processes.
+ */
 interface AuthenticateOptions {
   readonly plans: Readonly<Record<string, Limits>>;
   readonly quota: QuotaLedger;
+  readonly shared: boolean;
 }
 
 /**
  * The pipeline step: a request without a valid key gets 401 with its challenge; one with a valid
- * key goes on as that key's caller, with its limits and usage record. A ledger that answers
- * later is not waited for: the request goes on while it reads, so that a shared ledger's read
- * and the quota's decision leave in one write, and only a step that shows the usage waits.
+ * key goes on as that key's caller, with its limits and usage record. A shared ledger's record
+ * is read only when a step shows it, so that a request no step shows it to costs the engine
+ * its decision alone.
  */
-export function authenticateStep({ plans, quota }: AuthenticateOptions): Step {
+export function authenticateStep({ plans, quota, shared }: AuthenticateOptions): Step {
   return (context, next) => {
     const identity = context.need(identitySlot);
     if (!identity.ok)
@@ -92,11 +96,13 @@ export function authenticateStep({ plans, quota }: AuthenticateOptions): Step {
         'WWW-Authenticate': identity.reason === 'missing' ? 'Bearer' : invalidTokenChallenge,
       });
     const { key } = identity;
-    const usage = quota.read(key.id);
-    if (usage instanceof Promise) {
-      // Waited for by the steps that show it; a failed read fails them, never the process.
-      usage.catch(() => {});
-      context.set(pendingUsageSlot, usage);
+    const usage = shared ? undefined : quota.read(key.id);
+    if (usage === undefined || usage instanceof Promise) {
+      let read = usage;
+      context.set(pendingUsageSlot, () => {
+        read ??= Promise.resolve(quota.read(key.id));
+        return read;
+      });
       context.set(callerSlot, { key, usage: undefined, limits: limitsFor(plans, key) });
       return next();
     }

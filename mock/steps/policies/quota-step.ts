@@ -11,6 +11,8 @@ import type { QuotaDecision, QuotaLedger } from '../../base/quota/quota.ts';
 import { positiveInteger } from '../../pipeline/config/config.ts';
 import type { PolicyCommandLine } from '../../pipeline/config/policy-command-line.ts';
 import { type Context, createSlot, type Policy, type Step } from '../../pipeline/pipeline.ts';
+import type { AdmissionRequest, SharedAdmission } from '../../pipeline/shared-admission.ts';
+import { requestStoreSlot } from '../routes/route.ts';
 import { callerSlot } from './auth.ts';
 import { rateLimitSlot } from './rate-limit-headers-step.ts';
 import type { Refuse } from './refusal.ts';
@@ -35,10 +37,14 @@ function resolveBan(given: Partial<BanPolicy> = {}): BanPolicy {
   };
 }
 
-/** What the quota step decides with: the ledger and the one way a step refuses. */
+/**
+ * What the quota step decides with: the ledger, the one way a step refuses and, on a shared
+ * state, the decision that waits for the route's store call.
+ */
 interface QuotaParts {
   readonly quota: QuotaLedger;
   readonly refuse: Refuse;
+  readonly admission: ((request: AdmissionRequest) => SharedAdmission) | undefined;
 }
 
 /**
@@ -46,7 +52,7 @@ interface QuotaParts {
  * Retry-After, or 403 `temporarily_banned` until the ban ends.
  */
 export function quotaStep(
-  { quota, refuse }: QuotaParts,
+  { quota, refuse, admission }: QuotaParts,
   options: BanOptions,
 ): Policy & { readonly step: Step } {
   const policy = resolveBan(options.ban);
@@ -65,8 +71,30 @@ export function quotaStep(
       retryAtMs: decision.retryAtMs,
     });
   };
+  /**
+   * On a shared state the route runs while the decision is open, and its store call carries the
+   * decision to the engine (pipeline/shared-admission.ts); a refused request's route never
+   * reached the store, and its answer is dropped here.
+   */
+  const admitWithRoute = async (
+    context: Context,
+    next: () => Promise<Answer>,
+    open: SharedAdmission,
+  ): Promise<Answer> => {
+    context.set(requestStoreSlot, open.store);
+    const route = next();
+    route.then(open.send, open.send);
+    const decision = await open.decision;
+    return act(context, () => route, decision);
+  };
   const step: Step = (context, next) => {
     const { key, limits } = context.need(callerSlot);
+    if (admission !== undefined)
+      return admitWithRoute(
+        context,
+        next,
+        admission({ keyId: key.id, limits, now: context.now, policy }),
+      );
     const decision = quota.decide(key.id, limits, context.now, policy);
     return decision instanceof Promise
       ? decision.then((decided) => act(context, next, decided))

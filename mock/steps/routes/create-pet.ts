@@ -11,7 +11,7 @@ import { maxPetId } from '../../pipeline/persistence.ts';
 import type { Context, Handler } from '../../pipeline/pipeline.ts';
 import { StorageError } from '../../pipeline/storage-error.ts';
 import { type BodyResult, readJsonBody, requestJsonSlot } from './request-body.ts';
-import type { RouteOptions } from './route.ts';
+import { type RouteOptions, requestStoreSlot } from './route.ts';
 
 /** Checks a parsed body; returns the NewPet or a message saying every problem found. */
 export function validateNewPet(
@@ -69,7 +69,10 @@ export const createPet = ({ store, config }: RouteOptions): Handler => {
     let created: ReturnType<typeof store.create>;
     try {
       // The store keeps only the contract's fields (anything else the body carried is dropped).
-      created = store.create({ ...result.pet, status }, config.maxPets);
+      created = (context.get(requestStoreSlot) ?? store).create(
+        { ...result.pet, status },
+        config.maxPets,
+      );
     } catch (error) {
       return storageFailed(error);
     }

@@ -7,7 +7,7 @@ import { deprecationHeaders, isSunset } from '../../base/contract/deprecation.ts
 import { type Answer, createFrozenJsonAnswers, errorAnswer } from '../../base/messages/answer.ts';
 import type { ResolvedConfig } from '../../pipeline/config/config.ts';
 import type { Handler } from '../../pipeline/pipeline.ts';
-import { type RouteOptions, routeSlot } from './route.ts';
+import { type RouteOptions, requestStoreSlot, routeSlot } from './route.ts';
 
 const INT64_MAX = 2n ** 63n - 1n;
 const shortId = /^-?\d{1,15}$/;
@@ -74,7 +74,7 @@ export const getPet = ({ store, clock, config }: RouteOptions): Handler => {
         `petId must be an int64, got ${JSON.stringify(String(raw).slice(0, 40))}.`,
       );
     const id = raw === undefined ? undefined : parsePetId(raw);
-    const pet = id === undefined ? undefined : store.get(id);
+    const pet = id === undefined ? undefined : (context.get(requestStoreSlot) ?? store).get(id);
     if (pet instanceof Promise)
       return pet.then((found) => (found === undefined ? notFound(raw) : petAnswer(found)));
     return pet === undefined ? notFound(raw) : petAnswer(pet);

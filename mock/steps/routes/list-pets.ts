@@ -8,7 +8,7 @@ import { listLimits, petStatuses } from '../../base/contract/schemas.ts';
 import type { PetStatus } from '../../base/contract/types.ts';
 import { createFrozenJsonAnswers, errorAnswer } from '../../base/messages/answer.ts';
 import type { Handler } from '../../pipeline/pipeline.ts';
-import type { RouteOptions } from './route.ts';
+import { type RouteOptions, requestStoreSlot } from './route.ts';
 
 /** The parsed query of listPets, or a message saying what is wrong with it. */
 export type ListQuery = { limit: number; status: PetStatus | undefined } | { error: string };
@@ -71,14 +71,19 @@ export const listPets = ({ store, config }: RouteOptions): Handler => {
    * of the request's cost). Entries go with their pages.
    */
   const pageAnswer = createFrozenJsonAnswers();
-  return ({ url }) => {
+  return (context) => {
+    const { url } = context;
     let query = parseListQuery(url.searchParams);
     if ('error' in query) {
       const { badQuery } = config;
       if (badQuery === 'refuse') return errorAnswer('invalid_query', query.error);
       query = lenientQuery(url.searchParams, badQuery);
     }
-    const page = store.list(query.limit, query.status, config.listOrder);
+    const page = (context.get(requestStoreSlot) ?? store).list(
+      query.limit,
+      query.status,
+      config.listOrder,
+    );
     return page instanceof Promise ? page.then(pageAnswer) : pageAnswer(page);
   };
 };

@@ -24,6 +24,13 @@ export interface RouteMatch {
 /** The route of a request under the base path, for the steps and the operation. */
 export const routeSlot = createSlot<RouteMatch>('the route');
 
+/**
+ * The store a request's route calls in place of RouteOptions' own, when a step gave it one: on a
+ * shared state, the store whose first call carries the request's quota decision
+ * (pipeline/shared-admission.ts).
+ */
+export const requestStoreSlot = createSlot<RouteStore>("the store the request's route calls");
+
 /** What the routes read: the store, the clock and the fake's settings. */
 export interface RouteOptions {
   readonly store: RouteStore;
