@@ -405,9 +405,11 @@ export function createBehaviour(
       : async (context) => {
           const path = context.url.pathname.slice(config.controlPrefix.length);
           const reset = await isResetRequest(context.request, path, config.maxBodyBytes);
-          if (reset) await shared.restart();
-          await api.catchUp();
-          const answer = await shared.change(async () => controlSurface.handler(context));
+          const run = async () => {
+            await api.catchUp();
+            return shared.change(async () => controlSurface.handler(context));
+          };
+          const answer = reset ? await shared.restart(run) : await run();
           if (reset && answer.status === 200) await shared.exchanges.markReset();
           return answer;
         };

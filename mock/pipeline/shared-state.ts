@@ -64,10 +64,11 @@ export interface SharedState {
    */
   change<T>(change: () => Promise<T>): Promise<T>;
   /**
-   * Starts the shared state again when it was lost (the engine came back empty): a control reset
-   * calls it first, so that it starts from the seed; no other request ever does.
+   * Runs a control reset (`reset`), having started the shared state again first when it was lost
+   * (the engine came back empty), so that it starts from the seed; the other processes follow it
+   * once the reset is made. No other request ever starts it again.
    */
-  restart(): Promise<void>;
+  restart<T>(reset: () => Promise<T>): Promise<T>;
 }
 
 /**

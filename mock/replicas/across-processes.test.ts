@@ -10,7 +10,7 @@ import { type ChildProcess, spawn } from 'node:child_process';
 import { once } from 'node:events';
 import { beforeAll, expect, test } from 'vitest';
 import { replicaClients } from '../../test/support/replica-clients.ts';
-import { joinFleet } from './fleet.ts';
+import { finishFounding, joinFleet } from './fleet.ts';
 import { redisPetStore } from './redis-pet-store.ts';
 import type { ReplicaRedis } from './replica-redis.ts';
 
@@ -84,6 +84,7 @@ async function startReplica(
 test('three processes sending one key at once admit exactly its limit, each Remaining once, and take unique ids, increasing in each', async () => {
   // The fleet founded, its store empty, as after a reset.
   const { epoch } = await joinFleet(redis, 'fleet', { settings: {} });
+  await finishFounding(redis, 'fleet', epoch);
   await redisPetStore(redis, 'fleet', { epoch, version: () => '0' }).restore({
     pets: [],
     nextId: 1,

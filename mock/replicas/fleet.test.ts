@@ -8,7 +8,8 @@ import { beforeAll, expect, test } from 'vitest';
 import { replicaClients } from '../../test/support/replica-clients.ts';
 import { ConfigError } from '../base/config-error.ts';
 import { formsOf } from '../base/messages/secret-forms.ts';
-import { type FleetSettings, fleetFormat, joinFleet } from './fleet.ts';
+import { type FleetSettings, finishFounding, fleetFormat, joinFleet } from './fleet.ts';
+import { FleetLostError } from './fleet-state.ts';
 import { fleetKey } from './redis-keys.ts';
 import type { ReplicaRedis } from './replica-redis.ts';
 
@@ -26,6 +27,13 @@ const settings: FleetSettings = {
 };
 const token = 'fleet-control-token-7f3a';
 
+/** Founds the fleet `prefix` as a starting replica does: joined, then seeded (here: nothing). */
+async function founded(prefix: string, options: Parameters<typeof joinFleet>[2]) {
+  const fleet = await joinFleet(redis, prefix, options);
+  if (fleet.founded) await finishFounding(redis, prefix, fleet.epoch);
+  return fleet;
+}
+
 /** What a join threw: its message, which must be one line, and whether it is a ConfigError. */
 async function refusal(join: Promise<unknown>): Promise<string> {
   const error = await join.then(
@@ -39,7 +47,7 @@ async function refusal(join: Promise<unknown>): Promise<string> {
 }
 
 test('the first replica founds the fleet and the next joins it, with the same epoch', async () => {
-  const first = await joinFleet(redis, 'joins', { settings, controlToken: token });
+  const first = await founded('joins', { settings, controlToken: token });
   const second = await joinFleet(redis, 'joins', { settings, controlToken: token });
   expect(first.founded).toBe(true);
   expect(second).toEqual({ epoch: first.epoch, founded: false });
@@ -47,25 +55,69 @@ test('the first replica founds the fleet and the next joins it, with the same ep
 });
 
 test('settings given in another order are the same settings', async () => {
-  await joinFleet(redis, 'order', { settings });
+  await founded('order', { settings });
   const reversed = Object.fromEntries(Object.entries(settings).reverse());
   expect((await joinFleet(redis, 'order', { settings: reversed })).founded).toBe(false);
 });
 
 test('replicas starting at once, each on its own connection, found one fleet', async () => {
   // Many fleets: a replica that finds no record, then finds the one another just wrote, must
-  // join it, however the eight interleave.
+  // join it (once its founder seeded it), however the eight interleave.
   for (let round = 0; round < 40; round++) {
+    const prefix = `at-once-${round}`;
     const joined = await Promise.all(
-      clients.map((client) => joinFleet(client, `at-once-${round}`, { settings })),
+      clients.map(async (client) => {
+        const fleet = await joinFleet(client, prefix, { settings });
+        if (fleet.founded) await finishFounding(client, prefix, fleet.epoch);
+        return fleet;
+      }),
     );
     expect(joined.filter((fleet) => fleet.founded)).toHaveLength(1);
     expect(new Set(joined.map((fleet) => fleet.epoch)).size).toBe(1);
   }
 });
 
+test('a replica starting while the founder has not seeded the fleet waits until it has, then joins it; a request finding it so is told the fleet is lost, and founds nothing', async () => {
+  const first = await joinFleet(redis, 'seeding', { settings });
+  expect(first.founded).toBe(true);
+  let joined: Awaited<ReturnType<typeof joinFleet>> | undefined;
+  const waiting = joinFleet(clients[1] as ReplicaRedis, 'seeding', { settings }).then((fleet) => {
+    joined = fleet;
+    return fleet;
+  });
+  await expect(
+    joinFleet(clients[2] as ReplicaRedis, 'seeding', { settings, whileFounding: 'refuse' }),
+  ).rejects.toBeInstanceOf(FleetLostError);
+  await new Promise((resolve) => setTimeout(resolve, 300));
+  expect(joined).toBeUndefined();
+  await finishFounding(redis, 'seeding', first.epoch);
+  expect(await waiting).toEqual({ epoch: first.epoch, founded: false });
+});
+
+test('a founder that died before it seeded the fleet is overtaken once overdue: a starting replica founds the fleet anew, under a new epoch, and the old founder cannot open it', async () => {
+  const dead = await joinFleet(redis, 'overdue', { settings });
+  const started = Date.now();
+  const next = await joinFleet(clients[1] as ReplicaRedis, 'overdue', {
+    settings,
+    foundingTimeoutMs: 400,
+  });
+  expect(Date.now() - started).toBeGreaterThanOrEqual(350);
+  expect(next.founded).toBe(true);
+  expect(next.epoch).not.toBe(dead.epoch);
+  await finishFounding(redis, 'overdue', dead.epoch);
+  // Still founding: the late founder's finish opened nothing.
+  await expect(
+    joinFleet(clients[2] as ReplicaRedis, 'overdue', { settings, whileFounding: 'refuse' }),
+  ).rejects.toBeInstanceOf(FleetLostError);
+  await finishFounding(redis, 'overdue', next.epoch);
+  expect(await joinFleet(clients[2] as ReplicaRedis, 'overdue', { settings })).toEqual({
+    epoch: next.epoch,
+    founded: false,
+  });
+});
+
 test('a replica with other settings refuses, naming each setting that differs', async () => {
-  await joinFleet(redis, 'differ', { settings });
+  await founded('differ', { settings });
   const message = await refusal(
     joinFleet(redis, 'differ', {
       settings: { ...settings, 'ban-seconds': 60, 'max-pets': 5, 'list-order': 'oldest-first' },
@@ -77,21 +129,21 @@ test('a replica with other settings refuses, naming each setting that differs', 
 });
 
 test('a replica with another control token, or none, or one where the fleet has none, refuses', async () => {
-  await joinFleet(redis, 'token', { settings, controlToken: token });
+  await founded('token', { settings, controlToken: token });
   expect(await refusal(joinFleet(redis, 'token', { settings, controlToken: 'other' }))).toContain(
     'was started with another control token: give every replica the same PETSTORE_CONTROL_TOKEN',
   );
   expect(await refusal(joinFleet(redis, 'token', { settings }))).toContain(
     'was started with a control token',
   );
-  await joinFleet(redis, 'no-token', { settings });
+  await founded('no-token', { settings });
   expect(await refusal(joinFleet(redis, 'no-token', { settings, controlToken: token }))).toContain(
     'was started with no control token',
   );
 });
 
 test('Redis keeps only a hash of the control token: not the token in any encoding', async () => {
-  await joinFleet(redis, 'secret', { settings, controlToken: token });
+  await founded('secret', { settings, controlToken: token });
   const dump = JSON.stringify(await redis.hGetAll(fleetKey('secret')));
   expect(dump).toContain(fleetFormat);
   for (const form of formsOf(token, 8)) expect(dump).not.toContain(form);

@@ -15,6 +15,7 @@
 import { randomBytes, scrypt, timingSafeEqual } from 'node:crypto';
 import { promisify } from 'node:util';
 import { ConfigError } from '../base/config-error.ts';
+import { FleetLostError } from './fleet-state.ts';
 import { assertRedisPrefix, fleetKey, fleetKeyPattern } from './redis-keys.ts';
 import type { ReplicaRedis } from './replica-redis.ts';
 
@@ -61,22 +62,46 @@ function differingSettings(mine: FleetSettings, fleets: FleetSettings): string[]
     .sort();
 }
 
+/**
+ * How long a founder may take to seed its fleet before a replica that finds it still unseeded
+ * founds it anew: far past a founder's start, which seeds it at once, so only a founder that
+ * died first is overtaken.
+ */
+const defaultFoundingTimeoutMs = 10_000;
+
 /** What a replica brings to its fleet. */
 export interface JoinOptions {
   readonly settings: FleetSettings;
   /** The control token, if the control surface wants one. */
   readonly controlToken?: string | undefined;
+  /**
+   * While another replica founds the fleet: wait until it seeded it (a replica starting; the
+   * default), or reject with FleetLostError (a request, which answers 503 at once).
+   */
+  readonly whileFounding?: 'wait' | 'refuse';
+  /** How long a founder may take to seed the fleet before a waiting replica founds it anew. */
+  readonly foundingTimeoutMs?: number;
 }
+
+/** How often a replica waiting for a founder looks at the fleet's record again. */
+const foundingPollMs = 50;
 
 /**
  * Founds the fleet `prefix` on `redis` (connected), or joins the one there: throws a ConfigError
  * in one line when Redis holds another format under the prefix, or when the fleet was started
- * with other settings or another control token (naming the settings, never the token).
+ * with other settings or another control token (naming the settings, never the token). A fleet
+ * another replica founds and has not seeded yet (finishFounding) is not joined: a replica that
+ * joined then would serve an empty store, and its creates would be lost to the founder's seed.
  */
 export async function joinFleet(
   redis: ReplicaRedis,
   prefix: string,
-  { settings, controlToken }: JoinOptions,
+  {
+    settings,
+    controlToken,
+    whileFounding = 'wait',
+    foundingTimeoutMs = defaultFoundingTimeoutMs,
+  }: JoinOptions,
 ): Promise<Fleet> {
   assertRedisPrefix(prefix);
   const key = fleetKey(prefix);
@@ -99,13 +124,17 @@ export async function joinFleet(
   }
   const epoch = randomBytes(16).toString('hex');
   const settingsJson = canonicalJson(settings);
-  const reply = await redis.joinFleet(
-    key,
-    fleetFormat,
-    epoch,
-    settingsJson,
-    await tokenHash(controlToken, epoch),
-  );
+  const hash = await tokenHash(controlToken, epoch);
+  // A replica that waits founds the fleet anew once its founder is overdue, so the wait is
+  // bounded; one that refuses never founds it (it would serve no pets where the founder seeds).
+  const overdueMs = whileFounding === 'wait' ? foundingTimeoutMs : Number.MAX_SAFE_INTEGER;
+  const join = () => redis.joinFleet(key, fleetFormat, epoch, settingsJson, hash, overdueMs);
+  let reply = await join();
+  while (reply.outcome === 'founding') {
+    if (whileFounding === 'refuse') throw new FleetLostError(prefix);
+    await new Promise((resolve) => setTimeout(resolve, foundingPollMs));
+    reply = await join();
+  }
   if (reply.outcome === 'format')
     throw new ConfigError(
       'redis',
@@ -135,4 +164,13 @@ export async function joinFleet(
     );
   }
   return { epoch: reply.epoch, founded: false };
+}
+
+/** Opens the fleet the replica holding `epoch` founded and seeded to the other replicas. */
+export async function finishFounding(
+  redis: ReplicaRedis,
+  prefix: string,
+  epoch: string,
+): Promise<void> {
+  await redis.finishFounding(fleetKey(prefix), epoch);
 }

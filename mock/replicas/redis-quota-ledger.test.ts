@@ -13,7 +13,7 @@ import type { BanPolicy } from '../base/quota/ban.ts';
 import type { Limits } from '../base/quota/plans.ts';
 import { decideQuota, type QuotaDecision } from '../base/quota/quota.ts';
 import { emptyUsage, type KeyUsage, usageOf } from '../base/quota/rate-limit.ts';
-import { joinFleet } from './fleet.ts';
+import { finishFounding, joinFleet } from './fleet.ts';
 import { FleetLostError, FleetStaleError } from './fleet-state.ts';
 import { fleetKey, quotaKeyPattern } from './redis-keys.ts';
 import { redisQuotaLedger } from './redis-quota-ledger.ts';
@@ -30,7 +30,8 @@ const { clients } = replicaClients(5);
 
 /** A ledger of the fleet `prefix`, founded or joined on `client`, as a replica that joined sees it. */
 async function fleetLedger(client: ReplicaRedis, prefix: string) {
-  const { epoch } = await joinFleet(client, prefix, { settings: {} });
+  const { epoch, founded } = await joinFleet(client, prefix, { settings: {} });
+  if (founded) await finishFounding(client, prefix, epoch);
   return redisQuotaLedger(client, prefix, { epoch, version: () => '0' });
 }
 

@@ -6,7 +6,7 @@
  */
 import { createClient } from '@redis/client';
 import { appendExchangeScript } from './fleet-exchanges-script.ts';
-import { joinFleetScript } from './fleet-script.ts';
+import { finishFoundingScript, joinFleetScript } from './fleet-script.ts';
 import { checkFleetStateScript, saveFleetStateScript } from './fleet-state-scripts.ts';
 import { createPetScript, getPetScript, readPetsScript } from './pet-store-scripts.ts';
 import { answerRequestScript } from './request-script.ts';
@@ -34,6 +34,7 @@ export function replicaRedis(url: string) {
       readPets: readPetsScript,
       getPet: getPetScript,
       joinFleet: joinFleetScript,
+      finishFounding: finishFoundingScript,
       saveFleetState: saveFleetStateScript,
       checkFleetState: checkFleetStateScript,
       appendExchange: appendExchangeScript,

@@ -23,7 +23,7 @@ import {
   SharedStateError,
   type SharedStateOver,
 } from '../pipeline/shared-state.ts';
-import { type FleetSettings, joinFleet } from './fleet.ts';
+import { type FleetSettings, finishFounding, joinFleet } from './fleet.ts';
 import type { FleetView } from './fleet-check-lua.ts';
 import { fleetTimeSource } from './fleet-clock.ts';
 import { fleetCopy } from './fleet-copy.ts';
@@ -107,8 +107,10 @@ export interface Replica {
   readonly clock: ControllableClock;
   /** The shared state createSharedFake builds the fake on. */
   readonly shared: SharedStateOver;
-  /** Whether this replica founded the fleet (and so seeds it). */
+  /** Whether this replica founded the fleet (and so seeds it, then calls `finishFounding`). */
   readonly founded: boolean;
+  /** Opens the fleet this replica founded to the others, once it seeded it. */
+  finishFounding(): Promise<void>;
   /** Disconnects from Redis. */
   close(): void;
 }
@@ -236,10 +238,17 @@ export async function connectReplica(options: ReplicaOptions): Promise<Replica> 
     const initialKeys = local.keys.map((key) => ({ ...key }));
     const copy = fleetCopy(fleetStateStore(redis, prefix, view), local);
     view.version = () => copy.version();
-    /** Joins the fleet again when a reset founded it anew; `found` founds it when it is gone. */
+    /**
+     * Joins the fleet again when a reset founded it anew; `found` founds it when it is gone.
+     * Resolves whether this replica founded it.
+     */
     const rejoin = async (found: boolean) => {
       if (!found && (await redis.exists(fleetKey(prefix))) === 0) throw new FleetLostError(prefix);
-      const again = await joinFleet(redis, prefix, { settings, controlToken });
+      const again = await joinFleet(redis, prefix, {
+        settings,
+        controlToken,
+        whileFounding: found ? 'wait' : 'refuse',
+      });
       view.epoch = again.epoch;
       // The fleet's saved clock and keys replace this copy's; a fleet that saved none has the
       // starting ones.
@@ -247,6 +256,7 @@ export async function connectReplica(options: ReplicaOptions): Promise<Replica> 
       local.keys.splice(0, local.keys.length, ...initialKeys.map((key) => ({ ...key })));
       for (const reset of local.policies.map((policy) => policy.load(undefined))) reset();
       copy.forget();
+      return again.founded;
     };
     const confirming = confirmations();
     const refresh = () =>
@@ -287,21 +297,28 @@ export async function connectReplica(options: ReplicaOptions): Promise<Replica> 
       // A change is made on a current copy and saved only on the fleet's version: an answer made
       // from it (a forced answer it spent) is the fleet's.
       change: (change) => fromRedis(() => confirming.confirm(() => copy.change(change)), where),
-      restart: () =>
-        fromRedis(async () => {
+      async restart(reset) {
+        const founded = await fromRedis(async () => {
           try {
             await copy.refresh();
+            return false;
           } catch (error) {
             if (!(error instanceof FleetLostError)) throw error;
-            await rejoin(true);
+            return rejoin(true);
           }
-        }, where),
+        }, where);
+        const result = await reset();
+        // Founded again by this reset: the other replicas join it once it is seeded.
+        if (founded) await fromRedis(() => finishFounding(redis, prefix, view.epoch), where);
+        return result;
+      },
     };
   };
   return {
     clock,
     shared,
     founded: fleet.founded,
+    finishFounding: () => finishFounding(redis, prefix, view.epoch),
     close: () => {
       time.stop();
       redis.destroy();

@@ -117,7 +117,10 @@ export async function createReplicaFake(
   });
   try {
     const fake = await createSharedFake({ ...options, clock: replica.clock }, replica.shared);
-    if (replica.founded) await fake.control.reset();
+    if (replica.founded) {
+      await fake.control.reset();
+      await replica.finishFounding();
+    }
     return { fake, leave: () => replica.close() };
   } catch (error) {
     replica.close();
