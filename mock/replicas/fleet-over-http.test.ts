@@ -425,6 +425,36 @@ test("a replica stopped with SIGTERM writes the fleet's record: its coverage rep
   expect(written.summary.exchanges).toBe(5);
 }, 60_000);
 
+test("a replica reads the fleet's exchanges every second, not only when asked: with Redis killed before its SIGTERM, its coverage report still counts what every replica answered", async () => {
+  const fleet = await fleetOf({ count: 1 });
+  const [a] = fleet.origins as [string];
+  const report = join(mkdtempSync(join(tmpdir(), 'petstore-fleet-')), 'coverage.json');
+  const port = await freePort();
+  const b = `http://127.0.0.1:${port}`;
+  const writer = await startFakeProcess([
+    '--redis',
+    fleet.redis.url,
+    '--port',
+    String(port),
+    '--no-staging',
+    '--quiet',
+    '--coverage-report',
+    report,
+  ]);
+  for (const origin of [a, a, a, b, b, a]) {
+    const answer = await send(origin, '/v1/pets?limit=1', { headers: as('free-demo-key') });
+    expect(answer.status).toBe(200);
+  }
+  // Past one reading, and no control call: only the replica's own reading took them.
+  await new Promise((resolve) => setTimeout(resolve, 2_500));
+  await fleet.redis.kill();
+  writer.child.kill('SIGTERM');
+  const [code] = await once(writer.child, 'exit');
+  expect(code).toBe(0);
+  const written = JSON.parse(readFileSync(report, 'utf8')) as { summary: { exchanges: number } };
+  expect(written.summary.exchanges).toBe(6);
+}, 60_000);
+
 test('a forced answer set through one replica is spent once across the fleet: 5 forced in 15 creates at once over three replicas, the rest created', async () => {
   const { origins } = await fleetOf();
   const forced = await control(origins[0] as string, 'POST', 'force', {

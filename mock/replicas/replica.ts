@@ -47,10 +47,42 @@ const exchangesKept = 5_000;
 /** How many exchanges one read of a catch-up takes. */
 const catchUpBatch = 500;
 
-/** The fleet's exchanges, as a replica sends and reads them. */
-function sharedExchanges(stream: FleetExchanges, log: (line: string) => void): SharedExchanges {
+/**
+ * The fleet's exchanges, as a replica sends and reads them. Catch-ups run one at a time, each
+ * from where the last one ended; exchanges the stream trimmed before this replica read them are
+ * said, since its recorders then miss them.
+ */
+function sharedExchanges(
+  stream: FleetExchanges,
+  log: (line: string) => void,
+): SharedExchanges & { forget(): void } {
   let last = 0;
   let failed = false;
+  let reading: Promise<void> = Promise.resolve();
+  const catchUp: SharedExchanges['catchUp'] = async (read, reset) => {
+    let missed = 0;
+    for (;;) {
+      const batch = await stream.read(last, catchUpBatch);
+      for (const { seq, replica, exchange } of batch) {
+        if (last > 0) missed += seq - last - 1;
+        last = seq;
+        if (exchange === 'reset') reset();
+        else
+          read({
+            ...exchange,
+            arrival: seq,
+            // Across processes nothing tells which came first but the order Redis took them.
+            arrivalsWhenAnswered: seq,
+            connection: `${replica} ${exchange.connection}`,
+          });
+      }
+      if (batch.length < catchUpBatch) break;
+    }
+    if (missed > 0)
+      log(
+        `petstore-fake: ${missed} of the fleet's exchanges left Redis's stream (it keeps the newest ${exchangesKept}) before this replica read them: its journal, coverage, Pact file and client report miss them`,
+      );
+  };
   return {
     send(exchange) {
       stream.append(exchange).then(
@@ -67,25 +99,16 @@ function sharedExchanges(stream: FleetExchanges, log: (line: string) => void): S
     markReset: async () => {
       await stream.append('reset');
     },
-    async catchUp(read, reset) {
-      for (;;) {
-        const batch = await stream.read(last, catchUpBatch);
-        for (const { seq, replica, exchange } of batch) {
-          last = seq;
-          if (exchange === 'reset') reset();
-          else
-            read({
-              ...exchange,
-              arrival: seq,
-              // Across processes nothing tells which came first but the order Redis took them.
-              arrivalsWhenAnswered: seq,
-              connection: `${replica} ${exchange.connection}`,
-            });
-        }
-        if (batch.length < catchUpBatch) return;
-      }
+    catchUp(read, reset) {
+      const run = reading.then(() => catchUp(read, reset));
+      reading = run.catch(() => {});
+      return run;
     },
     last: () => last,
+    /** Reads a fleet founded anew from its first exchange: its numbers start again at 1. */
+    forget: () => {
+      last = 0;
+    },
   };
 }
 
@@ -237,6 +260,10 @@ export async function connectReplica(options: ReplicaOptions): Promise<Replica> 
   const shared = (local: LocalCopy): SharedState => {
     const initialKeys = local.keys.map((key) => ({ ...key }));
     const copy = fleetCopy(fleetStateStore(redis, prefix, view), local);
+    const exchanges = sharedExchanges(
+      fleetExchanges(redis, prefix, view, replicaName, exchangesKept),
+      log,
+    );
     view.version = () => copy.version();
     /**
      * Joins the fleet again when a reset founded it anew; `found` founds it when it is gone.
@@ -256,6 +283,7 @@ export async function connectReplica(options: ReplicaOptions): Promise<Replica> 
       local.keys.splice(0, local.keys.length, ...initialKeys.map((key) => ({ ...key })));
       for (const reset of local.policies.map((policy) => policy.load(undefined))) reset();
       copy.forget();
+      exchanges.forget();
       return again.founded;
     };
     const confirming = confirmations();
@@ -275,10 +303,7 @@ export async function connectReplica(options: ReplicaOptions): Promise<Replica> 
         where,
       );
     return {
-      exchanges: sharedExchanges(
-        fleetExchanges(redis, prefix, view, replicaName, exchangesKept),
-        log,
-      ),
+      exchanges,
       store: guarded<SharedStore>(
         redisPetStore(redis, prefix, view),
         where,

@@ -96,6 +96,9 @@ export interface ReplicaFake {
   leave(): void;
 }
 
+/** How often a replica's recorders read the exchanges the fleet answered. */
+const catchUpEveryMs = 1_000;
+
 /**
  * The fake of a replica of the fleet `prefix` in the Redis at `target`, with createFake's
  * options (an origin included): a bad option throws the ConfigError createFake throws, before
@@ -121,7 +124,17 @@ export async function createReplicaFake(
       await fake.control.reset();
       await replica.finishFounding();
     }
-    return { fake, leave: () => replica.close() };
+    // The recorders read the fleet's exchanges now and then, not only at a control call or an
+    // exit file, so that the stream's cap trims none they have not read (under a fleet's load).
+    const reading = setInterval(() => void fake.catchUp().catch(() => {}), catchUpEveryMs);
+    reading.unref();
+    return {
+      fake,
+      leave: () => {
+        clearInterval(reading);
+        replica.close();
+      },
+    };
   } catch (error) {
     replica.close();
     throw error;
@@ -178,8 +191,16 @@ export async function startReplica(
     close() {
       closing ??= (async () => {
         await Promise.all(doors.map((door) => door.close()));
-        // The exit files hold the fleet's record: what every replica answered, read last.
-        await fake.catchUp().finally(() => replica.leave());
+        // The exit files hold the fleet's record: what every replica answered, read last; with
+        // Redis gone, what the replica's last reading took.
+        await fake
+          .catchUp()
+          .catch((error: unknown) =>
+            process.stderr.write(
+              `petstore-fake: the exit files hold the fleet's exchanges up to the last reading (${String(error)})\n`,
+            ),
+          )
+          .finally(() => replica.leave());
         const files = finishExitFiles(fake.control, (name) => exitFiles[name as ExitFileName]);
         const failed = files.find((file) => file.error !== undefined);
         if (failed?.error !== undefined) throw failed.error;
