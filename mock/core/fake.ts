@@ -96,8 +96,11 @@ export type { RemoteForce } from '../steps/qa/injected-failures/injected-failure
 /** The default seed pets (fixtures/pets.json). */
 export const defaultSeed: readonly Pet[] = defaultPets as Pet[];
 
-/** The parts of a fake every kind of fake is made of, from its options. */
-function fakeParts(given: CreateFakeOptions) {
+/**
+ * The parts of a fake every kind of fake is made of, from its options: the options with their
+ * profile's choices under them, the settings resolved, the plans, the seed and the keys.
+ */
+export function fakeParts(given: CreateFakeOptions) {
   // The fake itself runs on any vitest; on a Node older than msw 3's its requests would fail.
   assertSupportedRuntime('createFake', { vitest: false });
   const options = withProfile(given);

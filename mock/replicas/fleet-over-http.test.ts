@@ -243,6 +243,31 @@ test('a ban earned on one replica refuses the key on the others, and the other k
   expect(keys.find((key) => key.id === 'small')?.bannedUntil).not.toBeNull();
 }, 60_000);
 
+test('a replica given the defaults spelled out (the keys file, the seed, the ban) is the same fake, and joins a fleet started without them', async () => {
+  const fleet = await fleetOf({ count: 1 });
+  const port = await freePort();
+  await startFakeProcess([
+    '--redis',
+    fleet.redis.url,
+    '--port',
+    String(port),
+    '--no-staging',
+    '--quiet',
+    '--keys',
+    'fixtures/keys.json',
+    '--seed',
+    'fixtures/pets.json',
+    '--ban-seconds',
+    '300',
+    '--ban-threshold',
+    '5',
+  ]);
+  const listed = await send(`http://127.0.0.1:${port}`, '/v1/pets?limit=1', {
+    headers: as('free-demo-key'),
+  });
+  expect(listed.status).toBe(200);
+}, 60_000);
+
 test('a replica started with other settings, --state-file, a password on the command line, or no reachable Redis refuses in one line', async () => {
   const fleet = await fleetOf({ count: 1, flags: ['--ban-seconds', '300'] });
   const run = (args: string[], env: Record<string, string> = {}) =>

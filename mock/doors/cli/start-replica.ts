@@ -11,9 +11,9 @@ import {
   type CreateFakeOptions,
   createFake,
   createSharedFake,
+  fakeParts,
   type SharedFake,
 } from '../../core/fake.ts';
-import type { ResolvedConfig } from '../../pipeline/config/config.ts';
 import type { FleetSettings } from '../../replicas/fleet.ts';
 import { type RedisTarget, redisTarget } from '../../replicas/redis-url.ts';
 import { connectReplica } from '../../replicas/replica.ts';
@@ -33,11 +33,13 @@ function digest(value: unknown): string {
 }
 
 /**
- * The settings that make replicas one fake: every option that changes an answer, with the keys
- * and the seed as digests (the record lives in Redis; the keys hold secrets). Where each replica
- * listens, and what it writes or logs, may differ.
+ * The settings that make replicas one fake: every option that changes an answer, as the fake
+ * resolves it (a default given and one left out are the same setting; a profile is the
+ * settings it chose), with the keys and the seed as digests (the record lives in Redis; the keys
+ * hold secrets). Where each replica listens, and what it writes or logs, may differ.
  */
-function fleetSettings(options: CreateFakeOptions, config: ResolvedConfig): FleetSettings {
+function fleetSettings(options: CreateFakeOptions): FleetSettings {
+  const { options: expanded, config, plans, seed, initialKeys } = fakeParts(options);
   const {
     origin: _origin,
     stagingOrigin: _stagingOrigin,
@@ -45,10 +47,12 @@ function fleetSettings(options: CreateFakeOptions, config: ResolvedConfig): Flee
     onExchange: _onExchange,
     controlAccess: _controlAccess,
     clock: _clock,
-    keys,
-    seed,
+    profile: _profile,
+    keys: _keys,
+    seed: _seed,
+    ban,
     ...given
-  } = options;
+  } = expanded;
   const {
     origins: _origins,
     allowedHosts: _hosts,
@@ -56,14 +60,13 @@ function fleetSettings(options: CreateFakeOptions, config: ResolvedConfig): Flee
     controlAccess: _access,
     ...resolved
   } = config;
-  const { ban, ...rest } = given;
   const settings = JSON.parse(
     stringifyJson({
-      ...rest,
+      ...given,
       ...resolved,
-      // Resolved: a default given and one left out are the same setting.
       ban: { ...defaultBanPolicy, ...ban },
-      keys: digest(keys),
+      plans,
+      keys: digest(initialKeys),
       seed: digest(seed),
     }),
   ) as Record<string, unknown>;
@@ -115,7 +118,7 @@ export async function createReplicaFake(
   const replica = await connectReplica({
     redis: target,
     prefix,
-    settings: fleetSettings(options, config),
+    settings: fleetSettings(options),
     controlToken: typeof access === 'object' ? access.token : undefined,
   });
   try {
