@@ -56,13 +56,22 @@ export function identifiedKey(context: Context): KeyEntry | null | undefined {
 }
 
 /**
+ * Who an Authorization header names among `keys`: the one place a header is authenticated, for
+ * the identify step and for an answer given outside the pipeline (a request refused before any,
+ * a replica's 503).
+ */
+export function identityOf(keys: readonly KeyEntry[], authorization: string | null): AuthResult {
+  return authenticate(authorization, keys);
+}
+
+/**
  * The step that reads the Authorization header, before any refusal that tells the caller its
  * window (a bad Host): it refuses nothing, so the refusals after it know the key without
  * authenticating again.
  */
 export function identifyStep(keys: readonly KeyEntry[]): Step {
   return (context, next) => {
-    const identity = authenticate(context.request.header('authorization'), keys);
+    const identity = identityOf(keys, context.request.header('authorization'));
     context.set(identitySlot, identity);
     context.set(
       keyIdSlot,

@@ -1,6 +1,5 @@
 /** X-RateLimit-* on every answer of the interface, errors included (interface: Limits). */
 
-import { authenticate } from '../../base/quota/authenticate.ts';
 import type { KeyEntry, Limits } from '../../base/quota/plans.ts';
 import { limitsFor } from '../../base/quota/plans.ts';
 import type { QuotaLedger } from '../../base/quota/quota.ts';
@@ -14,7 +13,7 @@ import {
   writeRateLimitHeaders,
 } from '../../base/quota/rate-limit.ts';
 import { createSlot, type Step } from '../../pipeline/pipeline.ts';
-import { callerSlot, identifiedKey } from './auth.ts';
+import { callerSlot, identifiedKey, identityOf } from './auth.ts';
 
 /** The X-RateLimit-* values the answer carries; empty means the anonymous ones. */
 export const rateLimitSlot = createSlot<RateLimitHeaders>("the answer's rate-limit values");
@@ -55,7 +54,7 @@ export function unreadRateLimitHeaders(
   now: number,
   retryAtMs: number,
 ): Record<string, string> {
-  const identity = authenticate(authorization, sources.keys);
+  const identity = identityOf(sources.keys, authorization);
   const { limit } = identity.ok
     ? peekRateLimit(emptyUsage(), limitsFor(sources.plans, identity.key), now)
     : anonymousRateLimit(sources.plans, now);
@@ -68,8 +67,8 @@ export function callerRateLimitHeaders(
   authorization: string | null,
   now: number,
 ): Record<string, string> | Promise<Record<string, string>> {
-  // No pipeline ran, so no identify step: the header is authenticated here.
-  const identity = authenticate(authorization, sources.keys);
+  // No pipeline ran, so no identify step: the header is identified here.
+  const identity = identityOf(sources.keys, authorization);
   const window = windowOf(sources, identity.ok ? identity.key : null, now);
   return window instanceof Promise
     ? window.then(rateLimitHeaderRecord)
