@@ -184,6 +184,8 @@ export interface ApiPipeline {
   reset(): Promise<void>;
   /** Hands the recorders what other processes answered since they last read (a shared fake's). */
   catchUp(): Promise<void>;
+  /** The control routes that clear a recorder's record (Policy.clear), by route. */
+  readonly clears: ReadonlyMap<string, () => void>;
   /** What the policies add to the control surface's summary. */
   describe(): Record<string, unknown>;
   /** The policies' own states, for a session that leaves the fake and comes back (session.ts). */
@@ -245,6 +247,11 @@ export function createApiPipeline(
   if (shared === undefined) readers.push(parts.log.read, ...recorders);
   else readers.push(parts.log.read, shared.send);
   const recording = policies.filter((policy) => policy.read !== undefined);
+  const clears = new Map(
+    policies
+      .flatMap((policy) => (policy.clear === undefined ? [] : [policy.clear]))
+      .map(({ route, run }) => [route, run] as const),
+  );
   // What processes sharing the state share of the policies: every state but the recorders',
   // which each process builds from the exchanges of all.
   const sharedStates = policies.flatMap((policy) =>
@@ -264,11 +271,13 @@ export function createApiPipeline(
         (exchange) => {
           for (const read of recorders) read(exchange);
         },
-        () => {
-          for (const recorder of recording) void recorder.reset();
+        (mark) => {
+          if (mark === 'reset') for (const recorder of recording) void recorder.reset();
+          else clears.get(mark.cleared)?.();
         },
       );
     },
+    clears,
     describe: () => Object.assign({}, ...policies.map((policy) => policy.describe?.())),
     states: policies.flatMap((policy) => (policy.state === undefined ? [] : [policy.state])),
     sharedStates,
@@ -410,7 +419,11 @@ export function createBehaviour(
             return shared.change(async () => controlSurface.handler(context));
           };
           const answer = reset ? await shared.restart(run) : await run();
-          if (reset && answer.status === 200) await shared.exchanges.markReset();
+          // Every process's recorders forget at this point of the exchanges (as this one did).
+          const [resource = ''] = path.split('/').filter(Boolean);
+          const cleared = `${context.request.method} ${resource}`;
+          if (answer.status === 200 && (reset || api.clears.has(cleared)))
+            await shared.exchanges.mark(reset ? 'reset' : { cleared });
           return answer;
         };
   const controlSteps: readonly Step[] = [log.controlStep, ...controlSurface.steps];

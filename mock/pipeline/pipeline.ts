@@ -159,6 +159,11 @@ export interface Policy<Control extends object = object> {
   readonly step?: Step;
   /** Reads every exchange of the fake (pipeline/exchange.ts): a recorder's way in. */
   readonly read?: ExchangeReader;
+  /**
+   * A recorder's clear and the control route that makes it (`DELETE requests`): where processes
+   * share the fake's exchanges, each process's copy of the record is cleared at the same point.
+   */
+  readonly clear?: { readonly route: string; readonly run: () => void };
   readonly reset: () => void | Promise<void>;
   readonly control?: Control;
   readonly describe?: () => Record<string, unknown>;

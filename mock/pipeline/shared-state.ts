@@ -24,6 +24,13 @@ export interface LocalCopy {
 }
 
 /**
+ * A mark among the shared exchanges: a reset (every process's recorders forget what came before
+ * it), or a clear of one recorder by its control route (`DELETE requests`), which every process's
+ * copy of that recorder makes at the same point.
+ */
+export type ExchangeMark = 'reset' | { readonly cleared: string };
+
+/**
  * Every process's exchanges, in one numbered record: each process sends its own, and its
  * recorders (the journal, coverage, the Pact file, the client report) read everyone's from it,
  * so the control surface of any process answers for all of them.
@@ -31,14 +38,14 @@ export interface LocalCopy {
 export interface SharedExchanges {
   /** Sends an exchange this process answered (in order, without waiting for it). */
   send(exchange: Exchange): void;
-  /** Marks a reset: every process's recorders forget what came before the mark. */
-  markReset(): Promise<void>;
+  /** Places a mark after every exchange sent so far; resolves once every process can read it. */
+  mark(mark: ExchangeMark): Promise<void>;
   /**
    * Hands `read` every exchange sent since the last catch-up, in order, numbered across the
    * processes (`arrival`) and with the process that answered named in its `connection`;
-   * `reset` for each mark on the way.
+   * `marked` for each mark on the way.
    */
-  catchUp(read: ExchangeReader, reset: () => void): Promise<void>;
+  catchUp(read: ExchangeReader, marked: (mark: ExchangeMark) => void): Promise<void>;
   /** The number of the last exchange or mark caught up with (0 for none). */
   last(): number;
 }

@@ -11,6 +11,7 @@
  */
 import { parseJson, stringifyJson } from '../base/contract/lossless-json.ts';
 import type { Exchange } from '../pipeline/exchange.ts';
+import type { ExchangeMark } from '../pipeline/shared-state.ts';
 import { FleetLostError } from './fleet-state.ts';
 import { assertRedisPrefix, exchangeKeys, fleetKey } from './redis-keys.ts';
 import type { ReplicaRedis } from './replica-redis.ts';
@@ -21,14 +22,14 @@ interface FleetExchange {
   readonly seq: number;
   /** The replica that answered it (or was reset). */
   readonly replica: string;
-  /** The exchange, or `reset`: the fleet's recorders forget what came before. */
-  readonly exchange: Exchange | 'reset';
+  /** The exchange, or a mark (pipeline/shared-state.ts). */
+  readonly exchange: Exchange | ExchangeMark;
 }
 
 /** The fleet's stream of exchanges. */
 export interface FleetExchanges {
   /** Appends an exchange this replica answered; resolves with its seq once Redis holds it. */
-  append(exchange: Exchange | 'reset'): Promise<number>;
+  append(exchange: Exchange | ExchangeMark): Promise<number>;
   /** Up to `count` exchanges after the seq `after` (0: from the oldest kept), oldest first. */
   read(after: number, count: number): Promise<FleetExchange[]>;
 }
@@ -65,7 +66,7 @@ export function fleetExchanges(
       return entries.map(({ id, message }) => ({
         seq: Number(id.slice(0, id.indexOf('-'))),
         replica: String(message.replica),
-        exchange: parseJson(String(message.exchange)) as Exchange,
+        exchange: parseJson(String(message.exchange)) as Exchange | ExchangeMark,
       }));
     },
   };

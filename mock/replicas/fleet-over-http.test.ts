@@ -243,6 +243,28 @@ test('a ban earned on one replica refuses the key on the others, and the other k
   expect(keys.find((key) => key.id === 'small')?.bannedUntil).not.toBeNull();
 }, 60_000);
 
+test("clearing the journal or the coverage through one replica clears the fleet's: the next replica's journal and coverage start from the clear", async () => {
+  const { origins } = await fleetOf({ count: 2 });
+  const [a, b] = origins as [string, string];
+  for (const origin of [a, b, a])
+    expect((await send(origin, '/v1/pets?limit=1', { headers: as('free-demo-key') })).status).toBe(
+      200,
+    );
+  const total = async (origin: string) =>
+    ((await control(origin, 'GET', 'requests')).body as { total: number }).total;
+  const exchanges = async (origin: string) =>
+    ((await control(origin, 'GET', 'coverage')).body as { summary: { exchanges: number } }).summary
+      .exchanges;
+  expect([await total(b), await exchanges(b)]).toEqual([3, 3]);
+  expect((await control(a, 'DELETE', 'requests')).status).toBe(200);
+  expect(await total(b)).toBe(0);
+  expect(await exchanges(b)).toBe(3);
+  expect((await control(b, 'DELETE', 'coverage')).status).toBe(200);
+  expect(await exchanges(a)).toBe(0);
+  expect((await send(b, '/v1/pets?limit=1', { headers: as('free-demo-key') })).status).toBe(200);
+  expect([await total(a), await exchanges(a)]).toEqual([1, 1]);
+}, 60_000);
+
 test('a replica given the defaults spelled out (the keys file, the seed, the ban) is the same fake, and joins a fleet started without them', async () => {
   const fleet = await fleetOf({ count: 1 });
   const port = await freePort();

@@ -59,14 +59,14 @@ function sharedExchanges(
   let last = 0;
   let failed = false;
   let reading: Promise<void> = Promise.resolve();
-  const catchUp: SharedExchanges['catchUp'] = async (read, reset) => {
+  const catchUp: SharedExchanges['catchUp'] = async (read, marked) => {
     let missed = 0;
     for (;;) {
       const batch = await stream.read(last, catchUpBatch);
       for (const { seq, replica, exchange } of batch) {
         if (last > 0) missed += seq - last - 1;
         last = seq;
-        if (exchange === 'reset') reset();
+        if (exchange === 'reset' || 'cleared' in exchange) marked(exchange);
         else
           read({
             ...exchange,
@@ -96,11 +96,11 @@ function sharedExchanges(
         },
       );
     },
-    markReset: async () => {
-      await stream.append('reset');
+    mark: async (mark) => {
+      await stream.append(mark);
     },
-    catchUp(read, reset) {
-      const run = reading.then(() => catchUp(read, reset));
+    catchUp(read, marked) {
+      const run = reading.then(() => catchUp(read, marked));
       reading = run.catch(() => {});
       return run;
     },

@@ -141,6 +141,7 @@ export function journalStep(
   return {
     read,
     reset: journal.clear,
+    clear: { route: 'DELETE requests', run: journal.clear },
     control,
     routes: journalRoutes,
     state: { name: 'journal', changes: journal.changes, save: journal.save, load: journal.load },

@@ -144,6 +144,7 @@ export function coverageStep(
     reset: () => {
       if (!keepOnReset) recorder.clear();
     },
+    clear: { route: 'DELETE coverage', run: () => recorder.clear() },
     control: {
       coverage: () => redaction.json(recorder.record('fake', clock.now())),
       clearCoverage: () => recorder.clear(),
