@@ -44,8 +44,11 @@ const connectTimeoutMs = 5_000;
  */
 const exchangesKept = 5_000;
 
-/** How many exchanges one read of a catch-up takes. */
-const catchUpBatch = 500;
+/**
+ * How many exchanges one read of a catch-up takes: the recorders take a batch between two
+ * requests' turns of the event loop, so a small one keeps the requests waiting behind it short.
+ */
+const catchUpBatch = 100;
 
 /**
  * The fleet's exchanges, as a replica sends and reads them. Catch-ups run one at a time, each
