@@ -1,8 +1,8 @@
 /**
  * The Redis client of a replica: node-redis's base client with the fleet's scripts registered,
- * so each request's decision is one EVALSHA (the reads EVALSHA_RO: Redis 7 or later, or Valkey). Only
- * mock/replicas/ imports the client library, and no entry a browser loads reaches this folder
- * (.dependency-cruiser.cjs).
+ * so each request is one EVALSHA (its decision and store call) and the control surface's reads
+ * EVALSHA_RO (Redis 7 or later, or Valkey). Only mock/replicas/ imports the client library, and
+ * no entry a browser loads reaches this folder (.dependency-cruiser.cjs).
  */
 import { createClient } from '@redis/client';
 import { appendExchangeScript } from './fleet-exchanges-script.ts';
