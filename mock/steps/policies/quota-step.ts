@@ -83,6 +83,8 @@ export function quotaStep(
   ): Promise<Answer> => {
     context.set(requestStoreSlot, open.store);
     const route = next();
+    // A route that answered without a store call sends the decision alone; and a refused
+    // request's store call fails its route, whose answer is not sent.
     route.then(open.send, open.send);
     const decision = await open.decision;
     return act(context, () => route, decision);
