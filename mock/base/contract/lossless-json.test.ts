@@ -27,3 +27,31 @@ test('a __proto__ key is data, not a prototype', () => {
   expect(Object.getPrototypeOf(value)).toBe(Object.prototype);
   expect(({} as Record<string, unknown>).polluted).toBeUndefined();
 });
+
+test('parses as the reviver alone would, whatever digits surround a long run: integers past 2^53 become bigints, fractions and exponents stay numbers', () => {
+  const exact = (text: string) =>
+    JSON.parse(text, (_key, value: unknown, context?: { source?: string }) => {
+      const source = context?.source ?? '';
+      return typeof value === 'number' && !Number.isSafeInteger(value) && /^-?\d+$/.test(source)
+        ? BigInt(source)
+        : value;
+    });
+  const digits = fc.stringMatching(/^[1-9]\d{0,21}$/);
+  const token = fc.oneof(
+    digits,
+    // The shortest unsafe integers: 16 digits, just past 2^53.
+    fc.bigInt({ min: 2n ** 53n + 1n, max: 10n ** 16n - 1n }).map(String),
+    digits.map((run) => `-${run}`),
+    fc.tuple(digits, digits).map(([whole, fraction]) => `${whole}.${fraction}`),
+    fc.tuple(digits, fc.integer({ min: -30, max: 30 })).map(([run, power]) => `${run}e${power}`),
+    fc.double({ noNaN: true, noDefaultInfinity: true }).map((value) => JSON.stringify(value)),
+    digits.map((run) => JSON.stringify(`id ${run}.${run}`)),
+  );
+  fc.assert(
+    fc.property(fc.array(token, { maxLength: 8 }), (tokens) => {
+      const text = `[${tokens.join(',')}]`;
+      expect(parseJson(text)).toEqual(exact(text));
+    }),
+    { seed: 50, numRuns: 2000 },
+  );
+});
