@@ -37,10 +37,12 @@ export const rateLimitExceededGives429 = activeCheck({
     needed(remaining);
     // Requests served in a row although the answer before each said X-RateLimit-Remaining: 0.
     // A window that refills continuously (token bucket, GCRA, sliding counter) hands back
-    // requests at its rate, never one per request sent faster than that (refillBound).
+    // requests at its rate, never one per request sent faster than that (refillBound), from the
+    // decision that left it at 0: as early as the request that was answered 0 was sent.
     let servedPastZero = 0;
     let zeroSince = 0;
     let longest = 0;
+    let previousSentAt: number | undefined;
     for (;;) {
       const exchange = await context.send(probe(), { pace: false, retry429: false });
       const status = exchange.response?.status;
@@ -55,9 +57,10 @@ export const rateLimitExceededGives429 = activeCheck({
       const left = reading?.remaining ?? 0;
       if (reading !== undefined) longest = Math.max(longest, resetAhead(reading));
       if (remaining === 0 && left === 0) {
-        if (servedPastZero === 0) zeroSince = exchange.sentAtEpochMs;
+        if (servedPastZero === 0) zeroSince = previousSentAt ?? exchange.sentAtEpochMs;
         servedPastZero += 1;
       } else servedPastZero = 0;
+      previousSentAt = exchange.sentAtEpochMs;
       // Up to the answer: the server may have decided as late as it answered.
       const elapsed = answeredAtEpochMs(exchange) - zeroSince;
       const limit = reading?.limit ?? 0;
