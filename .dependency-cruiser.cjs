@@ -12,7 +12,7 @@
  *                      view and styles), mounted twice: in the app's page as the panel (which the
  *                      browser door gives) and as the QA page the control surface serves (which
  *                      the assembly hands it); it imports no door and no assembly;
- *   6. mock/core/      the fake's assembly: which steps run in which order (assembly.ts),
+ *   6. mock/core/      the fake's assembly: which steps run in which order (api-pipeline.ts),
  *                      createFake (fake.ts), and the doors that need no environment (fake.fetch,
  *                      the msw handlers), as msw's core/ holds its handlers and its fetch;
  *   7. mock/*.ts       the package's entries that give it: the root (index.ts) and the QA

@@ -30,13 +30,8 @@ import { createSavedParts, loadSession, saveSession } from '../pipeline/session.
 import type { SharedStateOver } from '../pipeline/shared-state.ts';
 import { type BaseControl, createControl, type ServedControl } from '../steps/control/control.ts';
 import { createPetStore } from '../store/pet-store.ts';
-import {
-  type Behaviour,
-  createApiPipeline,
-  createBehaviour,
-  type PolicyControls,
-  type PolicyOptions,
-} from './assembly.ts';
+import { createApiPipeline, type PolicyControls, type PolicyOptions } from './api-pipeline.ts';
+import { type Behaviour, createBehaviour } from './assembly.ts';
 import { createFakeFetch } from './fake-fetch.ts';
 import { createMswHandlers } from './msw-handlers.ts';
 

@@ -8,7 +8,7 @@ import type { ConfigError } from '../../base/config-error.ts';
 import { parseJson } from '../../base/contract/lossless-json.ts';
 import type { Pet } from '../../base/contract/types.ts';
 import { parseKeysFile } from '../../base/quota/plans.ts';
-import { policyCommandLines, policyExitFiles } from '../../core/assembly.ts';
+import { policyCommandLines, policyExitFiles } from '../../core/api-pipeline.ts';
 import type { CreateFakeOptions } from '../../core/fake.ts';
 import {
   defaults,

@@ -3,7 +3,8 @@
  * startFake and a replica's startFake alike): its HTTP doors opened one after the other, and the
  * policies' files written as it stops.
  */
-import { type Behaviour, type PolicyControls, policyExitFiles } from '../../core/assembly.ts';
+import { type PolicyControls, policyExitFiles } from '../../core/api-pipeline.ts';
+import type { Behaviour } from '../../core/assembly.ts';
 import type { ResolvedConfig } from '../../pipeline/config/config.ts';
 import { writeOutputFile } from '../cli-shared/output-path.ts';
 import { type HttpDoor, listenHttp } from '../http/http-server.ts';
