@@ -28,6 +28,7 @@ import {
   writeRawError,
 } from './client-errors.ts';
 import { EncodedBodies } from './encoded-bodies.ts';
+import { bufferedBody, noBody, readStreamedBody } from './incoming-body.ts';
 import { readKernelSendQueues } from './kernel-send-queues.ts';
 import { closeConnection, SocketBackpressure } from './socket-backpressure.ts';
 
@@ -61,66 +62,10 @@ export interface HttpDoor {
 
 const BODYLESS = new Set(['GET', 'HEAD']);
 const DEFAULT_MAX_BODY_BYTES = 1024 * 1024;
-const EMPTY = new Uint8Array();
 
 /** The body's declared length: NaN without a Content-Length (chunked). */
 function declaredLength(incoming: IncomingMessage): number {
   return Number(rawHeader(incoming.rawHeaders, 'content-length') ?? Number.NaN);
-}
-
-/**
- * The body, when the stream holds it whole. Node's parser pushes a body that came in the packet
- * of its headers just after emitting the request: one microtask later it is in the stream's
- * buffer, and `read()` takes it with no listener, resume or 'data' event (a create's body nearly
- * always comes so).
- */
-function bufferedBody(incoming: IncomingMessage, declared: number): BodyBytes | undefined {
-  if (declared !== incoming.readableLength) return undefined;
-  return declared === 0 ? EMPTY : ((incoming.read() as Buffer | null) ?? EMPTY);
-}
-
-/**
- * Reads a body that arrives in pieces (or has no Content-Length) whole, up to `maxBytes`. The
- * door reads a body before answering rather than letting the core stream it: an answer that does
- * not need it (a 401) would otherwise leave it half-read on a kept-alive socket, and the next
- * request would be parsed from its middle.
- */
-function readStreamedBody(incoming: IncomingMessage, maxBytes: number): Promise<BodyBytes> {
-  // Listeners rather than `for await`: an async iterator costs promises and stream bookkeeping
-  // on every request, a share of a create worth saving (bench/optimisations.md).
-  return new Promise((resolve, reject) => {
-    const chunks: Buffer[] = [];
-    let total = 0;
-    const settle = () => {
-      incoming.off('data', onData);
-      incoming.off('end', onEnd);
-      incoming.off('error', reject);
-      incoming.off('close', onClose);
-    };
-    const onData = (chunk: Buffer) => {
-      total += chunk.byteLength;
-      if (total > maxBytes) {
-        settle();
-        // As leaving a `for await` does: the rest is not read.
-        incoming.destroy();
-        resolve('too-large');
-      } else chunks.push(chunk);
-    };
-    const onEnd = () => {
-      settle();
-      resolve(chunks.length === 1 ? (chunks[0] as Buffer) : Buffer.concat(chunks, total));
-    };
-    const onClose = () => {
-      settle();
-      reject(
-        incoming.errored ?? new Error('petstore-fake: the request closed before its body ended'),
-      );
-    };
-    incoming.on('data', onData);
-    incoming.once('end', onEnd);
-    incoming.once('error', reject);
-    incoming.once('close', onClose);
-  });
 }
 
 /** A header of Node's raw header list, duplicates joined by `, ` as Fetch's `Headers.get` does. */
@@ -278,7 +223,7 @@ class DoorAnswers {
     code: ErrorCode,
     message: string,
     started = performance.now(),
-    body: BodyBytes = EMPTY,
+    body: BodyBytes = noBody,
   ): void {
     this.withErrorHeaders(incoming, (headers) => {
       const refusal = errorAnswer(code, message, headers);
@@ -312,7 +257,7 @@ class DoorAnswers {
     }
     // A GET or HEAD goes straight to the core: no body to wait for, no async frame.
     if (BODYLESS.has(incoming.method ?? 'GET'))
-      this.#behaviour.answer(this.#request(incoming, EMPTY)).then(
+      this.#behaviour.answer(this.#request(incoming, noBody)).then(
         (reply) => this.#batch.add(incoming, res, reply),
         (error: unknown) => this.#failed(incoming, res, error),
       );
