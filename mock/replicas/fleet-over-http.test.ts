@@ -446,12 +446,15 @@ test('a replica killed mid-traffic loses no acknowledged create and no id is use
   expect(Number(next.body?.id)).toBeGreaterThan(Math.max(...ids));
 }, 60_000);
 
-test("a replica stopped with SIGTERM writes the fleet's record: its coverage report counts what every replica answered", async () => {
+/**
+ * A fleet of one replica (`a`) and a second (`b`, its process `writer`) that writes its coverage
+ * report when it stops: `reported` reads how many exchanges the report counts.
+ */
+async function fleetWithCoverageWriter() {
   const fleet = await fleetOf({ count: 1 });
   const [a] = fleet.origins as [string];
   const report = join(mkdtempSync(join(tmpdir(), 'petstore-fleet-')), 'coverage.json');
   const port = await freePort();
-  const b = `http://127.0.0.1:${port}`;
   const writer = await startFakeProcess([
     '--redis',
     fleet.redis.url,
@@ -462,32 +465,25 @@ test("a replica stopped with SIGTERM writes the fleet's record: its coverage rep
     '--coverage-report',
     report,
   ]);
+  const reported = () =>
+    (JSON.parse(readFileSync(report, 'utf8')) as { summary: { exchanges: number } }).summary
+      .exchanges;
+  return { fleet, a, b: `http://127.0.0.1:${port}`, writer, reported };
+}
+
+test("a replica stopped with SIGTERM writes the fleet's record: its coverage report counts what every replica answered", async () => {
+  const { a, b, writer, reported } = await fleetWithCoverageWriter();
   for (const origin of [a, a, a, b, b]) {
     const answer = await send(origin, '/v1/pets?limit=1', { headers: as('free-demo-key') });
     expect(answer.status).toBe(200);
   }
   writer.child.kill('SIGTERM');
   await once(writer.child, 'exit');
-  const written = JSON.parse(readFileSync(report, 'utf8')) as { summary: { exchanges: number } };
-  expect(written.summary.exchanges).toBe(5);
+  expect(reported()).toBe(5);
 }, 60_000);
 
 test("a replica reads the fleet's exchanges every second, not only when asked: with Redis killed before its SIGTERM, its coverage report still counts what every replica answered", async () => {
-  const fleet = await fleetOf({ count: 1 });
-  const [a] = fleet.origins as [string];
-  const report = join(mkdtempSync(join(tmpdir(), 'petstore-fleet-')), 'coverage.json');
-  const port = await freePort();
-  const b = `http://127.0.0.1:${port}`;
-  const writer = await startFakeProcess([
-    '--redis',
-    fleet.redis.url,
-    '--port',
-    String(port),
-    '--no-staging',
-    '--quiet',
-    '--coverage-report',
-    report,
-  ]);
+  const { fleet, a, b, writer, reported } = await fleetWithCoverageWriter();
   for (const origin of [a, a, a, b, b, a]) {
     const answer = await send(origin, '/v1/pets?limit=1', { headers: as('free-demo-key') });
     expect(answer.status).toBe(200);
@@ -498,8 +494,7 @@ test("a replica reads the fleet's exchanges every second, not only when asked: w
   writer.child.kill('SIGTERM');
   const [code] = await once(writer.child, 'exit');
   expect(code).toBe(0);
-  const written = JSON.parse(readFileSync(report, 'utf8')) as { summary: { exchanges: number } };
-  expect(written.summary.exchanges).toBe(6);
+  expect(reported()).toBe(6);
 }, 60_000);
 
 test('a forced answer set through one replica is spent once across the fleet: 5 forced in 15 creates at once over three replicas, the rest created', async () => {
