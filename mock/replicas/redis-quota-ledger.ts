@@ -99,12 +99,12 @@ export function redisQuotaLedger(
     limits: Limits,
     now: number,
     policy: BanPolicy,
-    storeKeys: RequestStoreKeys,
+    keys: RequestStoreKeys,
     call: ScriptStoreCall,
   ) =>
     checkedReply(
       await redis.answerRequest(
-        [record, quotaKey(prefix, keyId), ...storeKeys],
+        [record, quotaKey(prefix, keyId), ...keys],
         now,
         limits,
         policy,

@@ -158,8 +158,9 @@ async function fromRedis<T>(call: () => Promise<T>, where: string): Promise<T> {
 /**
  * Which calls made since a request began found the replica's copy current: each script that
  * checks the fleet's version (fleet-check-lua.ts), and each change saved on it, takes a ticket
- * as it is sent and, once it passed, confirms it. A call sent after a control call was acknowledged runs after it in Redis,
- * so an answer confirmed by one is an answer of the fleet's version.
+ * as it is sent and, once it passed, confirms it. A call sent after a control call was
+ * acknowledged runs after it in Redis, so an answer confirmed by one is an answer of the
+ * fleet's version.
  */
 function confirmations() {
   let issued = 0;

@@ -107,6 +107,8 @@ export function authenticateStep({ plans, quota, shared }: AuthenticateOptions):
     const { key } = identity;
     const usage = shared ? undefined : quota.read(key.id);
     if (usage === undefined || usage instanceof Promise) {
+      // A read that fails fails the steps that show it, never the process.
+      usage?.catch(() => {});
       let read = usage;
       context.set(pendingUsageSlot, () => {
         read ??= Promise.resolve(quota.read(key.id));
