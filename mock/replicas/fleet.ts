@@ -80,7 +80,7 @@ export interface JoinOptions {
    */
   readonly whileFounding?: 'wait' | 'refuse';
   /** How long a founder may take to seed the fleet before a waiting replica founds it anew. */
-  readonly foundingTimeoutMs?: number;
+  readonly foundingTimeoutMs?: number | undefined;
 }
 
 /** How often a replica waiting for a founder looks at the fleet's record again. */

@@ -9,6 +9,8 @@
  * both; an id goes out as `%.17g`, which writes an integer below 10^17 as its plain digits.
  */
 import { type CommandParser, defineScript } from '@redis/client';
+import { petStatuses } from '../base/contract/schemas.ts';
+import type { Pet, PetStatus } from '../base/contract/types.ts';
 import { type FleetView, fleetCheckLua, fleetRefusal } from './fleet-check-lua.ts';
 
 /**
@@ -84,6 +86,43 @@ return readPets(KEYS[1], KEYS[2], KEYS[3], tonumber(ARGV[1]), ARGV[2])
 const getPetLua = `${fleetCheckLua(2, 2, 3)}${petStoreFunctions}
 return getPet(KEYS[1], ARGV[1])
 `;
+
+// KEYS: next id, pets hash, all ids, each status's ids (in petStatuses' order), the fleet's
+// record. ARGV: the epoch, the next id, then each pet's id, its status's place in petStatuses (0
+// for none) and its JSON text, in id order. Only the epoch is checked, not the copy's version: a
+// restore is part of a control call, which saves its change on the fleet's version after it, but
+// a replica of a fleet founded anew since (a founder that was overtaken) must write nothing.
+const replacePetsLua = `
+local record = KEYS[#KEYS]
+if redis.call('HGET', record, 'epoch') ~= ARGV[1] then return {'lost'} end
+for index = 1, #KEYS - 1 do redis.call('DEL', KEYS[index]) end
+-- In slices: Lua's unpack takes a few thousand values at most.
+for first = 3, #ARGV, 3000 do
+  local fields, ids, byStatus = {}, {}, {}
+  for at = first, math.min(first + 2999, #ARGV), 3 do
+    fields[#fields + 1] = ARGV[at]
+    fields[#fields + 1] = ARGV[at + 2]
+    ids[#ids + 1] = ARGV[at]
+    local status = tonumber(ARGV[at + 1])
+    if status > 0 then
+      byStatus[status] = byStatus[status] or {}
+      table.insert(byStatus[status], ARGV[at])
+    end
+  end
+  redis.call('HSET', KEYS[2], unpack(fields))
+  redis.call('RPUSH', KEYS[3], unpack(ids))
+  for status, statusIds in pairs(byStatus) do redis.call('RPUSH', KEYS[3 + status], unpack(statusIds)) end
+end
+redis.call('SET', KEYS[1], ARGV[2])
+return {'restored'}
+`;
+
+/** A pet as a restore writes it: its id, its status if any, and its JSON text. */
+export interface RestoredPet {
+  readonly id: Pet['id'];
+  readonly status: PetStatus | undefined;
+  readonly json: string;
+}
 
 /** What a create made: the pet's id and JSON text, or why there is none. */
 export type CreateReply =
@@ -177,5 +216,35 @@ export const getPetScript = defineScript({
   },
   transformReply(reply: unknown): string | null | 'lost' | 'stale' {
     return fleetRefusal(reply) ?? getReplyOf(reply as string[]);
+  },
+});
+
+/**
+ * The restore script: `client.replacePets(keys, pets, nextId, fleet)` replaces every pet, the
+ * lists of ids and the id counter at once, so no replica reads half of it; `pets` in id order.
+ */
+export const replacePetsScript = defineScript({
+  SCRIPT: replacePetsLua,
+  NUMBER_OF_KEYS: 4 + petStatuses.length,
+  parseCommand(
+    parser: CommandParser,
+    keys: readonly string[],
+    pets: readonly RestoredPet[],
+    nextId: number,
+    fleet: FleetView,
+  ) {
+    for (const key of keys) parser.pushKey(key);
+    parser.push(fleet.epoch, String(nextId));
+    for (const pet of pets)
+      parser.push(
+        String(pet.id),
+        String(pet.status === undefined ? 0 : petStatuses.indexOf(pet.status) + 1),
+        pet.json,
+      );
+  },
+  transformReply(reply: unknown): 'restored' | 'lost' {
+    const [outcome] = reply as string[];
+    if (outcome === 'restored' || outcome === 'lost') return outcome;
+    throw new Error(`petstore-fake: replacePets answered ${JSON.stringify(reply)}`);
   },
 });

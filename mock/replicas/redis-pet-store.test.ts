@@ -236,7 +236,7 @@ test('the read script with a count of 0 reads every pet, in either order', async
   }
 });
 
-test('a create, a get, a list and a snapshot of a replica behind its fleet, or of a fleet Redis lost, read and write nothing', async () => {
+test('a create, a get, a list and a snapshot of a replica behind its fleet, or of a fleet Redis lost, read and write nothing; so does a restore of a fleet Redis lost', async () => {
   const { epoch } = await joinFleet(clients[0] as ReplicaRedis, 'checked', { settings: {} });
   let version = '0';
   const store = redisPetStore(clients[1] as ReplicaRedis, 'checked', {
@@ -262,6 +262,7 @@ test('a create, a get, a list and a snapshot of a replica behind its fleet, or o
     () => store.get(1),
     () => store.list(10),
     () => store.snapshot(),
+    () => store.restore({ pets: [], nextId: 1 }),
   ])
     await expect(call()).rejects.toBeInstanceOf(FleetLostError);
   expect(await store.count()).toBe(1);

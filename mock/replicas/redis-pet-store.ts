@@ -3,8 +3,8 @@
  * store (mock/store/pet-store.ts), each step one round trip, whichever replica asks. A create is
  * one script (the id, the cap and the pet together: pet-store-scripts.ts), so ids are unique and
  * increasing across replicas; a list reads the ids in order and their pets in one script, so
- * newest-first lists show every replica's creates; a restore replaces everything in one
- * MULTI/EXEC, so no replica reads half of it.
+ * newest-first lists show every replica's creates; a restore replaces everything in one script,
+ * so no replica reads half of it, and writes nothing for a replica of a fleet founded anew since.
  */
 import { parseJson, stringifyJson } from '../base/contract/lossless-json.ts';
 import { newPetFields, onlyFields, petFields, petStatuses } from '../base/contract/schemas.ts';
@@ -41,9 +41,6 @@ export interface RedisPetStore extends RouteStore {
   restore(snapshot: StoreSnapshot): Promise<void>;
 }
 
-/** How many values one command of a restore carries. */
-const restoreSlice = 1000;
-
 /** The pets of a read's JSON text, frozen as the fake's own store hands them out. */
 export function frozenPets(json: string): readonly Pet[] {
   // Lossless: a categoryId past 2^53 comes back as the bigint it was stored from.
@@ -72,7 +69,8 @@ export function petJsonWithoutId(pet: NewPet): string {
 /**
  * The store over the Redis client `redis` (connected, with the fleet's scripts) for `prefix`, as
  * the replica that sees it as `fleet`: a create, a get and a list reject with FleetLostError or
- * FleetStaleError, having read or written nothing, when the replica is not current with it.
+ * FleetStaleError, having read or written nothing, when the replica is not current with it; a
+ * restore with FleetLostError when the fleet is not the one the replica joined.
  */
 export function redisPetStore(
   redis: ReplicaRedis,
@@ -123,29 +121,18 @@ export function redisPetStore(
     async restore(snapshot) {
       assertSnapshot(snapshot);
       const { pets, nextId } = normaliseSnapshot(snapshot);
-      const transaction = redis
-        .multi()
-        .del([keys.nextId, keys.pets, keys.ids, ...petStatuses.map(keys.statusIds)]);
-      for (let first = 0; first < pets.length; first += restoreSlice) {
-        const slice = pets.slice(first, first + restoreSlice);
-        transaction.hSet(
-          keys.pets,
-          slice.map((pet) => [String(pet.id), stringifyJson(onlyFields(pet, petFields))]),
-        );
-        transaction.rPush(
-          keys.ids,
-          slice.map((pet) => String(pet.id)),
-        );
-        for (const status of petStatuses) {
-          const ofStatus = slice.filter((pet) => pet.status === status);
-          if (ofStatus.length > 0)
-            transaction.rPush(
-              keys.statusIds(status),
-              ofStatus.map((pet) => String(pet.id)),
-            );
-        }
-      }
-      await transaction.set(keys.nextId, String(nextId)).exec();
+      const restored = pets.map((pet) => ({
+        id: pet.id,
+        status: pet.status,
+        json: stringifyJson(onlyFields(pet, petFields)),
+      }));
+      const reply = await redis.replacePets(
+        [keys.nextId, keys.pets, keys.ids, ...petStatuses.map(keys.statusIds), record],
+        restored,
+        nextId,
+        fleet,
+      );
+      checkedReply(reply, prefix);
     },
   };
 }

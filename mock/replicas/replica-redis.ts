@@ -8,7 +8,12 @@ import { createClient } from '@redis/client';
 import { appendExchangeScript } from './fleet-exchanges-script.ts';
 import { finishFoundingScript, joinFleetScript } from './fleet-script.ts';
 import { checkFleetStateScript, saveFleetStateScript } from './fleet-state-scripts.ts';
-import { createPetScript, getPetScript, readPetsScript } from './pet-store-scripts.ts';
+import {
+  createPetScript,
+  getPetScript,
+  readPetsScript,
+  replacePetsScript,
+} from './pet-store-scripts.ts';
 import { answerRequestScript } from './request-script.ts';
 
 /** How long a command may wait for Redis's answer before it fails. */
@@ -33,6 +38,7 @@ export function replicaRedis(url: string) {
       createPet: createPetScript,
       readPets: readPetsScript,
       getPet: getPetScript,
+      replacePets: replacePetsScript,
       joinFleet: joinFleetScript,
       finishFounding: finishFoundingScript,
       saveFleetState: saveFleetStateScript,

@@ -1,10 +1,13 @@
 /**
  * A replica's reading of the fleet's exchanges on a real redis-server: a reader that fell more
  * than the stream's cap behind says how many exchanges it missed, and reads on from the oldest
- * kept; catch-ups asked for at once read each exchange once.
+ * kept; catch-ups asked for at once read each exchange once. And a founder overtaken while it
+ * seeded the fleet writes nothing over the fleet founded anew, and serves that one.
  */
 import { expect, test } from 'vitest';
 import { replicaClients } from '../../test/support/replica-clients.ts';
+import { createSharedFake } from '../core/fake.ts';
+import { createFakeFetch } from '../core/fake-fetch.ts';
 import type { Exchange } from '../pipeline/exchange.ts';
 import { exchangeKeys } from './redis-keys.ts';
 import { redisTarget } from './redis-url.ts';
@@ -61,7 +64,7 @@ test('a replica whose recorders fell past the stream cap says how many exchanges
     log: (line) => lines.push(line),
   });
   try {
-    await replica.finishFounding();
+    await replica.seedIfFounded(async () => {});
     const { exchanges } = replica.shared({ clock: replica.clock, keys: [], policies: [] });
     const read: string[] = [];
     const reader = (exchange: Exchange) => read.push(exchange.query);
@@ -87,3 +90,49 @@ test('a replica whose recorders fell past the stream cap says how many exchanges
     replica.close();
   }
 }, 60_000);
+
+test('a founder overtaken before it seeded the fleet writes nothing over the fleet founded anew, says so, and then serves that fleet', async () => {
+  const target = redisTarget(server().url, undefined);
+  if (target === undefined) throw new Error('no Redis URL');
+  const lines: string[] = [];
+  const join = (foundingTimeoutMs?: number) =>
+    connectReplica({
+      redis: target,
+      prefix: 'overtaken',
+      settings: {},
+      log: (line) => lines.push(line),
+      foundingTimeoutMs,
+    });
+  const slow = await join();
+  // A founding time-out of 0: the slow founder is overdue at once, as after 10 s of seeding.
+  const next = await join(0);
+  const seedOf = (name: string) => [{ id: 1, name, categoryId: 1, status: 'available' as const }];
+  const fakes = await Promise.all(
+    [
+      { replica: next, seed: seedOf('Rex') },
+      { replica: slow, seed: seedOf('Stale') },
+    ].map(async ({ replica, seed }) => ({
+      replica,
+      fake: await createSharedFake({ seed, origin: 'http://fleet.test' }, replica.shared),
+    })),
+  );
+  try {
+    for (const { replica, fake } of fakes) await replica.seedIfFounded(() => fake.control.reset());
+    expect(lines).toEqual([
+      'petstore-fake: another replica founded the fleet under the Redis prefix "overtaken" anew while this one seeded it, which it did not: this replica serves that fleet',
+    ]);
+    for (const { fake } of fakes) {
+      const fetch = createFakeFetch(fake.behaviour, ['http://fleet.test']);
+      const answer = await fetch('http://fleet.test/v1/pets/1', {
+        headers: { authorization: 'Bearer free-demo-key' },
+      });
+      expect({ status: answer.status, body: await answer.json() }).toEqual({
+        status: 200,
+        body: seedOf('Rex')[0],
+      });
+    }
+  } finally {
+    slow.close();
+    next.close();
+  }
+});

@@ -125,6 +125,8 @@ export interface ReplicaOptions {
   readonly controlToken?: string | undefined;
   /** Where the client's connection problems are said (default stderr), never with the password. */
   readonly log?: (line: string) => void;
+  /** How long a founder may take to seed the fleet before this replica founds it anew (fleet.ts). */
+  readonly foundingTimeoutMs?: number | undefined;
 }
 
 /** A replica connected to its fleet. */
@@ -133,10 +135,14 @@ export interface Replica {
   readonly clock: ControllableClock;
   /** The shared state createSharedFake builds the fake on. */
   readonly shared: SharedStateOver;
-  /** Whether this replica founded the fleet (and so seeds it, then calls `finishFounding`). */
-  readonly founded: boolean;
-  /** Opens the fleet this replica founded to the others, once it seeded it. */
-  finishFounding(): Promise<void>;
+  /**
+   * Seeds the fleet with `seed` (the fake's reset) when this replica founded it, then opens it
+   * to the others; does nothing on a replica that joined. A founder that was overtaken (another
+   * replica founded the fleet anew once this one took longer than the founding time-out) wrote
+   * nothing, since its fleet's epoch is no longer the fleet's, and says so: its copy joins the new
+   * fleet on the next request, as after a reset elsewhere.
+   */
+  seedIfFounded(seed: () => Promise<void>): Promise<void>;
   /** Disconnects from Redis. */
   close(): void;
 }
@@ -229,7 +235,7 @@ async function connect(redis: ReplicaRedis, where: string): Promise<void> {
  * otherwise (fleet.ts).
  */
 export async function connectReplica(options: ReplicaOptions): Promise<Replica> {
-  const { redis: target, prefix, settings, controlToken } = options;
+  const { redis: target, prefix, settings, controlToken, foundingTimeoutMs } = options;
   const where = target.shown;
   const log = options.log ?? ((line: string) => process.stderr.write(`${line}\n`));
   const redis = replicaRedis(target.url);
@@ -251,7 +257,7 @@ export async function connectReplica(options: ReplicaOptions): Promise<Replica> 
   await connect(redis, where);
   let fleet: Awaited<ReturnType<typeof joinFleet>>;
   try {
-    fleet = await joinFleet(redis, prefix, { settings, controlToken });
+    fleet = await joinFleet(redis, prefix, { settings, controlToken, foundingTimeoutMs });
   } catch (error) {
     redis.destroy();
     throw error;
@@ -346,8 +352,19 @@ export async function connectReplica(options: ReplicaOptions): Promise<Replica> 
   return {
     clock,
     shared,
-    founded: fleet.founded,
-    finishFounding: () => finishFounding(redis, prefix, view.epoch),
+    async seedIfFounded(seed) {
+      if (!fleet.founded) return;
+      try {
+        await seed();
+      } catch (error) {
+        if (!(error instanceof FleetLostError)) throw error;
+        log(
+          `petstore-fake: another replica founded the fleet under the Redis prefix ${JSON.stringify(prefix)} anew while this one seeded it, which it did not: this replica serves that fleet`,
+        );
+        return;
+      }
+      await finishFounding(redis, prefix, view.epoch);
+    },
     close: () => {
       time.stop();
       redis.destroy();

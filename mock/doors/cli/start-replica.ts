@@ -123,10 +123,7 @@ export async function createReplicaFake(
   });
   try {
     const fake = await createSharedFake({ ...options, clock: replica.clock }, replica.shared);
-    if (replica.founded) {
-      await fake.control.reset();
-      await replica.finishFounding();
-    }
+    await replica.seedIfFounded(() => fake.control.reset());
     // The recorders read the fleet's exchanges now and then, not only at a control call or an
     // exit file, so that the stream's cap trims none they have not read (under a fleet's load).
     const reading = setInterval(() => void fake.catchUp().catch(() => {}), catchUpEveryMs);
