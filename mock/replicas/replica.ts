@@ -139,7 +139,7 @@ export interface Replica {
    * Seeds the fleet with `seed` (the fake's reset) when this replica founded it, then opens it
    * to the others; does nothing on a replica that joined. A founder that was overtaken (another
    * replica founded the fleet anew once this one took longer than the founding time-out) wrote
-   * nothing, since its fleet's epoch is no longer the fleet's, and says so: its copy joins the new
+   * nothing, its epoch being another than the fleet's, and says so: its copy joins the new
    * fleet on the next request, as after a reset elsewhere.
    */
   seedIfFounded(seed: () => Promise<void>): Promise<void>;
