@@ -9,7 +9,8 @@ import { parseRetryAfter } from '../http/retry-after.ts';
 import { activeCheck, couldNotRun, fail, priorities } from './check.ts';
 import { expectStatus } from './expect.ts';
 import { listPetsRequest } from './requests.ts';
-import { refillBound, resetAhead, windowReading } from './window-drop.ts';
+import { servedPastZeroJudge } from './served-past-zero.ts';
+import { resetAhead, windowReading } from './window-drop.ts';
 
 /** The request the exhaustion sends: the cheapest read. */
 const probe = () => listPetsRequest({ limit: 1 });
@@ -35,14 +36,8 @@ export const rateLimitExceededGives429 = activeCheck({
         );
     };
     needed(remaining);
-    // Requests served in a row although the answer before each said X-RateLimit-Remaining: 0.
-    // A window that refills continuously (token bucket, GCRA, sliding counter) hands back
-    // requests at its rate, never one per request sent faster than that (refillBound), from the
-    // decision that left it at 0: as early as the request that was answered 0 was sent.
-    let servedPastZero = 0;
-    let zeroSince = 0;
+    const judge = servedPastZeroJudge();
     let longest = 0;
-    let previousSentAt: number | undefined;
     for (;;) {
       const exchange = await context.send(probe(), { pace: false, retry429: false });
       const status = exchange.response?.status;
@@ -56,19 +51,16 @@ export const rateLimitExceededGives429 = activeCheck({
       const reading = windowReading(exchange.response?.headers, exchange.sentAtEpochMs);
       const left = reading?.remaining ?? 0;
       if (reading !== undefined) longest = Math.max(longest, resetAhead(reading));
-      if (remaining === 0 && left === 0) {
-        if (servedPastZero === 0) zeroSince = previousSentAt ?? exchange.sentAtEpochMs;
-        servedPastZero += 1;
-      } else servedPastZero = 0;
-      previousSentAt = exchange.sentAtEpochMs;
-      // Up to the answer: the server may have decided as late as it answered.
-      const elapsed = answeredAtEpochMs(exchange) - zeroSince;
-      const limit = reading?.limit ?? 0;
-      if (servedPastZero >= 2 && servedPastZero > refillBound(limit, elapsed, longest))
-        fail(
-          `served (200) ${servedPastZero} times in a row within ${Math.round(elapsed)} ms although each previous answer said X-RateLimit-Remaining: 0 (no refill of ${limit} a window hands back that many)`,
-          exchange,
-        );
+      const problem = judge({
+        remainingBefore: remaining,
+        remaining: left,
+        limit: reading?.limit ?? 0,
+        longestResetSeconds: longest,
+        sentAtMs: exchange.sentAtEpochMs,
+        // Up to the answer: the server may have decided as late as it answered.
+        answeredAtMs: answeredAtEpochMs(exchange),
+      });
+      if (problem !== undefined) fail(problem, exchange);
       remaining = left;
       needed(remaining);
     }
