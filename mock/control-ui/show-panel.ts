@@ -44,8 +44,8 @@ const defaultChaos: ChaosSettings = {
 /** Where the panel keeps whether it is collapsed. */
 const collapsedKey = 'petstore-fake-panel:collapsed';
 
-/** The panel shown on each document, so a second `showPanel` replaces the first. */
-const shown = new WeakMap<Document, Panel>();
+/** The panel shown on the page, so a second `showPanel` replaces the first. */
+let shown: Panel | undefined;
 
 /** Reads or writes the collapsed flag; storage a browser refuses (a sandboxed frame) forgets it. */
 function remembered(value?: boolean): boolean {
@@ -94,7 +94,7 @@ export function showPanel(
   fake: { readonly control: PanelControl },
   options: PanelOptions = {},
 ): Panel {
-  shown.get(document)?.close();
+  shown?.close();
   const control = fake.control;
   // The panel's element name: an app's selector for its own elements will not match it.
   const host = document.createElement('petstore-fake-panel');
@@ -188,9 +188,9 @@ export function showPanel(
     close() {
       live.stop();
       host.remove();
-      if (shown.get(document) === handle) shown.delete(document);
+      if (shown === handle) shown = undefined;
     },
   };
-  shown.set(document, handle);
+  shown = handle;
   return handle;
 }

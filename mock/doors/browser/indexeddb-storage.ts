@@ -237,7 +237,6 @@ export class IndexedDbStorage {
     if ('problem' in opened) {
       this.persistence = undefined;
       this.#status = { kept: 'memory', problem: opened.problem };
-      this.#closed = true;
       return;
     }
     const { db } = opened;

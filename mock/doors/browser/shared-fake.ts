@@ -23,10 +23,8 @@ interface Lead {
 }
 
 /** A call this tab sent and has not been answered, kept to send again if the leader goes. */
-interface PendingCall {
+interface PendingCall extends PromiseWithResolvers<Reply> {
   readonly call: Call;
-  readonly promise: Promise<Reply>;
-  readonly resolve: (reply: Reply) => void;
 }
 
 /**
@@ -38,11 +36,12 @@ interface PendingCall {
 export class SharedFake {
   /** This tab's id: its requests come on the connection `tab:<id>`. */
   readonly #tab = crypto.randomUUID();
+  readonly #readyResolvers = Promise.withResolvers<void>();
   /**
    * Resolves once a tab runs the fake (this one or another); rejects with the error that kept
    * this tab from building it (a bad option), which any tab would meet.
    */
-  readonly ready: Promise<void>;
+  readonly ready = this.#readyResolvers.promise;
   readonly #name: string;
   readonly #options: CreateFakeOptions;
   readonly #channel: BroadcastChannel;
@@ -56,14 +55,12 @@ export class SharedFake {
   /** Calls this tab is running as leader, by call id. */
   readonly #serving = new Map<string, Promise<Reply>>();
   readonly #released = Promise.withResolvers<void>();
-  readonly #readyResolvers = Promise.withResolvers<void>();
   readonly #abandon = new AbortController();
   readonly #held: Promise<void>;
 
   constructor(name: string, options: CreateFakeOptions) {
     this.#name = name;
     this.#options = options;
-    this.ready = this.#readyResolvers.promise;
     this.#channel = new BroadcastChannel(name);
     this.#channel.onmessage = (event: MessageEvent<TabMessage>) => this.#receive(event.data);
     this.#held = navigator.locks
@@ -101,11 +98,11 @@ export class SharedFake {
     const id = key ?? `${this.#tab}:${++this.#sent}`;
     const already = this.#pending.get(id);
     if (already !== undefined) return already.promise;
-    const { promise, resolve } = Promise.withResolvers<Reply>();
-    this.#pending.set(id, { call, promise, resolve });
+    const pending = { call, ...Promise.withResolvers<Reply>() };
+    this.#pending.set(id, pending);
     if (this.#leader !== undefined)
       this.#post({ type: 'call', to: this.#leader, from: this.#tab, id, call });
-    return promise;
+    return pending.promise;
   }
 
   /** Leaves: a leading tab finishes what it started and writes, then hands over. */
