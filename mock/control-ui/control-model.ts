@@ -109,12 +109,8 @@ function keyView(info: KeyInfo, readAt: number, now: number): KeyView {
 
 /** Whether the page used a key: it has requests today, refusals, a ban, or a recent request. */
 function used(info: KeyInfo, recentKeys: ReadonlySet<string>): boolean {
-  return (
-    info.usage.day > 0 ||
-    info.usage.violations > 0 ||
-    info.bannedUntil !== null ||
-    recentKeys.has(info.id)
-  );
+  const { day, violations } = info.usage;
+  return day > 0 || violations > 0 || info.bannedUntil !== null || recentKeys.has(info.id);
 }
 
 function percent(share: number): string {

@@ -165,7 +165,7 @@ export function showPanel(
     'force-429': forceNext(429),
     'force-503': forceNext(503),
     'chaos-toggle': act(async () => {
-      if (live.reading?.chaos !== null && live.reading?.chaos !== undefined) {
+      if (live.reading?.chaos != null) {
         await control.clearChaos();
         return 'Chaos off';
       }

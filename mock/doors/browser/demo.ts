@@ -35,9 +35,8 @@ async function call(method: string, path: string, init: RequestInit = {}): Promi
   const response = await fetch(`${baseUrl}${path}`, { method, ...init });
   const body: unknown = await response.json();
   const headers = shownHeaders
-    .map((name) => [name, response.headers.get(name)] as const)
-    .filter(([, value]) => value !== null)
-    .map(([name, value]) => `${name}: ${value}`);
+    .filter((name) => response.headers.has(name))
+    .map((name) => `${name}: ${response.headers.get(name)}`);
   const entry = document.createElement('section');
   entry.dataset.status = String(response.status);
   const title = document.createElement('h3');
