@@ -44,7 +44,6 @@ export interface WorkerCheckPage {
  * or that the browser kept no timing of did not.
  */
 async function wentToNetwork(page: WorkerCheckPage, url: string, token: string): Promise<boolean> {
-  let answered = false;
   try {
     const response = await page.fetch(url, {
       cache: 'no-store',
@@ -53,13 +52,12 @@ async function wentToNetwork(page: WorkerCheckPage, url: string, token: string):
     if (response.headers.get(probeHeader) === token) return false;
     // The browser times a fetch once its body has come.
     await response.arrayBuffer();
-    answered = true;
   } catch {
     // A failed or slow probe proves nothing by itself: a worker restarting fails one too.
+    return false;
   }
   const timings = (await page.timing(url)) as readonly Partial<PerformanceResourceTiming>[];
-  if (timings.some((entry) => (entry.workerStart ?? 0) > 0)) return false;
-  return answered && timings.length > 0;
+  return timings.length > 0 && !timings.some((entry) => (entry.workerStart ?? 0) > 0);
 }
 
 /**
@@ -103,17 +101,16 @@ const timingWaitMs = 1_000;
 /** The resource timing of `url`, buffered or as added (an observer sees it past a full buffer). */
 function resourceTiming(url: string): Promise<readonly PerformanceEntry[]> {
   return new Promise((resolve) => {
-    const observer = new PerformanceObserver((list) => {
-      const entries = list.getEntriesByName(url);
-      if (entries.length === 0) return;
+    const done = (entries: readonly PerformanceEntry[]) => {
       observer.disconnect();
       clearTimeout(timer);
       resolve(entries);
+    };
+    const observer = new PerformanceObserver((list) => {
+      const entries = list.getEntriesByName(url);
+      if (entries.length > 0) done(entries);
     });
-    const timer = setTimeout(() => {
-      observer.disconnect();
-      resolve([]);
-    }, timingWaitMs);
+    const timer = setTimeout(() => done([]), timingWaitMs);
     observer.observe({ type: 'resource', buffered: true });
   });
 }
