@@ -57,18 +57,16 @@ ${rowsPlace('journal', '#,Time,Key,Client,Request,Status,Code,Marks,Remaining,Re
 </html>
 `;
 
+/** The page's two files, by their path under the control prefix: the body and its media type. */
+const files = new Map<string, readonly [body: string, type: string]>([
+  ['/', [pageHtml, 'text/html']],
+  ['/page.js', [qaPageScript, 'text/javascript']],
+]);
+
 /** The page's answer for a path under the control prefix (`/` or `/page.js`), or `undefined`. */
 export function controlPageAnswer(path: string): Answer | undefined {
-  const [body, type] =
-    path === '/'
-      ? [pageHtml, 'text/html']
-      : path === '/page.js'
-        ? [qaPageScript, 'text/javascript']
-        : [];
-  if (body === undefined) return undefined;
-  return {
-    status: 200,
-    headers: { ...security, 'Content-Type': `${type}; charset=utf-8` },
-    body,
-  };
+  const file = files.get(path);
+  if (file === undefined) return undefined;
+  const [body, type] = file;
+  return { status: 200, headers: { ...security, 'Content-Type': `${type}; charset=utf-8` }, body };
 }
