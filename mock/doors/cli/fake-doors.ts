@@ -1,7 +1,7 @@
 /**
  * The doors and exit files of a fake started from code or the command line (`npm start`,
- * startFake and a replica's startFake alike): its HTTP doors opened one after the other, and the
- * policies' files written as it stops.
+ * startFake and a replica's startFake alike): its HTTP doors opened one after the other, the
+ * policies' files written as it stops, and what startFake gives back once it listens.
  */
 import { type PolicyControls, policyExitFiles } from '../../core/api-pipeline.ts';
 import type { Behaviour } from '../../core/assembly.ts';
@@ -16,6 +16,27 @@ export type ExitFileName = 'pact-out' | 'coverage-report' | 'client-report';
 export interface DoorPlace {
   readonly port: number;
   readonly origin: string;
+}
+
+/** Where startFake's doors listen, as it worked them out: production, and staging if asked for. */
+export interface Places {
+  readonly host: string;
+  readonly production: DoorPlace;
+  readonly staging: DoorPlace | undefined;
+}
+
+/** A fake listening on real ports of this process, as startFake gives it. */
+export interface ListeningFake<Control> {
+  /** The production base URL, e.g. `http://127.0.0.1:39113/v1`. */
+  readonly url: string;
+  /** The staging base URL, when a staging port was asked for. */
+  readonly stagingUrl: string | undefined;
+  /** The control surface's base URL (`GET <controlUrl>/state`). */
+  readonly controlUrl: string;
+  /** The control surface: the fake's, in this process; a replica's is the fleet's, through it. */
+  readonly control: Control;
+  /** Stops answering (requests in flight finish), writes the exit files, frees the ports. */
+  close(): Promise<void>;
 }
 
 /**
@@ -82,4 +103,43 @@ export function finishExitFiles(
       return { name: file.name, summary, path, error: error as Error };
     }
   });
+}
+
+/**
+ * Opens the doors of a fake startFake made at `places` and gives what it returns, with the control
+ * surface `control` makes of the control URL. Its close lets requests in flight finish, runs
+ * `beforeExitFiles` (a replica reads the fleet's record and leaves Redis), writes the exit files
+ * and throws the first error of one; called again, it gives the same promise.
+ */
+export async function openListeningFake<Control>(
+  fake: Parameters<typeof openDoors>[0] & { readonly control: PolicyControls },
+  { host, production, staging }: Places,
+  control: (controlUrl: string) => Control,
+  exitFiles: Readonly<Partial<Record<ExitFileName, string>>>,
+  beforeExitFiles?: () => Promise<unknown>,
+): Promise<ListeningFake<Control>> {
+  const doors = await openDoors(
+    fake,
+    host,
+    staging === undefined ? [production] : [production, staging],
+  );
+  const { basePath, controlPrefix } = fake.config;
+  const controlUrl = `${production.origin}${controlPrefix}`;
+  let closing: Promise<void> | undefined;
+  return {
+    url: `${production.origin}${basePath}`,
+    stagingUrl: staging === undefined ? undefined : `${staging.origin}${basePath}`,
+    controlUrl,
+    control: control(controlUrl),
+    close() {
+      closing ??= (async () => {
+        await Promise.all(doors.map((door) => door.close()));
+        if (beforeExitFiles !== undefined) await beforeExitFiles();
+        const files = finishExitFiles(fake.control, (name) => exitFiles[name as ExitFileName]);
+        const failed = files.find((file) => file.error !== undefined);
+        if (failed?.error !== undefined) throw failed.error;
+      })();
+      return closing;
+    },
+  };
 }

@@ -10,7 +10,12 @@ import { ConfigError } from '../../base/config-error.ts';
 import { type CreateFakeOptions, createFake, type FakeControl } from '../../core/fake.ts';
 import { outputPathProblem } from '../cli-shared/output-path.ts';
 import type { RemoteControl } from '../connect/connect-fake.ts';
-import { type ExitFileName, finishExitFiles, openDoors } from './fake-doors.ts';
+import {
+  type DoorPlace,
+  type ExitFileName,
+  type ListeningFake,
+  openListeningFake,
+} from './fake-doors.ts';
 import { createStateFile } from './state-file.ts';
 
 /** Options of `startFake`: createFake's, where the door listens, and what it keeps and writes. */
@@ -36,18 +41,7 @@ export interface StartFakeOptions extends Omit<CreateFakeOptions, 'origin' | 'st
 }
 
 /** A fake listening on a real port of this process. */
-export interface StartedFake {
-  /** The production base URL, e.g. `http://127.0.0.1:39113/v1`. */
-  readonly url: string;
-  /** The staging base URL, when a staging port was asked for. */
-  readonly stagingUrl: string | undefined;
-  /** The control surface's base URL (`GET <controlUrl>/state`). */
-  readonly controlUrl: string;
-  /** The control surface, in this process. */
-  readonly control: FakeControl;
-  /** Stops answering (requests in flight finish), writes the exit files, frees the ports. */
-  close(): Promise<void>;
-}
+export type StartedFake = ListeningFake<FakeControl>;
 
 /** A port nothing listens on right now, on `host`. */
 async function freePort(host: string): Promise<number> {
@@ -62,9 +56,14 @@ async function freePort(host: string): Promise<number> {
   return port;
 }
 
-/** `http://host:port`, with an IPv6 address in brackets. */
-function originOf(host: string, port: number): string {
-  return `http://${host.includes(':') ? `[${host}]` : host}:${port}`;
+/** Where a door on `host` listens: on `port`, or on a free one when it is 0. */
+async function placeOf(host: string, port: number): Promise<DoorPlace> {
+  const listening = port === 0 ? await freePort(host) : port;
+  // An IPv6 address in brackets.
+  return {
+    port: listening,
+    origin: `http://${host.includes(':') ? `[${host}]` : host}:${listening}`,
+  };
 }
 
 /** What startFake was given for a replica. */
@@ -72,20 +71,10 @@ export type ReplicaStartOptions = StartFakeOptions & { readonly redis: string };
 
 /**
  * A replica listening on a real port of this process, as startFake gives it: its control
- * surface is the fleet's, over HTTP, so each function returns a promise (as connectFake's do).
+ * surface is the fleet's, over HTTP, so each function returns a promise (as connectFake's do),
+ * and its close leaves Redis too.
  */
-export interface StartedReplica {
-  /** The production base URL, e.g. `http://127.0.0.1:39113/v1`. */
-  readonly url: string;
-  /** The staging base URL, when a staging port was asked for. */
-  readonly stagingUrl: string | undefined;
-  /** The control surface's base URL (`GET <controlUrl>/state`). */
-  readonly controlUrl: string;
-  /** The fleet's control surface, through this replica. */
-  readonly control: RemoteControl;
-  /** Stops answering (requests in flight finish), writes the exit files, leaves Redis. */
-  close(): Promise<void>;
-}
+export type StartedReplica = ListeningFake<RemoteControl>;
 
 /**
  * Starts the fake's HTTP door in this process.
@@ -109,50 +98,18 @@ export async function startFake(
         `cannot write ${path}: ${problem}; pick a path in a folder that exists and is writable`,
       );
   }
-  const ports = {
-    production: port === 0 ? await freePort(host) : port,
-    staging: stagingPort === false ? false : stagingPort === 0 ? await freePort(host) : stagingPort,
-  } as const;
-  const origin = originOf(host, ports.production);
-  const stagingOrigin = ports.staging === false ? false : originOf(host, ports.staging);
+  const production = await placeOf(host, port);
+  const staging = stagingPort === false ? undefined : await placeOf(host, stagingPort);
+  const places = { host, production, staging };
   // Loaded only for a replica: the msw doors, which export startFake, never load a Redis client.
   const { redis } = options;
   if (redis !== undefined)
-    return (await import('./start-replica.ts')).startReplica(
-      { ...options, redis },
-      {
-        host,
-        origin,
-        stagingOrigin,
-        ports,
-      },
-    );
+    return (await import('./start-replica.ts')).startReplica({ ...options, redis }, places);
   const fake = await createFake({
     ...options,
-    origin,
-    stagingOrigin,
+    origin: production.origin,
+    stagingOrigin: staging?.origin ?? false,
     ...(stateFile === undefined ? {} : { persistence: createStateFile(stateFile, {}) }),
   });
-  const doors = await openDoors(fake, host, [
-    { port: ports.production, origin },
-    ...(ports.staging === false || stagingOrigin === false
-      ? []
-      : [{ port: ports.staging, origin: stagingOrigin }]),
-  ]);
-  let closing: Promise<void> | undefined;
-  return {
-    url: `${origin}${fake.config.basePath}`,
-    stagingUrl: stagingOrigin === false ? undefined : `${stagingOrigin}${fake.config.basePath}`,
-    controlUrl: `${origin}${fake.config.controlPrefix}`,
-    control: fake.control,
-    close() {
-      closing ??= (async () => {
-        await Promise.all(doors.map((door) => door.close()));
-        const files = finishExitFiles(fake.control, (name) => exitFiles[name as ExitFileName]);
-        const failed = files.find((file) => file.error !== undefined);
-        if (failed?.error !== undefined) throw failed.error;
-      })();
-      return closing;
-    },
-  };
+  return openListeningFake(fake, places, () => fake.control, exitFiles);
 }

@@ -18,7 +18,7 @@ import type { FleetSettings } from '../../replicas/fleet.ts';
 import { type RedisTarget, redisTarget } from '../../replicas/redis-url.ts';
 import { connectReplica } from '../../replicas/replica.ts';
 import { connectFake } from '../connect/connect-fake.ts';
-import { type ExitFileName, finishExitFiles, openDoors } from './fake-doors.ts';
+import { openListeningFake, type Places } from './fake-doors.ts';
 import type { ReplicaStartOptions, StartedReplica } from './start-fake.ts';
 
 /** The fleet's name in Redis when none is given. */
@@ -84,14 +84,6 @@ function flattened(settings: Record<string, unknown>, prefix = ''): FleetSetting
   return flat;
 }
 
-/** Where startFake listens, as it worked it out. */
-export interface Places {
-  readonly host: string;
-  readonly origin: string;
-  readonly stagingOrigin: string | false;
-  readonly ports: { readonly production: number; readonly staging: number | false };
-}
-
 /** A replica's fake, and its way out of the fleet. */
 export interface ReplicaFake {
   readonly fake: SharedFake;
@@ -144,7 +136,7 @@ export async function createReplicaFake(
 /** startFake for a replica of the fleet in `options.redis`. */
 export async function startReplica(
   options: ReplicaStartOptions,
-  { host, origin, stagingOrigin, ports }: Places,
+  places: Places,
 ): Promise<StartedReplica> {
   if (options.stateFile !== undefined)
     throw new ConfigError(
@@ -164,48 +156,36 @@ export async function startReplica(
     ...createOptions
   } = options;
   const replica = await createReplicaFake(
-    { ...createOptions, origin, stagingOrigin },
+    {
+      ...createOptions,
+      origin: places.production.origin,
+      stagingOrigin: places.staging?.origin ?? false,
+    },
     target,
     redisPrefix,
   );
   const { fake } = replica;
-  const { config } = fake;
-  const access = config.controlAccess;
-  const doors = await openDoors(fake, host, [
-    { port: ports.production, origin },
-    ...(ports.staging === false || stagingOrigin === false
-      ? []
-      : [{ port: ports.staging, origin: stagingOrigin }]),
-  ]).catch((error: unknown) => {
+  const access = fake.config.controlAccess;
+  const token = typeof access === 'object' ? { token: access.token } : {};
+  // The exit files hold the fleet's record: what every replica answered, read last; with Redis
+  // gone, what the replica's last reading took.
+  const readFleetAndLeave = () =>
+    fake
+      .catchUp()
+      .catch((error: unknown) =>
+        process.stderr.write(
+          `petstore-fake: the exit files hold the fleet's exchanges up to the last reading (${String(error)})\n`,
+        ),
+      )
+      .finally(() => replica.leave());
+  return openListeningFake(
+    fake,
+    places,
+    (controlUrl) => connectFake(controlUrl, token).control,
+    exitFiles,
+    readFleetAndLeave,
+  ).catch((error: unknown) => {
     replica.leave();
     throw error;
   });
-  const controlUrl = `${origin}${config.controlPrefix}`;
-  let closing: Promise<void> | undefined;
-  return {
-    url: `${origin}${config.basePath}`,
-    stagingUrl: stagingOrigin === false ? undefined : `${stagingOrigin}${config.basePath}`,
-    controlUrl,
-    control: connectFake(controlUrl, typeof access === 'object' ? { token: access.token } : {})
-      .control,
-    close() {
-      closing ??= (async () => {
-        await Promise.all(doors.map((door) => door.close()));
-        // The exit files hold the fleet's record: what every replica answered, read last; with
-        // Redis gone, what the replica's last reading took.
-        await fake
-          .catchUp()
-          .catch((error: unknown) =>
-            process.stderr.write(
-              `petstore-fake: the exit files hold the fleet's exchanges up to the last reading (${String(error)})\n`,
-            ),
-          )
-          .finally(() => replica.leave());
-        const files = finishExitFiles(fake.control, (name) => exitFiles[name as ExitFileName]);
-        const failed = files.find((file) => file.error !== undefined);
-        if (failed?.error !== undefined) throw failed.error;
-      })();
-      return closing;
-    },
-  };
 }
