@@ -22,10 +22,7 @@ export type FlagSpecs = Readonly<Record<string, FlagSpec>>;
 
 /** A command line a CLI cannot run: the message names the flag and how to fix it (exit 2). */
 export class UsageError extends Error {
-  constructor(message: string) {
-    super(message);
-    this.name = 'UsageError';
-  }
+  override name = 'UsageError';
 }
 
 /**

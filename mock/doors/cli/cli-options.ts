@@ -44,14 +44,12 @@ function isLoopback(host: string): boolean {
  */
 function canonicalHost(host: string): string {
   const bracketed = host.includes(':') && !host.startsWith('[') ? `[${host}]` : host;
-  let hostname: string;
   try {
-    hostname = new URL(`http://${bracketed}/`).hostname;
+    const { hostname } = new URL(`http://${bracketed}/`);
+    return hostname.startsWith('[') ? hostname.slice(1, -1) : hostname;
   } catch {
     throw new UsageError(`--host must be an IP address or a host name, got "${host}"`);
   }
-  if (hostname === '') throw new UsageError('--host must not be empty');
-  return hostname.startsWith('[') ? hostname.slice(1, -1) : hostname;
 }
 
 export const tokenVariable = 'PETSTORE_CONTROL_TOKEN';
@@ -212,20 +210,12 @@ export function describeConfigError(error: ConfigError, keysPath: string | undef
 /** Any count the config then checks (which names the rule: `must be a positive integer`). */
 const count = { min: 0, max: Number.MAX_SAFE_INTEGER };
 
-function readJsonFile(path: string, flag: string): unknown {
+/** A JSON file a flag names, read with `parse` (a profile's small numbers need no lossless parser). */
+function readJsonFile(path: string, flag: string, parse: (text: string) => unknown = parseJson) {
   try {
-    return parseJson(readFileSync(path, 'utf8'));
+    return parse(readFileSync(path, 'utf8'));
   } catch (error) {
     throw new UsageError(`${flag}: cannot read ${path}: ${(error as Error).message}`);
-  }
-}
-
-/** A profile file, as plain JSON (its numbers are small); createFake checks its fields. */
-function readProfileFile(path: string): FakeProfile {
-  try {
-    return JSON.parse(readFileSync(path, 'utf8')) as FakeProfile;
-  } catch (error) {
-    throw new UsageError(`--profile: cannot read ${path}: ${(error as Error).message}`);
   }
 }
 
@@ -340,7 +330,9 @@ export function optionsFromFlags(argv: readonly string[]) {
       : { persistence: createStateFile(values['state-file'], { fsync: values.fsync }) }),
     ...(enterpriseLimits ? { enterpriseLimits } : {}),
     // Checked by createFake, which names the field that is wrong (ConfigError profile.<field>).
-    ...(values.profile === undefined ? {} : { profile: readProfileFile(values.profile) }),
+    ...(values.profile === undefined
+      ? {}
+      : { profile: readJsonFile(values.profile, '--profile', JSON.parse) as FakeProfile }),
     ...(values['allowed-hosts'] === undefined
       ? {}
       : { allowedHosts: values['allowed-hosts'].split(',').filter((name) => name !== '') }),

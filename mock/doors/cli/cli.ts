@@ -137,10 +137,8 @@ ${keyLines.join('\n')}`;
  */
 export function run(argv: readonly string[] = process.argv.slice(2)): void {
   main(argv).catch((error: unknown) => {
-    const parseError = String((error as { code?: unknown }).code ?? '').startsWith(
-      'ERR_PARSE_ARGS_',
-    );
-    if (error instanceof UsageError || error instanceof ConfigError || parseError) {
+    // parseFlags throws a UsageError for every command line parseArgs refuses.
+    if (error instanceof UsageError || error instanceof ConfigError) {
       const message =
         error instanceof ConfigError
           ? describeConfigError(error, keysPathOf(argv))
@@ -148,22 +146,17 @@ export function run(argv: readonly string[] = process.argv.slice(2)): void {
       console.error(`petstore-fake: ${message}\n\n${usage}`);
       process.exit(2);
     }
-    if (error instanceof StorageError) {
-      console.error(
-        `petstore-fake: --state-file: ${error.message}: ${String((error.cause as Error)?.message ?? '')}`,
-      );
-      process.exit(2);
-    }
-    if (error instanceof StateFileError) {
-      console.error(error.message);
-      process.exit(2);
-    }
-    if (error instanceof StartupError) {
-      console.error(`petstore-fake: ${error.message}`);
-      process.exit(2);
-    }
-    console.error(error);
-    process.exit(1);
+    // A start that cannot go on: one line, exit 2; anything else is a fault of the fake's.
+    const line =
+      error instanceof StorageError
+        ? `petstore-fake: --state-file: ${error.message}: ${String((error.cause as Error)?.message ?? '')}`
+        : error instanceof StateFileError
+          ? error.message
+          : error instanceof StartupError
+            ? `petstore-fake: ${error.message}`
+            : undefined;
+    console.error(line ?? error);
+    process.exit(line === undefined ? 1 : 2);
   });
 }
 

@@ -58,10 +58,9 @@ export class StateFileError extends Error {
 }
 
 function createdProblem(value: unknown, seen: ReadonlySet<number>): string | undefined {
-  if (!isJsonObject(value)) return 'expected a {"created": <pet>} line';
   const record = value as { created?: unknown };
-  const extra = Object.keys(record).filter((field) => field !== 'created');
-  if (extra.length > 0 || record.created === undefined) return 'expected a {"created": <pet>} line';
+  if (!isJsonObject(value) || record.created === undefined || Object.keys(value).length !== 1)
+    return 'expected a {"created": <pet>} line';
   const issues = checkPet(record.created);
   if (issues.length > 0) return `not a pet: ${describeIssues(issues)}`;
   const id = (record.created as Pet).id;
@@ -168,20 +167,21 @@ class StateFile implements StorePersistence {
     const temporary = `${path}.tmp`;
     const text = Buffer.from(`${stringifyJson({ snapshot })}\n`);
     try {
-      const fd = fs.openSync(temporary, 'w');
-      try {
-        this.#writeAll(fd, text, null);
-        if (this.#fsync) fs.fsyncSync(fd);
-      } finally {
-        fs.closeSync(fd);
-      }
+      this.#withFile(
+        'w',
+        (fd) => {
+          this.#writeAll(fd, text, null);
+          if (this.#fsync) fs.fsyncSync(fd);
+        },
+        temporary,
+      );
       fs.renameSync(temporary, path);
     } catch (error) {
       fs.rmSync(temporary, { force: true });
       throw error;
     }
     // The rename itself lives in the directory: flush it too.
-    if (this.#fsync) this.#syncDirectory();
+    if (this.#fsync) this.#withFile('r', (dir) => fs.fsyncSync(dir), dirname(path));
     this.#goodLength = text.byteLength;
     this.#tornTail = false;
   }
@@ -224,15 +224,6 @@ class StateFile implements StorePersistence {
     }
   }
 
-  #syncDirectory(): void {
-    const dir = this.#fs.openSync(dirname(this.#path), 'r');
-    try {
-      this.#fs.fsyncSync(dir);
-    } finally {
-      this.#fs.closeSync(dir);
-    }
-  }
-
   #writeAll(fd: number, bytes: Uint8Array, position: number | null): void {
     for (let done = 0; done < bytes.byteLength; ) {
       done += this.#fs.writeSync(
@@ -245,8 +236,9 @@ class StateFile implements StorePersistence {
     }
   }
 
-  #withFile<T>(flags: string, use: (fd: number) => T): T {
-    const fd = this.#fs.openSync(this.#path, flags);
+  /** Opens the state file (or `path`) with `flags` for `use`, and closes it whatever happens. */
+  #withFile<T>(flags: string, use: (fd: number) => T, path = this.#path): T {
+    const fd = this.#fs.openSync(path, flags);
     try {
       return use(fd);
     } finally {
