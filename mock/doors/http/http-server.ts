@@ -207,14 +207,13 @@ class DoorAnswers {
   }
 
   /**
-   * The caller's plan on the door's own refusals too, when it sent a valid key; handed to `write`
-   * at once, or once a replica has read the caller's usage.
+   * The caller's plan on the door's own refusals too, when `authorization` holds a valid key;
+   * handed to `write` at once, or once a replica has read the caller's usage (never rejected).
    */
-  withErrorHeaders(incoming: IncomingMessage, write: (headers: Record<string, string>) => void) {
-    afterHeaders(
-      this.#behaviour.rateLimitHeaders(rawHeader(incoming.rawHeaders, 'authorization')),
-      write,
-    );
+  withErrorHeaders(authorization: string | null, write: (headers: Record<string, string>) => void) {
+    const headers = this.#behaviour.rateLimitHeaders(authorization);
+    if (headers instanceof Promise) void headers.then(write);
+    else write(headers);
   }
 
   refuse(
@@ -225,7 +224,7 @@ class DoorAnswers {
     started = performance.now(),
     body: BodyBytes = noBody,
   ): void {
-    this.withErrorHeaders(incoming, (headers) => {
+    this.withErrorHeaders(rawHeader(incoming.rawHeaders, 'authorization'), (headers) => {
       const refusal = errorAnswer(code, message, headers);
       // Parsed, so the core can log and journal it: a request refused here is one the app sent.
       this.#behaviour.refusedByDoor(this.#request(incoming, body), refusal, started, body);
@@ -308,9 +307,9 @@ class DoorAnswers {
  * without these listeners Node answers a bare 400, a 417 with an empty body, and drops CONNECT
  * unanswered.
  */
-function answerWhatNodeRefuses(server: Server, door: DoorAnswers, behaviour: Behaviour): void {
+function answerWhatNodeRefuses(server: Server, door: DoorAnswers): void {
   server.on('clientError', (error: NodeJS.ErrnoException & { rawPacket?: unknown }, socket) =>
-    afterHeaders(behaviour.rateLimitHeaders(authorizationIn(error.rawPacket)), (headers) =>
+    door.withErrorHeaders(authorizationIn(error.rawPacket), (headers) =>
       answerClientError(error, socket, headers),
     ),
   );
@@ -318,7 +317,7 @@ function answerWhatNodeRefuses(server: Server, door: DoorAnswers, behaviour: Beh
     door.refuse(incoming, res, 'expectation_failed', 'Only "Expect: 100-continue" is supported.'),
   );
   server.on('connect', (incoming: IncomingMessage, socket: Duplex) =>
-    door.withErrorHeaders(incoming, (headers) =>
+    door.withErrorHeaders(rawHeader(incoming.rawHeaders, 'authorization'), (headers) =>
       writeRawError(
         socket,
         errorAnswer(
@@ -329,15 +328,6 @@ function answerWhatNodeRefuses(server: Server, door: DoorAnswers, behaviour: Beh
       ),
     ),
   );
-}
-
-/** Hands `headers` to `write` now, or once they are read; the core's headers never reject. */
-function afterHeaders(
-  headers: Record<string, string> | Promise<Record<string, string>>,
-  write: (headers: Record<string, string>) => void,
-): void {
-  if (headers instanceof Promise) void headers.then(write);
-  else write(headers);
 }
 
 /** Starts an HTTP door for a fake's behaviour on one socket. */
@@ -366,7 +356,7 @@ export async function listenHttp(
   );
   // Node's keep-alive time-out would close a connection with a FIN: see closeConnection.
   server.on('timeout', (socket: Socket) => closeConnection(socket));
-  answerWhatNodeRefuses(server, door, behaviour);
+  answerWhatNodeRefuses(server, door);
   const sockets = new Set<Socket>();
   server.on('connection', (socket: Socket) => {
     sockets.add(socket);
