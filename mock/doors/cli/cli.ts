@@ -39,20 +39,15 @@ async function main(argv: readonly string[]): Promise<void> {
   const origin = fake.config.origins[0] as string;
   const stagingOrigin =
     options.stagingOrigin === false ? false : (fake.config.origins[1] ?? origin);
-  const places = [
-    { port: flags.productionPort, origin, flag: '--port', hint: '' },
-    ...(stagingOrigin === false
-      ? []
-      : [
-          {
-            port: flags.stagingPort,
-            origin: stagingOrigin,
-            // Without --staging-port the staging port is --port + 1: name the flag that moves it.
-            flag: '--staging-port',
-            hint: ' (the staging port is --port + 1 unless set; --no-staging serves none)',
-          },
-        ]),
-  ];
+  const places = [{ port: flags.productionPort, origin, flag: '--port', hint: '' }];
+  if (stagingOrigin !== false)
+    places.push({
+      port: flags.stagingPort,
+      origin: stagingOrigin,
+      // Without --staging-port the staging port is --port + 1: name the flag that moves it.
+      flag: '--staging-port',
+      hint: ' (the staging port is --port + 1 unless set; --no-staging serves none)',
+    });
   // A busy port or a foreign address is a StartupError naming the flag.
   const doors = await openDoors(fake, host, places, (error, index) => {
     const place = places[index];
