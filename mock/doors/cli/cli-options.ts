@@ -52,6 +52,7 @@ function canonicalHost(host: string): string {
   }
 }
 
+/** The variable the control token is read from: a token on the command line would be seen in `ps`. */
 export const tokenVariable = 'PETSTORE_CONTROL_TOKEN';
 
 /** How the user invoked the fake: the bin when installed, `npm start --` in this repository. */
@@ -164,6 +165,7 @@ const flagSpecs = {
 /** Where each flag's help starts. */
 const helpColumn = 27;
 
+/** `npm start -- --help`'s text: every flag, the fake's own and the policies'. */
 export const usage = `Usage: ${command} [options]
 
 ${flagHelp(flagSpecs, helpColumn)}
@@ -270,6 +272,10 @@ function checkWritable(path: string | undefined, flag: string): void {
     );
 }
 
+/**
+ * What the command line asks for: `'help'`, `'version'`, or the options createFake and the doors
+ * are started with; throws a UsageError (exit 2 with the usage) or a StartupError (one line).
+ */
 export function optionsFromFlags(argv: readonly string[]) {
   const { values } = parseFlags(argv, flagSpecs, (message) => new UsageError(message));
   if (values.help) return 'help' as const;
@@ -360,6 +366,7 @@ export function optionsFromFlags(argv: readonly string[]) {
   };
 }
 
+/** The path `--keys` names, if any, read before the flags are checked (for an error's words). */
 export function keysPathOf(argv: readonly string[]): string | undefined {
   const index = argv.indexOf('--keys');
   return index === -1 ? argv.find((arg) => arg.startsWith('--keys='))?.slice(7) : argv[index + 1];
